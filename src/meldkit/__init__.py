@@ -1,0 +1,80 @@
+"""meldkit — a rules engine for rummy-family card games, configured by YAML rule packs.
+
+>>> import meldkit
+>>> "pony_tail" in meldkit.available_packs()
+True
+>>> game = meldkit.new_game("pony_tail", players=4, seed=7)
+>>> game.apply("draw")
+>>> game.phase
+'play'
+"""
+
+from __future__ import annotations
+
+import os
+
+from ._actions import Action
+from ._errors import (
+    IllegalActionError,
+    MeldkitError,
+    NotationError,
+    PackProblem,
+    PluginError,
+    RulePackError,
+    SaveError,
+    SetupError,
+)
+from ._loader import RulePack, available_packs, check_pack, load_pack, load_pack_text
+from ._rules import Rules
+from ._scoring import HandFinal, TeamScore, score_hand
+from ._state import GameState, HandResult, Reason
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Action",
+    "GameState",
+    "HandFinal",
+    "HandResult",
+    "IllegalActionError",
+    "MeldkitError",
+    "NotationError",
+    "PackProblem",
+    "PluginError",
+    "Reason",
+    "RulePack",
+    "RulePackError",
+    "Rules",
+    "SaveError",
+    "SetupError",
+    "TeamScore",
+    "available_packs",
+    "check_pack",
+    "load_pack",
+    "load_pack_text",
+    "new_game",
+    "score_hand",
+]
+
+
+def new_game(
+    pack: RulePack | str | os.PathLike,
+    players: int,
+    seed: int = 0,
+    options: dict | None = None,
+    deck_order: list[str] | None = None,
+) -> GameState:
+    """Start a game: deal the first hand of ``pack`` to ``players`` seats.
+
+    ``seed`` fixes every shuffle and draw by lot. ``options`` holds game options
+    (``partners``: play in partnerships where the pack makes them optional;
+    ``first_player``: the seat that starts, instead of a draw by lot). ``deck_order``
+    stacks the top of the first hand's deck (card codes, top first); the rest is shuffled.
+
+    >>> g = new_game("pony_tail", players=4, seed=3, options={"first_player": 0})
+    >>> g.current_player
+    0
+    """
+    if not isinstance(pack, RulePack):
+        pack = load_pack(pack)
+    return GameState._new(Rules.of(pack), players, seed, options, deck_order)

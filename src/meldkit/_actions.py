@@ -1,0 +1,158 @@
+"""Actions and their text notation.
+
+An action names kinds and counts, never physical cards, so the legal set stays small and
+the same in every deal.  ``str(action)`` is its notation and round-trips through
+``GameState.parse_action``:
+
+=========================  ===============================================================
+``draw``                   draw from the stock
+``take 9 9``               take the discard pile, melding its top card with these cards
+``take``                   take the pile, laying the top card alone onto the side's meld
+``pickup``                 pick up one's reserve pile (Pony Tail, Pony) before drawing
+``meld 9 9 9 2``           lay down a new meld from the hand
+``add 9 2 to 9``           lay cards off onto the side's open meld of 9s (``to wild``: the wild meld)
+``discard 9``              discard a card of that rank, ending the turn
+``withdraw``               take back an initial meld that did not reach the minimum
+``end``                    with the stock empty, end the hand instead of taking the pile
+=========================  ===============================================================
+"""
+
+from __future__ import annotations
+
+from ._cards import RANKS, rank_index
+from ._errors import NotationError
+
+DRAW = "draw"
+TAKE = "take"
+PICKUP = "pickup"
+MELD = "meld"
+ADD = "add"
+DISCARD = "discard"
+WITHDRAW = "withdraw"
+END = "end"
+
+KERNEL_ACTION_TYPES = (DRAW, TAKE, PICKUP, MELD, ADD, DISCARD, WITHDRAW, END)
+_WILD_TARGET = 14  # same as _rules.WILD
+_NO_CARDS: tuple[int, ...] = ()
+
+
+class Action:
+    """One move, as immutable interned value: ``type``, the ``cards`` it uses (rank
+    numbers, canonical order) and a ``target`` (meld rank for ``add``, else -1).
+
+    Build actions with :meth:`GameState.parse_action` or take them from
+    :meth:`GameState.legal_actions`; equal actions are the same object.
+    """
+
+    __slots__ = ("type", "cards", "target", "_text", "_hash")
+
+    def __init__(self, type: str, cards: tuple[int, ...], target: int, text: str):
+        object.__setattr__(self, "type", type)
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "_text", text)
+        object.__setattr__(self, "_hash", hash((type, cards, target)))
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Action is immutable")
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"Action({self._text!r})"
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, Action):
+            return NotImplemented
+        return (self.type, self.cards, self.target) == (other.type, other.cards, other.target)
+
+    def __reduce__(self):
+        return (_rebuild, (self.type, self.cards, self.target, self._text))
+
+
+def _rebuild(type, cards, target, text):
+    return Action(type, cards, target, text)
+
+
+def format_action(type: str, cards: tuple[int, ...], target: int) -> str:
+    """The notation of an action."""
+    parts = [type]
+    parts.extend(RANKS[r] for r in cards)
+    if type == ADD:
+        parts.append("to")
+        parts.append("wild" if target == _WILD_TARGET else RANKS[target])
+    return " ".join(parts)
+
+
+class ActionSpace:
+    """Interns the actions of one compiled pack and parses notation.
+
+    ``wild_ranks`` decides the canonical order of cards: naturals by rank, then wilds.
+    """
+
+    def __init__(self, wild_ranks: tuple[int, ...], extra_types: dict | None = None):
+        self._is_wild = [r in wild_ranks for r in range(len(RANKS) + 1)]
+        self._table: dict[tuple, Action] = {}
+        self.extra_types = extra_types or {}
+
+    def get(self, type: str, cards: tuple[int, ...] = _NO_CARDS, target: int = -1) -> Action:
+        """The interned action; ``cards`` must already be in canonical order."""
+        key = (type, cards, target)
+        a = self._table.get(key)
+        if a is None:
+            a = self._table[key] = Action(type, cards, target, format_action(type, cards, target))
+        return a
+
+    def canonical(self, cards) -> tuple[int, ...]:
+        """Cards sorted naturals first (by rank), then wild cards (by rank)."""
+        w = self._is_wild
+        return tuple(sorted(cards, key=lambda r: (w[r], r)))
+
+    def parse(self, text: str) -> Action:
+        """Parse notation text into an interned action; raises :class:`NotationError`."""
+        if isinstance(text, Action):
+            return text
+        words = str(text).strip().split()
+        if not words:
+            raise NotationError("notation/empty", "no action given")
+        verb = words[0].lower()
+        rest = words[1:]
+        if verb not in KERNEL_ACTION_TYPES:
+            known = ", ".join(KERNEL_ACTION_TYPES)
+            raise NotationError(
+                "notation/unknown-verb", f"unknown action {words[0]!r} (expected one of {known})"
+            )
+        target = -1
+        if verb == ADD:
+            if len(rest) < 3 or rest[-2].lower() != "to":
+                raise NotationError(
+                    "notation/add-needs-target",
+                    "write 'add <cards> to <rank>', e.g. 'add 9 2 to 9' or 'add 2 to wild'",
+                )
+            t = rest[-1]
+            target = _WILD_TARGET if t.lower() == "wild" else self._rank(t)
+            rest = rest[:-2]
+        cards = tuple(self._rank(w) for w in rest)
+        if verb in (DRAW, PICKUP, WITHDRAW, END) and cards:
+            raise NotationError("notation/no-cards", f"'{verb}' takes no cards")
+        if verb in (MELD, ADD, DISCARD) and not cards:
+            raise NotationError("notation/needs-cards", f"'{verb}' needs the cards it uses")
+        if verb == DISCARD and len(cards) != 1:
+            raise NotationError("notation/one-discard", "discard exactly one card, e.g. 'discard 9'")
+        return self.get(verb, self.canonical(cards), target)
+
+    @staticmethod
+    def _rank(word: str) -> int:
+        try:
+            return rank_index(word)
+        except ValueError as e:
+            hint = ""
+            if len(word) >= 2 and word[-1].upper() in "CDHS" and word[:-1].upper() in RANKS:
+                hint = f"; actions name ranks, not suits: write {word[:-1].upper()!r}"
+            raise NotationError("notation/bad-card", f"{e}{hint}") from None

@@ -1,0 +1,91 @@
+"""Card codes, ranks, suits and kinds for standard decks.
+
+A physical card is an ``int`` id.  Its *kind* (rank and suit, or joker) indexes the
+pack's tables.  Rules about melds look only at ranks, so most tables are indexed by
+rank (``0`` = ace … ``12`` = king, ``13`` = joker).
+
+>>> card_code(kind_of_code("10D"))
+'10D'
+>>> rank_index("Q"), RANKS[rank_index("JK")]
+(11, 'JK')
+>>> sorted(card_code(k) for k in kinds_matching("3")) [:2]
+['3C', '3D']
+"""
+
+from __future__ import annotations
+
+RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK")
+"""Rank codes, indexed by rank number; ``JK`` (13) is the joker."""
+SUITS: tuple[str, ...] = ("C", "D", "H", "S")
+"""Suit codes, indexed by suit number: clubs, diamonds, hearts, spades."""
+RED_SUITS = frozenset({1, 2})
+JOKER_RANK = 13
+JOKER_KIND = 52
+N_RANKS = 14
+N_KINDS = 53
+
+_RANK_ALIASES = {"T": "10", "1": "A", "JOKER": "JK", "X": "JK"}
+
+
+def rank_index(code: str) -> int:
+    """The rank number of a rank code (``"A"``, ``"2"`` … ``"10"``, ``"J"``, ``"Q"``, ``"K"``, ``"JK"``).
+
+    Raises ``ValueError`` naming the bad code.
+    """
+    c = str(code).strip().upper()
+    c = _RANK_ALIASES.get(c, c)
+    try:
+        return RANKS.index(c)
+    except ValueError:
+        raise ValueError(
+            f"{code!r} is not a rank (expected one of {', '.join(RANKS)})"
+        ) from None
+
+
+def kind_of_code(code: str) -> int:
+    """The kind number of a card code such as ``"QH"``, ``"10D"`` or ``"JK"``."""
+    c = str(code).strip().upper()
+    if _RANK_ALIASES.get(c, c) == "JK":
+        return JOKER_KIND
+    if len(c) < 2 or c[-1] not in SUITS:
+        raise ValueError(
+            f"{code!r} is not a card code (expected a rank and a suit such as QH, 10D, 3S, or JK)"
+        )
+    return rank_index(c[:-1]) * 4 + SUITS.index(c[-1])
+
+
+def card_code(kind: int) -> str:
+    """The text code of a card kind (``"QH"``, ``"JK"``)."""
+    if kind == JOKER_KIND:
+        return "JK"
+    return RANKS[kind // 4] + SUITS[kind % 4]
+
+
+def rank_of_kind(kind: int) -> int:
+    """The rank number of a card kind."""
+    return JOKER_RANK if kind == JOKER_KIND else kind // 4
+
+
+def is_red(kind: int) -> bool:
+    """True for diamonds and hearts."""
+    return kind != JOKER_KIND and kind % 4 in RED_SUITS
+
+
+def kinds_matching(selector: str) -> frozenset[int]:
+    """The kinds a pack selector names: a rank (``"3"``, ``"JK"``) names every suit of it,
+    a card code (``"3H"``) names one kind.
+    """
+    s = str(selector).strip().upper()
+    s = _RANK_ALIASES.get(s, s)
+    if s in RANKS:
+        r = RANKS.index(s)
+        if r == JOKER_RANK:
+            return frozenset({JOKER_KIND})
+        return frozenset(r * 4 + su for su in range(4))
+    return frozenset({kind_of_code(s)})
+
+
+def standard_deck_kinds(decks: int, jokers_per_deck: int) -> list[int]:
+    """The kinds of every card of ``decks`` standard decks, card id order."""
+    one = list(range(52)) + [JOKER_KIND] * jokers_per_deck
+    return one * decks

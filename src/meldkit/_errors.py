@@ -1,0 +1,73 @@
+"""The exception hierarchy.  Every error also subclasses a built-in so callers may catch
+either (``except ValueError`` keeps working)."""
+
+from __future__ import annotations
+
+import attrs
+
+
+class MeldkitError(Exception):
+    """Base class of every error meldkit raises on purpose."""
+
+
+@attrs.frozen
+class PackProblem:
+    """One problem found in a rule pack: where, which key, what was wrong, what was expected."""
+
+    file: str
+    line: int | None
+    col: int | None
+    path: str
+    message: str
+    suggestion: str | None = None
+
+    def __str__(self) -> str:
+        where = self.file
+        if self.line is not None:
+            where += f":{self.line}"
+            if self.col is not None:
+                where += f":{self.col}"
+        key = f" {self.path}:" if self.path else ""
+        hint = f" (did you mean {self.suggestion!r}?)" if self.suggestion else ""
+        return f"{where}:{key} {self.message}{hint}"
+
+
+class RulePackError(MeldkitError, ValueError):
+    """A rule pack could not be loaded.  ``problems`` lists every problem found, each with
+    ``file:line:col``, the key path, the bad value and what was expected."""
+
+    def __init__(self, problems: list[PackProblem] | str):
+        if isinstance(problems, str):
+            problems = [PackProblem("<pack>", None, None, "", problems)]
+        self.problems = list(problems)
+        n = len(self.problems)
+        head = f"{n} problem{'s' if n != 1 else ''} in rule pack"
+        super().__init__(head + ":\n" + "\n".join(f"  {p}" for p in self.problems))
+
+
+class PluginError(RulePackError):
+    """A plugin named by a pack is missing or does not provide what the hook requires."""
+
+
+class IllegalActionError(MeldkitError, ValueError):
+    """An action was refused.  ``code`` is stable (``pile/frozen-needs-pair``); ``reason``
+    is a sentence a player understands.  The state is unchanged."""
+
+    def __init__(self, code: str, reason: str, action: object = None):
+        self.code = code
+        self.reason = reason
+        self.action = action
+        what = f"{action}: " if action is not None else ""
+        super().__init__(f"{what}{reason} [{code}]")
+
+
+class NotationError(IllegalActionError):
+    """Action text that does not parse."""
+
+
+class SaveError(MeldkitError, ValueError):
+    """A saved game could not be loaded (bad JSON, or made with another version of the pack)."""
+
+
+class SetupError(MeldkitError, ValueError):
+    """A game could not be set up (player count, options, stacked deck)."""

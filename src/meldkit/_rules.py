@@ -1,0 +1,277 @@
+"""Compile a validated rule pack into the tables the hot path reads.
+
+Everything here is computed once per pack: plain ints, tuples and lists indexed by card
+kind or rank.  Nothing on the hot path parses, validates or looks up strings.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ._cards import (
+    JOKER_KIND,
+    JOKER_RANK,
+    N_KINDS,
+    N_RANKS,
+    RANKS,
+    card_code,
+    kinds_matching,
+    rank_index,
+    rank_of_kind,
+    standard_deck_kinds,
+)
+from ._actions import ActionSpace
+from ._errors import SetupError
+
+if TYPE_CHECKING:
+    from ._loader import RulePack
+
+WILD = N_RANKS  # the slot of a side's wild meld (melds made only of wild cards)
+"""Meld slot used for melds made only of wild cards."""
+
+
+def _kinds(selectors) -> frozenset[int]:
+    out: set[int] = set()
+    for s in selectors or ():
+        out |= kinds_matching(s)
+    return frozenset(out)
+
+
+def _ranks(selectors) -> frozenset[int]:
+    return frozenset(rank_index(s) for s in selectors or ())
+
+
+class BookKindRule:
+    """A compiled book kind: which books it matches and what it scores."""
+
+    __slots__ = ("name", "value", "ranks", "wild_only", "min_wilds", "max_wilds", "index")
+
+    def __init__(self, spec, index: int):
+        self.name = spec.name
+        self.value = spec.value
+        self.ranks = _ranks(spec.ranks) if spec.ranks is not None else None
+        self.wild_only = spec.wild_only
+        self.min_wilds = spec.min_wilds
+        self.max_wilds = spec.max_wilds
+        self.index = index
+
+    def matches(self, rank: int, n_wild: int) -> bool:
+        """Whether a book of ``rank`` (``WILD`` for a wild book) with ``n_wild`` wilds is of
+        this kind."""
+        if self.wild_only:
+            return rank == WILD
+        if rank == WILD:
+            return False
+        if self.ranks is not None and rank not in self.ranks:
+            return False
+        if n_wild < self.min_wilds:
+            return False
+        return self.max_wilds is None or n_wild <= self.max_wilds
+
+
+class Rules:
+    """The compiled form of a :class:`~meldkit.RulePack`: precomputed tables only.
+
+    Build it with :meth:`Rules.of` (cached per pack digest).
+    """
+
+    _cache: dict[str, Rules] = {}
+
+    def __init__(self, pack: RulePack):
+        spec = pack.spec
+        self.pack = pack
+        self.spec = spec
+        self.name = pack.name
+        self.digest = pack.digest
+        # --- cards -------------------------------------------------------------------
+        wild_kinds = _kinds(spec.cards.wild)
+        self.wild_ranks: tuple[int, ...] = tuple(sorted({rank_of_kind(k) for k in wild_kinds}))
+        self.is_wild_rank = [r in self.wild_ranks for r in range(N_RANKS + 1)]
+        self.is_bonus_kind = [False] * N_KINDS
+        for k in _kinds(spec.cards.bonus):
+            self.is_bonus_kind[k] = True
+        self.is_dead_kind = [False] * N_KINDS
+        for k in _kinds(spec.cards.dead):
+            self.is_dead_kind[k] = True
+        unmeldable = _ranks(spec.cards.unmeldable)
+        self.natural_ranks: tuple[int, ...] = tuple(
+            r for r in range(N_RANKS) if r not in self.wild_ranks and r not in unmeldable
+        )
+        self.is_natural_rank = [r in self.natural_ranks for r in range(N_RANKS + 1)]
+        self.value_of_kind = self._values(spec.cards.values, {})
+        self.reserve_value_of_kind = self._values(spec.cards.values, spec.scoring.reserve_values)
+        # --- melds -------------------------------------------------------------------
+        m = spec.melds
+        self.min_size = m.min_size
+        self.min_naturals = m.min_naturals
+        self.max_wilds = m.max_wilds
+        self.no_wild = [False] * (N_RANKS + 1)
+        for r in _ranks(m.no_wild_ranks):
+            self.no_wild[r] = True
+        self.wild_melds = m.wild_melds
+        self.book_size = spec.books.size
+        self.close_at_size = spec.books.close_at_size
+        self.max_meld_size = self.book_size if self.close_at_size else 10**9
+        self.book_kinds = [BookKindRule(k, i) for i, k in enumerate(spec.books.kinds)]
+        self.book_kind_index = {k.name: k.index for k in self.book_kinds}
+        self.required_books = tuple(self.book_kind_index[n] for n in spec.going_out.required_books)
+        self.min_books = spec.going_out.min_books
+        # every (deuces, jokers…) mix of wild cards up to max_wilds, fewest first
+        self.wild_mixes = self._wild_mixes(max(self.max_wilds, self.book_size))
+        # --- initial meld, pile, reserve, going out ---------------------------------------
+        self.minimum_tiers = [(t.below, t.minimum) for t in spec.initial_meld.minimums]
+        self.pile_top_counts = spec.initial_meld.pile_top_counts
+        p = spec.pile
+        self.freezes_kind = [False] * N_KINDS
+        for k in _kinds(p.freezes_on):
+            self.freezes_kind[k] = True
+        self.blocks_kind = [False] * N_KINDS
+        for k in _kinds(p.blocked_by):
+            self.blocks_kind[k] = True
+        self.pile_requires_melded = p.requires_melded
+        self.take_natural_pair = "natural_pair" in p.take_with
+        self.take_natural_and_wild = "natural_and_wild" in p.take_with
+        self.take_onto_meld = "onto_meld" in p.take_with
+        self.frozen_same_rank_pair = p.frozen_take_with == "same_rank_pair"
+        r = spec.reserve
+        self.reserve_size = spec.deal.reserve
+        self.pickup_on_book = r.pickup_on_book
+        self.pickup_at_turn_start = r.pickup_at_turn_start == "side_has_book"
+        self.reserve_bonus_replaced = r.bonus_replaced
+        self.requires_reserve = spec.going_out.requires_reserve and self.reserve_size > 0
+        self.draw_count = spec.turn.draw
+        self.keep_card = spec.turn.keep_card_to_discard
+        h = spec.hand_end
+        self.stock_empty_ends = h.stock_empty
+        self.players_leave = h.players_out_without_discard
+        self.one_side_left_ends = h.one_side_left
+        self.target = spec.game.target
+        d = spec.deal
+        self.upcard_again_bonus = "bonus" in d.upcard_turn_again
+        self.upcard_again_wild = "wild" in d.upcard_turn_again
+        self.high_card_rank = {rank_index(c): i for i, c in enumerate(d.high_card_order)}
+        # --- action interning ---------------------------------------------------------
+        self.action_space = ActionSpace(self.wild_ranks)
+
+    @staticmethod
+    def _values(values: dict[str, int], overrides: dict[str, int]) -> list[int]:
+        out = [0] * N_KINDS
+        for table in (values, overrides):
+            # ranks first, then card codes, so a card code overrides its rank
+            for sel in sorted(table, key=lambda s: s.upper() not in RANKS):
+                for k in kinds_matching(sel):
+                    out[k] = table[sel]
+        return out
+
+    def _wild_mixes(self, most: int) -> list[tuple[int, ...]]:
+        """Every vector of counts over ``wild_ranks`` with 0 < total <= most, by total."""
+        n = len(self.wild_ranks)
+        mixes: list[tuple[int, ...]] = []
+
+        def rec(i: int, left: int, acc: tuple[int, ...]) -> None:
+            if i == n:
+                if sum(acc):
+                    mixes.append(acc)
+                return
+            for c in range(left + 1):
+                rec(i + 1, left - c, acc + (c,))
+
+        rec(0, most, ())
+        mixes.sort(key=lambda m: (sum(m), tuple(-c for c in m)))
+        return mixes
+
+    @classmethod
+    def of(cls, pack: RulePack) -> Rules:
+        """The compiled rules of ``pack`` (cached by the pack's digest)."""
+        rules = cls._cache.get(pack.digest)
+        if rules is None:
+            rules = cls._cache[pack.digest] = cls(pack)
+        return rules
+
+    # --- players and decks -----------------------------------------------------------------
+    def deck_kinds(self, n_players: int) -> list[int]:
+        """The kind of each card id for a table of ``n_players``."""
+        d = self.spec.deck
+        decks = d.decks if d.decks is not None else d.decks_per_player * n_players
+        return standard_deck_kinds(decks, d.jokers_per_deck)
+
+    def seating(self, n_players: int, partners: bool | None) -> tuple[list[int], int]:
+        """``(team_of_seat, n_teams)`` for a table; raises :class:`SetupError` when the pack
+        does not allow that table."""
+        pl = self.spec.players
+        if not isinstance(n_players, int) or not pl.min <= n_players <= pl.max:
+            raise SetupError(
+                f"{self.name} is played by {pl.min} to {pl.max} players, not {n_players!r}"
+            )
+        mode = pl.partners
+        if partners is None:
+            partners = mode == "always"
+        if partners and mode == "never":
+            raise SetupError(f"{self.name} has no partnerships (players.partners: never)")
+        if not partners and mode == "always":
+            raise SetupError(f"{self.name} is always played in partnerships")
+        if not partners:
+            return list(range(n_players)), n_players
+        if n_players < pl.min_for_partners:
+            raise SetupError(
+                f"partnerships need at least {pl.min_for_partners} players, not {n_players}"
+            )
+        if pl.teams is not None:
+            n_teams = pl.teams
+        else:
+            if n_players % pl.team_size:
+                raise SetupError(
+                    f"{n_players} players cannot form teams of {pl.team_size} "
+                    f"({n_players} is not a multiple of {pl.team_size})"
+                )
+            n_teams = n_players // pl.team_size
+        if n_teams < 2 or n_players < n_teams:
+            raise SetupError(f"{n_players} players cannot form {n_teams} teams")
+        return [s % n_teams for s in range(n_players)], n_teams
+
+    def minimum_for(self, score: int) -> int:
+        """The initial-meld minimum for a side with cumulative ``score``."""
+        for below, minimum in self.minimum_tiers:
+            if below is None or score < below:
+                return minimum
+        return 0
+
+    def book_kind(self, rank: int, n_wild: int) -> BookKindRule | None:
+        """The kind of a book of ``rank`` with ``n_wild`` wild cards (first match)."""
+        for k in self.book_kinds:
+            if k.matches(rank, n_wild):
+                return k
+        return None
+
+    def code(self, kind: int) -> str:
+        """Text code of a kind."""
+        return card_code(kind)
+
+    def meld_shape_ok(self, rank: int, n_nat: int, n_wild: int) -> tuple[str, str] | None:
+        """None if a meld of ``rank`` (``WILD`` for wild-only) with these counts is valid,
+        else ``(code, sentence)``."""
+        size = n_nat + n_wild
+        if size > self.max_meld_size:
+            return ("meld/too-large", f"a meld holds at most {self.max_meld_size} cards")
+        if rank == WILD:
+            if not self.wild_melds:
+                return ("meld/wild-melds-not-allowed", "melds of wild cards only are not allowed")
+            if size < self.min_size:
+                return ("meld/too-small", f"a meld needs at least {self.min_size} cards")
+            return None
+        if size < self.min_size:
+            return ("meld/too-small", f"a meld needs at least {self.min_size} cards")
+        if n_nat < self.min_naturals:
+            return (
+                "meld/too-few-naturals",
+                f"a meld needs at least {self.min_naturals} natural cards",
+            )
+        if n_wild and self.no_wild[rank]:
+            return ("meld/no-wilds-allowed", f"melds of {RANKS[rank]}s take no wild cards")
+        if n_wild > self.max_wilds:
+            return ("meld/too-many-wilds", f"a meld takes at most {self.max_wilds} wild cards")
+        return None
+
+
+JOKER = JOKER_RANK
+__all__ = ["Rules", "WILD", "JOKER", "JOKER_KIND", "N_RANKS"]

@@ -1,0 +1,304 @@
+"""The rule-pack schema: frozen attrs classes, one per YAML section.
+
+Every field carries ``metadata["doc"]`` (its meaning) so that the reference docs and the
+JSON Schema are generated from these classes and cannot drift from what the loader
+accepts.  Card selectors are strings: a rank code (``"2"``, ``"JK"``, ``"7"``) names every
+card of that rank, a card code (``"3H"``) names one kind.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import attrs
+
+
+def _f(default, doc: str, **kw):
+    """A field with a default and a documentation string."""
+    if isinstance(default, (list, dict)):
+        val = default
+        return attrs.field(factory=lambda: type(val)(val), metadata={"doc": doc}, **kw)
+    return attrs.field(default=default, metadata={"doc": doc}, **kw)
+
+
+frozen = attrs.frozen(kw_only=True)
+
+
+@frozen
+class DeckSpec:
+    """Which cards are in play."""
+
+    decks: int | None = _f(None, "A fixed number of standard 52-card decks.")
+    decks_per_player: int | None = _f(
+        None, "Standard decks per player (the deck grows with the table); use instead of `decks`."
+    )
+    jokers_per_deck: int = _f(2, "Jokers added to each standard deck.")
+
+
+@frozen
+class PlayersSpec:
+    """How many play and how they form sides."""
+
+    min: int = _f(2, "Fewest players.")
+    max: int = _f(4, "Most players.")
+    partners: Literal["always", "optional", "never"] = _f(
+        "never",
+        "Partnerships: `always`, `never` (each plays alone) or `optional` (a game option "
+        "`partners`).",
+    )
+    teams: int | None = _f(
+        None, "With partners: the number of teams; seats alternate (seat i is on team i mod teams)."
+    )
+    team_size: int | None = _f(
+        None, "With partners: the size of each team, instead of `teams`; seats alternate."
+    )
+    min_for_partners: int = _f(2, "Fewest players with whom partnerships are allowed.")
+
+
+@frozen
+class DealSpec:
+    """The deal, the reserve piles and the upcard."""
+
+    hand: int = _f(11, "Cards dealt to each player's hand.")
+    reserve: int = _f(0, "Cards dealt face down to each player's reserve pile (0 = none).")
+    reserve_name: str = _f("reserve", "What the reserve pile is called (Pony Tail, Pony, foot).")
+    order: list[Literal["hand", "reserve"]] = _f(
+        ["hand", "reserve"],
+        "Which is dealt first; stacked decks (`deck_order`) are dealt in blocks in this order, "
+        "seat by seat from the first player.",
+    )
+    upcard: bool = _f(True, "Turn the top card of the stock to start the discard pile.")
+    upcard_turn_again: list[Literal["bonus", "wild"]] = _f(
+        ["bonus", "wild"],
+        "If the upcard is one of these, turn another on top; the pile then starts frozen.",
+    )
+    first_player: Literal["left_of_dealer", "high_card"] = _f(
+        "left_of_dealer",
+        "Who starts the first hand: the player left of a dealer drawn by lot, or the player "
+        "who draws the highest card.",
+    )
+    high_card_order: list[str] = _f(
+        ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4"],
+        "With `first_player: high_card`: ranks from highest; any other rank, or a tie, "
+        "draws again.",
+    )
+
+
+@frozen
+class CardsSpec:
+    """What each card is: wild, bonus, dead, unmeldable, and its value."""
+
+    wild: list[str] = _f(["JK", "2"], "Wild cards.")
+    bonus: list[str] = _f(
+        [], "Bonus cards (red 3s): laid out at once when dealt or drawn and replaced from the stock."
+    )
+    dead: list[str] = _f(
+        [], "Dead cards (black 3s): never melded; a penalty if left in hand (see scoring)."
+    )
+    unmeldable: list[str] = _f(["3"], "Ranks that may never be melded.")
+    values: dict[str, int] = _f(
+        {
+            "JK": 50, "A": 20, "2": 20, "K": 10, "Q": 10, "J": 10, "10": 10, "9": 10, "8": 10,
+            "7": 5, "6": 5, "5": 5, "4": 5, "3": 5,
+        },
+        "Card values, by rank or card code (a card code overrides its rank).",
+    )
+
+
+@frozen
+class TurnSpec:
+    """The shape of a turn."""
+
+    draw: int = _f(2, "Cards drawn from the stock (fewer if the stock holds fewer).")
+    keep_card_to_discard: bool = _f(
+        True,
+        "Melding or laying off so that the player holds no card to discard is refused. When "
+        "false, such a player leaves the hand (`players_out_without_discard`).",
+    )
+
+
+@frozen
+class MeldsSpec:
+    """What a meld is.  A side has at most one open (unfinished) meld of a rank at a time;
+    with `books.close_at_size` it may start another once the first is a closed book."""
+
+    min_size: int = _f(3, "Fewest cards in a meld.")
+    min_naturals: int = _f(2, "Fewest natural cards in a meld of a natural rank.")
+    max_wilds: int = _f(3, "Most wild cards in a meld of a natural rank.")
+    no_wild_ranks: list[str] = _f([], "Ranks whose melds take no wild cards at all (PT: 7s).")
+    wild_melds: bool = _f(False, "Melds made only of wild cards are allowed.")
+
+
+@frozen
+class BookKind:
+    """One kind of book (canasta) and its value; the first kind a book matches is its kind."""
+
+    name: str = _f("book", "The kind's name, used by `going_out.required_books`.")
+    value: int = _f(0, "Points the book scores.")
+    ranks: list[str] | None = _f(None, "Only books of these ranks (null: any natural rank).")
+    wild_only: bool = _f(False, "A book made only of wild cards.")
+    min_wilds: int = _f(0, "Fewest wild cards in the book.")
+    max_wilds: int | None = _f(None, "Most wild cards in the book (0: natural).")
+
+
+@frozen
+class BooksSpec:
+    """Books (canastas)."""
+
+    size: int = _f(7, "Cards that make a meld a book.")
+    close_at_size: bool = _f(
+        True, "A book is closed at `size` and takes no more cards; false: books keep growing."
+    )
+    kinds: list[BookKind] = _f([], "The kinds of book, in matching order.")
+
+
+@frozen
+class MinimumTier:
+    """One tier of the initial-meld minimum."""
+
+    below: int | None = _f(None, "Applies while the side's score is below this (null: any score).")
+    minimum: int = _f(0, "Points the initial meld must total.")
+
+
+@frozen
+class InitialMeldSpec:
+    """The first meld of a side in a hand."""
+
+    minimums: list[MinimumTier] = _f([], "Tiers by the side's cumulative score, first match wins.")
+    pile_top_counts: bool = _f(
+        True, "When taking the pile for the initial meld, the top card counts toward the minimum."
+    )
+
+
+@frozen
+class PileSpec:
+    """The discard pile."""
+
+    freezes_on: list[str] = _f(["JK", "2"], "Discarding one of these freezes the pile.")
+    blocked_by: list[str] = _f(["3"], "A pile with one of these on top cannot be taken.")
+    requires_melded: bool = _f(False, "Only a side that has already melded may take the pile.")
+    take_with: list[Literal["natural_pair", "natural_and_wild", "onto_meld"]] = _f(
+        ["natural_pair", "natural_and_wild"],
+        "Ways to take an unfrozen pile: the top card with two naturals of its rank, with one "
+        "natural and one wild card, or alone onto the side's open meld of its rank.",
+    )
+    frozen_take_with: Literal["natural_pair", "same_rank_pair"] = _f(
+        "natural_pair",
+        "How a frozen pile is taken: two naturals of the top's rank, or two cards of the top "
+        "card's own rank even if wild (two deuces for a deuce).",
+    )
+
+
+@frozen
+class ReserveSpec:
+    """When a player picks up their reserve pile (Pony Tail, Pony)."""
+
+    pickup_on_book: Literal["side_first", "own_first", "never"] = _f(
+        "never",
+        "Picked up at once by the player who completes a book: only their side's first book of "
+        "the hand (`side_first`), or their own first book, surprise books included (`own_first`).",
+    )
+    pickup_at_turn_start: Literal["side_has_book", "never"] = _f(
+        "never", "May be picked up at the start of the owner's turn, before drawing."
+    )
+    bonus_replaced: bool = _f(False, "A bonus card found in the reserve is replaced from the stock.")
+
+
+@frozen
+class GoingOutSpec:
+    """What going out requires and what it is worth."""
+
+    required_books: list[str] = _f([], "Book kinds the side must hold, one of each, to go out.")
+    min_books: int = _f(0, "Books the side must hold to go out.")
+    requires_reserve: bool = _f(
+        False, "The player must have picked up their reserve pile to go out."
+    )
+    requires_discard: bool = _f(True, "Going out means discarding the last card.")
+
+
+@frozen
+class HandEndSpec:
+    """Other ways a hand ends."""
+
+    stock_empty: bool = _f(
+        True, "The hand ends when the stock is empty and the player to move does not take the pile."
+    )
+    players_out_without_discard: bool = _f(
+        False,
+        "A player with no card to discard at the end of their turn leaves the hand; their melds "
+        "still count.",
+    )
+    one_side_left: bool = _f(
+        True, "With `players_out_without_discard`: the hand ends when only one side has players."
+    )
+
+
+@frozen
+class BonusScoring:
+    """How bonus cards (red 3s) score."""
+
+    value: int = _f(100, "Points per bonus card.")
+    set_size: int = _f(0, "A player's bonus cards in sets of this size score `set_value` (0: no sets).")
+    set_value: int = _f(0, "Points for each full set.")
+    negative_if_not_melded: bool = _f(False, "A side that has not melded counts them against it.")
+
+
+@frozen
+class ScoringSpec:
+    """Scoring at the end of each hand."""
+
+    melded_cards: bool = _f(True, "Add the card values of cards in books and melds.")
+    bonus: BonusScoring = _f(BonusScoring(), "Bonus cards.")
+    dead_in_hand: int = _f(
+        0, "Points per dead card left in any hand, for every side (negative: a penalty)."
+    )
+    hand_penalty: Literal["not_out", "all"] = _f(
+        "all",
+        "Whose cards left in hand count against them: only the sides that did not go out, or all.",
+    )
+    reserve_penalty: Literal["not_out", "all"] = _f(
+        "all", "Whose reserve piles not picked up count against them."
+    )
+    reserve_values: dict[str, int] = _f(
+        {}, "Card values in an unpicked reserve that differ from `cards.values`."
+    )
+    going_out: int = _f(0, "Bonus for going out.")
+    concealed_going_out: int = _f(
+        0, "Extra bonus for going out without having melded before that turn."
+    )
+
+
+@frozen
+class GameSpec:
+    """The game as a series of hands."""
+
+    target: int = _f(5000, "The game ends after the hand in which a side reaches this total.")
+
+
+@frozen
+class RulePackSpec:
+    """A rule pack: the whole YAML document."""
+
+    meldkit: int = _f(1, "Rule-pack format version.")
+    name: str = _f("", "Short name of the game (defaults to the file name).")
+    title: str = _f("", "Display name.")
+    description: str = _f("", "A sentence or two about the game.")
+    extends: str | None = _f(None, "A pack (bundled name or relative path) this one overrides.")
+    plugin: str | None = _f(None, "A plugin (entry point in `meldkit.plugins`) the pack needs.")
+    deck: DeckSpec = _f(DeckSpec(), "Which cards are in play.")
+    players: PlayersSpec = _f(PlayersSpec(), "Players and sides.")
+    deal: DealSpec = _f(DealSpec(), "The deal.")
+    cards: CardsSpec = _f(CardsSpec(), "Card categories and values.")
+    turn: TurnSpec = _f(TurnSpec(), "The turn.")
+    melds: MeldsSpec = _f(MeldsSpec(), "Melds.")
+    books: BooksSpec = _f(BooksSpec(), "Books (canastas).")
+    initial_meld: InitialMeldSpec = _f(InitialMeldSpec(), "The initial meld.")
+    pile: PileSpec = _f(PileSpec(), "The discard pile.")
+    reserve: ReserveSpec = _f(ReserveSpec(), "Reserve piles.")
+    going_out: GoingOutSpec = _f(GoingOutSpec(), "Going out.")
+    hand_end: HandEndSpec = _f(HandEndSpec(), "End of a hand.")
+    scoring: ScoringSpec = _f(ScoringSpec(), "Scoring.")
+    game: GameSpec = _f(GameSpec(), "The game.")
+    options: dict[str, Any] = _f(
+        {}, "Plugin settings (free-form, validated by the plugin named in `plugin`)."
+    )

@@ -1,0 +1,154 @@
+"""Scoring: a pure, table-driven pass over the final zones of a hand.
+
+:func:`score_hand` never touches a :class:`~meldkit.GameState`; it reads a
+:class:`HandFinal` (the zones as they stood when the hand ended), so a hand's score can be
+recomputed by anyone from the record.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from ._rules import Rules
+
+
+@attrs.frozen
+class HandFinal:
+    """The zones and facts a hand's score depends on, as they stood at its end.
+
+    ``melds[t]`` lists ``(slot, card_ids)`` for every meld of team ``t`` (slot is the rank,
+    or ``WILD`` = 14 for a wild meld).
+    """
+
+    team_of: tuple[int, ...]
+    hands: tuple[tuple[int, ...], ...]
+    reserves: tuple[tuple[int, ...], ...]
+    reserve_taken: tuple[bool, ...]
+    bonus: tuple[tuple[int, ...], ...]
+    melds: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]
+    melded: tuple[bool, ...]
+    went_out: int | None
+    concealed: bool
+
+    def to_dict(self) -> dict:
+        """JSON-able form."""
+        return attrs.asdict(self, retain_collection_types=False)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> HandFinal:
+        """Inverse of :meth:`to_dict`."""
+        return cls(
+            team_of=tuple(d["team_of"]),
+            hands=tuple(tuple(h) for h in d["hands"]),
+            reserves=tuple(tuple(h) for h in d["reserves"]),
+            reserve_taken=tuple(d["reserve_taken"]),
+            bonus=tuple(tuple(h) for h in d["bonus"]),
+            melds=tuple(tuple((s, tuple(ids)) for s, ids in t) for t in d["melds"]),
+            melded=tuple(d["melded"]),
+            went_out=d["went_out"],
+            concealed=d["concealed"],
+        )
+
+
+@attrs.frozen
+class TeamScore:
+    """One team's score for one hand, item by item."""
+
+    team: int
+    books: int = 0
+    book_kinds: tuple[str, ...] = ()
+    melded_cards: int = 0
+    bonus_cards: int = 0
+    dead_cards: int = 0
+    hand_cards: int = 0
+    reserve_cards: int = 0
+    going_out: int = 0
+
+    @property
+    def total(self) -> int:
+        """The hand score: the sum of every item."""
+        return (
+            self.books
+            + self.melded_cards
+            + self.bonus_cards
+            + self.dead_cards
+            + self.hand_cards
+            + self.reserve_cards
+            + self.going_out
+        )
+
+
+def bonus_points(rules: Rules, n: int) -> int:
+    """Points for ``n`` bonus cards held by one player (sets of four and the rest).
+
+    """
+    b = rules.spec.scoring.bonus
+    if b.set_size:
+        sets, rest = divmod(n, b.set_size)
+        return sets * b.set_value + rest * b.value
+    return n * b.value
+
+
+def score_hand(rules: Rules, final: HandFinal) -> list[TeamScore]:
+    """Score every team for a hand that ended as ``final`` describes."""
+    sc = rules.spec.scoring
+    value = rules.value_of_kind
+    reserve_value = rules.reserve_value_of_kind
+    kind_of = final_kind_of(rules, final)
+    n_teams = max(final.team_of) + 1
+    out_team = final.team_of[final.went_out] if final.went_out is not None else None
+    scores = []
+    for t in range(n_teams):
+        seats = [p for p, tt in enumerate(final.team_of) if tt == t]
+        books = melded = 0
+        kinds: list[str] = []
+        for slot, ids in final.melds[t]:
+            if len(ids) >= rules.book_size:
+                n_wild = sum(1 for c in ids if rules.is_wild_rank[_rank(kind_of[c])])
+                kind = rules.book_kind(slot, n_wild)
+                if kind is not None:
+                    books += kind.value
+                    kinds.append(kind.name)
+            if sc.melded_cards:
+                melded += sum(value[kind_of[c]] for c in ids)
+        bonus = sum(bonus_points(rules, len(final.bonus[p])) for p in seats)
+        if sc.bonus.negative_if_not_melded and not final.melded[t]:
+            bonus = -bonus
+        dead = hand = reserve = 0
+        hand_counts = sc.hand_penalty == "all" or t != out_team
+        reserve_counts = sc.reserve_penalty == "all" or t != out_team
+        for p in seats:
+            for c in final.hands[p]:
+                k = kind_of[c]
+                if sc.dead_in_hand and rules.is_dead_kind[k]:
+                    dead += sc.dead_in_hand
+                elif hand_counts:
+                    hand -= value[k]
+            if reserve_counts and not final.reserve_taken[p]:
+                reserve -= sum(reserve_value[kind_of[c]] for c in final.reserves[p])
+        going_out = 0
+        if t == out_team:
+            going_out = sc.going_out + (sc.concealed_going_out if final.concealed else 0)
+        scores.append(
+            TeamScore(
+                team=t,
+                books=books,
+                book_kinds=tuple(kinds),
+                melded_cards=melded,
+                bonus_cards=bonus,
+                dead_cards=dead,
+                hand_cards=hand,
+                reserve_cards=reserve,
+                going_out=going_out,
+            )
+        )
+    return scores
+
+
+def final_kind_of(rules: Rules, final: HandFinal) -> list[int]:
+    """Kind of each card id for the table ``final`` belongs to."""
+    return rules.deck_kinds(len(final.team_of))
+
+
+def _rank(kind: int) -> int:
+    return 13 if kind == 52 else kind // 4

@@ -1,0 +1,1242 @@
+"""The game state: the only mutable object, changed only through :meth:`GameState.apply`.
+
+A hand is turns; a turn is two phases, ``draw`` (pick up the reserve, draw, take the pile,
+or end the hand on an empty stock) and ``play`` (meld, lay off, discard).  Every rule the
+phases consult comes from the compiled :class:`~meldkit._rules.Rules`; nothing here knows
+which game is being played.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import attrs
+
+from ._actions import (
+    ADD,
+    DISCARD,
+    DRAW,
+    END,
+    MELD,
+    PICKUP,
+    TAKE,
+    WITHDRAW,
+    Action,
+    ActionSpace,
+)
+from ._cards import JOKER_KIND, N_RANKS, RANKS, card_code, kind_of_code
+from ._errors import IllegalActionError, SaveError, SetupError
+from ._rules import WILD, Rules
+from ._scoring import HandFinal, TeamScore, score_hand
+
+DRAW_PHASE = "draw"
+PLAY_PHASE = "play"
+OVER = "over"
+SAVE_FORMAT = "meldkit-save/1"
+_SLOTS = N_RANKS + 1  # natural ranks 0..13 and the WILD slot
+
+
+@attrs.frozen
+class Reason:
+    """Why an action is refused: a stable ``code`` and a ``sentence`` a player understands."""
+
+    code: str
+    sentence: str
+
+    def __str__(self) -> str:
+        return f"{self.sentence} [{self.code}]"
+
+
+@attrs.frozen
+class HandResult:
+    """The record of one finished hand."""
+
+    hand_number: int
+    ended_by: str
+    """``went_out``, ``stock_empty`` or ``one_side_left``."""
+    went_out: int | None
+    scores: tuple[TeamScore, ...]
+    final: HandFinal
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each team's score for this hand."""
+        return tuple(s.total for s in self.scores)
+
+
+class Meld:
+    """A side's meld on the table; a book once it holds ``books.size`` cards."""
+
+    __slots__ = ("slot", "cards", "nat", "wild", "closed", "pending")
+
+    def __init__(self, slot: int, cards: list[int], nat: int, wild: int, pending: bool):
+        self.slot = slot
+        self.cards = cards
+        self.nat = nat
+        self.wild = wild
+        self.closed = False
+        self.pending = pending
+
+    def copy(self) -> Meld:
+        m = Meld.__new__(Meld)
+        m.slot = self.slot
+        m.cards = self.cards[:]
+        m.nat = self.nat
+        m.wild = self.wild
+        m.closed = self.closed
+        m.pending = self.pending
+        return m
+
+
+def _r(code: str, sentence: str) -> Reason:
+    return Reason(code, sentence)
+
+
+def _rank_name(slot: int) -> str:
+    return "wild cards" if slot == WILD else f"{RANKS[slot]}s"
+
+
+class GameState:
+    """A game in progress.  Create one with :func:`meldkit.new_game`.
+
+    >>> import meldkit
+    >>> g = meldkit.new_game("pony_tail", players=4, seed=1)
+    >>> g.hand_number, g.phase, len(g.legal_actions()) > 0
+    (1, 'draw', True)
+    >>> g.apply("draw"); g.phase
+    'play'
+    """
+
+    __slots__ = (
+        "rules", "actions", "n_players", "seed", "options", "deck_order", "team_of", "n_teams",
+        "kind_of", "rank_of", "scores", "hand_number", "dealer", "current", "phase",
+        "stock", "pile", "pile_frozen", "hands", "hand_size", "reserves", "reserve_taken",
+        "bonus", "melds", "open_melds", "melded", "out", "pending", "pile_pending",
+        "pending_top", "failed_initial", "melded_at_turn_start", "history", "hand_results",
+        "_legal_cache",
+    )
+
+    # ------------------------------------------------------------------ creation
+    @classmethod
+    def _new(cls, rules: Rules, players: int, seed: int, options: dict | None,
+             deck_order: list[str] | None) -> GameState:
+        s = cls.__new__(cls)
+        s.rules = rules
+        s.actions = rules.action_space
+        options = dict(options or {})
+        unknown = set(options) - {"partners", "first_player"}
+        if unknown:
+            raise SetupError(
+                f"unknown game option(s) {', '.join(sorted(map(str, unknown)))} "
+                "(expected: partners, first_player)"
+            )
+        s.team_of, s.n_teams = rules.seating(players, options.get("partners"))
+        s.n_players = players
+        if not isinstance(seed, int):
+            raise SetupError(f"seed must be an int, not {seed!r}")
+        s.seed = seed
+        s.options = options
+        s.deck_order = list(deck_order) if deck_order else None
+        s.kind_of = rules.deck_kinds(players)
+        s.rank_of = [13 if k == JOKER_KIND else k // 4 for k in s.kind_of]
+        s.scores = [0] * s.n_teams
+        s.hand_number = 0
+        s.history = []
+        s.hand_results = []
+        s._legal_cache = None
+        first = options.get("first_player")
+        if first is not None:
+            if not isinstance(first, int) or not 0 <= first < players:
+                raise SetupError(f"option first_player must be a seat 0..{players - 1}, not {first!r}")
+            s.dealer = (first - 1) % players
+        else:
+            s.dealer = s._draw_first_dealer()
+        s._start_hand(s._ordered_deck())
+        return s
+
+    def _hand_rng(self) -> random.Random:
+        return random.Random(f"meldkit:{self.seed}:{self.hand_number}")
+
+    def _draw_first_dealer(self) -> int:
+        rng = random.Random(f"meldkit:{self.seed}:seating")
+        n = self.n_players
+        if self.rules.spec.deal.first_player == "left_of_dealer":
+            return rng.randrange(n)
+        order = self.rules.high_card_rank  # rank -> place (0 = highest)
+        while True:  # PC-4: highest card starts; jokers, deuces, treys and ties draw again
+            ranks = [self.rank_of[rng.randrange(len(self.rank_of))] for _ in range(n)]
+            places = [order.get(r, 99) for r in ranks]
+            best = min(places)
+            if best != 99 and places.count(best) == 1:
+                return (places.index(best) - 1) % n
+
+    def _ordered_deck(self) -> list[int]:
+        """Card ids from the top of the deck: the stacked prefix (first hand only), then
+        the rest shuffled by the hand's seed."""
+        ids = list(range(len(self.kind_of)))
+        rng = self._hand_rng_for(self.hand_number + 1)
+        if not (self.deck_order and self.hand_number == 0):
+            rng.shuffle(ids)
+            return ids
+        free: dict[int, list[int]] = {}
+        for c in ids:
+            free.setdefault(self.kind_of[c], []).append(c)
+        top = []
+        for i, code in enumerate(self.deck_order):
+            try:
+                k = kind_of_code(code)
+            except ValueError as e:
+                raise SetupError(f"deck_order[{i}]: {e}") from None
+            pool = free.get(k)
+            if not pool:
+                total = self.kind_of.count(k)
+                raise SetupError(
+                    f"deck_order[{i}]: no {code} left (the deck has {total} of them)"
+                )
+            top.append(pool.pop(0))
+        used = set(top)
+        rest = [c for c in ids if c not in used]
+        rng.shuffle(rest)
+        return top + rest
+
+    def _hand_rng_for(self, hand_number: int) -> random.Random:
+        return random.Random(f"meldkit:{self.seed}:{hand_number}")
+
+    def _start_hand(self, deck: list[int]) -> None:
+        """Deal hand ``hand_number + 1`` from ``deck`` (top first)."""
+        rules = self.rules
+        n = self.n_players
+        self.hand_number += 1
+        if self.hand_number > 1:
+            self.dealer = (self.dealer + 1) % n
+        first = (self.dealer + 1) % n
+        self.stock = deck[::-1]  # top of the stock is the end of the list
+        self.pile = []
+        self.pile_frozen = False
+        self.hands = [[[] for _ in range(N_RANKS)] for _ in range(n)]
+        self.hand_size = [0] * n
+        self.reserves = [[] for _ in range(n)]
+        self.reserve_taken = [rules.reserve_size == 0] * n
+        self.bonus = [[] for _ in range(n)]
+        self.melds = [[] for _ in range(self.n_teams)]
+        self.open_melds = [[None] * _SLOTS for _ in range(self.n_teams)]
+        self.melded = [False] * self.n_teams
+        self.out = [False] * n
+        self.pending = False
+        self.pile_pending = False
+        self.pending_top = -1
+        self.failed_initial = False
+        seats = [(first + i) % n for i in range(n)]
+        deal = rules.spec.deal
+        for part in deal.order:
+            size = deal.hand if part == "hand" else deal.reserve
+            for p in seats:
+                cards = [self.stock.pop() for _ in range(size)]
+                if part == "hand":
+                    for c in cards:
+                        self._to_hand(p, c)
+                else:
+                    self.reserves[p] = cards
+        if deal.upcard:
+            up = self.stock.pop()
+            self.pile.append(up)
+            while self.stock and self._upcard_again(self.kind_of[up]):
+                self.pile_frozen = True
+                up = self.stock.pop()
+                self.pile.append(up)
+        for p in seats:  # PT-8: bonus cards in the dealt hand are laid out and replaced
+            self._lay_out_bonus(p, replace=True)
+        self.current = first
+        self.phase = DRAW_PHASE
+        self.melded_at_turn_start = False
+        self._legal_cache = None
+
+    def _upcard_again(self, kind: int) -> bool:
+        r = self.rules
+        return (r.upcard_again_bonus and r.is_bonus_kind[kind]) or (
+            r.upcard_again_wild and r.is_wild_rank[self.rank_of_kind(kind)]
+        )
+
+    @staticmethod
+    def rank_of_kind(kind: int) -> int:
+        return 13 if kind == JOKER_KIND else kind // 4
+
+    # ------------------------------------------------------------------ card moves
+    def _to_hand(self, p: int, c: int) -> None:
+        self.hands[p][self.rank_of[c]].append(c)
+        self.hand_size[p] += 1
+
+    def _from_hand(self, p: int, rank: int) -> int:
+        self.hand_size[p] -= 1
+        return self.hands[p][rank].pop()
+
+    def _lay_out_bonus(self, p: int, replace: bool) -> None:
+        """Move every bonus card from p's hand to their bonus area; replace from the stock."""
+        is_bonus = self.rules.is_bonus_kind
+        while True:
+            found = False
+            for rank_cards in self.hands[p]:
+                if rank_cards and any(is_bonus[self.kind_of[c]] for c in rank_cards):
+                    keep = [c for c in rank_cards if not is_bonus[self.kind_of[c]]]
+                    gone = [c for c in rank_cards if is_bonus[self.kind_of[c]]]
+                    rank_cards[:] = keep
+                    self.hand_size[p] -= len(gone)
+                    self.bonus[p].extend(gone)
+                    if replace:
+                        for _ in gone:
+                            if self.stock:
+                                self._to_hand(p, self.stock.pop())
+                                found = True
+            if not found:
+                return
+
+    def _draw_from_stock(self, p: int, count: int) -> None:
+        is_bonus = self.rules.is_bonus_kind
+        for _ in range(count):
+            while self.stock:
+                c = self.stock.pop()
+                if is_bonus[self.kind_of[c]]:  # PT-8: laid out at once and replaced
+                    self.bonus[p].append(c)
+                    continue
+                self._to_hand(p, c)
+                break
+
+    def _pick_up_reserve(self, p: int) -> None:
+        cards = self.reserves[p]
+        self.reserves[p] = []
+        self.reserve_taken[p] = True
+        for c in cards:
+            self._to_hand(p, c)
+        self._lay_out_bonus(p, replace=self.rules.reserve_bonus_replaced)
+
+    # ------------------------------------------------------------------ public reading
+    @property
+    def current_player(self) -> int | None:
+        """The seat to act, or None when the game is over."""
+        return None if self.phase == OVER else self.current
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+        return self.phase == OVER
+
+    @property
+    def winner(self) -> int | None:
+        """The winning team once the game is over, else None."""
+        if self.phase != OVER:
+            return None
+        return max(range(self.n_teams), key=lambda t: self.scores[t])
+
+    @property
+    def pack_name(self) -> str:
+        """The name of the rule pack."""
+        return self.rules.name
+
+    @property
+    def last_hand(self) -> HandResult | None:
+        """The record of the most recently finished hand."""
+        return self.hand_results[-1] if self.hand_results else None
+
+    def team_players(self, team: int) -> list[int]:
+        """The seats of a team."""
+        return [p for p in range(self.n_players) if self.team_of[p] == team]
+
+    def hand_codes(self, player: int) -> list[str]:
+        """The cards in a player's hand as codes, sorted by rank."""
+        out = []
+        for cards in self.hands[player]:
+            out.extend(card_code(self.kind_of[c]) for c in sorted(cards))
+        return out
+
+    def initial_minimum(self, team: int) -> int:
+        """The initial-meld minimum of a team at its current score."""
+        return self.rules.minimum_for(self.scores[team])
+
+    def zone_cards(self) -> dict[str, list[int]]:
+        """Every zone with the card ids in it; each card of the deck is in exactly one."""
+        z: dict[str, list[int]] = {"stock": list(self.stock), "pile": list(self.pile)}
+        for p in range(self.n_players):
+            z[f"hand:{p}"] = [c for cards in self.hands[p] for c in cards]
+            z[f"reserve:{p}"] = list(self.reserves[p])
+            z[f"bonus:{p}"] = list(self.bonus[p])
+        for t in range(self.n_teams):
+            for i, m in enumerate(self.melds[t]):
+                z[f"meld:{t}:{i}"] = list(m.cards)
+        return z
+
+    # ------------------------------------------------------------------ notation
+    def parse_action(self, text: str | Action) -> Action:
+        """Parse notation (``"meld 9 9 2"``) into an action; raises ``NotationError``."""
+        return self.actions.parse(text)
+
+    # ------------------------------------------------------------------ legality
+    def legal_actions(self) -> list[Action]:
+        """Every action the current player may take, in a stable order."""
+        if self._legal_cache is not None:
+            return self._legal_cache
+        if self.phase == OVER:
+            out: list[Action] = []
+        else:
+            out = [a for a in self._candidates() if self._check(a) is None]
+        self._legal_cache = out
+        return out
+
+    def is_legal(self, action: Action | str) -> bool:
+        """True if ``action`` may be applied now."""
+        return self.check(action) is None
+
+    def check(self, action: Action | str) -> Reason | None:
+        """None if ``action`` is legal now, else the :class:`Reason` it is refused."""
+        try:
+            a = self.actions.parse(action)
+        except IllegalActionError as e:
+            return Reason(e.code, e.reason)
+        return self._check(a)
+
+    def _candidates(self) -> list[Action]:
+        """Structurally plausible actions for the current phase (filtered by _check)."""
+        p = self.current
+        get = self.actions.get
+        out: list[Action] = []
+        if self.phase == DRAW_PHASE:
+            if not self.reserve_taken[p]:
+                out.append(get(PICKUP))
+            out.append(get(DRAW) if self.stock else get(END))
+            if self.pile and not self.failed_initial:
+                out.extend(self._take_candidates(p))
+            return out
+        rules = self.rules
+        counts = [len(c) for c in self.hands[p]]
+        t = self.team_of[p]
+        opens = self.open_melds[t]
+        if not self.failed_initial:
+            for r in rules.natural_ranks:
+                if counts[r] >= rules.min_naturals and opens[r] is None:
+                    out.extend(self._meld_candidates(r, counts, new=True))
+            if rules.wild_melds and opens[WILD] is None:
+                out.extend(self._meld_candidates(WILD, counts, new=True))
+            for slot in range(_SLOTS):
+                if opens[slot] is not None:
+                    out.extend(self._meld_candidates(slot, counts, new=False))
+        if self.pending:
+            out.append(get(WITHDRAW))
+        for r in range(N_RANKS):
+            if counts[r]:
+                out.append(get(DISCARD, (r,)))
+        return out
+
+    def _take_candidates(self, p: int) -> list[Action]:
+        rules = self.rules
+        top = self.rank_of[self.pile[-1]]
+        get = self.actions.get
+        counts = self.hands[p]
+        out = [get(TAKE)]
+        if len(counts[top]) >= 2:
+            out.append(get(TAKE, (top, top)))
+        if rules.is_natural_rank[top] and counts[top]:
+            for w in rules.wild_ranks:
+                if counts[w]:
+                    out.append(get(TAKE, self.actions.canonical((top, w))))
+        return out
+
+    def _meld_candidates(self, slot: int, counts: list[int], new: bool) -> list[Action]:
+        rules = self.rules
+        get = self.actions.get
+        canon = self.actions.canonical
+        wild_ranks = rules.wild_ranks
+        out = []
+        if slot == WILD:
+            nat_range = [0]
+        else:
+            lo = rules.min_naturals if new else 0
+            nat_range = range(lo, counts[slot] + 1)
+        mixes = [()] + rules.wild_mixes
+        for n in nat_range:
+            for mix in mixes:
+                if mix and any(c > counts[w] for c, w in zip(mix, wild_ranks)):
+                    continue
+                if mix and slot != WILD and sum(mix) > rules.max_wilds:
+                    continue
+                cards = [slot] * n if slot != WILD else []
+                for c, w in zip(mix, wild_ranks):
+                    cards.extend([w] * c)
+                if not cards:
+                    continue
+                cards_t = canon(cards)
+                if new:
+                    out.append(get(MELD, cards_t))
+                else:
+                    out.append(get(ADD, cards_t, slot))
+        return out
+
+    def _check(self, a: Action) -> Reason | None:
+        if self.phase == OVER:
+            return _r("game/over", "the game is over")
+        t = a.type
+        if self.phase == DRAW_PHASE:
+            if t == DRAW:
+                if not self.stock:
+                    return _r("draw/stock-empty", "the stock is empty: take the pile or end the hand")
+                return None
+            if t == END:
+                if self.stock:
+                    return _r("end/stock-not-empty", "the hand ends only when the stock is empty")
+                if not self.rules.stock_empty_ends:
+                    return _r("end/not-allowed", "this game does not end on an empty stock")
+                return None
+            if t == PICKUP:
+                return self._check_pickup()
+            if t == TAKE:
+                return self._check_take(a)
+            if t in (MELD, ADD, DISCARD, WITHDRAW):
+                return _r("turn/draw-first", "draw first: from the stock or the discard pile")
+            return _r("action/unknown", f"unknown action type {t!r}")
+        # play phase
+        if t in (MELD, ADD):
+            return self._check_meld(a)
+        if t == DISCARD:
+            return self._check_discard(a)
+        if t == WITHDRAW:
+            if not self.pending:
+                return _r("withdraw/nothing-pending", "there is no initial meld to take back")
+            return None
+        if t in (DRAW, TAKE, PICKUP, END):
+            return _r("turn/already-drawn", "you have already drawn this turn")
+        return _r("action/unknown", f"unknown action type {t!r}")
+
+    def _check_pickup(self) -> Reason | None:
+        p = self.current
+        name = self.rules.spec.deal.reserve_name
+        if self.rules.reserve_size == 0:
+            return _r("reserve/none", "this game has no reserve pile")
+        if self.reserve_taken[p]:
+            return _r("reserve/already", f"you have already picked up your {name}")
+        if not self.rules.pickup_at_turn_start:
+            return _r("reserve/not-now", f"your {name} is picked up only when you complete a book")
+        if not self._team_has_book(self.team_of[p]):
+            return _r("reserve/needs-book", f"your side needs a book before you pick up your {name}")
+        return None
+
+    def _team_has_book(self, t: int) -> bool:
+        size = self.rules.book_size
+        return any(len(m.cards) >= size and not m.pending for m in self.melds[t])
+
+    def _book_kinds(self, t: int, extra: tuple[int, int] | None = None) -> list[int]:
+        """Kind index of every book of team t (plus an ``extra`` (slot, n_wild) book)."""
+        rules = self.rules
+        out = []
+        for m in self.melds[t]:
+            if len(m.cards) >= rules.book_size:
+                k = rules.book_kind(m.slot, m.wild)
+                if k is not None:
+                    out.append(k.index)
+        if extra is not None:
+            k = rules.book_kind(*extra)
+            if k is not None:
+                out.append(k.index)
+        return out
+
+    def _go_out_reason(self, p: int, new_books: list[tuple[int, int]] = (),
+                       reserve_gained: bool = False) -> Reason | None:
+        """None if p's side may go out (after ``new_books`` are completed)."""
+        rules = self.rules
+        if rules.requires_reserve and not (self.reserve_taken[p] or reserve_gained):
+            name = rules.spec.deal.reserve_name
+            return _r("out/reserve-not-picked-up", f"you must pick up your {name} before going out")
+        kinds = self._book_kinds(self.team_of[p])
+        for nb in new_books:
+            k = rules.book_kind(*nb)
+            if k is not None:
+                kinds.append(k.index)
+        if len(kinds) < rules.min_books:
+            return _r("out/needs-books", f"your side needs {rules.min_books} book(s) to go out")
+        missing = [rules.book_kinds[i].name for i in rules.required_books if i not in kinds]
+        if missing:
+            return _r(
+                "out/required-books",
+                f"your side needs a {', a '.join(missing)} book before going out",
+            )
+        return None
+
+    def _hand_after_ok(self, p: int, hand_after: int, new_books, reserve_gained) -> Reason | None:
+        """PT-20: a play must leave a card to discard (and one card only when going out)."""
+        if hand_after >= 2:
+            return None
+        if hand_after == 1:
+            why = self._go_out_reason(p, new_books, reserve_gained)
+            if why is None:
+                return None
+            return _r("hand/keep-a-card",
+                      f"you would hold one card, and discarding it means going out: {why.sentence}")
+        # hand_after == 0
+        rules = self.rules
+        if not rules.spec.going_out.requires_discard and self._go_out_reason(
+                p, new_books, reserve_gained) is None:
+            return None
+        if not rules.keep_card:
+            return None
+        return _r("hand/keep-a-card", "you must keep a card to discard")
+
+    def _reserve_gain(self, p: int, t: int, completes_book: bool) -> int:
+        """Cards p's hand gains if completing a book now picks up their reserve."""
+        rules = self.rules
+        if not completes_book or self.reserve_taken[p]:
+            return -1
+        mode = rules.pickup_on_book
+        if mode == "never" or (mode == "side_first" and self._team_has_book(t)):
+            return -1
+        is_bonus = rules.is_bonus_kind
+        cards = self.reserves[p]
+        nb = sum(1 for c in cards if is_bonus[self.kind_of[c]])
+        gain = len(cards) - nb
+        if rules.reserve_bonus_replaced:
+            gain += min(nb, len(self.stock))
+        return gain
+
+    def _pending_value(self, p: int) -> int:
+        value = self.rules.value_of_kind
+        kind_of = self.kind_of
+        total = 0
+        for m in self.melds[self.team_of[p]]:
+            if m.pending:
+                total += sum(value[kind_of[c]] for c in m.cards)
+        if self.pile_pending and not self.rules.pile_top_counts:
+            total -= value[kind_of[self.pending_top]]
+        return total
+
+    def _check_take(self, a: Action) -> Reason | None:
+        rules = self.rules
+        p = self.current
+        t = self.team_of[p]
+        if self.failed_initial:
+            return _r("pile/after-withdraw", "after withdrawing an initial meld you must draw")
+        if not self.pile:
+            return _r("pile/empty", "the discard pile is empty")
+        top_kind = self.kind_of[self.pile[-1]]
+        top = self.rank_of[self.pile[-1]]
+        code = card_code(top_kind)
+        if rules.blocks_kind[top_kind]:
+            return _r("pile/blocked", f"a {code} on top blocks the pile")
+        if rules.pile_requires_melded and not self.melded[t]:
+            return _r("pile/needs-melded", "your side must meld before taking the pile")
+        if not (rules.is_natural_rank[top] or rules.is_wild_rank[top]):
+            return _r("pile/top-unmeldable", f"a {code} cannot be melded, so the pile cannot be taken")
+        slot = WILD if rules.is_wild_rank[top] else top
+        if slot == WILD and not rules.wild_melds:
+            return _r("pile/top-wild", "a wild card on top cannot be melded, so the pile cannot be taken")
+        cards = a.cards
+        hand = self.hands[p]
+        frozen = self.pile_frozen
+        opened = self.open_melds[t][slot]
+        if not cards:
+            if frozen or not rules.take_onto_meld:
+                return _r(
+                    "pile/frozen-needs-pair" if frozen else "pile/needs-cards",
+                    f"name the cards from your hand that meld with the {code}"
+                    + (" (the pile is frozen: two of its rank)" if frozen else ""),
+                )
+            if opened is None:
+                return _r("pile/no-meld", f"your side has no open meld of {_rank_name(slot)} for the {code}")
+        elif len(cards) != 2:
+            return _r("pile/wrong-cards", f"take the {code} with two cards from your hand")
+        else:
+            pair = cards[0] == top and cards[1] == top
+            if frozen:
+                ok = pair and (rules.frozen_same_rank_pair or rules.is_natural_rank[top])
+                if not ok:
+                    need = (f"two {RANKS[top]}s" if rules.frozen_same_rank_pair
+                            else f"two natural {RANKS[top]}s")
+                    return _r("pile/frozen-needs-pair",
+                              f"the pile is frozen: you need {need} from your hand to take it")
+            elif slot == WILD:
+                if not pair:
+                    return _r("pile/wrong-cards", f"take a wild {code} with two {RANKS[top]}s")
+            else:
+                nat_and_wild = cards[0] == top and rules.is_wild_rank[cards[1]]
+                if pair and not rules.take_natural_pair:
+                    return _r("pile/method-not-allowed", "taking the pile with a natural pair is not allowed")
+                if nat_and_wild:
+                    if not rules.take_natural_and_wild:
+                        return _r("pile/method-not-allowed",
+                                  "taking the pile with a natural and a wild card is not allowed")
+                elif not pair:
+                    return _r("pile/wrong-cards",
+                              f"take the {code} with two natural {RANKS[top]}s or one and a wild card")
+            for r in set(cards):
+                if len(hand[r]) < cards.count(r):
+                    return _r("pile/not-in-hand", f"you do not hold {' '.join(RANKS[c] for c in cards)}")
+        n_wild = sum(1 for c in cards if rules.is_wild_rank[c])
+        top_wild = 1 if slot == WILD else 0
+        nat = (opened.nat if opened else 0) + len(cards) - n_wild + (1 - top_wild)
+        wild = (opened.wild if opened else 0) + n_wild + top_wild
+        if slot == WILD:
+            nat, wild = 0, nat + wild
+        bad = rules.meld_shape_ok(slot, nat, wild)
+        if bad:
+            return Reason(bad[0].replace("meld/", "pile/meld-"), f"the {code} cannot be melded: {bad[1]}")
+        size = nat + wild
+        completes = size >= rules.book_size and (opened is None or len(opened.cards) < rules.book_size)
+        if not self.melded[t]:
+            value = rules.value_of_kind
+            got = sum(self._lowest_value(p, r) for r in cards)
+            if rules.pile_top_counts:
+                got += value[top_kind]
+            if got < self.initial_minimum(t):
+                return None  # pending: more melds may follow, or it is withdrawn
+        gain = self._reserve_gain(p, t, completes)
+        hand_after = self.hand_size[p] - len(cards) + len(self.pile) - 1 + max(gain, 0)
+        new_books = [(slot, wild)] if completes else []
+        return self._hand_after_ok(p, hand_after, new_books, gain >= 0)
+
+    def _lowest_value(self, p: int, rank: int) -> int:
+        """Value of the card of ``rank`` that leaves p's hand next (the last one)."""
+        return self.rules.value_of_kind[self.kind_of[self.hands[p][rank][-1]]]
+
+    def _check_meld(self, a: Action) -> Reason | None:
+        rules = self.rules
+        p = self.current
+        t = self.team_of[p]
+        if self.failed_initial:
+            return _r("meld/after-withdraw",
+                      "you could not reach the initial minimum, so you may not meld this turn")
+        cards = a.cards
+        naturals = {c for c in cards if not rules.is_wild_rank[c]}
+        if len(naturals) > 1:
+            return _r("meld/mixed-ranks", "a meld holds cards of one rank (and wild cards)")
+        slot = next(iter(naturals)) if naturals else WILD
+        if slot != WILD and not rules.is_natural_rank[slot]:
+            return _r("meld/unmeldable-rank", f"{RANKS[slot]}s can never be melded")
+        opened = self.open_melds[t][slot]
+        if a.type == MELD:
+            if opened is not None:
+                return _r("meld/open-meld-exists",
+                          f"your side already has an open meld of {_rank_name(slot)}: add to it")
+        else:
+            target = a.target
+            if slot != WILD and slot != target:
+                return _r("add/wrong-rank", f"only {_rank_name(target)} and wild cards go on that meld")
+            if slot == WILD and target != WILD:
+                slot = target
+            if slot == WILD and target == WILD and naturals:
+                return _r("add/wrong-rank", "only wild cards go on the wild meld")
+            opened = self.open_melds[t][slot]
+            if opened is None:
+                return _r("add/no-meld", f"your side has no open meld of {_rank_name(slot)}")
+            if opened.pending and not self.pending:
+                return _r("add/no-meld", f"your side has no open meld of {_rank_name(slot)}")
+        hand = self.hands[p]
+        for r in set(cards):
+            if len(hand[r]) < cards.count(r):
+                return _r("meld/not-in-hand", f"you do not hold {' '.join(RANKS[c] for c in cards)}")
+        n_wild = sum(1 for c in cards if rules.is_wild_rank[c])
+        if slot == WILD:
+            nat, wild = 0, len(cards) + (len(opened.cards) if opened else 0)
+        else:
+            nat = len(cards) - n_wild + (opened.nat if opened else 0)
+            wild = n_wild + (opened.wild if opened else 0)
+        bad = rules.meld_shape_ok(slot, nat, wild)
+        if bad:
+            return Reason(*bad)
+        size = nat + wild
+        before = len(opened.cards) if opened else 0
+        completes = size >= rules.book_size > before
+        hand_after = self.hand_size[p] - len(cards)
+        if not self.melded[t]:
+            value = rules.value_of_kind
+            got = self._pending_value(p) + sum(self._values_leaving(p, cards))
+            if got < self.initial_minimum(t):
+                return None  # pending: the minimum is not reached yet
+            if self.pile_pending:
+                hand_after += len(self.pile)
+            new_books = [(m.slot, m.wild) for m in self.melds[t]
+                         if m.pending and len(m.cards) >= rules.book_size and m is not opened]
+            if completes:
+                new_books.append((slot, wild))
+            completes = bool(new_books)
+            _ = value
+        else:
+            new_books = [(slot, wild)] if completes else []
+        gain = self._reserve_gain(p, t, completes)
+        return self._hand_after_ok(p, hand_after + max(gain, 0), new_books, gain >= 0)
+
+    def _values_leaving(self, p: int, cards: tuple[int, ...]) -> list[int]:
+        """Values of the physical cards that ``cards`` (ranks) would take from p's hand."""
+        value = self.rules.value_of_kind
+        kind_of = self.kind_of
+        out = []
+        hand = self.hands[p]
+        for r in set(cards):
+            k = cards.count(r)
+            out.extend(value[kind_of[c]] for c in hand[r][-k:])
+        return out
+
+    def _check_discard(self, a: Action) -> Reason | None:
+        p = self.current
+        r = a.cards[0]
+        if self.pending:
+            got = self._pending_value(p)
+            need = self.initial_minimum(self.team_of[p])
+            return _r("discard/initial-meld-pending",
+                      f"your melds total {got} of the {need} needed: meld more, or withdraw them")
+        if not self.hands[p][r]:
+            return _r("discard/not-in-hand", f"you hold no {RANKS[r]}")
+        if self.hand_size[p] == 1:
+            why = self._go_out_reason(p)
+            if why is not None:
+                return Reason(why.code, f"discarding your last card means going out: {why.sentence}")
+        return None
+
+    # ------------------------------------------------------------------ applying
+    def apply(self, action: Action | str) -> None:
+        """Apply a legal action (or its notation); raises :class:`IllegalActionError` and
+        leaves the state unchanged if it is not legal."""
+        a = self.actions.parse(action)
+        why = self._check(a)
+        if why is not None:
+            raise IllegalActionError(why.code, why.sentence, a)
+        self._legal_cache = None
+        self.history.append(a._text)
+        t = a.type
+        if t == DRAW:
+            self._draw_from_stock(self.current, self.rules.draw_count)
+            self.phase = PLAY_PHASE
+        elif t == TAKE:
+            self._do_take(a)
+        elif t == PICKUP:
+            self._pick_up_reserve(self.current)
+        elif t == END:
+            self._end_hand("stock_empty", None)
+        elif t == MELD or t == ADD:
+            self._do_meld(a)
+        elif t == DISCARD:
+            self._do_discard(a)
+        elif t == WITHDRAW:
+            self._do_withdraw()
+
+    def _do_take(self, a: Action) -> None:
+        p = self.current
+        t = self.team_of[p]
+        rules = self.rules
+        top = self.pile.pop()
+        slot = WILD if rules.is_wild_rank[self.rank_of[top]] else self.rank_of[top]
+        self.phase = PLAY_PHASE
+        ids = [top] + [self._from_hand(p, r) for r in a.cards]
+        m = self._place(t, slot, ids, pending=not self.melded[t])
+        if self.melded[t]:
+            self._take_rest_of_pile(p)
+            self._after_meld(p, t, [m])
+        else:
+            self.pending = True
+            self.pile_pending = True
+            self.pending_top = top
+            self._maybe_commit(p, t)
+
+    def _take_rest_of_pile(self, p: int) -> None:
+        for c in self.pile:
+            self._to_hand(p, c)
+        self.pile = []
+        self.pile_frozen = False
+        self._lay_out_bonus(p, replace=False)
+
+    def _place(self, t: int, slot: int, ids: list[int], pending: bool) -> Meld:
+        """Put card ids on team t's open meld of ``slot`` (creating it)."""
+        is_wild = self.rules.is_wild_rank
+        n_wild = sum(1 for c in ids if is_wild[self.rank_of[c]])
+        m = self.open_melds[t][slot]
+        if m is None:
+            m = Meld(slot, ids, len(ids) - n_wild, n_wild, pending)
+            self.melds[t].append(m)
+            self.open_melds[t][slot] = m
+        else:
+            m.cards.extend(ids)
+            m.nat += len(ids) - n_wild
+            m.wild += n_wild
+        if slot == WILD:
+            m.wild += m.nat
+            m.nat = 0
+        return m
+
+    def _do_meld(self, a: Action) -> None:
+        p = self.current
+        t = self.team_of[p]
+        rules = self.rules
+        naturals = [c for c in a.cards if not rules.is_wild_rank[c]]
+        slot = naturals[0] if naturals else (a.target if a.type == ADD else WILD)
+        ids = [self._from_hand(p, r) for r in a.cards]
+        before = self.open_melds[t][slot]
+        before_size = len(before.cards) if before else 0
+        m = self._place(t, slot, ids, pending=not self.melded[t])
+        if not self.melded[t]:
+            self.pending = True
+            self._maybe_commit(p, t)
+            return
+        if before_size < rules.book_size <= len(m.cards):
+            self._after_meld(p, t, [m])
+        else:
+            self._after_meld(p, t, [])
+
+    def _maybe_commit(self, p: int, t: int) -> None:
+        """Commit the pending initial meld once it reaches the minimum."""
+        if self._pending_value(p) < self.initial_minimum(t):
+            return
+        self.melded[t] = True
+        self.pending = False
+        done = []
+        for m in self.melds[t]:
+            if m.pending:
+                m.pending = False
+                if len(m.cards) >= self.rules.book_size:
+                    done.append(m)
+        if self.pile_pending:
+            self.pile_pending = False
+            self.pending_top = -1
+            self._take_rest_of_pile(p)
+        self._after_meld(p, t, done)
+
+    def _after_meld(self, p: int, t: int, completed: list[Meld]) -> None:
+        """Close completed books, pick up the reserve, and let a player with no cards leave."""
+        rules = self.rules
+        if completed:
+            had_book = any(len(m.cards) >= rules.book_size for m in self.melds[t]
+                           if m not in completed and not m.pending)
+            for m in completed:
+                if rules.close_at_size:
+                    m.closed = True
+                    self.open_melds[t][m.slot] = None
+            mode = rules.pickup_on_book
+            if not self.reserve_taken[p] and (
+                    mode == "own_first" or (mode == "side_first" and not had_book)):
+                self._pick_up_reserve(p)
+        if self.hand_size[p] == 0:
+            if not rules.spec.going_out.requires_discard and self._go_out_reason(p) is None:
+                self._end_hand("went_out", p)
+            else:  # PC-15: no card to discard: the player leaves the hand
+                self.out[p] = True
+                self._next_turn()
+
+    def _do_discard(self, a: Action) -> None:
+        p = self.current
+        rules = self.rules
+        c = self._from_hand(p, a.cards[0])
+        self.pile.append(c)
+        if rules.freezes_kind[self.kind_of[c]]:
+            self.pile_frozen = True
+        if self.hand_size[p] == 0:
+            self._end_hand("went_out", p)
+        else:
+            self._next_turn()
+
+    def _do_withdraw(self) -> None:
+        p = self.current
+        t = self.team_of[p]
+        keep = []
+        top = self.pending_top if self.pile_pending else -1
+        for m in self.melds[t]:
+            if not m.pending:
+                keep.append(m)
+                continue
+            self.open_melds[t][m.slot] = None
+            for c in m.cards:
+                if c == top:
+                    self.pile.append(c)
+                else:
+                    self._to_hand(p, c)
+        self.melds[t] = keep
+        self.pending = False
+        self.failed_initial = True
+        if self.pile_pending:
+            self.pile_pending = False
+            self.pending_top = -1
+            self.phase = DRAW_PHASE
+
+    def _next_turn(self) -> None:
+        rules = self.rules
+        n = self.n_players
+        if rules.players_leave and rules.one_side_left_ends:
+            sides = {self.team_of[q] for q in range(n) if not self.out[q]}
+            if len(sides) <= 1:
+                self._end_hand("one_side_left", None)
+                return
+        q = self.current
+        for _ in range(n):
+            q = (q + 1) % n
+            if not self.out[q]:
+                break
+        self.current = q
+        self.phase = DRAW_PHASE
+        self.failed_initial = False
+        self.melded_at_turn_start = self.melded[self.team_of[q]]
+
+    def _end_hand(self, ended_by: str, went_out: int | None) -> None:
+        final = HandFinal(
+            team_of=tuple(self.team_of),
+            hands=tuple(tuple(c for cards in h for c in cards) for h in self.hands),
+            reserves=tuple(tuple(r) for r in self.reserves),
+            reserve_taken=tuple(self.reserve_taken),
+            bonus=tuple(tuple(b) for b in self.bonus),
+            melds=tuple(tuple((m.slot, tuple(m.cards)) for m in ms) for ms in self.melds),
+            melded=tuple(self.melded),
+            went_out=went_out,
+            concealed=went_out is not None and not self.melded_at_turn_start,
+        )
+        scores = tuple(score_hand(self.rules, final))
+        self.hand_results.append(HandResult(self.hand_number, ended_by, went_out, scores, final))
+        for s in scores:
+            self.scores[s.team] += s.total
+        best = max(self.scores)
+        if best >= self.rules.target and self.scores.count(best) == 1:
+            self.phase = OVER
+            return
+        self._start_hand(self._ordered_deck())
+
+    # ------------------------------------------------------------------ copies and saves
+    def clone(self) -> GameState:
+        """An independent copy (actions applied to it do not touch this state)."""
+        c = GameState.__new__(GameState)
+        c.rules = self.rules
+        c.actions = self.actions
+        c.n_players = self.n_players
+        c.seed = self.seed
+        c.options = self.options
+        c.deck_order = self.deck_order
+        c.team_of = self.team_of
+        c.n_teams = self.n_teams
+        c.kind_of = self.kind_of
+        c.rank_of = self.rank_of
+        c.scores = self.scores[:]
+        c.hand_number = self.hand_number
+        c.dealer = self.dealer
+        c.current = self.current
+        c.phase = self.phase
+        c.stock = self.stock[:]
+        c.pile = self.pile[:]
+        c.pile_frozen = self.pile_frozen
+        c.hands = [[cards[:] for cards in h] for h in self.hands]
+        c.hand_size = self.hand_size[:]
+        c.reserves = [r[:] for r in self.reserves]
+        c.reserve_taken = self.reserve_taken[:]
+        c.bonus = [b[:] for b in self.bonus]
+        c.melds = [[m.copy() for m in ms] for ms in self.melds]
+        c.open_melds = [[None] * _SLOTS for _ in range(self.n_teams)]
+        for t, ms in enumerate(c.melds):
+            for m in ms:
+                if not m.closed:
+                    c.open_melds[t][m.slot] = m
+        c.melded = self.melded[:]
+        c.out = self.out[:]
+        c.pending = self.pending
+        c.pile_pending = self.pile_pending
+        c.pending_top = self.pending_top
+        c.failed_initial = self.failed_initial
+        c.melded_at_turn_start = self.melded_at_turn_start
+        c.history = self.history[:]
+        c.hand_results = self.hand_results[:]
+        c._legal_cache = self._legal_cache
+        return c
+
+    def view(self, player: int) -> dict[str, Any]:
+        """What ``player`` may see, as JSON-able data: their own hand, every public zone,
+        and only the sizes of hidden ones (stock, other hands, reserves, the pile below
+        its top)."""
+        if not isinstance(player, int) or not 0 <= player < self.n_players:
+            raise SetupError(f"player must be a seat 0..{self.n_players - 1}, not {player!r}")
+        code = card_code
+        kind_of = self.kind_of
+        teams = []
+        for t in range(self.n_teams):
+            melds = []
+            for m in self.melds[t]:
+                book = None
+                if len(m.cards) >= self.rules.book_size:
+                    k = self.rules.book_kind(m.slot, m.wild)
+                    book = k.name if k else None
+                melds.append({
+                    "rank": "wild" if m.slot == WILD else RANKS[m.slot],
+                    "cards": [code(kind_of[c]) for c in m.cards],
+                    "closed": m.closed,
+                    "book": book,
+                    "pending": m.pending,
+                })
+            teams.append({
+                "team": t,
+                "players": self.team_players(t),
+                "score": self.scores[t],
+                "melded": self.melded[t],
+                "minimum": self.initial_minimum(t),
+                "melds": melds,
+            })
+        players = [{
+            "seat": q,
+            "team": self.team_of[q],
+            "hand_size": self.hand_size[q],
+            "reserve_size": len(self.reserves[q]),
+            "reserve_picked_up": self.reserve_taken[q],
+            "bonus": [code(kind_of[c]) for c in self.bonus[q]],
+            "out": self.out[q],
+        } for q in range(self.n_players)]
+        v: dict[str, Any] = {
+            "pack": self.rules.name,
+            "you": player,
+            "team": self.team_of[player],
+            "hand_number": self.hand_number,
+            "phase": self.phase,
+            "current_player": self.current_player,
+            "dealer": self.dealer,
+            "hand": self.hand_codes(player),
+            "players": players,
+            "teams": teams,
+            "stock_size": len(self.stock),
+            "pile": {
+                "top": code(kind_of[self.pile[-1]]) if self.pile else None,
+                "size": len(self.pile),
+                "frozen": self.pile_frozen,
+            },
+        }
+        if self.current_player == player:
+            v["legal_actions"] = [str(a) for a in self.legal_actions()]
+        return v
+
+    def to_json(self) -> str:
+        """The whole state as JSON; the save names the pack and its digest."""
+        return json.dumps(self._to_dict(), separators=(",", ":"))
+
+    def _to_dict(self) -> dict[str, Any]:
+        pack = self.rules.pack
+        return {
+            "format": SAVE_FORMAT,
+            "pack": pack.name,
+            "pack_source": pack.source,
+            "pack_digest": pack.digest,
+            "players": self.n_players,
+            "seed": self.seed,
+            "options": self.options,
+            "deck_order": self.deck_order,
+            "scores": self.scores,
+            "hand_number": self.hand_number,
+            "dealer": self.dealer,
+            "current": self.current,
+            "phase": self.phase,
+            "stock": self.stock,
+            "pile": self.pile,
+            "pile_frozen": self.pile_frozen,
+            "hands": [[c for cards in h for c in cards] for h in self.hands],
+            "reserves": self.reserves,
+            "reserve_taken": self.reserve_taken,
+            "bonus": self.bonus,
+            "melds": [[[m.slot, m.cards, m.closed, m.pending] for m in ms] for ms in self.melds],
+            "melded": self.melded,
+            "out": self.out,
+            "pending": self.pending,
+            "pile_pending": self.pile_pending,
+            "pending_top": self.pending_top,
+            "failed_initial": self.failed_initial,
+            "melded_at_turn_start": self.melded_at_turn_start,
+            "history": self.history,
+            "hand_results": [
+                {"hand_number": h.hand_number, "ended_by": h.ended_by, "went_out": h.went_out,
+                 "final": h.final.to_dict()}
+                for h in self.hand_results
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, text: str) -> GameState:
+        """Load a state saved by :meth:`to_json`; raises :class:`SaveError` if the text is
+        not a save or the pack has changed since it was saved."""
+        from ._loader import load_pack
+
+        try:
+            d = json.loads(text)
+        except (TypeError, ValueError) as e:
+            raise SaveError(f"not a meldkit save: {e}") from None
+        if not isinstance(d, dict) or d.get("format") != SAVE_FORMAT:
+            raise SaveError(f"not a meldkit save (expected format {SAVE_FORMAT!r})")
+        try:
+            name, source, digest = d["pack"], d.get("pack_source"), d["pack_digest"]
+            pack = load_pack(name)
+            if pack.digest != digest and source and source != "<string>":
+                pack = load_pack(source)
+            if pack.digest != digest:
+                raise SaveError(
+                    f"this save was made with another version of pack {name!r} "
+                    f"(saved digest {digest[:12]}, installed {pack.digest[:12]}); "
+                    "load it with the pack it was made with"
+                )
+            s = cls._new_blank(Rules.of(pack), d)
+        except SaveError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError) as e:
+            raise SaveError(f"damaged meldkit save: {type(e).__name__}: {e}") from None
+        return s
+
+    @classmethod
+    def _new_blank(cls, rules: Rules, d: dict) -> GameState:
+        s = cls.__new__(cls)
+        s.rules = rules
+        s.actions = rules.action_space
+        s.n_players = d["players"]
+        s.options = d["options"]
+        s.team_of, s.n_teams = rules.seating(s.n_players, s.options.get("partners"))
+        s.seed = d["seed"]
+        s.deck_order = d["deck_order"]
+        s.kind_of = rules.deck_kinds(s.n_players)
+        s.rank_of = [13 if k == JOKER_KIND else k // 4 for k in s.kind_of]
+        s.scores = list(d["scores"])
+        s.hand_number = d["hand_number"]
+        s.dealer = d["dealer"]
+        s.current = d["current"]
+        s.phase = d["phase"]
+        s.stock = list(d["stock"])
+        s.pile = list(d["pile"])
+        s.pile_frozen = d["pile_frozen"]
+        s.hands = [[[] for _ in range(N_RANKS)] for _ in range(s.n_players)]
+        s.hand_size = [0] * s.n_players
+        for p, ids in enumerate(d["hands"]):
+            for c in ids:
+                s._to_hand(p, c)
+        s.reserves = [list(r) for r in d["reserves"]]
+        s.reserve_taken = list(d["reserve_taken"])
+        s.bonus = [list(b) for b in d["bonus"]]
+        s.melds = []
+        s.open_melds = [[None] * _SLOTS for _ in range(s.n_teams)]
+        is_wild = rules.is_wild_rank
+        for t, ms in enumerate(d["melds"]):
+            team = []
+            for slot, ids, closed, pending in ms:
+                n_wild = sum(1 for c in ids if is_wild[s.rank_of[c]])
+                m = Meld(slot, list(ids), len(ids) - n_wild, n_wild, pending)
+                if slot == WILD:
+                    m.nat, m.wild = 0, len(ids)
+                m.closed = closed
+                team.append(m)
+                if not closed:
+                    s.open_melds[t][slot] = m
+            s.melds.append(team)
+        s.melded = list(d["melded"])
+        s.out = list(d["out"])
+        s.pending = d["pending"]
+        s.pile_pending = d["pile_pending"]
+        s.pending_top = d["pending_top"]
+        s.failed_initial = d["failed_initial"]
+        s.melded_at_turn_start = d["melded_at_turn_start"]
+        s.history = list(d["history"])
+        s.hand_results = []
+        for h in d["hand_results"]:
+            final = HandFinal.from_dict(h["final"])
+            s.hand_results.append(HandResult(h["hand_number"], h["ended_by"], h["went_out"],
+                                             tuple(score_hand(rules, final)), final))
+        s._legal_cache = None
+        return s
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, GameState):
+            return NotImplemented
+        return self._to_dict() == other._to_dict()
+
+    __hash__ = None  # mutable
+
+    def __repr__(self) -> str:
+        return (f"<GameState {self.rules.name} hand {self.hand_number} {self.phase} "
+                f"player {self.current} scores {self.scores}>")
