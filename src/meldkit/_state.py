@@ -412,14 +412,17 @@ class GameState:
         t = self.team_of[p]
         opens = self.open_melds[t]
         if not self.failed_initial:
+            wr = rules.wild_ranks
+            mixes = [()] + [m for m in rules.wild_mixes
+                            if all(c <= counts[w] for c, w in zip(m, wr))]
             for r in rules.natural_ranks:
                 if counts[r] >= rules.min_naturals and opens[r] is None:
-                    out.extend(self._meld_candidates(r, counts, new=True))
+                    out.extend(self._meld_candidates(r, counts, True, mixes))
             if rules.wild_melds and opens[WILD] is None:
-                out.extend(self._meld_candidates(WILD, counts, new=True))
+                out.extend(self._meld_candidates(WILD, counts, True, mixes))
             for slot in range(_SLOTS):
                 if opens[slot] is not None:
-                    out.extend(self._meld_candidates(slot, counts, new=False))
+                    out.extend(self._meld_candidates(slot, counts, False, mixes))
         if self.pending:
             out.append(get(WITHDRAW))
         for r in range(N_RANKS):
@@ -441,34 +444,38 @@ class GameState:
                     out.append(get(TAKE, self.actions.canonical((top, w))))
         return out
 
-    def _meld_candidates(self, slot: int, counts: list[int], new: bool) -> list[Action]:
+    def _meld_candidates(self, slot: int, counts: list[int], new: bool,
+                         mixes: list[tuple[int, ...]]) -> list[Action]:
+        """Meld (``new``) or lay-off actions on ``slot`` within the meld-shape limits;
+        ``mixes`` are the wild-card mixes the hand can pay for."""
         rules = self.rules
         get = self.actions.get
         canon = self.actions.canonical
         wild_ranks = rules.wild_ranks
+        opened = None if new else self.open_melds[self.team_of[self.current]][slot]
+        have = len(opened.cards) if opened else 0
+        room = rules.max_meld_size - have
         out = []
         if slot == WILD:
-            nat_range = [0]
+            nat_range = range(0, 1)
+            max_w = room
         else:
             lo = rules.min_naturals if new else 0
-            nat_range = range(lo, counts[slot] + 1)
-        mixes = [()] + rules.wild_mixes
+            nat_range = range(lo, min(counts[slot], room) + 1)
+            max_w = 0 if rules.no_wild[slot] else rules.max_wilds - (opened.wild if opened else 0)
         for n in nat_range:
             for mix in mixes:
-                if mix and any(c > counts[w] for c, w in zip(mix, wild_ranks)):
-                    continue
-                if mix and slot != WILD and sum(mix) > rules.max_wilds:
+                w = sum(mix)
+                if w > max_w or n + w > room or n + w == 0:
                     continue
                 cards = [slot] * n if slot != WILD else []
-                for c, w in zip(mix, wild_ranks):
-                    cards.extend([w] * c)
-                if not cards:
-                    continue
-                cards_t = canon(cards)
+                for c, wr in zip(mix, wild_ranks):
+                    if c:
+                        cards.extend([wr] * c)
                 if new:
-                    out.append(get(MELD, cards_t))
+                    out.append(get(MELD, canon(cards)))
                 else:
-                    out.append(get(ADD, cards_t, slot))
+                    out.append(get(ADD, canon(cards), slot))
         return out
 
     def _check(self, a: Action) -> Reason | None:
