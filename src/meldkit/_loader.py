@@ -1,0 +1,1042 @@
+"""Loading rule packs: YAML text → merged plain data → a validated :class:`RulePackSpec`.
+
+A pack is read with ruamel.yaml's round-trip loader, so every key keeps its line and column.
+``extends:`` names a parent pack — a bundled name (``pony_tail``) or a path relative to the
+extending file — and the child is deep-merged over it: mappings merge key by key, anything
+else (lists, scalars, ``null``) replaces. ``name`` is the one key not inherited: a child is a
+different pack and is named after its own file unless it sets ``name``.
+
+The merged data is structured with a strict cattrs converter (``"15"`` is not an integer,
+``yes`` is not a boolean, unknown keys are refused) and then checked for meaning (card
+selectors, deal arithmetic, player counts, contradictory settings). Every problem found is
+reported at once as a :class:`~meldkit._errors.PackProblem` that names the file, line and
+column the offending key came from, even when it came from a parent pack.
+
+A pack never imports code: ``plugin:`` is kept as a string for the plugin hook to resolve
+from installed entry points.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import os
+import pathlib
+from collections.abc import Callable, Iterator, Mapping
+from functools import cache
+from typing import Any, Literal, get_args, get_origin
+
+import attrs
+import cattrs
+from cattrs.cols import list_structure_factory, mapping_structure_factory
+from cattrs.errors import (
+    AttributeValidationNote,
+    ForbiddenExtraKeysError,
+    IterableValidationNote,
+)
+from cattrs.gen import make_dict_structure_fn
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+from meldkit._cards import JOKER_KIND, RANKS, card_code, kinds_matching, rank_of_kind
+from meldkit._errors import PackProblem, RulePackError
+from meldkit._schema import RulePackSpec
+
+__all__ = [
+    "RulePack",
+    "available_packs",
+    "bundled_pack_dir",
+    "check_pack",
+    "load_pack",
+    "load_pack_text",
+]
+
+FORMAT_VERSION = 1
+"""The rule-pack format version (``meldkit:`` key) this loader reads."""
+
+KeyPath = tuple[Any, ...]
+"""A key path into pack data: mapping keys and list indices, e.g. ``("books", "kinds", 0)``."""
+
+
+@attrs.frozen
+class RulePack:
+    """A loaded rule pack: the validated spec plus where it came from and what it was."""
+
+    spec: RulePackSpec = attrs.field(repr=False, hash=False)
+    """The structured, validated, merged pack."""
+    name: str
+    """``spec.name``, or the file stem when the pack does not set one."""
+    source: str
+    """The file path as given, or ``"<string>"``."""
+    digest: str
+    """SHA-256 of the canonical JSON of :attr:`raw`: identifies the pack version in saves."""
+    raw: dict[str, Any] = attrs.field(repr=False, hash=False)
+    """The merged plain data (after ``extends``), as written; shared by cached loads, so
+    treat it as read-only."""
+
+
+# --------------------------------------------------------------------------- bundled packs
+
+
+@cache
+def bundled_pack_dir() -> pathlib.Path:
+    """The directory of the packs that ship with meldkit.
+
+    In an installed wheel it is ``meldkit/rulepacks``; in a source checkout it is the
+    repository's top-level ``rulepacks`` directory.
+    """
+    here = pathlib.Path(__file__).resolve()
+    installed = here.parent / "rulepacks"
+    return installed if installed.is_dir() else here.parents[2] / "rulepacks"
+
+
+def available_packs() -> list[str]:
+    """The sorted names of the bundled packs (``load_pack`` accepts each of them)."""
+    return sorted(p.stem for p in bundled_pack_dir().glob("*.yaml"))
+
+
+def _is_path(name_or_path: str | os.PathLike[str]) -> bool:
+    """A path (rather than a bundled name): a PathLike, or text with a slash or a YAML suffix."""
+    if not isinstance(name_or_path, str):
+        return True
+    return "/" in name_or_path or os.sep in name_or_path or name_or_path.endswith((".yaml", ".yml"))
+
+
+def _bundled_path(name: str) -> pathlib.Path | None:
+    """The file of a bundled pack, or None if there is no such pack."""
+    path = bundled_pack_dir() / f"{name}.yaml"
+    return path if path.is_file() else None
+
+
+def _unknown_bundled(name: str) -> tuple[str, str | None]:
+    """The message and suggestion for a bundled pack name that does not exist."""
+    names = available_packs()
+    close = difflib.get_close_matches(name, names, n=1)
+    listing = ", ".join(names) or "none"
+    message = f"{name!r} is not a bundled pack (available: {listing}; a file path ends in .yaml)"
+    return message, close[0] if close else None
+
+
+# --------------------------------------------------------------------------- reading YAML
+
+
+@attrs.frozen
+class _Loc:
+    """Where a key or item was written: file label and 1-based line and column."""
+
+    file: str
+    line: int | None = None
+    col: int | None = None
+
+
+@attrs.define
+class _Doc:
+    """A pack document after ``extends``: plain data, where each key path was written,
+    the files read (for the cache) and the labels of those files, child first."""
+
+    data: dict[str, Any]
+    locs: dict[KeyPath, _Loc]
+    deps: list[Stamp]
+    labels: list[str]
+
+
+def _problem(loc: _Loc, path: str, message: str, suggestion: str | None = None) -> PackProblem:
+    return PackProblem(loc.file, loc.line, loc.col, path, message, suggestion)
+
+
+def _fail(loc: _Loc, path: str, message: str, suggestion: str | None = None) -> RulePackError:
+    return RulePackError([_problem(loc, path, message, suggestion)])
+
+
+Stamp = tuple[str, int, int]
+"""A file read for a pack: resolved path, mtime in ns and size, to tell when it changed."""
+
+
+def _stamp(path: str) -> Stamp:
+    st = os.stat(path)
+    return path, st.st_mtime_ns, st.st_size
+
+
+def _read(path: pathlib.Path, label: str) -> tuple[str, Stamp]:
+    """The text and stamp of a pack file; a located RulePackError if it cannot be read."""
+    try:
+        stamp = _stamp(str(path))
+        return path.read_text(encoding="utf-8"), stamp
+    except FileNotFoundError:
+        raise _fail(_Loc(label), "", "no such file") from None
+    except IsADirectoryError:
+        raise _fail(_Loc(label), "", "is a directory, not a pack file") from None
+    except UnicodeDecodeError as exc:
+        raise _fail(_Loc(label), "", f"is not UTF-8 text ({exc.reason})") from None
+    except OSError as exc:
+        raise _fail(_Loc(label), "", f"cannot be read ({exc.strerror})") from None
+
+
+def _yaml_error(exc: YAMLError, label: str) -> RulePackError:
+    """A RulePackError for malformed YAML, at the position ruamel reports."""
+    if isinstance(exc, MarkedYAMLError):
+        mark = exc.problem_mark or exc.context_mark
+        loc = _Loc(label, mark.line + 1, mark.column + 1) if mark else _Loc(label)
+        context = f" ({exc.context})" if exc.context else ""
+        return _fail(loc, "", f"invalid YAML: {exc.problem}{context}")
+    return _fail(_Loc(label), "", f"invalid YAML: {str(exc).splitlines()[0]}")
+
+
+def _scalar(value: Any) -> Any:
+    """A YAML scalar as a plain Python value (ruamel subclasses int, float, str, bool)."""
+    if isinstance(value, bool) or type(value).__name__ == "ScalarBoolean":
+        return bool(value)
+    for plain in (int, float, str):
+        if isinstance(value, plain):
+            return plain(value)
+    return value
+
+
+def _plain(node: Any, path: KeyPath, label: str, locs: dict[KeyPath, _Loc]) -> Any:
+    """Plain dicts, lists and scalars from ruamel nodes, recording each key's position."""
+    if isinstance(node, CommentedMap):
+        out: dict[Any, Any] = {}
+        for key, value in node.items():
+            key = _scalar(key)
+            pos = node.lc.data.get(key)
+            locs[path + (key,)] = (
+                _Loc(label, pos[0] + 1, pos[1] + 1) if pos else locs.get(path, _Loc(label))
+            )
+            out[key] = _plain(value, path + (key,), label, locs)
+        return out
+    if isinstance(node, CommentedSeq):
+        items = []
+        for i, value in enumerate(node):
+            pos = node.lc.data.get(i)
+            locs[path + (i,)] = (
+                _Loc(label, pos[0] + 1, pos[1] + 1) if pos else locs.get(path, _Loc(label))
+            )
+            items.append(_plain(value, path + (i,), label, locs))
+        return items
+    return _scalar(node)
+
+
+def _parse(text: str, label: str) -> tuple[dict[str, Any], dict[KeyPath, _Loc]]:
+    """The top-level mapping of a pack and the position of every key in it."""
+    try:
+        node = YAML(typ="rt").load(text)
+    except YAMLError as exc:
+        raise _yaml_error(exc, label) from None
+    if node is None:
+        raise _fail(
+            _Loc(label, 1, 1),
+            "",
+            "the pack is empty (expected a mapping of sections: deck, players, …)",
+        )
+    if not isinstance(node, CommentedMap):
+        line, col = (node.lc.line + 1, node.lc.col + 1) if hasattr(node, "lc") else (1, 1)
+        raise _fail(
+            _Loc(label, line, col),
+            "",
+            f"the top level must be a mapping of sections (deck:, players:, …), got {_show(node)}",
+        )
+    locs: dict[KeyPath, _Loc] = {(): _Loc(label, 1, 1)}
+    data = _plain(node, (), label, locs)
+    return data, locs
+
+
+# --------------------------------------------------------------------------- extends
+
+
+def _merge(base: _Doc, over: _Doc) -> _Doc:
+    """``over`` deep-merged onto ``base``: mappings merge, everything else replaces.
+
+    Key positions follow the values: a replaced subtree forgets the base's positions.
+    ``name`` is not inherited.
+    """
+    locs = {p: loc for p, loc in base.locs.items() if p[:1] != ("name",)}
+
+    def merge(b: dict[Any, Any], o: dict[Any, Any], path: KeyPath) -> dict[Any, Any]:
+        out = dict(b)
+        for key, value in o.items():
+            sub = path + (key,)
+            if isinstance(value, dict) and isinstance(out.get(key), dict):
+                out[key] = merge(out[key], value, sub)
+            else:
+                for p in [p for p in locs if p[: len(sub)] == sub]:
+                    del locs[p]
+                out[key] = value
+        return out
+
+    base_data = {k: v for k, v in base.data.items() if k != "name"}
+    data = merge(base_data, over.data, ())
+    locs.update(over.locs)
+    return _Doc(data, locs, over.deps + base.deps, over.labels + base.labels)
+
+
+def _parent(value: Any, loc: _Loc, label: str, base_dir: pathlib.Path) -> tuple[pathlib.Path, str]:
+    """The file and label of the pack named by ``extends: value``."""
+    if not isinstance(value, str) or not value:
+        raise _fail(
+            loc, "extends", f"expected a bundled pack name or a file path, got {_show(value)}"
+        )
+    if _is_path(value):
+        path = (base_dir / value).resolve()
+        shown = (
+            value
+            if label.startswith("<")
+            else os.path.normpath(os.path.join(os.path.dirname(label), value))
+        )
+        if not path.is_file():
+            raise _fail(loc, "extends", f"{value!r}: no such pack file ({path})")
+        return path, shown
+    bundled = _bundled_path(value)
+    if bundled is None:
+        raise _fail(loc, "extends", *_unknown_bundled(value))
+    return bundled.resolve(), str(bundled)
+
+
+def _load_doc(
+    text: str,
+    label: str,
+    base_dir: pathlib.Path,
+    chain: list[tuple[str, str]],
+    deps: list[Stamp],
+) -> _Doc:
+    """Parse one pack and, recursively, the packs it extends; ``chain`` holds the
+    (identity, label) of the packs already being loaded, to detect cycles."""
+    data, locs = _parse(text, label)
+    doc = _Doc(data, locs, deps, [label])
+    if data.get("extends") is None:
+        return doc
+    loc = locs[("extends",)]
+    path, parent_label = _parent(data["extends"], loc, label, base_dir)
+    identities = [ident for ident, _ in chain]
+    if str(path) in identities:
+        cycle = [lbl for _, lbl in chain[identities.index(str(path)) :]] + [parent_label]
+        raise _fail(loc, "extends", "extends forms a cycle: " + " → ".join(cycle))
+    parent_text, stamp = _read(path, parent_label)
+    parent = _load_doc(
+        parent_text, parent_label, path.parent, chain + [(str(path), parent_label)], [stamp]
+    )
+    return _merge(parent, doc)
+
+
+# --------------------------------------------------------------------------- structuring
+
+
+def _kind(value: Any) -> str:
+    """What sort of YAML value this is, for messages."""
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a decimal number"
+    if isinstance(value, str):
+        return "a string"
+    return f"a {type(value).__name__}"
+
+
+def _show(value: Any) -> str:
+    """A value as a message quotes it: ``'15x' (a string)``, ``null``, ``a list``."""
+    if value is None:
+        return "null"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    text = ("true" if value else "false") if isinstance(value, bool) else repr(value)
+    return f"{text} ({_kind(value)})"
+
+
+class _Mismatch(ValueError):
+    """Raised by the strict structure hooks: a value that is not what the schema wants.
+
+    ``what`` is the expected kind (``"an integer"``) when the value has the wrong type;
+    :meth:`as_key` words the message for a mapping key.
+    """
+
+    def __init__(
+        self, message: str, suggestion: str | None = None, what: str = "", value: Any = None
+    ):
+        super().__init__(message)
+        self.message = message
+        self.suggestion = suggestion
+        self.what = what
+        self.value = value
+
+    def as_key(self) -> str:
+        if not self.what:
+            return f"key {self.message}"
+        return f"the key must be {self.what}, got {_show(self.value)}{_hint(self.what, self.value)}"
+
+
+def _hint(what: str, value: Any) -> str:
+    """A short fix for the commonest type slips in YAML, or ``""``."""
+    if what == "an integer" and isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+        return " (remove the quotes)"
+    if what == "a string" and isinstance(value, (int, float)):
+        text = str(value).lower() if isinstance(value, bool) else str(value)
+        return f' (write it in quotes: "{text}")'
+    if what == "true or false" and str(value).lower() in {"yes", "no", "on", "off", "y", "n"}:
+        return " (YAML 1.2 reads yes/no/on/off as text; write true or false)"
+    return ""
+
+
+def _expected(what: str, value: Any) -> _Mismatch:
+    return _Mismatch(
+        f"expected {what}, got {_show(value)}{_hint(what, value)}", what=what, value=value
+    )
+
+
+def _structure_int(value: Any, _: type) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise _expected("an integer", value)
+
+
+def _structure_str(value: Any, _: type) -> str:
+    if isinstance(value, str):
+        return value
+    raise _expected("a string", value)
+
+
+def _structure_bool(value: Any, _: type) -> bool:
+    if isinstance(value, bool):
+        return value
+    raise _expected("true or false", value)
+
+
+def _structure_literal(value: Any, type_: Any) -> Any:
+    choices = get_args(type_)
+    if isinstance(value, str) and value in choices:
+        return value
+    close = difflib.get_close_matches(str(value), [str(c) for c in choices], n=1)
+    shown = repr(value) if isinstance(value, str) else _show(value)
+    raise _Mismatch(
+        f"{shown} is not one of {', '.join(map(str, choices))}", close[0] if close else None
+    )
+
+
+def _guarded(
+    container: type, what: str, inner: Callable[[Any, Any], Any]
+) -> Callable[[Any, Any], Any]:
+    """A structure hook that refuses values of the wrong container type before ``inner``
+    sees them (cattrs would read the string ``"JK"`` as the list ``["J", "K"]``)."""
+
+    def hook(value: Any, type_: Any) -> Any:
+        if not isinstance(value, container):
+            raise _expected(what, value)
+        return inner(value, type_)
+
+    return hook
+
+
+def _origin_is(origin: Any) -> Callable[[Any], bool]:
+    """A predicate on types: ``list[str]`` has origin ``list``."""
+
+    def predicate(type_: Any) -> bool:
+        return get_origin(type_) is origin
+
+    return predicate
+
+
+def _converter() -> cattrs.Converter:
+    """A cattrs converter that is strict about every scalar and container type."""
+    conv = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
+    conv.register_structure_hook(int, _structure_int)
+    conv.register_structure_hook(str, _structure_str)
+    conv.register_structure_hook(bool, _structure_bool)
+    conv.register_structure_hook_func(_origin_is(Literal), _structure_literal)
+    conv.register_structure_hook_factory(
+        _origin_is(list),
+        lambda t: _guarded(list, "a list", list_structure_factory(t, conv)),
+    )
+    conv.register_structure_hook_factory(
+        _origin_is(dict),
+        lambda t: _guarded(dict, "a mapping", mapping_structure_factory(t, conv)),
+    )
+    conv.register_structure_hook_factory(
+        attrs.has,
+        lambda t: _guarded(
+            dict,
+            "a mapping",
+            make_dict_structure_fn(
+                t, conv, _cattrs_forbid_extra_keys=True, _cattrs_detailed_validation=True
+            ),
+        ),
+    )
+    return conv
+
+
+_CONVERTER = _converter()
+
+
+def _structure_errors(
+    exc: BaseException, path: KeyPath
+) -> Iterator[tuple[KeyPath, str, str | None]]:
+    """(key path, message, suggestion) for every leaf of a cattrs exception group."""
+    if isinstance(exc, ForbiddenExtraKeysError):
+        known = [a.name for a in attrs.fields(exc.cl)]
+        for key in sorted(exc.extra_fields, key=str):
+            close = difflib.get_close_matches(str(key), known, n=1)
+            message = (
+                "unknown key" if close else f"unknown key (expected one of {', '.join(known)})"
+            )
+            yield path + (key,), message, close[0] if close else None
+        return
+    if isinstance(exc, BaseExceptionGroup):
+        for sub in exc.exceptions:
+            step, is_key = _note_step(sub)
+            if is_key and isinstance(sub, _Mismatch):
+                yield path + step, sub.as_key(), None
+            else:
+                yield from _structure_errors(sub, path + step)
+        return
+    if isinstance(exc, _Mismatch):
+        yield path, exc.message, exc.suggestion
+    else:
+        yield path, str(exc), None
+
+
+def _note_step(exc: BaseException) -> tuple[KeyPath, bool]:
+    """The key path step cattrs noted on an exception, and whether it was a mapping key."""
+    for note in getattr(exc, "__notes__", ()):
+        if isinstance(note, AttributeValidationNote):
+            return (note.name,), False
+        if isinstance(note, IterableValidationNote):
+            return (note.index,), note.startswith("Structuring mapping key")
+    return (), False
+
+
+# --------------------------------------------------------------------------- key paths
+
+
+def _path_text(path: KeyPath, data: Any) -> str:
+    """``books.kinds[0].name``: indices of lists in brackets, mapping keys after dots."""
+    text = ""
+    for step in path:
+        if isinstance(data, list) or (not isinstance(data, dict) and isinstance(step, int)):
+            text += f"[{step}]"
+        else:
+            text += f".{step}" if text else str(step)
+        try:
+            data = data[step]
+        except (KeyError, IndexError, TypeError):
+            data = None
+    return text
+
+
+def _locate(doc: _Doc, path: KeyPath) -> _Loc:
+    """The position of a key path, or of its nearest ancestor written in a file."""
+    for end in range(len(path), -1, -1):
+        loc = doc.locs.get(path[:end])
+        if loc is not None:
+            return loc
+    return _Loc(doc.labels[0])
+
+
+class _Problems:
+    """Collects PackProblems for one document, locating each key path."""
+
+    def __init__(self, doc: _Doc):
+        self.doc = doc
+        self.found: list[PackProblem] = []
+        self.file_order = {label: i for i, label in enumerate(doc.labels)}
+
+    def add(
+        self,
+        path: KeyPath,
+        message: str,
+        suggestion: str | None = None,
+        related: tuple[KeyPath, ...] = (),
+    ) -> None:
+        """Report a problem at ``path``.  A problem that arises from several settings
+        (``related`` paths) is located at whichever of them the most derived pack wrote,
+        so that a child pack's change that breaks an inherited setting points at the child.
+        """
+        written = [loc for p in (path, *related) if (loc := self.doc.locs.get(p)) is not None]
+        if written:
+            loc = min(written, key=lambda w: self.file_order.get(w.file, len(self.file_order)))
+        else:
+            loc = _locate(self.doc, path)
+        self.found.append(_problem(loc, _path_text(path, self.doc.data), message, suggestion))
+
+    def raise_if_any(self) -> None:
+        if self.found:
+            last = len(self.file_order)
+            self.found.sort(
+                key=lambda p: (self.file_order.get(p.file, last), p.line or 0, p.col or 0)
+            )
+            raise RulePackError(self.found)
+
+
+# --------------------------------------------------------------------------- semantic checks
+
+_SELECTOR_LISTS: tuple[KeyPath, ...] = (
+    ("cards", "wild"),
+    ("cards", "bonus"),
+    ("cards", "dead"),
+    ("cards", "unmeldable"),
+    ("pile", "freezes_on"),
+    ("pile", "blocked_by"),
+    ("melds", "no_wild_ranks"),
+    ("deal", "high_card_order"),
+)
+_SELECTOR_KEYS: tuple[KeyPath, ...] = (("cards", "values"), ("scoring", "reserve_values"))
+_AT_LEAST: tuple[tuple[KeyPath, int], ...] = (
+    (("deck", "jokers_per_deck"), 0),
+    (("players", "min"), 1),
+    (("deal", "hand"), 1),
+    (("deal", "reserve"), 0),
+    (("turn", "draw"), 1),
+    (("melds", "min_size"), 1),
+    (("melds", "min_naturals"), 0),
+    (("melds", "max_wilds"), 0),
+    (("books", "size"), 1),
+    (("going_out", "min_books"), 0),
+    (("scoring", "bonus", "set_size"), 0),
+    (("game", "target"), 1),
+)
+_DECK_SIZE = 52
+_MAX_PLAYERS = 64
+"""Most seats a pack may declare; also bounds the per-player-count checks."""
+
+
+def _get(spec: Any, path: KeyPath) -> Any:
+    for name in path:
+        spec = getattr(spec, name)
+    return spec
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+class _Checker:
+    """The semantic checks on a structured pack; each adds problems, none raises."""
+
+    def __init__(self, spec: RulePackSpec, problems: _Problems):
+        self.spec = spec
+        self.problems = problems
+        self.add = problems.add
+
+    def run(self) -> None:
+        for check in (
+            self.format_version,
+            self.lower_bounds,
+            self.selectors,
+            self.card_categories,
+            self.card_values,
+            self.deck,
+            self.players,
+            self.partners,
+            self.deal,
+            self.deal_arithmetic,
+            self.melds_and_books,
+            self.initial_meld,
+            self.reserve,
+        ):
+            check()
+
+    # -- one method per area -------------------------------------------------------------
+
+    def format_version(self) -> None:
+        if self.spec.meldkit != FORMAT_VERSION:
+            self.add(
+                ("meldkit",),
+                f"format version {self.spec.meldkit} is not supported (this meldkit reads "
+                f"version {FORMAT_VERSION})",
+            )
+
+    def lower_bounds(self) -> None:
+        for path, least in _AT_LEAST:
+            value = _get(self.spec, path)
+            if value < least:
+                self.add(path, f"expected at least {least}, got {value}")
+
+    def _selector_ok(self, path: KeyPath, selector: str) -> bool:
+        try:
+            kinds_matching(selector)
+        except ValueError as exc:
+            self.add(path, str(exc))
+            return False
+        return True
+
+    def selectors(self) -> None:
+        for path in _SELECTOR_LISTS:
+            for i, selector in enumerate(_get(self.spec, path)):
+                self._selector_ok(path + (i,), selector)
+        for path in _SELECTOR_KEYS:
+            for selector in _get(self.spec, path):
+                self._selector_ok(path + (selector,), selector)
+        for i, kind in enumerate(self.spec.books.kinds):
+            for j, selector in enumerate(kind.ranks or ()):
+                self._selector_ok(("books", "kinds", i, "ranks", j), selector)
+
+    def _kinds(self, selectors: list[str]) -> set[int]:
+        """The kinds named by the valid selectors of a list (invalid ones are reported
+        by :meth:`selectors`)."""
+        kinds: set[int] = set()
+        for selector in selectors:
+            try:
+                kinds |= kinds_matching(selector)
+            except ValueError:
+                pass
+        return kinds
+
+    def card_categories(self) -> None:
+        """A card cannot be both wild and bonus, wild and dead, or bonus and dead."""
+        cards = self.spec.cards
+        for later, earlier in (("bonus", "wild"), ("dead", "wild"), ("dead", "bonus")):
+            taken = self._kinds(getattr(cards, earlier))
+            for i, selector in enumerate(getattr(cards, later)):
+                overlap = self._kinds([selector]) & taken
+                if overlap:
+                    shown = ", ".join(sorted({card_code(k) for k in overlap}))
+                    self.add(
+                        ("cards", later, i),
+                        f"{selector!r} names {shown}, already listed in cards.{earlier} "
+                        f"(a card is {later} or {earlier}, not both)",
+                    )
+
+    def card_values(self) -> None:
+        """Every card kind in the deck has a value."""
+        in_deck = set(range(_DECK_SIZE))
+        if self.spec.deck.jokers_per_deck > 0:
+            in_deck.add(JOKER_KIND)
+        missing = in_deck - self._kinds(list(self.spec.cards.values))
+        if not missing:
+            return
+        names = []
+        for rank, code in enumerate(RANKS):
+            of_rank = sorted(k for k in missing if rank_of_kind(k) == rank)
+            whole = len(of_rank) == (1 if code == "JK" else 4)
+            names += [code] if whole else [card_code(k) for k in of_rank]
+        self.add(
+            ("cards", "values"),
+            f"no value for {', '.join(names)} (every card in the deck needs a value, "
+            "by rank or by card code)",
+        )
+
+    def deck(self) -> None:
+        deck = self.spec.deck
+        if deck.decks is None and deck.decks_per_player is None:
+            self.add(("deck",), "expected the number of decks: set decks or decks_per_player")
+        elif deck.decks is not None and deck.decks_per_player is not None:
+            self.add(
+                ("deck", "decks_per_player"),
+                "set decks or decks_per_player, not both (set the other to null)",
+            )
+        for field in ("decks", "decks_per_player"):
+            value = getattr(deck, field)
+            if value is not None and value < 1:
+                self.add(("deck", field), f"expected a positive number of decks, got {value}")
+
+    def players(self) -> None:
+        players = self.spec.players
+        if players.min > players.max:
+            self.add(("players", "max"), f"max ({players.max}) is below min ({players.min})")
+        if players.max > _MAX_PLAYERS:
+            self.add(("players", "max"), f"expected at most {_MAX_PLAYERS}, got {players.max}")
+
+    def _player_counts(self) -> range:
+        players = self.spec.players
+        return range(max(players.min, 1), min(players.max, _MAX_PLAYERS) + 1)
+
+    def partners(self) -> None:
+        """With partners, the sides must be defined and some player counts must form them."""
+        players = self.spec.players
+        if players.partners == "never":
+            return
+        teams, team_size = players.teams, players.team_size
+        if teams is not None and team_size is None:
+            field, size, described = "teams", teams, _plural(teams, "team")
+        elif team_size is not None and teams is None:
+            field, size, described = "team_size", team_size, f"teams of {team_size}"
+        else:
+            self.add(
+                ("players",) if teams is None else ("players", "team_size"),
+                f"with partners: {players.partners}, set exactly one of teams or team_size",
+            )
+            return
+        if size < 2:
+            self.add(("players", field), f"expected at least 2, got {size}")
+            return
+
+        def seats(count: int) -> bool:
+            if field == "teams":
+                return count >= size
+            return count % size == 0 and count >= 2 * size
+
+        counts = self._player_counts()
+        if players.partners == "optional":
+            counts = range(max(counts.start, players.min_for_partners), counts.stop)
+        good = [c for c in counts if seats(c)]
+        bad = [c for c in counts if not seats(c)]
+        if not good and counts:
+            self.add(
+                ("players", field),
+                f"no player count from {counts.start} to {counts.stop - 1} can form {described}",
+            )
+        elif players.partners == "always" and bad:
+            self.add(
+                ("players", field),
+                f"with partners: always, {', '.join(map(str, bad))} players cannot form "
+                f"{described} (counts that can: {', '.join(map(str, good))})",
+            )
+
+    def deal(self) -> None:
+        deal = self.spec.deal
+        for i, part in enumerate(deal.order):
+            if part in deal.order[:i]:
+                self.add(("deal", "order", i), f"{part!r} is listed twice")
+        if "hand" not in deal.order:
+            self.add(("deal", "order"), "expected 'hand' in the deal order")
+        if deal.reserve > 0 and "reserve" not in deal.order:
+            self.add(
+                ("deal", "order"),
+                f"expected 'reserve' in the deal order (deal.reserve is {deal.reserve})",
+            )
+        if deal.first_player == "high_card" and not deal.high_card_order:
+            self.add(
+                ("deal", "high_card_order"),
+                "first_player: high_card needs at least one rank in high_card_order",
+            )
+
+    def _deck_size(self, players: int) -> tuple[int, str] | None:
+        """The cards in the deck for a player count, and how that number comes about;
+        None when the deck is ill-defined (reported by :meth:`deck`)."""
+        deck = self.spec.deck
+        per_deck = _DECK_SIZE + max(deck.jokers_per_deck, 0)
+        if deck.decks is not None and deck.decks_per_player is None:
+            size = deck.decks * per_deck
+            return size, f"{size} ({_plural(deck.decks, 'deck')} × {per_deck})"
+        if deck.decks_per_player is not None and deck.decks is None:
+            size = deck.decks_per_player * players * per_deck
+            return size, (
+                f"{size} ({_plural(deck.decks_per_player, 'deck')} per player × "
+                f"{_plural(players, 'player')} × {per_deck})"
+            )
+        return None
+
+    def deal_arithmetic(self) -> None:
+        """Every player count from min to max can be dealt from the deck."""
+        deal = self.spec.deal
+        each = f"{deal.hand} hand"
+        if deal.reserve:
+            each = f"({each} + {deal.reserve} reserve)"
+        upcard = 1 if deal.upcard else 0
+        failing = []
+        for count in self._player_counts():
+            deck = self._deck_size(count)
+            if deck is None:
+                return
+            needed = count * (deal.hand + deal.reserve) + upcard
+            if needed > deck[0]:
+                plus = " + 1 upcard" if upcard else ""
+                text = f"{_plural(count, 'player')} × {each}{plus} = {needed} cards, "
+                failing.append((count, text + f"but the deck has {deck[1]}"))
+        if failing:
+            count, text = failing[-1]
+            others = [str(c) for c, _ in failing[:-1]]
+            if others:
+                text += f" (too few also for {', '.join(others)} players)"
+            self.add(("deal",), text, related=(("deck",), ("players",)))
+
+    def melds_and_books(self) -> None:
+        melds, books = self.spec.melds, self.spec.books
+        if melds.min_naturals > melds.min_size:
+            self.add(
+                ("melds", "min_naturals"),
+                f"{melds.min_naturals} is more than melds.min_size ({melds.min_size})",
+            )
+        if books.size < melds.min_size:
+            self.add(
+                ("books", "size"),
+                f"{books.size} is smaller than melds.min_size ({melds.min_size})",
+                related=(("melds", "min_size"),),
+            )
+        first_index: dict[str, int] = {}
+        for i, kind in enumerate(books.kinds):
+            if kind.name in first_index:
+                self.add(
+                    ("books", "kinds", i, "name"),
+                    f"{kind.name!r} is already the name of books.kinds[{first_index[kind.name]}]",
+                )
+            first_index.setdefault(kind.name, i)
+            if kind.min_wilds < 0:
+                self.add(
+                    ("books", "kinds", i, "min_wilds"), f"expected at least 0, got {kind.min_wilds}"
+                )
+            if kind.max_wilds is not None and kind.max_wilds < kind.min_wilds:
+                self.add(
+                    ("books", "kinds", i, "max_wilds"),
+                    f"{kind.max_wilds} is below min_wilds ({kind.min_wilds})",
+                )
+        names = list(first_index)
+        for i, name in enumerate(self.spec.going_out.required_books):
+            if name not in first_index:
+                close = difflib.get_close_matches(name, names, n=1)
+                self.add(
+                    ("going_out", "required_books", i),
+                    f"{name!r} is not a book kind (books.kinds: {', '.join(names) or 'none'})",
+                    close[0] if close else None,
+                )
+
+    def initial_meld(self) -> None:
+        """Tiers: ``below`` increases, and only the last tier, which must exist, is open."""
+        tiers = self.spec.initial_meld.minimums
+        previous: int | None = None
+        for i, tier in enumerate(tiers):
+            path = ("initial_meld", "minimums", i, "below")
+            last = i == len(tiers) - 1
+            if tier.below is None and not last:
+                self.add(
+                    path, "only the last tier may have below: null (later tiers could never apply)"
+                )
+            elif tier.below is not None and last:
+                self.add(
+                    path,
+                    f"the last tier must have below: null so that every score has a minimum, "
+                    f"got {tier.below}",
+                )
+            if tier.below is not None and previous is not None and tier.below <= previous:
+                self.add(path, f"{tier.below} is not above the previous tier's {previous}")
+            if tier.below is not None:
+                previous = tier.below
+            if tier.minimum < 0:
+                self.add(
+                    ("initial_meld", "minimums", i, "minimum"),
+                    f"expected at least 0, got {tier.minimum}",
+                )
+
+    def reserve(self) -> None:
+        """Reserve settings are contradictions when no reserve piles are dealt."""
+        if self.spec.deal.reserve != 0:
+            return
+        for path, value, idle in (
+            (("reserve", "pickup_on_book"), self.spec.reserve.pickup_on_book, "never"),
+            (("reserve", "pickup_at_turn_start"), self.spec.reserve.pickup_at_turn_start, "never"),
+            (("going_out", "requires_reserve"), self.spec.going_out.requires_reserve, False),
+        ):
+            if value != idle:
+                shown = value if isinstance(value, str) else "true"
+                self.add(
+                    path,
+                    f"{shown} but deal.reserve is 0 (no reserve piles are dealt)",
+                    related=(("deal", "reserve"),),
+                )
+
+
+# --------------------------------------------------------------------------- assembling
+
+
+def _canonical(value: Any) -> Any:
+    """Data JSON can sort: mapping keys as strings."""
+    if isinstance(value, dict):
+        return {str(k): _canonical(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_canonical(v) for v in value]
+    return value
+
+
+def _digest(data: Mapping[str, Any]) -> str:
+    text = json.dumps(
+        _canonical(data), sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str
+    )
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _build(doc: _Doc, source: str) -> RulePack:
+    """Structure and check a merged document; a RulePackError listing every problem."""
+    problems = _Problems(doc)
+    try:
+        spec = _CONVERTER.structure(doc.data, RulePackSpec)
+    except (cattrs.BaseValidationError, ForbiddenExtraKeysError) as exc:
+        for path, message, suggestion in _structure_errors(exc, ()):
+            problems.add(path, message, suggestion)
+        problems.raise_if_any()
+        raise  # pragma: no cover - a validation error always has a leaf problem
+    _Checker(spec, problems).run()
+    problems.raise_if_any()
+    name = spec.name or pathlib.PurePath(source).stem
+    return RulePack(spec=spec, name=name, source=source, digest=_digest(doc.data), raw=doc.data)
+
+
+def load_pack_text(text: str, filename: str = "<string>", base_dir: str | None = None) -> RulePack:
+    """Load a pack from YAML text.
+
+    ``filename`` labels problems; ``base_dir`` is where a relative ``extends:`` path is
+    looked up (default: the directory of ``filename``, or the working directory).
+    Raises :class:`RulePackError` listing every problem found.
+
+    >>> pack = load_pack_text("extends: pony_tail\\ngame: {target: 10000}\\n")
+    >>> pack.spec.game.target, pack.spec.deck.decks
+    (10000, 6)
+    """
+    real_file = not filename.startswith("<")
+    if base_dir is None:
+        base_dir = os.path.dirname(filename) if real_file else "."
+    root = pathlib.Path(base_dir).resolve()
+    identity = str(pathlib.Path(filename).resolve()) if real_file else filename
+    doc = _load_doc(text, filename, root, [(identity, filename)], [])
+    return _build(doc, filename)
+
+
+_CACHE: dict[str, tuple[list[Stamp], RulePack]] = {}
+"""Packs loaded from files, by resolved path, with the stamps of every file read."""
+
+
+def _fresh(deps: list[Stamp]) -> bool:
+    """Whether every file a cached pack was read from is unchanged."""
+    try:
+        return all(_stamp(stamp[0]) == stamp for stamp in deps)
+    except OSError:
+        return False
+
+
+def _pack_file(name_or_path: str | os.PathLike[str]) -> tuple[pathlib.Path, str]:
+    """The resolved file and the label of a bundled name or a path."""
+    if _is_path(name_or_path):
+        return pathlib.Path(name_or_path).resolve(), os.fspath(name_or_path)
+    name = str(name_or_path)
+    path = _bundled_path(name)
+    if path is None:
+        raise _fail(_Loc(name), "", *_unknown_bundled(name))
+    return path.resolve(), str(path)
+
+
+def load_pack(name_or_path: str | os.PathLike[str]) -> RulePack:
+    """Load a bundled pack by name or a pack file by path, validated and merged.
+
+    Loads are cached on the files read and their modification times, so loading an
+    unchanged pack again is nearly free. Raises :class:`RulePackError` listing every
+    problem, each as ``file:line:col: key.path: message``.
+
+    >>> pack = load_pack("pony_tail")
+    >>> pack.name, pack.spec.deck.decks, [k.name for k in pack.spec.books.kinds]
+    ('pony_tail', 6, ['sevens', 'wild', 'red', 'black'])
+    """
+    path, label = _pack_file(name_or_path)
+    key = str(path)
+    hit = _CACHE.get(key)
+    if hit is not None and _fresh(hit[0]):
+        pack = hit[1]
+        return pack if pack.source == label else attrs.evolve(pack, source=label)
+    text, stamp = _read(path, label)
+    doc = _load_doc(text, label, path.parent, [(key, label)], [stamp])
+    pack = _build(doc, label)
+    _CACHE[key] = (doc.deps, pack)
+    return pack
+
+
+def check_pack(name_or_path: str | os.PathLike[str]) -> list[PackProblem]:
+    """Every problem in a pack (``[]`` if it loads), as ``meldkit validate`` reports them.
+
+    >>> check_pack("pony_tail")
+    []
+    """
+    try:
+        load_pack(name_or_path)
+    except RulePackError as exc:
+        return list(exc.problems)
+    return []
