@@ -12,7 +12,7 @@ from textwrap import dedent
 
 import pytest
 
-from meldkit._errors import PackProblem, RulePackError
+from meldkit._errors import PackProblem, PluginError, RulePackError
 from meldkit._loader import (
     RulePack,
     available_packs,
@@ -660,11 +660,27 @@ def test_unsupported_format_version_is_reported(tmp_path: Path) -> None:
     assert "format version 2 is not supported" in problem_at(path, "meldkit")
 
 
-def test_plugin_is_kept_as_text_and_never_imported(tmp_path: Path) -> None:
+def test_a_plugin_name_is_never_imported_as_a_module(tmp_path: Path) -> None:
     module = "meldkit_test_never_imported_plugin"
-    path = write(tmp_path, "c.yaml", f"extends: pony_tail\nplugin: {module}\n")
-    assert load_pack(path).spec.plugin == module
+    (tmp_path / f"{module}.py").write_text("raise SystemExit('imported!')\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        path = write(tmp_path, "c.yaml", f"extends: pony_tail\nplugin: {module}\n")
+        with pytest.raises(PluginError):
+            load_pack(path)
+    finally:
+        sys.path.remove(str(tmp_path))
     assert module not in sys.modules
+
+
+def test_a_missing_plugin_says_which_package_to_install(tmp_path: Path) -> None:
+    path = write(tmp_path, "c.yaml", "extends: pony_tail\nplugin: knock\nplugin_package: meldkit-knock\n")
+    with pytest.raises(PluginError) as info:
+        load_pack(path)
+    (problem,) = info.value.problems
+    assert (problem.line, problem.path) == (2, "plugin")
+    assert "pip install meldkit-knock" in problem.message
+    assert "'knock'" in problem.message
 
 
 # --------------------------------------------------------------------------- all problems at once

@@ -27,12 +27,17 @@ from ._errors import (
 from ._loader import RulePack, available_packs, check_pack, load_pack, load_pack_text
 from ._rules import Rules
 from ._scoring import HandFinal, TeamScore, score_hand
-from ._state import GameState, HandResult, Reason
+from ._game import GameState
+from ._state import HandResult, Reason, RummyState
+from .plugins import ActionHook, Plugin
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Action",
+    "ActionHook",
+    "Plugin",
+    "RummyState",
     "GameState",
     "HandFinal",
     "HandResult",
@@ -75,6 +80,8 @@ def new_game(
     >>> g.current_player
     0
     """
+    from .plugins import engine_for
+
     if not isinstance(pack, RulePack):
         pack = load_pack(pack)
-    return GameState._new(Rules.of(pack), players, seed, options, deck_order)
+    return engine_for(pack)._new(pack, players, seed, options, deck_order)

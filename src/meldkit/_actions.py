@@ -84,7 +84,7 @@ def format_action(type: str, cards: tuple[int, ...], target: int) -> str:
     """The notation of an action."""
     parts = [type]
     parts.extend(RANKS[r] for r in cards)
-    if type == ADD:
+    if target >= 0:
         parts.append("to")
         parts.append("wild" if target == _WILD_TARGET else RANKS[target])
     return " ".join(parts)
@@ -96,10 +96,10 @@ class ActionSpace:
     ``wild_ranks`` decides the canonical order of cards: naturals by rank, then wilds.
     """
 
-    def __init__(self, wild_ranks: tuple[int, ...], extra_types: dict | None = None):
+    def __init__(self, wild_ranks: tuple[int, ...], extra_verbs: tuple[str, ...] = ()):
         self._is_wild = [r in wild_ranks for r in range(len(RANKS) + 1)]
         self._table: dict[tuple, Action] = {}
-        self.extra_types = extra_types or {}
+        self.verbs = KERNEL_ACTION_TYPES + tuple(extra_verbs)
 
     def get(self, type: str, cards: tuple[int, ...] = _NO_CARDS, target: int = -1) -> Action:
         """The interned action; ``cards`` must already be in canonical order."""
@@ -123,12 +123,16 @@ class ActionSpace:
             raise NotationError("notation/empty", "no action given")
         verb = words[0].lower()
         rest = words[1:]
-        if verb not in KERNEL_ACTION_TYPES:
-            known = ", ".join(KERNEL_ACTION_TYPES)
+        if verb not in self.verbs:
+            known = ", ".join(self.verbs)
             raise NotationError(
                 "notation/unknown-verb", f"unknown action {words[0]!r} (expected one of {known})"
             )
         target = -1
+        if verb not in KERNEL_ACTION_TYPES and len(rest) >= 2 and rest[-2].lower() == "to":
+            t = rest[-1]
+            target = _WILD_TARGET if t.lower() == "wild" else self._rank(t)
+            rest = rest[:-2]
         if verb == ADD:
             if len(rest) < 3 or rest[-2].lower() != "to":
                 raise NotationError(

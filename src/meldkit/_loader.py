@@ -41,7 +41,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from meldkit._cards import JOKER_KIND, RANKS, card_code, kinds_matching, rank_of_kind
-from meldkit._errors import PackProblem, RulePackError
+from meldkit._errors import PackProblem, PluginError, RulePackError
 from meldkit._schema import RulePackSpec
 
 __all__ = [
@@ -75,6 +75,8 @@ class RulePack:
     raw: dict[str, Any] = attrs.field(repr=False, hash=False)
     """The merged plain data (after ``extends``), as written; shared by cached loads, so
     treat it as read-only."""
+    options: Any = attrs.field(default=None, repr=False, hash=False)
+    """The pack's ``options:`` structured by its plugin's ``options_class`` (else None)."""
 
 
 # --------------------------------------------------------------------------- bundled packs
@@ -560,13 +562,15 @@ class _Problems:
             loc = _locate(self.doc, path)
         self.found.append(_problem(loc, _path_text(path, self.doc.data), message, suggestion))
 
+    plugin_missing = False
+
     def raise_if_any(self) -> None:
         if self.found:
             last = len(self.file_order)
             self.found.sort(
                 key=lambda p: (self.file_order.get(p.file, last), p.line or 0, p.col or 0)
             )
-            raise RulePackError(self.found)
+            raise (PluginError if self.plugin_missing else RulePackError)(self.found)
 
 
 # --------------------------------------------------------------------------- semantic checks
@@ -614,10 +618,13 @@ def _plural(n: int, word: str) -> str:
 class _Checker:
     """The semantic checks on a structured pack; each adds problems, none raises."""
 
-    def __init__(self, spec: RulePackSpec, problems: _Problems):
+    def __init__(self, spec: RulePackSpec, problems: _Problems, plugin: Any = None,
+                 options: Any = None):
         self.spec = spec
         self.problems = problems
         self.add = problems.add
+        self.plugin = plugin
+        self.options = options
 
     def run(self) -> None:
         for check in (
@@ -634,8 +641,20 @@ class _Checker:
             self.melds_and_books,
             self.initial_meld,
             self.reserve,
+            self.plugin_checks,
         ):
             check()
+
+    def plugin_checks(self) -> None:
+        """The plugin's own checks of its options (each a message, or (key path, message))."""
+        if self.plugin is None or (self.plugin.options_class is not None and self.options is None):
+            return
+        for item in self.plugin.validate(self.spec, self.options):
+            if isinstance(item, tuple):
+                path, message = item
+                self.add(("options", *path), message)
+            else:
+                self.add(("options",), str(item))
 
     # -- one method per area -------------------------------------------------------------
 
@@ -717,8 +736,15 @@ class _Checker:
             "by rank or by card code)",
         )
 
+    def _plugin_deck(self) -> bool:
+        """True when the pack's plugin brings its own deck."""
+        return self.plugin is not None and self.plugin.deck_size(
+            self.spec, self.options, self.spec.players.max) is not None
+
     def deck(self) -> None:
         deck = self.spec.deck
+        if self._plugin_deck():
+            return
         if deck.decks is None and deck.decks_per_player is None:
             self.add(("deck",), "expected the number of decks: set decks or decks_per_player")
         elif deck.decks is not None and deck.decks_per_player is not None:
@@ -805,6 +831,10 @@ class _Checker:
     def _deck_size(self, players: int) -> tuple[int, str] | None:
         """The cards in the deck for a player count, and how that number comes about;
         None when the deck is ill-defined (reported by :meth:`deck`)."""
+        if self.plugin is not None:
+            size = self.plugin.deck_size(self.spec, self.options, players)
+            if size is not None:
+                return size, f"{size} (the {self.spec.plugin} plugin's deck)"
         deck = self.spec.deck
         per_deck = _DECK_SIZE + max(deck.jokers_per_deck, 0)
         if deck.decks is not None and deck.decks_per_player is None:
@@ -956,10 +986,41 @@ def _build(doc: _Doc, source: str) -> RulePack:
             problems.add(path, message, suggestion)
         problems.raise_if_any()
         raise  # pragma: no cover - a validation error always has a leaf problem
-    _Checker(spec, problems).run()
+    plugin, options = _plugin_options(spec, doc, problems)
+    _Checker(spec, problems, plugin, options).run()
     problems.raise_if_any()
     name = spec.name or pathlib.PurePath(source).stem
-    return RulePack(spec=spec, name=name, source=source, digest=_digest(doc.data), raw=doc.data)
+    return RulePack(
+        spec=spec, name=name, source=source, digest=_digest(doc.data), raw=doc.data, options=options
+    )
+
+
+def _plugin_options(spec: RulePackSpec, doc: _Doc, problems: _Problems) -> tuple[Any, Any]:
+    """The plugin a pack names (looked up among installed entry points, never imported
+    from a path in the pack) and its ``options:`` structured by the plugin's class."""
+    from .plugins import get_plugin
+
+    if not spec.plugin:
+        if spec.options:
+            problems.add(("options",), "options are plugin settings, but the pack names no plugin")
+        return None, None
+    try:
+        plugin = get_plugin(spec.plugin, spec.plugin_package)
+    except PluginError as exc:
+        problems.add(("plugin",), "; ".join(p.message for p in exc.problems))
+        problems.plugin_missing = True
+        return None, None
+    if plugin.options_class is None:
+        if spec.options:
+            problems.add(("options",), f"plugin {spec.plugin!r} takes no options")
+        return plugin, None
+    try:
+        options = _CONVERTER.structure(doc.data.get("options") or {}, plugin.options_class)
+    except (cattrs.BaseValidationError, ForbiddenExtraKeysError) as exc:
+        for path, message, suggestion in _structure_errors(exc, ("options",)):
+            problems.add(path, message, suggestion)
+        return plugin, None
+    return plugin, options
 
 
 def load_pack_text(text: str, filename: str = "<string>", base_dir: str | None = None) -> RulePack:

@@ -150,8 +150,15 @@ class Rules:
         self.upcard_again_bonus = "bonus" in d.upcard_turn_again
         self.upcard_again_wild = "wild" in d.upcard_turn_again
         self.high_card_rank = {rank_index(c): i for i, c in enumerate(d.high_card_order)}
-        # --- action interning ---------------------------------------------------------
-        self.action_space = ActionSpace(self.wild_ranks)
+        # --- plugin hooks and action interning ------------------------------------------
+        from .plugins import plugin_for
+
+        self.plugin = plugin_for(pack)
+        hooks = self.plugin.actions() if self.plugin is not None else ()
+        self.hooks = {h.verb: h for h in hooks}
+        self.draw_hooks = tuple(h for h in hooks if h.phase == "draw")
+        self.play_hooks = tuple(h for h in hooks if h.phase == "play")
+        self.action_space = ActionSpace(self.wild_ranks, tuple(self.hooks))
 
     @staticmethod
     def _values(values: dict[str, int], overrides: dict[str, int]) -> list[int]:

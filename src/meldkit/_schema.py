@@ -284,7 +284,14 @@ class RulePackSpec:
     title: str = _f("", "Display name.")
     description: str = _f("", "A sentence or two about the game.")
     extends: str | None = _f(None, "A pack (bundled name or relative path) this one overrides.")
-    plugin: str | None = _f(None, "A plugin (entry point in `meldkit.plugins`) the pack needs.")
+    plugin: str | None = _f(
+        None,
+        "A plugin (an installed entry point in the `meldkit.plugins` group) the pack needs; "
+        "no code is ever imported from a path written in a pack.",
+    )
+    plugin_package: str | None = _f(
+        None, "The package that provides `plugin`, named in the error when it is not installed."
+    )
     deck: DeckSpec = _f(DeckSpec(), "Which cards are in play.")
     players: PlayersSpec = _f(PlayersSpec(), "Players and sides.")
     deal: DealSpec = _f(DealSpec(), "The deal.")

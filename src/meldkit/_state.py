@@ -27,14 +27,14 @@ from ._actions import (
     ActionSpace,
 )
 from ._cards import JOKER_KIND, N_RANKS, RANKS, card_code, kind_of_code
-from ._errors import IllegalActionError, SaveError, SetupError
+from ._errors import SetupError
+from ._game import GameState
 from ._rules import WILD, Rules
 from ._scoring import HandFinal, TeamScore, score_hand
 
 DRAW_PHASE = "draw"
 PLAY_PHASE = "play"
 OVER = "over"
-SAVE_FORMAT = "meldkit-save/1"
 _SLOTS = N_RANKS + 1  # natural ranks 0..13 and the WILD slot
 
 
@@ -98,8 +98,9 @@ def _rank_name(slot: int) -> str:
     return "wild cards" if slot == WILD else f"{RANKS[slot]}s"
 
 
-class GameState:
-    """A game in progress.  Create one with :func:`meldkit.new_game`.
+class RummyState(GameState):
+    """A rummy-family game in progress (the kernel's engine).  Create one with
+    :func:`meldkit.new_game`.
 
     >>> import meldkit
     >>> g = meldkit.new_game("pony_tail", players=4, seed=1)
@@ -110,20 +111,22 @@ class GameState:
     """
 
     __slots__ = (
-        "rules", "actions", "n_players", "seed", "options", "deck_order", "team_of", "n_teams",
-        "kind_of", "rank_of", "scores", "hand_number", "dealer", "current", "phase",
+        "rules", "actions", "kind_of", "rank_of", "dealer",
         "stock", "pile", "pile_frozen", "hands", "hand_size", "reserves", "reserve_taken",
         "bonus", "melds", "open_melds", "melded", "out", "pending", "pile_pending",
-        "pending_top", "failed_initial", "melded_at_turn_start", "history", "hand_results",
-        "_legal_cache",
+        "pending_top", "failed_initial", "melded_at_turn_start", "plugin", "ext",
     )
 
     # ------------------------------------------------------------------ creation
     @classmethod
-    def _new(cls, rules: Rules, players: int, seed: int, options: dict | None,
-             deck_order: list[str] | None) -> GameState:
+    def _new(cls, pack, players: int, seed: int, options: dict | None,
+             deck_order: list[str] | None) -> RummyState:
+        rules = Rules.of(pack)
         s = cls.__new__(cls)
         s.rules = rules
+        s.pack = rules.pack
+        s.plugin = rules.plugin
+        s.ext = {}
         s.actions = rules.action_space
         options = dict(options or {})
         unknown = set(options) - {"partners", "first_player"}
@@ -312,37 +315,6 @@ class GameState:
         self._lay_out_bonus(p, replace=self.rules.reserve_bonus_replaced)
 
     # ------------------------------------------------------------------ public reading
-    @property
-    def current_player(self) -> int | None:
-        """The seat to act, or None when the game is over."""
-        return None if self.phase == OVER else self.current
-
-    @property
-    def is_over(self) -> bool:
-        """True once the game has ended."""
-        return self.phase == OVER
-
-    @property
-    def winner(self) -> int | None:
-        """The winning team once the game is over, else None."""
-        if self.phase != OVER:
-            return None
-        return max(range(self.n_teams), key=lambda t: self.scores[t])
-
-    @property
-    def pack_name(self) -> str:
-        """The name of the rule pack."""
-        return self.rules.name
-
-    @property
-    def last_hand(self) -> HandResult | None:
-        """The record of the most recently finished hand."""
-        return self.hand_results[-1] if self.hand_results else None
-
-    def team_players(self, team: int) -> list[int]:
-        """The seats of a team."""
-        return [p for p in range(self.n_players) if self.team_of[p] == team]
-
     def hand_codes(self, player: int) -> list[str]:
         """The cards in a player's hand as codes, sorted by rank."""
         out = []
@@ -372,28 +344,8 @@ class GameState:
         return self.actions.parse(text)
 
     # ------------------------------------------------------------------ legality
-    def legal_actions(self) -> list[Action]:
-        """Every action the current player may take, in a stable order."""
-        if self._legal_cache is not None:
-            return self._legal_cache
-        if self.phase == OVER:
-            out: list[Action] = []
-        else:
-            out = [a for a in self._candidates() if self._check(a) is None]
-        self._legal_cache = out
-        return out
-
-    def is_legal(self, action: Action | str) -> bool:
-        """True if ``action`` may be applied now."""
-        return self.check(action) is None
-
-    def check(self, action: Action | str) -> Reason | None:
-        """None if ``action`` is legal now, else the :class:`Reason` it is refused."""
-        try:
-            a = self.actions.parse(action)
-        except IllegalActionError as e:
-            return Reason(e.code, e.reason)
-        return self._check(a)
+    def _legal(self) -> list[Action]:
+        return [a for a in self._candidates() if self._check(a) is None]
 
     def _candidates(self) -> list[Action]:
         """Structurally plausible actions for the current phase (filtered by _check)."""
@@ -406,6 +358,8 @@ class GameState:
             out.append(get(DRAW) if self.stock else get(END))
             if self.pile and not self.failed_initial:
                 out.extend(self._take_candidates(p))
+            for hook in self.rules.draw_hooks:
+                out.extend(hook.legal(self))
             return out
         rules = self.rules
         counts = [len(c) for c in self.hands[p]]
@@ -428,6 +382,8 @@ class GameState:
         for r in range(N_RANKS):
             if counts[r]:
                 out.append(get(DISCARD, (r,)))
+        for hook in self.rules.play_hooks:
+            out.extend(hook.legal(self))
         return out
 
     def _take_candidates(self, p: int) -> list[Action]:
@@ -482,6 +438,12 @@ class GameState:
         if self.phase == OVER:
             return _r("game/over", "the game is over")
         t = a.type
+        hook = self.rules.hooks.get(t)
+        if hook is not None:
+            if hook.phase != self.phase:
+                when = "before drawing" if hook.phase == DRAW_PHASE else "after drawing"
+                return _r("turn/not-now", f"'{t}' is played {when}")
+            return hook.check(self, a)
         if self.phase == DRAW_PHASE:
             if t == DRAW:
                 if not self.stock:
@@ -796,19 +758,16 @@ class GameState:
         return None
 
     # ------------------------------------------------------------------ applying
-    def apply(self, action: Action | str) -> None:
-        """Apply a legal action (or its notation); raises :class:`IllegalActionError` and
-        leaves the state unchanged if it is not legal."""
-        a = self.actions.parse(action)
-        why = self._check(a)
-        if why is not None:
-            raise IllegalActionError(why.code, why.sentence, a)
-        self._legal_cache = None
-        self.history.append(a._text)
+    def _do(self, a: Action) -> None:
         t = a.type
         if t == DRAW:
             self._draw_from_stock(self.current, self.rules.draw_count)
             self.phase = PLAY_PHASE
+            if not self.stock and not self._legal():
+                # the last cards of the stock were bonus cards, laid out and not replaced,
+                # leaving a hand that can neither meld nor discard: the hand ends there
+                # (as classic canasta ends on a red 3 drawn as the last card)
+                self._end_hand("stock_empty", None)
         elif t == TAKE:
             self._do_take(a)
         elif t == PICKUP:
@@ -821,6 +780,8 @@ class GameState:
             self._do_discard(a)
         elif t == WITHDRAW:
             self._do_withdraw()
+        else:
+            self.rules.hooks[t].apply(self, a)
 
     def _do_take(self, a: Action) -> None:
         p = self.current
@@ -830,10 +791,14 @@ class GameState:
         slot = WILD if rules.is_wild_rank[self.rank_of[top]] else self.rank_of[top]
         self.phase = PLAY_PHASE
         ids = [top] + [self._from_hand(p, r) for r in a.cards]
+        before = self.open_melds[t][slot]
+        before_size = len(before.cards) if before else 0
         m = self._place(t, slot, ids, pending=not self.melded[t])
         if self.melded[t]:
             self._take_rest_of_pile(p)
-            self._after_meld(p, t, [m])
+            # only a meld the take brings to book size is a completed book
+            completed = before_size < rules.book_size <= len(m.cards)
+            self._after_meld(p, t, [m] if completed else [])
         else:
             self.pending = True
             self.pile_pending = True
@@ -976,6 +941,16 @@ class GameState:
         self.failed_initial = False
         self.melded_at_turn_start = self.melded[self.team_of[q]]
 
+    def _score(self, final: HandFinal) -> list[TeamScore]:
+        scores = score_hand(self.rules, final)
+        if self.plugin is not None:
+            scores = self.plugin.adjust_scores(self, final, scores)
+        return scores
+
+    def rescore(self, result: HandResult) -> tuple[int, ...]:
+        """A finished hand's team totals recomputed from its final zones."""
+        return tuple(s.total for s in self._score(result.final))
+
     def _end_hand(self, ended_by: str, went_out: int | None) -> None:
         final = HandFinal(
             team_of=tuple(self.team_of),
@@ -988,7 +963,7 @@ class GameState:
             went_out=went_out,
             concealed=went_out is not None and not self.melded_at_turn_start,
         )
-        scores = tuple(score_hand(self.rules, final))
+        scores = tuple(self._score(final))
         self.hand_results.append(HandResult(self.hand_number, ended_by, went_out, scores, final))
         for s in scores:
             self.scores[s.team] += s.total
@@ -999,10 +974,13 @@ class GameState:
         self._start_hand(self._ordered_deck())
 
     # ------------------------------------------------------------------ copies and saves
-    def clone(self) -> GameState:
+    def clone(self) -> RummyState:
         """An independent copy (actions applied to it do not touch this state)."""
-        c = GameState.__new__(GameState)
+        c = RummyState.__new__(RummyState)
         c.rules = self.rules
+        c.pack = self.pack
+        c.plugin = self.plugin
+        c.ext = json.loads(json.dumps(self.ext)) if self.ext else {}
         c.actions = self.actions
         c.n_players = self.n_players
         c.seed = self.seed
@@ -1105,21 +1083,9 @@ class GameState:
             v["legal_actions"] = [str(a) for a in self.legal_actions()]
         return v
 
-    def to_json(self) -> str:
-        """The whole state as JSON; the save names the pack and its digest."""
-        return json.dumps(self._to_dict(), separators=(",", ":"))
-
-    def _to_dict(self) -> dict[str, Any]:
-        pack = self.rules.pack
+    def _state_dict(self) -> dict[str, Any]:
         return {
-            "format": SAVE_FORMAT,
-            "pack": pack.name,
-            "pack_source": pack.source,
-            "pack_digest": pack.digest,
-            "players": self.n_players,
-            "seed": self.seed,
-            "options": self.options,
-            "deck_order": self.deck_order,
+            "ext": self.ext,
             "scores": self.scores,
             "hand_number": self.hand_number,
             "dealer": self.dealer,
@@ -1149,39 +1115,13 @@ class GameState:
         }
 
     @classmethod
-    def from_json(cls, text: str) -> GameState:
-        """Load a state saved by :meth:`to_json`; raises :class:`SaveError` if the text is
-        not a save or the pack has changed since it was saved."""
-        from ._loader import load_pack
-
-        try:
-            d = json.loads(text)
-        except (TypeError, ValueError) as e:
-            raise SaveError(f"not a meldkit save: {e}") from None
-        if not isinstance(d, dict) or d.get("format") != SAVE_FORMAT:
-            raise SaveError(f"not a meldkit save (expected format {SAVE_FORMAT!r})")
-        try:
-            name, source, digest = d["pack"], d.get("pack_source"), d["pack_digest"]
-            pack = load_pack(name)
-            if pack.digest != digest and source and source != "<string>":
-                pack = load_pack(source)
-            if pack.digest != digest:
-                raise SaveError(
-                    f"this save was made with another version of pack {name!r} "
-                    f"(saved digest {digest[:12]}, installed {pack.digest[:12]}); "
-                    "load it with the pack it was made with"
-                )
-            s = cls._new_blank(Rules.of(pack), d)
-        except SaveError:
-            raise
-        except (KeyError, TypeError, ValueError, IndexError) as e:
-            raise SaveError(f"damaged meldkit save: {type(e).__name__}: {e}") from None
-        return s
-
-    @classmethod
-    def _new_blank(cls, rules: Rules, d: dict) -> GameState:
+    def _from_state_dict(cls, pack, d: dict) -> RummyState:
+        rules = Rules.of(pack)
         s = cls.__new__(cls)
         s.rules = rules
+        s.pack = pack
+        s.plugin = rules.plugin
+        s.ext = json.loads(json.dumps(d.get("ext", {})))
         s.actions = rules.action_space
         s.n_players = d["players"]
         s.options = d["options"]
@@ -1233,17 +1173,6 @@ class GameState:
         for h in d["hand_results"]:
             final = HandFinal.from_dict(h["final"])
             s.hand_results.append(HandResult(h["hand_number"], h["ended_by"], h["went_out"],
-                                             tuple(score_hand(rules, final)), final))
+                                             tuple(s._score(final)), final))
         s._legal_cache = None
         return s
-
-    def __eq__(self, other) -> bool:
-        if not isinstance(other, GameState):
-            return NotImplemented
-        return self._to_dict() == other._to_dict()
-
-    __hash__ = None  # mutable
-
-    def __repr__(self) -> str:
-        return (f"<GameState {self.rules.name} hand {self.hand_number} {self.phase} "
-                f"player {self.current} scores {self.scores}>")

@@ -1,0 +1,127 @@
+"""Houses — Sid Sackson's group game of 31 December 1965, built as a meldkit plugin.
+
+The plugin brings its own deck (cards with a house, a role and a rank class), its own
+group types, actions (pass to partner, steal, move, remove, propose to end and the
+partner's out-of-turn answer), end conditions and scoring.  Everything a variant might
+change — houses, roles, correspondences, group sizes, group spaces, the scoring table —
+is read from the pack's ``options:`` (see ``rulepacks/houses.yaml``).
+
+>>> import meldkit
+>>> g = meldkit.new_game("houses", players=4, seed=1)
+>>> g.phase, [str(a) for a in g.legal_actions()]
+('take', ['draw'])
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import attrs
+
+from ..plugins import Plugin
+
+
+@attrs.frozen(kw_only=True)
+class HouseSpec:
+    """One house (suit) of the deck."""
+
+    name: str = attrs.field(metadata={"doc": "The house's name (Sun)."})
+    code: str = attrs.field(metadata={"doc": "Its one-letter code in card codes (S)."})
+    colour: str = attrs.field(default="", metadata={"doc": "Red or black (informative)."})
+
+
+@attrs.frozen(kw_only=True)
+class RoleSpec:
+    """One role (rank) of the deck."""
+
+    name: str = attrs.field(metadata={"doc": "The role's name (Knight)."})
+    code: str = attrs.field(metadata={"doc": "Its one-letter code in card codes (K)."})
+    major: bool = attrs.field(metadata={"doc": "A major (true) or a minor (false)."})
+
+
+@attrs.frozen(kw_only=True)
+class GroupScores:
+    """Points for a group removed for scoring (SH-11)."""
+
+    majors: dict[int, int] = attrs.field(
+        factory=lambda: {3: 30, 4: 60}, metadata={"doc": "By size, a type 1 or 2 group of majors."}
+    )
+    minors: dict[int, int] = attrs.field(
+        factory=lambda: {3: 20, 4: 40}, metadata={"doc": "By size, a type 1 or 2 group of minors."}
+    )
+    pair: int = attrs.field(default=20, metadata={"doc": "A corresponding pair, major first."})
+
+
+@attrs.frozen(kw_only=True)
+class HousesOptions:
+    """The ``options:`` of a Houses pack."""
+
+    houses: list[HouseSpec] = attrs.field(metadata={"doc": "The houses (SH-1)."})
+    roles: list[RoleSpec] = attrs.field(metadata={"doc": "The roles (SH-1)."})
+    correspondences: dict[str, str] = attrs.field(
+        metadata={"doc": "Major role code → its corresponding minor role code (SH-2)."}
+    )
+    group_spaces: int = attrs.field(default=4, metadata={"doc": "Group spaces per player (SH-4)."})
+    group_min: int = attrs.field(default=3, metadata={"doc": "Fewest cards in a type 1 or 2 group."})
+    group_max: int = attrs.field(default=4, metadata={"doc": "Most cards in a type 1 or 2 group."})
+    scores: GroupScores = attrs.field(factory=GroupScores, metadata={"doc": "SH-11."})
+    pass_after_deck: Literal["empty_hand_or_stuck", "always"] = attrs.field(
+        default="empty_hand_or_stuck",
+        metadata={"doc": "When a turn may be passed once the deck is exhausted (SH-9): with an "
+                         "empty hand (or no other play), or always."},
+    )
+    end_proposal_max_cards: int = attrs.field(
+        default=8, metadata={"doc": "Most cards on the table and in hands for a proposal to end "
+                                    "(SH-10)."})
+
+
+class HousesPlugin(Plugin):
+    """The Houses plugin: options, deck size and the game engine."""
+
+    name = "houses"
+    options_class = HousesOptions
+
+    @property
+    def engine(self):  # type: ignore[override]
+        from ._engine import HousesState
+
+        return HousesState
+
+    def deck_size(self, spec, options, players):
+        """One card per house and role."""
+        if options is None:
+            return None
+        return len(options.houses) * len(options.roles)
+
+    def validate(self, spec, options):
+        """Codes are unique single letters; correspondences pair a major with a minor."""
+        problems = []
+        for field, items in (("houses", options.houses), ("roles", options.roles)):
+            seen: dict[str, int] = {}
+            for i, item in enumerate(items):
+                if len(item.code) != 1 or not item.code.isalpha():
+                    problems.append(((field, i, "code"), f"expected one letter, got {item.code!r}"))
+                elif item.code.upper() in seen:
+                    problems.append(((field, i, "code"),
+                                     f"{item.code!r} is already the code of {field}[{seen[item.code.upper()]}]"))
+                seen.setdefault(item.code.upper(), i)
+        majors = {r.code.upper() for r in options.roles if r.major}
+        minors = {r.code.upper() for r in options.roles if not r.major}
+        for major, minor in options.correspondences.items():
+            if major.upper() not in majors:
+                problems.append((("correspondences", major),
+                                 f"{major!r} is not a major role ({', '.join(sorted(majors))})"))
+            if minor.upper() not in minors:
+                problems.append((("correspondences", major),
+                                 f"{minor!r} is not a minor role ({', '.join(sorted(minors))})"))
+        if not 1 <= options.group_min <= options.group_max:
+            problems.append((("group_min",),
+                             f"expected 1 <= group_min <= group_max, got {options.group_min} and "
+                             f"{options.group_max}"))
+        if options.group_spaces < 1:
+            problems.append((("group_spaces",), f"expected at least 1, got {options.group_spaces}"))
+        return problems
+
+
+plugin = HousesPlugin()
+"""The plugin object registered under the ``meldkit.plugins`` entry point ``houses``."""

@@ -1,0 +1,566 @@
+"""The Houses engine: a :class:`meldkit.GameState` subclass with its own deck, phases and
+actions.
+
+Phases: ``take`` (draw from the deck, or receive the card the partner passed), ``act``
+(place, pass a card to the partner, steal, move; after the deck is exhausted also remove
+and pass the turn; propose to end), ``answer`` (the partner's out-of-turn answer to a
+proposal to end) and ``over``.
+
+Notation (cards are role + house codes, e.g. ``KS`` the Knight of Sun; spaces 1..4):
+``draw``, ``receive``, ``place KS 2``, ``pass KS`` (face down to the partner), ``steal 3 to
+1`` (top card of the right-hand opponent's group 3 onto one's own space 1), ``move 1 to 2``,
+``remove 2``, ``pass`` (the turn), ``propose``, ``agree``, ``refuse``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import attrs
+
+from .._actions import Action
+from .._errors import NotationError, SetupError
+from .._game import GameState
+from .._state import Reason
+
+TAKE, ACT, ANSWER, OVER = "take", "act", "answer", "over"
+DRAW, RECEIVE, PLACE, PASS, STEAL, MOVE, REMOVE = (
+    "draw", "receive", "place", "pass", "steal", "move", "remove")
+PROPOSE, AGREE, REFUSE = "propose", "agree", "refuse"
+VERBS = (DRAW, RECEIVE, PLACE, PASS, STEAL, MOVE, REMOVE, PROPOSE, AGREE, REFUSE)
+
+
+@attrs.frozen
+class GroupScore:
+    """A group removed for scoring: its cards (bottom first) and its points."""
+
+    cards: tuple[str, ...]
+    points: int
+
+
+@attrs.frozen
+class HousesTeamScore:
+    """A team's score at the end: the removed groups and their total (SH-11, SH-12)."""
+
+    team: int
+    groups: tuple[GroupScore, ...] = ()
+
+    @property
+    def total(self) -> int:
+        """The sum of the removed groups' points."""
+        return sum(g.points for g in self.groups)
+
+
+@attrs.frozen
+class HousesResult:
+    """The record of a finished game of Houses (one deal)."""
+
+    hand_number: int
+    ended_by: str
+    """``table_cleared``, ``agreed`` or ``all_passed``."""
+    scores: tuple[HousesTeamScore, ...]
+    final: dict
+    """``{"removed": [[group card ids, ...] per player]}``: what the score is computed from."""
+    went_out: None = None
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each team's score."""
+        return tuple(s.total for s in self.scores)
+
+
+class HousesRules:
+    """The compiled tables of a Houses pack (cached per pack digest)."""
+
+    _cache: dict[str, HousesRules] = {}
+
+    def __init__(self, pack):
+        o = pack.options
+        self.pack = pack
+        self.options = o
+        self.n_roles = len(o.roles)
+        self.codes = [r.code.upper() + h.code.upper() for h in o.houses for r in o.roles]
+        self.kind_of_code = {c: k for k, c in enumerate(self.codes)}
+        self.house = [k // self.n_roles for k in range(len(self.codes))]
+        self.role = [k % self.n_roles for k in range(len(self.codes))]
+        self.major = [o.roles[r].major for r in self.role]
+        role_index = {r.code.upper(): i for i, r in enumerate(o.roles)}
+        self.partner_role = [-1] * self.n_roles
+        for a, b in o.correspondences.items():
+            ia, ib = role_index[a.upper()], role_index[b.upper()]
+            self.partner_role[ia], self.partner_role[ib] = ib, ia
+        self.spaces = o.group_spaces
+        self.gmin, self.gmax = o.group_min, o.group_max
+        self.hand_size = pack.spec.deal.hand
+        self._actions: dict[tuple, Action] = {}
+
+    @classmethod
+    def of(cls, pack) -> HousesRules:
+        r = cls._cache.get(pack.digest)
+        if r is None:
+            r = cls._cache[pack.digest] = cls(pack)
+        return r
+
+    def action(self, type: str, cards: tuple[int, ...] = (), target: int = -1) -> Action:
+        """The interned action."""
+        key = (type, cards, target)
+        a = self._actions.get(key)
+        if a is None:
+            if type == PLACE:
+                text = f"place {self.codes[cards[0]]} {target + 1}"
+            elif type == PASS and cards:
+                text = f"pass {self.codes[cards[0]]}"
+            elif type in (STEAL, MOVE):
+                text = f"{type} {cards[0] + 1} to {target + 1}"
+            elif type == REMOVE:
+                text = f"remove {cards[0] + 1}"
+            else:
+                text = type
+            a = self._actions[key] = Action(type, cards, target, text)
+        return a
+
+    def fits(self, group: list[int], k: int) -> bool:
+        """SH-6: the group with ``k`` on top could still be, or become, a group type."""
+        if not group:
+            return True
+        n = len(group) + 1
+        house, role, major = self.house, self.role, self.major
+        if n <= self.gmax:
+            if all(house[c] == house[k] and major[c] == major[k] for c in group):
+                return True  # type 1: majors or minors of one house
+            if all(role[c] == role[k] for c in group):
+                return True  # type 2: one rank
+        return n == 2 and house[group[0]] == house[k] and self.partner_role[role[group[0]]] == role[k]
+
+    def group_points(self, group: list[int] | tuple[int, ...]) -> int | None:
+        """Points of a complete scoring group (SH-11), or None if it is not one."""
+        n = len(group)
+        if not group:
+            return None
+        house, role, major = self.house, self.role, self.major
+        sc = self.options.scores
+        if self.gmin <= n <= self.gmax and (
+                all(house[c] == house[group[0]] and major[c] == major[group[0]] for c in group)
+                or all(role[c] == role[group[0]] for c in group)):
+            table = sc.majors if major[group[0]] else sc.minors
+            return table.get(n)
+        if (n == 2 and house[group[0]] == house[group[1]] and major[group[0]]
+                and self.partner_role[role[group[0]]] == role[group[1]]):
+            return sc.pair  # a corresponding pair, major placed first
+        return None
+
+
+class HousesState(GameState):
+    """A game of Houses in progress."""
+
+    __slots__ = ("rules", "stock", "hands", "groups", "removed", "incoming", "post_deck",
+                 "proposed", "passes_in_row", "ended_by")
+
+    # ------------------------------------------------------------------ creation
+    @classmethod
+    def _new(cls, pack, players: int, seed: int, options: dict | None,
+             deck_order: list[str] | None) -> HousesState:
+        from .._rules import Rules
+
+        rules = HousesRules.of(pack)
+        s = cls.__new__(cls)
+        s.pack = pack
+        s.rules = rules
+        options = dict(options or {})
+        unknown = set(options) - {"partners", "first_player"}
+        if unknown:
+            raise SetupError(f"unknown game option(s) {', '.join(sorted(map(str, unknown)))} "
+                             "(expected: partners, first_player)")
+        s.team_of, s.n_teams = Rules.of(pack).seating(players, options.get("partners"))
+        if not isinstance(seed, int):
+            raise SetupError(f"seed must be an int, not {seed!r}")
+        s.n_players, s.seed, s.options = players, seed, options
+        s.deck_order = list(deck_order) if deck_order else None
+        s.scores = [0] * s.n_teams
+        s.hand_number = 1
+        s.history = []
+        s.hand_results = []
+        s._legal_cache = None
+        rng = random.Random(f"meldkit:{seed}:1")
+        first = options.get("first_player")
+        if first is None:
+            first = (rng.randrange(players) + 1) % players  # left of a dealer drawn by lot
+        elif not isinstance(first, int) or not 0 <= first < players:
+            raise SetupError(f"option first_player must be a seat 0..{players - 1}, not {first!r}")
+        deck = s._ordered_deck(rng)
+        s.stock = deck[::-1]
+        s.hands = [[] for _ in range(players)]
+        for i in range(players):  # the deal is in blocks, seat by seat from the first player
+            s.hands[(first + i) % players] = [s.stock.pop() for _ in range(rules.hand_size)]
+        s.groups = [[[] for _ in range(rules.spaces)] for _ in range(players)]
+        s.removed = [[] for _ in range(players)]
+        s.incoming = [-1] * players
+        s.proposed = False
+        s.passes_in_row = 0
+        s.ended_by = ""
+        s._start_turn(first)
+        return s
+
+    def _ordered_deck(self, rng: random.Random) -> list[int]:
+        ids = list(range(len(self.rules.codes)))
+        if not self.deck_order:
+            rng.shuffle(ids)
+            return ids
+        top = []
+        for i, code in enumerate(self.deck_order):
+            k = self.rules.kind_of_code.get(str(code).upper())
+            if k is None:
+                raise SetupError(f"deck_order[{i}]: {code!r} is not a card of this deck "
+                                 f"(cards are role + house codes such as {self.rules.codes[0]})")
+            if k in top:
+                raise SetupError(f"deck_order[{i}]: {code} appears twice")
+            top.append(k)
+        rest = [c for c in ids if c not in set(top)]
+        rng.shuffle(rest)
+        return top + rest
+
+    def _start_turn(self, p: int) -> None:
+        self.current = p
+        self.proposed = False
+        self.post_deck = not self.stock
+        self.phase = TAKE if (self.incoming[p] >= 0 or self.stock) else ACT
+
+    # ------------------------------------------------------------------ reading
+    def code(self, card: int) -> str:
+        """The text code of a card (``KS``)."""
+        return self.rules.codes[card]
+
+    def right_hand_opponent(self, p: int) -> int:
+        """The player who moved just before ``p`` (SH-3)."""
+        return (p - 1) % self.n_players
+
+    def partner(self, p: int) -> int:
+        """``p``'s partner (opposite)."""
+        return (p + self.n_players // 2) % self.n_players
+
+    def cards_in_play(self) -> int:
+        """Cards on the table (not removed) and in hands."""
+        return (sum(len(g) for gs in self.groups for g in gs) + sum(map(len, self.hands))
+                + sum(1 for c in self.incoming if c >= 0))
+
+    def zone_cards(self) -> dict[str, list[int]]:
+        """Every zone with the card ids in it; each card is in exactly one."""
+        z = {"stock": list(self.stock)}
+        for p in range(self.n_players):
+            z[f"hand:{p}"] = list(self.hands[p])
+            z[f"incoming:{p}"] = [self.incoming[p]] if self.incoming[p] >= 0 else []
+            for s, g in enumerate(self.groups[p]):
+                z[f"group:{p}:{s + 1}"] = list(g)
+            z[f"removed:{p}"] = [c for g in self.removed[p] for c in g]
+        return z
+
+    def view(self, player: int) -> dict[str, Any]:
+        """What ``player`` sees: their hand, every group and removed group, and only the
+        number of cards in the deck, other hands and passed cards."""
+        if not isinstance(player, int) or not 0 <= player < self.n_players:
+            raise SetupError(f"player must be a seat 0..{self.n_players - 1}, not {player!r}")
+        code = self.rules.codes
+        v = {
+            "pack": self.pack.name,
+            "you": player,
+            "team": self.team_of[player],
+            "phase": self.phase,
+            "current_player": self.current_player,
+            "hand": sorted(code[c] for c in self.hands[player]),
+            "stock_size": len(self.stock),
+            "players": [{
+                "seat": q,
+                "team": self.team_of[q],
+                "hand_size": len(self.hands[q]),
+                "passed_card_waiting": self.incoming[q] >= 0,
+                "groups": [[code[c] for c in g] for g in self.groups[q]],
+                "removed": [[code[c] for c in g] for g in self.removed[q]],
+            } for q in range(self.n_players)],
+            "scores": list(self.scores),
+            "proposal_pending": self.phase == ANSWER,
+        }
+        if self.current_player == player:
+            v["legal_actions"] = [str(a) for a in self.legal_actions()]
+        return v
+
+    # ------------------------------------------------------------------ notation
+    def parse_action(self, text: str | Action) -> Action:
+        """Parse Houses notation (see the module docstring)."""
+        if isinstance(text, Action):
+            return text
+        words = str(text).split()
+        if not words:
+            raise NotationError("notation/empty", "no action given")
+        verb, args = words[0].lower(), words[1:]
+        r = self.rules
+        if verb not in VERBS:
+            raise NotationError("notation/unknown-verb",
+                                f"unknown action {words[0]!r} (expected one of {', '.join(VERBS)})")
+
+        def card(w: str) -> int:
+            k = r.kind_of_code.get(w.upper())
+            if k is None:
+                raise NotationError("notation/bad-card",
+                                    f"{w!r} is not a card (role + house, e.g. {r.codes[0]})")
+            return k
+
+        def space(w: str) -> int:
+            if not w.isdigit() or not 1 <= int(w) <= r.spaces:
+                raise NotationError("notation/bad-space",
+                                    f"{w!r} is not a group space (1 to {r.spaces})")
+            return int(w) - 1
+
+        shape = {DRAW: 0, RECEIVE: 0, PROPOSE: 0, AGREE: 0, REFUSE: 0, REMOVE: 1, PLACE: 2}
+        if verb == PASS:
+            if len(args) > 1:
+                raise NotationError("notation/args", "write 'pass' or 'pass <card>'")
+            return r.action(PASS, (card(args[0]),) if args else ())
+        if verb in (STEAL, MOVE):
+            if len(args) != 3 or args[1].lower() != "to":
+                raise NotationError("notation/args", f"write '{verb} <space> to <space>'")
+            return r.action(verb, (space(args[0]),), space(args[2]))
+        if len(args) != shape[verb]:
+            example = {REMOVE: "remove 2", PLACE: "place KS 2"}.get(verb, verb)
+            raise NotationError("notation/args", f"write '{example}'")
+        if verb == PLACE:
+            return r.action(PLACE, (card(args[0]),), space(args[1]))
+        if verb == REMOVE:
+            return r.action(REMOVE, (space(args[0]),))
+        return r.action(verb)
+
+    # ------------------------------------------------------------------ legality
+    def _legal(self) -> list[Action]:
+        r = self.rules
+        p = self.current
+        act = r.action
+        if self.phase == TAKE:
+            return [act(RECEIVE)] if self.incoming[p] >= 0 else [act(DRAW)]
+        if self.phase == ANSWER:
+            return [act(AGREE), act(REFUSE)]
+        out = []
+        mine = self.groups[p]
+        fits = r.fits
+        for k in sorted(self.hands[p]):
+            for s, g in enumerate(mine):
+                if fits(g, k):
+                    out.append(act(PLACE, (k,), s))
+        if not self.post_deck:
+            out.extend(act(PASS, (k,)) for k in sorted(self.hands[p]))
+        for s_from, g in enumerate(self.groups[self.right_hand_opponent(p)]):
+            if g:
+                for s, mg in enumerate(mine):
+                    if fits(mg, g[-1]):
+                        out.append(act(STEAL, (s_from,), s))
+        for s_from, g in enumerate(mine):
+            if g:
+                for s, mg in enumerate(mine):
+                    if s != s_from and (mg or len(g) > 1) and fits(mg, g[-1]):
+                        out.append(act(MOVE, (s_from,), s))
+        if self.post_deck:
+            out.extend(act(REMOVE, (s,)) for s, g in enumerate(mine)
+                       if r.group_points(g) is not None)
+            if (not self.hands[p] or not out
+                    or r.options.pass_after_deck == "always"):
+                out.append(act(PASS))
+        if self._may_propose():
+            out.append(act(PROPOSE))
+        return out
+
+    def _may_propose(self) -> bool:
+        return (not self.proposed
+                and self.cards_in_play() <= self.rules.options.end_proposal_max_cards)
+
+    def _check(self, a: Action) -> Reason | None:
+        # Legal sets here are small (a few dozen actions): membership is the check, and
+        # the reason is worked out only for refused actions.
+        if a in self.legal_actions():
+            return None
+        return self._reason(a)
+
+    def _reason(self, a: Action) -> Reason:
+        r = self.rules
+        p = self.current
+        t = a.type
+        if self.phase == TAKE:
+            if self.incoming[p] >= 0:
+                return Reason("take/must-receive",
+                              "your partner passed you a card: you must pick it up first")
+            return Reason("turn/draw-first", "draw a card from the deck first")
+        if self.phase == ANSWER:
+            return Reason("answer/agree-or-refuse",
+                          "your partner proposes to end the game: agree or refuse")
+        if t in (DRAW, RECEIVE):
+            return Reason("turn/already-taken", "you have already taken a card this turn")
+        if t in (AGREE, REFUSE):
+            return Reason("answer/no-proposal", "no one has proposed to end the game")
+        if t == PROPOSE:
+            if self.proposed:
+                return Reason("end/already-proposed", "you have already proposed this turn")
+            return Reason("end/too-many-cards",
+                          f"the game may end by agreement only with {r.options.end_proposal_max_cards} "
+                          f"or fewer cards on the table and in hands ({self.cards_in_play()} now)")
+        if t == PLACE:
+            if a.cards[0] not in self.hands[p]:
+                return Reason("place/not-in-hand", f"you do not hold {r.codes[a.cards[0]]}")
+            return Reason("place/does-not-fit",
+                          f"{r.codes[a.cards[0]]} does not fit your group {a.target + 1}")
+        if t == PASS:
+            if a.cards:
+                if self.post_deck:
+                    return Reason("pass/deck-exhausted",
+                                  "cards are passed to the partner only while the deck lasts")
+                return Reason("pass/not-in-hand", f"you do not hold {r.codes[a.cards[0]]}")
+            if not self.post_deck:
+                return Reason("pass/while-deck-lasts",
+                              "while the deck lasts a turn is a place, pass of a card, steal or move")
+            return Reason("pass/must-play", "you may pass only with no card in hand or no play")
+        if t == STEAL:
+            g = self.groups[self.right_hand_opponent(p)][a.cards[0]]
+            if not g:
+                return Reason("steal/empty-group", "that group of your right-hand opponent is empty")
+            return Reason("steal/does-not-fit",
+                          f"{r.codes[g[-1]]} does not fit your group {a.target + 1}")
+        if t == MOVE:
+            g = self.groups[p][a.cards[0]]
+            if not g:
+                return Reason("move/empty-group", "that group of yours is empty")
+            return Reason("move/does-not-fit", "that card does not fit there (or the move changes nothing)")
+        if t == REMOVE:
+            if not self.post_deck:
+                return Reason("remove/deck-not-exhausted",
+                              "groups are removed for scoring only after the deck is exhausted")
+            return Reason("remove/not-complete", "that group is not a complete scoring group")
+        return Reason("action/unknown", f"unknown action {a}")
+
+    # ------------------------------------------------------------------ applying
+    def _do(self, a: Action) -> None:
+        p = self.current
+        t = a.type
+        if t == DRAW:
+            self.hands[p].append(self.stock.pop())
+            self.phase = ACT
+            return
+        if t == RECEIVE:
+            self.hands[p].append(self.incoming[p])
+            self.incoming[p] = -1
+            self.phase = ACT
+            return
+        if t == PROPOSE:
+            self.proposed = True
+            self.phase = ANSWER
+            self.current = self.partner(p)
+            return
+        if t == AGREE:
+            self._end("agreed")
+            return
+        if t == REFUSE:
+            self.phase = ACT
+            self.current = self.partner(p)
+            return
+        if t == PLACE:
+            self.hands[p].remove(a.cards[0])
+            self.groups[p][a.target].append(a.cards[0])
+        elif t == PASS and a.cards:
+            self.hands[p].remove(a.cards[0])
+            self.incoming[self.partner(p)] = a.cards[0]
+        elif t == STEAL:
+            c = self.groups[self.right_hand_opponent(p)][a.cards[0]].pop()
+            self.groups[p][a.target].append(c)
+        elif t == MOVE:
+            c = self.groups[p][a.cards[0]].pop()
+            self.groups[p][a.target].append(c)
+        elif t == REMOVE:
+            g = self.groups[p][a.cards[0]]
+            self.removed[p].append(tuple(g))
+            self.scores[self.team_of[p]] += self.rules.group_points(g)
+            self.groups[p][a.cards[0]] = []
+        self.passes_in_row = self.passes_in_row + 1 if (t == PASS and not a.cards) else 0
+        if self.passes_in_row >= self.n_players:
+            self._end("all_passed")
+            return
+        for team in range(self.n_teams):
+            seats = self.team_players(team)
+            if (any(self.removed[q] for q in seats)
+                    and not any(g for q in seats for g in self.groups[q])):
+                self._end("table_cleared")
+                return
+        self._start_turn((p + 1) % self.n_players)
+
+    def _end(self, how: str) -> None:
+        self.ended_by = how
+        self.phase = OVER
+        final = {"removed": [[list(g) for g in gs] for gs in self.removed]}
+        scores = self._score(final)
+        self.scores = [s.total for s in scores]
+        self.hand_results.append(HousesResult(1, how, tuple(scores), final))
+
+    def _score(self, final: dict) -> list[HousesTeamScore]:
+        r = self.rules
+        out = []
+        for team in range(self.n_teams):
+            groups = []
+            for q in self.team_players(team):
+                for g in final["removed"][q]:
+                    groups.append(GroupScore(tuple(r.codes[c] for c in g), r.group_points(g) or 0))
+            out.append(HousesTeamScore(team, tuple(groups)))
+        return out
+
+    def rescore(self, result: HousesResult) -> tuple[int, ...]:
+        """A finished game's team totals recomputed from ``result.final``."""
+        return tuple(s.total for s in self._score(result.final))
+
+    # ------------------------------------------------------------------ copies and saves
+    def clone(self) -> HousesState:
+        """An independent copy."""
+        c = HousesState.__new__(HousesState)
+        for name in ("pack", "rules", "n_players", "seed", "options", "deck_order", "team_of",
+                     "n_teams", "hand_number", "current", "phase", "post_deck", "proposed",
+                     "passes_in_row", "ended_by", "_legal_cache"):
+            setattr(c, name, getattr(self, name))
+        c.scores = self.scores[:]
+        c.history = self.history[:]
+        c.hand_results = self.hand_results[:]
+        c.stock = self.stock[:]
+        c.hands = [h[:] for h in self.hands]
+        c.groups = [[g[:] for g in gs] for gs in self.groups]
+        c.removed = [gs[:] for gs in self.removed]
+        c.incoming = self.incoming[:]
+        return c
+
+    def _state_dict(self) -> dict[str, Any]:
+        return {
+            "scores": self.scores, "hand_number": self.hand_number, "current": self.current,
+            "phase": self.phase, "stock": self.stock, "hands": self.hands,
+            "groups": self.groups, "removed": [[list(g) for g in gs] for gs in self.removed],
+            "incoming": self.incoming, "post_deck": self.post_deck, "proposed": self.proposed,
+            "passes_in_row": self.passes_in_row, "ended_by": self.ended_by,
+            "history": self.history,
+        }
+
+    @classmethod
+    def _from_state_dict(cls, pack, d: dict[str, Any]) -> HousesState:
+        from .._rules import Rules
+
+        s = cls.__new__(cls)
+        s.pack = pack
+        s.rules = HousesRules.of(pack)
+        s.n_players, s.seed = d["players"], d["seed"]
+        s.options, s.deck_order = d["options"], d["deck_order"]
+        s.team_of, s.n_teams = Rules.of(pack).seating(s.n_players, s.options.get("partners"))
+        s.scores = list(d["scores"])
+        s.hand_number, s.current, s.phase = d["hand_number"], d["current"], d["phase"]
+        s.stock = list(d["stock"])
+        s.hands = [list(h) for h in d["hands"]]
+        s.groups = [[list(g) for g in gs] for gs in d["groups"]]
+        s.removed = [[tuple(g) for g in gs] for gs in d["removed"]]
+        s.incoming = list(d["incoming"])
+        s.post_deck, s.proposed = d["post_deck"], d["proposed"]
+        s.passes_in_row, s.ended_by = d["passes_in_row"], d["ended_by"]
+        s.history = list(d["history"])
+        s.hand_results = []
+        if s.phase == OVER:
+            final = {"removed": [[list(g) for g in gs] for gs in s.removed]}
+            s.hand_results.append(HousesResult(1, s.ended_by, tuple(s._score(final)), final))
+        s._legal_cache = None
+        return s

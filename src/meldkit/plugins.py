@@ -1,0 +1,223 @@
+"""The plugin hook: how a separately installed package extends meldkit.
+
+A plugin is a :class:`Plugin` instance published under the entry-point group
+``meldkit.plugins`` and named by a pack (``plugin: houses``).  Loading a pack never imports
+a module path written in YAML: only installed entry points are looked up, by name.
+
+A plugin contributes any of:
+
+* ``options_class`` — an attrs class for the pack's ``options:`` section, structured and
+  reported with the same ``file:line:col`` errors as the rest of the pack;
+* ``engine`` — a whole game engine, a subclass of :class:`meldkit.GameState`, for games
+  whose turn structure is not rummy's (its own deck, phases, actions, out-of-turn
+  decisions, end conditions and scoring) — Sackson's Houses is one;
+* ``actions`` — new action types for the rummy kernel (:class:`ActionHook`: legal-action
+  generation, check with reason codes, apply, notation);
+* ``adjust_scores`` — a scoring rule applied to every team's hand score;
+* ``deck_size`` — the number of cards for a table, when ``engine`` brings its own deck.
+
+>>> from meldkit.plugins import get_plugin
+>>> get_plugin("houses").name
+'houses'
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Sequence
+from importlib import metadata
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import attrs
+
+from ._errors import PluginError
+
+if TYPE_CHECKING:
+    from ._actions import Action
+    from ._game import GameState
+    from ._loader import RulePack
+    from ._scoring import HandFinal, TeamScore
+
+ENTRY_POINT_GROUP = "meldkit.plugins"
+API_VERSION = 1
+
+
+@attrs.frozen
+class ActionHook:
+    """A new action type for the rummy kernel.
+
+    ``verb`` is its notation word (``bury 3``: the verb, then rank codes, then optionally
+    ``to <rank>``).  ``phase`` is ``"draw"`` or ``"play"``.  ``legal(state)`` yields the
+    legal actions of this type (build them with ``state.actions.get(verb, cards, target)``);
+    ``check(state, action)`` returns None or a :class:`~meldkit.Reason`; ``apply(state,
+    action)`` changes the state and may rely on ``check`` having passed (it must not fail
+    half-way).  Plugin data that must survive save/load lives in ``state.ext[plugin_name]``
+    (JSON-able).
+    """
+
+    verb: str
+    phase: str
+    legal: Callable[[Any], Sequence[Action]]
+    check: Callable[[Any, Action], Any]
+    apply: Callable[[Any, Action], None]
+
+
+class Plugin:
+    """Base class of meldkit plugins; subclass it and set what you contribute."""
+
+    name: ClassVar[str] = ""
+    """The name packs use (``plugin: houses``); must equal the entry-point name."""
+    api_version: ClassVar[int] = API_VERSION
+    """The plugin API this plugin was written for."""
+    options_class: ClassVar[type | None] = None
+    """An attrs class for the pack's ``options:`` section (None: options must be empty)."""
+    engine: ClassVar[type | None] = None
+    """A :class:`meldkit.GameState` subclass that plays the whole game, or None to use the
+    rummy kernel (with ``actions`` and ``adjust_scores``)."""
+
+    def actions(self) -> Sequence[ActionHook]:
+        """New action types for the rummy kernel."""
+        return ()
+
+    def adjust_scores(self, state: Any, final: HandFinal,
+                      scores: list[TeamScore]) -> list[TeamScore]:
+        """Change the rummy kernel's hand scores (return the new list)."""
+        return scores
+
+    def deck_size(self, spec: Any, options: Any, players: int) -> int | None:
+        """Cards in play for a table of ``players`` when the engine brings its own deck
+        (the loader checks the deal against it); None: the pack's standard deck."""
+        return None
+
+    def validate(self, spec: Any, options: Any) -> list[Any]:
+        """Problems with a pack using this plugin, beyond what ``options_class`` checks:
+        messages, or ``(key path under options, message)`` pairs."""
+        return []
+
+
+_HOOK_SIGNATURES = {
+    "actions": 0,
+    "adjust_scores": 3,
+    "deck_size": 3,
+    "validate": 2,
+}
+
+
+def _fail(name: str, message: str, package: str | None = None) -> PluginError:
+    return PluginError(f"plugin {name!r}: {message}")
+
+
+def validate_plugin(plugin: Any, name: str) -> Plugin:
+    """Check that ``plugin`` provides what the hook requires; raises :class:`PluginError`
+    naming the plugin and the problem."""
+    from ._actions import KERNEL_ACTION_TYPES
+    from ._game import GameState
+
+    if isinstance(plugin, type) and issubclass(plugin, Plugin):
+        plugin = plugin()
+    if not isinstance(plugin, Plugin):
+        raise _fail(name, f"the entry point must give a meldkit.plugins.Plugin, not {plugin!r}")
+    if plugin.name != name:
+        raise _fail(name, f"its name attribute is {plugin.name!r}, but it is registered as {name!r}")
+    if plugin.api_version != API_VERSION:
+        raise _fail(name, f"written for plugin API {plugin.api_version}, meldkit has {API_VERSION}")
+    for hook, n_args in _HOOK_SIGNATURES.items():
+        fn = getattr(plugin, hook, None)
+        if not callable(fn):
+            raise _fail(name, f"hook {hook} is missing or not callable")
+        try:
+            params = [p for p in inspect.signature(fn).parameters.values()
+                      if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        except (TypeError, ValueError):
+            continue
+        if len(params) != n_args:
+            raise _fail(name, f"hook {hook} takes {len(params)} argument(s), expected {n_args}")
+    if plugin.engine is not None and not (
+            isinstance(plugin.engine, type) and issubclass(plugin.engine, GameState)):
+        raise _fail(name, "engine must be a subclass of meldkit.GameState")
+    if plugin.options_class is not None and not attrs.has(plugin.options_class):
+        raise _fail(name, "options_class must be an attrs class")
+    seen = set(KERNEL_ACTION_TYPES)
+    for hook in plugin.actions():
+        if not isinstance(hook, ActionHook):
+            raise _fail(name, f"actions() must give ActionHook objects, not {hook!r}")
+        if hook.verb in seen:
+            raise _fail(name, f"action verb {hook.verb!r} clashes with an existing action")
+        if hook.phase not in ("draw", "play"):
+            raise _fail(name, f"action {hook.verb!r}: phase must be 'draw' or 'play'")
+        for part, n_args in (("legal", 1), ("check", 2), ("apply", 2)):
+            fn = getattr(hook, part)
+            if not callable(fn):
+                raise _fail(name, f"action {hook.verb!r}: {part} is not callable")
+            try:
+                n = len(inspect.signature(fn).parameters)
+            except (TypeError, ValueError):
+                continue
+            if n != n_args:
+                raise _fail(name, f"action {hook.verb!r}: {part} takes {n} argument(s), "
+                                  f"expected {n_args}")
+        seen.add(hook.verb)
+    return plugin
+
+
+_registry: dict[str, Plugin] = {}
+
+
+def register(plugin: Plugin) -> Plugin:
+    """Register a plugin object directly (for tests and notebooks; installed packages use
+    the ``meldkit.plugins`` entry point).  Validated like an entry point."""
+    p = validate_plugin(plugin, getattr(plugin, "name", ""))
+    if p.name in _registry and _registry[p.name] is not p:
+        raise _fail(p.name, "a different plugin of that name is already registered")
+    _registry[p.name] = p
+    return p
+
+
+def installed_plugins() -> list[str]:
+    """Names of the plugins installed through the ``meldkit.plugins`` entry point."""
+    return sorted({ep.name for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
+                  | set(_registry))
+
+
+def get_plugin(name: str, package: str | None = None) -> Plugin:
+    """The plugin called ``name``; raises :class:`PluginError` saying which package to
+    install when it is missing."""
+    if name in _registry:
+        return _registry[name]
+    eps = [ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
+    if not eps:
+        dist = package or f"meldkit-{name}"
+        known = ", ".join(installed_plugins()) or "none"
+        raise PluginError(
+            f"this pack needs the plugin {name!r}, which is not installed: "
+            f"install it with `pip install {dist}` (installed plugins: {known})"
+        )
+    if len({ep.value for ep in eps}) > 1:
+        raise _fail(name, "more than one installed package registers a plugin of that name: "
+                          + ", ".join(sorted(ep.value for ep in eps)))
+    try:
+        obj = eps[0].load()
+    except Exception as e:  # a broken plugin package must not give a bare traceback
+        raise _fail(name, f"could not be imported from {eps[0].value}: "
+                          f"{type(e).__name__}: {e}") from None
+    plugin = validate_plugin(obj, name)
+    _registry[name] = plugin
+    return plugin
+
+
+def plugin_for(pack: RulePack) -> Plugin | None:
+    """The plugin a pack names, or None."""
+    spec = pack.spec
+    if not spec.plugin:
+        return None
+    return get_plugin(spec.plugin, spec.plugin_package)
+
+
+def engine_for(pack: RulePack) -> type[GameState]:
+    """The game-state class that plays ``pack``: its plugin's engine, or the rummy kernel."""
+    from ._state import RummyState
+
+    plugin = plugin_for(pack)
+    if plugin is not None and plugin.engine is not None:
+        return plugin.engine
+    return RummyState
