@@ -1,71 +1,262 @@
-"""Speed of the rules engine: random self-play on one core.
+"""How fast is meldkit?  One command measures every speed target and prints a table.
 
-    python benchmarks/bench.py            # Pony Tail, 4 and 6 players
-    python benchmarks/bench.py --runs 7 --decisions 20000
+    python benchmarks/bench.py                 # all targets, 5 runs each
+    python benchmarks/bench.py --quick         # fewer decisions and runs
+    python benchmarks/bench.py --only decisions,clone
 
-Prints decisions per second, microseconds per decision (``legal_actions`` + choosing +
-``apply``) and games per second, as the median (and min–max) of several runs.
+Figures are medians of several runs on one core (the spread is min–max).  "Per decision"
+is ``legal_actions()`` + choosing uniformly at random + ``apply()`` in random self-play.
+When the optional ``bench`` extra is installed (``pip install -e ".[bench]"``: RLCard and
+OpenSpiel), the same run plays RLCard's gin rummy and OpenSpiel's C++ gin rummy with random
+policies and prints meldkit's cost per decision as a ratio to each: machines are noisy, so
+the ratio within one run is the figure that counts.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
+import subprocess
 import sys
 import time
+import tracemalloc
+from collections.abc import Callable
 
 import meldkit
 from meldkit.bots import RandomBot
 
 
-def decisions_run(pack: str, players: int, decisions: int, seed: int) -> float:
-    """Seconds for ``decisions`` decisions of random self-play (new games as needed)."""
-    bot = RandomBot(seed=seed)
+# --------------------------------------------------------------------------- measurements
+def per_decision(pack: str, players: int, decisions: int, seed: int,
+                 options: dict | None = None) -> float:
+    """Seconds per decision of uniform random self-play (new games as needed)."""
+    rng = random.Random(seed)
     game = 0
-    state = meldkit.new_game(pack, players=players, seed=seed)
-    t0 = time.perf_counter()
-    for _ in range(decisions):
+    state = meldkit.new_game(pack, players=players, seed=seed, options=options)
+    spent = 0.0
+    done = 0
+    clock = time.perf_counter
+    while done < decisions:
+        t0 = clock()
+        n = 0
+        while n < decisions - done and not state.is_over:
+            acts = state.legal_actions()
+            state.apply(acts[rng.randrange(len(acts))])
+            n += 1
+        spent += clock() - t0
+        done += n
         if state.is_over:
             game += 1
-            state = meldkit.new_game(pack, players=players, seed=seed * 1000 + game)
-        state.apply(bot.choose(state))
-    return time.perf_counter() - t0
+            state = meldkit.new_game(pack, players=players, seed=seed * 7919 + game, options=options)
+    return spent / decisions
 
 
-def games_run(pack: str, players: int, games: int, seed: int) -> float:
-    """Seconds for ``games`` whole games of random self-play."""
+def games_per_second(pack: str, players: int, games: int, seed: int) -> float:
+    """Whole games per second between melding random bots."""
     t0 = time.perf_counter()
     for g in range(games):
         state = meldkit.new_game(pack, players=players, seed=seed * 1000 + g)
         bot = RandomBot(seed=g)
         while not state.is_over:
             state.apply(bot.choose(state))
-    return time.perf_counter() - t0
+    return games / (time.perf_counter() - t0)
 
 
-def fmt(values: list[float], unit: str, scale: float = 1.0) -> str:
-    v = [x * scale for x in values]
-    return f"{statistics.median(v):>10,.1f} {unit}  ({min(v):,.1f}–{max(v):,.1f})"
+def mid_hand_state(seed: int = 1, decisions: int = 150):
+    """A Pony Tail state in the middle of its first hand."""
+    state = meldkit.new_game("pony_tail", players=4, seed=seed)
+    bot = RandomBot(seed=seed)
+    for _ in range(decisions):
+        state.apply(bot.choose(state))
+    assert state.hand_number == 1, "pick fewer decisions: the first hand ended"
+    return state
+
+
+def timed(fn: Callable[[], object], reps: int) -> float:
+    """Seconds per call of ``fn``."""
+    t0 = time.perf_counter()
+    for _ in range(reps):
+        fn()
+    return (time.perf_counter() - t0) / reps
+
+
+def clone_memory_mb(n: int = 10_000) -> float:
+    """Megabytes held by ``n`` clones of a mid-hand Pony Tail state (tracemalloc)."""
+    state = mid_hand_state()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    clones = [state.clone() for _ in range(n)]
+    after = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    del clones
+    return (after - before) / 1e6
+
+
+def import_ms() -> float:
+    """Wall milliseconds of ``python -c "import meldkit"``."""
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "import meldkit"], check=True)
+    return (time.perf_counter() - t0) * 1e3
+
+
+# --------------------------------------------------------------------------- other engines
+def rlcard_gin_rummy(decisions: int, seed: int) -> float | None:
+    """Seconds per decision of RLCard's gin rummy with random agents, or None if absent."""
+    try:
+        import rlcard
+    except ImportError:
+        return None
+    env = rlcard.make("gin-rummy", config={"seed": seed})
+    rng = random.Random(seed)
+    done = 0
+    spent = 0.0
+    while done < decisions:
+        state, player = env.reset()
+        t0 = time.perf_counter()
+        while not env.is_over() and done < decisions:
+            legal = list(state["legal_actions"].keys())
+            state, player = env.step(legal[rng.randrange(len(legal))])
+            done += 1
+        spent += time.perf_counter() - t0
+    return spent / decisions
+
+
+def open_spiel_gin_rummy(decisions: int, seed: int) -> float | None:
+    """Seconds per decision of OpenSpiel's C++ gin rummy called from Python with a random
+    policy (chance nodes sampled, counted as work but not as decisions), or None."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("gin_rummy")
+    rng = random.Random(seed)
+    done = 0
+    spent = 0.0
+    while done < decisions:
+        state = game.new_initial_state()
+        t0 = time.perf_counter()
+        while not state.is_terminal() and done < decisions:
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                continue
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+            done += 1
+        spent += time.perf_counter() - t0
+    return spent / decisions
+
+
+# --------------------------------------------------------------------------- report
+class Table:
+    """Rows of figure, spread and target."""
+
+    def __init__(self, runs: int):
+        self.runs = runs
+        self.rows: list[tuple[str, str, str, str]] = []
+        self.missed: list[str] = []
+
+    def add(self, name: str, values: list[float], unit: str, target: float | None = None,
+            higher_is_better: bool = False, fmt: str = "{:,.1f}") -> float:
+        med = statistics.median(values)
+        spread = f"{fmt.format(min(values))}–{fmt.format(max(values))}" if len(values) > 1 else ""
+        if target is None:
+            goal = ""
+        else:
+            ok = med >= target if higher_is_better else med <= target
+            goal = f"{'≥' if higher_is_better else '≤'} {fmt.format(target)} {unit}  " + (
+                "met" if ok else "MISSED")
+            if not ok:
+                self.missed.append(name)
+        self.rows.append((name, f"{fmt.format(med)} {unit}", spread, goal))
+        print(f"  {name:<44} {fmt.format(med):>10} {unit:<4} {spread:>17}  {goal}", flush=True)
+        return med
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--pack", default="pony_tail")
-    ap.add_argument("--players", default="4,6")
-    ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--decisions", type=int, default=10000)
-    ap.add_argument("--games", type=int, default=2)
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", type=int, default=5, help="runs per figure (default 5)")
+    ap.add_argument("--decisions", type=int, default=20_000, help="decisions per run")
+    ap.add_argument("--quick", action="store_true", help="3 runs of 5,000 decisions")
+    ap.add_argument("--only", default="", help="comma list of sections: decisions, canasta, "
+                    "houses, games, clone, memory, import, versus")
     args = ap.parse_args(argv)
-    print(f"meldkit {meldkit.__version__}, Python {sys.version.split()[0]}; "
-          f"median of {args.runs} runs (min–max)")
-    for n in [int(x) for x in args.players.split(",")]:
-        secs = [decisions_run(args.pack, n, args.decisions, seed=r) for r in range(args.runs)]
-        per = [s / args.decisions for s in secs]
-        print(f"{args.pack} {n} players")
-        print(f"  decisions/s     {fmt([1 / p for p in per], '/s')}")
-        print(f"  per decision    {fmt(per, 'µs', 1e6)}")
-        gsecs = [games_run(args.pack, n, args.games, seed=r) for r in range(args.runs)]
-        print(f"  games/s         {fmt([args.games / s for s in gsecs], '/s')}")
+    if args.quick:
+        args.runs, args.decisions = 3, 5_000
+    only = set(filter(None, args.only.split(",")))
+    want = (lambda s: not only or s in only)
+    runs, dec = args.runs, args.decisions
+    t = Table(runs)
+    print(f"meldkit {meldkit.__version__}, Python {sys.version.split()[0]}, one core; "
+          f"median of {runs} runs (min–max)\n")
+    us = 1e6
+    pt4 = None
+    if want("decisions"):
+        print("Pony Tail, random self-play")
+        pt4 = t.add("per decision, 4 players",
+                    [per_decision("pony_tail", 4, dec, r) * us for r in range(runs)], "µs", 15)
+        pt6 = t.add("per decision, 6 players",
+                    [per_decision("pony_tail", 6, dec, r) * us for r in range(runs)], "µs", 15)
+        t.add("6 players / 4 players", [pt6 / pt4], "×", 1.0, fmt="{:.2f}")
+    if want("canasta"):
+        print("Pony Canasta, random self-play")
+        figures = {}
+        for n in (2, 4, 8, 12, 16):
+            figures[n] = t.add(f"per decision, {n} players",
+                               [per_decision("pony_canasta", n, dec, r) * us
+                                for r in range(runs)], "µs")
+        t.add("16 players / 2 players", [figures[16] / figures[2]], "×", 1.5, fmt="{:.2f}")
+    if want("houses"):
+        print("Houses, random self-play")
+        t.add("per decision", [per_decision("houses", 4, dec, r) * us for r in range(runs)],
+              "µs", 10)
+    if want("games"):
+        print("Whole games between melding random bots")
+        t.add("Pony Tail games/s, 4 players",
+              [games_per_second("pony_tail", 4, 2, r) for r in range(runs)], "/s")
+    if want("clone"):
+        print("State operations, mid-hand Pony Tail (4 players)")
+        state = mid_hand_state()
+        saved = state.to_json()
+        t.add("clone()", [timed(state.clone, 2000) * us for _ in range(runs)], "µs", 20)
+        t.add("view(player)", [timed(lambda: state.view(0), 2000) * us for _ in range(runs)],
+              "µs", 30)
+        t.add("to_json() + from_json()",
+              [timed(lambda: meldkit.GameState.from_json(state.to_json()), 200) * 1e3
+               for _ in range(runs)], "ms", 2, fmt="{:,.3f}")
+        t.add("load_pack('pony_tail'), warm",
+              [timed(lambda: meldkit.load_pack("pony_tail"), 2000) * 1e3 for _ in range(runs)],
+              "ms", 50, fmt="{:,.3f}")
+        del saved
+    if want("memory"):
+        t.add("10,000 clones held (tracemalloc)", [clone_memory_mb() for _ in range(min(runs, 3))],
+              "MB", 250)
+    if want("import"):
+        t.add("python -c 'import meldkit' (wall)", [import_ms() for _ in range(runs)], "ms", 100)
+    if want("versus"):
+        print("Versus other engines (random policies, same run)")
+        rl = [rlcard_gin_rummy(dec // 4, r) for r in range(runs)]
+        osp = [open_spiel_gin_rummy(dec, r) for r in range(runs)]
+        if pt4 is None:
+            pt4 = statistics.median(per_decision("pony_tail", 4, dec, r) * us for r in range(runs))
+        if rl[0] is None:
+            print("  RLCard not installed (pip install -e '.[bench]')")
+        else:
+            rl_us = t.add("RLCard gin rummy per decision", [x * us for x in rl], "µs")
+            t.add("meldkit Pony Tail / RLCard gin rummy", [pt4 / rl_us], "×", 1.0, fmt="{:.2f}")
+        if osp[0] is None:
+            print("  OpenSpiel not installed (pip install -e '.[bench]')")
+        else:
+            os_us = t.add("OpenSpiel C++ gin rummy per decision", [x * us for x in osp], "µs")
+            t.add("meldkit Pony Tail / OpenSpiel gin rummy", [pt4 / os_us], "×", 1.0,
+                  fmt="{:.2f}")
+    print()
+    if t.missed:
+        print("targets missed: " + "; ".join(t.missed))
+    else:
+        print("every target met")
     return 0
 
 
