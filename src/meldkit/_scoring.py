@@ -7,6 +7,7 @@ recomputed by anyone from the record.
 
 from __future__ import annotations
 
+import attr
 import attrs
 
 from ._rules import Rules
@@ -31,8 +32,9 @@ class HandFinal:
     concealed: bool
 
     def to_dict(self) -> dict:
-        """JSON-able form."""
-        return attrs.asdict(self, retain_collection_types=False)
+        """JSON-able form (lists, not tuples)."""
+        # attrs.asdict always keeps tuples; attr.asdict can turn them into lists
+        return attr.asdict(self, retain_collection_types=False)
 
     @classmethod
     def from_dict(cls, d: dict) -> HandFinal:
