@@ -96,10 +96,12 @@ class ActionSpace:
     ``wild_ranks`` decides the canonical order of cards: naturals by rank, then wilds.
     """
 
-    def __init__(self, wild_ranks: tuple[int, ...], extra_verbs: tuple[str, ...] = ()):
+    def __init__(self, wild_ranks: tuple[int, ...],
+                 extra_verbs: dict[str, tuple[int | None, bool]] | None = None):
         self._is_wild = [r in wild_ranks for r in range(len(RANKS) + 1)]
         self._table: dict[tuple, Action] = {}
-        self.verbs = KERNEL_ACTION_TYPES + tuple(extra_verbs)
+        self._shapes = dict(extra_verbs or {})
+        self.verbs = KERNEL_ACTION_TYPES + tuple(self._shapes)
 
     def get(self, type: str, cards: tuple[int, ...] = _NO_CARDS, target: int = -1) -> Action:
         """The interned action; ``cards`` must already be in canonical order."""
@@ -143,6 +145,12 @@ class ActionSpace:
             target = _WILD_TARGET if t.lower() == "wild" else self._rank(t)
             rest = rest[:-2]
         cards = tuple(self._rank(w) for w in rest)
+        if verb in self._shapes:
+            n, takes_target = self._shapes[verb]
+            if (n is not None and len(cards) != n) or (target >= 0) != takes_target:
+                shape = " ".join([verb] + ["<rank>"] * (n if n is not None else 1)
+                                 + (["to", "<rank>"] if takes_target else []))
+                raise NotationError("notation/shape", f"write '{shape}'")
         if verb in (DRAW, PICKUP, WITHDRAW, END) and cards:
             raise NotationError("notation/no-cards", f"'{verb}' takes no cards")
         if verb in (MELD, ADD, DISCARD) and not cards:

@@ -158,7 +158,8 @@ class Rules:
         self.hooks = {h.verb: h for h in hooks}
         self.draw_hooks = tuple(h for h in hooks if h.phase == "draw")
         self.play_hooks = tuple(h for h in hooks if h.phase == "play")
-        self.action_space = ActionSpace(self.wild_ranks, tuple(self.hooks))
+        self.action_space = ActionSpace(
+            self.wild_ranks, {h.verb: (h.cards, h.target) for h in hooks})
 
     @staticmethod
     def _values(values: dict[str, int], overrides: dict[str, int]) -> list[int]:

@@ -30,6 +30,11 @@ class HandFinal:
     melded: tuple[bool, ...]
     went_out: int | None
     concealed: bool
+    hand_number: int = 0
+    """Which hand of the game this was (1 = the first)."""
+    ext: dict = attrs.field(factory=dict, hash=False)
+    """Plugin data (``state.ext``) as it stood at the end of the hand, so a plugin's
+    ``adjust_scores`` can rescore the hand later from the record alone."""
 
     def to_dict(self) -> dict:
         """JSON-able form (lists, not tuples)."""
@@ -49,6 +54,8 @@ class HandFinal:
             melded=tuple(d["melded"]),
             went_out=d["went_out"],
             concealed=d["concealed"],
+            hand_number=d.get("hand_number", 0),
+            ext=d.get("ext", {}),
         )
 
 
@@ -65,6 +72,8 @@ class TeamScore:
     hand_cards: int = 0
     reserve_cards: int = 0
     going_out: int = 0
+    adjustments: tuple[tuple[str, int], ...] = ()
+    """Points added by plugins' scoring rules, as ``(label, points)`` pairs."""
 
     @property
     def total(self) -> int:
@@ -77,6 +86,7 @@ class TeamScore:
             + self.hand_cards
             + self.reserve_cards
             + self.going_out
+            + sum(points for _, points in self.adjustments)
         )
 
 

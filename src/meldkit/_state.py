@@ -314,6 +314,48 @@ class RummyState(GameState):
             self._to_hand(p, c)
         self._lay_out_bonus(p, replace=self.rules.reserve_bonus_replaced)
 
+    # ------------------------------------------------------------------ for plugins
+    def card_code(self, card: int) -> str:
+        """The text code of a card id (``QH``)."""
+        return card_code(self.kind_of[card])
+
+    def card_rank(self, card: int) -> int:
+        """The rank number of a card id (A=0 … K=12, JK=13; see ``meldkit.RANKS``)."""
+        return self.rank_of[card]
+
+    def is_wild(self, card: int) -> bool:
+        """True for a wild card of this pack."""
+        return self.rules.is_wild_rank[self.rank_of[card]]
+
+    def is_dead(self, card: int) -> bool:
+        """True for a dead card of this pack (black 3s in Pony Tail)."""
+        return self.rules.is_dead_kind[self.kind_of[card]]
+
+    def is_bonus(self, card: int) -> bool:
+        """True for a bonus card of this pack (red 3s)."""
+        return self.rules.is_bonus_kind[self.kind_of[card]]
+
+    def hand_cards(self, player: int) -> list[int]:
+        """The card ids in a player's hand, by rank."""
+        return [c for cards in self.hands[player] for c in cards]
+
+    def remove_from_hand(self, player: int, card: int) -> None:
+        """Take one given card id out of a player's hand (for plugin actions: put it in
+        another zone next, so that every card stays in exactly one zone)."""
+        self.hands[player][self.rank_of[card]].remove(card)
+        self.hand_size[player] -= 1
+
+    def add_to_hand(self, player: int, card: int) -> None:
+        """Put a card id into a player's hand."""
+        self._to_hand(player, card)
+
+    def put_on_stock(self, card: int, bottom: bool = False) -> None:
+        """Put a card id on the top (or the bottom) of the stock."""
+        if bottom:
+            self.stock.insert(0, card)
+        else:
+            self.stock.append(card)
+
     # ------------------------------------------------------------------ public reading
     def hand_codes(self, player: int) -> list[str]:
         """The cards in a player's hand as codes, sorted by rank."""
@@ -962,6 +1004,8 @@ class RummyState(GameState):
             melded=tuple(self.melded),
             went_out=went_out,
             concealed=went_out is not None and not self.melded_at_turn_start,
+            hand_number=self.hand_number,
+            ext=json.loads(json.dumps(self.ext)) if self.ext else {},
         )
         scores = tuple(self._score(final))
         self.hand_results.append(HandResult(self.hand_number, ended_by, went_out, scores, final))
@@ -1081,6 +1125,10 @@ class RummyState(GameState):
         }
         if self.current_player == player:
             v["legal_actions"] = [str(a) for a in self.legal_actions()]
+        if self.plugin is not None:
+            extra = self.plugin.view(self, player)
+            if extra is not None:
+                v["plugin"] = extra
         return v
 
     def _state_dict(self) -> dict[str, Any]:

@@ -47,12 +47,16 @@ class ActionHook:
     """A new action type for the rummy kernel.
 
     ``verb`` is its notation word (``bury 3``: the verb, then rank codes, then optionally
-    ``to <rank>``).  ``phase`` is ``"draw"`` or ``"play"``.  ``legal(state)`` yields the
-    legal actions of this type (build them with ``state.actions.get(verb, cards, target)``);
-    ``check(state, action)`` returns None or a :class:`~meldkit.Reason`; ``apply(state,
-    action)`` changes the state and may rely on ``check`` having passed (it must not fail
-    half-way).  Plugin data that must survive save/load lives in ``state.ext[plugin_name]``
-    (JSON-able).
+    ``to <rank>``); ``cards`` (how many rank codes it takes; None: any number) and
+    ``target`` (whether it takes ``to <rank>``) let the parser refuse a misshapen action
+    with a ``NotationError``.  ``phase`` is ``"draw"`` or ``"play"``.  ``legal(state)``
+    yields the legal actions of this type (build them with ``state.actions.get(verb, cards,
+    target)``); ``check(state, action)`` returns None or a :class:`~meldkit.Reason`;
+    ``apply(state, action)`` changes the state and may rely on ``check`` having passed (it
+    must not fail half-way).  The pack's structured options are ``state.pack.options``;
+    plugin data that must survive save/load lives in ``state.ext[plugin_name]`` (JSON-able;
+    saved with the game, copied by ``clone()``, and snapshotted into each hand's
+    ``HandFinal.ext``).
     """
 
     verb: str
@@ -60,6 +64,8 @@ class ActionHook:
     legal: Callable[[Any], Sequence[Action]]
     check: Callable[[Any, Action], Any]
     apply: Callable[[Any, Action], None]
+    cards: int | None = None
+    target: bool = False
 
 
 class Plugin:
@@ -84,6 +90,11 @@ class Plugin:
         """Change the rummy kernel's hand scores (return the new list)."""
         return scores
 
+    def view(self, state: Any, player: int) -> dict | None:
+        """Extra JSON-able data for ``state.view(player)`` (under ``"plugin"``), or None.
+        Show only what ``player`` may see."""
+        return None
+
     def deck_size(self, spec: Any, options: Any, players: int) -> int | None:
         """Cards in play for a table of ``players`` when the engine brings its own deck
         (the loader checks the deal against it); None: the pack's standard deck."""
@@ -98,6 +109,7 @@ class Plugin:
 _HOOK_SIGNATURES = {
     "actions": 0,
     "adjust_scores": 3,
+    "view": 2,
     "deck_size": 3,
     "validate": 2,
 }
