@@ -88,10 +88,16 @@ class HousesPlugin(Plugin):
         return HousesState
 
     def deck_size(self, spec, options, players):
-        """One card per house and role."""
-        if options is None:
-            return None
-        return len(options.houses) * len(options.roles)
+        """One card per house and role.  When ``options:`` did not structure (a problem
+        already reported), the houses and roles are counted as written, so that the pack is
+        not also told to set the standard deck's ``decks``."""
+        if options is not None:
+            return len(options.houses) * len(options.roles)
+        raw = spec.options if isinstance(spec.options, dict) else {}
+        houses, roles = raw.get("houses"), raw.get("roles")
+        if isinstance(houses, list) and isinstance(roles, list):
+            return len(houses) * len(roles)
+        return None
 
     def validate(self, spec, options):
         """Codes are unique single letters; correspondences pair a major with a minor."""
@@ -107,7 +113,15 @@ class HousesPlugin(Plugin):
                 seen.setdefault(item.code.upper(), i)
         majors = {r.code.upper() for r in options.roles if r.major}
         minors = {r.code.upper() for r in options.roles if not r.major}
+        majors_of: dict[str, list[str]] = {}
         for major, minor in options.correspondences.items():
+            majors_of.setdefault(minor.upper(), []).append(major)
+        for major, minor in options.correspondences.items():
+            others = [m for m in majors_of[minor.upper()] if m != major]
+            if others:  # the pairing is one to one (SH-2)
+                problems.append((("correspondences", major),
+                                 (f"{minor!r} is also the corresponding minor of "
+                                  f"{', '.join(others)}: each minor corresponds to one major")))
             if major.upper() not in majors:
                 problems.append((("correspondences", major),
                                  f"{major!r} is not a major role ({', '.join(sorted(majors))})"))

@@ -390,6 +390,8 @@ class HousesState(GameState):
         if self.phase == ANSWER:
             return Reason("answer/agree-or-refuse",
                           "your partner proposes to end the game: agree or refuse")
+        if t == DRAW and self.post_deck:
+            return Reason("draw/deck-exhausted", "the deck is exhausted: there is nothing to draw")
         if t in (DRAW, RECEIVE):
             return Reason("turn/already-taken", "you have already taken a card this turn")
         if t in (AGREE, REFUSE):
