@@ -158,9 +158,14 @@ class GameState:
         return d
 
     @classmethod
-    def from_json(cls, text: str) -> GameState:
+    def from_json(cls, text: str, pack=None) -> GameState:
         """Load a state saved by :meth:`to_json` (of any engine); raises
-        :class:`~meldkit.SaveError` if the text is not a save or the pack has changed."""
+        :class:`~meldkit.SaveError` if the text is not a save or the pack has changed.
+
+        The pack is found by the name (a bundled pack) or the file the save names; pass
+        ``pack`` (a :class:`~meldkit.RulePack`) for a pack built in memory, e.g. with
+        ``load_pack_text``.  Its digest must match the save's either way.
+        """
         from ._loader import load_pack
         from .plugins import engine_for
 
@@ -172,14 +177,20 @@ class GameState:
             raise SaveError(f"not a meldkit save (expected format {SAVE_FORMAT!r})")
         try:
             name, source, digest = d["pack"], d.get("pack_source"), d["pack_digest"]
-            try:
-                pack = load_pack(name)
-            except Exception:
-                pack = None
+            if pack is None:
+                try:
+                    pack = load_pack(name)
+                except Exception:  # not bundled (or broken): try the file the save names
+                    pack = None
             if (pack is None or pack.digest != digest) and source and source != "<string>":
                 pack = load_pack(source)
-            if pack is None or pack.digest != digest:
-                have = pack.digest[:12] if pack else "none"
+            if pack is None:
+                raise SaveError(
+                    f"cannot find pack {name!r} of this save (not bundled, and its source "
+                    f"{source!r} is not a file): pass the pack, from_json(text, pack=...)"
+                )
+            if pack.digest != digest:
+                have = pack.digest[:12]
                 raise SaveError(
                     f"this save was made with another version of pack {name!r} "
                     f"(saved digest {digest[:12]}, installed {have}); "
