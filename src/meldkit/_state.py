@@ -26,7 +26,7 @@ from ._actions import (
     Action,
     ActionSpace,
 )
-from ._cards import JOKER_KIND, N_RANKS, RANKS, card_code, kind_of_code
+from ._cards import JOKER_KIND, N_RANKS, RANKS, card_code, kind_of_code, rank_of_kind
 from ._errors import SetupError
 from ._game import GameState
 from ._rules import WILD, Rules
@@ -259,12 +259,9 @@ class RummyState(GameState):
     def _upcard_again(self, kind: int) -> bool:
         r = self.rules
         return (r.upcard_again_bonus and r.is_bonus_kind[kind]) or (
-            r.upcard_again_wild and r.is_wild_rank[self.rank_of_kind(kind)]
+            r.upcard_again_wild and r.is_wild_rank[rank_of_kind(kind)]
         )
 
-    @staticmethod
-    def rank_of_kind(kind: int) -> int:
-        return 13 if kind == JOKER_KIND else kind // 4
 
     # ------------------------------------------------------------------ card moves
     def _to_hand(self, p: int, c: int) -> None:

@@ -1,0 +1,353 @@
+"""MkDocs build hooks: the parts of the site that are generated from the code.
+
+Nothing generated is written into ``docs/``: each page is a virtual file added to the build.
+
+* ``authoring/reference.md`` — every rule-pack key, from the schema classes
+  (:func:`meldkit.schema_docs.reference_markdown`);
+* ``schema/rulepack.schema.json`` — the JSON Schema, from the same classes;
+* ``games/<pack>.md`` — one page per bundled pack: its rules sheet
+  (``meldkit.rulesheet.rules_sheet``, or a table of the pack's settings while that module
+  does not exist), its *(resolved)* choices (``docs/games/resolved.yaml``) with the value
+  the pack gives each, and the pack file;
+* ``api/<module>.md`` — one mkdocstrings page per public module;
+* ``reference/cli.md`` — the ``meldkit`` command's help, from its argument parser.
+
+The nav in ``mkdocs.yml`` names the hand-written index of each generated section; the
+pages generated for it are added after that index.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import functools
+import json
+import os
+import pkgutil
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "src"
+if str(SRC) not in sys.path:  # document the working tree, installed or not
+    sys.path.insert(0, str(SRC))
+
+import attrs
+from mkdocs.structure.files import File, Files
+from ruamel.yaml import YAML
+
+import meldkit
+from meldkit import schema_docs
+
+REFERENCE = "authoring/reference.md"
+SCHEMA = "schema/rulepack.schema.json"
+RESOLVED = Path(__file__).parent / "games" / "resolved.yaml"
+
+
+# --------------------------------------------------------------------------- what exists
+
+
+def public_modules() -> list[str]:
+    """``meldkit`` and each of its public modules and subpackages, by name."""
+    found = pkgutil.iter_modules([str(SRC / "meldkit")])
+    return ["meldkit"] + sorted(f"meldkit.{m.name}" for m in found if not m.name.startswith("_"))
+
+
+def bundled_packs() -> list[meldkit.RulePack]:
+    """The bundled packs: the rummy-kernel packs first, then the plugin games."""
+    packs = [meldkit.load_pack(name) for name in meldkit.available_packs()]
+    return sorted(packs, key=lambda p: (p.spec.plugin is not None, p.name))
+
+
+def resolved_choices() -> dict[str, list[dict[str, Any]]]:
+    """The *(resolved)* choices of each bundled pack's rules of record."""
+    return YAML(typ="safe").load(RESOLVED.read_text(encoding="utf-8")) or {}
+
+
+# --------------------------------------------------------------------------- pack pages
+
+
+@functools.cache
+def _keys() -> dict[str, schema_docs.PackKey]:
+    """Every pack key by its anchor (its dotted path without ``[]``)."""
+    return {key.anchor: key for key in schema_docs.pack_keys()}
+
+
+def _key_link(path: str, to_reference: str) -> str:
+    """A link to the reference entry of ``path`` (or of its nearest documented parent)."""
+    anchors = _keys()
+    target = path
+    while target and target not in anchors:
+        target = target.rpartition(".")[0]
+    return f"[`{path}`]({to_reference}#{target})" if target else f"`{path}`"
+
+
+def _value_at(pack: meldkit.RulePack, path: str) -> str:
+    """The value of a dotted key path in a pack (its default if the pack leaves it out),
+    in YAML, shortened to fit a table cell."""
+    value: Any = pack.raw
+    for step in path.split("."):
+        if not isinstance(value, dict) or step not in value:
+            value = _keys()[path].default if path in _keys() else None
+            break
+        value = value[step]
+    text = schema_docs.inline_yaml(value)
+    return text if len(text) <= 60 else text[:57].rstrip(", ") + " …"
+
+
+def _flatten(data: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
+    """``(dotted key, value)`` of every key a pack sets, sections opened up."""
+    rows: list[tuple[str, Any]] = []
+    for key, value in data.items():
+        path = f"{prefix}{key}"
+        section = path in _keys() and attrs.has(_keys()[path].type)
+        if section and isinstance(value, dict):
+            rows += _flatten(value, path + ".")
+        else:
+            rows.append((path, value))
+    return rows
+
+
+def _settings_table(pack: meldkit.RulePack) -> str:
+    """A minimal rules sheet: who plays, then every key the pack sets with its value and
+    meaning."""
+    spec = pack.spec
+    docs = {anchor: key.doc for anchor, key in _keys().items()}
+    rows = [
+        f"**Players:** {_seats(spec)} · **Partnerships:** {spec.players.partners}"
+        + (f" · **Plugin:** `{spec.plugin}`" if spec.plugin else ""),
+        "",
+        "## Settings",
+        "",
+        "| Key | Value | Meaning |",
+        "| --- | --- | --- |",
+    ]
+    for path, value in _flatten(pack.raw):
+        if path in ("meldkit", "name", "title", "description"):
+            continue
+        shown = schema_docs.inline_yaml(value).replace("|", "\\|")
+        meaning = docs.get(path, "").replace("|", "\\|")
+        rows.append(f"| {_key_link(path, '../' + REFERENCE)} | `{shown}` | {meaning} |")
+    return "\n".join(rows)
+
+
+def rules_sheet(pack: meldkit.RulePack) -> str:
+    """The pack's rules sheet in Markdown: ``meldkit.rulesheet.rules_sheet`` when that
+    module exists, else a table of the pack's settings."""
+    try:
+        from meldkit.rulesheet import rules_sheet as make_sheet
+    except ModuleNotFoundError as exc:
+        if exc.name != "meldkit.rulesheet":
+            raise
+        return _settings_table(pack)
+    return make_sheet(pack)
+
+
+def _resolved_section(pack: meldkit.RulePack, choices: list[dict[str, Any]]) -> str:
+    """The resolved choices of a game's rules of record, with the pack's value of each key."""
+    if not choices:
+        return ""
+    out = [
+        "## Choices the rules of record leave open",
+        "",
+        (
+            "Where the game's source is silent or unclear, the rules of record settle it; each "
+            "such *(resolved)* choice is a pack key, so a family with other house rules "
+            "changes it in a pack that [extends](../authoring/extends.md) this one."
+        ),
+        "",
+        "| Clause | Resolved as | Pack key: value here |",
+        "| --- | --- | --- |",
+    ]
+    for choice in choices:
+        keys = choice.get("keys") or []
+        where = "<br>".join(
+            f"{_key_link(k, '../' + REFERENCE)}: `{_value_at(pack, k)}`" for k in keys
+        )
+        out.append(f"| {choice['clause']} | {choice['resolution']} | {where or choice['fixed']} |")
+    return "\n".join(out) + "\n"
+
+
+def pack_page(pack: meldkit.RulePack, choices: list[dict[str, Any]]) -> str:
+    """The page of one bundled pack: the rules sheet (with the title and description), the
+    resolved choices, how to play it, and the pack file."""
+    spec = pack.spec
+    sheet = rules_sheet(pack).strip()
+    title = spec.title or pack.name
+    if sheet.startswith("# "):  # the sheet brings its own title
+        title, _, sheet = sheet[2:].partition("\n")
+        sheet = sheet.strip()
+    intro = [] if spec.description and spec.description in sheet else [spec.description, ""]
+    source = Path(pack.source)
+    text = source.read_text(encoding="utf-8") if source.is_file() else schema_docs.to_yaml(pack.raw)
+    return "\n".join(
+        [
+            f"# {title.strip()}",
+            "",
+            *intro,
+            sheet,
+            "",
+            _resolved_section(pack, choices),
+            "## Play it",
+            "",
+            "```bash",
+            f"meldkit play {pack.name}         # play it in the terminal against bots",
+            f"meldkit simulate {pack.name}     # bots play ten games; a summary follows",
+            "```",
+            "",
+            "## The pack file",
+            "",
+            f'??? example "{source.name}"',
+            "",
+            f'    ```yaml title="{source.name}"',
+            *(f"    {line}" if line else "" for line in text.rstrip().splitlines()),
+            "    ```",
+            "",
+        ]
+    )
+
+
+def _seats(spec: Any) -> str:
+    """``4 to 6``, or ``4`` when the pack seats one number of players."""
+    low, high = spec.players.min, spec.players.max
+    return str(low) if low == high else f"{low} to {high}"
+
+
+def packs_table() -> str:
+    """The bundled games, each linked to its page (for ``games/index.md``)."""
+    rows = ["| Game | Pack | Players | About |", "| --- | --- | --- | --- |"]
+    for pack in bundled_packs():
+        spec = pack.spec
+        title = spec.title or pack.name
+        rows.append(
+            f"| [{title}]({pack.name}.md) | `{pack.name}` | {_seats(spec)} | {spec.description} |"
+        )
+    return "\n".join(rows)
+
+
+def sections_table() -> str:
+    """The sections of a pack, each linked to its part of the reference."""
+    rows = ["| Section | What it sets |", "| --- | --- |"]
+    for key in _keys().values():
+        if "." not in key.path and attrs.has(key.type):
+            about = " ".join((key.type.__doc__ or key.doc).split())
+            rows.append(f"| [`{key.path}`](reference.md#{key.anchor}) | {about} |")
+    return "\n".join(rows)
+
+
+# --------------------------------------------------------------------------- other pages
+
+
+def api_page(module: str) -> str:
+    """A module's reference: its docstring and public members, from mkdocstrings."""
+    return f"::: {module}\n    options:\n      heading_level: 1\n"
+
+
+def cli_page() -> str:
+    """The help of the ``meldkit`` command and of each subcommand."""
+    from meldkit.cli import build_parser
+
+    parser = build_parser()
+    with _columns(90):
+        out = [
+            "# Command line",
+            "",
+            (
+                "The `meldkit` command is installed with the package (`python -m meldkit` runs "
+                "it too). This page is generated from the command's own help."
+            ),
+            "",
+            "```text",
+            parser.format_help().rstrip(),
+            "```",
+            "",
+        ]
+        for action in parser._actions:  # argparse keeps its subcommands in a private class
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    out += [
+                        f"## `meldkit {name}`",
+                        "",
+                        "```text",
+                        sub.format_help().rstrip(),
+                        "```",
+                        "",
+                    ]
+    return "\n".join(out)
+
+
+@contextlib.contextmanager
+def _columns(width: int):
+    """argparse wraps help to the terminal width: make it the same on every machine."""
+    old = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = str(width)
+    try:
+        yield
+    finally:
+        if old is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = old
+
+
+# --------------------------------------------------------------------------- mkdocs events
+
+
+def _extend_nav(nav: list[Any], index: str, entries: list[Any]) -> bool:
+    """Add ``entries`` after ``index`` in the nav section that lists it."""
+    for item in nav:
+        children = next(iter(item.values())) if isinstance(item, dict) else None
+        if isinstance(children, list):
+            if index in children:
+                children[children.index(index) + 1 : children.index(index) + 1] = entries
+                return True
+            if _extend_nav(children, index, entries):
+                return True
+    return False
+
+
+def on_config(config: Any) -> Any:
+    """Add the generated games and API pages to the nav."""
+    games = [{p.spec.title or p.name: f"games/{p.name}.md"} for p in bundled_packs()]
+    api = [{m: f"api/{m}.md"} for m in public_modules()]
+    for index, entries in (("games/index.md", games), ("api/index.md", api)):
+        if not _extend_nav(config.nav, index, entries):
+            raise ValueError(f"mkdocs.yml: the nav does not list {index}")
+    return config
+
+
+def schema_url(config: Any) -> str:
+    """Where the site publishes the JSON Schema."""
+    return (config.site_url or "/").rstrip("/") + "/" + SCHEMA
+
+
+def on_files(files: Files, config: Any) -> Files:
+    """Add the generated pages and the JSON Schema to the build."""
+    choices = resolved_choices()
+    generated = {
+        REFERENCE: schema_docs.reference_markdown(),
+        SCHEMA: json.dumps(schema_docs.json_schema(schema_url(config)), indent=2) + "\n",
+        "reference/cli.md": cli_page(),
+    }
+    for pack in bundled_packs():
+        generated[f"games/{pack.name}.md"] = pack_page(pack, choices.get(pack.name, []))
+    for module in public_modules():
+        generated[f"api/{module}.md"] = api_page(module)
+    for uri, content in generated.items():
+        if files.get_file_from_path(uri) is not None:
+            raise ValueError(f"docs/{uri} is generated at build time: remove the file")
+        files.append(File.generated(config, uri, content=content))
+    return files
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str:
+    """Fill the markers that hand-written pages leave for generated content."""
+    markers = {
+        "<!-- generated: packs-table -->": packs_table,
+        "<!-- generated: sections-table -->": sections_table,
+    }
+    for marker, make in markers.items():
+        if marker in markdown:
+            markdown = markdown.replace(marker, make())
+    return markdown
