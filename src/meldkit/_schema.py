@@ -82,6 +82,11 @@ class DealSpec:
         "With `first_player: high_card`: ranks from highest; any other rank, or a tie, "
         "draws again.",
     )
+    next_hand_first: Literal["left_of_previous", "high_card"] = _f(
+        "left_of_previous",
+        "Who starts each later hand: the player left of the previous hand's first player "
+        "(the deal passes left), or a new draw for the highest card.",
+    )
 
 
 @frozen
@@ -273,6 +278,11 @@ class GameSpec:
     """The game as a series of hands."""
 
     target: int = _f(5000, "The game ends after the hand in which a side reaches this total.")
+    tie: Literal["play_on", "draw"] = _f(
+        "play_on",
+        "When the leading sides are tied at or above the target: play another hand "
+        "(`play_on`), or end the game drawn (`draw`, no winner).",
+    )
 
 
 @frozen

@@ -163,7 +163,8 @@ class RummyState(GameState):
         return random.Random(f"meldkit:{self.seed}:{self.hand_number}")
 
     def _draw_first_dealer(self) -> int:
-        rng = random.Random(f"meldkit:{self.seed}:seating")
+        tag = "seating" if self.hand_number == 0 else f"seating:{self.hand_number + 1}"
+        rng = random.Random(f"meldkit:{self.seed}:{tag}")
         n = self.n_players
         if self.rules.spec.deal.first_player == "left_of_dealer":
             return rng.randrange(n)
@@ -213,7 +214,10 @@ class RummyState(GameState):
         n = self.n_players
         self.hand_number += 1
         if self.hand_number > 1:
-            self.dealer = (self.dealer + 1) % n
+            if rules.spec.deal.next_hand_first == "high_card":
+                self.dealer = self._draw_first_dealer()
+            else:
+                self.dealer = (self.dealer + 1) % n
         first = (self.dealer + 1) % n
         self.stock = deck[::-1]  # top of the stock is the end of the list
         self.pile = []
@@ -1009,7 +1013,8 @@ class RummyState(GameState):
         for s in scores:
             self.scores[s.team] += s.total
         best = max(self.scores)
-        if best >= self.rules.target and self.scores.count(best) == 1:
+        if best >= self.rules.target and (
+                self.scores.count(best) == 1 or self.rules.spec.game.tie == "draw"):
             self.phase = OVER
             return
         self._start_hand(self._ordered_deck())

@@ -70,6 +70,10 @@ class HousesOptions:
         metadata={"doc": "When a turn may be passed once the deck is exhausted (SH-9): with an "
                          "empty hand (or no other play), or always."},
     )
+    table_groups_score: bool = attrs.field(
+        default=False,
+        metadata={"doc": "Complete scoring groups still on the table when the game ends score "
+                         "for their team too (SH-12 resolves: they score nothing)."})
     end_proposal_max_cards: int = attrs.field(
         default=8, metadata={"doc": "Most cards on the table and in hands for a proposal to end "
                                     "(SH-10)."})

@@ -61,7 +61,8 @@ class HousesResult:
     """``table_cleared``, ``agreed`` or ``all_passed``."""
     scores: tuple[HousesTeamScore, ...]
     final: dict
-    """``{"removed": [[group card ids, ...] per player]}``: what the score is computed from."""
+    """``{"removed": [...], "table": [...]}`` (group card ids per player): what the score is
+    computed from."""
     went_out: None = None
 
     @property
@@ -492,7 +493,7 @@ class HousesState(GameState):
     def _end(self, how: str) -> None:
         self.ended_by = how
         self.phase = OVER
-        final = {"removed": [[list(g) for g in gs] for gs in self.removed]}
+        final = self._final()
         scores = self._score(final)
         self.scores = [s.total for s in scores]
         self.hand_results.append(HousesResult(1, how, tuple(scores), final))
@@ -505,8 +506,18 @@ class HousesState(GameState):
             for q in self.team_players(team):
                 for g in final["removed"][q]:
                     groups.append(GroupScore(tuple(r.codes[c] for c in g), r.group_points(g) or 0))
+                if r.options.table_groups_score:  # SH-12 resolves otherwise: a pack setting
+                    for g in final.get("table", [[]] * self.n_players)[q]:
+                        points = r.group_points(g)
+                        if points is not None:
+                            groups.append(GroupScore(tuple(r.codes[c] for c in g), points))
             out.append(HousesTeamScore(team, tuple(groups)))
         return out
+
+    def _final(self) -> dict:
+        """What the final score is computed from: removed groups and groups on the table."""
+        return {"removed": [[list(g) for g in gs] for gs in self.removed],
+                "table": [[list(g) for g in gs if g] for gs in self.groups]}
 
     def rescore(self, result: HousesResult) -> tuple[int, ...]:
         """A finished game's team totals recomputed from ``result.final``."""
@@ -562,7 +573,7 @@ class HousesState(GameState):
         s.history = list(d["history"])
         s.hand_results = []
         if s.phase == OVER:
-            final = {"removed": [[list(g) for g in gs] for gs in s.removed]}
+            final = s._final()
             s.hand_results.append(HousesResult(1, s.ended_by, tuple(s._score(final)), final))
         s._legal_cache = None
         return s
