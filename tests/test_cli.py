@@ -1,24 +1,264 @@
-"""The ``meldkit`` command line: simulate, errors as one line, exit codes."""
+"""The ``meldkit`` command line: every command's output and exit codes, errors as one line,
+games played through standard input, saves, replays, variants and colour."""
 
 from __future__ import annotations
 
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
 from meldkit.cli import main
+
+COMMANDS = ["packs", "play", "simulate", "compare", "validate", "rules", "replay"]
+
+
+def feed(monkeypatch, text: str) -> None:
+    """Standard input for the command (not a terminal)."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+
+
+def no_traceback(err: str) -> None:
+    assert "Traceback" not in err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert lines and lines[0].startswith("meldkit")
+
+
+# --------------------------------------------------------------------------- help and usage
+
+
+def test_top_level_help_lists_every_command(capsys):
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    for command in COMMANDS:
+        assert command in out
+    assert "Exit codes" in out
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_has_help_with_examples(command, capsys):
+    assert main([command, "--help"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: meldkit {command}")
+    if command != "packs":
+        assert "examples:" in out
+
+
+def test_version(capsys):
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.startswith("meldkit ")
+
+
+@pytest.mark.parametrize("argv", [
+    [],                                         # no command
+    ["shuffle"],                                # unknown command
+    ["simulate", "--games", "0"],               # not a positive number
+    ["simulate", "--frobnicate"],               # unknown option
+    ["validate"],                               # missing argument
+    ["compare", "pony_tail"],                   # compare without a variant
+    ["play", "pony_tail", "--resume", "x.json"],  # resume takes the pack from the save
+])
+def test_usage_errors_exit_2(argv, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert "usage:" in err or "error:" in err
+
+
+def test_python_dash_m_meldkit_exit_codes():
+    ok = subprocess.run([sys.executable, "-m", "meldkit", "packs"],
+                        capture_output=True, text=True, check=False)
+    assert ok.returncode == 0 and "pony_tail" in ok.stdout
+    usage = subprocess.run([sys.executable, "-m", "meldkit", "simulate", "--games", "x"],
+                           capture_output=True, text=True, check=False)
+    assert usage.returncode == 2
+    bad = subprocess.run([sys.executable, "-m", "meldkit", "rules", "nope_pack"],
+                         capture_output=True, text=True, check=False)
+    assert bad.returncode == 1
+    assert bad.stderr.count("\n") == 1 and bad.stderr.startswith("meldkit: error:")
+
+
+# --------------------------------------------------------------------------- packs
+
+
+def test_packs_lists_the_bundled_packs_with_titles(capsys):
+    assert main(["packs"]) == 0
+    out = capsys.readouterr().out
+    assert "pony_tail" in out and "Pony Tail" in out and "4-6 players" in out
+    assert "pony_canasta" in out and "Pony Canasta" in out
+
+
+# --------------------------------------------------------------------------- validate
+
+BAD_PACK = """\
+extends: pony_tail
+deal:
+  hand: "15"
+books:
+  size: 7
+  kindz: []
+"""
+
+
+def test_validate_a_good_pack_says_ok(tmp_path, capsys):
+    f = tmp_path / "variant.yaml"
+    f.write_text("extends: pony_tail\ngame: {target: 20000}\n")
+    assert main(["validate", str(f)]) == 0
+    assert capsys.readouterr().out.strip() == f"{f}: ok"
+
+
+def test_validate_reports_every_problem_with_file_line_col(tmp_path, capsys):
+    f = tmp_path / "bad.yaml"
+    f.write_text(BAD_PACK)
+    assert main(["validate", str(f)]) == 1
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    assert len(lines) == 2
+    assert any(line.startswith(f"{f}:3:") and "deal.hand" in line and "remove the quotes" in line
+               for line in lines)
+    assert any(line.startswith(f"{f}:6:") and "kinds" in line for line in lines)
+    assert "2 problems" in captured.err
+
+
+def test_validate_json_for_editors_and_ci(tmp_path, capsys):
+    f = tmp_path / "bad.yaml"
+    f.write_text(BAD_PACK)
+    assert main(["validate", str(f), "--format", "json"]) == 1
+    problems = json.loads(capsys.readouterr().out)
+    assert len(problems) == 2
+    for p in problems:
+        assert set(p) == {"file", "line", "col", "path", "message", "suggestion"}
+        assert p["file"] == str(f)
+    assert {p["path"] for p in problems} == {"deal.hand", "books.kindz"}
+    assert any(p["suggestion"] == "kinds" for p in problems)
+    assert main(["validate", "pony_tail", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out) == []
+
+
+def test_validate_a_missing_file_fails(tmp_path, capsys):
+    assert main(["validate", str(tmp_path / "missing.yaml")]) == 1
+    assert "no such file" in capsys.readouterr().out
+
+
+# --------------------------------------------------------------------------- rules
+
+
+def test_rules_prints_a_markdown_sheet_from_the_pack(capsys):
+    assert main(["rules", "pony_tail"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# Pony Tail\n")
+    for section in ("## The deal", "## A turn", "## Melds", "## Books", "## The discard pile",
+                    "## The Pony Tail", "## Going out", "## The end of a hand", "## Scoring",
+                    "## The end of the game"):
+        assert section in out
+    assert "| sevens | 7 natural 7s | 5000 |" in out
+    assert "50,000 points" in out
+
+
+def test_rules_of_a_variant_and_to_a_file(tmp_path, capsys):
+    target = tmp_path / "RULES.md"
+    assert main(["rules", "pony_tail", "--set", "game.target=20000", "--out", str(target)]) == 0
+    assert "20,000 points" in target.read_text()
+    assert main(["rules", "pony_canasta"]) == 0
+    assert "## The Pony\n" in capsys.readouterr().out
+
+
+# --------------------------------------------------------------------------- simulate
 
 
 def test_simulate_prints_each_game_and_a_summary(capsys):
     assert main(["simulate", "pony_tail", "--games", "2", "--seed", "3"]) == 0
     out = capsys.readouterr().out
-    assert out.count("team ") >= 2
     assert "game    1" in out and "game    2" in out
     assert "Pony Tail: 2 games, 4 players, seed 3" in out
-    assert "hands per game" in out
+    assert "hands per game" in out and "decisions per hand" in out
+    assert "wins (95% CI)" in out
+    assert "team 0 (seats 0, 2: random)" in out
+    assert "final scores        mean       sd      min       q1   median       q3      max" in out
+    assert "hands ended" in out
 
 
 def test_simulate_is_deterministic_for_a_seed(capsys):
     main(["simulate", "pony_tail", "--games", "1", "--seed", "9", "--quiet"])
-    first = capsys.readouterr().out.splitlines()[:4]
+    first = capsys.readouterr().out.splitlines()[:8]
     main(["simulate", "pony_tail", "--games", "1", "--seed", "9", "--quiet"])
-    assert first == capsys.readouterr().out.splitlines()[:4]
+    assert first == capsys.readouterr().out.splitlines()[:8]
+
+
+def test_simulate_records_are_identical_for_any_jobs(tmp_path, capsys):
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    args = ["simulate", "pony_canasta", "--games", "4", "--seed", "5", "-q"]
+    assert main(args + ["--out", str(one)]) == 0
+    assert main(args + ["--out", str(two), "--jobs", "2"]) == 0
+    assert one.read_bytes() == two.read_bytes()
+    records = [json.loads(line) for line in one.read_text().splitlines()]
+    assert [r["game"] for r in records] == [0, 1, 2, 3]
+    assert {"seed", "winner", "scores", "hands", "decisions", "ended_by", "bots",
+            "team_of", "went_out", "hand_scores"} <= set(records[0])
+
+
+def test_simulate_bots_per_seat_and_a_variant(capsys):
+    assert main(["simulate", "pony_canasta", "--players", "3", "--games", "2",
+                 "--bots", "greedy,random", "--set", "game.target=2000", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "Pony Canasta (game.target=2000): 2 games, 3 players" in out
+    assert "team 0 (seat 0: greedy)" in out and "team 1 (seat 1: random)" in out
+    assert "team 2 (seat 2: greedy)" in out
+
+
+def test_simulate_bad_set_key_is_reported_against_the_option(capsys):
+    assert main(["simulate", "pony_tail", "--games", "1", "--set", "game.targt=20000"]) == 1
+    err = capsys.readouterr().err
+    no_traceback(err)
+    assert "--set game.targt=20000" in err and "did you mean 'target'" in err
+
+
+def test_simulate_bad_set_value_gets_the_loaders_message(capsys):
+    assert main(["simulate", "pony_tail", "--games", "1", "--set", "deal.hand=many"]) == 1
+    err = capsys.readouterr().err
+    assert "deal.hand" in err and "expected an integer" in err
+
+
+def test_simulate_unknown_bot_is_one_line(capsys):
+    assert main(["simulate", "pony_tail", "--games", "1", "--bots", "clever"]) == 1
+    err = capsys.readouterr().err
+    no_traceback(err)
+    assert "unknown bot 'clever'" in err and "greedy" in err
+
+
+def test_simulate_plot_without_matplotlib_names_the_extra(monkeypatch, tmp_path, capsys):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import fails
+    assert main(["simulate", "pony_tail", "--games", "1",
+                 "--plot", str(tmp_path / "p.png")]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert 'pip install "meldkit[plot]"' in err
+
+
+def test_simulate_plot_draws_the_distributions(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "p.png"
+    assert main(["simulate", "pony_canasta", "--games", "3", "-q", "--plot", str(png)]) == 0
+    assert png.read_bytes()[:4] == b"\x89PNG"
+    assert f"plot: {png}" in capsys.readouterr().out
+
+
+def test_simulate_win_rates_per_seat_with_intervals(capsys):
+    assert main(["simulate", "pony_tail", "--games", "2", "-q", "--bots", "random,greedy"]) == 0
+    out = capsys.readouterr().out
+    for seat, team, bot in ((0, 0, "random"), (1, 1, "greedy"), (2, 0, "random"),
+                            (3, 1, "greedy")):
+        line = next(x for x in out.splitlines() if x.strip().startswith(f"seat {seat} "))
+        assert f"(team {team}: {bot})" in line and "% [" in line
+
+
+def test_simulate_out_to_an_unwritable_place_is_one_line(tmp_path, capsys):
+    assert main(["simulate", "pony_tail", "--games", "1",
+                 "--out", str(tmp_path / "no" / "such" / "dir.jsonl")]) == 1
+    no_traceback(capsys.readouterr().err)
 
 
 def test_unknown_pack_is_one_clear_line_and_exit_1(capsys):
@@ -32,3 +272,212 @@ def test_unknown_pack_is_one_clear_line_and_exit_1(capsys):
 def test_bad_player_count_is_refused_with_exit_1(capsys):
     assert main(["simulate", "pony_tail", "--players", "3", "--games", "1"]) == 1
     assert "4 to 6 players" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- compare
+
+
+def test_compare_a_variant_on_the_same_seeds(capsys):
+    assert main(["compare", "pony_canasta", "--set", "game.target=2000", "--games", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "base vs variant game.target=2000" in out
+    assert "4 games each on the same seeds" in out
+    lines = {line.split("  ")[0]: line for line in out.splitlines()}
+    for row in ("seat 0 wins", "seat 1 wins", "hands per game", "decisions per game",
+                "decisions per hand", "hands ended by going out"):
+        assert row in lines
+    # a lower target means shorter games, on every seed
+    hands = lines["hands per game"]
+    diff = hands.split()[-3]
+    assert diff.startswith("-")
+
+
+def test_compare_with_a_list_index_and_a_flow_value(capsys):
+    assert main(["compare", "pony_tail", "--games", "1", "-q",
+                 "--set", "books.kinds.0.value=6000", "--set", "pile.freezes_on=[JK, '2']"]) == 0
+    assert "books.kinds.0.value=6000, pile.freezes_on=[JK, '2']" in capsys.readouterr().out
+
+
+def test_compare_bad_value_exit_1(capsys):
+    assert main(["compare", "pony_tail", "--games", "1", "--set", "game.target=[1, 2]"]) == 1
+    err = capsys.readouterr().err
+    assert "--set game.target=[1, 2]" in err and "expected an integer" in err
+    assert main(["compare", "pony_tail", "--games", "1", "--set", "target"]) == 1
+    assert "expected KEY=VALUE" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- play
+
+
+def test_play_a_whole_game_on_standard_input(monkeypatch, capsys):
+    feed(monkeypatch, "1\n" * 3000)
+    assert main(["play", "pony_canasta", "--players", "2", "--seed", "1", "--bots", "random"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("New game of Pony Canasta, 2 players, seed 1. You are seat 0")
+    assert "Hand 1 is over" in out
+    assert "Game over after" in out
+    assert "Your hand (seat 0" in out and "Your moves" in out
+
+
+def test_play_a_whole_game_of_pony_tail_with_greedy_partners(monkeypatch, capsys):
+    feed(monkeypatch, "1\n" * 1500)
+    assert main(["play", "pony_tail", "--seed", "2", "--seat", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "You are seat 1, team 1" in out
+    assert "── Hand 1 is over" in out
+    # the table: scores, melds, the Pony Tail, the pile, the stock, the hand grouped by rank
+    assert "Scores: " in out and "Pony Tail of 13 down" in out
+    assert "Pile: " in out and "Stock: " in out
+    assert "seat 0 (greedy, team 0): draw" in out
+    assert "Game over after" in out and "End of input" not in out
+
+
+def test_play_leaves_at_the_end_of_input(monkeypatch, capsys):
+    feed(monkeypatch, "1\n" * 3)
+    assert main(["play", "pony_tail", "--seed", "2"]) == 0
+    assert "End of input: leaving the game unfinished" in capsys.readouterr().out
+
+
+def test_play_shows_the_kernels_reason_for_an_illegal_move(monkeypatch, capsys):
+    feed(monkeypatch, "meld 9 9 9\ndiscard 9x\n99\nquit\n")
+    assert main(["play", "pony_tail", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "not allowed: draw first: from the stock or the discard pile [turn/draw-first]" in out
+    assert "[notation/bad-card]" in out
+    assert "there is no move 99" in out
+    assert "Game left unfinished." in out
+
+
+def test_play_help_hint_and_undo(monkeypatch, capsys):
+    feed(monkeypatch, "help\nundo\nhint\ndraw\nundo\nquit\n")
+    assert main(["play", "pony_tail", "--seed", "3", "--color", "never"]) == 0
+    out = capsys.readouterr().out
+    assert "Type a move's number, or the move itself in notation" in out
+    assert "nothing to undo" in out
+    assert "hint: " in out
+    assert "you: draw" in out and "undone: draw" in out
+    # after the undo the table shows the draw phase again
+    assert out.rindex("draw phase") > out.index("undone: draw")
+
+
+def test_play_save_resume_and_replay(monkeypatch, tmp_path, capsys):
+    save = tmp_path / "game.json"
+    feed(monkeypatch, f"1\n1\nsave {save}\nquit\n")
+    assert main(["play", "pony_tail", "--seed", "4", "--bots", "random,greedy"]) == 0
+    assert f"saved to {save}" in capsys.readouterr().out
+    data = json.loads(save.read_text())
+    assert data["format"] == "meldkit-save/1"
+    assert data["play"]["bots"] == ["you", "random", "greedy", "random"]
+
+    feed(monkeypatch, "table\nquit\n")
+    assert main(["play", "--resume", str(save)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Resuming Pony Tail, 4 players, seed 4. You are seat 0")
+    assert "team 1: seat 1 (random), seat 3 (random)" in out
+
+    assert main(["replay", str(save)]) == 0
+    out = capsys.readouterr().out
+    n = len(data["history"])
+    assert f"{n} actions" in out
+    assert "    1  seat " in out and f"{n:>5}  seat 0 (team 0)" in out
+    assert "── Hand 1 ──" in out
+    assert "ok: replaying the" in out
+
+
+def test_replay_step_shows_the_table_and_stops_on_q(monkeypatch, tmp_path, capsys):
+    save = tmp_path / "game.json"
+    feed(monkeypatch, f"1\n1\nsave {save}\nquit\n")
+    main(["play", "pony_tail", "--seed", "4"])
+    capsys.readouterr()
+    feed(monkeypatch, "\n\nq\n")
+    assert main(["replay", str(save), "--step", "--seat", "0"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("Your hand (seat 0") == 3
+    assert "    2  seat" in out and "    3  seat" not in out
+    assert "ok: replaying" not in out
+
+
+def test_replay_of_a_tampered_save_fails(monkeypatch, tmp_path, capsys):
+    save = tmp_path / "game.json"
+    feed(monkeypatch, f"1\n1\nsave {save}\nquit\n")
+    main(["play", "pony_tail", "--seed", "4"])
+    capsys.readouterr()
+    data = json.loads(save.read_text())
+    data["history"] = data["history"][:-1]
+    save.write_text(json.dumps(data))
+    assert main(["replay", str(save)]) == 1
+    err = capsys.readouterr().err
+    no_traceback(err)
+    assert "does not reproduce the saved state" in err
+
+
+def test_replay_of_a_file_that_is_not_a_save(tmp_path, capsys):
+    f = tmp_path / "x.json"
+    f.write_text("{not json")
+    assert main(["replay", str(f)]) == 1
+    no_traceback(capsys.readouterr().err)
+    assert main(["replay", str(tmp_path / "missing.json")]) == 1
+    assert "No such file" in capsys.readouterr().err
+
+
+def test_play_bad_seat_is_one_line(monkeypatch, capsys):
+    feed(monkeypatch, "")
+    assert main(["play", "pony_tail", "--seat", "7", "--seed", "1"]) == 1
+    assert "the table has seats 0 to 3" in capsys.readouterr().err
+
+
+def test_play_through_a_real_pipe():
+    proc = subprocess.run(
+        [sys.executable, "-m", "meldkit", "play", "pony_tail", "--seed", "5"],
+        input="1\nquit\n", capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 0
+    assert "you: draw" in proc.stdout and "\033[" not in proc.stdout
+
+
+# --------------------------------------------------------------------------- colour
+
+
+def test_colour_only_when_asked_or_on_a_terminal(monkeypatch, capsys):
+    from meldkit._table import colour_wanted
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.delenv("TERM", raising=False)
+    assert colour_wanted(Tty()) is True
+    assert colour_wanted(io.StringIO()) is False
+    assert colour_wanted(Tty(), "never") is False
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert colour_wanted(Tty()) is False
+    assert colour_wanted(io.StringIO(), "always") is True
+
+    feed(monkeypatch, "quit\n")
+    main(["play", "pony_tail", "--seed", "3"])
+    assert "\033[" not in capsys.readouterr().out
+    feed(monkeypatch, "quit\n")
+    main(["play", "pony_tail", "--seed", "3", "--color", "always"])
+    assert "\033[1m" in capsys.readouterr().out
+
+
+def test_progress_bar_draws_only_on_a_terminal():
+    from meldkit._table import Progress
+
+    quiet = io.StringIO()
+    p = Progress(10, stream=quiet)
+    p.update(5)
+    p.close()
+    assert quiet.getvalue() == ""
+    shown = io.StringIO()
+    p = Progress(10, stream=shown, enabled=True)
+    p.update(10)
+    p.close()
+    assert "10/10 games" in shown.getvalue() and shown.getvalue().endswith("\n")
+
+
+def test_readme_shows_the_command_line():
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    assert "## Command line" in readme
+    for command in ("meldkit simulate", "meldkit play", "meldkit compare"):
+        assert command in readme

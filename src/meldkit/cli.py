@@ -1,101 +1,908 @@
-"""The ``meldkit`` command line.
+"""The ``meldkit`` command line: play, simulate, compare, validate, rules, replay, packs.
 
-Errors are one clear line on standard error (never a traceback); exit codes: 0 success,
-1 a problem with the input (a bad pack, an illegal setup), 2 a usage error.
+Errors are one clear line on standard error (never a traceback).  Exit codes: 0 success,
+1 a problem with the input (a bad pack, a failed validation, an illegal setup, an unreadable
+save), 2 a usage error (unknown command or option, a missing argument).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import random
 import sys
-from collections import Counter
+from collections.abc import Sequence
+from typing import Any, TextIO
 
-from ._errors import MeldkitError
+from ._errors import MeldkitError, RulePackError
+
+EXIT_OK = 0
+EXIT_INPUT = 1
+EXIT_USAGE = 2
+
+_FORMATTER = argparse.RawDescriptionHelpFormatter
+
+
+def _wrap(text: str) -> str:
+    """A description paragraph wrapped for the terminal (the epilogs keep their layout)."""
+    import shutil
+    import textwrap
+
+    width = max(40, min(shutil.get_terminal_size((80, 24)).columns, 100) - 2)
+    return textwrap.fill(" ".join(text.split()), width)
+
+
+class _UsageError(Exception):
+    """A usage problem found after parsing (exit code 2)."""
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _load(pack_arg: str, sets: Sequence[str] | None = None):
+    """A bundled pack or a pack file, with ``--set`` overrides applied."""
+    from ._loader import load_pack
+    from .simulate import variant_pack
+
+    pack = load_pack(pack_arg)
+    return variant_pack(pack, sets) if sets else pack
+
+
+def _title(pack) -> str:
+    return pack.spec.title or pack.name
+
+
+def _options(args: argparse.Namespace) -> dict | None:
+    return {"partners": True} if getattr(args, "partners", False) else None
+
+
+def _bot_names(text: str) -> list[str]:
+    from .bots import BOTS
+
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise _UsageError("--bots: name at least one bot, e.g. --bots greedy,random")
+    for n in names:
+        if n not in BOTS:
+            raise ValueError(f"unknown bot {n!r} (expected one of {', '.join(sorted(BOTS))})")
+    return names
+
+
+def _players(args: argparse.Namespace, pack) -> int:
+    return args.players if args.players is not None else pack.spec.players.min
+
+
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected 1 or more, got {n}")
+    return n
+
+
+def _count(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"expected 0 or more, got {n}")
+    return n
+
+
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def _style(args: argparse.Namespace, stream: TextIO):
+    from ._table import Style, colour_wanted
+
+    return Style(colour_wanted(stream, getattr(args, "color", "auto")))
+
+
+def _wild_codes(pack) -> frozenset[str]:
+    from ._cards import RANKS, kinds_matching, rank_of_kind
+
+    out = set()
+    for sel in pack.spec.cards.wild:
+        for k in kinds_matching(sel):
+            out.add(RANKS[rank_of_kind(k)])
+    return frozenset(out)
+
+
+def _hand_report(state, hr, style, reserve_name: str = "reserve") -> str:
+    """The end of a hand: how it ended and each team's score, item by item."""
+    how = {"went_out": f"seat {hr.went_out} went out",
+           "stock_empty": "the stock ran out",
+           "one_side_left": "only one side was left"}.get(hr.ended_by, hr.ended_by)
+    lines = [style.bold(f"── Hand {hr.hand_number} is over: {how} ──")]
+    items = (("books", "books"), ("melded_cards", "melded cards"), ("bonus_cards", "bonus"),
+             ("dead_cards", "dead cards"), ("hand_cards", "cards in hand"),
+             ("reserve_cards", reserve_name), ("going_out", "going out"))
+    for s in getattr(hr, "scores", ()):
+        parts = []
+        for attr, label in items:
+            v = getattr(s, attr, 0)
+            if isinstance(v, int) and v:
+                extra = f" ({', '.join(s.book_kinds)})" if attr == "books" and s.book_kinds else ""
+                parts.append(f"{label}{extra} {v:+,}")
+        for label, points in getattr(s, "adjustments", ()):
+            parts.append(f"{label} {points:+,}")
+        total = state.scores[s.team] if s.team < len(state.scores) else 0
+        lines.append(f"  team {s.team}: {s.total:+,}  = " + (", ".join(parts) or "nothing")
+                     + f"   → {total:,}")
+    return "\n".join(lines) + "\n"
+
+
+def _game_over(state, style, you_team: int | None = None) -> str:
+    w = state.winner
+    scores = " to ".join(f"{s:,}" for s in sorted(state.scores, reverse=True))
+    n = len(state.hand_results)
+    if w is None:
+        head = f"Game over after {n} hand{'s' if n != 1 else ''}: a tie, {scores}."
+    else:
+        head = f"Game over after {n} hand{'s' if n != 1 else ''}: team {w} wins, {scores}."
+    if you_team is not None and w is not None:
+        head += style.green(" You win!") if w == you_team else " You lose."
+    return style.bold(head) + "\n"
+
+
+# --------------------------------------------------------------------------- packs
+
+
+def _cmd_packs(args: argparse.Namespace) -> int:
+    from ._loader import available_packs, load_pack
+
+    out = sys.stdout
+    names = available_packs()
+    rows = []
+    for name in names:
+        try:
+            pack = load_pack(name)
+        except MeldkitError as e:
+            rows.append((name, "", "", f"(cannot be loaded: {str(e).splitlines()[-1].strip()})"))
+            continue
+        pl = pack.spec.players
+        count = f"{pl.min}-{pl.max}" if pl.min != pl.max else f"{pl.min}"
+        rows.append((name, _title(pack), f"{count} players", pack.spec.description.strip()))
+    w0 = max((len(r[0]) for r in rows), default=4)
+    w1 = max((len(r[1]) for r in rows), default=5)
+    for name, title, count, desc in rows:
+        first = desc.split(": ")[0].split(". ")[0] if desc else ""
+        if len(first) > 60:
+            first = first[:57].rstrip() + "..."
+        out.write(f"{name:<{w0}}  {title:<{w1}}  {count:<12} {first}\n".rstrip() + "\n")
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- validate
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    from ._loader import check_pack
+
+    problems = []
+    ok_files = []
+    for f in args.packs:
+        found = check_pack(f)
+        problems.extend(found)
+        if not found:
+            ok_files.append(f)
+    if args.format == "json":
+        data = [{"file": p.file, "line": p.line, "col": p.col, "path": p.path,
+                 "message": p.message, "suggestion": p.suggestion} for p in problems]
+        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+    else:
+        for p in problems:
+            sys.stdout.write(f"{p}\n")
+        if problems:
+            n = len(problems)
+            sys.stderr.write(f"meldkit: {n} problem{'s' if n != 1 else ''} found\n")
+        for f in ok_files:
+            sys.stdout.write(f"{f}: ok\n")
+    return EXIT_INPUT if problems else EXIT_OK
+
+
+# --------------------------------------------------------------------------- rules
+
+
+def _cmd_rules(args: argparse.Namespace) -> int:
+    from .rulesheet import rules_sheet
+
+    text = rules_sheet(_load(args.pack, args.set))
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            f.write(text)
+        sys.stderr.write(f"wrote {args.out}\n")
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- simulate
+
+
+def _need_matplotlib():
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise MeldkitError(
+            '--plot needs matplotlib, which is not installed: pip install "meldkit[plot]"'
+        ) from None
+    return plt
+
+
+def _plot(plt, records, summary, path: str, title: str) -> None:
+    """Three histograms: final scores by team, hands per game, decisions per game."""
+    from matplotlib.ticker import MaxNLocator
+
+    fig, (ax1, ax2, ax3) = plt.subplots(1, 3, figsize=(14, 4.2))
+    scores = [[r.scores[t] for r in records] for t in range(summary.n_teams)]
+    lo = min(min(s) for s in scores)
+    hi = max(max(s) for s in scores)
+    step = max((hi - lo) / 24, 1)
+    edges = [lo + i * step for i in range(25)]
+    for t, values in enumerate(scores):
+        ax1.hist(values, bins=edges, alpha=0.55, label=f"team {t}")
+    ax1.set_title("Final scores")
+    ax1.set_xlabel("points")
+    ax1.legend()
+    hands = [r.hands for r in records]
+    ax2.hist(hands, bins=[x - 0.5 for x in range(min(hands), max(hands) + 2)], color="tab:gray")
+    ax2.set_title("Game length in hands")
+    ax2.set_xlabel("hands per game")
+    ax2.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax3.hist([r.decisions for r in records], bins=20, color="tab:gray")
+    ax3.set_title("Game length in decisions")
+    ax3.set_xlabel("decisions per game")
+    for ax in (ax1, ax2, ax3):
+        ax.set_ylabel("games")
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    from ._loader import load_pack
-    from .simulate import simulate
+    from ._table import Progress
+    from .simulate import format_summary, simulate, summarize
 
-    pack = load_pack(args.pack)
-    players = args.players or pack.spec.players.min
-    options = {"partners": True} if args.partners else None
-    bots = args.bots.split(",")
+    pack = _load(args.pack, args.set)
+    players = _players(args, pack)
+    bots = _bot_names(args.bots)
+    plt = _need_matplotlib() if args.plot else None
     out = sys.stdout
-    show_progress = sys.stderr.isatty() and not args.quiet
-
-    def progress(done: int, total: int) -> None:
-        if show_progress:
-            sys.stderr.write(f"\r{done}/{total} games")
-            sys.stderr.flush()
-
+    record_file = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115
+    progress = Progress(args.games, "games", sys.stderr, enabled=_isatty(sys.stderr))
     records = []
-    for r in simulate(pack, players, args.games, args.seed, bots, options, progress):
-        records.append(r)
-        if not args.quiet:
-            scores = " ".join(f"{s:>7}" for s in r.scores)
-            out.write(f"game {r.game + 1:>4}  team {r.winner} wins  scores {scores}  "
-                      f"{r.hands} hands  {r.decisions} decisions\n")
-    if show_progress:
-        sys.stderr.write("\n")
-    n = len(records)
-    wins = Counter(r.winner for r in records)
-    hands = sum(r.hands for r in records)
-    decisions = sum(r.decisions for r in records)
-    seconds = sum(r.seconds for r in records)
-    ends = Counter(e for r in records for e in r.ended_by)
-    out.write(f"\n{pack.spec.title or pack.name}: {n} games, {players} players, seed {args.seed}\n")
-    for t in sorted(wins):
-        out.write(f"  team {t}: {wins[t]} wins ({100 * wins[t] / n:.1f}%)\n")
-    out.write(f"  hands per game: {hands / n:.2f}; decisions per hand: {decisions / max(hands, 1):.1f}\n")
-    out.write("  hands ended by: " + ", ".join(f"{k} {v}" for k, v in sorted(ends.items())) + "\n")
-    out.write(f"  {decisions / seconds:,.0f} decisions/s, {n / seconds:.2f} games/s\n")
-    return 0
+    try:
+        for r in simulate(pack, players, args.games, args.seed, bots, _options(args),
+                          progress.update, jobs=args.jobs):
+            records.append(r)
+            if record_file:
+                record_file.write(json.dumps(r.to_dict(), separators=(",", ":")) + "\n")
+            if not args.quiet:
+                progress.clear()
+                scores = " ".join(f"{s:>7}" for s in r.scores)
+                who = (f"team {r.winner} wins" if r.winner is not None
+                       else "unfinished" if r.unfinished else "a tie     ")
+                out.write(f"game {r.game + 1:>4}  {who}  scores {scores}  "
+                          f"{r.hands} hands  {r.decisions} decisions\n")
+                out.flush()
+    finally:
+        progress.close()
+        if record_file:
+            record_file.close()
+    s = summarize(records)
+    variant = f" ({', '.join(args.set)})" if args.set else ""
+    title = (f"{_title(pack)}{variant}: {len(records)} games, {players} players, "
+             f"seed {args.seed}, bots {','.join(bots)}")
+    out.write("\n" + format_summary(s, title))
+    if args.out:
+        out.write(f"records: {args.out}\n")
+    if plt is not None:
+        _plot(plt, records, s, args.plot, title)
+        out.write(f"plot: {args.plot}\n")
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- compare
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    from ._loader import load_pack
+    from ._table import Progress
+    from .simulate import compare, format_comparison, simulate, variant_pack
+
+    if not args.set:
+        raise _UsageError("compare needs at least one --set KEY=VALUE (the variant to try)")
+    base = load_pack(args.pack)
+    variant = variant_pack(base, args.set)
+    players = _players(args, base)
+    bots = _bot_names(args.bots)
+    progress = Progress(2 * args.games, "games", sys.stderr,
+                        enabled=_isatty(sys.stderr) and not args.quiet)
+    try:
+        a = list(simulate(base, players, args.games, args.seed, bots, _options(args),
+                          lambda d, t: progress.update(d), jobs=args.jobs))
+        b = list(simulate(variant, players, args.games, args.seed, bots, _options(args),
+                          lambda d, t: progress.update(args.games + d), jobs=args.jobs))
+    finally:
+        progress.close()
+    c = compare(a, b)
+    out = sys.stdout
+    out.write(f"{_title(base)}: base vs variant {', '.join(args.set)}\n")
+    out.write(f"{args.games} games each on the same seeds (seed {args.seed}), {players} players, "
+              f"bots {','.join(bots)}; 95% confidence intervals\n\n")
+    out.write(format_comparison(c))
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- play
+
+_PLAY_HELP = """\
+Type a move's number, or the move itself in notation:
+  draw        draw from the stock          take 9 9     take the pile with two 9s
+  pickup      pick up your reserve pile    meld 9 9 2   lay down a new meld
+  add 9 to 9  add to your side's meld      discard 9    discard a card (ends your turn)
+  withdraw    take back an initial meld    end          end the hand (empty stock)
+Commands:
+  moves       list your moves again        table        draw the table again
+  hint        what the greedy bot would do undo         take back your last move
+  save FILE   save the game (resume with: meldkit play --resume FILE)
+  help        this help                    quit         leave the game
+"""
+
+
+class _Game:
+    """One interactive game: the state, the seats, and the terminal."""
+
+    def __init__(self, state, human: int, names: list[str], style, out: TextIO, inp: TextIO,
+                 seed: int):
+        from .bots import make_bot, pack_of
+
+        self.state = state
+        self.human = human
+        self.names = names
+        self.style = style
+        self.out = out
+        self.inp = inp
+        self.seed = seed
+        self.pack = pack_of(state)
+        self.bots = {q: make_bot(names[q], seed=seed + 1 + q)
+                     for q in range(state.n_players) if q != human}
+        self.undo: list[tuple[Any, str]] = []
+        self.hands_seen = len(state.hand_results)
+        self.wild = _wild_codes(self.pack)
+        self.echo = not _isatty(inp)
+
+    # ------------------------------------------------------------ output
+    def say(self, text: str = "") -> None:
+        self.out.write(text + ("\n" if not text.endswith("\n") else ""))
+
+    def ask(self, prompt: str) -> str | None:
+        self.out.write(prompt)
+        self.out.flush()
+        line = self.inp.readline()
+        if not line:
+            self.out.write("\n")
+            return None
+        if self.echo:
+            self.out.write(line if line.endswith("\n") else line + "\n")
+        return line.strip()
+
+    def table(self) -> None:
+        from ._table import render_table
+
+        view = self.state.view(self.human)
+        self.say(render_table(view, self.style, title=_title(self.pack), wild=self.wild,
+                              reserve_name=self.pack.spec.deal.reserve_name))
+
+    def moves(self) -> None:
+        from ._table import render_moves
+
+        moves = [str(a) for a in self.state.legal_actions()]
+        self.say(self.style.bold("Your moves") + " (a number or notation; 'help' for more):")
+        self.say(render_moves(moves, self.style))
+
+    def after_apply(self) -> None:
+        results = self.state.hand_results
+        while self.hands_seen < len(results):
+            self.say(_hand_report(self.state, results[self.hands_seen], self.style,
+                                  self.pack.spec.deal.reserve_name))
+            self.hands_seen += 1
+            if not self.state.is_over:
+                self.say(self.style.bold(f"── Hand {self.state.hand_number} ──"))
+
+    # ------------------------------------------------------------ the loop
+    def run(self) -> int:
+        state_team = self.state.team_of[self.human]
+        show = True
+        while True:
+            state = self.state
+            if state.is_over:
+                self.say(_game_over(state, self.style, state_team))
+                return EXIT_OK
+            p = state.current_player
+            if not state.legal_actions():
+                from .bots import stuck_reason
+
+                raise _ReplayError(f"the game cannot go on: {stuck_reason(state)}")
+            if p != self.human:
+                a = self.bots[p].choose(state)
+                state.apply(a)
+                self.say(f"  seat {p} ({self.names[p]}, team {state.team_of[p]}): {a}")
+                self.after_apply()
+                show = True
+                continue
+            if show:
+                self.say()
+                self.table()
+                self.moves()
+                show = False
+            line = self.ask("your move> ")
+            if line is None:
+                self.say("End of input: leaving the game unfinished "
+                         "(type 'save FILE' before leaving to keep it).")
+                return EXIT_OK
+            if not line:
+                self.moves()
+                continue
+            word, _, rest = line.partition(" ")
+            cmd = word.lower()
+            if cmd in ("help", "?", "h"):
+                self.say(_PLAY_HELP)
+            elif cmd in ("quit", "exit", "q"):
+                self.say("Game left unfinished.")
+                return EXIT_OK
+            elif cmd in ("table", "t", "show"):
+                show = True
+            elif cmd in ("moves", "m"):
+                self.moves()
+            elif cmd == "hint":
+                from .bots import GreedyBot
+
+                self.say(f"  hint: {GreedyBot().choose(state)}")
+            elif cmd in ("undo", "u"):
+                if not self.undo:
+                    self.say("  nothing to undo")
+                else:
+                    before, move = self.undo.pop()
+                    self.state = before
+                    self.hands_seen = len(before.hand_results)
+                    self.say(f"  undone: {move}")
+                    show = True
+            elif cmd == "save":
+                self.save(rest.strip())
+            else:
+                show = self.move(line) or show
+        # not reached
+
+    def move(self, line: str) -> bool:
+        """Play a numbered or written move; True if it was played."""
+        state = self.state
+        legal = state.legal_actions()
+        if line.isdigit():
+            i = int(line)
+            if not 1 <= i <= len(legal):
+                self.say(f"  there is no move {i}: choose 1 to {len(legal)}")
+                return False
+            action = legal[i - 1]
+        else:
+            reason = state.check(line)
+            if reason is not None:
+                self.say(f"  not allowed: {reason.sentence} [{reason.code}]")
+                return False
+            action = state.parse_action(line)
+        before = state.clone()
+        state.apply(action)
+        self.undo.append((before, str(action)))
+        self.say(f"  you: {action}")
+        self.after_apply()
+        return True
+
+    def save(self, path: str) -> None:
+        if not path:
+            self.say("  save where? e.g. 'save game.json'")
+            return
+        d = json.loads(self.state.to_json())
+        d["play"] = {"seat": self.human, "bots": self.names, "bot_seed": self.seed}
+        try:
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(d, f)
+        except OSError as e:
+            self.say(f"  could not save to {path}: {e.strerror}")
+            return
+        self.say(f"  saved to {path} (resume with: meldkit play --resume {path})")
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from . import GameState, new_game
+
+    extras: dict[str, Any] = {}
+    if args.resume:
+        clash = [o for o, v in (("PACK", args.pack), ("--players", args.players),
+                                ("--seed", args.seed), ("--partners", args.partners))
+                 if v not in (None, False)]
+        if clash:
+            raise _UsageError(f"--resume takes the game from the save: drop {', '.join(clash)}")
+        with open(args.resume, encoding="utf-8") as f:
+            text = f.read()
+        state = GameState.from_json(text)
+        try:
+            extras = json.loads(text).get("play") or {}
+        except (ValueError, AttributeError):
+            extras = {}
+        seed = extras.get("bot_seed", state.seed)
+    else:
+        pack = _load(args.pack or "pony_tail")
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+        state = new_game(pack, players=_players(args, pack), seed=seed, options=_options(args))
+    n = state.n_players
+    human = args.seat if args.seat is not None else int(extras.get("seat", 0))
+    if not 0 <= human < n:
+        raise ValueError(f"--seat {human}: the table has seats 0 to {n - 1}")
+    if args.bots is not None:
+        names = _bot_names(args.bots)
+        others = [q for q in range(n) if q != human]
+        seat_names = ["you"] * n
+        for i, q in enumerate(others):
+            seat_names[q] = names[i % len(names)]
+    else:
+        saved = extras.get("bots")
+        if isinstance(saved, list) and len(saved) == n:
+            seat_names = [str(x) for x in saved]
+            seat_names[human] = "you"
+            _bot_names(",".join(x for q, x in enumerate(seat_names) if q != human))
+        else:
+            seat_names = ["you" if q == human else "greedy" for q in range(n)]
+    out = sys.stdout
+    style = _style(args, out)
+    game = _Game(state, human, seat_names, style, out, sys.stdin, seed)
+    pack = game.pack
+    teams = "; ".join(
+        f"team {t}: " + ", ".join(f"seat {q} ({seat_names[q]})" for q in state.team_players(t))
+        for t in range(state.n_teams))
+    verb = "Resuming" if args.resume else "New game of"
+    out.write(style.bold(f"{verb} {_title(pack)}") + f", {n} players, seed {state.seed}. "
+              f"You are seat {human}, team {state.team_of[human]}.\n{teams}\n"
+              "Type 'help' for help.\n")
+    return game.run()
+
+
+# --------------------------------------------------------------------------- replay
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from . import GameState, new_game
+    from ._table import render_table
+    from .bots import pack_of
+
+    with open(args.save, encoding="utf-8") as f:
+        text = f.read()
+    saved = GameState.from_json(text)
+    pack = pack_of(saved)
+    out = sys.stdout
+    style = _style(args, out)
+    wild = _wild_codes(pack)
+    g = new_game(pack, players=saved.n_players, seed=saved.seed,
+                 options=dict(saved.options) if saved.options else None,
+                 deck_order=list(saved.deck_order) if saved.deck_order else None)
+    history = list(saved.history)
+    if args.seat is not None and not 0 <= args.seat < saved.n_players:
+        raise ValueError(f"--seat {args.seat}: the table has seats 0 to {saved.n_players - 1}")
+    out.write(style.bold(f"{_title(pack)}") + f": {saved.n_players} players, seed {saved.seed}; "
+              f"{len(history)} actions over {len(saved.hand_results) + (0 if saved.is_over else 1)}"
+              f" hand(s)\n")
+    stepping = args.step
+    echo = not _isatty(sys.stdin)
+
+    def show(seat: int | None) -> None:
+        who = seat if seat is not None else (g.current_player if g.current_player is not None
+                                             else 0)
+        out.write(render_table(g.view(who), style, title=_title(pack), wild=wild,
+                               reserve_name=pack.spec.deal.reserve_name))
+
+    def pause() -> bool:
+        """Wait for Enter; False to stop stepping (q, or end of input)."""
+        nonlocal stepping
+        out.write("[Enter: next, q: stop stepping] ")
+        out.flush()
+        line = sys.stdin.readline()
+        if not line:
+            out.write("\n")
+            stepping = False
+            return True
+        if echo:
+            out.write(line if line.endswith("\n") else line + "\n")
+        return line.strip().lower() not in ("q", "quit")
+
+    out.write(style.bold("── Hand 1 ──") + "\n")
+    if stepping:
+        show(args.seat)
+        if not pause():
+            return EXIT_OK
+    for i, move in enumerate(history, 1):
+        p = g.current_player
+        hands = len(g.hand_results)
+        try:
+            g.apply(move)
+        except MeldkitError as e:
+            raise _ReplayError(f"action {i} ({move!r}) of the save cannot be replayed: {e}")
+        team = g.team_of[p] if p is not None else "?"
+        out.write(f"{i:>5}  seat {p} (team {team})  {move}\n")
+        if len(g.hand_results) > hands:
+            out.write(_hand_report(g, g.hand_results[-1], style, pack.spec.deal.reserve_name))
+            if not g.is_over:
+                out.write(style.bold(f"── Hand {g.hand_number} ──") + "\n")
+        if stepping:
+            show(args.seat)
+            if not pause():
+                return EXIT_OK
+    if g.is_over:
+        out.write(_game_over(g, style))
+    if g != saved:
+        a, b = json.loads(g.to_json()), json.loads(saved.to_json())
+        differ = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
+        raise _ReplayError("the replay does not reproduce the saved state "
+                            f"(differs in: {', '.join(differ)})")
+    out.write(f"ok: replaying the {len(history)} actions from the deal reproduces the save\n")
+    return EXIT_OK
+
+
+class _ReplayError(MeldkitError):
+    """A save that does not replay (exit code 1)."""
+
+
+# --------------------------------------------------------------------------- the parser
+
+
+def _common(p: argparse.ArgumentParser, *, bots_default: str | None, seed_default: int | None,
+            seed_help: str, bots_help: str | None = None) -> None:
+    p.add_argument("--players", type=_positive, default=None, metavar="N",
+                   help="number of players (default: the pack's minimum)")
+    p.add_argument("--seed", type=int, default=seed_default, metavar="N", help=seed_help)
+    if bots_help is None:
+        bots_help = ("comma-separated bot names (random, greedy), one per seat, repeated "
+                     f"around the table (default: {bots_default})")
+    p.add_argument("--bots", default=bots_default, metavar="NAMES", help=bots_help)
+    p.add_argument("--partners", action="store_true",
+                   help="play in partnerships where the pack makes them optional")
+
+
+def _set_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="play a variant: a dotted key into the pack and a YAML value, e.g. "
+                        "game.target=20000, deal.hand=13, pile.freezes_on=[JK, '2'], "
+                        "books.kinds.0.value=6000 (repeatable)")
+
+
+def _color_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                   help="colour the table: auto (only on a terminal, and not when NO_COLOR "
+                        "is set), always or never (default: auto)")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``meldkit`` command."""
+    from . import __version__
+
     p = argparse.ArgumentParser(
         prog="meldkit",
-        description="A rules engine for rummy-family card games, configured by YAML rule packs.",
+        formatter_class=_FORMATTER,
+        description=_wrap(
+            "A rules engine for rummy-family card games, configured by YAML rule packs."),
+        epilog="Run 'meldkit COMMAND --help' for a command's options and examples.\n"
+               "Exit codes: 0 success, 1 bad input or a failed validation, 2 usage error.\n"
+               "A PACK is a bundled pack name (see 'meldkit packs') or a .yaml file.",
     )
-    sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    sim = sub.add_parser("simulate", help="play games between bots and summarise the results",
-                         description="Play games between bots and print each result and a summary.")
-    sim.add_argument("pack", nargs="?", default="pony_tail",
-                     help="a bundled pack name or a .yaml file (default: pony_tail)")
-    sim.add_argument("--games", type=int, default=10, help="number of games (default: 10)")
-    sim.add_argument("--players", type=int, default=None,
-                     help="number of players (default: the pack's minimum)")
-    sim.add_argument("--seed", type=int, default=0, help="seed of the run (default: 0)")
-    sim.add_argument("--bots", default="random",
-                     help="comma-separated bot names, one per seat, repeated (default: random)")
-    sim.add_argument("--partners", action="store_true",
-                     help="play in partnerships where the pack makes them optional")
-    sim.add_argument("--quiet", "-q", action="store_true", help="print only the summary")
-    sim.set_defaults(func=_cmd_simulate)
+    p.add_argument("--version", action="version", version=f"meldkit {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+
+    # packs
+    sp = sub.add_parser("packs", help="list the bundled rule packs",
+                        description=_wrap("List the bundled rule packs with their titles."),
+                        formatter_class=_FORMATTER)
+    sp.set_defaults(func=_cmd_packs)
+
+    # play
+    sp = sub.add_parser(
+        "play", help="play a game in the terminal against bots",
+        formatter_class=_FORMATTER,
+        description=_wrap(
+            "Play a game in the terminal against bots. The table is drawn before each "
+            "of your moves; type a move's number or its notation (draw, take 9 9, "
+            "meld 9 9 2, add 9 to 9, discard 9, ...), or a command: help, moves, "
+            "table, hint, undo, save FILE, quit. Reads standard input, so it can be "
+            "scripted."),
+        epilog="examples:\n"
+               "  meldkit play pony_tail                    you are seat 0, three greedy bots\n"
+               "  meldkit play pony_canasta --players 2 --bots random --seed 7\n"
+               "  meldkit play --resume game.json           continue a saved game\n"
+               "  yes 1 | meldkit play pony_canasta --players 2 --seed 1   always the first move")
+    sp.add_argument("pack", nargs="?", default=None,
+                    help="a bundled pack name or a .yaml file (default: pony_tail)")
+    _common(sp, bots_default=None, seed_default=None,
+            seed_help="seed of the deal (default: a random seed, printed at the start)",
+            bots_help="comma-separated bot names (random, greedy) for the other seats, in "
+                      "seat order, repeated (default: greedy)")
+    sp.add_argument("--seat", type=int, default=None, metavar="N",
+                    help="your seat, 0 to players-1 (default: 0)")
+    sp.add_argument("--resume", metavar="FILE", help="continue a game saved with 'save FILE'")
+    _color_option(sp)
+    sp.set_defaults(func=_cmd_play)
+
+    # simulate
+    sp = sub.add_parser(
+        "simulate", help="play games between bots and summarise the results",
+        formatter_class=_FORMATTER,
+        description=_wrap(
+            "Play games between bots; print each result and a summary: win rates per "
+            "team and seat with 95% confidence intervals (Wilson), game length, how "
+            "hands ended and the distribution of final scores."),
+        epilog="examples:\n"
+               "  meldkit simulate pony_tail --games 200 --bots greedy,random --jobs 4 -q\n"
+               "  meldkit simulate pony_canasta --players 3 --games 50 --out runs.jsonl\n"
+               "  meldkit simulate pony_tail --set game.target=20000 --plot scores.png")
+    sp.add_argument("pack", nargs="?", default="pony_tail",
+                    help="a bundled pack name or a .yaml file (default: pony_tail)")
+    sp.add_argument("--games", type=_positive, default=10, metavar="N",
+                    help="number of games (default: 10)")
+    _common(sp, bots_default="random", seed_default=0, seed_help="seed of the run (default: 0)")
+    sp.add_argument("--jobs", "-j", type=_count, default=1, metavar="N",
+                    help="worker processes (0: one per CPU; default: 1); the results are the "
+                         "same for any number")
+    _set_option(sp)
+    sp.add_argument("--out", metavar="FILE.jsonl", help="write one JSON record per game")
+    sp.add_argument("--plot", metavar="FILE.png",
+                    help='plot the score and game-length distributions (needs matplotlib: '
+                         'pip install "meldkit[plot]")')
+    sp.add_argument("--quiet", "-q", action="store_true",
+                    help="print only the summary, not a line per game (the progress bar "
+                         "still shows on a terminal)")
+    sp.set_defaults(func=_cmd_simulate)
+
+    # compare
+    sp = sub.add_parser(
+        "compare", help="the variant lab: a pack against a variant, on the same seeds",
+        formatter_class=_FORMATTER,
+        description=_wrap(
+            "Play the pack and a variant of it (--set KEY=VALUE ...) on the same seeds "
+            "and report the differences — win rate by seat, game length in hands and "
+            "decisions, the share of hands that end by going out — with 95% "
+            "confidence intervals."),
+        epilog="examples:\n"
+               "  meldkit compare pony_tail --set game.target=20000 --games 100 --jobs 4\n"
+               "  meldkit compare pony_tail --set deal.hand=13 --set deal.reserve=11\n"
+               "  meldkit compare pony_canasta --players 4 --partners --set turn.draw=1")
+    sp.add_argument("pack", help="a bundled pack name or a .yaml file")
+    _set_option(sp)
+    sp.add_argument("--games", type=_positive, default=50, metavar="N",
+                    help="games on each side (default: 50)")
+    _common(sp, bots_default="random", seed_default=0, seed_help="seed of the run (default: 0)")
+    sp.add_argument("--jobs", "-j", type=_count, default=1, metavar="N",
+                    help="worker processes (0: one per CPU; default: 1)")
+    sp.add_argument("--quiet", "-q", action="store_true",
+                    help="no progress bar (it shows only on a terminal anyway)")
+    sp.set_defaults(func=_cmd_compare)
+
+    # validate
+    sp = sub.add_parser(
+        "validate", help="check rule pack files",
+        formatter_class=_FORMATTER,
+        description=_wrap(
+            "Check rule pack files and report every problem as file:line:col: key: "
+            "message. Exit code 0 and 'ok' if there are none, 1 if there are any."),
+        epilog="examples:\n"
+               "  meldkit validate my_variant.yaml\n"
+               "  meldkit validate packs/*.yaml --format json     for editors and CI")
+    sp.add_argument("packs", nargs="+", metavar="PACK", help="pack files (or bundled names)")
+    sp.add_argument("--format", choices=("text", "json"), default="text",
+                    help="text (default), or a JSON list of problems with file, line, col, "
+                         "path, message and suggestion")
+    sp.set_defaults(func=_cmd_validate)
+
+    # rules
+    sp = sub.add_parser(
+        "rules", help="print a pack's rules as a Markdown rules sheet",
+        formatter_class=_FORMATTER,
+        description=_wrap(
+            "Print the rules of a pack as a readable Markdown rules sheet, written "
+            "from the pack itself, so it always says what the engine plays."),
+        epilog="examples:\n"
+               "  meldkit rules pony_tail\n"
+               "  meldkit rules my_variant.yaml --out RULES.md\n"
+               "  meldkit rules pony_tail --set game.target=20000")
+    sp.add_argument("pack", help="a bundled pack name or a .yaml file")
+    _set_option(sp)
+    sp.add_argument("--out", "-o", metavar="FILE.md", help="write the sheet to a file")
+    sp.set_defaults(func=_cmd_rules)
+
+    # replay
+    sp = sub.add_parser(
+        "replay", help="show the history of a saved game, or step through it",
+        formatter_class=_FORMATTER,
+        description=_wrap(
+            "Replay a saved game from its deal: print every action (numbered, with the "
+            "seat that acted, and where hands end), or --step through it showing the "
+            "table. Checks that the replay reproduces the saved state (exit 1 if not)."),
+        epilog="examples:\n"
+               "  meldkit replay game.json\n"
+               "  meldkit replay game.json --step --seat 0")
+    sp.add_argument("save", metavar="SAVE.json", help="a game saved by 'save FILE' in play, "
+                                                       "or by GameState.to_json()")
+    sp.add_argument("--step", action="store_true",
+                    help="show the table after each action and wait for Enter (q stops)")
+    sp.add_argument("--seat", type=int, default=None, metavar="N",
+                    help="with --step: show this seat's hand (default: the seat to play)")
+    _color_option(sp)
+    sp.set_defaults(func=_cmd_replay)
     return p
+
+
+# --------------------------------------------------------------------------- main
+
+
+def _error(message: str) -> None:
+    print(f"meldkit: error: {message}", file=sys.stderr)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # --help, --version (0) or a usage error (2)
+        return e.code if isinstance(e.code, int) else EXIT_USAGE
     if not getattr(args, "func", None):
-        parser.print_help()
-        return 2
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
     try:
         return args.func(args)
-    except MeldkitError as e:
-        msg = str(e).rstrip()
-        print(f"meldkit: error: {msg}", file=sys.stderr)
-        return 1
-    except ValueError as e:
-        print(f"meldkit: error: {e}", file=sys.stderr)
-        return 1
+    except _UsageError as e:
+        print(f"meldkit {args.command}: error: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except RulePackError as e:
+        problems = e.problems
+        if len(problems) == 1:
+            _error(str(problems[0]))
+        else:
+            _error(f"{len(problems)} problems in rule pack:")
+            for problem in problems:
+                print(f"  {problem}", file=sys.stderr)
+        return EXIT_INPUT
+    except (MeldkitError, ValueError) as e:
+        _error(str(e).strip().replace("\n", " "))
+        return EXIT_INPUT
+    except OSError as e:
+        if isinstance(e, BrokenPipeError):
+            _quiet_broken_pipe()
+            return EXIT_OK
+        where = f"{e.filename}: " if e.filename else ""
+        _error(f"{where}{e.strerror or e}")
+        return EXIT_INPUT
     except KeyboardInterrupt:
-        print("meldkit: interrupted", file=sys.stderr)
+        print("\nmeldkit: interrupted", file=sys.stderr)
         return 130
+
+
+def _quiet_broken_pipe() -> None:
+    """After the reader of stdout went away (``meldkit rules x | head``): no more output."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

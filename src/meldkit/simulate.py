@@ -1,46 +1,93 @@
-"""Many games between bots, with per-game records and a summary.
+"""Many games between bots: per-game records, summaries with confidence intervals, and
+variants of a pack built from ``KEY=VALUE`` settings.
 
->>> from meldkit.simulate import simulate
->>> records = list(simulate("pony_tail", players=4, games=1, seed=1))
+Every game's seed depends only on the run's seed and the game's number, so a run gives the
+same records whether it is played in one process or many (``jobs``).
+
+>>> from meldkit.simulate import simulate, summarize
+>>> records = list(simulate("pony_tail", players=4, games=2, seed=1))
 >>> records[0].hands >= 1 and records[0].winner in (0, 1)
 True
+>>> s = summarize(records)
+>>> s.games, len(s.team_wins)
+(2, 2)
+>>> from meldkit.simulate import variant_pack
+>>> variant_pack("pony_tail", ["game.target=20000", "deal.hand=13"]).spec.game.target
+20000
 """
 
 from __future__ import annotations
 
+import math
 import os
 import random
+import statistics
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
+from functools import partial
+from typing import Any
 
 import attrs
 
-from ._loader import RulePack, load_pack
-from .bots import make_bot, play_game
+from ._errors import PackProblem, RulePackError
+from ._loader import RulePack, load_pack, load_pack_text
+from .bots import StuckGameError, make_bot, play_game
+
+Z95 = 1.959963984540054
+"""The two-sided 95% normal quantile."""
 
 
 @attrs.frozen
 class GameRecord:
-    """The outcome of one simulated game."""
+    """The outcome of one simulated game.  ``seconds`` is left out of comparisons and of
+    :meth:`to_dict`, so records are identical however the run was spread over processes."""
 
     game: int
     seed: int
     players: int
-    winner: int
+    winner: int | None
+    """The winning team (None on a tie)."""
     scores: tuple[int, ...]
+    """Final score of each team."""
     hands: int
     decisions: int
     ended_by: tuple[str, ...]
-    seconds: float
+    """How each hand ended: ``went_out``, ``stock_empty``, ``one_side_left``."""
+    bots: tuple[str, ...] = ()
+    """The bot of each seat."""
+    team_of: tuple[int, ...] = ()
+    """The team of each seat."""
+    went_out: tuple[int | None, ...] = ()
+    """For each hand, the seat that went out (None if nobody did)."""
+    hand_scores: tuple[tuple[int, ...], ...] = ()
+    """For each hand, each team's score."""
+    unfinished: str | None = None
+    """Why the game could not be played to the end (None: it was)."""
+    seconds: float = attrs.field(default=0.0, eq=False)
 
     def to_dict(self) -> dict:
-        """JSON-able form."""
-        return attrs.asdict(self, retain_collection_types=False)
+        """JSON-able form (without the timing)."""
+        return {f.name: _jsonable(getattr(self, f.name))
+                for f in attrs.fields(type(self)) if f.name != "seconds"}
+
+
+def _jsonable(value):
+    if isinstance(value, (tuple, list)):
+        return [_jsonable(v) for v in value]
+    return value
 
 
 def game_seed(seed: int, game: int) -> int:
     """The seed of game number ``game`` of a run seeded ``seed`` (independent of workers)."""
     return random.Random(f"meldkit-sim:{seed}:{game}").getrandbits(62)
+
+
+def seat_bots(bots: Sequence[str], players: int) -> tuple[str, ...]:
+    """The bot of each seat: ``bots`` repeated around the table."""
+    if not bots:
+        raise ValueError("no bots named")
+    return tuple(bots[p % len(bots)] for p in range(players))
 
 
 def play_one(pack: RulePack, players: int, seed: int, game: int,
@@ -49,10 +96,15 @@ def play_one(pack: RulePack, players: int, seed: int, game: int,
     from . import new_game
 
     s = game_seed(seed, game)
+    names = seat_bots(bots, players)
     state = new_game(pack, players=players, seed=s, options=options)
-    seat_bots = [make_bot(bots[p % len(bots)], seed=s + 1 + p) for p in range(players)]
+    seat = [make_bot(names[p], seed=s + 1 + p) for p in range(players)]
     t0 = time.perf_counter()
-    play_game(state, seat_bots)
+    unfinished = None
+    try:
+        play_game(state, seat)
+    except StuckGameError as e:
+        unfinished = str(e)
     return GameRecord(
         game=game,
         seed=s,
@@ -62,17 +114,467 @@ def play_one(pack: RulePack, players: int, seed: int, game: int,
         hands=len(state.hand_results),
         decisions=len(state.history),
         ended_by=tuple(h.ended_by for h in state.hand_results),
+        bots=names,
+        team_of=tuple(state.team_of),
+        went_out=tuple(h.went_out for h in state.hand_results),
+        hand_scores=tuple(tuple(h.totals) for h in state.hand_results),
+        unfinished=unfinished,
         seconds=time.perf_counter() - t0,
     )
 
 
+def _play_numbered(pack, players, seed, bots, options, game: int) -> GameRecord:
+    return play_one(pack, players, seed, game, bots, options)
+
+
 def simulate(pack: RulePack | str | os.PathLike, players: int, games: int, seed: int = 0,
              bots: Sequence[str] = ("random",), options: dict | None = None,
-             progress: Callable[[int, int], None] | None = None) -> Iterator[GameRecord]:
-    """Play ``games`` games and yield their records in order."""
+             progress: Callable[[int, int], None] | None = None,
+             jobs: int = 1) -> Iterator[GameRecord]:
+    """Play ``games`` games and yield their records in game order.
+
+    ``bots`` names a bot per seat, repeated around the table.  ``jobs`` > 1 plays in that
+    many worker processes (0: one per CPU); the records are the same for any ``jobs``.
+    """
     if not isinstance(pack, RulePack):
         pack = load_pack(pack)
-    for i in range(games):
-        yield play_one(pack, players, seed, i, bots, options)
-        if progress:
-            progress(i + 1, games)
+    bots = tuple(bots)
+    for name in set(bots):
+        make_bot(name)  # an unknown name fails here, before any game is played
+    if jobs == 0:
+        jobs = os.cpu_count() or 1
+    if jobs <= 1 or games <= 1:
+        for i in range(games):
+            yield play_one(pack, players, seed, i, bots, options)
+            if progress:
+                progress(i + 1, games)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    work = partial(_play_numbered, pack, players, seed, bots, options)
+    chunk = max(1, min(8, games // (jobs * 4)))
+    with ProcessPoolExecutor(max_workers=min(jobs, games)) as pool:
+        try:
+            for i, record in enumerate(pool.map(work, range(games), chunksize=chunk)):
+                yield record
+                if progress:
+                    progress(i + 1, games)
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+# --------------------------------------------------------------------------- statistics
+
+
+@attrs.frozen
+class Interval:
+    """An estimate with a 95% confidence interval."""
+
+    value: float
+    low: float
+    high: float
+
+    def pct(self, digits: int = 1) -> str:
+        """As percentages: ``52.0% [45.1, 58.8]``."""
+        return (f"{100 * self.value:.{digits}f}% "
+                f"[{100 * self.low:.{digits}f}, {100 * self.high:.{digits}f}]")
+
+    def num(self, digits: int = 2) -> str:
+        """As numbers: ``4.05 [3.98, 4.12]``."""
+        return f"{self.value:.{digits}f} [{self.low:.{digits}f}, {self.high:.{digits}f}]"
+
+    def signed(self, digits: int = 2, scale: float = 1.0, unit: str = "") -> str:
+        """As a signed difference: ``+3.0 pts [-1.2, +7.1]``."""
+        v, lo, hi = self.value * scale, self.low * scale, self.high * scale
+        return f"{v:+.{digits}f}{unit} [{lo:+.{digits}f}, {hi:+.{digits}f}]"
+
+
+def wilson(k: int, n: int, z: float = Z95) -> Interval:
+    """The Wilson score interval of a proportion ``k / n``.
+
+    >>> w = wilson(9, 10); round(w.value, 2), round(w.low, 3), round(w.high, 3)
+    (0.9, 0.596, 0.982)
+    """
+    if n <= 0:
+        return Interval(math.nan, 0.0, 1.0)
+    p = k / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return Interval(p, max(0.0, centre - half), min(1.0, centre + half))
+
+
+def newcombe(k1: int, n1: int, k2: int, n2: int) -> Interval:
+    """The difference ``k2/n2 - k1/n1`` of two proportions with Newcombe's hybrid score
+    interval (from the two Wilson intervals).
+
+    >>> d = newcombe(50, 100, 60, 100); round(d.value, 2), round(d.low, 3), round(d.high, 3)
+    (0.1, -0.037, 0.232)
+    """
+    a, b = wilson(k1, n1), wilson(k2, n2)
+    d = b.value - a.value
+    lo = d - math.sqrt((b.value - b.low) ** 2 + (a.high - a.value) ** 2)
+    hi = d + math.sqrt((b.high - b.value) ** 2 + (a.value - a.low) ** 2)
+    return Interval(d, max(-1.0, lo), min(1.0, hi))
+
+
+def mean_ci(values: Sequence[float]) -> Interval:
+    """The mean with a normal-approximation 95% interval."""
+    n = len(values)
+    if n == 0:
+        return Interval(math.nan, math.nan, math.nan)
+    m = statistics.fmean(values)
+    if n == 1:
+        return Interval(m, m, m)
+    half = Z95 * statistics.stdev(values) / math.sqrt(n)
+    return Interval(m, m - half, m + half)
+
+
+@attrs.frozen
+class Distribution:
+    """Mean, standard deviation, minimum, quartiles and maximum of some numbers."""
+
+    n: int
+    mean: float
+    sd: float
+    min: float
+    q1: float
+    median: float
+    q3: float
+    max: float
+
+    @classmethod
+    def of(cls, values: Sequence[float]) -> Distribution:
+        """The distribution of ``values`` (quartiles by the inclusive method)."""
+        v = sorted(values)
+        if not v:
+            nan = math.nan
+            return cls(0, nan, nan, nan, nan, nan, nan, nan)
+        if len(v) == 1:
+            x = v[0]
+            return cls(1, x, 0.0, x, x, x, x, x)
+        q1, med, q3 = statistics.quantiles(v, n=4, method="inclusive")
+        return cls(len(v), statistics.fmean(v), statistics.stdev(v), v[0], q1, med, q3, v[-1])
+
+
+@attrs.frozen
+class Summary:
+    """What a run of games shows."""
+
+    games: int
+    players: int
+    team_of: tuple[int, ...]
+    bots: tuple[str, ...]
+    team_wins: tuple[int, ...]
+    ties: int
+    unfinished: int
+    seat_wins: tuple[int, ...]
+    hands: int
+    decisions: int
+    hands_per_game: Interval
+    decisions_per_game: Interval
+    decisions_per_hand: float
+    ended_by: dict[str, int]
+    went_out_by_team: tuple[int, ...]
+    scores: tuple[Distribution, ...]
+    seconds: float
+
+    @property
+    def n_teams(self) -> int:
+        """The number of teams."""
+        return len(self.team_wins)
+
+    def team_rate(self, t: int) -> Interval:
+        """Team ``t``'s share of the games won, with its Wilson interval."""
+        return wilson(self.team_wins[t], self.games)
+
+    def seat_rate(self, p: int) -> Interval:
+        """The share of games won by seat ``p``'s team, with its Wilson interval."""
+        return wilson(self.seat_wins[p], self.games)
+
+    def went_out_rate(self) -> Interval:
+        """The share of hands that ended with a player going out, with its Wilson interval."""
+        return wilson(self.ended_by.get("went_out", 0), self.hands)
+
+
+def summarize(records: Sequence[GameRecord]) -> Summary:
+    """Summarise the records of one run (same pack, table and bots)."""
+    if not records:
+        raise ValueError("no games to summarise")
+    first = records[0]
+    team_of = first.team_of or tuple(range(first.players))
+    n_teams = len(first.scores)
+    team_wins = [0] * n_teams
+    seat_wins = [0] * first.players
+    ties = unfinished = 0
+    went_out_by_team = [0] * n_teams
+    ended: Counter[str] = Counter()
+    for r in records:
+        if r.unfinished:
+            unfinished += 1
+        elif r.winner is None:
+            ties += 1
+        else:
+            team_wins[r.winner] += 1
+            for p in range(r.players):
+                if team_of[p] == r.winner:
+                    seat_wins[p] += 1
+        ended.update(r.ended_by)
+        for seat in r.went_out:
+            if seat is not None:
+                went_out_by_team[team_of[seat]] += 1
+    hands = sum(r.hands for r in records)
+    decisions = sum(r.decisions for r in records)
+    return Summary(
+        games=len(records),
+        players=first.players,
+        team_of=tuple(team_of),
+        bots=first.bots,
+        team_wins=tuple(team_wins),
+        ties=ties,
+        unfinished=unfinished,
+        seat_wins=tuple(seat_wins),
+        hands=hands,
+        decisions=decisions,
+        hands_per_game=mean_ci([r.hands for r in records]),
+        decisions_per_game=mean_ci([r.decisions for r in records]),
+        decisions_per_hand=decisions / max(hands, 1),
+        ended_by=dict(sorted(ended.items())),
+        went_out_by_team=tuple(went_out_by_team),
+        scores=tuple(Distribution.of([r.scores[t] for r in records]) for t in range(n_teams)),
+        seconds=sum(r.seconds for r in records),
+    )
+
+
+def team_label(s: Summary, t: int) -> str:
+    """``team 0 (seats 0, 2: greedy)``."""
+    seats = [p for p in range(s.players) if s.team_of[p] == t]
+    names = sorted({s.bots[p] for p in seats}) if s.bots else []
+    who = "seat" if len(seats) == 1 else "seats"
+    bots = f": {'/'.join(names)}" if names else ""
+    return f"team {t} ({who} {', '.join(map(str, seats))}{bots})"
+
+
+def format_summary(s: Summary, title: str = "") -> str:
+    """The summary as text, as ``meldkit simulate`` prints it."""
+    lines = []
+    if title:
+        lines.append(title)
+    lines.append("wins (95% CI)")
+    for t in range(s.n_teams):
+        lines.append(f"  {team_label(s, t):<32} {s.team_wins[t]:>5}  {s.team_rate(t).pct()}")
+    if s.ties:
+        lines.append(f"  {'ties':<32} {s.ties:>5}")
+    if s.unfinished:
+        lines.append(f"  {'unfinished (engine dead end)':<32} {s.unfinished:>5}")
+    if any(s.team_of.count(t) > 1 for t in range(s.n_teams)):
+        for p in range(s.players):
+            bot = f": {s.bots[p]}" if s.bots else ""
+            label = f"seat {p} (team {s.team_of[p]}{bot})"
+            lines.append(f"  {label:<32} {s.seat_wins[p]:>5}  {s.seat_rate(p).pct()}")
+    lines.append("length (95% CI)")
+    lines.append(f"  hands per game      {s.hands_per_game.num()}")
+    lines.append(f"  decisions per game  {s.decisions_per_game.num(1)}")
+    lines.append(f"  decisions per hand  {s.decisions_per_hand:.1f}")
+    lines.append(f"hands ended ({s.hands} hands)")
+    for how, n in s.ended_by.items():
+        extra = ""
+        if how == "went_out" and s.n_teams > 1:
+            extra = "  (" + ", ".join(
+                f"team {t}: {s.went_out_by_team[t]}" for t in range(s.n_teams)) + ")"
+        lines.append(f"  {how:<14} {n:>6}  {100 * n / max(s.hands, 1):5.1f}%{extra}")
+    lines.append("final scores        mean       sd      min       q1   median       q3      max")
+    for t, d in enumerate(s.scores):
+        lines.append(f"  team {t:<8} " + " ".join(
+            f"{x:>8.0f}" for x in (d.mean, d.sd, d.min, d.q1, d.median, d.q3, d.max)))
+    if s.seconds > 0:
+        lines.append(f"speed: {s.decisions / s.seconds:,.0f} decisions/s, "
+                     f"{s.games / s.seconds:.2f} games/s per process")
+    return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------- comparing
+
+
+@attrs.frozen
+class Comparison:
+    """A base pack and a variant played on the same seeds."""
+
+    base: Summary
+    variant: Summary
+    seat_diff: tuple[Interval, ...]
+    hands_diff: Interval
+    decisions_diff: Interval
+    went_out_diff: Interval
+
+
+def compare(base: Sequence[GameRecord], variant: Sequence[GameRecord]) -> Comparison:
+    """Differences (variant − base) between two runs on the same seeds: win rate by seat
+    (Newcombe interval), game length in hands and in decisions (paired, per game), the
+    share of hands that end by going out (Newcombe)."""
+    if len(base) != len(variant):
+        raise ValueError("compare needs the same number of games on both sides")
+    a, b = summarize(base), summarize(variant)
+    seat = tuple(newcombe(a.seat_wins[p], a.games, b.seat_wins[p], b.games)
+                 for p in range(a.players))
+    hands = mean_ci([v.hands - u.hands for u, v in zip(base, variant)])
+    decisions = mean_ci([v.decisions - u.decisions for u, v in zip(base, variant)])
+    out = newcombe(a.ended_by.get("went_out", 0), a.hands, b.ended_by.get("went_out", 0), b.hands)
+    return Comparison(a, b, seat, hands, decisions, out)
+
+
+def format_comparison(c: Comparison) -> str:
+    """The comparison as text, as ``meldkit compare`` prints it."""
+    a, b = c.base, c.variant
+    w = 26
+    lines = [f"{'':<{w}} {'base':<24} {'variant':<24} difference (variant - base)"]
+    for p in range(a.players):
+        label = f"seat {p} wins" + (f" (team {a.team_of[p]})" if a.n_teams < a.players else "")
+        lines.append(f"{label:<{w}} {a.seat_rate(p).pct():<24} {b.seat_rate(p).pct():<24} "
+                     f"{c.seat_diff[p].signed(1, 100, ' pts')}")
+    lines.append(f"{'hands per game':<{w}} {a.hands_per_game.num():<24} "
+                 f"{b.hands_per_game.num():<24} {c.hands_diff.signed(2)}")
+    lines.append(f"{'decisions per game':<{w}} {a.decisions_per_game.num(0):<24} "
+                 f"{b.decisions_per_game.num(0):<24} {c.decisions_diff.signed(0)}")
+    lines.append(f"{'decisions per hand':<{w}} {a.decisions_per_hand:<24.1f} "
+                 f"{b.decisions_per_hand:<24.1f} "
+                 f"{b.decisions_per_hand - a.decisions_per_hand:+.1f}")
+    lines.append(f"{'hands ended by going out':<{w}} {a.went_out_rate().pct():<24} "
+                 f"{b.went_out_rate().pct():<24} {c.went_out_diff.signed(1, 100, ' pts')}")
+    return "\n".join(line.rstrip() for line in lines) + "\n"
+
+
+# --------------------------------------------------------------------------- variants
+
+SET_FILE = "<--set>"
+"""The file name problems in ``--set`` overrides are reported under."""
+
+
+def parse_setting(text: str) -> tuple[list[str | int], Any]:
+    """``"game.target=20000"`` → ``(["game", "target"], 20000)``: a dotted key path
+    (numbers index lists) and a YAML value (scalar or flow: ``[a, b]``, ``{x: 1}``, ``true``).
+
+    >>> parse_setting("pile.freezes_on=[JK, '2']")
+    (['pile', 'freezes_on'], ['JK', '2'])
+    >>> parse_setting("books.kinds.0.value=6000")
+    (['books', 'kinds', 0, 'value'], 6000)
+    """
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    key, eq, value = text.partition("=")
+    key = key.strip()
+    if not eq or not key:
+        raise ValueError(f"--set {text!r}: expected KEY=VALUE, e.g. game.target=20000")
+    path: list[str | int] = []
+    for step in key.split("."):
+        step = step.strip()
+        if not step:
+            raise ValueError(f"--set {text!r}: empty step in key {key!r}")
+        path.append(int(step) if step.isdigit() else step)
+    if not isinstance(path[0], str):
+        raise ValueError(  # noqa: TRY004 - a bad command-line value
+            f"--set {text!r}: a key starts with a section name, e.g. game.target")
+    try:
+        parsed = YAML(typ="safe", pure=True).load(value) if value.strip() else None
+    except YAMLError as e:
+        first = str(e).strip().splitlines()[0]
+        raise ValueError(f"--set {text!r}: the value is not YAML ({first})") from None
+    return path, parsed
+
+
+def _override(raw: dict, settings: Sequence[str]) -> dict:
+    """The nested override mapping for ``settings``; list steps copy the base's list."""
+    import copy
+
+    over: dict = {}
+    for text in settings:
+        path, value = parse_setting(text)
+        # the first list step: copy that list from the merged base (or the override so far)
+        cut = next((i for i, s in enumerate(path) if isinstance(s, int)), None)
+        node: Any = over
+        for i, step in enumerate(path[:-1] if cut is None else path[:cut - 1]):
+            if not isinstance(node.get(step), dict):
+                node[step] = {}
+            node = node[step]
+        if cut is None:
+            node[path[-1]] = value
+            continue
+        list_key = path[cut - 1]
+        current = node.get(list_key)
+        if current is None:
+            base: Any = raw
+            for step in path[:cut]:
+                try:
+                    base = base[step]
+                except (KeyError, IndexError, TypeError):
+                    base = None
+                    break
+            current = copy.deepcopy(base) if isinstance(base, list) else None
+        if not isinstance(current, list):
+            where = ".".join(map(str, path[:cut]))
+            raise ValueError(f"--set {text!r}: {where} is not a list in the pack")  # noqa: TRY004
+        node[list_key] = current
+        target: Any = current
+        for j, step in enumerate(path[cut:-1], start=cut):
+            try:
+                target = target[step]
+            except (KeyError, IndexError, TypeError):
+                where = ".".join(map(str, path[:j + 1]))
+                raise ValueError(f"--set {text!r}: the pack has no {where}") from None
+        last = path[-1]
+        try:
+            if isinstance(target, list):
+                target[last]  # must exist: an index past the end is refused
+            target[last] = value
+        except (IndexError, TypeError):
+            where = ".".join(map(str, path))
+            raise ValueError(f"--set {text!r}: the pack has no {where}") from None
+    return over
+
+
+def variant_text(base: RulePack, settings: Sequence[str]) -> str:
+    """The YAML text of a pack that ``extends`` ``base`` (by absolute path) with
+    ``settings`` (``KEY=VALUE``) applied."""
+    import io
+
+    from ruamel.yaml import YAML
+
+    over = _override(base.raw, settings)
+    doc = {"extends": os.path.abspath(base.source), "name": base.name}
+    doc.update(over)
+    yaml = YAML(typ="safe", pure=True)
+    yaml.default_flow_style = False
+    buf = io.StringIO()
+    yaml.dump(doc, buf)
+    return buf.getvalue()
+
+
+def variant_pack(base: RulePack | str | os.PathLike, settings: Sequence[str]) -> RulePack:
+    """``base`` with ``settings`` (``KEY=VALUE``) applied, loaded like any pack; problems
+    are reported against the ``--set`` that caused them."""
+    if not isinstance(base, RulePack):
+        base = load_pack(base)
+    if not settings:
+        return base
+    if base.source.startswith("<"):
+        raise ValueError("--set needs a pack loaded from a file")
+    text = variant_text(base, settings)
+    try:
+        base_dir = os.path.dirname(os.path.abspath(base.source))
+        return load_pack_text(text, SET_FILE, base_dir=base_dir)
+    except RulePackError as e:
+        raise type(e)([_blame(p, settings) for p in e.problems]) from None
+
+
+def _blame(problem: PackProblem, settings: Sequence[str]) -> PackProblem:
+    """A problem in the generated variant text, re-labelled with the ``--set`` it came from."""
+    if problem.file != SET_FILE:
+        return problem
+    path = problem.path.replace("[", ".").replace("]", "")
+    keys = [(text, text.partition("=")[0].strip()) for text in settings]
+    # the setting of that key (or of a key above it), else every setting below it
+    found = [text for text, key in keys if path == key or path.startswith(key + ".")]
+    found = found[-1:] or [text for text, key in keys if key.startswith(path + ".")]
+    label = ", ".join(f"--set {text}" for text in found) if found else SET_FILE
+    return attrs.evolve(problem, file=label, line=None, col=None)

@@ -1,0 +1,457 @@
+"""A rule pack as a readable rules sheet (Markdown), written from the pack itself.
+
+:func:`rules_sheet` reads only ``pack.spec`` — the validated, merged pack the engine plays
+— so the sheet can never drift from what the engine does.  ``meldkit rules PACK`` prints
+it; the documentation build publishes one page per bundled pack with it.
+
+>>> from meldkit.rulesheet import rules_sheet
+>>> sheet = rules_sheet("pony_tail")
+>>> sheet.splitlines()[0]
+'# Pony Tail'
+>>> [line for line in sheet.splitlines() if line.startswith("## ")][:3]
+['## Players and cards', '## The deal', '## A turn']
+>>> "| sevens | 7 natural 7s | 5000 |" in sheet
+True
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+from ._cards import RANKS, SUITS
+from ._loader import RulePack, load_pack
+
+__all__ = ["rules_sheet"]
+
+_RANK_NAMES = {"A": "aces", "K": "kings", "Q": "queens", "J": "jacks", "JK": "jokers",
+               "2": "2s (deuces)", "3": "3s (treys)"}
+_SUIT_NAMES = dict(zip(SUITS, ("clubs", "diamonds", "hearts", "spades")))
+
+
+def _rank_words(rank: str) -> str:
+    return _RANK_NAMES.get(rank, f"{rank}s")
+
+
+def _short_rank(rank: str) -> str:
+    return {"JK": "jokers"}.get(rank, f"{rank}s")
+
+
+def _selector(sel: str) -> str:
+    """A pack card selector in words: ``"2"`` → 2s (deuces), ``"3H"`` → the 3 of hearts."""
+    s = str(sel).strip().upper()
+    if s in RANKS:
+        return _rank_words(s)
+    rank, suit = s[:-1], s[-1:]
+    return f"the {rank} of {_SUIT_NAMES.get(suit, suit)}"
+
+
+def _list(items: Sequence[str], last: str = "and") -> str:
+    items = [i for i in items if i]
+    if not items:
+        return "none"
+    if len(items) == 1:
+        return items[0]
+    return f"{', '.join(items[:-1])} {last} {items[-1]}"
+
+
+def _selectors(sels: Sequence[str], last: str = "and") -> str:
+    return _list([_selector(s) for s in sels], last)
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
+def _points(n: int) -> str:
+    return f"{n:+,}" if n < 0 else f"{n:,}"
+
+
+def _book_kind_text(kind, size: int) -> str:
+    """What a book kind is, in words: ``7 natural 7s``, ``7 wild cards``."""
+    if kind.wild_only:
+        return f"{size} wild cards"
+    ranks = ("one rank" if not kind.ranks
+             else " or ".join(_short_rank(str(r).upper()) for r in kind.ranks))
+    if kind.max_wilds == 0:
+        return f"{size} natural {ranks}" if kind.ranks else f"{size} natural cards of {ranks}"
+    what = f"{size} {ranks}" if kind.ranks else f"{size} cards of {ranks}"
+    if kind.min_wilds and kind.max_wilds is not None:
+        return f"{what} with {kind.min_wilds} to {kind.max_wilds} wild cards"
+    if kind.min_wilds:
+        return f"{what} with at least {kind.min_wilds} wild card{'s' if kind.min_wilds > 1 else ''}"
+    if kind.max_wilds is not None:
+        return f"{what} with at most {kind.max_wilds} wild cards"
+    return what
+
+
+def _is_rummy(pack: RulePack) -> bool:
+    """Whether the rummy kernel plays the pack (not a plugin's own engine)."""
+    if not pack.spec.plugin:
+        return True
+    try:
+        from .plugins import plugin_for
+
+        plugin = plugin_for(pack)
+    except Exception:  # noqa: BLE001 - a missing plugin: describe what the pack says
+        return False
+    return plugin is None or getattr(plugin, "engine", None) is None
+
+
+def rules_sheet(pack: RulePack | str | os.PathLike) -> str:
+    """The rules of ``pack`` (a :class:`~meldkit.RulePack`, a bundled name or a path) as a
+    Markdown rules sheet: players and cards, deal, turn, melds, books, initial meld, the
+    discard pile, reserve piles, going out, the end of a hand, scoring and the end of the
+    game."""
+    if not isinstance(pack, RulePack):
+        pack = load_pack(pack)
+    spec = pack.spec
+    out: list[str] = [f"# {spec.title or pack.name}", ""]
+    if spec.description:
+        out += [spec.description.strip(), ""]
+    out += [(f"*Rules sheet generated from the rule pack `{pack.name}` "
+             f"(digest `{pack.digest[:12]}`): it states exactly what the engine plays.*"), ""]
+    if not _is_rummy(pack):
+        out += _plugin_sheet(pack)
+        return "\n".join(out).rstrip() + "\n"
+    for section in (_players_and_cards, _deal, _turn, _melds, _books, _initial_meld, _pile,
+                    _reserve, _going_out, _hand_end, _scoring, _game_end):
+        lines = section(spec)
+        if lines:
+            out += lines + [""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+# --------------------------------------------------------------------------- sections
+
+
+def _players_and_cards(spec) -> list[str]:
+    pl, deck, cards = spec.players, spec.deck, spec.cards
+    out = ["## Players and cards", ""]
+    count = f"{pl.min} to {pl.max} players" if pl.min != pl.max else f"{pl.min} players"
+    if pl.partners == "never":
+        out.append(f"- **Players:** {count}, each playing alone.")
+    else:
+        if pl.teams is not None:
+            sides = (f"{pl.teams} teams, seated alternately (seat *i* is on team *i* mod "
+                     f"{pl.teams})")
+        else:
+            sides = f"teams of {pl.team_size}, seated alternately"
+        if pl.partners == "always":
+            out.append(f"- **Players:** {count} in {sides}.")
+        else:
+            out.append(f"- **Players:** {count}, alone or — with {pl.min_for_partners} or "
+                       f"more players, as a game option — in {sides}.")
+    per = 52 + deck.jokers_per_deck
+    jokers = f" with {deck.jokers_per_deck} jokers each" if deck.jokers_per_deck else ""
+    if deck.decks is not None:
+        n = deck.decks
+        out.append(f"- **Deck:** {n} standard 52-card deck{'s' if n != 1 else ''}{jokers} "
+                   f"({n * per} cards).")
+    else:
+        n = deck.decks_per_player
+        out.append(f"- **Deck:** {n} standard 52-card deck{'s' if n != 1 else ''}{jokers} "
+                   f"per player ({n * per} cards per player).")
+    out.append(f"- **Wild cards:** {_selectors(cards.wild)}.")
+    if cards.bonus:
+        out.append(f"- **Bonus cards:** {_selectors(cards.bonus)} — laid face up at once when "
+                   "dealt or drawn, and replaced from the stock.")
+    if cards.dead:
+        out.append(f"- **Dead cards:** {_selectors(cards.dead)} — never melded.")
+    if cards.unmeldable:
+        out.append(f"- **Never melded:** {_selectors(cards.unmeldable)}.")
+    out += ["", "Card values (for melds, the initial meld and cards left in hand):", "",
+            "| Card | Value |", "|---|---:|"]
+    order = {r: i for i, r in enumerate(("JK",) + RANKS[:13])}
+    for sel in sorted(cards.values, key=lambda s: (order.get(s.upper(), 50), s)):
+        out.append(f"| {_selector(sel)} | {cards.values[sel]} |")
+    return out
+
+
+def _deal(spec) -> list[str]:
+    d = spec.deal
+    out = ["## The deal", ""]
+    if d.reserve:
+        first = "the hand first" if d.order[0] == "hand" else f"the {d.reserve_name} first"
+        out.append(f"- Each player is dealt a hand of {_cards(d.hand)} and a face-down "
+                   f"**{d.reserve_name}** of {_cards(d.reserve)} ({first}).")
+    else:
+        out.append(f"- Each player is dealt a hand of {_cards(d.hand)}.")
+    if d.upcard:
+        again = [{"bonus": "a bonus card", "wild": "a wild card"}[w] for w in d.upcard_turn_again]
+        line = "- The top card of the stock is turned face up to start the discard pile"
+        if again:
+            line += (f"; if it is {_list(again, 'or')}, another card is turned on top of it, "
+                     "and the pile starts frozen")
+        out.append(line + ".")
+    else:
+        out.append("- No card is turned up: the discard pile starts empty.")
+    if spec.cards.bonus:
+        out.append("- Bonus cards in a dealt hand are laid out and replaced from the stock.")
+    if d.first_player == "left_of_dealer":
+        out.append("- The first dealer is chosen by lot; the player on the dealer's left plays "
+                   "first, and the deal passes to the left after each hand.")
+    else:
+        out.append("- Every player draws a card: the highest ("
+                   + " > ".join(d.high_card_order)
+                   + ") plays first; any other card, or a tie, draws again. The deal then "
+                   "passes to the left after each hand.")
+    return out
+
+
+def _turn(spec) -> list[str]:
+    t, d, r = spec.turn, spec.deal, spec.reserve
+    out = ["## A turn", ""]
+    out.append("A turn has two phases: first draw, then play.")
+    out.append("")
+    draw = [f"draw {_cards(t.draw)} from the stock"]
+    if spec.cards.bonus:
+        draw[0] += " (a bonus card drawn is laid out and replaced)"
+    draw.append("or take the discard pile (see *The discard pile*)")
+    out.append("1. **Draw:** " + ", ".join(draw) + ".")
+    if d.reserve and r.pickup_at_turn_start == "side_has_book":
+        out.append(f"   Before drawing, a player whose side has a book may pick up their "
+                   f"{d.reserve_name} into their hand.")
+    out.append("2. **Play:** lay down new melds and add cards to your side's melds, as many as "
+               "you like, then discard one card face up onto the pile, which ends the turn.")
+    if t.keep_card_to_discard:
+        out.append("   You must always keep a card to discard: a play that would leave you "
+                   "without one is not allowed.")
+    else:
+        out.append("   A player who melds every card and has none left to discard leaves the "
+                   "hand; their melds still count.")
+    return out
+
+
+def _melds(spec) -> list[str]:
+    m = spec.melds
+    out = ["## Melds", ""]
+    out.append(f"- A meld is at least {_cards(m.min_size)} of one rank, with at least "
+               f"{m.min_naturals} natural cards and at most {m.max_wilds} wild cards.")
+    if m.no_wild_ranks:
+        out.append(f"- Melds of {_selectors(m.no_wild_ranks, 'or')} take no wild cards at all.")
+    if m.wild_melds:
+        out.append(f"- A meld made only of wild cards is allowed (at least "
+                   f"{_cards(m.min_size)}).")
+    else:
+        out.append("- A meld made only of wild cards is not allowed.")
+    close = ("until it is a closed book"
+             if spec.books.close_at_size else "(melds keep growing)")
+    out.append(f"- A side has at most one open meld of each rank {close}; add further cards of "
+               "that rank to it.")
+    out.append("- A side's melds are shared: partners add to each other's melds.")
+    return out
+
+
+def _books(spec) -> list[str]:
+    b = spec.books
+    out = ["## Books", ""]
+    if b.close_at_size:
+        out.append(f"A meld of {_cards(b.size)} is a **book** and is closed: it takes no more "
+                   "cards, and the side may start a new meld of that rank.")
+    else:
+        out.append(f"A meld of {_cards(b.size)} or more is a **book**; it keeps taking cards.")
+    if b.kinds:
+        out += ["", "A book is of the first kind it matches:", "",
+                "| Kind | Book | Value |", "|---|---|---:|"]
+        for k in b.kinds:
+            out.append(f"| {k.name} | {_book_kind_text(k, b.size)} | {k.value} |")
+    return out
+
+
+def _initial_meld(spec) -> list[str]:
+    im = spec.initial_meld
+    tiers = im.minimums
+    if not tiers or all(t.minimum == 0 for t in tiers):
+        return ["## The initial meld", "", "A side's first meld of a hand has no minimum."]
+    out = ["## The initial meld", ""]
+    out.append("A side's first meld of a hand must total a minimum in card values, which "
+               "depends on the side's score so far. Several melds laid down in the same turn "
+               "count together; if they do not reach the minimum they are taken back, and the "
+               "player may not meld again that turn.")
+    out += ["", "| Side's score | Minimum |", "|---|---:|"]
+    low = None
+    for t in tiers:
+        if t.below is None:
+            what = f"{low:,} or more" if low is not None else "any"
+        elif low is None:
+            what = f"below {t.below:,}"
+        else:
+            what = f"{low:,} to {t.below - 1:,}"
+        out.append(f"| {what} | {t.minimum} |")
+        low = t.below
+    out.append("")
+    if im.pile_top_counts:
+        out.append("When the pile is taken for the initial meld, its top card counts toward "
+                   "the minimum.")
+    else:
+        out.append("When the pile is taken for the initial meld, its top card does not count "
+                   "toward the minimum.")
+    return out
+
+
+def _pile(spec) -> list[str]:
+    p = spec.pile
+    out = ["## The discard pile", ""]
+    if p.freezes_on:
+        out.append(f"- Discarding {_selectors(p.freezes_on, 'or')} **freezes** the pile until "
+                   "it is next taken.")
+    if p.blocked_by:
+        out.append(f"- A pile with {_selectors(p.blocked_by, 'or')} on top cannot be taken "
+                   "(it is blocked for the next player).")
+    if p.requires_melded:
+        out.append("- Only a side that has already melded this hand may take the pile.")
+    ways = {
+        "natural_pair": "with two natural cards of its rank from your hand",
+        "natural_and_wild": "with one natural card of its rank and one wild card",
+        "onto_meld": "alone, onto your side's open meld of its rank",
+    }
+    if len(p.take_with) == 1:
+        out.append(f"- To take the pile, meld its top card {ways[p.take_with[0]]}, then take "
+                   "the rest of the pile into your hand.")
+    else:
+        out.append("- To take the pile, meld its top card in one of these ways, then take the "
+                   "rest of the pile into your hand:")
+        for w in p.take_with:
+            out.append(f"  - {ways[w]}")
+    if spec.melds.wild_melds:
+        out.append("- A wild card on top is taken with two wild cards of its own rank, for the "
+                   "side's wild meld.")
+    else:
+        out.append("- A wild card on top cannot be taken.")
+    if p.frozen_take_with == "same_rank_pair":
+        out.append("- A frozen pile is taken only with two cards of the top card's own rank "
+                   "(two deuces for a deuce).")
+    else:
+        out.append("- A frozen pile is taken only with two natural cards of the top card's "
+                   "rank.")
+    return out
+
+
+def _reserve(spec) -> list[str]:
+    d, r = spec.deal, spec.reserve
+    if not d.reserve:
+        return []
+    name = d.reserve_name
+    out = [f"## The {name}", ""]
+    if r.pickup_on_book == "side_first":
+        out.append(f"- The player who completes their side's first book of the hand picks up "
+                   f"their {name} at once.")
+    elif r.pickup_on_book == "own_first":
+        out.append(f"- A player picks up their {name} at once when they complete their own "
+                   "first book of the hand.")
+    if r.pickup_at_turn_start == "side_has_book":
+        out.append(f"- Once their side has a book, a player may pick up their {name} at the "
+                   "start of their turn, before drawing.")
+    if r.pickup_on_book == "never" and r.pickup_at_turn_start == "never":
+        out.append(f"- The {name} is never picked up.")
+    if spec.cards.bonus:
+        if r.bonus_replaced:
+            out.append(f"- Bonus cards found in the {name} are laid out and replaced from the "
+                       "stock.")
+        else:
+            out.append(f"- Bonus cards found in the {name} are laid out and not replaced.")
+    return out
+
+
+def _going_out(spec) -> list[str]:
+    g, d = spec.going_out, spec.deal
+    out = ["## Going out", ""]
+    needs = []
+    if g.required_books:
+        needs.append("one book of each of these kinds: " + ", ".join(g.required_books))
+    if g.min_books:
+        needs.append(f"at least {g.min_books} book{'s' if g.min_books != 1 else ''}")
+    if g.requires_reserve and d.reserve:
+        needs.append(f"the player has picked up their {d.reserve_name}")
+    if needs:
+        out.append("A player may go out only when their side has " + "; and ".join(needs) + ".")
+    else:
+        out.append("A player may go out at any time.")
+    if g.requires_discard:
+        out.append("Going out means getting rid of every card, the last one by discarding it.")
+    else:
+        out.append("Going out means getting rid of every card, by melding or discarding.")
+    out.append("Going out ends the hand.")
+    return out
+
+
+def _hand_end(spec) -> list[str]:
+    h = spec.hand_end
+    out = ["## The end of a hand", "", "- A hand ends when a player goes out."]
+    if h.stock_empty:
+        out.append("- It also ends when the stock is empty and the player to draw does not "
+                   "(or cannot) take the pile.")
+    if h.players_out_without_discard and h.one_side_left:
+        out.append("- It also ends when only one side still has players in the hand.")
+    return out
+
+
+def _scoring(spec) -> list[str]:
+    sc, b = spec.scoring, spec.books
+    out = ["## Scoring", "", "At the end of each hand every side scores:", "",
+           "| Item | Points |", "|---|---|"]
+    if b.kinds:
+        out.append("| each book | "
+                   + ", ".join(f"{k.name} {k.value:,}" for k in b.kinds) + " |")
+    if sc.melded_cards:
+        out.append("| every card in the side's books and melds | its value |")
+    if spec.cards.bonus:
+        bonus = f"{sc.bonus.value:,} each"
+        if sc.bonus.set_size:
+            bonus += (f"; a player's set of {sc.bonus.set_size} scores "
+                      f"{sc.bonus.set_value:,} instead")
+        if sc.bonus.negative_if_not_melded:
+            bonus += "; negative for a side that has not melded"
+        out.append(f"| bonus cards | {bonus} |")
+    if sc.dead_in_hand:
+        out.append(f"| each dead card left in a hand | {_points(sc.dead_in_hand)} |")
+    who = ("sides that did not go out" if sc.hand_penalty == "not_out" else "every side")
+    out.append(f"| cards left in hand ({who}) | minus their value |")
+    if spec.deal.reserve:
+        who = ("sides that did not go out" if sc.reserve_penalty == "not_out"
+               else "every side")
+        extra = ""
+        if sc.reserve_values:
+            extra = " (" + ", ".join(f"{_selector(k).split(' (')[0]} count {v} each"
+                                     for k, v in sc.reserve_values.items()) + ")"
+        out.append(f"| a {spec.deal.reserve_name} not picked up ({who}) | minus its cards' "
+                   f"values{extra} |")
+    if sc.going_out:
+        out.append(f"| going out | {sc.going_out:,} |")
+    if sc.concealed_going_out:
+        out.append(f"| going out concealed (without having melded before that turn) | "
+                   f"{sc.concealed_going_out:,} more |")
+    return out
+
+
+def _game_end(spec) -> list[str]:
+    return ["## The end of the game", "",
+            (f"The game ends after the hand in which a side reaches {spec.game.target:,} "
+             "points; the side with the most points wins (a tie plays another hand).")]
+
+
+def _plugin_sheet(pack: RulePack) -> list[str]:
+    """A pack played by a plugin's own engine: what the pack itself states."""
+    import json
+
+    spec = pack.spec
+    pl, d = spec.players, spec.deal
+    out = [(f"This game is played by the `{spec.plugin}` plugin's own engine; its rules "
+            "are the plugin's, configured by the options below."), ""]
+    count = f"{pl.min} to {pl.max} players" if pl.min != pl.max else f"{pl.min} players"
+    sides = {"always": "in partnerships", "never": "each alone",
+             "optional": "alone or in partnerships"}[pl.partners]
+    out += ["## Players and the deal", "", f"- **Players:** {count}, {sides}.",
+            f"- **Deal:** {_cards(d.hand)} each.", ""]
+    if spec.options:
+        import io
+
+        from ruamel.yaml import YAML
+
+        yaml = YAML(typ="safe", pure=True)
+        yaml.default_flow_style = None
+        buf = io.StringIO()
+        yaml.dump(json.loads(json.dumps(spec.options)), buf)
+        out += ["## Options", "", "```yaml", buf.getvalue().rstrip(), "```"]
+    return out
