@@ -101,7 +101,12 @@ class GameState:
         return [p for p in range(self.n_players) if self.team_of[p] == team]
 
     def legal_actions(self) -> list[Action]:
-        """Every action the player to move may take, in a stable order."""
+        """Every action the player to move may take, in a stable order (a new list: the
+        caller may change it)."""
+        return self._cached_legal()[:]
+
+    def _cached_legal(self) -> list[Action]:
+        """The legal actions, computed once per position (never hand this list out)."""
         cache = self._legal_cache
         if cache is None:
             cache = self._legal_cache = [] if self.phase == self.OVER else self._legal()

@@ -90,6 +90,11 @@ class Meld:
         return m
 
 
+_SHAPES = {DRAW: (0, 0), END: (0, 0), PICKUP: (0, 0), WITHDRAW: (0, 0), DISCARD: (1, 1),
+           TAKE: (0, 2), MELD: (1, 99), ADD: (1, 99)}
+"""The number of cards each kernel action names (actions built by hand are checked too)."""
+
+
 def _r(code: str, sentence: str) -> Reason:
     return Reason(code, sentence)
 
@@ -481,6 +486,10 @@ class RummyState(GameState):
         if self.phase == OVER:
             return _r("game/over", "the game is over")
         t = a.type
+        shape = _SHAPES.get(t)
+        if shape is not None and not (shape[0] <= len(a.cards) <= shape[1]
+                                      and (a.target >= 0) == (t == ADD)):
+            return _r("action/malformed", f"'{a}' is not a well-formed {t} action")
         hook = self.rules.hooks.get(t)
         if hook is not None:
             if hook.phase != self.phase:

@@ -375,7 +375,7 @@ class HousesState(GameState):
     def _check(self, a: Action) -> Reason | None:
         # Legal sets here are small (a few dozen actions): membership is the check, and
         # the reason is worked out only for refused actions.
-        if a in self.legal_actions():
+        if a in self._cached_legal():
             return None
         return self._reason(a)
 
