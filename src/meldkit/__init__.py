@@ -12,8 +12,10 @@ True
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING, Any
 
 from ._actions import Action
+from ._cards import RANKS, SUITS, card_code, kind_of_code
 from ._errors import (
     IllegalActionError,
     MeldkitError,
@@ -24,16 +26,50 @@ from ._errors import (
     SaveError,
     SetupError,
 )
-from ._loader import RulePack, available_packs, check_pack, load_pack, load_pack_text
+from ._game import GameState
 from ._rules import Rules
 from ._scoring import HandFinal, TeamScore, score_hand
-from ._game import GameState
 from ._state import HandResult, Reason, RummyState
-from .plugins import ActionHook, Plugin
+
+if TYPE_CHECKING:
+    from ._loader import RulePack, available_packs, check_pack, load_pack, load_pack_text
+    from .plugins import ActionHook, Plugin
+
+# The pack loader (ruamel.yaml, cattrs) and the plugin registry (importlib.metadata) load
+# on first use, so that `import meldkit` stays fast.
+_LAZY = {
+    "RulePack": "_loader",
+    "available_packs": "_loader",
+    "check_pack": "_loader",
+    "load_pack": "_loader",
+    "load_pack_text": "_loader",
+    "ActionHook": "plugins",
+    "Plugin": "plugins",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'meldkit' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "RANKS",
+    "SUITS",
+    "card_code",
+    "kind_of_code",
     "Action",
     "ActionHook",
     "Plugin",
@@ -80,6 +116,7 @@ def new_game(
     >>> g.current_player
     0
     """
+    from ._loader import RulePack, load_pack
     from .plugins import engine_for
 
     if not isinstance(pack, RulePack):

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Sequence
-from importlib import metadata
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
@@ -187,6 +186,8 @@ def register(plugin: Plugin) -> Plugin:
 
 def installed_plugins() -> list[str]:
     """Names of the plugins installed through the ``meldkit.plugins`` entry point."""
+    from importlib import metadata
+
     return sorted({ep.name for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
                   | set(_registry))
 
@@ -194,6 +195,8 @@ def installed_plugins() -> list[str]:
 def get_plugin(name: str, package: str | None = None) -> Plugin:
     """The plugin called ``name``; raises :class:`PluginError` saying which package to
     install when it is missing."""
+    from importlib import metadata
+
     if name in _registry:
         return _registry[name]
     eps = [ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
