@@ -134,9 +134,11 @@ class GameState:
         a = self.parse_action(action)
         if self.phase == self.OVER:
             raise IllegalActionError("game/over", "the game is over", a)
-        why = self._check(a)
-        if why is not None:
-            raise IllegalActionError(why.code, why.sentence, a)
+        cache = self._legal_cache
+        if cache is None or a not in cache:  # a listed legal action needs no second check
+            why = self._check(a)
+            if why is not None:
+                raise IllegalActionError(why.code, why.sentence, a)
         self._legal_cache = None
         self.history.append(str(a))
         self._do(a)

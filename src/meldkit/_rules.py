@@ -118,6 +118,12 @@ class Rules:
         self.min_books = spec.going_out.min_books
         # every (deuces, jokers…) mix of wild cards up to max_wilds, fewest first
         self.wild_mixes = self._wild_mixes(max(self.max_wilds, self.book_size))
+        no_mix = (0,) * len(self.wild_ranks)
+        self.wild_mix_info = [(no_mix, 0)] + [(m, sum(m)) for m in self.wild_mixes]
+        self.meld_slots = self.natural_ranks + ((WILD,) if self.wild_melds else ())
+        self.slot_max_wilds = [0 if self.no_wild[r] else self.max_wilds
+                               for r in range(N_RANKS + 1)]
+        self.meld_actions: dict = {}  # (new, slot, naturals, wild mix) -> Action, filled lazily
         # --- initial meld, pile, reserve, going out ---------------------------------------
         self.minimum_tiers = [(t.below, t.minimum) for t in spec.initial_meld.minimums]
         self.pile_top_counts = spec.initial_meld.pile_top_counts
@@ -160,6 +166,7 @@ class Rules:
         self.play_hooks = tuple(h for h in hooks if h.phase == "play")
         self.action_space = ActionSpace(
             self.wild_ranks, {h.verb: (h.cards, h.target) for h in hooks})
+        self.discard_actions = [self.action_space.get("discard", (r,)) for r in range(N_RANKS)]
 
     @staticmethod
     def _values(values: dict[str, int], overrides: dict[str, int]) -> list[int]:

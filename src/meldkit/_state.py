@@ -393,46 +393,99 @@ class RummyState(GameState):
 
     # ------------------------------------------------------------------ legality
     def _legal(self) -> list[Action]:
-        return [a for a in self._candidates() if self._check(a) is None]
+        """The legal actions.  Candidates are generated within the structural limits
+        (cards held, meld shapes), so most are legal by construction; only those whose
+        effects need the full rules (a hand left with one card or none, plugin actions,
+        the draw phase) go through :meth:`_check`, which stays the one definition of
+        legality (a test compares the two over random play)."""
+        if self.phase == DRAW_PHASE:
+            return [a for a in self._draw_candidates() if self._check(a) is None]
+        return self._play_actions()
 
     def _candidates(self) -> list[Action]:
-        """Structurally plausible actions for the current phase (filtered by _check)."""
+        """Every structurally plausible action for the current phase (a superset of the
+        legal actions; for tests and debugging)."""
+        if self.phase == DRAW_PHASE:
+            return self._draw_candidates()
+        return self._play_actions(filtered=False)
+
+    def _draw_candidates(self) -> list[Action]:
         p = self.current
         get = self.actions.get
         out: list[Action] = []
-        if self.phase == DRAW_PHASE:
-            if not self.reserve_taken[p]:
-                out.append(get(PICKUP))
-            out.append(get(DRAW) if self.stock else get(END))
-            if self.pile and not self.failed_initial:
-                out.extend(self._take_candidates(p))
-            for hook in self.rules.draw_hooks:
-                out.extend(hook.legal(self))
-            return out
-        rules = self.rules
-        counts = [len(c) for c in self.hands[p]]
-        t = self.team_of[p]
-        opens = self.open_melds[t]
-        if not self.failed_initial:
-            wr = rules.wild_ranks
-            mixes = [()] + [m for m in rules.wild_mixes
-                            if all(c <= counts[w] for c, w in zip(m, wr))]
-            for r in rules.natural_ranks:
-                if counts[r] >= rules.min_naturals and opens[r] is None:
-                    out.extend(self._meld_candidates(r, counts, True, mixes))
-            if rules.wild_melds and opens[WILD] is None:
-                out.extend(self._meld_candidates(WILD, counts, True, mixes))
-            for slot in range(_SLOTS):
-                if opens[slot] is not None:
-                    out.extend(self._meld_candidates(slot, counts, False, mixes))
-        if self.pending:
-            out.append(get(WITHDRAW))
-        for r in range(N_RANKS):
-            if counts[r]:
-                out.append(get(DISCARD, (r,)))
-        for hook in self.rules.play_hooks:
+        if not self.reserve_taken[p]:
+            out.append(get(PICKUP))
+        out.append(get(DRAW) if self.stock else get(END))
+        if self.pile and not self.failed_initial:
+            out.extend(self._take_candidates(p))
+        for hook in self.rules.draw_hooks:
             out.extend(hook.legal(self))
         return out
+
+    def _play_actions(self, filtered: bool = True) -> list[Action]:
+        """The play phase's actions (``filtered``: only the legal ones)."""
+        p = self.current
+        rules = self.rules
+        hand = self.hands[p]
+        counts = [len(c) for c in hand]
+        size = self.hand_size[p]
+        check = self._check
+        out: list[Action] = []
+        if not self.failed_initial:
+            opens = self.open_melds[self.team_of[p]]
+            wr = rules.wild_ranks
+            mixes = [m for m in rules.wild_mix_info
+                     if all(c <= counts[w] for c, w in zip(m[0], wr))]
+            table = rules.meld_actions
+            min_nat = rules.min_naturals
+            for slot in rules.meld_slots:
+                opened = opens[slot]
+                if opened is None:
+                    if slot != WILD and counts[slot] < min_nat:
+                        continue
+                    room = rules.max_meld_size
+                    lo = min_nat
+                    max_w = room if slot == WILD else rules.slot_max_wilds[slot]
+                    least = rules.min_size
+                    new = True
+                else:
+                    room = rules.max_meld_size - len(opened.cards)
+                    lo = 0
+                    max_w = room if slot == WILD else rules.slot_max_wilds[slot] - opened.wild
+                    least = 1
+                    new = False
+                hi = 0 if slot == WILD else min(counts[slot], room)
+                if slot == WILD:
+                    lo = 0
+                for n in range(lo, hi + 1):
+                    for mix, w in mixes:
+                        total = n + w
+                        if w > max_w or total > room or total < least:
+                            continue
+                        key = (new, slot, n, mix)
+                        a = table.get(key)
+                        if a is None:
+                            a = table[key] = self._meld_action(new, slot, n, mix)
+                        if not filtered or size - total >= 2 or check(a) is None:
+                            out.append(a)
+        get = self.actions.get
+        if self.pending:
+            out.append(get(WITHDRAW))
+        elif size >= 2 or not filtered:
+            out.extend(rules.discard_actions[r] for r in range(N_RANKS) if counts[r])
+        else:
+            out.extend(a for r in range(N_RANKS) if counts[r]
+                       for a in (rules.discard_actions[r],) if check(a) is None)
+        for hook in rules.play_hooks:
+            out.extend(a for a in hook.legal(self) if not filtered or check(a) is None)
+        return out
+
+    def _meld_action(self, new: bool, slot: int, n: int, mix: tuple[int, ...]) -> Action:
+        cards = [slot] * n if slot != WILD else []
+        for c, w in zip(mix, self.rules.wild_ranks):
+            cards.extend([w] * c)
+        cards_t = self.actions.canonical(cards)
+        return self.actions.get(MELD, cards_t) if new else self.actions.get(ADD, cards_t, slot)
 
     def _take_candidates(self, p: int) -> list[Action]:
         rules = self.rules
@@ -446,40 +499,6 @@ class RummyState(GameState):
             for w in rules.wild_ranks:
                 if counts[w]:
                     out.append(get(TAKE, self.actions.canonical((top, w))))
-        return out
-
-    def _meld_candidates(self, slot: int, counts: list[int], new: bool,
-                         mixes: list[tuple[int, ...]]) -> list[Action]:
-        """Meld (``new``) or lay-off actions on ``slot`` within the meld-shape limits;
-        ``mixes`` are the wild-card mixes the hand can pay for."""
-        rules = self.rules
-        get = self.actions.get
-        canon = self.actions.canonical
-        wild_ranks = rules.wild_ranks
-        opened = None if new else self.open_melds[self.team_of[self.current]][slot]
-        have = len(opened.cards) if opened else 0
-        room = rules.max_meld_size - have
-        out = []
-        if slot == WILD:
-            nat_range = range(0, 1)
-            max_w = room
-        else:
-            lo = rules.min_naturals if new else 0
-            nat_range = range(lo, min(counts[slot], room) + 1)
-            max_w = 0 if rules.no_wild[slot] else rules.max_wilds - (opened.wild if opened else 0)
-        for n in nat_range:
-            for mix in mixes:
-                w = sum(mix)
-                if w > max_w or n + w > room or n + w == 0:
-                    continue
-                cards = [slot] * n if slot != WILD else []
-                for c, wr in zip(mix, wild_ranks):
-                    if c:
-                        cards.extend([wr] * c)
-                if new:
-                    out.append(get(MELD, canon(cards)))
-                else:
-                    out.append(get(ADD, canon(cards), slot))
         return out
 
     def _check(self, a: Action) -> Reason | None:
