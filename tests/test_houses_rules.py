@@ -660,7 +660,7 @@ def probe_view(g, rng):
 @pytest.mark.parametrize("seed", range(30))
 def test_random_self_play_ends_conserving_cards_and_refusing_illegal_actions(seed):
     g = self_play(seed, lambda g, rng: (probe_illegal(g, rng), probe_view(g, rng)))
-    assert g.hand_results[-1].ended_by in {"table_cleared", "agreed", "all_passed"}
+    assert g.hand_results[-1].ended_by in {"table_cleared", "agreed", "all_passed", "turn_limit"}
     assert tuple(g.scores) == g.hand_results[-1].totals == g.rescore(g.hand_results[-1])
     assert [] == g.legal_actions()
     assert "game/over" == refusal(g, "pass")
@@ -731,3 +731,14 @@ def test_a_bad_variant_option_gives_file_line_and_a_hint(options, where, message
     first = str(e.value.problems[0])
     assert first.startswith(where) and message in first
     assert not [p for p in e.value.problems if p.path.startswith("deck")]
+
+
+def test_sh_10_resolved_turn_limit_after_the_deck_ends_the_game():
+    pack = meldkit.load_pack_text(
+        "extends: houses\nname: short\noptions: {turn_limit_after_deck: 3}\n")
+    g = meldkit.new_game(pack, players=4, seed=5)
+    bot = RandomBot(seed=5, meld_first=False)
+    while not g.is_over:
+        g.apply(bot.choose(g))
+    assert "turn_limit" == g.hand_results[-1].ended_by or g.turns_after_deck < 3
+    assert g.turns_after_deck <= 3

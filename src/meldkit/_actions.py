@@ -19,6 +19,8 @@ the same in every deal.  ``str(action)`` is its notation and round-trips through
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from ._cards import RANKS, rank_index
 from ._errors import NotationError
 
@@ -36,22 +38,23 @@ _WILD_TARGET = 14  # same as _rules.WILD
 _NO_CARDS: tuple[int, ...] = ()
 
 
-class Action:
-    """One move, as immutable interned value: ``type``, the ``cards`` it uses (rank
+class Action(tuple):
+    """One move, as an immutable interned value: ``type``, the ``cards`` it uses (rank
     numbers, canonical order) and a ``target`` (meld rank for ``add``, else -1).
 
     Build actions with :meth:`GameState.parse_action` or take them from
-    :meth:`GameState.legal_actions`; equal actions are the same object.
+    :meth:`GameState.legal_actions`.  An action is a tuple ``(type, cards, target)``
+    underneath, so comparing and hashing it costs no Python call.
     """
 
-    __slots__ = ("type", "cards", "target", "_text", "_hash")
+    type = property(itemgetter(0), doc="The action type (``meld``, ``discard`` …).")
+    cards = property(itemgetter(1), doc="The ranks (or plugin-defined ints) it names.")
+    target = property(itemgetter(2), doc="The meld it adds to, or -1.")
 
-    def __init__(self, type: str, cards: tuple[int, ...], target: int, text: str):
-        object.__setattr__(self, "type", type)
-        object.__setattr__(self, "cards", cards)
-        object.__setattr__(self, "target", target)
-        object.__setattr__(self, "_text", text)
-        object.__setattr__(self, "_hash", hash((type, cards, target)))
+    def __new__(cls, type: str, cards: tuple[int, ...], target: int, text: str):
+        self = tuple.__new__(cls, (type, cards, target))
+        self.__dict__["_text"] = text
+        return self
 
     def __setattr__(self, name, value):
         raise AttributeError("Action is immutable")
@@ -62,22 +65,8 @@ class Action:
     def __repr__(self) -> str:
         return f"Action({self._text!r})"
 
-    def __hash__(self) -> int:
-        return self._hash
-
-    def __eq__(self, other) -> bool:
-        if self is other:
-            return True
-        if not isinstance(other, Action):
-            return NotImplemented
-        return (self.type, self.cards, self.target) == (other.type, other.cards, other.target)
-
     def __reduce__(self):
-        return (_rebuild, (self.type, self.cards, self.target, self._text))
-
-
-def _rebuild(type, cards, target, text):
-    return Action(type, cards, target, text)
+        return (Action, (self[0], self[1], self[2], self._text))
 
 
 def format_action(type: str, cards: tuple[int, ...], target: int) -> str:

@@ -124,6 +124,8 @@ class Rules:
         self.slot_max_wilds = [0 if self.no_wild[r] else self.max_wilds
                                for r in range(N_RANKS + 1)]
         self.meld_actions: dict = {}  # (new, slot, naturals, wild mix) -> Action, filled lazily
+        self._mix_cap = max(self.max_wilds, self.book_size)
+        self._mixes_by_counts: dict[tuple[int, ...], list] = {}
         # --- initial meld, pile, reserve, going out ---------------------------------------
         self.minimum_tiers = [(t.below, t.minimum) for t in spec.initial_meld.minimums]
         self.pile_top_counts = spec.initial_meld.pile_top_counts
@@ -194,6 +196,17 @@ class Rules:
         rec(0, most, ())
         mixes.sort(key=lambda m: (sum(m), tuple(-c for c in m)))
         return mixes
+
+    def mixes_for(self, wild_counts: list[int]) -> list[tuple[tuple[int, ...], int]]:
+        """The ``(mix, total)`` wild-card mixes a hand holding ``wild_counts`` (per wild
+        rank) can pay for, no-wild mix first (memoised)."""
+        cap = self._mix_cap
+        key = tuple(c if c < cap else cap for c in wild_counts)
+        found = self._mixes_by_counts.get(key)
+        if found is None:
+            found = self._mixes_by_counts[key] = [
+                m for m in self.wild_mix_info if all(c <= k for c, k in zip(m[0], key))]
+        return found
 
     @classmethod
     def of(cls, pack: RulePack) -> Rules:

@@ -433,9 +433,7 @@ class RummyState(GameState):
         out: list[Action] = []
         if not self.failed_initial:
             opens = self.open_melds[self.team_of[p]]
-            wr = rules.wild_ranks
-            mixes = [m for m in rules.wild_mix_info
-                     if all(c <= counts[w] for c, w in zip(m[0], wr))]
+            mixes = rules.mixes_for([counts[w] for w in rules.wild_ranks])
             table = rules.meld_actions
             min_nat = rules.min_naturals
             for slot in rules.meld_slots:

@@ -74,6 +74,11 @@ class HousesOptions:
         default=False,
         metadata={"doc": "Complete scoring groups still on the table when the game ends score "
                          "for their team too (SH-12 resolves: they score nothing)."})
+    turn_limit_after_deck: int = attrs.field(
+        default=600,
+        metadata={"doc": "The game ends after this many turns once the deck is exhausted "
+                         "(0: no limit). Sackson's page sets none; steals and moves can go on "
+                         "for ever between bots, so the engine resolves a limit."})
     end_proposal_max_cards: int = attrs.field(
         default=8, metadata={"doc": "Most cards on the table and in hands for a proposal to end "
                                     "(SH-10)."})

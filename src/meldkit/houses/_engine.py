@@ -58,7 +58,7 @@ class HousesResult:
 
     hand_number: int
     ended_by: str
-    """``table_cleared``, ``agreed`` or ``all_passed``."""
+    """``table_cleared``, ``agreed``, ``all_passed`` or ``turn_limit``."""
     scores: tuple[HousesTeamScore, ...]
     final: dict
     """``{"removed": [...], "table": [...]}`` (group card ids per player): what the score is
@@ -156,7 +156,7 @@ class HousesState(GameState):
     """A game of Houses in progress."""
 
     __slots__ = ("rules", "stock", "hands", "groups", "removed", "incoming", "post_deck",
-                 "proposed", "passes_in_row", "ended_by")
+                 "proposed", "passes_in_row", "ended_by", "turns_after_deck")
 
     # ------------------------------------------------------------------ creation
     @classmethod
@@ -199,6 +199,7 @@ class HousesState(GameState):
         s.incoming = [-1] * players
         s.proposed = False
         s.passes_in_row = 0
+        s.turns_after_deck = 0
         s.ended_by = ""
         s._start_turn(first)
         return s
@@ -488,6 +489,12 @@ class HousesState(GameState):
                     and not any(g for q in seats for g in self.groups[q])):
                 self._end("table_cleared")
                 return
+        if self.post_deck:
+            self.turns_after_deck += 1
+            limit = self.rules.options.turn_limit_after_deck
+            if limit and self.turns_after_deck >= limit:
+                self._end("turn_limit")
+                return
         self._start_turn((p + 1) % self.n_players)
 
     def _end(self, how: str) -> None:
@@ -529,7 +536,7 @@ class HousesState(GameState):
         c = HousesState.__new__(HousesState)
         for name in ("pack", "rules", "n_players", "seed", "options", "deck_order", "team_of",
                      "n_teams", "hand_number", "current", "phase", "post_deck", "proposed",
-                     "passes_in_row", "ended_by", "_legal_cache"):
+                     "passes_in_row", "ended_by", "turns_after_deck", "_legal_cache"):
             setattr(c, name, getattr(self, name))
         c.scores = self.scores[:]
         c.history = self.history[:]
@@ -548,6 +555,7 @@ class HousesState(GameState):
             "groups": self.groups, "removed": [[list(g) for g in gs] for gs in self.removed],
             "incoming": self.incoming, "post_deck": self.post_deck, "proposed": self.proposed,
             "passes_in_row": self.passes_in_row, "ended_by": self.ended_by,
+            "turns_after_deck": self.turns_after_deck,
             "history": self.history,
         }
 
@@ -570,6 +578,7 @@ class HousesState(GameState):
         s.incoming = list(d["incoming"])
         s.post_deck, s.proposed = d["post_deck"], d["proposed"]
         s.passes_in_row, s.ended_by = d["passes_in_row"], d["ended_by"]
+        s.turns_after_deck = d["turns_after_deck"]
         s.history = list(d["history"])
         s.hand_results = []
         if s.phase == OVER:
