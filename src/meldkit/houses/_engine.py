@@ -95,6 +95,27 @@ class HousesRules:
         self.gmin, self.gmax = o.group_min, o.group_max
         self.hand_size = pack.spec.deal.hand
         self._actions: dict[tuple, Action] = {}
+        self._fit_sets: dict[tuple[int, ...], frozenset[int]] = {}
+        self._points: dict[tuple[int, ...], int | None] = {}
+        self.all_cards = range(len(self.codes))
+
+    def fit_set(self, group: list[int]) -> frozenset[int]:
+        """Every card that fits on ``group`` (memoised by the group's cards)."""
+        key = tuple(group)
+        found = self._fit_sets.get(key)
+        if found is None:
+            found = self._fit_sets[key] = frozenset(
+                k for k in self.all_cards if k not in key and self.fits(group, k))
+        return found
+
+    def points(self, group: list[int]) -> int | None:
+        """:meth:`group_points`, memoised."""
+        key = tuple(group)
+        try:
+            return self._points[key]
+        except KeyError:
+            value = self._points[key] = self.group_points(key)
+            return value
 
     @classmethod
     def of(cls, pack) -> HousesRules:
@@ -342,26 +363,30 @@ class HousesState(GameState):
             return [act(AGREE), act(REFUSE)]
         out = []
         mine = self.groups[p]
-        fits = r.fits
-        for k in sorted(self.hands[p]):
-            for s, g in enumerate(mine):
-                if fits(g, k):
+        fit = [r.fit_set(g) for g in mine]
+        spaces = range(len(mine))
+        hand = sorted(self.hands[p])
+        for k in hand:
+            for s in spaces:
+                if k in fit[s]:
                     out.append(act(PLACE, (k,), s))
         if not self.post_deck:
-            out.extend(act(PASS, (k,)) for k in sorted(self.hands[p]))
+            out.extend(act(PASS, (k,)) for k in hand)
         for s_from, g in enumerate(self.groups[self.right_hand_opponent(p)]):
             if g:
-                for s, mg in enumerate(mine):
-                    if fits(mg, g[-1]):
+                top = g[-1]
+                for s in spaces:
+                    if top in fit[s]:
                         out.append(act(STEAL, (s_from,), s))
         for s_from, g in enumerate(mine):
             if g:
-                for s, mg in enumerate(mine):
-                    if s != s_from and (mg or len(g) > 1) and fits(mg, g[-1]):
+                top = g[-1]
+                for s in spaces:
+                    if s != s_from and (mine[s] or len(g) > 1) and top in fit[s]:
                         out.append(act(MOVE, (s_from,), s))
         if self.post_deck:
-            out.extend(act(REMOVE, (s,)) for s, g in enumerate(mine)
-                       if r.group_points(g) is not None)
+            points = r.points
+            out.extend(act(REMOVE, (s,)) for s in spaces if points(mine[s]) is not None)
             if (not self.hands[p] or not out
                     or r.options.pass_after_deck == "always"):
                 out.append(act(PASS))
@@ -483,12 +508,13 @@ class HousesState(GameState):
         if self.passes_in_row >= self.n_players:
             self._end("all_passed")
             return
-        for team in range(self.n_teams):
-            seats = self.team_players(team)
-            if (any(self.removed[q] for q in seats)
-                    and not any(g for q in seats for g in self.groups[q])):
-                self._end("table_cleared")
-                return
+        if t == REMOVE or t == STEAL:  # only these can clear a team's table
+            for team in range(self.n_teams):
+                seats = [q for q in range(self.n_players) if self.team_of[q] == team]
+                if (any(self.removed[q] for q in seats)
+                        and not any(g for q in seats for g in self.groups[q])):
+                    self._end("table_cleared")
+                    return
         if self.post_deck:
             self.turns_after_deck += 1
             limit = self.rules.options.turn_limit_after_deck
