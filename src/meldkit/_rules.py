@@ -126,6 +126,7 @@ class Rules:
         self.meld_actions: dict = {}  # (new, slot, naturals, wild mix) -> Action, filled lazily
         self._mix_cap = max(self.max_wilds, self.book_size)
         self._mixes_by_counts: dict[tuple[int, ...], list] = {}
+        self._codes: dict[int, list[str]] = {}
         # --- initial meld, pile, reserve, going out ---------------------------------------
         self.minimum_tiers = [(t.below, t.minimum) for t in spec.initial_meld.minimums]
         self.pile_top_counts = spec.initial_meld.pile_top_counts
@@ -217,6 +218,17 @@ class Rules:
         return rules
 
     # --- players and decks -----------------------------------------------------------------
+    def card_codes(self, n_cards: int) -> list[str]:
+        """The text code of each card id of a deck of ``n_cards`` (cached)."""
+        cache = self._codes
+        codes = cache.get(n_cards)
+        if codes is None:
+            d = self.spec.deck
+            per_deck = 52 + d.jokers_per_deck
+            kinds = standard_deck_kinds(n_cards // per_deck, d.jokers_per_deck)
+            codes = cache[n_cards] = [card_code(k) for k in kinds]
+        return codes
+
     def deck_kinds(self, n_players: int) -> list[int]:
         """The kind of each card id for a table of ``n_players``."""
         d = self.spec.deck

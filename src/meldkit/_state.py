@@ -116,7 +116,7 @@ class RummyState(GameState):
     """
 
     __slots__ = (
-        "rules", "actions", "kind_of", "rank_of", "dealer",
+        "rules", "actions", "kind_of", "rank_of", "codes", "dealer",
         "stock", "pile", "pile_frozen", "hands", "hand_size", "reserves", "reserve_taken",
         "bonus", "melds", "open_melds", "melded", "out", "pending", "pile_pending",
         "pending_top", "failed_initial", "melded_at_turn_start", "plugin", "ext",
@@ -149,6 +149,7 @@ class RummyState(GameState):
         s.deck_order = list(deck_order) if deck_order else None
         s.kind_of = rules.deck_kinds(players)
         s.rank_of = [13 if k == JOKER_KIND else k // 4 for k in s.kind_of]
+        s.codes = rules.card_codes(len(s.kind_of))
         s.scores = [0] * s.n_teams
         s.hand_number = 0
         s.history = []
@@ -365,9 +366,10 @@ class RummyState(GameState):
     # ------------------------------------------------------------------ public reading
     def hand_codes(self, player: int) -> list[str]:
         """The cards in a player's hand as codes, sorted by rank."""
+        codes = self.codes
         out = []
         for cards in self.hands[player]:
-            out.extend(card_code(self.kind_of[c]) for c in sorted(cards))
+            out.extend(codes[c] for c in sorted(cards))
         return out
 
     def initial_minimum(self, team: int) -> int:
@@ -1062,6 +1064,7 @@ class RummyState(GameState):
         c.n_teams = self.n_teams
         c.kind_of = self.kind_of
         c.rank_of = self.rank_of
+        c.codes = self.codes
         c.scores = self.scores[:]
         c.hand_number = self.hand_number
         c.dealer = self.dealer
@@ -1099,8 +1102,7 @@ class RummyState(GameState):
         its top)."""
         if not isinstance(player, int) or not 0 <= player < self.n_players:
             raise SetupError(f"player must be a seat 0..{self.n_players - 1}, not {player!r}")
-        code = card_code
-        kind_of = self.kind_of
+        codes = self.codes
         teams = []
         for t in range(self.n_teams):
             melds = []
@@ -1111,7 +1113,7 @@ class RummyState(GameState):
                     book = k.name if k else None
                 melds.append({
                     "rank": "wild" if m.slot == WILD else RANKS[m.slot],
-                    "cards": [code(kind_of[c]) for c in m.cards],
+                    "cards": [codes[c] for c in m.cards],
                     "closed": m.closed,
                     "book": book,
                     "pending": m.pending,
@@ -1130,7 +1132,7 @@ class RummyState(GameState):
             "hand_size": self.hand_size[q],
             "reserve_size": len(self.reserves[q]),
             "reserve_picked_up": self.reserve_taken[q],
-            "bonus": [code(kind_of[c]) for c in self.bonus[q]],
+            "bonus": [codes[c] for c in self.bonus[q]],
             "out": self.out[q],
         } for q in range(self.n_players)]
         v: dict[str, Any] = {
@@ -1146,7 +1148,7 @@ class RummyState(GameState):
             "teams": teams,
             "stock_size": len(self.stock),
             "pile": {
-                "top": code(kind_of[self.pile[-1]]) if self.pile else None,
+                "top": codes[self.pile[-1]] if self.pile else None,
                 "size": len(self.pile),
                 "frozen": self.pile_frozen,
             },
@@ -1206,6 +1208,7 @@ class RummyState(GameState):
         s.deck_order = d["deck_order"]
         s.kind_of = rules.deck_kinds(s.n_players)
         s.rank_of = [13 if k == JOKER_KIND else k // 4 for k in s.kind_of]
+        s.codes = rules.card_codes(len(s.kind_of))
         s.scores = list(d["scores"])
         s.hand_number = d["hand_number"]
         s.dealer = d["dealer"]
