@@ -124,7 +124,8 @@ class Rules:
         self.slot_max_wilds = [0 if self.no_wild[r] else self.max_wilds
                                for r in range(N_RANKS + 1)]
         self.meld_actions: dict = {}  # (new, slot, naturals, wild mix) -> Action, filled lazily
-        self._mix_cap = max(self.max_wilds, self.book_size)
+        self.mix_cap = self._mix_cap = max(self.max_wilds, self.book_size)
+        self.slot_actions: dict = {}  # memo of RummyState._slot_actions
         self._mixes_by_counts: dict[tuple[int, ...], list] = {}
         self._codes: dict[int, list[str]] = {}
         # --- initial meld, pile, reserve, going out ---------------------------------------

@@ -435,39 +435,28 @@ class RummyState(GameState):
         out: list[Action] = []
         if not self.failed_initial:
             opens = self.open_melds[self.team_of[p]]
-            mixes = rules.mixes_for([counts[w] for w in rules.wild_ranks])
-            table = rules.meld_actions
+            cap = rules.mix_cap
+            wild_key = tuple(counts[w] if counts[w] < cap else cap for w in rules.wild_ranks)
+            memo = rules.slot_actions
             min_nat = rules.min_naturals
             for slot in rules.meld_slots:
                 opened = opens[slot]
                 if opened is None:
                     if slot != WILD and counts[slot] < min_nat:
                         continue
-                    room = rules.max_meld_size
-                    lo = min_nat
-                    max_w = room if slot == WILD else rules.slot_max_wilds[slot]
-                    least = rules.min_size
-                    new = True
+                    key = (True, slot, 0 if slot == WILD else counts[slot], wild_key, 0, 0)
                 else:
-                    room = rules.max_meld_size - len(opened.cards)
-                    lo = 0
-                    max_w = room if slot == WILD else rules.slot_max_wilds[slot] - opened.wild
-                    least = 1
-                    new = False
-                hi = 0 if slot == WILD else min(counts[slot], room)
-                if slot == WILD:
-                    lo = 0
-                for n in range(lo, hi + 1):
-                    for mix, w in mixes:
-                        total = n + w
-                        if w > max_w or total > room or total < least:
-                            continue
-                        key = (new, slot, n, mix)
-                        a = table.get(key)
-                        if a is None:
-                            a = table[key] = self._meld_action(new, slot, n, mix)
-                        if not filtered or size - total >= 2 or check(a) is None:
-                            out.append(a)
+                    key = (False, slot, 0 if slot == WILD else counts[slot], wild_key,
+                           len(opened.cards), opened.wild)
+                entry = memo.get(key)
+                if entry is None:
+                    entry = memo[key] = self._slot_actions(*key)
+                acts, totals, most = entry
+                if not filtered or size - most >= 2:
+                    out.extend(acts)
+                else:
+                    out.extend(a for a, total in zip(acts, totals)
+                               if size - total >= 2 or check(a) is None)
         get = self.actions.get
         if self.pending:
             out.append(get(WITHDRAW))
@@ -479,6 +468,34 @@ class RummyState(GameState):
         for hook in rules.play_hooks:
             out.extend(a for a in hook.legal(self) if not filtered or check(a) is None)
         return out
+
+    def _slot_actions(self, new: bool, slot: int, held: int, wild_key: tuple[int, ...],
+                      have: int, have_wild: int) -> tuple[tuple[Action, ...], tuple[int, ...], int]:
+        """The meld (``new``) or lay-off actions on ``slot`` for a hand holding ``held``
+        naturals of it and ``wild_key`` wild cards, onto a meld of ``have`` cards (of them
+        ``have_wild`` wild): the actions, their sizes and the largest size.  Memoised in
+        ``rules.slot_actions``: a pure function of its arguments."""
+        rules = self.rules
+        room = rules.max_meld_size - have
+        if new:
+            lo, least = rules.min_naturals, rules.min_size
+            max_w = room if slot == WILD else rules.slot_max_wilds[slot]
+        else:
+            lo, least = 0, 1
+            max_w = room if slot == WILD else rules.slot_max_wilds[slot] - have_wild
+        if slot == WILD:
+            lo, hi = 0, 0
+        else:
+            hi = min(held, room)
+        acts, totals = [], []
+        for n in range(lo, hi + 1):
+            for mix, w in rules.mixes_for(list(wild_key)):
+                total = n + w
+                if w > max_w or total > room or total < least:
+                    continue
+                acts.append(self._meld_action(new, slot, n, mix))
+                totals.append(total)
+        return tuple(acts), tuple(totals), max(totals, default=0)
 
     def _meld_action(self, new: bool, slot: int, n: int, mix: tuple[int, ...]) -> Action:
         cards = [slot] * n if slot != WILD else []
