@@ -14,7 +14,7 @@ import json
 from typing import Any, ClassVar
 
 from ._actions import Action
-from ._errors import IllegalActionError, SaveError
+from ._errors import IllegalActionError, SaveError, SetupError
 
 SAVE_FORMAT = "meldkit-save/1"
 
@@ -64,6 +64,38 @@ class GameState:
     @classmethod
     def _from_state_dict(cls, pack, envelope: dict[str, Any]) -> GameState:
         raise NotImplementedError
+
+    # ------------------------------------------------------------------ creation
+    GAME_OPTIONS: ClassVar[frozenset[str]] = frozenset({"partners", "first_player"})
+    """The game options ``new_game(options=...)`` accepts."""
+
+    def _setup(self, pack, players: int, seed: int, options: dict | None,
+               deck_order: list[str] | None) -> dict:
+        """Check and store what every new game has (seats, teams, seed, options); returns
+        the options.  Raises :class:`~meldkit.SetupError` naming the bad value."""
+        from ._rules import Rules
+
+        options = dict(options or {})
+        unknown = set(options) - self.GAME_OPTIONS
+        if unknown:
+            raise SetupError(
+                f"unknown game option(s) {', '.join(sorted(map(str, unknown)))} "
+                f"(expected: {', '.join(sorted(self.GAME_OPTIONS))})"
+            )
+        self.pack = pack
+        self.team_of, self.n_teams = Rules.of(pack).seating(players, options.get("partners"))
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise SetupError(f"seed must be an int, not {seed!r}")
+        first = options.get("first_player")
+        if first is not None and (not isinstance(first, int) or not 0 <= first < players):
+            raise SetupError(f"option first_player must be a seat 0..{players - 1}, not {first!r}")
+        self.n_players, self.seed, self.options = players, seed, options
+        self.deck_order = list(deck_order) if deck_order else None
+        self.scores = [0] * self.n_teams
+        self.history = []
+        self.hand_results = []
+        self._legal_cache = None
+        return options
 
     # ------------------------------------------------------------------ shared behaviour
     @property

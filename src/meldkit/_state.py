@@ -133,32 +133,13 @@ class RummyState(GameState):
         s.plugin = rules.plugin
         s.ext = {}
         s.actions = rules.action_space
-        options = dict(options or {})
-        unknown = set(options) - {"partners", "first_player"}
-        if unknown:
-            raise SetupError(
-                f"unknown game option(s) {', '.join(sorted(map(str, unknown)))} "
-                "(expected: partners, first_player)"
-            )
-        s.team_of, s.n_teams = rules.seating(players, options.get("partners"))
-        s.n_players = players
-        if not isinstance(seed, int):
-            raise SetupError(f"seed must be an int, not {seed!r}")
-        s.seed = seed
-        s.options = options
-        s.deck_order = list(deck_order) if deck_order else None
+        options = s._setup(pack, players, seed, options, deck_order)
         s.kind_of = rules.deck_kinds(players)
         s.rank_of = [13 if k == JOKER_KIND else k // 4 for k in s.kind_of]
         s.codes = rules.card_codes(len(s.kind_of))
-        s.scores = [0] * s.n_teams
         s.hand_number = 0
-        s.history = []
-        s.hand_results = []
-        s._legal_cache = None
         first = options.get("first_player")
         if first is not None:
-            if not isinstance(first, int) or not 0 <= first < players:
-                raise SetupError(f"option first_player must be a seat 0..{players - 1}, not {first!r}")
             s.dealer = (first - 1) % players
         else:
             s.dealer = s._draw_first_dealer()

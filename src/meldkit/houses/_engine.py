@@ -183,33 +183,15 @@ class HousesState(GameState):
     @classmethod
     def _new(cls, pack, players: int, seed: int, options: dict | None,
              deck_order: list[str] | None) -> HousesState:
-        from .._rules import Rules
-
         rules = HousesRules.of(pack)
         s = cls.__new__(cls)
-        s.pack = pack
         s.rules = rules
-        options = dict(options or {})
-        unknown = set(options) - {"partners", "first_player"}
-        if unknown:
-            raise SetupError(f"unknown game option(s) {', '.join(sorted(map(str, unknown)))} "
-                             "(expected: partners, first_player)")
-        s.team_of, s.n_teams = Rules.of(pack).seating(players, options.get("partners"))
-        if not isinstance(seed, int):
-            raise SetupError(f"seed must be an int, not {seed!r}")
-        s.n_players, s.seed, s.options = players, seed, options
-        s.deck_order = list(deck_order) if deck_order else None
-        s.scores = [0] * s.n_teams
+        options = s._setup(pack, players, seed, options, deck_order)
         s.hand_number = 1
-        s.history = []
-        s.hand_results = []
-        s._legal_cache = None
         rng = random.Random(f"meldkit:{seed}:1")
         first = options.get("first_player")
         if first is None:
             first = (rng.randrange(players) + 1) % players  # left of a dealer drawn by lot
-        elif not isinstance(first, int) or not 0 <= first < players:
-            raise SetupError(f"option first_player must be a seat 0..{players - 1}, not {first!r}")
         deck = s._ordered_deck(rng)
         s.stock = deck[::-1]
         s.hands = [[] for _ in range(players)]
