@@ -347,3 +347,10 @@ def test_drawing_only_bonus_cards_at_the_end_of_the_stock_ends_the_hand():
     assert [h.ended_by for h in state.hand_results] == ["stock_empty"]
     assert state.hand_number == 2 and state.legal_actions()
     assert red_three in state.hand_results[0].final.bonus[p]
+
+
+@pytest.mark.parametrize("pack,players", [("pony_tail", 4), ("pony_canasta", 3), ("houses", 4)])
+def test_the_public_conformance_check_passes_for_every_bundled_pack(pack, players):
+    from meldkit.testing import check_conformance
+
+    assert check_conformance(pack, players, games=1, max_actions=20000) > 100

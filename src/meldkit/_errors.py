@@ -46,7 +46,18 @@ class RulePackError(MeldkitError, ValueError):
 
 
 class PluginError(RulePackError):
-    """A plugin named by a pack is missing or does not provide what the hook requires."""
+    """A plugin named by a pack is missing or does not provide what the hook requires.
+
+    Raised while loading a pack it lists the pack's problems like a
+    :class:`RulePackError`; raised on its own (``get_plugin``, ``validate_plugin``) its
+    message is the one sentence."""
+
+    def __init__(self, problems: list[PackProblem] | str):
+        if isinstance(problems, str):
+            self.problems = [PackProblem("<plugin>", None, None, "", problems)]
+            Exception.__init__(self, problems)
+        else:
+            super().__init__(problems)
 
 
 class IllegalActionError(MeldkitError, ValueError):

@@ -3,9 +3,10 @@
 :class:`GameState` holds what every game has (players, teams, seed, scores, history) and
 implements what must behave the same everywhere: atomic :meth:`~GameState.apply` through
 :meth:`~GameState.check`, legal-action caching, and saves that name their pack and its
-digest.  An engine subclass supplies the rules: ``_legal``, ``_check``, ``_do``,
-``parse_action``, ``zone_cards``, ``view``, ``clone``, ``_state_dict`` and
-``_from_state_dict``.
+digest.  An engine subclass supplies the rules: ``_new``, ``_legal``, ``_check``, ``_do``,
+``parse_action``, ``zone_cards``, ``view``, ``clone``, ``rescore``, ``_state_dict`` and
+``_from_state_dict``; its hand records have ``hand_number``, ``ended_by``, ``went_out``,
+``scores`` (each with ``team`` and ``total``) and ``totals``.
 """
 
 from __future__ import annotations
@@ -33,6 +34,17 @@ class GameState:
     OVER: ClassVar[str] = "over"
 
     # ------------------------------------------------------------------ the contract
+    @classmethod
+    def _new(cls, pack, players: int, seed: int, options: dict | None,
+             deck_order: list[str] | None) -> GameState:
+        """Deal a new game (what :func:`meldkit.new_game` calls); start with
+        :meth:`_setup`."""
+        raise NotImplementedError
+
+    def rescore(self, result) -> tuple[int, ...]:
+        """A finished hand's team totals recomputed from its record (``result.final``)."""
+        raise NotImplementedError
+
     def _legal(self) -> list[Action]:
         raise NotImplementedError
 

@@ -509,6 +509,9 @@ class RummyState(GameState):
             return _r("action/malformed", f"'{a}' is not a well-formed {t} action")
         hook = self.rules.hooks.get(t)
         if hook is not None:
+            if ((hook.cards is not None and len(a.cards) != hook.cards)
+                    or (a.target >= 0) != hook.target):
+                return _r("action/malformed", f"'{a}' is not a well-formed {t} action")
             if hook.phase != self.phase:
                 when = "before drawing" if hook.phase == DRAW_PHASE else "after drawing"
                 return _r("turn/not-now", f"'{t}' is played {when}")

@@ -114,7 +114,7 @@ _HOOK_SIGNATURES = {
 }
 
 
-def _fail(name: str, message: str, package: str | None = None) -> PluginError:
+def _fail(name: str, message: str) -> PluginError:
     return PluginError(f"plugin {name!r}: {message}")
 
 

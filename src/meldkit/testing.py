@@ -135,3 +135,109 @@ def stacked_game(
     opts = dict(options or {})
     opts["first_player"] = first_player
     return new_game(pack, players=players, seed=seed, options=opts, deck_order=order)
+
+
+class ConformanceError(AssertionError):
+    """A game broke one of the invariants every pack must keep."""
+
+
+def check_conformance(
+    pack: RulePack | str | os.PathLike,
+    players: int,
+    games: int = 3,
+    seed: int = 0,
+    options: dict | None = None,
+    max_actions: int = 5000,
+    every: int = 17,
+) -> int:
+    """Random self-play that checks the invariants every pack (and plugin) must keep;
+    returns the number of actions checked, or raises :class:`ConformanceError` saying
+    which invariant broke, in which game and after which actions.
+
+    After every action: each card of the deck is in exactly one zone. Every ``every``
+    actions: every legal action passes ``check``; a refused action raises
+    ``IllegalActionError`` and leaves the state unchanged; a save loads back equal; a
+    clone is equal and independent; a finished hand rescores to its recorded totals.
+    Each game must end within ``max_actions``.
+
+    >>> check_conformance("pony_tail", players=4, games=1, max_actions=20000) > 0
+    True
+    """
+    import random
+
+    from . import new_game
+    from ._errors import IllegalActionError
+    from ._game import GameState
+
+    if not isinstance(pack, RulePack):
+        pack = load_pack(pack)
+    checked = 0
+    for game in range(games):
+        state = new_game(pack, players=players, seed=seed + game, options=options)
+        rng = random.Random(seed * 7919 + game)
+        n_cards = len([c for ids in state.zone_cards().values() for c in ids])
+        results = 0
+
+        def fail(what: str) -> ConformanceError:
+            tail = ", ".join(state.history[-5:])
+            return ConformanceError(f"{pack.name}, {players} players, game seed {seed + game}, "
+                                    f"after {len(state.history)} actions (… {tail}): {what}")
+
+        for step in range(max_actions):
+            if state.is_over:
+                break
+            legal = state.legal_actions()
+            if not legal:
+                raise fail("no legal action in a game that is not over")
+            if step % every == 0:
+                _check_position(state, legal, rng, fail)
+            state.apply(legal[rng.randrange(len(legal))])
+            checked += 1
+            ids = sorted(c for zone in state.zone_cards().values() for c in zone)
+            if ids != list(range(n_cards)):
+                raise fail("card conservation: a card is missing or in two zones")
+            if len(state.hand_results) > results:
+                results = len(state.hand_results)
+                hr = state.hand_results[-1]
+                if tuple(state.rescore(hr)) != tuple(hr.totals):
+                    raise fail("a finished hand does not rescore to its recorded totals")
+        else:
+            raise fail(f"the game did not end within {max_actions} actions")
+        saved = state.to_json()
+        if GameState.from_json(saved, pack=pack).to_json() != saved:
+            raise fail("the finished game does not load back equal")
+    return checked
+
+
+def _check_position(state, legal, rng, fail) -> None:
+    from ._errors import IllegalActionError
+    from ._game import GameState
+
+    for a in legal:
+        if state.check(a) is not None:
+            raise fail(f"legal action {a} is refused by check: {state.check(a)}")
+    before = state.to_json()
+    if GameState.from_json(before, pack=state.pack).to_json() != before:
+        raise fail("a save does not load back equal")
+    twin = state.clone()
+    if twin.to_json() != before:
+        raise fail("a clone differs from its original")
+    twin.apply(legal[0])
+    if state.to_json() != before:
+        raise fail("applying an action to a clone changed the original")
+    words = sorted({str(a).split()[0] for a in legal} | {"draw", "discard", "meld", "pass"})
+    for _ in range(3):
+        text = f"{rng.choice(words)} {rng.choice(['', 'JK', '3', '9 9', 'KS 9', '1 to 4'])}"
+        try:
+            a = state.parse_action(text)
+        except IllegalActionError:
+            continue
+        if a in legal:
+            continue
+        try:
+            state.apply(a)
+        except IllegalActionError:
+            if state.to_json() != before:
+                raise fail(f"refused action {text!r} changed the state") from None
+        else:
+            raise fail(f"{text!r} applied although legal_actions() does not list it")

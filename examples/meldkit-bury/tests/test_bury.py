@@ -227,3 +227,9 @@ def test_bad_option_values_are_reported_by_validate():
             f"extends: {PACK}\nname: bad\noptions: {{max_per_hand: 0, penalty: -5}}\n")
     paths = sorted(p.path for p in e.value.problems)
     assert paths == ["options.max_per_hand", "options.penalty"]
+
+
+def test_the_bury_pack_passes_meldkit_conformance_check():
+    from meldkit.testing import check_conformance
+
+    assert check_conformance(meldkit_bury.pack_path(), players=4, games=2, max_actions=20000) > 0
