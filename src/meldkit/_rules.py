@@ -9,8 +9,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ._cards import (
-    JOKER_KIND,
-    JOKER_RANK,
     N_KINDS,
     N_RANKS,
     RANKS,
@@ -124,7 +122,7 @@ class Rules:
         self.slot_max_wilds = [0 if self.no_wild[r] else self.max_wilds
                                for r in range(N_RANKS + 1)]
         self.meld_actions: dict = {}  # (new, slot, naturals, wild mix) -> Action, filled lazily
-        self.mix_cap = self._mix_cap = max(self.max_wilds, self.book_size)
+        self.mix_cap = max(self.max_wilds, self.book_size)
         self.slot_actions: dict = {}  # memo of RummyState._slot_actions
         self._mixes_by_counts: dict[tuple[int, ...], list] = {}
         self._codes: dict[int, list[str]] = {}
@@ -202,7 +200,7 @@ class Rules:
     def mixes_for(self, wild_counts: list[int]) -> list[tuple[tuple[int, ...], int]]:
         """The ``(mix, total)`` wild-card mixes a hand holding ``wild_counts`` (per wild
         rank) can pay for, no-wild mix first (memoised)."""
-        cap = self._mix_cap
+        cap = self.mix_cap
         key = tuple(c if c < cap else cap for c in wild_counts)
         found = self._mixes_by_counts.get(key)
         if found is None:
@@ -284,10 +282,6 @@ class Rules:
                 return k
         return None
 
-    def code(self, kind: int) -> str:
-        """Text code of a kind."""
-        return card_code(kind)
-
     def meld_shape_ok(self, rank: int, n_nat: int, n_wild: int) -> tuple[str, str] | None:
         """None if a meld of ``rank`` (``WILD`` for wild-only) with these counts is valid,
         else ``(code, sentence)``."""
@@ -313,6 +307,3 @@ class Rules:
             return ("meld/too-many-wilds", f"a meld takes at most {self.max_wilds} wild cards")
         return None
 
-
-JOKER = JOKER_RANK
-__all__ = ["Rules", "WILD", "JOKER", "JOKER_KIND", "N_RANKS"]

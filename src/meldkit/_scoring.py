@@ -10,6 +10,7 @@ from __future__ import annotations
 import attr
 import attrs
 
+from ._cards import rank_of_kind
 from ._rules import Rules
 
 
@@ -116,7 +117,7 @@ def score_hand(rules: Rules, final: HandFinal) -> list[TeamScore]:
         kinds: list[str] = []
         for slot, ids in final.melds[t]:
             if len(ids) >= rules.book_size:
-                n_wild = sum(1 for c in ids if rules.is_wild_rank[_rank(kind_of[c])])
+                n_wild = sum(1 for c in ids if rules.is_wild_rank[rank_of_kind(kind_of[c])])
                 kind = rules.book_kind(slot, n_wild)
                 if kind is not None:
                     books += kind.value
@@ -161,6 +162,3 @@ def final_kind_of(rules: Rules, final: HandFinal) -> list[int]:
     """Kind of each card id for the table ``final`` belongs to."""
     return rules.deck_kinds(len(final.team_of))
 
-
-def _rank(kind: int) -> int:
-    return 13 if kind == 52 else kind // 4

@@ -24,9 +24,8 @@ from ._actions import (
     TAKE,
     WITHDRAW,
     Action,
-    ActionSpace,
 )
-from ._cards import JOKER_KIND, N_RANKS, RANKS, card_code, kind_of_code, rank_of_kind
+from ._cards import N_RANKS, RANKS, card_code, kind_of_code, rank_of_kind
 from ._errors import SetupError
 from ._game import GameState
 from ._rules import WILD, Rules
@@ -135,7 +134,7 @@ class RummyState(GameState):
         s.actions = rules.action_space
         options = s._setup(pack, players, seed, options, deck_order)
         s.kind_of = rules.deck_kinds(players)
-        s.rank_of = [13 if k == JOKER_KIND else k // 4 for k in s.kind_of]
+        s.rank_of = [rank_of_kind(k) for k in s.kind_of]
         s.codes = rules.card_codes(len(s.kind_of))
         s.hand_number = 0
         first = options.get("first_player")
@@ -145,9 +144,6 @@ class RummyState(GameState):
             s.dealer = s._draw_first_dealer()
         s._start_hand(s._ordered_deck())
         return s
-
-    def _hand_rng(self) -> random.Random:
-        return random.Random(f"meldkit:{self.seed}:{self.hand_number}")
 
     def _draw_first_dealer(self) -> int:
         tag = "seating" if self.hand_number == 0 else f"seating:{self.hand_number + 1}"
@@ -564,8 +560,8 @@ class RummyState(GameState):
         size = self.rules.book_size
         return any(len(m.cards) >= size and not m.pending for m in self.melds[t])
 
-    def _book_kinds(self, t: int, extra: tuple[int, int] | None = None) -> list[int]:
-        """Kind index of every book of team t (plus an ``extra`` (slot, n_wild) book)."""
+    def _book_kinds(self, t: int) -> list[int]:
+        """Kind index of every book of team t."""
         rules = self.rules
         out = []
         for m in self.melds[t]:
@@ -573,10 +569,6 @@ class RummyState(GameState):
                 k = rules.book_kind(m.slot, m.wild)
                 if k is not None:
                     out.append(k.index)
-        if extra is not None:
-            k = rules.book_kind(*extra)
-            if k is not None:
-                out.append(k.index)
         return out
 
     def _go_out_reason(self, p: int, new_books: list[tuple[int, int]] = (),
@@ -720,20 +712,15 @@ class RummyState(GameState):
         size = nat + wild
         completes = size >= rules.book_size and (opened is None or len(opened.cards) < rules.book_size)
         if not self.melded[t]:
-            value = rules.value_of_kind
-            got = sum(self._lowest_value(p, r) for r in cards)
+            got = sum(self._values_leaving(p, cards))
             if rules.pile_top_counts:
-                got += value[top_kind]
+                got += rules.value_of_kind[top_kind]
             if got < self.initial_minimum(t):
                 return None  # pending: more melds may follow, or it is withdrawn
         gain = self._reserve_gain(p, t, completes)
         hand_after = self.hand_size[p] - len(cards) + len(self.pile) - 1 + max(gain, 0)
         new_books = [(slot, wild)] if completes else []
         return self._hand_after_ok(p, hand_after, new_books, gain >= 0)
-
-    def _lowest_value(self, p: int, rank: int) -> int:
-        """Value of the card of ``rank`` that leaves p's hand next (the last one)."""
-        return self.rules.value_of_kind[self.kind_of[self.hands[p][rank][-1]]]
 
     def _check_meld(self, a: Action) -> Reason | None:
         rules = self.rules
@@ -785,7 +772,6 @@ class RummyState(GameState):
         completes = size >= rules.book_size > before
         hand_after = self.hand_size[p] - len(cards)
         if not self.melded[t]:
-            value = rules.value_of_kind
             got = self._pending_value(p) + sum(self._values_leaving(p, cards))
             if got < self.initial_minimum(t):
                 return None  # pending: the minimum is not reached yet
@@ -796,7 +782,6 @@ class RummyState(GameState):
             if completes:
                 new_books.append((slot, wild))
             completes = bool(new_books)
-            _ = value
         else:
             new_books = [(slot, wild)] if completes else []
         gain = self._reserve_gain(p, t, completes)
@@ -1208,7 +1193,7 @@ class RummyState(GameState):
         s.seed = d["seed"]
         s.deck_order = d["deck_order"]
         s.kind_of = rules.deck_kinds(s.n_players)
-        s.rank_of = [13 if k == JOKER_KIND else k // 4 for k in s.kind_of]
+        s.rank_of = [rank_of_kind(k) for k in s.kind_of]
         s.codes = rules.card_codes(len(s.kind_of))
         s.scores = list(d["scores"])
         s.hand_number = d["hand_number"]

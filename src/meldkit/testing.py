@@ -166,7 +166,6 @@ def check_conformance(
     import random
 
     from . import new_game
-    from ._errors import IllegalActionError
     from ._game import GameState
 
     if not isinstance(pack, RulePack):
