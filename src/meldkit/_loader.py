@@ -148,6 +148,11 @@ def _problem(loc: _Loc, path: str, message: str, suggestion: str | None = None) 
     return PackProblem(loc.file, loc.line, loc.col, path, message, suggestion)
 
 
+def _where(loc: _Loc) -> str:
+    """``file:line:col`` of a position."""
+    return ":".join([loc.file] + [str(n) for n in (loc.line, loc.col) if n is not None])
+
+
 def _fail(loc: _Loc, path: str, message: str, suggestion: str | None = None) -> RulePackError:
     return RulePackError([_problem(loc, path, message, suggestion)])
 
@@ -560,7 +565,34 @@ class _Problems:
             loc = min(written, key=lambda w: self.file_order.get(w.file, len(self.file_order)))
         else:
             loc = _locate(self.doc, path)
+        if self.inherited_at_child and len(self.doc.labels) > 1:
+            loc, message = self._at_child(loc, path, related, message)
         self.found.append(_problem(loc, _path_text(path, self.doc.data), message, suggestion))
+
+    inherited_at_child = False
+    """Set while the checks for meaning run: a problem with an inherited key is then
+    reported at the child's line that caused it, naming the parent's line too."""
+
+    def _at_child(
+        self, loc: _Loc, path: KeyPath, related: tuple[KeyPath, ...], message: str
+    ) -> tuple[_Loc, str]:
+        child = self.doc.labels[0]
+        own = self.doc.locs.get(path) or _locate(self.doc, path)
+        if own.file != child:
+            message += f" ({_path_text(path, self.doc.data)} is inherited from {_where(own)})"
+        if loc.file == child:
+            return loc, message
+        # The nearest key the child wrote on the way to a key involved; else its extends line.
+        best: tuple[int, _Loc] | None = None
+        for p in (path, *related):
+            for end in range(len(p), 0, -1):
+                at = self.doc.locs.get(p[:end])
+                if at is not None and at.file == child:
+                    if best is None or end > best[0]:
+                        best = (end, at)
+                    break
+        cause = best[1] if best else self.doc.locs.get(("extends",), loc)
+        return cause, message
 
     plugin_missing = False
 
@@ -715,6 +747,7 @@ class _Checker:
                         ("cards", later, i),
                         f"{selector!r} names {shown}, already listed in cards.{earlier} "
                         f"(a card is {later} or {earlier}, not both)",
+                        related=(("cards", earlier),),
                     )
 
     def card_values(self) -> None:
@@ -760,7 +793,8 @@ class _Checker:
     def players(self) -> None:
         players = self.spec.players
         if players.min > players.max:
-            self.add(("players", "max"), f"max ({players.max}) is below min ({players.min})")
+            self.add(("players", "max"), f"max ({players.max}) is below min ({players.min})",
+                     related=(("players", "min"),))
         if players.max > _MAX_PLAYERS:
             self.add(("players", "max"), f"expected at most {_MAX_PLAYERS}, got {players.max}")
 
@@ -878,6 +912,7 @@ class _Checker:
             self.add(
                 ("melds", "min_naturals"),
                 f"{melds.min_naturals} is more than melds.min_size ({melds.min_size})",
+                related=(("melds", "min_size"),),
             )
         if books.size < melds.min_size:
             self.add(
@@ -910,6 +945,7 @@ class _Checker:
                     ("going_out", "required_books", i),
                     f"{name!r} is not a book kind (books.kinds: {', '.join(names) or 'none'})",
                     close[0] if close else None,
+                    related=(("books", "kinds"),),
                 )
 
     def initial_meld(self) -> None:
@@ -987,6 +1023,7 @@ def _build(doc: _Doc, source: str) -> RulePack:
         problems.raise_if_any()
         raise  # pragma: no cover - a validation error always has a leaf problem
     plugin, options = _plugin_options(spec, doc, problems)
+    problems.inherited_at_child = True
     _Checker(spec, problems, plugin, options).run()
     problems.raise_if_any()
     name = spec.name or pathlib.PurePath(source).stem
