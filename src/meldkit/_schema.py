@@ -60,6 +60,11 @@ class DealSpec:
     """The deal, the reserve piles and the upcard."""
 
     hand: int = _f(11, "Cards dealt to each player's hand.")
+    hand_by_players: dict[int, int] = _f(
+        {},
+        "Table-meld packs: cards dealt to each hand by player count (`{2: 10, 3: 7}`); a count "
+        "not listed gets `hand`.",
+    )
     reserve: int = _f(0, "Cards dealt face down to each player's reserve pile (0 = none).")
     reserve_name: str = _f("reserve", "What the reserve pile is called (Pony Tail, Pony, foot).")
     order: list[Literal["hand", "reserve"]] = _f(
@@ -123,6 +128,47 @@ class TurnSpec:
 
 
 @frozen
+class MeldKindSpec:
+    """One kind of meld a table-meld pack allows: a *set* (cards of one rank) or a *run*
+    (consecutive ranks of one suit).  Declaring any kind switches the pack to the table-melds
+    kernel (melds with ids and owners, runs, knocking); see the notation page."""
+
+    name: str = _f("", "The kind's name (shown in the rules sheet); defaults to its type.")
+    type: Literal["set", "run"] = _f("set", "`set`: cards of one rank; `run`: consecutive ranks of one suit.")
+    min_size: int = _f(3, "Fewest cards in a meld of this kind.")
+    max_size: int | None = _f(
+        None,
+        "Most cards when the meld is laid down (null: no limit); lay-offs may grow it further "
+        "unless `lay_off.max_per_end` stops them.",
+    )
+    ace: Literal["low", "high", "both", "around"] = _f(
+        "low",
+        "Runs: where an ace stands — `low` (A-2-3), `high` (Q-K-A), `both` (either end, not "
+        "both at once) or `around` the corner (K-A-2 too).",
+    )
+    max_wilds: int = _f(0, "Most wild cards in a meld of this kind (0: none).")
+    wilds_adjacent: bool = _f(True, "Runs: two wild cards may stand side by side.")
+    all_wild: bool = _f(False, "A meld of this kind may be made of wild cards only.")
+    distinct_suits: bool = _f(False, "Sets: no two cards of the same suit.")
+
+
+@frozen
+class LayOffSpec:
+    """Laying cards off onto melds already on the table (table-meld packs)."""
+
+    onto: Literal["none", "own", "side", "any"] = _f(
+        "any",
+        "Whose melds a player may lay off onto during their turn: nobody's, their own, their "
+        "side's, or anyone's.",
+    )
+    max_per_end: int | None = _f(
+        None,
+        "Most cards laid off at each end of a run, and onto a set beyond its laid size "
+        "(null: no limit; OpenSpiel's gin rummy: 2 at each end of a run).",
+    )
+
+
+@frozen
 class MeldsSpec:
     """What a meld is.  A side has at most one open (unfinished) meld of a rank at a time;
     with `books.close_at_size` it may start another once the first is a closed book."""
@@ -132,6 +178,14 @@ class MeldsSpec:
     max_wilds: int = _f(3, "Most wild cards in a meld of a natural rank.")
     no_wild_ranks: list[str] = _f([], "Ranks whose melds take no wild cards at all (PT: 7s).")
     wild_melds: bool = _f(False, "Melds made only of wild cards are allowed.")
+    kinds: list[MeldKindSpec] = _f(
+        [],
+        "Table-meld packs: the kinds of meld allowed (sets and runs). When given, melds lie on "
+        "the table with ids (`m1`, `m2` …) and owners, cards are named with their suits "
+        "(`meld 4H 5H 6H`), and the canasta keys `min_naturals`, `max_wilds`, `no_wild_ranks`, "
+        "`wild_melds`, `books` do not apply.",
+    )
+    lay_off: LayOffSpec = _f(LayOffSpec(), "Table-meld packs: laying off onto melds on the table.")
 
 
 @frozen
@@ -187,6 +241,20 @@ class PileSpec:
         "Ways to take an unfrozen pile: the top card with two naturals of its rank, with one "
         "natural and one wild card, or alone onto the side's open meld of its rank.",
     )
+    take: Literal["pile", "top", "deep"] = _f(
+        "pile",
+        "Table-meld packs: what a player takes from the discard pile instead of drawing — the "
+        "whole `pile`, the `top` card only (rummy), or `deep`: down to a chosen card, which must "
+        "be melded or laid off at once (Rummy 500).",
+    )
+    first_upcard: Literal["none", "offer"] = _f(
+        "none",
+        "Table-meld packs: `offer` the first upcard (gin) — the first player may take it, else "
+        "each other player in turn, else the first player draws from the stock.",
+    )
+    discard_taken_card: bool = _f(
+        True, "Table-meld packs: a card taken from the pile may be discarded in the same turn."
+    )
     frozen_take_with: Literal["natural_pair", "same_rank_pair"] = _f(
         "natural_pair",
         "How a frozen pile is taken: two naturals of the top's rank, or two cards of the top "
@@ -207,6 +275,66 @@ class ReserveSpec:
         "never", "May be picked up at the start of the owner's turn, before drawing."
     )
     bonus_replaced: bool = _f(False, "A bonus card found in the reserve is replaced from the stock.")
+
+
+@frozen
+class StockSpec:
+    """When the stock runs low (table-meld packs)."""
+
+    when_empty: Literal["end_hand", "turn_pile"] = _f(
+        "end_hand",
+        "When a player must draw from an empty stock: the hand ends (`end_hand`), or the "
+        "discard pile but its top card is turned over, unshuffled, as a new stock (`turn_pile`).",
+    )
+    wall: int = _f(
+        0,
+        "Gin's wall: once a discard leaves this many cards in the stock, the hand is void "
+        "(0: no wall).",
+    )
+    wall_knock_with_upcard: bool = _f(
+        False,
+        "At the wall, the next player may still knock by taking the last discard (OpenSpiel's "
+        "gin rummy); false: the hand is void at once.",
+    )
+
+
+@frozen
+class KnockSpec:
+    """Knocking (gin): ending the hand with little unmelded ("deadwood") value."""
+
+    max_deadwood: int | None = _f(
+        None,
+        "The knock value: a player may knock when the cards they cannot meld total at most "
+        "this (null: no knocking; 0: only gin).",
+    )
+    from_upcard: bool = _f(
+        False, "Oklahoma: the first upcard's value is the knock value (an ace: gin only)."
+    )
+    spade_upcard_doubles: bool = _f(False, "Oklahoma: a spade as first upcard doubles the hand.")
+    gin_bonus: int = _f(25, "Bonus for knocking with no deadwood (gin).")
+    big_gin_bonus: int | None = _f(
+        None,
+        "Bonus for big gin — all eleven cards melded, no discard (null: no big gin, as in "
+        "OpenSpiel).",
+    )
+    undercut_bonus: int = _f(
+        25, "Bonus to the defender whose deadwood is lower than (or equal to) the knocker's."
+    )
+    tie_is_undercut: bool = _f(
+        True,
+        "Equal deadwood is an undercut; false: the hand scores 0 (OpenSpiel's gin rummy).",
+    )
+    lay_off_on_gin: bool = _f(False, "The defender may lay off onto a gin hand's melds.")
+    pile_take_limit: int | None = _f(
+        None,
+        "The hand is void on this many takes of the discard in one hand (OpenSpiel: 50; "
+        "null: no limit).",
+    )
+    returned_card_limit: int | None = _f(
+        None,
+        "The hand is void when this many turns in a row end by discarding the card just taken "
+        "(OpenSpiel: 2; null: no limit).",
+    )
 
 
 @frozen
@@ -252,6 +380,15 @@ class BonusScoring:
 class ScoringSpec:
     """Scoring at the end of each hand."""
 
+    style: Literal["canasta", "winner_takes_hands", "penalty", "knock"] = _f(
+        "canasta",
+        "How a hand scores: `canasta` (melds, books and bonuses, the keys below); "
+        "`winner_takes_hands`: the player who goes out scores the value of every card left in "
+        "the other hands (rummy); `penalty`: each player scores the value of the cards left in "
+        "their own hand, and the lowest total wins (`game.winner: lowest`); `knock`: gin — the "
+        "deadwood difference with the `knock` bonuses.",
+    )
+
     melded_cards: bool = _f(True, "Add the card values of cards in books and melds.")
     bonus: BonusScoring = _f(BonusScoring(), "Bonus cards.")
     dead_in_hand: int = _f(
@@ -278,6 +415,20 @@ class GameSpec:
     """The game as a series of hands."""
 
     target: int = _f(5000, "The game ends after the hand in which a side reaches this total.")
+    winner: Literal["highest", "lowest"] = _f(
+        "highest",
+        "Who wins once a side reaches the target: the highest total, or the lowest (penalty "
+        "scoring, where reaching the target means losing).",
+    )
+    game_bonus: int = _f(0, "Table-meld packs: bonus to the side that wins the game.")
+    box_bonus: int = _f(
+        0, "Table-meld packs: bonus per hand won, added when the game ends (gin's line or box)."
+    )
+    hand_turn_limit: int | None = _f(
+        None,
+        "Table-meld packs: a hand still going after this many turns ends void, so that games "
+        "between bots always end (null: no limit).",
+    )
     tie: Literal["play_on", "draw"] = _f(
         "play_on",
         "When the leading sides are tied at or above the target: play another hand "
@@ -312,6 +463,8 @@ class RulePackSpec:
     initial_meld: InitialMeldSpec = _f(InitialMeldSpec(), "The initial meld.")
     pile: PileSpec = _f(PileSpec(), "The discard pile.")
     reserve: ReserveSpec = _f(ReserveSpec(), "Reserve piles.")
+    stock: StockSpec = _f(StockSpec(), "The stock running low (table-meld packs).")
+    knock: KnockSpec = _f(KnockSpec(), "Knocking (gin).")
     going_out: GoingOutSpec = _f(GoingOutSpec(), "Going out.")
     hand_end: HandEndSpec = _f(HandEndSpec(), "End of a hand.")
     scoring: ScoringSpec = _f(ScoringSpec(), "Scoring.")
