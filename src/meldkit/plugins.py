@@ -229,10 +229,15 @@ def plugin_for(pack: RulePack) -> Plugin | None:
 
 
 def engine_for(pack: RulePack) -> type[GameState]:
-    """The game-state class that plays ``pack``: its plugin's engine, or the rummy kernel."""
+    """The game-state class that plays ``pack``: its plugin's engine, the table-melds
+    kernel for a pack that declares meld kinds (sets and runs), or the canasta kernel."""
     from ._state import RummyState
 
     plugin = plugin_for(pack)
     if plugin is not None and plugin.engine is not None:
         return plugin.engine
+    if pack.spec.melds.kinds:
+        from .kernel.table import TableState
+
+        return TableState
     return RummyState
