@@ -25,6 +25,7 @@ from ._errors import (
     RulePackError,
     SaveError,
     SetupError,
+    StuckGameError,
 )
 from ._game import GameState
 from ._rules import Rules
@@ -88,6 +89,7 @@ __all__ = [
     "Rules",
     "SaveError",
     "SetupError",
+    "StuckGameError",
     "TeamScore",
     "available_packs",
     "check_pack",

@@ -82,3 +82,26 @@ class SaveError(MeldkitError, ValueError):
 
 class SetupError(MeldkitError, ValueError):
     """A game could not be set up (player count, options, stacked deck)."""
+
+
+class StuckGameError(MeldkitError, RuntimeError):
+    """A game could not be played to its end, and ``code`` names why:
+
+    * ``"dead-end"`` — a position that is not over offers its player no legal action;
+    * ``"action-limit"`` — the game did not end within the action budget (a pack whose
+      games cannot end, e.g. one where no side can ever reach ``game.target``).
+
+    Raised by :func:`meldkit.bots.play_game` (and recorded as an unfinished game by
+    ``simulate``), never a bare ``RuntimeError``.
+
+    >>> StuckGameError("action-limit", "no end within 10 actions").code
+    'action-limit'
+    """
+
+    def __init__(self, code: str, reason: str):
+        self.code = code
+        self.reason = reason
+        super().__init__(reason)
+
+    def __reduce__(self):  # picklable: raised inside simulate's worker processes
+        return (type(self), (self.code, self.reason))

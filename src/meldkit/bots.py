@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 from ._actions import ADD, DISCARD, DRAW, END, MELD, PICKUP, TAKE, WITHDRAW, Action
 from ._cards import JOKER_KIND, N_KINDS, RANKS, kind_of_code, kinds_matching, rank_of_kind
+from ._errors import StuckGameError
 
 _MELDING = frozenset({MELD, ADD, TAKE, PICKUP})
 _WILD_SLOT = len(RANKS)  # the slot of a wild meld (``add 2 to wild``)
@@ -405,11 +406,6 @@ def make_bot(name: str, seed: int | None = None):
     return cls(seed=seed)
 
 
-class StuckGameError(RuntimeError):
-    """A game that is not over offers its player no legal action (a dead end in the rules
-    engine): it cannot be played on."""
-
-
 def stuck_reason(state) -> str:
     """Why ``state`` cannot go on, in words."""
     return (f"no legal action for seat {state.current_player} in the {state.phase} phase of "
@@ -418,13 +414,19 @@ def stuck_reason(state) -> str:
 
 def play_game(state, bots, max_actions: int = 1_000_000):
     """Play ``state`` to the end with one bot per seat; returns the state.  Raises
-    :class:`StuckGameError` if the game reaches a position with no legal action."""
+    :class:`~meldkit.StuckGameError` with code ``dead-end`` if the game reaches a position
+    with no legal action, or ``action-limit`` if it has not ended after ``max_actions``
+    actions (a pack whose games never end)."""
     n = 0
     while not state.is_over:
         if not state.legal_actions():
-            raise StuckGameError(stuck_reason(state))
+            raise StuckGameError("dead-end", stuck_reason(state))
+        if n >= max_actions:
+            raise StuckGameError(
+                "action-limit",
+                f"the game did not end within {max_actions} actions (hand "
+                f"{state.hand_number}, scores {list(state.scores)}): the pack's games may "
+                "never end, e.g. when no side can reach game.target")
         state.apply(bots[state.current_player].choose(state))
         n += 1
-        if n >= max_actions:
-            raise RuntimeError(f"game did not finish within {max_actions} actions")
     return state
