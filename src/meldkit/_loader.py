@@ -673,6 +673,7 @@ class _Checker:
             self.melds_and_books,
             self.initial_meld,
             self.reserve,
+            self.table_melds,
             self.plugin_checks,
         ):
             check()
@@ -797,6 +798,17 @@ class _Checker:
                      related=(("players", "min"),))
         if players.max > _MAX_PLAYERS:
             self.add(("players", "max"), f"expected at most {_MAX_PLAYERS}, got {players.max}")
+
+    def table_melds(self) -> None:
+        """The table-meld keys (sets and runs, knocking, scoring styles): see
+        :mod:`meldkit.kernel.checks`."""
+        from .kernel.checks import check_table_pack
+
+        def deck_size(n: int) -> int | None:
+            size = self._deck_size(n)
+            return None if size is None else size[0]
+
+        check_table_pack(self.spec, self.add, self._player_counts(), deck_size)
 
     def _player_counts(self) -> range:
         players = self.spec.players

@@ -1,0 +1,122 @@
+"""The loader's checks of table-meld keys: contradictions it can see are refused with the
+key's ``file:line:col`` instead of a game that cannot run or cannot end."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+_CANASTA_ONLY_STYLE = "canasta"
+
+
+def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
+                     deck_size: Callable[[int], int | None]) -> None:
+    """Add a problem for every contradiction among the table-meld keys of ``spec``.
+
+    ``add(path, message, related=...)`` records a problem at a key path; ``deck_size(n)``
+    is the number of cards for ``n`` players (None when the deck is ill-defined).
+    """
+    melds = spec.melds
+    if not melds.kinds:
+        _no_table_keys(spec, add)
+        return
+    for i, kind in enumerate(melds.kinds):
+        path = ("melds", "kinds", i)
+        if kind.min_size < 2 or kind.min_size > 52:
+            add((*path, "min_size"), f"expected 2 to 52, got {kind.min_size}")
+        if kind.max_size is not None and not kind.min_size <= kind.max_size <= 104:
+            add((*path, "max_size"),
+                f"expected null or {kind.min_size} (min_size) to 104, got {kind.max_size}")
+        if not 0 <= kind.max_wilds <= 52:
+            add((*path, "max_wilds"), f"expected 0 to 52, got {kind.max_wilds}")
+        if kind.all_wild and kind.max_wilds < kind.min_size:
+            add((*path, "all_wild"),
+                f"true, but max_wilds ({kind.max_wilds}) is below min_size ({kind.min_size}): "
+                "no all-wild meld could be made", related=((*path, "max_wilds"),))
+        if kind.type == "set" and kind.ace != "low":
+            add((*path, "ace"), "applies to runs only (this kind is a set)")
+        if kind.type == "run" and kind.distinct_suits:
+            add((*path, "distinct_suits"), "applies to sets only (a run is of one suit)")
+    names = [k.name or k.type for k in melds.kinds]
+    for i, name in enumerate(names):
+        if name in names[:i]:
+            add(("melds", "kinds", i, "name"), f"{name!r} names two meld kinds")
+    if melds.lay_off.max_per_end is not None and melds.lay_off.max_per_end < 0:
+        add(("melds", "lay_off", "max_per_end"),
+            f"expected null or at least 0, got {melds.lay_off.max_per_end}")
+
+    style = spec.scoring.style
+    if style == _CANASTA_ONLY_STYLE:
+        add(("scoring", "style"),
+            "canasta scoring needs rank-slot melds and books; a pack with melds.kinds scores "
+            "with winner_takes_hands, penalty or knock")
+    knock = spec.knock
+    if (knock.max_deadwood is None) != (style != "knock"):
+        if knock.max_deadwood is None:
+            add(("knock", "max_deadwood"), "null, but scoring.style is knock: give the knock "
+                "value", related=(("scoring", "style"),))
+        else:
+            add(("knock", "max_deadwood"), f"{knock.max_deadwood}, but scoring.style is "
+                f"{style}: knocking is scored only with style knock",
+                related=(("scoring", "style"),))
+    if knock.max_deadwood is not None and not 0 <= knock.max_deadwood <= 1000:
+        add(("knock", "max_deadwood"), f"expected 0 to 1000, got {knock.max_deadwood}")
+    if style == "knock" and (spec.players.min != 2 or spec.players.max != 2):
+        add(("players",), "knock scoring is for two players (players.min and max must be 2)",
+            related=(("scoring", "style"),))
+    for key in ("pile_take_limit", "returned_card_limit"):
+        value = getattr(knock, key)
+        if value is not None and value < 1:
+            add(("knock", key), f"expected null or at least 1, got {value}")
+    if (knock.from_upcard or knock.spade_upcard_doubles) and not spec.deal.upcard:
+        key = "from_upcard" if knock.from_upcard else "spade_upcard_doubles"
+        add(("knock", key), "needs an upcard, but deal.upcard is false",
+            related=(("deal", "upcard"),))
+    if spec.pile.first_upcard == "offer" and not spec.deal.upcard:
+        add(("pile", "first_upcard"), "offer, but deal.upcard is false (there is no upcard)",
+            related=(("deal", "upcard"),))
+
+    game = spec.game
+    if game.target < 1:
+        add(("game", "target"), f"expected at least 1, got {game.target}")
+    if style == "penalty" and game.winner != "lowest":
+        add(("game", "winner"), "highest, but with penalty scoring totals only grow by the "
+            "cards left in hand: the lowest total wins (game.winner: lowest)",
+            related=(("scoring", "style"),))
+    if style in ("knock", "winner_takes_hands") and game.winner != "highest":
+        add(("game", "winner"), f"lowest, but with {style} scoring the winner of each hand "
+            "scores: reaching the target means winning (game.winner: highest)",
+            related=(("scoring", "style"),))
+    if game.hand_turn_limit is not None and not 1 <= game.hand_turn_limit <= 100_000:
+        add(("game", "hand_turn_limit"), f"expected null or 1 to 100000, got "
+            f"{game.hand_turn_limit}")
+
+    deal = spec.deal
+    for n, size in deal.hand_by_players.items():
+        if n not in player_counts:
+            add(("deal", "hand_by_players"), f"{n} players is outside players.min..max "
+                f"({player_counts.start}..{player_counts.stop - 1})", related=(("players",),))
+        if not 1 <= size <= 104:
+            add(("deal", "hand_by_players"), f"{size} cards for {n} players: expected 1 to 104")
+    wall = spec.stock.wall
+    if wall < 0:
+        add(("stock", "wall"), f"expected at least 0, got {wall}")
+    for n in player_counts:
+        size = deck_size(n)
+        if size is None:
+            return
+        hand = deal.hand_by_players.get(n, deal.hand)
+        left = size - n * hand - (1 if deal.upcard else 0)
+        if left < wall + 1:
+            add(("deal",), f"{n} players × {hand} cards{' + 1 upcard' if deal.upcard else ''} "
+                f"leave {max(left, 0)} cards in a stock of {size}, but play needs at least "
+                f"{wall + 1} (stock.wall + 1)", related=(("deck",), ("stock", "wall")))
+            return
+
+
+def _no_table_keys(spec: Any, add: Callable[..., None]) -> None:
+    """Table-meld keys in a canasta pack would be ignored: refuse them."""
+    if spec.scoring.style != _CANASTA_ONLY_STYLE:
+        add(("scoring", "style"), f"{spec.scoring.style} needs melds.kinds (sets and runs); "
+            "a canasta pack scores with style canasta", related=(("melds",),))
+    if spec.knock.max_deadwood is not None:
+        add(("knock", "max_deadwood"), "knocking needs melds.kinds (sets and runs)")
