@@ -1,0 +1,990 @@
+"""The table-melds engine: sets and runs laid on the table with ids and owners.
+
+A pack that declares ``melds.kinds`` is played by :class:`TableState`: rummy (draw, meld,
+lay off, discard, go out), gin (draw, discard or knock; the knocker lays melds, the
+defender lays off and melds; deadwood scoring) and their relatives, all configured by pack
+keys.  Cards are named by their codes with suits (``meld 4H 5H 6H``, ``add 7H to m3``).
+
+Each phase is one pair of methods — ``_legal_<phase>`` lists the legal actions, ``_do_<phase>``
+applies one — reached through one table (:data:`PHASES`), as in OpenSpiel's gin rummy.  Meld
+arithmetic lives in :mod:`meldkit.kernel.melds`, scoring in :mod:`meldkit.kernel.scoring`;
+neither touches the state.
+
+>>> import meldkit
+>>> g = meldkit.new_game("gin_rummy", players=2, seed=1, options={"first_player": 0})
+>>> g.phase, [str(a) for a in g.legal_actions()]
+('first_upcard', ['take', 'pass'])
+>>> g.apply("pass"); g.apply("pass"); g.apply("draw")
+>>> g.phase
+'discard'
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from typing import Any, ClassVar
+
+import attrs
+
+from .._actions import Action
+from .._cards import JOKER_KIND, SUITS, card_code, kind_of_code, kinds_matching, standard_deck_kinds
+from .._errors import NotationError, SaveError, SetupError
+from .._game import GameState
+from .melds import Match, MeldKind, MeldRules
+from .scoring import KnockTerms, TableFinal, TableScore, score_table_hand
+
+FIRST_UPCARD = "first_upcard"
+DRAW = "draw"
+PLAY = "play"
+DISCARD = "discard"
+KNOCK = "knock"
+LAYOFF = "layoff"
+WALL = "wall"
+OVER = "over"
+
+_SIMPLE = ("draw", "take", "pass", "done", "knock")
+
+
+# --------------------------------------------------------------------------- compiled rules
+
+
+class TableRules:
+    """A table-meld pack compiled for the hot path (built once per pack, cached)."""
+
+    _cache: ClassVar[dict[str, TableRules]] = {}
+    _CACHE_MAX = 64
+
+    def __init__(self, pack) -> None:
+        from .._rules import Rules
+
+        spec = pack.spec
+        self.spec = spec
+        self.name = pack.name
+        wild: set[int] = set()
+        for sel in spec.cards.wild:
+            wild |= kinds_matching(sel)
+        self.wild = frozenset(wild)
+        self.values = Rules._values(spec.cards.values, {})
+        self.kinds = tuple(
+            MeldKind(name=k.name or k.type, type=k.type, min_size=k.min_size,
+                     max_size=k.max_size, ace=k.ace, max_wilds=k.max_wilds,
+                     wilds_adjacent=k.wilds_adjacent, all_wild=k.all_wild,
+                     distinct_suits=k.distinct_suits)
+            for k in spec.melds.kinds
+        )
+        self.melds = MeldRules(self.kinds, self.wild, self.values)
+        self.style = spec.scoring.style
+        kn = spec.knock
+        self.knock = kn.max_deadwood
+        self.terms = KnockTerms(kn.gin_bonus, kn.big_gin_bonus, kn.undercut_bonus,
+                                kn.tie_is_undercut, 1)
+        self.lay_off = spec.melds.lay_off.onto
+        self.max_per_end = spec.melds.lay_off.max_per_end
+        self.take = spec.pile.take
+        self.offer_upcard = spec.pile.first_upcard == "offer"
+        self.discard_taken = spec.pile.discard_taken_card
+        self.requires_discard = spec.going_out.requires_discard
+        self.when_empty = spec.stock.when_empty
+        self.wall = spec.stock.wall
+        self.wall_knock = spec.stock.wall_knock_with_upcard
+        self.turn_limit = spec.game.hand_turn_limit
+
+    @classmethod
+    def of(cls, pack) -> TableRules:
+        """The compiled rules of ``pack`` (a bounded cache keyed by the pack's digest)."""
+        key = pack.digest + pack.name
+        rules = cls._cache.get(key)
+        if rules is None:
+            if len(cls._cache) >= cls._CACHE_MAX:
+                cls._cache.pop(next(iter(cls._cache)))
+            rules = cls._cache[key] = cls(pack)
+        return rules
+
+    def hand_size(self, players: int) -> int:
+        """Cards dealt to each hand for a table of ``players``."""
+        return self.spec.deal.hand_by_players.get(players, self.spec.deal.hand)
+
+    def deck_kinds(self, players: int) -> list[int]:
+        """The kind of every physical card, by card id."""
+        d = self.spec.deck
+        decks = d.decks if d.decks is not None else (d.decks_per_player or 1) * players
+        return standard_deck_kinds(decks, d.jokers_per_deck)
+
+
+# --------------------------------------------------------------------------- actions
+
+_ACTION_CACHE: dict[tuple, Action] = {}
+_ACTION_CACHE_MAX = 50_000
+
+
+def _action(type_: str, cards: tuple[int, ...] = (), target: int = -1) -> Action:
+    """The interned action (only actions the engine builds are interned)."""
+    key = (type_, cards, target)
+    a = _ACTION_CACHE.get(key)
+    if a is None:
+        parts = [type_, *(card_code(k) for k in cards)]
+        if target >= 0:
+            parts += ["to", f"m{target}"]
+        a = Action(type_, cards, target, " ".join(parts))
+        if len(_ACTION_CACHE) < _ACTION_CACHE_MAX:
+            _ACTION_CACHE[key] = a
+    return a
+
+
+def parse_table_action(text: str | Action) -> Action:
+    """Parse table-meld notation (``meld 4H 5H 6H``, ``add 7H to m3``, ``discard 10C``,
+    ``take``, ``take 5H``, ``draw``, ``pass``, ``knock``, ``done``).
+
+    >>> str(parse_table_action("add 7h to M3")), parse_table_action("meld 4H 5H 6H").cards
+    ('add 7H to m3', (14, 18, 22))
+    """
+    if isinstance(text, Action):
+        if (type(text[0]) is not str or type(text[1]) is not tuple or type(text[2]) is not int
+                or not all(type(c) is int and 0 <= c <= JOKER_KIND for c in text[1])):
+            raise NotationError("notation/bad-action", "not a well-formed action", text)
+        return _action(text[0], text[1], text[2])
+    if not isinstance(text, str):
+        raise NotationError("notation/not-text",
+                            f"an action is notation text or an Action, not {type(text).__name__}")
+    if len(text) > 200:
+        raise NotationError("notation/too-long", "action text is too long (over 200 characters)")
+    words = text.split()
+    if not words:
+        raise NotationError("notation/empty", "no action given")
+    verb = words[0].lower()
+    rest = words[1:]
+    target = -1
+    if verb in _SIMPLE and not rest:
+        return _action(verb)
+    if verb == "add":
+        if len(rest) < 3 or rest[-2].lower() != "to":
+            raise NotationError("notation/add", "write a lay-off as 'add 7H to m3'", text)
+        t = rest[-1].lower()
+        if not (t.startswith("m") and t[1:].isascii() and t[1:].isdigit() and len(t) < 8):
+            raise NotationError("notation/meld-id",
+                                f"{rest[-1]!r} is not a meld id (m1, m2 …)", text)
+        target = int(t[1:])
+        rest = rest[:-2]
+    elif verb not in ("meld", "discard", "take"):
+        raise NotationError("notation/unknown", f"unknown action {words[0]!r} (expected draw, "
+                            "take, pass, discard, meld, add, knock or done)", text)
+    cards = []
+    for w in rest:
+        try:
+            cards.append(kind_of_code(w))
+        except ValueError:
+            raise NotationError("notation/bad-card", f"{w!r} is not a card code "
+                                "(a rank and a suit, such as 7H, 10D, QS, or JK)", text) from None
+    if verb in ("discard", "take", "add") and len(cards) != 1:
+        raise NotationError("notation/one-card", f"{verb} names exactly one card", text)
+    if verb == "meld" and not cards:
+        raise NotationError("notation/meld", "name the cards of the meld", text)
+    return _action(verb, tuple(cards), target)
+
+
+# --------------------------------------------------------------------------- the state
+
+
+@attrs.frozen
+class TableHandResult:
+    """The record of one finished table-meld hand."""
+
+    hand_number: int
+    ended_by: str
+    """``went_out``, ``knock``, ``gin``, ``big_gin``, ``undercut`` — or a void hand:
+    ``wall``, ``stock_empty``, ``limit``, ``turn_limit``."""
+    went_out: int | None
+    """The seat that went out or knocked (None for a void hand)."""
+    scores: tuple[TableScore, ...]
+    net: tuple[int, ...]
+    """What the hand was worth to each player, zero-sum, before game and box bonuses."""
+    final: TableFinal
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each team's score for this hand."""
+        return tuple(s.total for s in self.scores)
+
+    def to_dict(self) -> dict:
+        return {"hand_number": self.hand_number, "ended_by": self.ended_by,
+                "went_out": self.went_out, "scores": [s.to_dict() for s in self.scores],
+                "net": list(self.net), "final": self.final.to_dict()}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> TableHandResult:
+        return cls(
+            hand_number=d["hand_number"], ended_by=d["ended_by"], went_out=d["went_out"],
+            scores=tuple(TableScore(s["team"], tuple((str(a), int(b)) for a, b in s["items"]))
+                         for s in d["scores"]),
+            net=tuple(d["net"]), final=TableFinal.from_dict(d["final"]),
+        )
+
+
+class TableMeld:
+    """A meld on the table: its id (``m3``), owner seat, cards and shape."""
+
+    __slots__ = ("id", "owner", "cards", "match", "low_ext", "high_ext")
+
+    def __init__(self, id: int, owner: int, cards: list[int], match: Match,
+                 low_ext: int = 0, high_ext: int = 0):
+        self.id = id
+        self.owner = owner
+        self.cards = cards
+        self.match = match
+        self.low_ext = low_ext
+        self.high_ext = high_ext
+
+    def copy(self) -> TableMeld:
+        return TableMeld(self.id, self.owner, self.cards[:], self.match, self.low_ext,
+                         self.high_ext)
+
+
+class TableState(GameState):
+    """A game of a table-meld pack (rummy, gin …); create one with :func:`meldkit.new_game`."""
+
+    __slots__ = ("rules", "kind_of", "hands", "stock", "pile", "melds", "next_meld",
+                 "hand_first", "passes", "knocker", "knock_value", "knock_discarded",
+                 "layoff_stage", "defenders", "taken", "must_use", "pile_takes", "returns",
+                 "turns", "wins", "multiplier")
+
+    def __deepcopy__(self, memo) -> TableState:
+        return self.clone()
+
+    # ------------------------------------------------------------------ creation
+    @classmethod
+    def _new(cls, pack, players: int, seed: int | None, options: dict | None,
+             deck_order: list[str] | None) -> TableState:
+        s = cls.__new__(cls)
+        if seed is None:
+            seed = secrets.randbits(128)
+        s._setup(pack, players, seed, options, deck_order)
+        s.rules = TableRules.of(pack)
+        s.kind_of = s.rules.deck_kinds(players)
+        if deck_order:
+            s._check_stack(deck_order)
+        s.hand_number = 0
+        s.wins = [0] * s.n_teams
+        first = s.options.get("first_player")
+        if first is None:
+            first = random.Random(f"meldkit:{s.seed}:first").randrange(players)
+        s._deal(first)
+        return s
+
+    def _check_stack(self, deck_order: list[str]) -> None:
+        n = len(self.kind_of)
+        if len(deck_order) > n:
+            raise SetupError(f"deck_order lists {len(deck_order)} cards but the deck has {n}")
+        have: dict[int, int] = {}
+        for k in self.kind_of:
+            have[k] = have.get(k, 0) + 1
+        for i, code in enumerate(deck_order):
+            try:
+                k = kind_of_code(code)
+            except ValueError as e:
+                raise SetupError(f"deck_order[{i}]: {e}") from None
+            have[k] = have.get(k, 0) - 1
+            if have[k] < 0:
+                raise SetupError(f"deck_order[{i}]: more {card_code(k)} than the deck holds")
+
+    def _deal(self, first: int) -> None:
+        """Shuffle and deal a new hand with ``first`` to act."""
+        self.hand_number += 1
+        n = self.n_players
+        ids = list(range(len(self.kind_of)))
+        random.Random(f"meldkit:{self.seed}:hand:{self.hand_number}").shuffle(ids)
+        if self.hand_number == 1 and self.deck_order:
+            by_kind: dict[int, list[int]] = {}
+            for c in sorted(ids):
+                by_kind.setdefault(self.kind_of[c], []).append(c)
+            top = [by_kind[kind_of_code(code)].pop(0) for code in self.deck_order]
+            chosen = set(top)
+            ids = top + [c for c in ids if c not in chosen]
+        size = self.rules.hand_size(n)
+        pos = 0
+        self.hands = [[] for _ in range(n)]
+        for i in range(n):
+            seat = (first + i) % n
+            self.hands[seat] = ids[pos:pos + size]
+            pos += size
+        rest = ids[pos:]
+        self.pile = []
+        spec = self.rules.spec
+        if spec.deal.upcard and rest:
+            self.pile.append(rest[0])
+            rest = rest[1:]
+        self.stock = rest[::-1]  # top of the stock is the end of the list
+        self.melds = []
+        self.next_meld = 1
+        self.hand_first = first
+        self.current = first
+        self.passes = 0
+        self.knocker = None
+        self.knock_discarded = False
+        self.layoff_stage = 0
+        self.defenders = []
+        self.taken = None
+        self.must_use = None
+        self.pile_takes = 0
+        self.returns = 0
+        self.turns = 0
+        self.multiplier = 1
+        kn = spec.knock
+        self.knock_value = kn.max_deadwood
+        if self.pile and (kn.from_upcard or kn.spade_upcard_doubles):
+            up = self.kind_of[self.pile[-1]]
+            if kn.from_upcard:
+                v = self.rules.values[up]
+                self.knock_value = 0 if up // 4 == 0 else v
+            if kn.spade_upcard_doubles and up != JOKER_KIND and up % 4 == SUITS.index("S"):
+                self.multiplier = 2
+        self.phase = FIRST_UPCARD if (self.rules.offer_upcard and self.pile) else DRAW
+        self._legal_cache = None
+
+    # ------------------------------------------------------------------ helpers
+    def _kinds(self, cards: list[int]) -> list[int]:
+        k = self.kind_of
+        return [k[c] for c in cards]
+
+    def _hand_kinds(self, p: int) -> tuple[int, ...]:
+        k = self.kind_of
+        return tuple(sorted(k[c] for c in self.hands[p]))
+
+    def _value(self, cards) -> int:
+        v, k = self.rules.values, self.kind_of
+        return sum(v[k[c]] for c in cards)
+
+    def _take_cards(self, p: int, kinds) -> list[int]:
+        """Remove one physical card of each kind from ``p``'s hand (lowest id first)."""
+        hand = self.hands[p]
+        k = self.kind_of
+        out = []
+        for kind in kinds:
+            best = None
+            for c in hand:
+                if k[c] == kind and (best is None or c < best):
+                    best = c
+            hand.remove(best)
+            out.append(best)
+        return out
+
+    def _next(self, seat: int) -> int:
+        return (seat + 1) % self.n_players
+
+    def _knock_allowed_with(self, hand_kinds) -> bool:
+        kv = self.knock_value
+        return kv is not None and self.rules.melds.min_deadwood(hand_kinds, discard=True) <= kv
+
+    def meld_by_id(self, mid: int) -> TableMeld | None:
+        """The meld ``m<mid>`` on the table, or None."""
+        for m in self.melds:
+            if m.id == mid:
+                return m
+        return None
+
+    def _may_lay_off_on(self, p: int, m: TableMeld) -> bool:
+        onto = self.rules.lay_off
+        if onto == "any":
+            return True
+        if onto == "own":
+            return m.owner == p
+        if onto == "side":
+            return self.team_of[m.owner] == self.team_of[p]
+        return False
+
+    def _fit(self, m: TableMeld, kind: int) -> tuple[Match, int, int] | None:
+        """How ``kind`` grows meld ``m`` (new shape and end extensions), within limits."""
+        grown = self.rules.melds.can_add(m.match, kind)
+        if grown is None:
+            return None
+        lim = self.rules.max_per_end
+        low, high = m.low_ext, m.high_ext
+        if m.match.suit >= 0:  # a run: which end grew?
+            if grown.low != m.match.low:
+                low += 1
+            elif grown.high != m.match.high:
+                high += 1
+            else:
+                high += 0
+        else:
+            high += 1
+        if lim is not None and (low > lim or high > lim):
+            return None
+        return grown, low, high
+
+    def _layoffs_for(self, p: int, melds: list[TableMeld], one_per_card: bool) -> list[Action]:
+        out = []
+        seen = set()
+        runs_first = sorted(melds, key=lambda m: (m.match.suit < 0, m.id))
+        for kind in sorted(set(self._kinds(self.hands[p]))):
+            for m in runs_first:
+                if (kind, m.id) in seen:
+                    continue
+                if self._fit(m, kind) is not None:
+                    seen.add((kind, m.id))
+                    out.append(_action("add", (kind,), m.id))
+                    if one_per_card:
+                        break
+        return out
+
+    # ------------------------------------------------------------------ the contract
+    def parse_action(self, text: str | Action) -> Action:
+        """Parse notation into an action; raises :class:`~meldkit.NotationError`."""
+        return parse_table_action(text)
+
+    def _legal(self) -> list[Action]:
+        return getattr(self, PHASES[self.phase][0])()
+
+    def _check(self, action: Action):
+        from .._state import Reason
+
+        legal = self._cached_legal()
+        if action in legal:
+            return None
+        return Reason(*self._why(action))
+
+    def _do(self, action: Action) -> None:
+        getattr(self, PHASES[self.phase][1])(action)
+
+    def _why(self, a: Action) -> tuple[str, str]:
+        """A reason code and sentence for an action that is not legal now."""
+        t = a.type
+        phase = self.phase
+        allowed = sorted({x.type for x in self._cached_legal()})
+        if t not in allowed:
+            return ("turn/wrong-phase",
+                    f"'{t}' is not possible now (phase {phase}; possible: {', '.join(allowed)})")
+        hand = set(self._kinds(self.hands[self.current]))
+        missing = [card_code(k) for k in a.cards if k not in hand]
+        if t in ("discard", "meld", "add") and missing:
+            return "hand/missing-card", f"you do not hold {', '.join(missing)}"
+        if t == "meld":
+            if self.rules.melds.match(a.cards) is None:
+                return "meld/not-a-meld", f"{' '.join(map(card_code, a.cards))} is not a meld"
+            if phase == KNOCK:
+                return ("knock/meld", "that meld leaves more deadwood than the knock allows")
+            if self.must_use is not None:
+                return "pile/must-use", (f"you must first meld or lay off "
+                                         f"{card_code(self.kind_of[self.must_use])}")
+            return "meld/not-now", "that meld cannot be laid now"
+        if t == "add":
+            m = self.meld_by_id(a.target)
+            if m is None:
+                return "meld/no-such-meld", f"there is no meld m{a.target}"
+            return "add/does-not-fit", f"{card_code(a.cards[0])} cannot be laid off on m{a.target}"
+        if t == "discard" and phase == KNOCK:
+            return "knock/discard", "that discard leaves more deadwood than the knock allows"
+        if t == "discard" and self.taken is not None and a.cards[0] == self.kind_of[self.taken]:
+            return "discard/taken-card", "you may not discard the card you took from the pile"
+        if t == "take":
+            return "pile/cannot-take", "you cannot take that card from the pile"
+        if t == "done":
+            return "knock/too-much-deadwood", "your unmelded cards still exceed the knock value"
+        return "action/illegal", f"{a} is not legal now"
+
+    # ------------------------------------------------------------------ first upcard
+    def _legal_first_upcard(self) -> list[Action]:
+        if self.passes >= self.n_players:
+            return [_action("draw")]
+        return [_action("take"), _action("pass")]
+
+    def _do_first_upcard(self, a: Action) -> None:
+        t = a.type
+        if t == "pass":
+            self.passes += 1
+            self.current = self.hand_first if self.passes >= self.n_players else \
+                self._next(self.current)
+            return
+        if t == "take":
+            self._take_top()
+        else:
+            self._draw_stock()
+        self._after_draw()
+
+    # ------------------------------------------------------------------ draw
+    def _legal_draw(self) -> list[Action]:
+        out = [_action("draw")] if self.stock else []
+        pile = self.pile
+        if pile:
+            out.append(_action("take"))
+            if self.rules.take == "deep":
+                seen = {self.kind_of[pile[-1]]}
+                for i in range(len(pile) - 2, -1, -1):
+                    kind = self.kind_of[pile[i]]
+                    if kind not in seen:
+                        seen.add(kind)
+                        if self._deep_usable(i):
+                            out.append(_action("take", (kind,)))
+        return out
+
+    def _deep_usable(self, i: int) -> bool:
+        """Whether the card at pile position ``i`` could be melded or laid off at once
+        after taking it and every card above it."""
+        p = self.current
+        kinds = self._kinds(self.hands[p]) + self._kinds(self.pile[i:])
+        card = self.kind_of[self.pile[i]]
+        if any(card in m for m in self.rules.melds.melds_in(kinds)):
+            return True
+        return any(self._may_lay_off_on(p, m) and self._fit(m, card) is not None
+                   for m in self.melds)
+
+    def _do_draw(self, a: Action) -> None:
+        if a.type == "draw":
+            self._draw_stock()
+        else:
+            limit = self.rules.spec.knock.pile_take_limit
+            self.pile_takes += 1
+            if limit is not None and self.pile_takes >= limit:
+                self._end_hand("limit", None)
+                return
+            if a.cards:
+                self._take_deep(a.cards[0])
+            elif self.rules.take == "pile":
+                self.hands[self.current].extend(self.pile)
+                self.pile = []
+            else:
+                self._take_top()
+        self._after_draw()
+
+    def _draw_stock(self) -> None:
+        self.hands[self.current].append(self.stock.pop())
+        self.taken = None
+
+    def _take_top(self) -> None:
+        c = self.pile.pop()
+        self.hands[self.current].append(c)
+        self.taken = c
+
+    def _take_deep(self, kind: int) -> None:
+        pile = self.pile
+        i = max(j for j in range(len(pile)) if self.kind_of[pile[j]] == kind)
+        self.hands[self.current].extend(pile[i:])
+        self.must_use = pile[i]
+        self.taken = None
+        del pile[i:]
+
+    def _after_draw(self) -> None:
+        self.phase = DISCARD if self.knock_value is not None else PLAY
+
+    # ------------------------------------------------------------------ play (rummy)
+    def _legal_play(self) -> list[Action]:
+        p = self.current
+        hand = self.hands[p]
+        kinds = self._kinds(hand)
+        keep = 1 if self.rules.requires_discard else 0
+        out: list[Action] = []
+        must = self.kind_of[self.must_use] if self.must_use is not None else None
+        for meld in self.rules.melds.melds_in(kinds):
+            if len(kinds) - len(meld) >= keep and (must is None or must in meld):
+                out.append(_action("meld", meld))
+        if len(kinds) - 1 >= keep:
+            mine = [m for m in self.melds if self._may_lay_off_on(p, m)]
+            for a in self._layoffs_for(p, mine, one_per_card=False):
+                if must is None or a.cards[0] == must:
+                    out.append(a)
+        if must is None:
+            taken = self.kind_of[self.taken] if (
+                self.taken is not None and not self.rules.discard_taken) else None
+            distinct = sorted(set(kinds))
+            for kind in distinct:
+                if kind != taken or len(distinct) == 1:
+                    out.append(_action("discard", (kind,)))
+        return out
+
+    def _do_play(self, a: Action) -> None:
+        p = self.current
+        t = a.type
+        if t == "meld":
+            self._lay_meld(p, a.cards)
+        elif t == "add":
+            self._lay_off(p, a.cards[0], a.target)
+        else:
+            self._discard(p, a.cards[0])
+            return
+        if not self.hands[p]:
+            self._end_hand("went_out", p)
+
+    def _lay_meld(self, p: int, kinds: tuple[int, ...]) -> None:
+        cards = self._take_cards(p, kinds)
+        if self.must_use is not None and self.kind_of[self.must_use] in kinds:
+            self.must_use = None
+        match = self.rules.melds.match(kinds)
+        self.melds.append(TableMeld(self.next_meld, p, cards, match))
+        self.next_meld += 1
+
+    def _lay_off(self, p: int, kind: int, target: int) -> None:
+        m = self.meld_by_id(target)
+        grown, low, high = self._fit(m, kind)
+        (c,) = self._take_cards(p, (kind,))
+        m.cards.append(c)
+        m.match, m.low_ext, m.high_ext = grown, low, high
+        if self.must_use is not None and self.kind_of[self.must_use] == kind:
+            self.must_use = None
+
+    def _discard(self, p: int, kind: int) -> None:
+        (c,) = self._take_cards(p, (kind,))
+        self.pile.append(c)
+        limit = self.rules.spec.knock.returned_card_limit
+        if self.taken is not None and self.kind_of[self.taken] == kind:
+            self.returns += 1
+        else:
+            self.returns = 0
+        self.taken = None
+        if limit is not None and self.returns >= limit:
+            self._end_hand("limit", None)
+            return
+        if not self.hands[p]:
+            self._end_hand("went_out", p)
+            return
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        self.turns += 1
+        limit = self.rules.turn_limit
+        if limit is not None and self.turns >= limit:
+            self._end_hand("turn_limit", None)
+            return
+        rules = self.rules
+        if rules.wall and len(self.stock) <= rules.wall:
+            if rules.wall_knock and self.knock_value is not None:
+                self.current = self._next(self.current)
+                self.phase = WALL
+                return
+            self._end_hand("wall", None)
+            return
+        if not self.stock:
+            if rules.when_empty == "turn_pile" and len(self.pile) > 1:
+                top = self.pile.pop()
+                self.stock = self.pile  # the pile turned over: its bottom card is drawn first
+                self.pile = [top]
+            else:
+                self._end_hand("stock_empty", None)
+                return
+        self.current = self._next(self.current)
+        self.phase = DRAW
+
+    # ------------------------------------------------------------------ discard (gin)
+    def _legal_discard(self) -> list[Action]:
+        p = self.current
+        kinds = sorted(self._kinds(self.hands[p]))
+        taken = self.kind_of[self.taken] if (
+            self.taken is not None and not self.rules.discard_taken) else None
+        out = [_action("discard", (k,)) for k in dict.fromkeys(kinds) if k != taken]
+        if self._knock_allowed_with(kinds):
+            out.append(_action("knock"))
+        return out
+
+    def _do_discard(self, a: Action) -> None:
+        if a.type == "knock":
+            self.knocker = self.current
+            self.knock_discarded = False
+            self.phase = KNOCK
+            return
+        self._discard(self.current, a.cards[0])
+
+    # ------------------------------------------------------------------ knock (the knocker)
+    def _legal_knock(self) -> list[Action]:
+        p = self.current
+        kinds = self._kinds(self.hands[p])
+        mr = self.rules.melds
+        kv = self.knock_value
+        laid = any(m.owner == p for m in self.melds)
+        out: list[Action] = []
+        big_gin = self.rules.terms.big_gin_bonus is not None
+        if not self.knock_discarded and not laid:
+            out = [_action("discard", (k,)) for k in mr.discards_within(kinds, kv)]
+            if big_gin and mr.min_deadwood(kinds) == 0:
+                out += [_action("meld", m) for m in mr.melds_within(kinds, 0)]
+            return out
+        if not self.knock_discarded:  # big gin: every card must be melded
+            out = [_action("meld", m) for m in mr.melds_within(kinds, 0)]
+            if not kinds:
+                out.append(_action("done"))
+            return out
+        out = [_action("meld", m) for m in mr.melds_within(kinds, kv)]
+        if self._value(self.hands[p]) <= kv:
+            out.append(_action("done"))
+        return out
+
+    def _do_knock(self, a: Action) -> None:
+        p = self.current
+        t = a.type
+        if t == "discard":
+            (c,) = self._take_cards(p, a.cards)
+            self.pile.append(c)
+            self.knock_discarded = True
+            self.taken = None
+        elif t == "meld":
+            self._lay_meld(p, a.cards)
+        else:  # done
+            gin = not self.hands[p]
+            self.defenders = [(p + i) % self.n_players for i in range(1, self.n_players)]
+            self.current = self.defenders[0]
+            self.phase = LAYOFF
+            self.layoff_stage = 2 if gin and not self.rules.spec.knock.lay_off_on_gin else 1
+
+    # ------------------------------------------------------------------ lay-offs (defender)
+    def _legal_layoff(self) -> list[Action]:
+        p = self.current
+        out = [_action("done")]
+        if self.layoff_stage == 1:
+            theirs = [m for m in self.melds if m.owner == self.knocker]
+            out += self._layoffs_for(p, theirs, one_per_card=True)
+        else:
+            out += [_action("meld", m) for m in self.rules.melds.melds_in(
+                self._kinds(self.hands[p]))]
+        return out
+
+    def _do_layoff(self, a: Action) -> None:
+        p = self.current
+        t = a.type
+        if t == "add":
+            self._lay_off(p, a.cards[0], a.target)
+        elif t == "meld":
+            self._lay_meld(p, a.cards)
+        elif self.layoff_stage == 1:
+            self.layoff_stage = 2
+        else:
+            self.defenders.pop(0)
+            if self.defenders:
+                self.current = self.defenders[0]
+                self.layoff_stage = 1
+            else:
+                self._end_hand("knock", self.knocker)
+
+    # ------------------------------------------------------------------ the wall
+    def _legal_wall(self) -> list[Action]:
+        out = [_action("pass")]
+        p = self.current
+        kinds = self._kinds(self.hands[p]) + [self.kind_of[self.pile[-1]]]
+        if self._knock_allowed_with(kinds):
+            out.append(_action("knock"))
+        return out
+
+    def _do_wall(self, a: Action) -> None:
+        if a.type == "pass":
+            self._end_hand("wall", None)
+            return
+        self._take_top()
+        self.knocker = self.current
+        self.knock_discarded = False
+        self.phase = KNOCK
+
+    # ------------------------------------------------------------------ the end of a hand
+    def _end_hand(self, how: str, who: int | None) -> None:
+        deadwood = tuple(self._value(h) for h in self.hands)
+        big_gin = how == "knock" and not self.knock_discarded
+        final = TableFinal(tuple(self.team_of), deadwood, how, who, big_gin)
+        scores, net, ending = self._score(final)
+        self.hand_results.append(TableHandResult(self.hand_number, ending, who, scores, net,
+                                                 final))
+        for s in scores:
+            self.scores[s.team] += s.total
+        best = max(range(self.n_players), key=lambda q: net[q])
+        if net[best] > 0:  # a hand won (for the box bonus)
+            self.wins[self.team_of[best]] += 1
+        if self._game_over():
+            self._finish_game()
+            return
+        nxt = self.rules.spec.deal.next_hand_first
+        first = self._next(self.hand_first) if nxt == "left_of_previous" else \
+            random.Random(f"meldkit:{self.seed}:first:{self.hand_number}").randrange(
+                self.n_players)
+        self._deal(first)
+
+    def _score(self, final: TableFinal):
+        terms = attrs.evolve(self.rules.terms, multiplier=self.multiplier)
+        return score_table_hand(self.rules.style, final, terms)
+
+    def rescore(self, result) -> tuple[int, ...]:
+        """A finished hand's team totals recomputed from its record (``result.final``)."""
+        scores, _, _ = score_table_hand(self.rules.style, result.final,
+                                        attrs.evolve(self.rules.terms))
+        return tuple(s.total for s in scores)
+
+    def _game_over(self) -> bool:
+        spec = self.rules.spec.game
+        if max(self.scores) < spec.target:
+            return False
+        if spec.winner == "highest" and spec.tie == "play_on":
+            best = max(self.scores)
+            return self.scores.count(best) == 1
+        return True
+
+    def _finish_game(self) -> None:
+        spec = self.rules.spec.game
+        extra: list[list[tuple[str, int]]] = [[] for _ in range(self.n_teams)]
+        if spec.box_bonus:
+            for t in range(self.n_teams):
+                if self.wins[t]:
+                    extra[t].append(("box", spec.box_bonus * self.wins[t]))
+        win = self.winner_before_bonus()
+        if spec.game_bonus and win is not None:
+            extra[win].append(("game", spec.game_bonus))
+        if any(extra):
+            last = self.hand_results[-1]
+            scores = tuple(TableScore(s.team, s.items + tuple(extra[s.team])) for s in last.scores)
+            self.hand_results[-1] = attrs.evolve(last, scores=scores)
+            for t in range(self.n_teams):
+                self.scores[t] += sum(p for _, p in extra[t])
+        self.phase = OVER
+
+    def winner_before_bonus(self) -> int | None:
+        sc = self.scores
+        best = min(sc) if self.rules.spec.game.winner == "lowest" else max(sc)
+        return sc.index(best) if sc.count(best) == 1 else None
+
+    @property
+    def winner(self) -> int | None:
+        """The winning team once the game is over (the lowest total under
+        ``game.winner: lowest``; None before, or on a tie)."""
+        if self.phase != OVER:
+            return None
+        return self.winner_before_bonus()
+
+    # ------------------------------------------------------------------ views and zones
+    def zone_cards(self) -> dict[str, list[int]]:
+        """Every zone with the card ids in it; each card of the deck is in exactly one."""
+        z = {"stock": self.stock[:], "pile": self.pile[:]}
+        for p, h in enumerate(self.hands):
+            z[f"hand:{p}"] = h[:]
+        for m in self.melds:
+            z[f"meld:m{m.id}"] = m.cards[:]
+        return z
+
+    def _codes(self, cards) -> list[str]:
+        return [card_code(self.kind_of[c]) for c in cards]
+
+    def view(self, player: int) -> dict[str, Any]:
+        """What ``player`` may see, as JSON-able data: their own hand, the sizes of the
+        others, the melds on the table, the discard pile (face up), the stock's size."""
+        if not isinstance(player, int) or not 0 <= player < self.n_players:
+            raise ValueError(f"player must be a seat 0..{self.n_players - 1}, not {player!r}")
+        return {
+            "pack": self.pack.name,
+            "player": player,
+            "hand_number": self.hand_number,
+            "phase": self.phase,
+            "current_player": self.current_player,
+            "hand": sorted(self._codes(self.hands[player]), key=kind_of_code),
+            "hand_sizes": [len(h) for h in self.hands],
+            "stock": len(self.stock),
+            "pile": self._codes(self.pile),
+            "melds": [{"id": f"m{m.id}", "owner": m.owner,
+                       "kind": self.rules.kinds[m.match.kind].name,
+                       "cards": self._codes(m.cards)} for m in self.melds],
+            "knock_value": self.knock_value,
+            "knocker": self.knocker,
+            "scores": list(self.scores),
+        }
+
+    def clone(self) -> TableState:
+        """An independent copy."""
+        s = TableState.__new__(TableState)
+        for name in GameState.__slots__:
+            setattr(s, name, getattr(self, name))
+        for name in TableState.__slots__:
+            setattr(s, name, getattr(self, name))
+        s.options = dict(self.options)
+        s.scores = self.scores[:]
+        s.history = self.history[:]
+        s.hand_results = self.hand_results[:]
+        s.hands = [h[:] for h in self.hands]
+        s.stock = self.stock[:]
+        s.pile = self.pile[:]
+        s.melds = [m.copy() for m in self.melds]
+        s.defenders = self.defenders[:]
+        s.wins = self.wins[:]
+        s._legal_cache = None
+        return s
+
+    # ------------------------------------------------------------------ saves
+    _SAVED = ("hand_number", "current", "phase", "hand_first", "passes", "knocker",
+              "knock_value", "knock_discarded", "layoff_stage", "taken", "must_use",
+              "pile_takes", "returns", "turns", "multiplier", "next_meld")
+
+    def _state_dict(self) -> dict[str, Any]:
+        d = {k: getattr(self, k) for k in self._SAVED}
+        d.update(
+            scores=list(self.scores), history=list(self.history), wins=list(self.wins),
+            hands=[h[:] for h in self.hands], stock=self.stock[:], pile=self.pile[:],
+            melds=[[m.id, m.owner, m.cards[:], m.low_ext, m.high_ext] for m in self.melds],
+            defenders=self.defenders[:],
+            hand_results=[r.to_dict() for r in self.hand_results],
+        )
+        return d
+
+    @classmethod
+    def _from_state_dict(cls, pack, d: dict[str, Any]) -> TableState:
+        s = cls.__new__(cls)
+        try:
+            s._setup(pack, d["players"], d["seed"], d["options"], d["deck_order"])
+        except SetupError as e:
+            raise SaveError(f"players/seed/options: {e}") from None
+        s.rules = TableRules.of(pack)
+        s.kind_of = s.rules.deck_kinds(s.n_players)
+        n_cards = len(s.kind_of)
+        _check_saved_table(d, s.n_players, n_cards)
+        for k in cls._SAVED:
+            setattr(s, k, d[k])
+        s.scores = list(d["scores"])
+        s.wins = list(d["wins"])
+        s.history = list(d["history"])
+        s.hands = [list(h) for h in d["hands"]]
+        s.stock = list(d["stock"])
+        s.pile = list(d["pile"])
+        s.defenders = list(d["defenders"])
+        s.melds = []
+        for i, (mid, owner, cards, low, high) in enumerate(d["melds"]):
+            match = s.rules.melds.match([s.kind_of[c] for c in cards])
+            if match is None:
+                raise SaveError(f"melds[{i}]: the cards do not form a meld")
+            s.melds.append(TableMeld(mid, owner, list(cards), match, low, high))
+        s.hand_results = [TableHandResult.from_dict(r) for r in d["hand_results"]]
+        s._legal_cache = None
+        return s
+
+
+def _check_saved_table(d: dict, n_players: int, n_cards: int) -> None:
+    """Refuse a save whose zones do not hold every card exactly once, or whose fields are
+    out of range (a :class:`~meldkit.SaveError` naming the field)."""
+    def ints(name, value):
+        if not isinstance(value, list) or not all(type(c) is int for c in value):
+            raise SaveError(f"{name}: expected a list of card ids")
+        return value
+
+    if not isinstance(d.get("hands"), list) or len(d["hands"]) != n_players:
+        raise SaveError(f"hands: expected {n_players} hands")
+    seen: list[int] = []
+    for p, h in enumerate(d["hands"]):
+        seen += ints(f"hands[{p}]", h)
+    seen += ints("stock", d.get("stock"))
+    seen += ints("pile", d.get("pile"))
+    if not isinstance(d.get("melds"), list):
+        raise SaveError("melds: expected a list")
+    for i, m in enumerate(d["melds"]):
+        if not (isinstance(m, list) and len(m) == 5 and all(type(x) is int for x in (
+                m[0], m[1], m[3], m[4])) and 0 <= m[1] < n_players):
+            raise SaveError(f"melds[{i}]: expected [id, owner, cards, low, high]")
+        seen += ints(f"melds[{i}].cards", m[2])
+    if sorted(seen) != list(range(n_cards)):
+        raise SaveError(f"zones: the saved zones do not hold each of the {n_cards} cards "
+                        "exactly once")
+    phase = d.get("phase")
+    if phase not in PHASES and phase != OVER:
+        raise SaveError(f"phase: {phase!r} is not a phase of this game")
+    cur = d.get("current")
+    if type(cur) is not int or not 0 <= cur < n_players:
+        raise SaveError(f"current: expected a seat 0..{n_players - 1}")
+
+
+PHASES: dict[str, tuple[str, str]] = {
+    FIRST_UPCARD: ("_legal_first_upcard", "_do_first_upcard"),
+    DRAW: ("_legal_draw", "_do_draw"),
+    PLAY: ("_legal_play", "_do_play"),
+    DISCARD: ("_legal_discard", "_do_discard"),
+    KNOCK: ("_legal_knock", "_do_knock"),
+    LAYOFF: ("_legal_layoff", "_do_layoff"),
+    WALL: ("_legal_wall", "_do_wall"),
+}
+"""Each phase's pair: the method listing its legal actions and the one applying an action."""
