@@ -8,6 +8,7 @@ save), 2 a usage error (unknown command or option, a missing argument).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -272,32 +273,99 @@ def _plot(plt, records, summary, path: str, title: str) -> None:
     plt.close(fig)
 
 
+def _scale(args: argparse.Namespace) -> dict:
+    """simulate()'s keyword arguments for --jobs, --ray and --batch."""
+    if args.ray is not None:
+        from ._sim_backends import import_ray
+
+        address = args.ray
+        if not (address in ("local", "auto") or address.startswith("ray://")
+                or address.rpartition(":")[2].isdigit()):
+            raise _UsageError(f"--ray {address!r}: expected auto, ray://HOST:PORT or HOST:PORT "
+                              "(write --ray after the pack name)")
+        import_ray()  # without Ray: one line saying how to install it
+        if args.ray != "local" and args.jobs is not None:
+            raise _UsageError("--jobs sets the CPUs of a local Ray (--ray alone); a cluster "
+                              "at --ray ADDRESS uses all of its own")
+        return {"jobs": args.jobs or 0, "ray": args.ray, "batch": args.batch}
+    return {"jobs": 1 if args.jobs is None else args.jobs, "ray": None, "batch": args.batch}
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt():
+    """SIGTERM raises KeyboardInterrupt, so a terminated run cleans up like Ctrl-C: whole
+    records in --out, workers stopped."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+def _write_whole(f, data: bytes) -> None:
+    """One record to an unbuffered file: one write call, so a killed run leaves whole lines."""
+    view = memoryview(data)
+    while view:
+        view = view[f.write(view):]
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    from ._table import Progress
-    from .simulate import format_summary, simulate, summarize
+    from ._sim_backends import RateProgress, ray_session
+    from .simulate import format_summary, record_line, resume_records, simulate, summarize
 
     pack = _load(args.pack, args.set)
     players = _players(args, pack)
     bots = _bot_names(args.bots)
+    scale = _scale(args)
+    if args.resume and not args.out:
+        raise _UsageError("--resume continues the --out FILE of an interrupted run; name it")
     plt = _need_matplotlib() if args.plot else None
     out = sys.stdout
-    record_file = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115
-    progress = Progress(args.games, "games", sys.stderr, enabled=_isatty(sys.stderr))
     records = []
+    if args.resume:
+        records = resume_records(args.out, pack, players, args.games, args.seed, bots,
+                                 _options(args))
+        if records:
+            sys.stderr.write(f"resuming {args.out}: {len(records)} of {args.games} games "
+                             "already played\n")
+    first = len(records)
+    record_file = (open(args.out, "ab" if args.resume else "wb", buffering=0)  # noqa: SIM115
+                   if args.out else None)
+    progress = RateProgress(args.games, first, "games", sys.stderr,
+                            enabled=_isatty(sys.stderr))
     try:
-        for r in simulate(pack, players, args.games, args.seed, bots, _options(args),
-                          progress.update, jobs=args.jobs):
-            records.append(r)
-            if record_file:
-                record_file.write(json.dumps(r.to_dict(), separators=(",", ":")) + "\n")
-            if not args.quiet:
-                progress.clear()
-                scores = " ".join(f"{s:>7}" for s in r.scores)
-                who = (f"team {r.winner} wins" if r.winner is not None
-                       else "unfinished" if r.unfinished else "a tie     ")
-                out.write(f"game {r.game + 1:>4}  {who}  scores {scores}  "
-                          f"{r.hands} hands  {r.decisions} decisions\n")
-                out.flush()
+        with _terminate_as_interrupt(), ray_session(scale["ray"], scale["jobs"] or None), \
+                contextlib.closing(simulate(pack, players, args.games, args.seed, bots,
+                                            _options(args), progress.update, first=first,
+                                            **scale)) as run:
+            for r in run:
+                if record_file:
+                    _write_whole(record_file, record_line(r))
+                records.append(r)
+                if not args.quiet:
+                    progress.clear()
+                    scores = " ".join(f"{s:>7}" for s in r.scores)
+                    who = (f"team {r.winner} wins" if r.winner is not None
+                           else "unfinished" if r.unfinished else "a tie     ")
+                    out.write(f"game {r.game + 1:>4}  {who}  scores {scores}  "
+                              f"{r.hands} hands  {r.decisions} decisions\n")
+                    out.flush()
+    except KeyboardInterrupt:
+        progress.close()
+        if record_file:
+            sys.stderr.write(f"meldkit: {len(records)} whole games are in {args.out}; "
+                             "continue the run with the same command and --resume\n")
+        raise
     finally:
         progress.close()
         if record_file:
@@ -320,7 +388,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 def _cmd_compare(args: argparse.Namespace) -> int:
     from ._loader import load_pack
-    from ._table import Progress
+    from ._sim_backends import RateProgress, ray_session
     from .simulate import compare, format_comparison, simulate, variant_pack
 
     if not args.set:
@@ -329,13 +397,20 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     variant = variant_pack(base, args.set)
     players = _players(args, base)
     bots = _bot_names(args.bots)
-    progress = Progress(2 * args.games, "games", sys.stderr,
-                        enabled=_isatty(sys.stderr) and not args.quiet)
+    scale = _scale(args)
+    progress = RateProgress(2 * args.games, 0, "games", sys.stderr,
+                            enabled=_isatty(sys.stderr) and not args.quiet)
     try:
-        a = list(simulate(base, players, args.games, args.seed, bots, _options(args),
-                          lambda d, t: progress.update(d), jobs=args.jobs))
-        b = list(simulate(variant, players, args.games, args.seed, bots, _options(args),
-                          lambda d, t: progress.update(args.games + d), jobs=args.jobs))
+        with _terminate_as_interrupt(), ray_session(scale["ray"], scale["jobs"] or None):
+            with contextlib.closing(simulate(base, players, args.games, args.seed, bots,
+                                             _options(args), lambda d, t: progress.update(d),
+                                             **scale)) as run:
+                a = list(run)
+            with contextlib.closing(simulate(variant, players, args.games, args.seed, bots,
+                                             _options(args),
+                                             lambda d, t: progress.update(args.games + d),
+                                             **scale)) as run:
+                b = list(run)
     finally:
         progress.close()
     c = compare(a, b)
@@ -663,6 +738,107 @@ class _ReplayError(MeldkitError):
     """A save that does not replay (exit code 1)."""
 
 
+# --------------------------------------------------------------------------- test
+
+
+def _cmd_test(args: argparse.Namespace) -> int:
+    from .scenarios import ScenarioError, bundled_scenarios, run_scenarios
+
+    pack = _load(args.pack)
+    paths = list(args.scenarios)
+    if not paths:
+        bundled = bundled_scenarios(args.pack)
+        if bundled is None:
+            raise _UsageError("name the scenario files or directories to run, e.g. "
+                              f"meldkit test {args.pack} scenarios/")
+        paths = [str(bundled)]
+    out = sys.stdout
+    passed = failed = broken = 0
+    for path, results in run_scenarios(pack, paths):
+        if isinstance(results, ScenarioError):
+            broken += 1
+            for problem in results.problems:
+                out.write(f"{problem}\n")
+            continue
+        for r in results:
+            if r.passed:
+                passed += 1
+                if args.verbose:
+                    out.write(f"ok    {path}:{r.line}: {r.name}\n")
+            else:
+                failed += 1
+                if args.verbose:
+                    out.write(f"FAIL  {path}:{r.line}: {r.name}\n")
+                for f in r.failures:
+                    out.write(f"{f}\n")
+    total = passed + failed
+    summary = (f"{_title(pack)}: {total} scenario{'s' if total != 1 else ''}, {passed} passed, "
+               f"{failed} failed")
+    if broken:
+        summary += f"; {broken} file{'s' if broken != 1 else ''} could not be read"
+    out.write(summary + "\n")
+    return EXIT_INPUT if failed or broken or not total else EXIT_OK
+
+
+# --------------------------------------------------------------------------- keys, schema
+
+
+def _key_lines(key, width: int) -> list[str]:
+    import textwrap
+
+    from .schema_docs import inline_yaml
+
+    lines = [f"{key.path}  ({key.type_text}; default: {inline_yaml(key.default)})"]
+    lines += textwrap.wrap(key.doc, width, initial_indent="    ", subsequent_indent="    ")
+    if key.example != key.default:
+        source = f" ({key.example_source})" if key.example_source else ""
+        lines.append(f"    example{source}: {key.name}: {inline_yaml(key.example)}")
+    return lines
+
+
+def _cmd_keys(args: argparse.Namespace) -> int:
+    import difflib
+    import shutil
+
+    from .schema_docs import pack_keys
+
+    keys = pack_keys()
+    width = max(40, min(shutil.get_terminal_size((100, 24)).columns, 100) - 4)
+    if args.key:
+        want = args.key.strip().replace("[]", "").strip(".")
+        chosen = [k for k in keys if k.anchor == want or k.anchor.startswith(want + ".")]
+        if not chosen:
+            close = difflib.get_close_matches(want, [k.anchor for k in keys], n=3)
+            hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
+            raise ValueError(f"{args.key!r} is not a pack key{hint}; 'meldkit keys' lists "
+                             "them all")
+    else:
+        chosen = keys
+    out = sys.stdout
+    for i, key in enumerate(chosen):
+        if i:
+            out.write("\n")
+        out.write("\n".join(_key_lines(key, width)) + "\n")
+    return EXIT_OK
+
+
+def _cmd_schema(args: argparse.Namespace) -> int:
+    from .schema_docs import schema_text, shipped_schema_path
+
+    if args.path:
+        sys.stdout.write(f"{shipped_schema_path()}\n")
+        return EXIT_OK
+    text = schema_text()
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            f.write(text)
+        sys.stderr.write(f"wrote {args.out} (point your editor at it: "
+                         f"# yaml-language-server: $schema={args.out})\n")
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
 # --------------------------------------------------------------------------- the parser
 
 
@@ -684,6 +860,19 @@ def _set_option(p: argparse.ArgumentParser) -> None:
                    help="play a variant: a dotted key into the pack and a YAML value, e.g. "
                         "game.target=20000, deal.hand=13, pile.freezes_on=[JK, '2'], "
                         "books.kinds.0.value=6000 (repeatable)")
+
+
+def _scale_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--jobs", "-j", type=_count, default=None, metavar="N",
+                   help="worker processes (0: one per CPU; default: 1); with --ray alone, the "
+                        "local Ray's CPUs (default: all); the results are the same for any "
+                        "number")
+    p.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
+                   help="play the games as Ray tasks: on a local Ray (--ray alone), or on a "
+                        "cluster (--ray auto, --ray ray://HOST:10001); same results as "
+                        'without (needs Ray: pip install "meldkit[ray]")')
+    p.add_argument("--batch", type=_positive, default=None, metavar="N",
+                   help="games per task (default: about 8 tasks per worker, at most 32)")
 
 
 def _color_option(p: argparse.ArgumentParser) -> None:
@@ -752,17 +941,22 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="examples:\n"
                "  meldkit simulate pony_tail --games 200 --bots greedy,random --jobs 4 -q\n"
                "  meldkit simulate pony_canasta --players 3 --games 50 --out runs.jsonl\n"
-               "  meldkit simulate pony_tail --set game.target=20000 --plot scores.png")
+               "  meldkit simulate pony_tail --set game.target=20000 --plot scores.png\n"
+               "  meldkit simulate pony_tail --games 100000 --ray auto -q --out big.jsonl\n"
+               "  meldkit simulate pony_tail --games 100000 --ray auto -q --out big.jsonl "
+               "--resume")
     sp.add_argument("pack", nargs="?", default="pony_tail",
                     help="a bundled pack name or a .yaml file (default: pony_tail)")
     sp.add_argument("--games", type=_positive, default=10, metavar="N",
                     help="number of games (default: 10)")
     _common(sp, bots_default="random", seed_default=0, seed_help="seed of the run (default: 0)")
-    sp.add_argument("--jobs", "-j", type=_count, default=1, metavar="N",
-                    help="worker processes (0: one per CPU; default: 1); the results are the "
-                         "same for any number")
+    _scale_options(sp)
     _set_option(sp)
-    sp.add_argument("--out", metavar="FILE.jsonl", help="write one JSON record per game")
+    sp.add_argument("--out", metavar="FILE.jsonl",
+                    help="write one JSON record per game, in game order, as games finish")
+    sp.add_argument("--resume", action="store_true",
+                    help="continue the --out FILE of an interrupted run: play only the games "
+                         "missing from it (the file ends as an uninterrupted run's would)")
     sp.add_argument("--plot", metavar="FILE.png",
                     help='plot the score and game-length distributions (needs matplotlib: '
                          'pip install "meldkit[plot]")')
@@ -783,14 +977,14 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="examples:\n"
                "  meldkit compare pony_tail --set game.target=20000 --games 100 --jobs 4\n"
                "  meldkit compare pony_tail --set deal.hand=13 --set deal.reserve=11\n"
-               "  meldkit compare pony_canasta --players 4 --partners --set turn.draw=1")
+               "  meldkit compare pony_canasta --players 4 --partners --set turn.draw=1\n"
+               "  meldkit compare pony_tail --set deal.hand=13 --games 20000 --ray auto")
     sp.add_argument("pack", help="a bundled pack name or a .yaml file")
     _set_option(sp)
     sp.add_argument("--games", type=_positive, default=50, metavar="N",
                     help="games on each side (default: 50)")
     _common(sp, bots_default="random", seed_default=0, seed_help="seed of the run (default: 0)")
-    sp.add_argument("--jobs", "-j", type=_count, default=1, metavar="N",
-                    help="worker processes (0: one per CPU; default: 1)")
+    _scale_options(sp)
     sp.add_argument("--quiet", "-q", action="store_true",
                     help="no progress bar (it shows only on a terminal anyway)")
     sp.set_defaults(func=_cmd_compare)
@@ -846,6 +1040,60 @@ def build_parser() -> argparse.ArgumentParser:
                     help="with --step: show this seat's hand (default: the seat to play)")
     _color_option(sp)
     sp.set_defaults(func=_cmd_replay)
+
+    # test
+    sp = sub.add_parser(
+        "test", help="run rule scenarios (YAML) against a pack",
+        formatter_class=_FORMATTER,
+        description=_wrap(
+            "Run rule scenarios against a pack: each deals a stacked hand, plays scripted "
+            "moves in notation and checks what must hold after any step (a move legal or "
+            "refused with a reason code, a hand, the pile, the hand's score items, the game "
+            "over). Every failure is reported as file:line:col with the difference. Exit "
+            "code 0 if all pass, 1 otherwise."),
+        epilog="examples:\n"
+               "  meldkit test my_pack.yaml scenarios/\n"
+               "  meldkit test my_pack.yaml scenarios/frozen_pile.yaml -v\n"
+               "  meldkit test pony_tail              the scenarios shipped with a bundled pack")
+    sp.add_argument("pack", help="a bundled pack name or a .yaml file")
+    sp.add_argument("scenarios", nargs="*", metavar="SCENARIOS",
+                    help="scenario files or directories of them (default, for a bundled "
+                         "pack: its example scenarios)")
+    sp.add_argument("--verbose", "-v", action="store_true",
+                    help="also list the scenarios that pass")
+    sp.set_defaults(func=_cmd_test)
+
+    # keys
+    sp = sub.add_parser(
+        "keys", help="the rule-pack key reference: types, defaults, meanings",
+        formatter_class=_FORMATTER,
+        description=_wrap(
+            "Print the rule-pack key reference, offline: every key (or one key, or one "
+            "section) with its type, its default, what it means and an example. The "
+            "documentation's reference page is generated from the same source."),
+        epilog="examples:\n"
+               "  meldkit keys                 every key\n"
+               "  meldkit keys deal.hand       one key\n"
+               "  meldkit keys pile            a section and its keys")
+    sp.add_argument("key", nargs="?", default=None,
+                    help="a dotted key (deal.hand, books.kinds.value) or a section (pile)")
+    sp.set_defaults(func=_cmd_keys)
+
+    # schema
+    sp = sub.add_parser(
+        "schema", help="write the JSON Schema of rule packs (for editors)",
+        formatter_class=_FORMATTER,
+        description=_wrap(
+            "Write the JSON Schema of rule packs, for editors that complete and check YAML "
+            "(first line of a pack: # yaml-language-server: $schema=rulepack.schema.json). "
+            "The same file ships inside the package: --path prints where."),
+        epilog="examples:\n"
+               "  meldkit schema --out rulepack.schema.json\n"
+               "  meldkit schema --path        the copy installed with meldkit")
+    sp.add_argument("--out", "-o", metavar="FILE.json", help="write to a file, not stdout")
+    sp.add_argument("--path", action="store_true",
+                    help="print the path of the schema file installed with meldkit")
+    sp.set_defaults(func=_cmd_schema)
     return p
 
 

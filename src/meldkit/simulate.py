@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import random
@@ -25,12 +26,11 @@ import statistics
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from functools import partial
 from typing import Any
 
 import attrs
 
-from ._errors import PackProblem, RulePackError
+from ._errors import MeldkitError, PackProblem, RulePackError
 from ._loader import RulePack, load_pack, load_pack_text
 from .bots import StuckGameError, make_bot, play_game
 
@@ -70,6 +70,30 @@ class GameRecord:
         """JSON-able form (without the timing)."""
         return {f.name: _jsonable(getattr(self, f.name))
                 for f in attrs.fields(type(self)) if f.name != "seconds"}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> GameRecord:
+        """The record back from :meth:`to_dict` (one line of ``--out``, parsed).
+
+        >>> r = next(simulate("pony_tail", 4, games=1, seed=3))
+        >>> GameRecord.from_dict(json.loads(record_line(r))) == r
+        True
+        """
+        names = {f.name for f in attrs.fields(cls)} - {"seconds"}
+        if not isinstance(data, dict) or set(data) - names or "game" not in data:
+            raise ValueError("not a game record (expected the keys of "
+                             f"meldkit's GameRecord: {', '.join(sorted(names))})")
+        tuples = {"scores", "ended_by", "bots", "team_of", "went_out"}
+        values = {k: tuple(v) if k in tuples and isinstance(v, list) else v
+                  for k, v in data.items()}
+        if isinstance(values.get("hand_scores"), list):
+            values["hand_scores"] = tuple(tuple(h) for h in values["hand_scores"])
+        return cls(**values)
+
+
+def record_line(record: GameRecord) -> bytes:
+    """The record as one line of ``--out`` (compact JSON, newline-terminated, UTF-8)."""
+    return (json.dumps(record.to_dict(), separators=(",", ":")) + "\n").encode()
 
 
 def _jsonable(value):
@@ -123,44 +147,116 @@ def play_one(pack: RulePack, players: int, seed: int, game: int,
     )
 
 
-def _play_numbered(pack, players, seed, bots, options, game: int) -> GameRecord:
-    return play_one(pack, players, seed, game, bots, options)
-
-
 def simulate(pack: RulePack | str | os.PathLike, players: int, games: int, seed: int = 0,
              bots: Sequence[str] = ("random",), options: dict | None = None,
              progress: Callable[[int, int], None] | None = None,
-             jobs: int = 1) -> Iterator[GameRecord]:
-    """Play ``games`` games and yield their records in game order.
+             jobs: int = 1, *, ray: str | None = None, batch: int | None = None,
+             first: int = 0, retries: int = 3) -> Iterator[GameRecord]:
+    """Play games ``first`` … ``games - 1`` of a run and yield their records in game order.
 
     ``bots`` names a bot per seat, repeated around the table.  ``jobs`` > 1 plays in that
-    many worker processes (0: one per CPU); the records are the same for any ``jobs``.
+    many worker processes (0: one per CPU); ``ray`` plays the games as Ray tasks instead:
+    ``"local"`` starts a local Ray (with ``jobs`` CPUs when ``jobs`` > 0), ``"auto"`` or
+    ``"ray://host:10001"`` joins a cluster (needs ``pip install "meldkit[ray]"``).  Games
+    go out in batches of ``batch`` games (default: about eight batches per worker, at most
+    32 games each).  The records are the same for any ``jobs``, ``ray``, ``batch`` and
+    ``first``: a run resumed at ``first`` continues exactly where the first games left off.
+    A batch lost with its worker is played again, up to ``retries`` times.  Closing the
+    iterator stops the workers.
+
+    >>> [r.game for r in simulate("pony_tail", 4, games=6, seed=1, first=4)]
+    [4, 5]
     """
+    from . import new_game
+    from ._sim_backends import RunSpec, make_backend, run_games
+
     if not isinstance(pack, RulePack):
         pack = load_pack(pack)
     bots = tuple(bots)
     for name in set(bots):
         make_bot(name)  # an unknown name fails here, before any game is played
-    if jobs == 0:
-        jobs = os.cpu_count() or 1
-    if jobs <= 1 or games <= 1:
-        for i in range(games):
-            yield play_one(pack, players, seed, i, bots, options)
-            if progress:
-                progress(i + 1, games)
-        return
-    from concurrent.futures import ProcessPoolExecutor
+    if not 0 <= first <= games:
+        raise ValueError(f"the first game ({first}) is outside the run's {games} games")
+    if batch is not None and batch < 1:
+        raise ValueError(f"the batch size must be 1 or more, got {batch}")
+    new_game(pack, players=players, seed=seed, options=options)  # a bad table fails here
+    spec = RunSpec(pack, players, seed, bots, options)
+    backend = make_backend(spec, jobs if games - first > 1 or ray else 1, ray, retries)
+    return run_games(spec, games, first, batch, backend, progress)
 
-    work = partial(_play_numbered, pack, players, seed, bots, options)
-    chunk = max(1, min(8, games // (jobs * 4)))
-    with ProcessPoolExecutor(max_workers=min(jobs, games)) as pool:
+
+class ResumeError(MeldkitError, ValueError):
+    """An ``--out`` file that cannot be continued by this run."""
+
+
+def resume_records(path: str | os.PathLike, pack: RulePack | str | os.PathLike, players: int,
+                   games: int, seed: int = 0, bots: Sequence[str] = ("random",),
+                   options: dict | None = None) -> list[GameRecord]:
+    """The records already in the ``--out`` file of an interrupted run, checked to belong
+    to this run, so that playing games ``len(result)`` … ``games - 1`` and appending their
+    records gives the file an uninterrupted run writes.
+
+    Records are written whole and in game order, so the file holds games 0, 1, 2, …; a
+    last line without its newline (a writer killed mid-write) is cut off the file and
+    played again.  A missing file gives ``[]``.  Raises :class:`ResumeError` (with the
+    file and line) for a line that is not a record, a record out of order or from another
+    seed, table or bots, a file with more games than ``games``, or a last game that does
+    not replay the same here (another pack, ``--set`` or ``--partners``).
+
+    >>> import tempfile, pathlib
+    >>> out = pathlib.Path(tempfile.mkdtemp(), "run.jsonl")
+    >>> lines = [record_line(r) for r in simulate("pony_tail", 4, games=3, seed=5)]
+    >>> _ = out.write_bytes(lines[0] + lines[1] + lines[2][:20])   # killed while writing
+    >>> [r.game for r in resume_records(out, "pony_tail", 4, games=3, seed=5)]
+    [0, 1]
+    >>> out.read_bytes() == lines[0] + lines[1]
+    True
+    """
+    path = os.fspath(path)
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        return []
+    if not isinstance(pack, RulePack):
+        pack = load_pack(pack)
+    names = seat_bots(tuple(bots), players)
+    lines = data.split(b"\n")
+    partial = lines.pop()  # b"" when the file ends with a newline
+    records: list[GameRecord] = []
+    for i, line in enumerate(lines):
+        where = f"{path}:{i + 1}"
         try:
-            for i, record in enumerate(pool.map(work, range(games), chunksize=chunk)):
-                yield record
-                if progress:
-                    progress(i + 1, games)
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+            r = GameRecord.from_dict(json.loads(line))
+        except (ValueError, TypeError) as e:
+            first = str(e).splitlines()[0] if str(e) else type(e).__name__
+            raise ResumeError(f"{where}: not a game record of meldkit simulate ({first})"
+                              ) from None
+        if r.game != i:
+            raise ResumeError(f"{where}: expected game {i}, found game {r.game} "
+                              "(records are written in game order; was the file edited?)")
+        if r.seed != game_seed(seed, i):
+            raise ResumeError(f"{where}: game {i} was played with another --seed than {seed}; "
+                              "resume with the run's own --seed, or write to a new --out file")
+        if r.players != players or r.bots != names:
+            raise ResumeError(
+                f"{where}: game {i} was played by {r.players} players ({','.join(r.bots)}), "
+                f"this run has {players} ({','.join(names)}); resume with the run's own "
+                "--players and --bots")
+        records.append(r)
+    if len(records) > games:
+        raise ResumeError(f"{path} holds {len(records)} games, more than --games {games}")
+    if records:
+        last = records[-1]
+        again = play_one(pack, players, seed, last.game, names, options)
+        if again != last:
+            raise ResumeError(
+                f"{path}:{len(records)}: game {last.game} plays differently with this pack "
+                "and options; resume with the run's own pack, --set and --partners")
+    if partial:
+        with open(path, "r+b") as f:
+            f.truncate(len(data) - len(partial))
+    return records
 
 
 # --------------------------------------------------------------------------- statistics
@@ -259,7 +355,8 @@ class Distribution:
 
 @attrs.frozen
 class Summary:
-    """What a run of games shows."""
+    """What a run of games shows.  Two summaries are equal when the games are: the timing
+    fields are left out of comparisons."""
 
     games: int
     players: int
@@ -277,7 +374,11 @@ class Summary:
     ended_by: dict[str, int]
     went_out_by_team: tuple[int, ...]
     scores: tuple[Distribution, ...]
-    seconds: float
+    seconds: float = attrs.field(eq=False)
+    """Time spent playing, summed over the games timed in this run (records read back
+    from a file carry no time); like the other timing fields, left out of comparisons."""
+    timed_games: int = attrs.field(default=0, eq=False)
+    timed_decisions: int = attrs.field(default=0, eq=False)
 
     @property
     def n_teams(self) -> int:
@@ -343,6 +444,8 @@ def summarize(records: Sequence[GameRecord]) -> Summary:
         went_out_by_team=tuple(went_out_by_team),
         scores=tuple(Distribution.of([r.scores[t] for r in records]) for t in range(n_teams)),
         seconds=sum(r.seconds for r in records),
+        timed_games=sum(1 for r in records if r.seconds > 0),
+        timed_decisions=sum(r.decisions for r in records if r.seconds > 0),
     )
 
 
@@ -388,8 +491,10 @@ def format_summary(s: Summary, title: str = "") -> str:
         lines.append(f"  team {t:<8} " + " ".join(
             f"{x:>8.0f}" for x in (d.mean, d.sd, d.min, d.q1, d.median, d.q3, d.max)))
     if s.seconds > 0:
-        lines.append(f"speed: {s.decisions / s.seconds:,.0f} decisions/s, "
-                     f"{s.games / s.seconds:.2f} games/s per process")
+        games, decisions = (s.timed_games, s.timed_decisions) if s.timed_games else (
+            s.games, s.decisions)
+        lines.append(f"speed: {decisions / s.seconds:,.0f} decisions/s, "
+                     f"{games / s.seconds:.2f} games/s per process")
     return "\n".join(lines) + "\n"
 
 

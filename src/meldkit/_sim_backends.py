@@ -1,0 +1,471 @@
+"""Where the games of a run are played: in this process, in a pool of local worker processes
+(``--jobs``), or as tasks on a Ray cluster (``--ray``).
+
+Every backend plays *batches*: a range of game numbers ``[start, stop)``.  A game's record
+depends only on the run (pack, table, bots, seed) and its number (see
+:func:`meldkit.simulate.game_seed`), so the batch size, the number of workers and the backend
+change how fast the records come, never what they are.  :func:`run_games` hands out batches
+lazily (a bounded window ahead of the first game not yet returned, so ``--games 50000000``
+never builds fifty million tasks), collects them in the order they finish, and yields the
+records in game order.
+
+A batch lost with its worker is played again: Ray retries the task (``max_retries``); a
+broken local pool is replaced by a new one and the lost batches are submitted again.  Either
+gives up after ``retries`` losses of the same batch.  Closing the iterator (or an exception,
+Ctrl-C, or SIGTERM turned into an exception by the command line) stops the workers: the
+local pool's processes are terminated, and each worker also exits by itself when the process
+that started it is gone.
+
+Ray is imported only by the Ray backend, on first use.
+
+>>> from meldkit import load_pack
+>>> from meldkit._sim_backends import RunSpec, run_games
+>>> spec = RunSpec(load_pack("pony_tail"), players=4, seed=1, bots=("random",))
+>>> [r.game for r in run_games(spec, games=5, first=2, batch=2)]
+[2, 3, 4]
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, TextIO
+
+import attrs
+
+from ._errors import MeldkitError
+
+if TYPE_CHECKING:
+    from ._loader import RulePack
+    from .simulate import GameRecord
+
+RAY_INSTALL = 'pip install "meldkit[ray]"'
+"""How to install the Ray extra."""
+
+DEFAULT_RETRIES = 3
+"""How many times a batch lost with its worker is played again before the run fails."""
+
+
+class WorkerLostError(MeldkitError, RuntimeError):
+    """A batch of games was lost with its worker more often than the retries allow."""
+
+
+class RayNotInstalledError(MeldkitError, ImportError):
+    """``--ray`` without Ray installed."""
+
+    def __init__(self) -> None:
+        super().__init__(f"--ray needs Ray, which is not installed: {RAY_INSTALL}")
+
+
+@attrs.frozen
+class RunSpec:
+    """Everything a worker needs to play any game of a run (sent to each worker once)."""
+
+    pack: RulePack
+    players: int
+    seed: int
+    bots: tuple[str, ...]
+    options: dict | None = None
+
+
+def play_batch(spec: RunSpec, start: int, stop: int) -> list[GameRecord]:
+    """The records of games ``start`` … ``stop - 1`` of the run ``spec``."""
+    from .simulate import play_one
+
+    return [play_one(spec.pack, spec.players, spec.seed, g, spec.bots, spec.options)
+            for g in range(start, stop)]
+
+
+def auto_batch(games: int, workers: int) -> int:
+    """The batch size used when none is given: about 8 batches per worker, at most 32 games
+    (short enough for steady progress, long enough that Ray's per-task cost stays small;
+    see docs/scaling.md).
+
+    >>> auto_batch(200, 1), auto_batch(200, 2), auto_batch(10**9, 512)
+    (1, 12, 32)
+    """
+    if workers <= 1:
+        return 1
+    return max(1, min(32, games // (workers * 8)))
+
+
+# --------------------------------------------------------------------------- backends
+
+
+class _Backend:
+    """Plays batches somewhere.  ``slots``: how many batches to keep in flight."""
+
+    slots: int = 1
+    workers: int = 1
+
+    def submit(self, start: int, stop: int) -> None:
+        raise NotImplementedError
+
+    def wait(self) -> list[tuple[int, list[GameRecord]]]:
+        """Block until at least one batch is done; its ``(start, records)``."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Stop the workers (batches still in flight are abandoned)."""
+
+
+class _SerialBackend(_Backend):
+    """In this process, one batch at a time."""
+
+    def __init__(self, spec: RunSpec):
+        self._spec = spec
+        self._queue: list[tuple[int, int]] = []
+
+    def submit(self, start: int, stop: int) -> None:
+        self._queue.append((start, stop))
+
+    def wait(self) -> list[tuple[int, list[GameRecord]]]:
+        start, stop = self._queue.pop(0)
+        return [(start, play_batch(self._spec, start, stop))]
+
+
+# --- a pool of local processes
+
+_WORKER_SPEC: RunSpec | None = None
+
+
+def _pool_worker_init(spec: RunSpec) -> None:
+    """In each pool worker: keep the run's spec, leave Ctrl-C to the driver, and exit when
+    the process that started this worker is gone (no orphans, whatever killed it)."""
+    import signal
+
+    global _WORKER_SPEC
+    _WORKER_SPEC = spec
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="meldkit-orphan-watch", daemon=True).start()
+
+
+def _pool_batch(start: int, stop: int) -> list[GameRecord]:
+    assert _WORKER_SPEC is not None
+    return play_batch(_WORKER_SPEC, start, stop)
+
+
+class _PoolBackend(_Backend):
+    """``jobs`` local worker processes; a pool broken by a dead worker is replaced."""
+
+    def __init__(self, spec: RunSpec, jobs: int, retries: int):
+        self._spec = spec
+        self.workers = jobs
+        self.slots = 2 * jobs
+        self._retries = retries
+        self._lost: dict[int, int] = {}  # batch start -> times lost
+        self._futures: dict[Any, tuple[int, int]] = {}
+        self._pool = self._new_pool()
+
+    def _new_pool(self):
+        from concurrent.futures import ProcessPoolExecutor
+
+        return ProcessPoolExecutor(max_workers=self.workers, initializer=_pool_worker_init,
+                                   initargs=(self._spec,))
+
+    def submit(self, start: int, stop: int) -> None:
+        self._futures[self._pool.submit(_pool_batch, start, stop)] = (start, stop)
+
+    def wait(self) -> list[tuple[int, list[GameRecord]]]:
+        from concurrent.futures import FIRST_COMPLETED
+        from concurrent.futures import wait as wait_futures
+        from concurrent.futures.process import BrokenProcessPool
+
+        done, _ = wait_futures(list(self._futures), return_when=FIRST_COMPLETED)
+        out = []
+        broken = False
+        for f in done:
+            if isinstance(f.exception(), BrokenProcessPool):
+                broken = True
+                continue
+            start, _stop = self._futures.pop(f)
+            out.append((start, f.result()))  # a game's own error propagates from here
+        if broken:
+            self._restart()
+        return out
+
+    def _restart(self) -> None:
+        """A worker died: every batch not finished is lost; play them on a new pool."""
+        lost = []
+        for f, (start, stop) in list(self._futures.items()):
+            if f.done() and f.exception() is None:
+                continue  # finished before the pool broke: kept for the next wait()
+            del self._futures[f]
+            lost.append((start, stop))
+        for start, stop in lost:
+            n = self._lost[start] = self._lost.get(start, 0) + 1
+            if n > self._retries:
+                self.close()
+                raise WorkerLostError(
+                    f"games {start}-{stop - 1}: a worker process died {n} times while playing "
+                    f"them (the retries are {self._retries}); out of memory?")
+        _terminate_pool(self._pool)
+        self._pool = self._new_pool()
+        for start, stop in lost:
+            self.submit(start, stop)
+
+    def close(self) -> None:
+        _terminate_pool(self._pool)
+
+
+def _terminate_pool(pool) -> None:
+    """Stop a ProcessPoolExecutor now: cancel what is queued, kill the workers."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14+
+    if terminate is not None:
+        try:
+            terminate()
+        except Exception:  # noqa: BLE001 - already broken or shut down
+            pass
+        return
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for p in processes:
+        if p.is_alive():
+            p.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in processes:
+        p.join(timeout=5)
+
+
+# --- Ray
+
+
+def import_ray():
+    """The ``ray`` module, or :class:`RayNotInstalledError` with the install command."""
+    try:
+        import ray
+    except ImportError:
+        raise RayNotInstalledError from None
+    return ray
+
+
+class _RayBackend(_Backend):
+    """Batches as Ray tasks, on a local Ray started here or on an existing cluster.
+
+    A Ray already initialised in this process (``ray.init`` by the caller) is used as it is
+    and left running; one started here is shut down by :meth:`close`.
+    """
+
+    def __init__(self, spec: RunSpec, address: str, jobs: int | None, retries: int):
+        ray = self._ray = import_ray()
+        self._started = _init_ray(ray, address, jobs)
+        self._task = ray.remote(num_cpus=1, max_retries=retries,
+                                retry_exceptions=False)(play_batch)
+        self._spec_ref = ray.put(spec)
+        cpus = int(ray.cluster_resources().get("CPU", 1)) or 1
+        self.workers = cpus
+        self.slots = 2 * cpus
+        self._refs: dict[Any, tuple[int, int]] = {}
+        self._retries = retries
+
+    def submit(self, start: int, stop: int) -> None:
+        ref = self._task.remote(self._spec_ref, start, stop)
+        self._refs[ref] = (start, stop)
+
+    def wait(self) -> list[tuple[int, list[GameRecord]]]:
+        ray = self._ray
+        ready, _ = ray.wait(list(self._refs), num_returns=1)
+        more, _ = ray.wait([r for r in self._refs if r not in ready],
+                           num_returns=len(self._refs) - len(ready), timeout=0)
+        out = []
+        for ref in [*ready, *more]:
+            start, stop = self._refs.pop(ref)
+            try:
+                records = ray.get(ref)
+            except ray.exceptions.RayTaskError as e:  # the game itself failed: its error
+                cause = getattr(e, "cause", None)
+                if isinstance(cause, BaseException):
+                    raise cause from None
+                raise
+            except (ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError,
+                    ray.exceptions.ObjectLostError) as e:
+                raise WorkerLostError(
+                    f"games {start}-{stop - 1}: the Ray worker playing them was lost "
+                    f"{self._retries + 1} times ({type(e).__name__}); out of memory?") from None
+            out.append((start, records))
+        return out
+
+    def close(self) -> None:
+        ray = self._ray
+        for ref in list(self._refs):
+            try:
+                ray.cancel(ref, force=True)
+            except Exception:  # noqa: BLE001 - finished or already gone
+                pass
+        self._refs.clear()
+        if self._started:
+            ray.shutdown()
+            self._started = False
+
+
+def _init_ray(ray, address: str, jobs: int | None) -> bool:
+    """Connect to Ray at ``address`` unless this process already is; True if started here."""
+    if ray.is_initialized():
+        return False
+    kwargs: dict[str, Any] = {"include_dashboard": False, "logging_level": logging.ERROR}
+    if address in ("", "local"):
+        kwargs["address"] = "local"
+        if jobs:
+            kwargs["num_cpus"] = jobs
+    else:
+        kwargs["address"] = address  # its nodes must have meldkit installed
+    try:
+        ray.init(**kwargs)
+    except (ConnectionError, RuntimeError, ValueError) as e:
+        first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        where = "a local Ray" if kwargs["address"] == "local" else f"Ray at {address}"
+        raise MeldkitError(f"--ray: cannot start or reach {where}: {first}") from None
+    return True
+
+
+@contextlib.contextmanager
+def ray_session(address: str | None, jobs: int | None = None) -> Iterator[None]:
+    """Within the block, this process is connected to Ray at ``address`` (see
+    :func:`make_backend`), so that several runs share one Ray; a Ray started here is shut
+    down at the end.  Does nothing when ``address`` is None."""
+    if address is None:
+        yield
+        return
+    ray = import_ray()
+    started = _init_ray(ray, address, jobs)
+    try:
+        yield
+    finally:
+        if started:
+            ray.shutdown()
+
+
+# --------------------------------------------------------------------------- the driver
+
+
+def make_backend(spec: RunSpec, jobs: int = 1, ray: str | None = None,
+                 retries: int = DEFAULT_RETRIES) -> _Backend:
+    """The backend for ``jobs`` local processes (0: one per CPU), or for Ray at ``ray``
+    (``"local"``: start one here, with ``jobs`` CPUs if ``jobs`` > 0; ``"auto"`` or
+    ``"ray://host:10001"``: an existing cluster)."""
+    if ray is not None:
+        return _RayBackend(spec, ray, jobs or None, retries)
+    if jobs == 0:
+        jobs = os.cpu_count() or 1
+    if jobs <= 1:
+        return _SerialBackend(spec)
+    return _PoolBackend(spec, jobs, retries)
+
+
+def run_games(spec: RunSpec, games: int, first: int = 0, batch: int | None = None,
+              backend: _Backend | None = None,
+              progress: Callable[[int, int], None] | None = None) -> Iterator[GameRecord]:
+    """Yield the records of games ``first`` … ``games - 1`` in game order, played in
+    batches of ``batch`` games (default: :func:`auto_batch`) on ``backend`` (default: this
+    process).  ``progress(done, games)`` is called as batches arrive, ``done`` counting the
+    ``first`` games too.  The backend is closed when the iterator ends or is closed."""
+    if backend is None:
+        backend = _SerialBackend(spec)
+    if batch is None:
+        batch = auto_batch(games - first, backend.workers)
+    if batch < 1:
+        raise ValueError(f"batch size must be 1 or more, got {batch}")
+    window = 4 * backend.slots * batch  # never more than this many games ahead of the output
+    next_submit = next_yield = first
+    in_flight = 0
+    finished: dict[int, list[GameRecord]] = {}
+    try:
+        while next_yield < games:
+            while (in_flight < backend.slots and next_submit < games
+                   and next_submit < next_yield + window):
+                stop = min(next_submit + batch, games)
+                backend.submit(next_submit, stop)
+                in_flight += 1
+                next_submit = stop
+            for start, records in backend.wait():
+                finished[start] = records
+                in_flight -= 1
+            while next_yield in finished:
+                records = finished.pop(next_yield)
+                next_yield += len(records)
+                if progress:
+                    progress(next_yield, games)
+                yield from records
+    finally:
+        backend.close()
+
+
+# --------------------------------------------------------------------------- progress
+
+
+class RateProgress:
+    """A one-line progress bar on a terminal: games done, games/s and time left, measured
+    over the games played by this run (games resumed from a file count as done, not as
+    speed).  Draws nothing when disabled (not a terminal)."""
+
+    def __init__(self, total: int, first: int = 0, label: str = "games",
+                 stream: TextIO | None = None, enabled: bool = True, width: int = 24):
+        self.stream = stream or sys.stderr
+        self.enabled = enabled
+        self.total = max(total, 1)
+        self.first = first
+        self.label = label
+        self.width = width
+        self.start = time.monotonic()
+        self._last = 0.0
+        self._drawn = False
+
+    def line(self, done: int, now: float | None = None) -> str:
+        """The text of the bar.
+
+        >>> p = RateProgress(100, first=20, enabled=False)
+        >>> p.line(60, now=p.start + 8.0)
+        '██████████████░░░░░░░░░░ 60/100 games  5.0 games/s  8 s, 8 s left'
+        """
+        now = time.monotonic() if now is None else now
+        elapsed = now - self.start
+        frac = min(done / self.total, 1.0)
+        fill = int(frac * self.width)
+        bar = "█" * fill + "░" * (self.width - fill)
+        played = done - self.first
+        rate = played / elapsed if elapsed > 0 and played > 0 else 0.0
+        text = f"{bar} {done}/{self.total} {self.label}"
+        if rate:
+            text += f"  {rate:,.1f} {self.label}/s"
+        text += f"  {elapsed:.0f} s"
+        if rate and done < self.total:
+            text += f", {(self.total - done) / rate:.0f} s left"
+        return text
+
+    def update(self, done: int, total: int | None = None) -> None:
+        """Redraw (at most ten times a second, and always at the end)."""
+        if not self.enabled:
+            return
+        if total:
+            self.total = total
+        now = time.monotonic()
+        if done < self.total and now - self._last < 0.1:
+            return
+        self._last = now
+        self.stream.write("\r" + self.line(done, now) + "\033[K")
+        self.stream.flush()
+        self._drawn = True
+
+    def clear(self) -> None:
+        """Take the bar off its line (before other output to the same terminal)."""
+        if self.enabled and self._drawn:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+            self._last = 0.0
+
+    def close(self) -> None:
+        if self.enabled and self._drawn:
+            self.stream.write("\n")
+            self.stream.flush()
