@@ -23,7 +23,8 @@ import hashlib
 import json
 import os
 import pathlib
-from collections.abc import Callable, Iterator, Mapping
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache
 from typing import Any, Literal, get_args, get_origin
 
@@ -39,9 +40,17 @@ from cattrs.gen import make_dict_structure_fn
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.reader import ReaderError
 
 from meldkit._cards import JOKER_KIND, RANKS, card_code, kinds_matching, rank_of_kind
 from meldkit._errors import PackProblem, PluginError, RulePackError
+from meldkit._pack_limits import (
+    MAX_EXTENDS,
+    Refused,
+    guard_yaml,
+    read_pack_file,
+    reader_error_position,
+)
 from meldkit._schema import RulePackSpec
 
 __all__ = [
@@ -167,10 +176,13 @@ def _stamp(path: str) -> Stamp:
 
 
 def _read(path: pathlib.Path, label: str) -> tuple[str, Stamp]:
-    """The text and stamp of a pack file; a located RulePackError if it cannot be read."""
+    """The text and stamp of a pack file; a located RulePackError if it cannot be read.
+    Only a regular file of at most ``MAX_PACK_BYTES`` is read (see :mod:`._pack_limits`)."""
     try:
-        stamp = _stamp(str(path))
-        return path.read_text(encoding="utf-8"), stamp
+        data, (mtime, size) = read_pack_file(path)
+        return data.decode("utf-8"), (str(path), mtime, size)
+    except Refused as exc:
+        raise _fail(_Loc(label), "", exc.message) from None
     except FileNotFoundError:
         raise _fail(_Loc(label), "", "no such file") from None
     except IsADirectoryError:
@@ -181,8 +193,13 @@ def _read(path: pathlib.Path, label: str) -> tuple[str, Stamp]:
         raise _fail(_Loc(label), "", f"cannot be read ({exc.strerror})") from None
 
 
-def _yaml_error(exc: YAMLError, label: str) -> RulePackError:
+def _yaml_error(exc: YAMLError, label: str, text: str = "") -> RulePackError:
     """A RulePackError for malformed YAML, at the position ruamel reports."""
+    if isinstance(exc, ReaderError):  # a character YAML forbids (NUL, …): only an offset
+        line, col = reader_error_position(text, exc.position)
+        char = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        return _fail(_Loc(label, line, col), "",
+                     f"invalid YAML: the character U+{char:04X} is not allowed in YAML text")
     if isinstance(exc, MarkedYAMLError):
         mark = exc.problem_mark or exc.context_mark
         loc = _Loc(label, mark.line + 1, mark.column + 1) if mark else _Loc(label)
@@ -205,9 +222,10 @@ def _plain(node: Any, path: KeyPath, label: str, locs: dict[KeyPath, _Loc]) -> A
     """Plain dicts, lists and scalars from ruamel nodes, recording each key's position."""
     if isinstance(node, CommentedMap):
         out: dict[Any, Any] = {}
+        lines = node.lc.data or {}
         for key, value in node.items():
             key = _scalar(key)
-            pos = node.lc.data.get(key)
+            pos = lines.get(key)
             locs[path + (key,)] = (
                 _Loc(label, pos[0] + 1, pos[1] + 1) if pos else locs.get(path, _Loc(label))
             )
@@ -215,8 +233,9 @@ def _plain(node: Any, path: KeyPath, label: str, locs: dict[KeyPath, _Loc]) -> A
         return out
     if isinstance(node, CommentedSeq):
         items = []
+        lines = node.lc.data or {}
         for i, value in enumerate(node):
-            pos = node.lc.data.get(i)
+            pos = lines.get(i)
             locs[path + (i,)] = (
                 _Loc(label, pos[0] + 1, pos[1] + 1) if pos else locs.get(path, _Loc(label))
             )
@@ -226,11 +245,22 @@ def _plain(node: Any, path: KeyPath, label: str, locs: dict[KeyPath, _Loc]) -> A
 
 
 def _parse(text: str, label: str) -> tuple[dict[str, Any], dict[KeyPath, _Loc]]:
-    """The top-level mapping of a pack and the position of every key in it."""
+    """The top-level mapping of a pack and the position of every key in it.
+
+    :func:`._pack_limits.guard_yaml` runs first, so the work is bounded (size, depth,
+    aliases) and the YAML features the format refuses (tags, merge keys) are located errors.
+    """
     try:
+        guard_yaml(text)
         node = YAML(typ="rt").load(text)
+    except Refused as exc:
+        raise _fail(_Loc(label, exc.line, exc.col), "", exc.message) from None
     except YAMLError as exc:
-        raise _yaml_error(exc, label) from None
+        raise _yaml_error(exc, label, text) from None
+    except (ValueError, TypeError, AttributeError, NotImplementedError, RecursionError) as exc:
+        # a document the guard passed but ruamel cannot build: never a bare traceback
+        raise _fail(_Loc(label, 1, 1), "", f"YAML this loader cannot read "
+                    f"({type(exc).__name__}); write plain mappings, lists and values") from None
     if node is None:
         raise _fail(
             _Loc(label, 1, 1),
@@ -242,7 +272,8 @@ def _parse(text: str, label: str) -> tuple[dict[str, Any], dict[KeyPath, _Loc]]:
         raise _fail(
             _Loc(label, line, col),
             "",
-            f"the top level must be a mapping of sections (deck:, players:, …), got {_show(node)}",
+            "the top level must be a mapping of sections (deck:, players:, …), got "
+            + ("a list" if isinstance(node, list) else _kind(_scalar(node))),
         )
     locs: dict[KeyPath, _Loc] = {(): _Loc(label, 1, 1)}
     data = _plain(node, (), label, locs)
@@ -267,8 +298,8 @@ def _merge(base: _Doc, over: _Doc) -> _Doc:
             if isinstance(value, dict) and isinstance(out.get(key), dict):
                 out[key] = merge(out[key], value, sub)
             else:
-                for p in [p for p in locs if p[: len(sub)] == sub]:
-                    del locs[p]
+                if key in out:
+                    _forget(locs, out[key], sub)
                 out[key] = value
         return out
 
@@ -278,22 +309,82 @@ def _merge(base: _Doc, over: _Doc) -> _Doc:
     return _Doc(data, locs, over.deps + base.deps, over.labels + base.labels)
 
 
-def _parent(value: Any, loc: _Loc, label: str, base_dir: pathlib.Path) -> tuple[pathlib.Path, str]:
+def _forget(locs: dict[KeyPath, _Loc], value: Any, path: KeyPath) -> None:
+    """Drop the positions of ``path`` and everything under it (``value`` is what it held):
+    work in proportion to the replaced value, not to the whole pack."""
+    locs.pop(path, None)
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _forget(locs, item, path + (key,))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _forget(locs, item, path + (i,))
+
+
+Roots = tuple[pathlib.Path, ...]
+"""The directories ``extends:`` may read files from (resolved): the loaded pack's own
+directory, the caller's search roots and the bundled packs' directory."""
+
+
+def _within(path: pathlib.Path, roots: Roots) -> bool:
+    return any(path == root or path.is_relative_to(root) for root in roots)
+
+
+def _roots(own: str | os.PathLike[str] | None,
+           search_roots: Iterable[str | os.PathLike[str]]) -> Roots:
+    """The resolved directories a pack's ``extends:`` chain may read."""
+    if isinstance(search_roots, (str, os.PathLike)):
+        search_roots = [search_roots]
+    dirs = ([own] if own is not None else []) + list(search_roots) + [bundled_pack_dir()]
+    return tuple(dict.fromkeys(pathlib.Path(d).resolve() for d in dirs))
+
+
+def _parent_file(value: str, loc: _Loc, label: str, base_dir: pathlib.Path,
+                 roots: Roots) -> tuple[pathlib.Path, str]:
+    """The file named by a path in ``extends:``: relative, ending in .yaml/.yml, and
+    inside ``roots`` (looked up from the extending file's directory, then from each root).
+    Whether a file outside the roots exists is never revealed."""
+    if os.path.isabs(value) or value.startswith("~") or pathlib.PurePath(value).drive:
+        raise _fail(loc, "extends", f"{_quote(value)}: an absolute path is not allowed (write "
+                    "a bundled pack name, or a path relative to this pack's file)")
+    if not value.endswith((".yaml", ".yml")):
+        raise _fail(loc, "extends", f"{_quote(value)}: a pack file path ends in .yaml or .yml")
+    starts = [base_dir] + [r for r in roots if r != base_dir]
+    inside = False
+    for start in starts:
+        try:
+            path = (start / value).resolve()
+        except (OSError, RuntimeError, ValueError):
+            continue
+        if not _within(path, roots):
+            continue
+        inside = True
+        try:
+            found = path.is_file()
+        except (OSError, ValueError):
+            found = False
+        if found:
+            if start != base_dir:
+                return path, os.path.join(str(start), value)
+            if label.startswith("<"):
+                return path, value
+            return path, os.path.normpath(os.path.join(os.path.dirname(label), value))
+    if not inside:
+        raise _fail(loc, "extends", f"{_quote(value)} is outside the directories extends may read: "
+                    "write a bundled pack name, or a path to a file under the directory of the "
+                    "pack being loaded (or under a search root the caller names)")
+    raise _fail(loc, "extends", f"{_quote(value)}: no such pack file")
+
+
+def _parent(value: Any, loc: _Loc, label: str, base_dir: pathlib.Path,
+            roots: Roots = ()) -> tuple[pathlib.Path, str]:
     """The file and label of the pack named by ``extends: value``."""
     if not isinstance(value, str) or not value:
         raise _fail(
             loc, "extends", f"expected a bundled pack name or a file path, got {_show(value)}"
         )
     if _is_path(value):
-        path = (base_dir / value).resolve()
-        shown = (
-            value
-            if label.startswith("<")
-            else os.path.normpath(os.path.join(os.path.dirname(label), value))
-        )
-        if not path.is_file():
-            raise _fail(loc, "extends", f"{value!r}: no such pack file ({path})")
-        return path, shown
+        return _parent_file(value, loc, label, base_dir, roots)
     bundled = _bundled_path(value)
     if bundled is None:
         raise _fail(loc, "extends", *_unknown_bundled(value))
@@ -306,22 +397,27 @@ def _load_doc(
     base_dir: pathlib.Path,
     chain: list[tuple[str, str]],
     deps: list[Stamp],
+    roots: Roots = (),
 ) -> _Doc:
     """Parse one pack and, recursively, the packs it extends; ``chain`` holds the
-    (identity, label) of the packs already being loaded, to detect cycles."""
+    (identity, label) of the packs already being loaded, to detect cycles; ``roots`` are
+    the directories ``extends:`` may read."""
     data, locs = _parse(text, label)
     doc = _Doc(data, locs, deps, [label])
     if data.get("extends") is None:
         return doc
     loc = locs[("extends",)]
-    path, parent_label = _parent(data["extends"], loc, label, base_dir)
+    path, parent_label = _parent(data["extends"], loc, label, base_dir, roots)
     identities = [ident for ident, _ in chain]
     if str(path) in identities:
         cycle = [lbl for _, lbl in chain[identities.index(str(path)) :]] + [parent_label]
         raise _fail(loc, "extends", "extends forms a cycle: " + " → ".join(cycle))
+    if len(chain) >= MAX_EXTENDS:
+        raise _fail(loc, "extends", f"extends chains at most {MAX_EXTENDS} packs deep")
     parent_text, stamp = _read(path, parent_label)
     parent = _load_doc(
-        parent_text, parent_label, path.parent, chain + [(str(path), parent_label)], [stamp]
+        parent_text, parent_label, path.parent, chain + [(str(path), parent_label)], [stamp],
+        roots,
     )
     return _merge(parent, doc)
 
@@ -351,7 +447,19 @@ def _show(value: Any) -> str:
     if isinstance(value, dict):
         return "a mapping"
     text = ("true" if value else "false") if isinstance(value, bool) else repr(value)
+    if len(text) > _SHOWN_CHARS:  # a message never quotes a long value whole
+        text = text[: _SHOWN_CHARS - 1] + "…"
     return f"{text} ({_kind(value)})"
+
+
+_SHOWN_CHARS = 60
+"""The longest quotation of a value in a message."""
+
+
+def _quote(value: Any) -> str:
+    """``repr(value)``, cut to :data:`_SHOWN_CHARS`."""
+    text = repr(value)
+    return text if len(text) <= _SHOWN_CHARS else text[: _SHOWN_CHARS - 1] + "…"
 
 
 class _Mismatch(ValueError):
@@ -1072,28 +1180,43 @@ def _plugin_options(spec: RulePackSpec, doc: _Doc, problems: _Problems) -> tuple
     return plugin, options
 
 
-def load_pack_text(text: str, filename: str = "<string>", base_dir: str | None = None) -> RulePack:
+def load_pack_text(
+    text: str,
+    filename: str = "<string>",
+    base_dir: str | os.PathLike[str] | None = None,
+    search_roots: Iterable[str | os.PathLike[str]] = (),
+) -> RulePack:
     """Load a pack from YAML text.
 
     ``filename`` labels problems; ``base_dir`` is where a relative ``extends:`` path is
-    looked up (default: the directory of ``filename``, or the working directory).
-    Raises :class:`RulePackError` listing every problem found.
+    looked up (default: the directory of ``filename``).  ``extends:`` reads only files
+    under ``base_dir`` (or the directory of ``filename``) and the ``search_roots``; text
+    with neither a file name nor a ``base_dir`` may extend only bundled packs and files
+    under ``search_roots``.  Raises :class:`RulePackError` listing every problem found.
 
     >>> pack = load_pack_text("extends: pony_tail\\ngame: {target: 10000}\\n")
     >>> pack.spec.game.target, pack.spec.deck.decks
     (10000, 6)
     """
     real_file = not filename.startswith("<")
-    if base_dir is None:
-        base_dir = os.path.dirname(filename) if real_file else "."
-    root = pathlib.Path(base_dir).resolve()
-    identity = str(pathlib.Path(filename).resolve()) if real_file else filename
-    doc = _load_doc(text, filename, root, [(identity, filename)], [])
+    if base_dir is None and real_file:
+        base_dir = os.path.dirname(filename)
+    try:
+        roots = _roots(base_dir, search_roots)
+        root = roots[0] if base_dir is not None else pathlib.Path(os.devnull)
+        identity = str(pathlib.Path(filename).resolve()) if real_file else filename
+    except (OSError, ValueError, RuntimeError) as exc:
+        raise _fail(_Loc(filename), "", f"cannot be resolved ({type(exc).__name__})") from None
+    doc = _load_doc(text, filename, root, [(identity, filename)], [], roots)
     return _build(doc, filename)
 
 
-_CACHE: dict[str, tuple[list[Stamp], RulePack]] = {}
-"""Packs loaded from files, by resolved path, with the stamps of every file read."""
+_CACHE: OrderedDict[tuple[str, Roots], tuple[list[Stamp], RulePack]] = OrderedDict()
+"""Packs loaded from files, by resolved path and extends roots, with the stamps of every
+file read; the least recently used is dropped beyond :data:`PACK_CACHE_SIZE`."""
+
+PACK_CACHE_SIZE = 64
+"""Most packs :func:`load_pack` keeps (a server loading many uploaded packs stays bounded)."""
 
 
 def _fresh(deps: list[Stamp]) -> bool:
@@ -1107,7 +1230,11 @@ def _fresh(deps: list[Stamp]) -> bool:
 def _pack_file(name_or_path: str | os.PathLike[str]) -> tuple[pathlib.Path, str]:
     """The resolved file and the label of a bundled name or a path."""
     if _is_path(name_or_path):
-        return pathlib.Path(name_or_path).resolve(), os.fspath(name_or_path)
+        label = os.fspath(name_or_path)
+        try:
+            return pathlib.Path(name_or_path).resolve(), label
+        except (OSError, ValueError, RuntimeError) as exc:
+            raise _fail(_Loc(str(label)), "", f"cannot be read ({type(exc).__name__})") from None
     name = str(name_or_path)
     path = _bundled_path(name)
     if path is None:
@@ -1115,27 +1242,38 @@ def _pack_file(name_or_path: str | os.PathLike[str]) -> tuple[pathlib.Path, str]
     return path.resolve(), str(path)
 
 
-def load_pack(name_or_path: str | os.PathLike[str]) -> RulePack:
+def load_pack(
+    name_or_path: str | os.PathLike[str],
+    search_roots: Iterable[str | os.PathLike[str]] = (),
+) -> RulePack:
     """Load a bundled pack by name or a pack file by path, validated and merged.
 
-    Loads are cached on the files read and their modification times, so loading an
-    unchanged pack again is nearly free. Raises :class:`RulePackError` listing every
-    problem, each as ``file:line:col: key.path: message``.
+    ``extends:`` in the pack (and its parents) may name a bundled pack, or a ``.yaml``
+    file under the pack's own directory or under one of ``search_roots`` — never an
+    absolute path or one that climbs out of them.  Loads are cached (at most
+    :data:`PACK_CACHE_SIZE` packs) on the files read and their modification times, so
+    loading an unchanged pack again is nearly free. Raises :class:`RulePackError`
+    listing every problem, each as ``file:line:col: key.path: message``.
 
     >>> pack = load_pack("pony_tail")
     >>> pack.name, pack.spec.deck.decks, [k.name for k in pack.spec.books.kinds]
     ('pony_tail', 6, ['sevens', 'wild', 'red', 'black'])
     """
     path, label = _pack_file(name_or_path)
-    key = str(path)
+    roots = _roots(path.parent, search_roots)
+    key = (str(path), roots)
     hit = _CACHE.get(key)
     if hit is not None and _fresh(hit[0]):
+        _CACHE.move_to_end(key)
         pack = hit[1]
         return pack if pack.source == label else attrs.evolve(pack, source=label)
     text, stamp = _read(path, label)
-    doc = _load_doc(text, label, path.parent, [(key, label)], [stamp])
+    doc = _load_doc(text, label, path.parent, [(key[0], label)], [stamp], roots)
     pack = _build(doc, label)
     _CACHE[key] = (doc.deps, pack)
+    _CACHE.move_to_end(key)
+    while len(_CACHE) > PACK_CACHE_SIZE:
+        _CACHE.popitem(last=False)
     return pack
 
 

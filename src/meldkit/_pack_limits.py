@@ -1,0 +1,219 @@
+"""Bounds on the work a rule pack can cause, checked before the pack is built.
+
+A pack may come from a stranger (an upload to a game server), so reading one must never
+take unbounded time or memory, block, recurse without limit or end in a traceback.  Two
+guards run before ruamel.yaml builds the document:
+
+* :func:`read_pack_file` opens only regular files (never a FIFO or a device, which could
+  block or never end), and reads at most :data:`MAX_PACK_BYTES`;
+* :func:`guard_yaml` streams the YAML *events* (a flat, iterative pass: no recursion and no
+  node objects) and stops at the first thing the format refuses: nesting deeper than
+  :data:`MAX_DEPTH`, more than :data:`MAX_NODES` values counted *after* alias expansion (a
+  "billion laughs" document is refused after a few thousand steps, never expanded), tags
+  (``!foo``, ``!!omap``, ``!!set``; ``!!str`` on a scalar is allowed), merge keys
+  (``<<: *anchor``), a number written with more than :data:`MAX_NUMBER_CHARS` characters,
+  and text longer than :data:`MAX_SCALAR_CHARS`.
+
+Each refusal is a :class:`Refused` carrying the 1-based line and column; the loader turns it
+into a located :class:`~meldkit.RulePackError`.  The limits are far above what a real pack
+needs (the bundled packs are about 3 kB, a few hundred values and 4 levels deep).
+
+>>> guard_yaml("deck: {decks: 2}\\n")
+>>> try:
+...     guard_yaml("a: &a [1, 1]\\nb: &b [*a, *a, *a]\\nc: [*b, *b, *b]\\n", max_nodes=20)
+... except Refused as exc:
+...     print(exc.line, exc.col, exc.message)
+3 14 more than 20 values after expanding aliases (a pack holds at most 20)
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+
+from ruamel.yaml import YAML
+from ruamel.yaml.events import (
+    AliasEvent,
+    CollectionEndEvent,
+    CollectionStartEvent,
+    ScalarEvent,
+)
+
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_EXTENDS",
+    "MAX_NODES",
+    "MAX_NUMBER_CHARS",
+    "MAX_PACK_BYTES",
+    "MAX_SCALAR_CHARS",
+    "Refused",
+    "guard_yaml",
+    "read_pack_file",
+]
+
+MAX_PACK_BYTES = 256 * 1024
+"""Largest pack file (or text) read, in bytes of UTF-8."""
+MAX_NODES = 5_000
+"""Most values (mappings, lists and scalars, keys included) in one pack file, counting each
+alias as the whole value it repeats."""
+MAX_DEPTH = 16
+"""Deepest nesting of mappings and lists."""
+MAX_SCALAR_CHARS = 10_000
+"""Longest single value (a description, say), in characters."""
+MAX_NUMBER_CHARS = 30
+"""Longest number literal; every count in a pack fits in far fewer digits."""
+MAX_EXTENDS = 8
+"""Longest ``extends:`` chain (a pack, its parent, grandparent, …)."""
+
+_STR_TAG = "tag:yaml.org,2002:str"
+_NUMBER = re.compile(r"[-+]?[0-9][0-9a-fA-F_xXoO.]*")
+
+
+class Refused(ValueError):
+    """Input the pack format refuses: ``message``, at 1-based ``line`` and ``col`` (None
+    when the input has no position, e.g. a file that cannot be opened)."""
+
+    def __init__(self, message: str, line: int | None = None, col: int | None = None):
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.col = col
+
+
+def read_pack_file(path: str | os.PathLike[str], max_bytes: int = MAX_PACK_BYTES
+                   ) -> tuple[bytes, tuple[int, int]]:
+    """The bytes of a pack file and its ``(mtime_ns, size)``.
+
+    Opens without blocking and refuses anything but a regular file, so a FIFO, a device
+    (``/dev/zero``) or a directory is a :class:`Refused` at once; a file larger than
+    ``max_bytes`` is refused without reading it whole.  ``OSError`` (no such file, no
+    permission) passes through for the caller to word.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags)
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(path)
+        if not stat.S_ISREG(st.st_mode):
+            raise Refused("is not a regular file (a pack is read only from a plain file)")
+        if st.st_size > max_bytes:
+            raise Refused(f"is {st.st_size} bytes; a pack file holds at most {max_bytes}")
+        chunks, total = [], 0
+        while True:
+            chunk = os.read(fd, max_bytes + 1 - total)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > max_bytes:
+                raise Refused(f"is more than {max_bytes} bytes; a pack file holds at most "
+                              f"{max_bytes}")
+        return b"".join(chunks), (st.st_mtime_ns, st.st_size)
+    finally:
+        os.close(fd)
+
+
+def _at(event) -> tuple[int, int]:
+    mark = event.start_mark
+    return mark.line + 1, mark.column + 1
+
+
+def guard_yaml(text: str, *, max_nodes: int = MAX_NODES, max_depth: int = MAX_DEPTH,
+               max_bytes: int = MAX_PACK_BYTES) -> None:
+    """Raise :class:`Refused` (with the position) at the first thing in ``text`` that the
+    pack format refuses or that would cost unbounded work; malformed YAML is left to the
+    caller's parse (a :class:`ruamel.yaml.error.YAMLError` passes through).
+
+    The pass is linear in the input: aliases are counted by the size of what they repeat,
+    never expanded, so it stops after at most ``max_nodes`` steps however the aliases nest.
+    """
+    if len(text) > max_bytes and len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+        raise Refused(f"the pack is more than {max_bytes} bytes (at most {max_bytes})", 1, 1)
+    nodes = 0
+    depth = 0
+    # per open collection: (anchor, nodes before it, depth before it, deepest inside)
+    open_: list[list] = []
+    anchors: dict[str, tuple[int, int]] = {}  # anchor -> (values, depth) it stands for
+    try:
+        for event in YAML(typ="rt").parse(text):
+            if isinstance(event, (ScalarEvent, CollectionStartEvent, AliasEvent)):
+                if isinstance(event, AliasEvent):
+                    size, deep = anchors.get(event.anchor, (1, 0))
+                else:
+                    size, deep = 1, 0
+                    _check_node(event)
+                nodes += size
+                if nodes > max_nodes:
+                    what = "after expanding aliases " if isinstance(event, AliasEvent) else ""
+                    raise Refused(f"more than {max_nodes} values {what}(a pack holds at most "
+                                  f"{max_nodes})", *_at(event))
+                reach = depth + deep
+                if open_ and reach > open_[-1][3]:
+                    open_[-1][3] = reach
+                if isinstance(event, CollectionStartEvent):
+                    depth += 1
+                    reach = depth
+                    open_.append([event.anchor, nodes - 1, depth - 1, depth])
+                elif isinstance(event, ScalarEvent) and event.anchor is not None:
+                    anchors[event.anchor] = (1, 0)
+                if reach > max_depth:
+                    raise Refused(f"nested more than {max_depth} levels deep (lists and "
+                                  f"mappings in a pack nest at most {max_depth} deep)",
+                                  *_at(event))
+            elif isinstance(event, CollectionEndEvent):
+                anchor, before, start_depth, deepest = open_.pop()
+                depth -= 1
+                if anchor is not None:
+                    anchors[anchor] = (nodes - before, deepest - start_depth)
+                if open_ and deepest > open_[-1][3]:
+                    open_[-1][3] = deepest
+    except NotImplementedError as exc:  # ruamel: "overlap in comment" (a comment layout
+        raise _comment_overlap(exc) from None  # it cannot keep)
+    except RecursionError:  # pragma: no cover - the event pass is iterative
+        raise Refused("nested too deeply", 1, 1) from None
+
+
+def _check_node(event) -> None:
+    """Tags, merge keys, long numbers and long text on one scalar or collection."""
+    tag = event.tag
+    if tag is not None and not (isinstance(event, ScalarEvent) and tag == _STR_TAG):
+        shown = "!!" + tag.rsplit(":", 1)[-1] if tag.startswith("tag:yaml.org,2002:") else tag
+        raise Refused(f"YAML tags such as {shown} are not part of the pack format (write "
+                      "plain mappings, lists and values)", *_at(event))
+    if not isinstance(event, ScalarEvent):
+        return
+    value = event.value
+    plain = event.style is None and event.tag is None
+    if plain and value == "<<":
+        raise Refused("merge keys (<<: *anchor) are not part of the pack format: write the "
+                      "keys out, or share settings with extends:", *_at(event))
+    if len(value) > MAX_SCALAR_CHARS:
+        raise Refused(f"a value of {len(value)} characters (at most {MAX_SCALAR_CHARS})",
+                      *_at(event))
+    if plain and len(value) > MAX_NUMBER_CHARS and _NUMBER.fullmatch(value):
+        raise Refused(f"a number written with {len(value)} characters (at most "
+                      f"{MAX_NUMBER_CHARS})", *_at(event))
+
+
+_COMMENT_AT = re.compile(r"line: (\d+), col: (\d+)")
+
+
+def _comment_overlap(exc: NotImplementedError) -> Refused:
+    """ruamel.yaml cannot keep some comment layouts (a comment after a key whose value
+    starts on a later line, followed by blank lines): refuse them at the comment."""
+    found = _COMMENT_AT.search(str(exc))
+    line, col = (int(found.group(1)) + 1, int(found.group(2)) + 1) if found else (None, None)
+    return Refused("this comment layout cannot be read (a comment after a key whose value "
+                   "is on a later line): move the comment onto its own line above the key",
+                   line, col)
+
+
+def reader_error_position(text: str, index: int) -> tuple[int, int]:
+    """1-based line and column of character ``index`` of ``text`` (for ruamel's
+    ``ReaderError``, which gives only an offset)."""
+    index = max(0, min(index, len(text)))
+    line = text.count("\n", 0, index) + 1
+    col = index - (text.rfind("\n", 0, index) + 1) + 1
+    return line, col
