@@ -205,13 +205,17 @@ class _PoolBackend(_Backend):
                 continue  # finished before the pool broke: kept for the next wait()
             del self._futures[f]
             lost.append((start, stop))
+        over = []
         for start, stop in lost:
             n = self._lost[start] = self._lost.get(start, 0) + 1
             if n > self._retries:
-                self.close()
-                raise WorkerLostError(
-                    f"games {start}-{stop - 1}: a worker process died {n} times while playing "
-                    f"them (the retries are {self._retries}); out of memory?")
+                over.append(f"{start}-{stop - 1}")
+        if over:
+            # a dead worker breaks the whole pool: name every batch lost that often
+            self.close()
+            raise WorkerLostError(
+                f"games {' or '.join(over)}: a worker process died {self._retries + 1} times "
+                f"while playing them (the retries are {self._retries}); out of memory?")
         _terminate_pool(self._pool)
         self._pool = self._new_pool()
         for start, stop in lost:
@@ -291,9 +295,11 @@ class _RayBackend(_Backend):
                 raise
             except (ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError,
                     ray.exceptions.ObjectLostError) as e:
+                n = self._retries + 1
                 raise WorkerLostError(
                     f"games {start}-{stop - 1}: the Ray worker playing them was lost "
-                    f"{self._retries + 1} times ({type(e).__name__}); out of memory?") from None
+                    f"{n} time{'s' if n != 1 else ''} ({type(e).__name__}); out of memory?"
+                ) from None
             out.append((start, records))
         return out
 

@@ -283,10 +283,10 @@ def _scale(args: argparse.Namespace) -> dict:
                 or address.rpartition(":")[2].isdigit()):
             raise _UsageError(f"--ray {address!r}: expected auto, ray://HOST:PORT or HOST:PORT "
                               "(write --ray after the pack name)")
-        import_ray()  # without Ray: one line saying how to install it
         if args.ray != "local" and args.jobs is not None:
             raise _UsageError("--jobs sets the CPUs of a local Ray (--ray alone); a cluster "
                               "at --ray ADDRESS uses all of its own")
+        import_ray()  # without Ray: one line saying how to install it
         return {"jobs": args.jobs or 0, "ray": args.ray, "batch": args.batch}
     return {"jobs": 1 if args.jobs is None else args.jobs, "ray": None, "batch": args.batch}
 

@@ -1,0 +1,399 @@
+"""Simulations past one process: the same records and summary with ``--jobs 1``, ``--jobs 2``
+and ``--ray``, whatever the batch size; records written whole and in game order; an
+interrupted run resumed to the file an uninterrupted run writes; a worker killed in the
+middle of a batch costs nothing; tasks handed out lazily; Ray never imported unless asked.
+
+The Ray tests share one local Ray (2 CPUs, no dashboard) started by a module fixture; they
+are skipped, with the reason, when Ray is not installed (CI installs the ``ray`` extra).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import logging
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from meldkit import load_pack
+from meldkit._sim_backends import RunSpec, _Backend, run_games
+from meldkit.cli import main
+from meldkit.simulate import record_line, simulate, summarize
+
+RUN = ["simulate", "pony_tail", "--bots", "random", "--seed", "11", "-q"]
+"""A quick run: Pony Tail, four random bots (about 20 ms a game)."""
+
+
+def summary_text(out: str) -> str:
+    """The printed summary without its timing line."""
+    return "\n".join(line for line in out.splitlines() if not line.startswith("speed:"))
+
+
+def run_cli(capsys, argv) -> tuple[str, str]:
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    return summary_text(captured.out), captured.err
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    """30 games played in this process (``--jobs 1``): the file and the summary."""
+    path = tmp_path_factory.mktemp("ref") / "ref.jsonl"
+    import io
+    from contextlib import redirect_stdout
+
+    buf = io.StringIO()
+    with redirect_stdout(buf):
+        assert main([*RUN, "--games", "30", "--jobs", "1", "--out", str(path)]) == 0
+    return path.read_bytes(), summary_text(buf.getvalue().replace(str(path), "OUT"))
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    """One local Ray for the module: 2 CPUs, no dashboard."""
+    ray = pytest.importorskip(
+        "ray", reason='Ray is not installed (pip install "meldkit[ray]"); CI installs it')
+    if not ray.is_initialized():
+        ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.ERROR)
+    yield ray
+    ray.shutdown()
+
+
+# --------------------------------------------------------------------------- same records
+
+
+@pytest.mark.parametrize("extra", [["--jobs", "2"], ["--jobs", "2", "--batch", "1"],
+                                   ["--jobs", "2", "--batch", "7"], ["--batch", "4"]])
+def test_local_processes_write_the_same_file_and_summary_as_one_process(
+        extra, reference, tmp_path, capsys):
+    path = tmp_path / "out.jsonl"
+    out, _ = run_cli(capsys, [*RUN, "--games", "30", "--out", str(path), *extra])
+    assert reference == (path.read_bytes(), out.replace(str(path), "OUT"))
+
+
+@pytest.mark.parametrize("extra", [[], ["--batch", "1"], ["--batch", "4"], ["--batch", "30"]])
+def test_ray_writes_the_same_file_and_summary_as_one_process(
+        extra, local_ray, reference, tmp_path, capsys):
+    path = tmp_path / "ray.jsonl"
+    out, _ = run_cli(capsys, [*RUN, "--games", "30", "--out", str(path), "--ray", *extra])
+    assert reference == (path.read_bytes(), out.replace(str(path), "OUT"))
+
+
+def test_compare_on_ray_reports_what_one_process_reports(local_ray, capsys):
+    argv = ["compare", "pony_tail", "--set", "game.target=20000", "--games", "12",
+            "--bots", "random", "-q"]
+    one, _ = run_cli(capsys, argv)
+    on_ray, _ = run_cli(capsys, [*argv, "--ray", "--batch", "5"])
+    assert one == on_ray
+    assert "seat 0 wins" in one
+
+
+def test_summaries_compare_equal_without_their_timing():
+    records = list(simulate("pony_tail", 4, games=6, seed=2))
+    again = [r for r in simulate("pony_tail", 4, games=6, seed=2, jobs=2, batch=2)]
+    assert records == again
+    a, b = summarize(records), summarize(again)
+    assert a.seconds != b.seconds
+    assert a == b
+
+
+# --------------------------------------------------------------------------- workers that die
+
+
+def _kill_first(find, killed: list, timeout: float = 60.0) -> threading.Thread:
+    """A thread that SIGKILLs the first process ``find()`` returns, once."""
+
+    def run():
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            pid = find()
+            if pid is not None:
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+                return
+            time.sleep(0.005)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def _ray_batch_process() -> int | None:
+    """A Ray worker that is playing a batch now (Ray titles it after the task)."""
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/cmdline", "rb") as f:
+                    if f.read().startswith(b"ray::play_batch"):
+                        return int(name)
+            except OSError:
+                continue
+    return None
+
+
+def test_a_ray_worker_killed_during_a_batch_loses_no_game_and_plays_none_twice(local_ray):
+    expected = list(simulate("pony_tail", 4, games=32, seed=3))
+    killed: list[int] = []
+    thread = _kill_first(_ray_batch_process, killed)
+    got = list(simulate("pony_tail", 4, games=32, seed=3, ray="local", batch=8))
+    thread.join(timeout=1)
+    assert killed, "no Ray worker was seen playing a batch"
+    assert [r.game for r in got] == list(range(32))
+    assert expected == got
+
+
+def test_a_pool_worker_killed_during_a_batch_loses_no_game_and_plays_none_twice():
+    import multiprocessing
+
+    expected = list(simulate("pony_tail", 4, games=24, seed=4))
+    killed: list[int] = []
+    first_done = threading.Event()
+
+    def find():
+        if not first_done.is_set():
+            return None
+        children = [p.pid for p in multiprocessing.active_children()]
+        return children[0] if children else None
+
+    thread = _kill_first(find, killed)
+    got = list(simulate("pony_tail", 4, games=24, seed=4, jobs=2, batch=6,
+                        progress=lambda done, total: first_done.set()))
+    thread.join(timeout=1)
+    assert killed
+    assert [r.game for r in got] == list(range(24))
+    assert expected == got
+
+
+def test_a_batch_that_kills_its_worker_every_time_fails_with_one_line(monkeypatch):
+    from meldkit import _sim_backends
+
+    monkeypatch.setattr(_sim_backends, "_pool_batch", _die_on_game_5)
+    with pytest.raises(_sim_backends.WorkerLostError,
+                       match=r"games (0-3 or )?4-7: a worker process died 3 times"):
+        list(simulate("pony_tail", 4, games=8, seed=1, jobs=2, batch=4, retries=2))
+
+
+def _die_on_game_5(start: int, stop: int):
+    if start <= 5 < stop:
+        os._exit(1)
+    return _sim_backends_pool_batch(start, stop)
+
+
+def _sim_backends_pool_batch(start, stop):
+    from meldkit import _sim_backends
+
+    return _sim_backends.play_batch(_sim_backends._WORKER_SPEC, start, stop)
+
+
+# --------------------------------------------------------------------------- interrupt, resume
+
+
+def _meldkit(*argv: str, **kw) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "meldkit", *argv], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, **kw)
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.append(int(name))
+    return out
+
+
+def _running(pid: int) -> bool:
+    """The process exists and is not a zombie (exited, waiting to be reaped)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except OSError:
+        return False
+
+
+def _wait_for_lines(path: Path, n: int, proc: subprocess.Popen, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if path.exists() and path.read_bytes().count(b"\n") >= n:
+            return
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.02)
+    pytest.fail(f"{path} did not reach {n} records")
+
+
+@pytest.mark.parametrize(("how", "jobs"), [(signal.SIGTERM, "2"), (signal.SIGINT, "1")])
+def test_an_interrupted_run_leaves_whole_records_and_resume_finishes_the_file(
+        how, jobs, reference, tmp_path):
+    path = tmp_path / "run.jsonl"
+    argv = [*RUN, "--games", "30", "--jobs", jobs, "--batch", "2", "--out", str(path)]
+    proc = _meldkit(*argv)
+    _wait_for_lines(path, 4, proc)
+    workers = _children(proc.pid)
+    proc.send_signal(how)
+    _out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    assert "--resume" in err
+    data = path.read_bytes()
+    assert data.endswith(b"\n")
+    lines = data.splitlines()
+    assert 4 <= len(lines) < 30
+    assert [json.loads(line)["game"] for line in lines] == list(range(len(lines)))
+    time.sleep(0.2)
+    assert [pid for pid in workers if _running(pid)] == []  # no orphans
+
+    done = subprocess.run([sys.executable, "-m", "meldkit", *argv, "--resume"],
+                          capture_output=True, text=True, check=False, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert f"resuming {path}: {len(lines)} of 30 games already played" in done.stderr
+    assert reference[0] == path.read_bytes()
+    assert reference[1] == summary_text(done.stdout.replace(str(path), "OUT"))
+
+
+def test_resume_cuts_a_half_written_record_and_plays_only_the_missing_games(
+        reference, tmp_path, capsys):
+    path = tmp_path / "run.jsonl"
+    whole = reference[0].splitlines(keepends=True)
+    path.write_bytes(b"".join(whole[:25]) + whole[25][:40])  # killed while writing game 25
+    out, err = run_cli(capsys, [*RUN, "--games", "30", "--out", str(path), "--resume"])
+    assert "25 of 30 games already played" in err
+    assert reference == (path.read_bytes(), out.replace(str(path), "OUT"))
+
+
+def test_resume_on_ray_finishes_a_file_started_with_jobs(local_ray, reference, tmp_path,
+                                                         capsys):
+    path = tmp_path / "run.jsonl"
+    path.write_bytes(b"".join(reference[0].splitlines(keepends=True)[:13]))
+    out, _ = run_cli(capsys, [*RUN, "--games", "30", "--out", str(path), "--resume", "--ray"])
+    assert reference == (path.read_bytes(), out.replace(str(path), "OUT"))
+
+
+def test_resume_of_a_complete_file_plays_nothing(reference, tmp_path, capsys):
+    path = tmp_path / "run.jsonl"
+    path.write_bytes(reference[0])
+    out, err = run_cli(capsys, [*RUN, "--games", "30", "--out", str(path), "--resume"])
+    assert "30 of 30 games already played" in err
+    assert reference == (path.read_bytes(), out.replace(str(path), "OUT"))
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (["--seed", "12"], "run.jsonl:1: game 0 was played with another --seed than 12"),
+    (["--bots", "greedy"], "run.jsonl:1: game 0 was played by 4 players (random,random,"),
+    (["--set", "game.target=20000"], "run.jsonl:3: game 2 plays differently with this pack"),
+    (["--games", "2"], "run.jsonl holds 3 games, more than --games 2"),
+])
+def test_resume_refuses_a_file_of_another_run_in_one_line(change, message, reference,
+                                                          tmp_path, capsys):
+    path = tmp_path / "run.jsonl"
+    path.write_bytes(b"".join(reference[0].splitlines(keepends=True)[:3]))
+    argv = [*RUN, "--games", "30", "--out", str(path), "--resume", *change]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert message in err
+    assert len(err.strip().splitlines()) == 1
+    assert path.read_bytes().count(b"\n") == 3  # left as it was
+
+
+def test_resume_refuses_a_line_that_is_not_a_record(tmp_path, capsys):
+    path = tmp_path / "run.jsonl"
+    path.write_text('{"game": 0, "colour": "red"}\n')
+    assert main([*RUN, "--games", "3", "--out", str(path), "--resume"]) == 1
+    assert f"{path}:1: not a game record of meldkit simulate" in capsys.readouterr().err
+
+
+def test_resume_without_out_is_a_usage_error(capsys):
+    assert main([*RUN, "--games", "3", "--resume"]) == 2
+    assert "--resume continues the --out FILE" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- bounded work
+
+
+class _CountingBackend(_Backend):
+    """Records what is submitted; 'plays' a batch as records that carry only their number."""
+
+    slots = 4
+    workers = 4
+
+    def __init__(self):
+        self.submitted: list[tuple[int, int]] = []
+        self.queue: list[tuple[int, int]] = []
+
+    def submit(self, start, stop):
+        self.submitted.append((start, stop))
+        self.queue.append((start, stop))
+
+    def wait(self):
+        start, stop = self.queue.pop()  # the newest first: out of order on purpose
+        return [(start, [type("R", (), {"game": g})() for g in range(start, stop)])]
+
+
+def test_tasks_are_handed_out_lazily_and_records_come_in_game_order():
+    backend = _CountingBackend()
+    spec = RunSpec(load_pack("pony_tail"), 4, 0, ("random",))
+    run = run_games(spec, games=50_000_000, batch=10, backend=backend)
+    assert [r.game for r in itertools.islice(run, 1000)] == list(range(1000))
+    run.close()
+    assert max(stop for _start, stop in backend.submitted) <= 1000 + 4 * 4 * 10 + 10
+    assert len(backend.submitted) < 200
+
+
+def test_fifty_million_games_start_at_once_with_local_processes():
+    t0 = time.perf_counter()
+    run = simulate("pony_tail", 4, games=50_000_000, seed=0, jobs=2)
+    assert next(run).game == 0
+    run.close()
+    assert time.perf_counter() - t0 < 30
+
+
+# --------------------------------------------------------------------------- Ray stays optional
+
+
+def test_import_meldkit_and_other_commands_never_import_ray(tmp_path):
+    code = ("import sys, meldkit, meldkit.cli, meldkit.simulate, meldkit._sim_backends\n"
+            "from meldkit.cli import main\n"
+            "assert main(['simulate', 'pony_tail', '--games', '2', '--jobs', '2', '-q',"
+            " '--bots', 'random']) == 0\n"
+            "assert main(['rules', 'pony_tail']) == 0\n"
+            "print('ray' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=False, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "False"
+
+
+def test_ray_flag_without_ray_says_how_to_install_it_in_one_line(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray -> ImportError
+    assert main([*RUN, "--games", "2", "--ray"]) == 1
+    err = capsys.readouterr().err
+    assert err == ('meldkit: error: --ray needs Ray, which is not installed: '
+                   'pip install "meldkit[ray]"\n')
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--ray", "auto", "--jobs", "4"], "--jobs sets the CPUs of a local Ray"),
+    (["--ray", "pony_tail"], "--ray 'pony_tail': expected auto, ray://HOST:PORT"),
+    (["--batch", "0"], "expected 1 or more"),
+])
+def test_bad_scale_options_are_usage_errors(argv, message, capsys):
+    assert main([*RUN, "--games", "2", *argv]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_record_lines_are_compact_json_with_the_game_number():
+    r = next(simulate("pony_tail", 4, games=1, seed=8))
+    line = record_line(r)
+    assert line.endswith(b"\n") and line.count(b"\n") == 1
+    assert json.loads(line)["game"] == 0
