@@ -297,7 +297,8 @@ def test_every_example_of_the_reference_fits_the_json_schema():
 
 def test_the_docs_point_editors_at_the_published_schema():
     site_url = re.search(r"^site_url:\s*(\S+)", (ROOT / "mkdocs.yml").read_text(), re.MULTILINE)[1]
-    published = site_url.rstrip("/") + "/" + SCHEMA_PATH
+    # each release is published under its version with mike; latest/ is the newest
+    published = site_url.rstrip("/") + "/latest/" + SCHEMA_PATH
     assert schema_docs.DEFAULT_SCHEMA_URL == published
     used = {
         url

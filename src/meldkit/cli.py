@@ -772,7 +772,7 @@ def _cmd_test(args: argparse.Namespace) -> int:
                 for f in r.failures:
                     out.write(f"{f}\n")
     total = passed + failed
-    summary = (f"{_title(pack)}: {total} scenario{'s' if total != 1 else ''}, {passed} passed, "
+    summary = (f"{pack.name}: {total} scenario{'s' if total != 1 else ''}, {passed} passed, "
                f"{failed} failed")
     if broken:
         summary += f"; {broken} file{'s' if broken != 1 else ''} could not be read"
@@ -949,7 +949,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="a bundled pack name or a .yaml file (default: pony_tail)")
     sp.add_argument("--games", type=_positive, default=10, metavar="N",
                     help="number of games (default: 10)")
-    _common(sp, bots_default="random", seed_default=0, seed_help="seed of the run (default: 0)")
+    _common(sp, bots_default="greedy", seed_default=0, seed_help="seed of the run (default: 0)")
     _scale_options(sp)
     _set_option(sp)
     sp.add_argument("--out", metavar="FILE.jsonl",

@@ -33,17 +33,28 @@ from ._schema import RulePackSpec
 
 __all__ = [
     "DEFAULT_SCHEMA_URL",
+    "SITE_URL",
     "PackKey",
     "defaults_yaml",
     "inline_yaml",
     "json_schema",
     "pack_keys",
     "reference_markdown",
+    "schema_text",
+    "shipped_schema_path",
     "to_yaml",
 ]
 
-DEFAULT_SCHEMA_URL = "https://meldkit.github.io/meldkit/schema/rulepack.schema.json"
+SITE_URL = "https://meldkit.github.io/meldkit/"
+"""The documentation site (``site_url`` in ``mkdocs.yml``); each release is published under
+its version, and ``latest/`` is the newest release."""
+
+DEFAULT_SCHEMA_URL = SITE_URL + "latest/schema/rulepack.schema.json"
 """Where the documentation site publishes the JSON Schema (``$id`` of :func:`json_schema`)."""
+
+SHIPPED_SCHEMA = "rulepack.schema.json"
+"""The file name of the JSON Schema shipped inside the package (see
+:func:`shipped_schema_path`); ``meldkit schema`` writes the same text."""
 
 _JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -307,6 +318,23 @@ def json_schema(schema_id: str = DEFAULT_SCHEMA_URL) -> dict[str, Any]:
         ),
         "$defs": {cls.__name__: _object_schema(cls) for cls in _schema_classes()[1:]},
     }
+
+
+def schema_text() -> str:
+    """:func:`json_schema` as the text of the shipped schema file (``meldkit schema``)."""
+    return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
+
+
+def shipped_schema_path() -> str:
+    """The path of the JSON Schema file installed with meldkit, for an editor to read
+    offline (``# yaml-language-server: $schema=<this path>``).
+
+    >>> shipped_schema_path().endswith("rulepack.schema.json")
+    True
+    """
+    import pathlib
+
+    return str(pathlib.Path(__file__).resolve().parent / SHIPPED_SCHEMA)
 
 
 # --------------------------------------------------------------------------- YAML text

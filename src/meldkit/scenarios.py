@@ -1,0 +1,1114 @@
+"""Rule scenarios: a pack author's tests, written in YAML, run without Python.
+
+A scenario deals a stacked first hand (the cards you name for each seat's hand and
+reserve pile, the upcard, the top of the stock; every other card is a plain filler, as
+:func:`meldkit.testing.stacked_game` deals), plays a script of moves in notation, and
+checks expectations after any step: that a move is legal or refused with a given reason
+code, a player's hand, the pile, the score items of the hand that ended, the game being
+over.  ``meldkit test PACK FILES...`` runs them and reports every failure as
+``file:line:col`` with the difference.
+
+>>> text = '''
+... scenarios:
+...   - name: a black 3 on the pile blocks it
+...     deal:
+...       hands: {0: [9H, 9S]}
+...       upcard: 3C
+...     steps:
+...       - move: take 9 9
+...         refused: pile/blocked
+...       - expect: {pile: {top: 3C, blocked: true}}
+... '''
+>>> [r.passed for r in run_scenario_text("pony_tail", text)]
+[True]
+>>> bad = text.replace("pile/blocked", "pile/frozen-needs-pair")
+>>> (result,) = run_scenario_text("pony_tail", bad, "blocked.yaml")
+>>> print(result.failures[0])  # doctest: +NORMALIZE_WHITESPACE
+blocked.yaml:9:18: a black 3 on the pile blocks it, step 1 (take 9 9): expected it to be
+refused with pile/frozen-needs-pair, but it was refused with pile/blocked: a 3C on top
+blocks the pile
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import pathlib
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import attrs
+
+from ._cards import RANKS, kind_of_code, kinds_matching, rank_index
+from ._errors import MeldkitError, NotationError, PackProblem
+
+__all__ = [
+    "DEAL_KEYS",
+    "EXPECT_KEYS",
+    "SCENARIO_KEYS",
+    "STEP_KEYS",
+    "Scenario",
+    "ScenarioError",
+    "ScenarioFailure",
+    "ScenarioResult",
+    "bundled_scenarios",
+    "load_scenarios",
+    "run_scenario_text",
+    "run_scenarios",
+]
+
+MAX_FILE_BYTES = 2_000_000
+"""A scenario file larger than this is refused unread (files are untrusted input)."""
+
+SCENARIO_KEYS: dict[str, str] = {
+    "name": "What the scenario shows (required); failures are reported under it.",
+    "players": "Number of players (default: the file's `players`, else the pack's minimum).",
+    "first_player": "The seat that plays first (default 0).",
+    "seed": "Seed of the shuffle of the cards the deal does not name (default 0).",
+    "options": "Game options, e.g. `{partners: true}`.",
+    "start_scores": "Each team's score before the first move, e.g. `[15000, 0]` "
+                    "(the initial-meld minimum depends on it).",
+    "deal": "The stacked first hand (its keys follow).",
+    "steps": "The script: a list of steps (their keys follow), played in order.",
+}
+DEAL_KEYS: dict[str, str] = {
+    "hands": "Cards in each seat's hand, by seat: `{0: [9H, 9S, KH]}`; the rest of each hand "
+             "is plain filler cards.",
+    "reserves": "Cards in each seat's reserve pile (Pony Tail, Pony), by seat.",
+    "upcard": "The card turned up to start the pile (a list when the pack turns again).",
+    "stock": "The top of the stock after the upcard, top first: the next cards drawn.",
+}
+STEP_KEYS: dict[str, str] = {
+    "move": "One move in the pack's notation, played by the seat to play: `draw`, "
+            "`take 9 9`, `meld 9 9 2`, `discard K` (or `meld 4H 5H 6H` where suits count).",
+    "moves": "Several moves in order, as a list; the step's other keys apply after the last.",
+    "by": "The seat that must be the one to play the move(s).",
+    "refused": "The reason code the move must be refused with (`pile/blocked`), or `true` "
+               "for any reason; the move is then not played.",
+    "expect": "What must hold after the step's moves (or now, in a step without a move); "
+              "its keys follow.",
+}
+EXPECT_KEYS: dict[str, str] = {
+    "legal": "Moves that are legal now, as a list of notation.",
+    "refused": "Moves refused now, each with its reason code: `{take 9 9: pile/blocked}` "
+               "(`true`: any reason).",
+    "hand": "Each named seat's whole hand: `{0: [9H, 9S, KH]}` compares card codes; a list of "
+            "ranks only (`[9, 9, K]`) compares ranks. Order does not matter.",
+    "hand_contains": "Cards each named seat holds at least: `{0: [9H]}`.",
+    "hand_size": "Each named seat's number of cards in hand: `{0: 15}`.",
+    "bonus": "Each named seat's laid-out bonus cards (red threes): `{0: [3H]}`.",
+    "reserve_picked_up": "Whether each named seat has picked up its reserve: `{0: true}`.",
+    "melds": "Each named team's melds on the table, each a list of cards (codes or ranks), in "
+             "any order: `{0: [[9H, 9S, 9D]]}`.",
+    "pile": "The discard pile: `top` (a card code, or null when empty), `size`, `frozen`, "
+            "`blocked` (its top card blocks it).",
+    "turn": "The seat to play.",
+    "phase": "The phase of the turn (`draw`, `play`).",
+    "hand_number": "Which hand is being played (1 = the first).",
+    "hand_ended": "How the last hand ended: `went_out`, `stock_empty` or `one_side_left`.",
+    "went_out": "The seat that went out in the last hand (null: nobody).",
+    "hand_score": "Score items of the last hand, by team: `{0: {books: 5000, going_out: 100, "
+                  "total: 5400}}`; items: " + ", ".join(
+                      ("books", "book_kinds", "melded_cards", "bonus_cards", "dead_cards",
+                       "hand_cards", "reserve_cards", "going_out", "adjustments", "total")) + ".",
+    "scores": "Each team's game score: `[5400, -120]`.",
+    "game_over": "Whether the game is over.",
+    "winner": "The winning team (null: none, or a tie).",
+}
+PILE_KEYS = ("top", "size", "frozen", "blocked")
+SCORE_ITEMS = ("books", "book_kinds", "melded_cards", "bonus_cards", "dead_cards",
+               "hand_cards", "reserve_cards", "going_out", "adjustments", "total")
+_FILE_KEYS = {"players": "default number of players", "scenarios": "the list of scenarios",
+              "pack": "the pack the file is written for (informative)"}
+
+
+class ScenarioError(MeldkitError, ValueError):
+    """A scenario file that cannot be read: ``problems`` lists each one with its
+    ``file:line:col``."""
+
+    def __init__(self, problems: list[PackProblem]):
+        self.problems = list(problems)
+        n = len(self.problems)
+        head = f"{n} problem{'s' if n != 1 else ''} in scenario file"
+        super().__init__(head + ":\n" + "\n".join(f"  {p}" for p in self.problems))
+
+
+@attrs.frozen
+class _At:
+    line: int | None = None
+    col: int | None = None
+
+
+@attrs.frozen
+class _Expect:
+    key: str
+    value: Any
+    at: _At
+    arg: Any = None
+    """A seat or team for per-seat keys, a move for ``refused``."""
+
+
+@attrs.frozen
+class _Step:
+    number: int
+    moves: tuple[tuple[str, _At], ...]
+    by: int | None
+    refused: Any
+    refused_at: _At
+    expects: tuple[_Expect, ...]
+
+
+@attrs.frozen
+class Scenario:
+    """One scenario as read from a file (see the module docstring)."""
+
+    name: str
+    file: str
+    line: int | None
+    col: int | None
+    players: int | None
+    first_player: int
+    seed: int
+    options: dict | None
+    start_scores: tuple[int, ...] | None
+    hands: dict[int, list[str]]
+    reserves: dict[int, list[str]]
+    upcard: Any
+    stock: list[str]
+    deal_at: Any = attrs.field(repr=False)
+    seat_at: dict = attrs.field(repr=False)
+    steps: tuple[_Step, ...] = attrs.field(repr=False)
+
+
+@attrs.frozen
+class ScenarioFailure:
+    """An expectation that did not hold, or a step that could not be played."""
+
+    file: str
+    line: int | None
+    col: int | None
+    scenario: str
+    step: str
+    message: str
+
+    def __str__(self) -> str:
+        where = ":".join([self.file] + [str(n) for n in (self.line, self.col) if n is not None])
+        step = f", {self.step}" if self.step else ""
+        return f"{where}: {self.scenario}{step}: {self.message}"
+
+
+@attrs.frozen
+class ScenarioResult:
+    """The outcome of one scenario."""
+
+    name: str
+    file: str
+    line: int | None
+    failures: tuple[ScenarioFailure, ...]
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _kind_text(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (a boolean)"
+    if isinstance(value, int):
+        return f"{value} (an integer)"
+    if isinstance(value, float):
+        return f"{value} (a decimal number)"
+    if isinstance(value, str):
+        return f"{value!r} (a string)"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return type(value).__name__
+
+
+class _Reader:
+    """Turns the ruamel round-trip tree of a scenario file into :class:`Scenario`
+    objects, collecting every problem with its position."""
+
+    def __init__(self, label: str):
+        self.label = label
+        self.problems: list[PackProblem] = []
+
+    def problem(self, at: _At, path: str, message: str, suggestion: str | None = None) -> None:
+        self.problems.append(PackProblem(self.label, at.line, at.col, path, message, suggestion))
+
+    @staticmethod
+    def at_key(node: Any, key: Any) -> _At:
+        try:
+            line, col = node.lc.key(key)
+            return _At(line + 1, col + 1)
+        except (AttributeError, KeyError, TypeError):
+            return _At()
+
+    @staticmethod
+    def at_value(node: Any, key: Any) -> _At:
+        """Where the value of ``node[key]`` (a mapping key or a list index) was written."""
+        try:
+            if isinstance(key, int) and isinstance(node, list):
+                line, col = node.lc.item(key)
+            else:
+                line, col = node.lc.value(key)
+            return _At(line + 1, col + 1)
+        except (AttributeError, KeyError, TypeError, IndexError):
+            return _At()
+
+    @staticmethod
+    def at_node(node: Any, default: _At) -> _At:
+        try:
+            return _At(node.lc.line + 1, node.lc.col + 1)
+        except AttributeError:
+            return default
+
+    def mapping(self, node: Any, at: _At, path: str, keys: Iterable[str]) -> bool:
+        """Whether ``node`` is a mapping; reports unknown keys with a did-you-mean."""
+        if not isinstance(node, dict):
+            self.problem(at, path, f"expected a mapping, got {_kind_text(node)}")
+            return False
+        known = list(keys)
+        for key in node:
+            if key not in known:
+                close = difflib.get_close_matches(str(key), known, n=1)
+                msg = "unknown key" if close else f"unknown key (expected one of {', '.join(known)})"
+                self.problem(self.at_key(node, key), f"{path}.{key}" if path else str(key), msg,
+                             close[0] if close else None)
+        return True
+
+    def integer(self, node: dict, key: str, path: str, least: int = 0) -> int | None:
+        value = node[key]
+        at = self.at_value(node, key)
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.problem(at, path, f"expected a whole number, got {_kind_text(value)}")
+            return None
+        if value < least:
+            self.problem(at, path, f"expected {least} or more, got {value}")
+            return None
+        return int(value)
+
+    def text(self, node: Any, key: Any, path: str) -> str | None:
+        value = node[key]
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            value = str(value)  # `discard 9` is text; a bare 9 in a list of ranks too
+        if not isinstance(value, str) or not value.strip():
+            self.problem(self.at_value(node, key), path,
+                         f"expected text, got {_kind_text(value)}")
+            return None
+        return str(value)
+
+    def cards(self, node: Any, key: Any, path: str, ranks_ok: bool) -> list[str] | None:
+        """A list of card codes (or of ranks, if ``ranks_ok``)."""
+        value = node[key]
+        at = self.at_value(node, key)
+        if isinstance(value, str) and not ranks_ok:
+            value_list = [value]
+        elif not isinstance(value, list):
+            self.problem(at, path, f"expected a list of cards, got {_kind_text(value)}")
+            return None
+        else:
+            value_list = value
+        out = []
+        ok = True
+        for i, item in enumerate(value_list):
+            code = str(item) if isinstance(item, (str, int)) and not isinstance(item, bool) else None
+            where = self.at_value(value, i) if isinstance(value, list) else at
+            if code is None:
+                self.problem(where, f"{path}[{i}]", f"expected a card code, got {_kind_text(item)}")
+                ok = False
+                continue
+            if not _is_card(code) and not (ranks_ok and _is_rank(code)):
+                hint = (" (a card code has a rank and a suit: 9H, 10D, JK)" if not ranks_ok
+                        else " (a card code such as 9H, or a rank such as 9)")
+                self.problem(where, f"{path}[{i}]", f"{code!r} is not a card{hint}")
+                ok = False
+                continue
+            out.append(code.strip().upper())
+        return out if ok else None
+
+    def seats(self, node: Any, key: str, path: str) -> dict | None:
+        """A mapping of seat (or team) numbers, with the position of each."""
+        value = node[key]
+        at = self.at_value(node, key)
+        if not isinstance(value, dict):
+            self.problem(at, path, f"expected a mapping of seat numbers, e.g. {{0: ...}}, got "
+                                   f"{_kind_text(value)}")
+            return None
+        ok = True
+        for seat in value:
+            if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
+                self.problem(self.at_key(value, seat), f"{path}.{seat}",
+                             f"expected a seat number (0, 1, ...), got {_kind_text(seat)}")
+                ok = False
+        return value if ok else None
+
+    # -- the file -------------------------------------------------------------------------
+
+    def file(self, root: Any) -> list[Scenario]:
+        if isinstance(root, list):
+            items, default_players, at = root, None, _At(1, 1)
+        else:
+            if not self.mapping(root, _At(1, 1), "", _FILE_KEYS):
+                return []
+            if "scenarios" not in root:
+                self.problem(_At(1, 1), "", "expected a 'scenarios:' list")
+                return []
+            default_players = None
+            if "players" in root:
+                default_players = self.integer(root, "players", "players", 1)
+            items = root["scenarios"]
+            at = self.at_value(root, "scenarios")
+            if not isinstance(items, list):
+                self.problem(at, "scenarios", f"expected a list of scenarios, got "
+                                              f"{_kind_text(items)}")
+                return []
+        out = []
+        for i, item in enumerate(items):
+            sc = self.scenario(item, self.at_value(items, i), f"scenarios[{i}]", default_players)
+            if sc is not None:
+                out.append(sc)
+        return out
+
+    def scenario(self, node: Any, at: _At, path: str, players: int | None) -> Scenario | None:
+        at = self.at_node(node, at)
+        if not self.mapping(node, at, path, SCENARIO_KEYS):
+            return None
+        before = len(self.problems)
+        name = self.text(node, "name", f"{path}.name") if "name" in node else None
+        if "name" not in node:
+            self.problem(at, path, "expected a 'name:' saying what the scenario shows")
+        if "players" in node:
+            players = self.integer(node, "players", f"{path}.players", 1)
+        first = self.integer(node, "first_player", f"{path}.first_player") \
+            if "first_player" in node else 0
+        seed = self.integer(node, "seed", f"{path}.seed") if "seed" in node else 0
+        options = None
+        if "options" in node:
+            options = node["options"]
+            if not isinstance(options, dict):
+                self.problem(self.at_value(node, "options"), f"{path}.options",
+                             f"expected a mapping, got {_kind_text(options)}")
+            options = _plain(options)
+        start = None
+        if "start_scores" in node:
+            v = node["start_scores"]
+            if not isinstance(v, list) or any(isinstance(x, bool) or not isinstance(x, int)
+                                              for x in v):
+                self.problem(self.at_value(node, "start_scores"), f"{path}.start_scores",
+                             "expected a list of whole numbers, one per team")
+            else:
+                start = tuple(int(x) for x in v)
+        hands: dict[int, list[str]] = {}
+        reserves: dict[int, list[str]] = {}
+        upcard: Any = None
+        stock: list[str] = []
+        deal_at = at
+        seat_at: dict = {}
+        if "deal" in node:
+            deal = node["deal"]
+            deal_at = self.at_value(node, "deal")
+            if self.mapping(deal, deal_at, f"{path}.deal", DEAL_KEYS):
+                for part, target in (("hands", hands), ("reserves", reserves)):
+                    if part in deal:
+                        seats = self.seats(deal, part, f"{path}.deal.{part}")
+                        for seat in seats or {}:
+                            cards = self.cards(seats, seat, f"{path}.deal.{part}.{seat}", False)
+                            if cards is not None:
+                                target[seat] = cards
+                                seat_at[(part, seat)] = self.at_key(seats, seat)
+                if "upcard" in deal:
+                    up = self.cards(deal, "upcard", f"{path}.deal.upcard", False)
+                    if up is not None:
+                        upcard = up[0] if isinstance(deal["upcard"], str) else up
+                if "stock" in deal:
+                    stock = self.cards(deal, "stock", f"{path}.deal.stock", False) or []
+        steps: list[_Step] = []
+        if "steps" in node:
+            raw = node["steps"]
+            if not isinstance(raw, list):
+                self.problem(self.at_value(node, "steps"), f"{path}.steps",
+                             f"expected a list of steps, got {_kind_text(raw)}")
+            else:
+                for i, item in enumerate(raw):
+                    step = self.step(item, self.at_value(raw, i), f"{path}.steps[{i}]", i + 1)
+                    if step is not None:
+                        steps.append(step)
+        if len(self.problems) > before or name is None:
+            return None
+        return Scenario(name=name, file=self.label, line=at.line, col=at.col, players=players,
+                        first_player=first or 0, seed=seed or 0, options=options,
+                        start_scores=start, hands=hands, reserves=reserves, upcard=upcard,
+                        stock=stock, deal_at=deal_at, seat_at=seat_at, steps=tuple(steps))
+
+    def step(self, node: Any, at: _At, path: str, number: int) -> _Step | None:
+        at = self.at_node(node, at)
+        if isinstance(node, str):  # a bare move: `- draw`
+            return _Step(number, ((node, at),), None, None, at, ())
+        if not self.mapping(node, at, path, STEP_KEYS):
+            return None
+        if not node:
+            self.problem(at, path, "an empty step (expected move, moves, or expect)")
+            return None
+        moves: list[tuple[str, _At]] = []
+        if "move" in node and "moves" in node:
+            self.problem(self.at_key(node, "moves"), f"{path}.moves",
+                         "write move (one) or moves (a list), not both")
+        if "move" in node:
+            text = self.text(node, "move", f"{path}.move")
+            if text is not None:
+                moves.append((text, self.at_value(node, "move")))
+        if "moves" in node:
+            raw = node["moves"]
+            if not isinstance(raw, list) or not raw:
+                self.problem(self.at_value(node, "moves"), f"{path}.moves",
+                             f"expected a list of moves, got {_kind_text(raw)}")
+            else:
+                for i in range(len(raw)):
+                    text = self.text(raw, i, f"{path}.moves[{i}]")
+                    if text is not None:
+                        moves.append((text, self.at_value(raw, i)))
+        by = self.integer(node, "by", f"{path}.by") if "by" in node else None
+        refused: Any = None
+        refused_at = at
+        if "refused" in node:
+            refused_at = self.at_value(node, "refused")
+            refused = node["refused"]
+            if refused is not True and not isinstance(refused, str):
+                self.problem(refused_at, f"{path}.refused",
+                             f"expected a reason code such as pile/blocked, or true, got "
+                             f"{_kind_text(refused)}")
+            elif len(moves) != 1:
+                self.problem(refused_at, f"{path}.refused",
+                             "refused: needs exactly one move in the step (move: ...)")
+        expects: list[_Expect] = []
+        if "expect" in node:
+            expects = self.expect(node["expect"], self.at_value(node, "expect"), f"{path}.expect")
+        return _Step(number, tuple(moves), by, refused, refused_at, tuple(expects))
+
+    def expect(self, node: Any, at: _At, path: str) -> list[_Expect]:
+        if not self.mapping(node, at, path, EXPECT_KEYS):
+            return []
+        out: list[_Expect] = []
+        for key in node:
+            if key not in EXPECT_KEYS:
+                continue
+            kp = f"{path}.{key}"
+            vat = self.at_value(node, key)
+            value = node[key]
+            if key == "legal":
+                items = value if isinstance(value, list) else [value]
+                for i in range(len(items)):
+                    text = self.text(items, i, f"{kp}[{i}]") if isinstance(value, list) \
+                        else self.text(node, key, kp)
+                    if text is not None:
+                        where = self.at_value(value, i) if isinstance(value, list) else vat
+                        out.append(_Expect(key, text, where))
+            elif key == "refused":
+                if not isinstance(value, dict):
+                    self.problem(vat, kp, "expected a mapping of moves to reason codes, e.g. "
+                                          f"{{take 9 9: pile/blocked}}, got {_kind_text(value)}")
+                    continue
+                for move, code in value.items():
+                    if not isinstance(move, (str, int)) or (code is not True
+                                                            and not isinstance(code, str)):
+                        self.problem(self.at_key(value, move), f"{kp}.{move}",
+                                     "expected a move and its reason code (or true)")
+                        continue
+                    out.append(_Expect(key, code, self.at_key(value, move), str(move)))
+            elif key in ("hand", "hand_contains", "bonus"):
+                seats = self.seats(node, key, kp)
+                for seat in seats or {}:
+                    cards = self.cards(seats, seat, f"{kp}.{seat}", key != "bonus")
+                    if cards is not None:
+                        out.append(_Expect(key, cards, self.at_value(seats, seat), seat))
+            elif key in ("hand_size", "reserve_picked_up"):
+                seats = self.seats(node, key, kp)
+                for seat in seats or {}:
+                    v = seats[seat]
+                    ok = isinstance(v, bool) if key == "reserve_picked_up" else (
+                        isinstance(v, int) and not isinstance(v, bool) and v >= 0)
+                    if not ok:
+                        want = "true or false" if key == "reserve_picked_up" else "a whole number"
+                        self.problem(self.at_value(seats, seat), f"{kp}.{seat}",
+                                     f"expected {want}, got {_kind_text(v)}")
+                        continue
+                    out.append(_Expect(key, v, self.at_value(seats, seat), seat))
+            elif key == "melds":
+                teams = self.seats(node, key, kp)
+                for team in teams or {}:
+                    melds = teams[team]
+                    tat = self.at_value(teams, team)
+                    if not isinstance(melds, list):
+                        self.problem(tat, f"{kp}.{team}", "expected a list of melds, each a list "
+                                                          f"of cards, got {_kind_text(melds)}")
+                        continue
+                    parsed = [self.cards(melds, i, f"{kp}.{team}[{i}]", True)
+                              for i in range(len(melds))]
+                    if all(p is not None for p in parsed):
+                        out.append(_Expect(key, parsed, tat, team))
+            elif key == "pile":
+                if self.mapping(value, vat, kp, PILE_KEYS):
+                    for sub in value:
+                        if sub not in PILE_KEYS:
+                            continue
+                        v = value[sub]
+                        sat = self.at_value(value, sub)
+                        if sub == "top" and v is not None:
+                            code = self.cards(value, sub, f"{kp}.top", False)
+                            if code is not None:
+                                out.append(_Expect("pile." + sub, code[0], sat))
+                            continue
+                        if sub in ("frozen", "blocked") and not isinstance(v, bool):
+                            self.problem(sat, f"{kp}.{sub}", f"expected true or false, got "
+                                                             f"{_kind_text(v)}")
+                            continue
+                        if sub == "size" and (isinstance(v, bool) or not isinstance(v, int)):
+                            self.problem(sat, f"{kp}.{sub}", f"expected a whole number, got "
+                                                             f"{_kind_text(v)}")
+                            continue
+                        out.append(_Expect("pile." + sub, v, sat))
+            elif key == "hand_score":
+                teams = self.seats(node, key, kp)
+                for team in teams or {}:
+                    items = teams[team]
+                    tat = self.at_value(teams, team)
+                    if not self.mapping(items, tat, f"{kp}.{team}", SCORE_ITEMS):
+                        continue
+                    for item in items:
+                        if item in SCORE_ITEMS:
+                            out.append(_Expect(key, (item, _plain(items[item])),
+                                               self.at_value(items, item), team))
+            elif key in ("turn", "hand_number", "went_out", "winner"):
+                nullable = key in ("went_out", "winner")
+                if value is None and nullable:
+                    out.append(_Expect(key, None, vat))
+                elif isinstance(value, bool) or not isinstance(value, int):
+                    self.problem(vat, kp, f"expected a whole number{' or null' if nullable else ''}"
+                                          f", got {_kind_text(value)}")
+                else:
+                    out.append(_Expect(key, int(value), vat))
+            elif key == "game_over":
+                if not isinstance(value, bool):
+                    self.problem(vat, kp, f"expected true or false, got {_kind_text(value)}")
+                else:
+                    out.append(_Expect(key, value, vat))
+            elif key == "scores":
+                if not isinstance(value, list) or any(isinstance(x, bool) or not isinstance(x, int)
+                                                      for x in value):
+                    self.problem(vat, kp, "expected a list of whole numbers, one per team")
+                else:
+                    out.append(_Expect(key, [int(x) for x in value], vat))
+            else:  # phase, hand_ended
+                text = self.text(node, key, kp)
+                if text is not None:
+                    out.append(_Expect(key, text, vat))
+        return out
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _is_card(code: str) -> bool:
+    try:
+        kind_of_code(code)
+    except ValueError:
+        return False
+    return True
+
+
+def _is_rank(code: str) -> bool:
+    try:
+        rank_index(code)
+    except ValueError:
+        return False
+    return True
+
+
+def _parse_text(text: str, label: str) -> Any:
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    try:
+        return YAML(typ="rt").load(text)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        ctx = f" ({exc.context})" if exc.context else ""
+        raise ScenarioError([PackProblem(label, mark.line + 1 if mark else None,
+                                         mark.column + 1 if mark else None, "",
+                                         f"invalid YAML: {exc.problem}{ctx}")]) from None
+    except (YAMLError, RecursionError, ValueError) as exc:
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise ScenarioError([PackProblem(label, None, None, "", f"invalid YAML: {first}")]) \
+            from None
+
+
+def load_scenarios(path: str | os.PathLike[str] | None = None, *, text: str | None = None,
+                   filename: str = "<string>") -> list[Scenario]:
+    """The scenarios of a file (or of ``text``), checked; raises :class:`ScenarioError`
+    listing every problem with its ``file:line:col``.
+
+    >>> load_scenarios(text="scenarios:\\n  - name: x\\n    stepz: []\\n")
+    Traceback (most recent call last):
+    ...
+    meldkit.scenarios.ScenarioError: 1 problem in scenario file:
+      <string>:3:5: scenarios[0].stepz: unknown key (did you mean 'steps'?)
+    """
+    label = filename
+    if text is None:
+        if path is None:
+            raise TypeError("load_scenarios needs a path or text=")
+        label = os.fspath(path)
+        p = pathlib.Path(path)
+        try:
+            if p.stat().st_size > MAX_FILE_BYTES:
+                raise ScenarioError([PackProblem(label, None, None, "",
+                                                 f"larger than {MAX_FILE_BYTES:,} bytes: "
+                                                 "not read")])
+            text = p.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise ScenarioError([PackProblem(label, None, None, "", "no such file")]) from None
+        except IsADirectoryError:
+            raise ScenarioError([PackProblem(label, None, None, "", "is a directory")]) from None
+        except UnicodeDecodeError as exc:
+            raise ScenarioError([PackProblem(label, None, None, "",
+                                             f"is not UTF-8 text ({exc.reason})")]) from None
+        except OSError as exc:
+            raise ScenarioError([PackProblem(label, None, None, "",
+                                             f"cannot be read ({exc.strerror})")]) from None
+    elif len(text) > MAX_FILE_BYTES:
+        raise ScenarioError([PackProblem(label, None, None, "",
+                                         f"larger than {MAX_FILE_BYTES:,} bytes: not read")])
+    root = _parse_text(text, label)
+    if root is None:
+        raise ScenarioError([PackProblem(label, 1, 1, "", "the file is empty (expected "
+                                                          "'scenarios:' and a list)")])
+    reader = _Reader(label)
+    try:
+        found = reader.file(root)
+    except RecursionError:
+        raise ScenarioError([PackProblem(label, None, None, "", "nested too deeply")]) from None
+    if reader.problems:
+        raise ScenarioError(reader.problems)
+    return found
+
+
+# --------------------------------------------------------------------------- running
+
+
+def _codes_text(codes: Sequence[str]) -> str:
+    return " ".join(codes) if codes else "nothing"
+
+
+def _sort_codes(codes: Iterable[str]) -> list[str]:
+    def key(c: str) -> tuple[int, str]:
+        rank = c if c == "JK" or _is_rank(c) and not _is_card(c) else c[:-1]
+        try:
+            return rank_index(rank), c
+        except ValueError:
+            return 99, c
+
+    return sorted(codes, key=key)
+
+
+def _rank_of(code: str) -> str:
+    return "JK" if code == "JK" else code[:-1]
+
+
+def _compare_cards(expected: list[str], actual: list[str], *, at_least: bool = False
+                   ) -> str | None:
+    """None if ``actual`` holds exactly (or ``at_least``) ``expected``; else the difference.
+    An expected list of ranks only compares ranks."""
+    by_rank = all(_is_rank(c) and not _is_card(c) or c == "JK" for c in expected) and any(
+        c != "JK" for c in expected)
+    got = [_rank_of(c) for c in actual] if by_rank else list(actual)
+    want = [RANKS[rank_index(c)] for c in expected] if by_rank else list(expected)
+    missing = Counter(want) - Counter(got)
+    extra = Counter(got) - Counter(want)
+    if not missing and (at_least or not extra):
+        return None
+    bits = []
+    if missing:
+        bits.append("missing " + _codes_text(_sort_codes(missing.elements())))
+    if extra and not at_least:
+        bits.append("not expected " + _codes_text(_sort_codes(extra.elements())))
+    return (f"expected {_codes_text(_sort_codes(want))}, got {_codes_text(_sort_codes(got))} "
+            f"({'; '.join(bits)})")
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_show(v) for v in value) + "]"
+    return str(value)
+
+
+class _Run:
+    def __init__(self, pack: Any, sc: Scenario):
+        self.pack = pack
+        self.sc = sc
+        self.failures: list[ScenarioFailure] = []
+        self.state: Any = None
+
+    def fail(self, at: _At, step: str, message: str) -> None:
+        self.failures.append(ScenarioFailure(self.sc.file, at.line, at.col, self.sc.name, step,
+                                             message))
+
+    def run(self) -> ScenarioResult:
+        from .testing import stacked_game
+
+        sc = self.sc
+        pack = self.pack
+        players = sc.players if sc.players is not None else pack.spec.players.min
+        if not self.seats_ok(players):
+            return self.result()
+        try:
+            self.state = stacked_game(pack, players, hands=sc.hands, reserves=sc.reserves,
+                                      upcard=sc.upcard, stock=sc.stock,
+                                      first_player=sc.first_player, seed=sc.seed,
+                                      options=sc.options)
+        except MeldkitError as exc:
+            self.fail(_At(*_pos(sc.deal_at)), "deal", f"cannot deal it: {_one_line(exc)}")
+            return self.result()
+        except Exception as exc:  # an engine that cannot stack this pack's deck
+            self.fail(_At(*_pos(sc.deal_at)), "deal",
+                      f"cannot deal it: {type(exc).__name__}: {exc}")
+            return self.result()
+        if sc.start_scores is not None:
+            if len(sc.start_scores) != self.state.n_teams:
+                self.fail(_At(sc.line, sc.col), "start_scores",
+                          f"{len(sc.start_scores)} scores for {self.state.n_teams} teams")
+                return self.result()
+            self.state.scores[:] = list(sc.start_scores)
+            self.state._legal_cache = None
+        for step in sc.steps:
+            if not self.step(step):
+                break
+        return self.result()
+
+    def result(self) -> ScenarioResult:
+        return ScenarioResult(self.sc.name, self.sc.file, self.sc.line, tuple(self.failures))
+
+    def seats_ok(self, players: int) -> bool:
+        ok = True
+        for (part, seat), at in self.sc.seat_at.items():
+            if seat >= players:
+                self.fail(at, "deal", f"{part} of seat {seat}: the table has seats 0 to "
+                                      f"{players - 1}")
+                ok = False
+        return ok
+
+    def step(self, step: _Step) -> bool:
+        """Play one step; False to stop the scenario (the state is no longer the one the
+        script describes)."""
+        state = self.state
+        label = f"step {step.number}"
+        if len(step.moves) == 1:
+            label += f" ({step.moves[0][0]})"
+        elif step.moves:
+            label += f" ({step.moves[0][0]} … {step.moves[-1][0]})"
+        for move, at in step.moves:
+            if step.by is not None and state.current_player != step.by:
+                self.fail(at, label, f"expected seat {step.by} to play, but it is seat "
+                                     f"{state.current_player}'s turn")
+                return False
+            reason = self.refusal(move)
+            if isinstance(reason, str):  # could not be read at all
+                if step.refused is not None and _code_matches(step.refused, "notation/"):
+                    return True
+                self.fail(at, label, reason)
+                return False
+            if step.refused is not None:
+                if reason is None:
+                    self.fail(step.refused_at, label,
+                              f"expected it to be refused with {_show(step.refused)}, but it is "
+                              "legal")
+                elif not _code_matches(step.refused, reason.code):
+                    self.fail(step.refused_at, label,
+                              f"expected it to be refused with {step.refused}, but it was "
+                              f"refused with {reason.code}: {reason.sentence}")
+                continue
+            if reason is not None:
+                self.fail(at, label, f"{move!r} was refused: {reason.sentence} [{reason.code}]")
+                return False
+            try:
+                state.apply(move)
+            except MeldkitError as exc:
+                self.fail(at, label, f"{move!r} was refused: {_one_line(exc)}")
+                return False
+            except Exception as exc:
+                self.fail(at, label, f"the engine failed on {move!r}: {type(exc).__name__}: {exc}")
+                return False
+        said: set[str] = set()
+        for ex in step.expects:
+            try:
+                message = self.check(ex)
+            except MeldkitError as exc:
+                message = _one_line(exc)
+            if message and message not in said:  # e.g. "no finished hand" once per step
+                said.add(message)
+                self.fail(ex.at, label, message)
+        return True
+
+    def refusal(self, move: str) -> Any:
+        """None if legal, a Reason if refused, a message if the move cannot be read."""
+        state = self.state
+        try:
+            action = state.parse_action(move)
+        except NotationError as exc:
+            return f"cannot read {move!r}: {exc.reason} [{exc.code}]"
+        except MeldkitError as exc:
+            return f"cannot read {move!r}: {_one_line(exc)}"
+        return state.check(action)
+
+    # -- expectations ---------------------------------------------------------------------
+
+    def seat(self, seat: int, what: str = "seat") -> str | None:
+        n = self.state.n_players if what == "seat" else self.state.n_teams
+        if not 0 <= seat < n:
+            return f"there is no {what} {seat} (the table has {what}s 0 to {n - 1})"
+        return None
+
+    def hand(self, seat: int) -> list[str]:
+        state = self.state
+        if hasattr(state, "hand_codes"):
+            return list(state.hand_codes(seat))
+        return list(state.view(seat)["hand"])
+
+    def check(self, ex: _Expect) -> str | None:
+        state = self.state
+        key = ex.key
+        if key == "legal":
+            reason = self.refusal(ex.value)
+            if isinstance(reason, str):
+                return reason
+            if reason is not None:
+                return f"expected {ex.value!r} to be legal, but it is refused: {reason.sentence} " \
+                       f"[{reason.code}]"
+            return None
+        if key == "refused":
+            reason = self.refusal(ex.arg)
+            if isinstance(reason, str):
+                return None if _code_matches(ex.value, "notation/") else reason
+            if reason is None:
+                return f"expected {ex.arg!r} to be refused with {_show(ex.value)}, but it is legal"
+            if not _code_matches(ex.value, reason.code):
+                return (f"expected {ex.arg!r} to be refused with {ex.value}, but it is refused "
+                        f"with {reason.code}: {reason.sentence}")
+            return None
+        if key in ("hand", "hand_contains", "hand_size", "bonus", "reserve_picked_up"):
+            bad = self.seat(ex.arg)
+            if bad:
+                return bad
+            view = state.view(ex.arg)
+            if key in ("hand", "hand_contains"):
+                diff = _compare_cards(ex.value, self.hand(ex.arg), at_least=key == "hand_contains")
+                what = "hand" if key == "hand" else "hand holds at least"
+                return f"{what} of seat {ex.arg}: {diff}" if diff else None
+            if key == "hand_size":
+                got = len(self.hand(ex.arg))
+                return None if got == ex.value else \
+                    f"hand size of seat {ex.arg}: expected {ex.value}, got {got}"
+            player = _player(view, ex.arg)
+            if key == "bonus":
+                diff = _compare_cards(ex.value, list(player.get("bonus", [])))
+                return f"bonus cards of seat {ex.arg}: {diff}" if diff else None
+            got = bool(player.get("reserve_picked_up"))
+            return None if got == ex.value else (
+                f"seat {ex.arg}: expected its reserve {'picked up' if ex.value else 'not picked up'}"
+                f", but it is {'picked up' if got else 'still down'}")
+        if key == "melds":
+            bad = self.seat(ex.arg, "team")
+            if bad:
+                return bad
+            seat = state.team_players(ex.arg)[0]
+            team = next(t for t in state.view(seat)["teams"] if t["team"] == ex.arg)
+            got = [list(m["cards"]) for m in team["melds"]]
+            return _compare_melds(ex.arg, ex.value, got)
+        if key.startswith("pile."):
+            return self.pile(key[5:], ex.value)
+        if key == "turn":
+            got = state.current_player
+            return None if got == ex.value else f"expected seat {ex.value} to play, got " \
+                                                f"{_show(got)}"
+        if key == "phase":
+            return None if state.phase == ex.value else \
+                f"expected the {ex.value} phase, got {state.phase}"
+        if key == "hand_number":
+            return None if state.hand_number == ex.value else \
+                f"expected hand {ex.value}, got hand {state.hand_number}"
+        if key in ("hand_ended", "went_out", "hand_score"):
+            if not state.hand_results:
+                return f"expected a finished hand, but hand {state.hand_number} is still " \
+                       "being played"
+            hr = state.hand_results[-1]
+            if key == "hand_ended":
+                return None if hr.ended_by == ex.value else \
+                    f"expected the hand to end by {ex.value}, it ended by {hr.ended_by}"
+            if key == "went_out":
+                return None if hr.went_out == ex.value else \
+                    f"expected seat {_show(ex.value)} to go out, got {_show(hr.went_out)}"
+            return self.score_item(hr, ex.arg, *ex.value)
+        if key == "scores":
+            got = list(state.scores)
+            return None if got == ex.value else f"scores: expected {_show(ex.value)}, got " \
+                                                f"{_show(got)}"
+        if key == "game_over":
+            return None if state.is_over == ex.value else (
+                "expected the game to be over, but it goes on" if ex.value
+                else "expected the game to go on, but it is over")
+        if key == "winner":
+            return None if state.winner == ex.value else \
+                f"expected team {_show(ex.value)} to win, got {_show(state.winner)}"
+        raise AssertionError(key)  # pragma: no cover - the reader knows every key
+
+    def pile(self, what: str, value: Any) -> str | None:
+        state = self.state
+        seat = state.current_player if state.current_player is not None else 0
+        pile = state.view(seat).get("pile")
+        if not isinstance(pile, dict):
+            return "this game has no discard pile in its view"
+        if what == "blocked":
+            top = pile.get("top")
+            blocks: set[int] = set()
+            for sel in getattr(self.pack.spec.pile, "blocked_by", ()):
+                blocks |= kinds_matching(sel)
+            got = top is not None and kind_of_code(top) in blocks
+        else:
+            got = pile.get(what)
+        if got == value:
+            return None
+        return f"pile {what}: expected {_show(value)}, got {_show(got)}"
+
+    def score_item(self, hr: Any, team: int, item: str, value: Any) -> str | None:
+        score = next((s for s in hr.scores if s.team == team), None)
+        if score is None:
+            return f"there is no team {team} in the hand's scores"
+        got = getattr(score, item)
+        if item == "book_kinds":
+            got = list(got)
+            if not isinstance(value, list):
+                value = [value]
+            if sorted(got) == sorted(value):
+                return None
+        elif item == "adjustments":
+            got = [list(a) for a in got]
+        elif got == value:
+            return None
+        if got == value:
+            return None
+        return f"hand {hr.hand_number}, team {team}, {item}: expected {_show(value)}, got " \
+               f"{_show(got)}"
+
+
+def _compare_melds(team: int, want: list[list[str]], got: list[list[str]]) -> str | None:
+    left = list(got)
+    unmatched = []
+    for meld in want:
+        hit = next((i for i, g in enumerate(left) if _compare_cards(meld, g) is None), None)
+        if hit is None:
+            unmatched.append(meld)
+        else:
+            left.pop(hit)
+    if not unmatched and not left:
+        return None
+    shown = "; ".join(_codes_text(_sort_codes(m)) for m in got) or "none"
+    bits = [f"no meld {_codes_text(m)}" for m in unmatched]
+    bits += [f"not expected {_codes_text(_sort_codes(m))}" for m in left]
+    return f"melds of team {team}: {', '.join(bits)} (the table has: {shown})"
+
+
+def _player(view: dict, seat: int) -> dict:
+    for p in view.get("players", ()):
+        if p.get("seat") == seat:
+            return p
+    return {}
+
+
+def _code_matches(expected: Any, code: str) -> bool:
+    if expected is True:
+        return True
+    return code == expected or (expected.endswith("/") and code.startswith(expected))
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())
+
+
+def _pos(at: Any) -> tuple[int | None, int | None]:
+    return (at.line, at.col) if isinstance(at, _At) else (None, None)
+
+
+# --------------------------------------------------------------------------- public API
+
+
+def run_scenario_text(pack: Any, text: str, filename: str = "<string>") -> list[ScenarioResult]:
+    """Run the scenarios in YAML ``text`` against ``pack`` (a name, a path or a
+    :class:`~meldkit.RulePack`); raises :class:`ScenarioError` for a file that cannot be
+    read."""
+    from ._loader import RulePack, load_pack
+
+    if not isinstance(pack, RulePack):
+        pack = load_pack(pack)
+    return [_Run(pack, sc).run() for sc in load_scenarios(text=text, filename=filename)]
+
+
+def scenario_files(paths: Iterable[str | os.PathLike[str]]) -> list[pathlib.Path]:
+    """The scenario files named: files as given, directories searched for ``*.yaml`` and
+    ``*.yml`` (recursively, sorted)."""
+    out: list[pathlib.Path] = []
+    for p in paths:
+        path = pathlib.Path(p)
+        if path.is_dir():
+            out.extend(sorted(q for q in path.rglob("*") if q.suffix in (".yaml", ".yml")
+                              and q.is_file()))
+        else:
+            out.append(path)
+    return out
+
+
+def run_scenarios(pack: Any, paths: Iterable[str | os.PathLike[str]]
+                  ) -> list[tuple[pathlib.Path, list[ScenarioResult] | ScenarioError]]:
+    """Run every scenario file under ``paths`` against ``pack``: for each file, its
+    results, or the :class:`ScenarioError` that kept it from running."""
+    from ._loader import RulePack, load_pack
+
+    if not isinstance(pack, RulePack):
+        pack = load_pack(pack)
+    out: list[tuple[pathlib.Path, list[ScenarioResult] | ScenarioError]] = []
+    for path in scenario_files(paths):
+        try:
+            scenarios = load_scenarios(path)
+        except ScenarioError as exc:
+            out.append((path, exc))
+            continue
+        out.append((path, [_Run(pack, sc).run() for sc in scenarios]))
+    return out
+
+
+def bundled_scenarios(pack_name: str) -> pathlib.Path | None:
+    """The example scenario file shipped for a bundled pack, or None.
+
+    >>> bundled_scenarios("pony_tail").name
+    'pony_tail.yaml'
+    """
+    from ._loader import bundled_pack_dir
+
+    path = bundled_pack_dir() / "scenarios" / f"{pack_name}.yaml"
+    return path if path.is_file() else None

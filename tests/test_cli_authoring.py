@@ -1,0 +1,194 @@
+"""A pack author's commands: ``meldkit test`` (rule scenarios), ``meldkit keys`` (the key
+reference, offline), ``meldkit schema`` (the JSON Schema, also shipped in the package);
+an inherited key's error located in the child; the first run of ``simulate``."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from meldkit import check_pack
+from meldkit.cli import main
+from meldkit.schema_docs import (
+    DEFAULT_SCHEMA_URL,
+    SITE_URL,
+    json_schema,
+    pack_keys,
+    schema_text,
+    shipped_schema_path,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# --------------------------------------------------------------------------- meldkit test
+
+
+def test_meldkit_test_runs_a_bundled_packs_example_scenarios(capsys):
+    code, out, err = run(capsys, "test", "pony_tail")
+    assert (code, err) == (0, "")
+    assert re.fullmatch(r"pony_tail: (\d+) scenarios, \1 passed, 0 failed\n", out), out
+
+
+def test_meldkit_test_reports_each_failure_located_and_exits_1(capsys, tmp_path):
+    pack = tmp_path / "no_black_threes.yaml"
+    pack.write_text("extends: pony_tail\npile:\n  blocked_by: []\n", encoding="utf-8")
+    scenarios = tmp_path / "s.yaml"
+    scenarios.write_text(
+        "scenarios:\n"
+        "  - name: black threes block\n"
+        "    deal: {upcard: 3C}\n"
+        "    steps:\n"
+        "      - expect: {pile: {blocked: true}}\n", encoding="utf-8")
+    code, out, _ = run(capsys, "test", str(pack), str(scenarios))
+    assert code == 1
+    assert out == (f"{scenarios}:5:34: black threes block, step 1: pile blocked: expected true, "
+                   "got false\nno_black_threes: 1 scenario, 0 passed, 1 failed\n")
+
+
+def test_meldkit_test_reports_an_unreadable_scenario_file_located(capsys, tmp_path):
+    scenarios = tmp_path / "s.yaml"
+    scenarios.write_text("scenarios:\n  - nme: x\n", encoding="utf-8")
+    code, out, err = run(capsys, "test", "pony_tail", str(scenarios))
+    assert code == 1 and err == ""
+    assert out.splitlines()[0] == f"{scenarios}:2:5: scenarios[0].nme: unknown key (did you mean 'name'?)"
+    assert out.splitlines()[-1].endswith("; 1 file could not be read")
+
+
+def test_meldkit_test_without_scenarios_for_a_pack_file_is_a_usage_error(capsys, tmp_path):
+    pack = tmp_path / "p.yaml"
+    pack.write_text("extends: pony_tail\n", encoding="utf-8")
+    code, _, err = run(capsys, "test", str(pack))
+    assert code == 2
+    assert "name the scenario files or directories to run" in err
+
+
+# --------------------------------------------------------------------------- meldkit keys
+
+
+def test_meldkit_keys_prints_one_key_with_type_default_and_meaning(capsys):
+    key = next(k for k in pack_keys() if k.path == "deal.hand")
+    code, out, _ = run(capsys, "keys", "deal.hand")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == f"deal.hand  (integer; default: {key.default})"
+    assert " ".join(line.strip() for line in lines[1:-1]) == key.doc
+    assert lines[-1].startswith("    example (")
+
+
+def test_meldkit_keys_prints_a_section_and_every_key_below_it(capsys):
+    code, out, _ = run(capsys, "keys", "books.kinds")
+    assert code == 0
+    heads = [line.split()[0] for line in out.splitlines() if line and not line.startswith(" ")]
+    assert heads == [k.path for k in pack_keys() if k.anchor == "books.kinds"
+                     or k.anchor.startswith("books.kinds.")]
+    assert "books.kinds[].value" in heads
+
+
+def test_meldkit_keys_without_a_key_prints_every_key_from_the_docs_source(capsys):
+    code, out, _ = run(capsys, "keys")
+    heads = [line.split()[0] for line in out.splitlines() if line and not line.startswith(" ")]
+    assert (code, heads) == (0, [k.path for k in pack_keys()])
+
+
+def test_meldkit_keys_suggests_the_key_meant(capsys):
+    code, _, err = run(capsys, "keys", "deal.hnd")
+    assert code == 1
+    assert "'deal.hnd' is not a pack key (did you mean 'deal.hand'" in err
+
+
+# --------------------------------------------------------------------------- meldkit schema
+
+
+def test_meldkit_schema_writes_the_json_schema(capsys, tmp_path):
+    code, out, _ = run(capsys, "schema")
+    assert code == 0 and json.loads(out) == json_schema()
+    target = tmp_path / "rulepack.schema.json"
+    code, _, err = run(capsys, "schema", "--out", str(target))
+    assert code == 0 and "yaml-language-server: $schema=" in err
+    assert target.read_text(encoding="utf-8") == out
+
+
+def test_the_shipped_schema_file_is_the_schema_of_this_version():
+    """The package ships the schema for editors offline; refresh it after changing the pack
+    keys with: meldkit schema --out src/meldkit/rulepack.schema.json"""
+    shipped = Path(shipped_schema_path())
+    assert shipped.parent == ROOT / "src" / "meldkit" or shipped.is_file()
+    assert shipped.read_text(encoding="utf-8") == schema_text(), (
+        "stale: run meldkit schema --out src/meldkit/rulepack.schema.json")
+
+
+def test_meldkit_schema_path_names_the_shipped_file(capsys):
+    code, out, _ = run(capsys, "schema", "--path")
+    assert (code, out) == (0, shipped_schema_path() + "\n")
+
+
+def test_one_site_url_for_the_docs_the_schema_and_every_link():
+    mkdocs = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    (site_url,) = re.findall(r"^site_url: (\S+)$", mkdocs, re.M)
+    assert site_url == SITE_URL
+    assert DEFAULT_SCHEMA_URL == site_url + "latest/schema/rulepack.schema.json"
+    pages = [*sorted((ROOT / "docs").rglob("*.md")), ROOT / "README.md"]
+    for page in pages:
+        for url in re.findall(r"https://meldkit\.github\.io/[^\s)>\"'`]*", page.read_text("utf-8")):
+            assert url.startswith(site_url + "latest/"), (page.name, url)
+
+
+def test_the_docs_workflow_builds_with_the_ci_command_and_publishes_with_mike():
+    workflow = (ROOT / ".github" / "workflows" / "docs.yml").read_text(encoding="utf-8")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    (build,) = [line.strip() for line in ci.splitlines() if "mkdocs build" in line]
+    assert build.replace('"$(mktemp -d)"', "site") in workflow
+    assert "mike deploy" in workflow and "tags:" in workflow
+
+
+# --------------------------------------------------------------------------- item 7: extends
+
+
+def test_an_inherited_keys_error_points_at_the_childs_line_and_names_the_parents(tmp_path):
+    child = tmp_path / "two_books.yaml"
+    child.write_text(
+        "extends: pony_tail\n"
+        "name: two_books\n"
+        "books:\n"
+        "  kinds:\n"
+        "    - {name: sevens, ranks: ['7'], max_wilds: 0, value: 5000}\n"
+        "    - {name: red, max_wilds: 0, value: 500}\n", encoding="utf-8")
+    problems = check_pack(child)
+    assert [(p.file, p.line, p.path) for p in problems] == [
+        (str(child), 4, "going_out.required_books[1]"),
+        (str(child), 4, "going_out.required_books[3]"),
+    ]
+    parent = ROOT / "rulepacks" / "pony_tail.yaml"
+    line = next(i for i, text in enumerate(parent.read_text().splitlines(), 1)
+                if "required_books:" in text)
+    assert problems[0].message.endswith(
+        f"(going_out.required_books[1] is inherited from {parent}:{line}:28)")
+
+
+def test_an_inherited_key_broken_by_a_childs_change_names_both_lines(tmp_path):
+    child = tmp_path / "no_pony.yaml"
+    child.write_text("extends: pony_canasta\ndeal:\n  reserve: 0\n", encoding="utf-8")
+    (problem,) = check_pack(child)
+    assert (problem.file, problem.line, problem.col) == (str(child), 3, 3)
+    assert "reserve.pickup_on_book is inherited from" in problem.message
+    assert "pony_canasta.yaml:" in problem.message
+
+
+# --------------------------------------------------------------------------- item 4: first run
+
+
+def test_simulate_plays_greedy_bots_by_default_and_names_them(capsys):
+    code, out, _ = run(capsys, "simulate", "pony_tail", "--games", "1", "--quiet")
+    assert code == 0
+    assert "bots greedy" in out
+    assert "went_out" in out

@@ -1,0 +1,237 @@
+"""Rule scenarios in YAML (``meldkit.scenarios``): they pass on the pack they describe,
+catch a pack that plays a rule differently, and report every failure and every bad file
+with ``file:line:col`` — never a traceback."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from meldkit import RulePackError
+from meldkit.scenarios import (
+    DEAL_KEYS,
+    EXPECT_KEYS,
+    SCENARIO_KEYS,
+    STEP_KEYS,
+    ScenarioError,
+    bundled_scenarios,
+    load_scenarios,
+    run_scenario_text,
+    run_scenarios,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+PONY_TAIL = ROOT / "rulepacks" / "pony_tail.yaml"
+DOCS_PAGE = ROOT / "docs" / "authoring" / "scenarios.md"
+
+BLOCKED = """\
+scenarios:
+  - name: a black three blocks the pile
+    deal:
+      hands: {0: [9H, 9S]}
+      upcard: 3C
+    steps:
+      - move: take 9 9
+        refused: pile/blocked
+      - expect:
+          pile: {top: 3C, blocked: true}
+"""
+
+
+def failures(pack, text, filename="s.yaml"):
+    return [str(f) for r in run_scenario_text(pack, text, filename) for f in r.failures]
+
+
+def variant(tmp_path, old, new, name="variant.yaml"):
+    """A copy of the bundled Pony Tail pack with one setting changed."""
+    text = PONY_TAIL.read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / name
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+# --------------------------------------------------------------------------- passing and failing
+
+
+def test_a_scenario_of_the_rule_the_pack_plays_passes():
+    (result,) = run_scenario_text("pony_tail", BLOCKED)
+    assert (result.name, result.passed) == ("a black three blocks the pile", True)
+
+
+def test_a_pack_without_the_rule_fails_at_the_expectation_with_the_difference(tmp_path):
+    pack = variant(tmp_path, "blocked_by: [3C, 3S]", "blocked_by: []")
+    assert failures(pack, BLOCKED) == [
+        "s.yaml:8:18: a black three blocks the pile, step 1 (take 9 9): expected it to be "
+        "refused with pile/blocked, but it was refused with pile/top-unmeldable: a 3C cannot "
+        "be melded, so the pile cannot be taken",
+        "s.yaml:10:36: a black three blocks the pile, step 2: pile blocked: expected true, "
+        "got false",
+    ]
+
+
+def test_every_bundled_example_scenario_passes_on_its_pack():
+    files = sorted((ROOT / "rulepacks" / "scenarios").glob("*.yaml"))
+    assert files, "the bundled packs ship example scenarios"
+    for path in files:
+        (( _, results),) = run_scenarios(path.stem, [path])
+        assert not isinstance(results, ScenarioError), str(results)
+        assert results and all(r.passed for r in results), [str(f) for r in results
+                                                             for f in r.failures]
+
+
+def test_the_bundled_examples_catch_changed_rules_of_pony_tail(tmp_path):
+    changes = [
+        ("{below: 15000, minimum: 50}", "{below: 15000, minimum: 30}", "PT-13"),
+        ("upcard_turn_again: [bonus, wild]", "upcard_turn_again: [bonus]", "PT-3"),
+        ("pickup_on_book: side_first", "pickup_on_book: never", "PT-16"),
+        ("value: 300}", "value: 400}", "PT-18"),
+    ]
+    for old, new, clause in changes:
+        pack = variant(tmp_path, old, new, f"{clause}.yaml")
+        ((_, results),) = run_scenarios(pack, [bundled_scenarios("pony_tail")])
+        failed = {r.name.split()[0] for r in results if not r.passed}
+        assert clause in failed, (old, new, failed)
+
+
+def test_hand_score_items_show_the_item_that_differs(tmp_path):
+    pack = variant(tmp_path, "value: 300}", "value: 400}")
+    ((_, results),) = run_scenarios(pack, [bundled_scenarios("pony_tail")])
+    (going_out,) = [r for r in results if r.name.startswith("PT-18")]
+    messages = [f.message for f in going_out.failures]
+    assert "hand 1, team 0, books: expected 8300, got 8400" in messages
+    assert "hand 1, team 0, total: expected 8755, got 8855" in messages
+
+
+def test_hands_compare_by_rank_when_the_expectation_names_ranks_only():
+    text = BLOCKED.replace("refused: pile/blocked", "refused: true").replace(
+        "pile: {top: 3C, blocked: true}", "hand_contains: {0: [9, 9]}\n          hand: {0: [9, K]}")
+    (message,) = failures("pony_tail", text)
+    assert message.startswith("s.yaml:11:21: a black three blocks the pile, step 2: hand of "
+                              "seat 0: expected 9 K, got A 4 4 ")
+    assert message.endswith("(not expected A 4 4 5 5 6 6 8 8 9 10 J Q)")
+
+
+def test_a_refused_move_stops_the_scenario_and_says_why():
+    text = BLOCKED.replace("      - move: take 9 9\n        refused: pile/blocked\n",
+                           "      - discard 9\n")
+    (message,) = failures("pony_tail", text)
+    assert message == ("s.yaml:7:9: a black three blocks the pile, step 1 (discard 9): "
+                       "'discard 9' was refused: draw first: from the stock or the discard pile "
+                       "[turn/draw-first]")
+
+
+def test_a_move_that_is_not_notation_is_located():
+    text = BLOCKED.replace("move: take 9 9\n        refused: pile/blocked", "move: grab 9 9")
+    (message,) = failures("pony_tail", text)
+    assert message.startswith("s.yaml:7:15: a black three blocks the pile, step 1 (grab 9 9): "
+                              "cannot read 'grab 9 9': unknown action 'grab'")
+
+
+def test_a_deal_that_cannot_be_stacked_is_located_at_the_deal():
+    text = BLOCKED.replace("hands: {0: [9H, 9S]}", "hands: {0: [9H, 9S], 7: [9D]}")
+    (message,) = failures("pony_tail", text)
+    assert message == ("s.yaml:4:28: a black three blocks the pile, deal: hands of seat 7: the "
+                       "table has seats 0 to 3")
+    too_many = BLOCKED.replace("hands: {0: [9H, 9S]}", "hands: {0: [" + ", ".join(["9H"] * 7) + "]}")
+    (message,) = failures("pony_tail", too_many)
+    assert message == ("s.yaml:4:7: a black three blocks the pile, deal: cannot deal it: hand "
+                       "of seat 0: no 9H left in the deck")
+
+
+def test_seat_turn_is_checked_before_a_move():
+    text = BLOCKED.replace("      - move: take 9 9\n", "      - by: 1\n        move: take 9 9\n")
+    (message,) = failures("pony_tail", text)
+    assert "expected seat 1 to play, but it is seat 0's turn" in message
+
+
+# --------------------------------------------------------------------------- untrusted files
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("scenarios: [\n", "s.yaml:2:1: invalid YAML"),
+        ("", "s.yaml:1:1: the file is empty"),
+        ("- 3\n", "s.yaml:1:3: scenarios[0]: expected a mapping, got 3 (an integer)"),
+        ("scenarios:\n  - name: x\n    stepz: []\n",
+         "s.yaml:3:5: scenarios[0].stepz: unknown key (did you mean 'steps'?)"),
+        ("scenarios:\n  - steps: []\n", "s.yaml:2:5: scenarios[0]: expected a 'name:'"),
+        ("scenarios:\n  - name: x\n    deal: {hands: {0: [9X]}}\n",
+         "s.yaml:3:24: scenarios[0].deal.hands.0[0]: '9X' is not a card"),
+        ("scenarios:\n  - name: x\n    deal: {hands: {north: [9H]}}\n",
+         "s.yaml:3:20: scenarios[0].deal.hands.north: expected a seat number"),
+        ("scenarios:\n  - name: x\n    steps:\n      - expect: {pile: {top: 9H, colour: red}}\n",
+         "s.yaml:4:34: scenarios[0].steps[0].expect.pile.colour: unknown key"),
+        ("scenarios:\n  - name: x\n    steps:\n      - {moves: [draw, draw], refused: true}\n",
+         "s.yaml:4:40: scenarios[0].steps[0].refused: refused: needs exactly one move"),
+        ("scenarios:\n  - name: x\n    steps:\n      - expect: {hand_size: {0: many}}\n",
+         "s.yaml:4:33: scenarios[0].steps[0].expect.hand_size.0: expected a whole number, got "
+         "'many' (a string)"),
+        ("scenarios:\n  - name: x\n    steps:\n      - expect: {gameover: true}\n",
+         "s.yaml:4:18: scenarios[0].steps[0].expect.gameover: unknown key (did you mean "
+         "'game_over'?)"),
+        ("scenarios: &a [*a]\n", "s.yaml"),
+        ("a: " + "[" * 3000 + "]" * 3000 + "\n", "s.yaml"),
+    ],
+)
+def test_a_bad_scenario_file_is_reported_where_written_never_as_a_traceback(text, expected):
+    with pytest.raises(ScenarioError) as info:
+        load_scenarios(text=text, filename="s.yaml")
+    assert any(str(p).startswith(expected) for p in info.value.problems), info.value.problems
+
+
+def test_every_problem_of_a_file_is_reported_at_once():
+    text = "scenarios:\n  - name: x\n    seed: -1\n    players: two\n    stepz: []\n"
+    with pytest.raises(ScenarioError) as info:
+        load_scenarios(text=text, filename="s.yaml")
+    assert [(p.line, p.path) for p in info.value.problems] == [
+        (5, "scenarios[0].stepz"), (4, "scenarios[0].players"), (3, "scenarios[0].seed")]
+
+
+def test_a_missing_file_and_a_bad_pack_are_errors_not_tracebacks(tmp_path):
+    ((path, error),) = run_scenarios("pony_tail", [tmp_path / "none.yaml"])
+    assert isinstance(error, ScenarioError)
+    assert str(error.problems[0]) == f"{tmp_path / 'none.yaml'}: no such file"
+    with pytest.raises(RulePackError):
+        run_scenarios(tmp_path / "nopack.yaml", [])
+
+
+def test_a_directory_runs_every_yaml_file_in_it(tmp_path):
+    (tmp_path / "a.yaml").write_text(BLOCKED, encoding="utf-8")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "b.yml").write_text(BLOCKED, encoding="utf-8")
+    (tmp_path / "notes.txt").write_text("not a scenario", encoding="utf-8")
+    ran = run_scenarios("pony_tail", [tmp_path])
+    assert [p.name for p, _ in ran] == ["a.yaml", "b.yml"]
+
+
+# --------------------------------------------------------------------------- the docs
+
+
+def _doc_block(title: str) -> str:
+    text = DOCS_PAGE.read_text(encoding="utf-8")
+    match = re.search(r'```yaml title="' + re.escape(title) + r'"[^\n]*\n(.*?)\n```', text, re.S)
+    assert match, f"the scenarios page has a block titled {title}"
+    return match[1] + "\n"
+
+
+def test_every_scenario_key_is_documented_on_the_authoring_page():
+    text = DOCS_PAGE.read_text(encoding="utf-8")
+    for keys in (SCENARIO_KEYS, DEAL_KEYS, STEP_KEYS, EXPECT_KEYS):
+        for key in keys:
+            assert f"`{key}`" in text, key
+
+
+def test_the_scenario_written_from_the_docs_catches_a_wrong_key_in_a_copy_of_the_pack(tmp_path):
+    """The issue's acceptance test: a scenario file written from the docs alone passes on
+    the bundled pack and catches a deliberately wrong key in a copy of it."""
+    text = _doc_block("house_rules.scenarios.yaml")
+    assert all(r.passed for r in run_scenario_text("pony_tail", text))
+    wrong = variant(tmp_path, "frozen_take_with: same_rank_pair",
+                    "frozen_take_with: natural_pair")
+    found = failures(wrong, text, "house_rules.scenarios.yaml")
+    assert found, "the wrong key went unnoticed"
+    assert all(re.match(r"house_rules\.scenarios\.yaml:\d+:\d+: ", f) for f in found)
