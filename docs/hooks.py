@@ -8,7 +8,9 @@ Nothing generated is written into ``docs/``: each page is a virtual file added t
 * ``games/<pack>.md`` — one page per bundled pack: its rules sheet
   (``meldkit.rulesheet.rules_sheet``, or a table of the pack's settings while that module
   does not exist), its *(resolved)* choices (``docs/games/resolved.yaml``) with the value
-  the pack gives each, and the pack file;
+  the pack gives each, and the pack file. A game whose rules of record are written in the
+  docs (``docs/games/<pack>.md``, clauses with ids from a named source) gets that page
+  first and the generated parts after it, under *What the pack plays*;
 * ``api/<module>.md`` — one mkdocstrings page per public module;
 * ``reference/cli.md`` — the ``meldkit`` command's help, from its argument parser.
 
@@ -169,9 +171,23 @@ def _resolved_section(pack: meldkit.RulePack, choices: list[dict[str, Any]]) -> 
     return "\n".join(out) + "\n"
 
 
-def pack_page(pack: meldkit.RulePack, choices: list[dict[str, Any]]) -> str:
+def _demoted(markdown: str) -> str:
+    """``markdown`` with every heading one level deeper (outside code blocks)."""
+    out, fenced = [], False
+    for line in markdown.splitlines():
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        out.append("#" + line if not fenced and line.startswith("#") else line)
+    return "\n".join(out)
+
+
+def pack_page(
+    pack: meldkit.RulePack, choices: list[dict[str, Any]], rules_of_record: str | None = None
+) -> str:
     """The page of one bundled pack: the rules sheet (with the title and description), the
-    resolved choices, how to play it, and the pack file."""
+    resolved choices, how to play it, and the pack file. With ``rules_of_record`` (the
+    hand-written ``docs/games/<pack>.md``, which brings its own title), that page comes
+    first and the rules sheet follows under *What the pack plays*."""
     spec = pack.spec
     sheet = rules_sheet(pack).strip()
     title = spec.title or pack.name
@@ -179,14 +195,21 @@ def pack_page(pack: meldkit.RulePack, choices: list[dict[str, Any]]) -> str:
         title, _, sheet = sheet[2:].partition("\n")
         sheet = sheet.strip()
     intro = [] if spec.description and spec.description in sheet else [spec.description, ""]
+    head = [f"# {title.strip()}", "", *intro, sheet]
+    if rules_of_record is not None:
+        head = [
+            rules_of_record.strip(),
+            "",
+            "## What the pack plays",
+            "",
+            *intro,
+            _demoted(sheet),
+        ]
     source = Path(pack.source)
     text = source.read_text(encoding="utf-8") if source.is_file() else schema_docs.to_yaml(pack.raw)
     return "\n".join(
         [
-            f"# {title.strip()}",
-            "",
-            *intro,
-            sheet,
+            *head,
             "",
             _resolved_section(pack, choices),
             "## Play it",
@@ -331,7 +354,13 @@ def on_files(files: Files, config: Any) -> Files:
         "reference/cli.md": cli_page(),
     }
     for pack in bundled_packs():
-        generated[f"games/{pack.name}.md"] = pack_page(pack, choices.get(pack.name, []))
+        uri = f"games/{pack.name}.md"
+        written = files.get_file_from_path(uri)  # the game's rules of record, if written
+        rules_of_record = None
+        if written is not None:
+            rules_of_record = Path(written.abs_src_path).read_text(encoding="utf-8")
+            files.remove(written)
+        generated[uri] = pack_page(pack, choices.get(pack.name, []), rules_of_record)
     for module in public_modules():
         generated[f"api/{module}.md"] = api_page(module)
     for uri, content in generated.items():
