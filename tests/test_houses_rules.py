@@ -408,6 +408,13 @@ def test_sh_7_steal_takes_only_the_top_card_of_the_right_hand_opponent():
     assert (["LS LP", "", "", ""], ["", "VF", "", ""]) == (table(g, 0), table(g, 3))
 
 
+def test_sh_7_a_move_that_leaves_the_table_as_it_was_is_no_move():
+    g = seat0_game(["LS KS", "KF"])
+    assert "move/does-not-fit" == refusal(g, "move 2 to 3")  # the lone KF into an empty space
+    assert "move 2 to 3" not in legal(g, "move")
+    assert "move 1 to 3" in legal(g, "move")  # KS off LS into an empty space changes the table
+
+
 def test_sh_7_move_the_top_card_to_another_fitting_group_or_an_empty_space():
     g = seat0_game(["LS KS", "KF"])
     kept = hand(g, 0)
@@ -660,7 +667,7 @@ def probe_view(g, rng):
 @pytest.mark.parametrize("seed", range(30))
 def test_random_self_play_ends_conserving_cards_and_refusing_illegal_actions(seed):
     g = self_play(seed, lambda g, rng: (probe_illegal(g, rng), probe_view(g, rng)))
-    assert g.hand_results[-1].ended_by in {"table_cleared", "agreed", "all_passed", "turn_limit"}
+    assert g.hand_results[-1].ended_by in {"table_cleared", "agreed", "all_passed", "repetition"}
     assert tuple(g.scores) == g.hand_results[-1].totals == g.rescore(g.hand_results[-1])
     assert [] == g.legal_actions()
     assert "game/over" == refusal(g, "pass")
@@ -733,12 +740,47 @@ def test_a_bad_variant_option_gives_file_line_and_a_hint(options, where, message
     assert not [p for p in e.value.problems if p.path.startswith("deck")]
 
 
-def test_sh_10_resolved_turn_limit_after_the_deck_ends_the_game():
-    pack = meldkit.load_pack_text(
-        "extends: houses\nname: short\noptions: {turn_limit_after_deck: 3}\n")
-    g = meldkit.new_game(pack, players=4, seed=5)
-    bot = RandomBot(seed=5, meld_first=False)
-    while not g.is_over:
-        g.apply(bot.choose(g))
-    assert "turn_limit" == g.hand_results[-1].ended_by or g.turns_after_deck < 3
-    assert g.turns_after_deck <= 3
+def test_sh_10_resolved_the_third_occurrence_of_a_position_after_the_deck_ends_the_game():
+    g = minors_game()  # seat 0 moves the top minor of its space 2 out and back; the others pass
+    start = g.position_key()
+    turns(g, "move 2 to 1", "pass", "pass", "pass", "move 1 to 2", "pass", "pass", "pass")
+    assert (start, 2, False) == (g.position_key(), g.positions[start], g.is_over)
+    turns(g, "move 2 to 1", "pass", "pass", "pass")  # the other position, a second time
+    assert (0, False) == (g.current_player, g.is_over)
+    turns(g, "move 1 to 2", "pass", "pass", "pass")  # the first position, a third time
+    assert ("repetition", None) == (g.hand_results[-1].ended_by, g.current_player)
+    assert ([120, 120], (120, 120)) == (g.scores, g.hand_results[-1].totals)
+
+
+def test_sh_10_resolved_the_number_of_repetitions_is_a_pack_setting():
+    twice = meldkit.load_pack_text("extends: houses\nname: v\noptions: {repetitions: 2}\n")
+    assert 2 == twice.options.repetitions
+    g = seat0_game(["FS LS KS PS"], post_deck=True, pack=twice)
+    start = g.position_key()
+    assert {start: 1} == {k: v for k, v in g.positions.items() if k == start}
+    assert 3 == meldkit.load_pack("houses").options.repetitions
+
+
+def test_sh_10_resolved_no_turn_counter_ends_the_game():
+    with pytest.raises(RulePackError) as e:
+        meldkit.load_pack_text(
+            "extends: houses\nname: short\noptions: {turn_limit_after_deck: 3}\n",
+            filename="short.yaml")
+    assert "options.turn_limit_after_deck" in str(e.value)
+    assert "this option was removed: the game ends when a position repeats" in str(e.value)
+    with pytest.raises(RulePackError, match="expected at least 2"):
+        meldkit.load_pack_text("extends: houses\nname: v\noptions: {repetitions: 1}\n")
+
+
+def test_sh_10_a_position_is_the_cards_in_every_space_hand_and_pass_and_the_player_to_move():
+    g = minors_game()
+    key = g.position_key()
+    other = g.clone()
+    other.current = 1
+    assert key != other.position_key()  # another player to move
+    other = g.clone()
+    other.groups[0][0], other.groups[0][1] = other.groups[0][1], other.groups[0][0]
+    assert key != other.position_key()  # the same cards in other spaces
+    other = g.clone()
+    other.removed[0] = []  # removed groups are out of play: not part of the position
+    assert key == other.position_key()

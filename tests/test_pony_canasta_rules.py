@@ -558,6 +558,30 @@ def test_pc_20_going_out_after_melding_on_an_earlier_turn_scores_100():
                      going_out=100) == g.last_hand.scores[0]
 
 
+def test_pc_20_concealed_going_out_is_judged_per_player_not_per_side():
+    # seat 2 (seat 0's partner) melds first; seat 0 had not melded before its going-out turn
+    g = deal(4, partners=True, hands={0: OUT_HAND, 2: "7S 7H JK"}, ponies={0: OUT_PONY},
+             stock="KS 6S  4D 4S  7C 6D  4H 4C  AS 5C")
+    play(g, "draw", "discard 6",  # seat 0: no meld
+         "draw", "discard 4",
+         "draw", "meld 7 7 JK", "discard 6",  # seat 2 melds for the side (60)
+         "draw", "discard 4")
+    assert (True, 0) == (g.melded[0], g.current_player)
+    play(g, "draw", *OUT_MELDS, "meld A A A A", "discard 5")
+    assert ("went_out", 0) == (g.last_hand.ended_by, g.last_hand.went_out)
+    assert 300 == g.last_hand.scores[0].going_out  # 100 + 200: seat 0 went out concealed
+
+
+def test_pc_20_a_player_who_melded_before_goes_out_unconcealed_even_if_the_partner_did_not():
+    g = deal(4, partners=True, hands={0: OUT_HAND}, ponies={0: OUT_PONY},
+             stock="KS 6S  4D 4S  4H 4C  6H 6C  AS 5C")
+    play(g, "draw", "meld K K K K", "meld Q Q Q", "discard 6",  # seat 0 melds (70)
+         "draw", "discard 4", "draw", "discard 4", "draw", "discard 6")
+    play(g, "draw", *[m for m in OUT_MELDS if m.split()[1] not in "KQ"], "meld A A A A",
+         "discard 5")
+    assert ("went_out", 100) == (g.last_hand.ended_by, g.last_hand.scores[0].going_out)
+
+
 def test_pc_21_hands_and_unpicked_ponies_count_against_every_side():
     pony = "KS KS QS QS JS JS 10S 10S 9S 9S 8S 8S"  # 120
     g = deal(4, partners=True,

@@ -36,6 +36,10 @@ END = "end"
 KERNEL_ACTION_TYPES = (DRAW, TAKE, PICKUP, MELD, ADD, DISCARD, WITHDRAW, END)
 _WILD_TARGET = 14  # same as _rules.WILD
 _NO_CARDS: tuple[int, ...] = ()
+MAX_WORDS = 64
+"""The most words an action's notation may have (a meld of 60 cards is not a move)."""
+MAX_CHARS = 400
+"""The longest notation text accepted."""
 
 
 class Action(tuple):
@@ -93,12 +97,25 @@ class ActionSpace:
         self.verbs = KERNEL_ACTION_TYPES + tuple(self._shapes)
 
     def get(self, type: str, cards: tuple[int, ...] = _NO_CARDS, target: int = -1) -> Action:
-        """The interned action; ``cards`` must already be in canonical order."""
+        """The interned action; ``cards`` must already be in canonical order.  Only legal
+        actions are built this way (legal-action generation), so the table stays as small
+        as the pack's action space; parsed text is looked up, never interned."""
         key = (type, cards, target)
         a = self._table.get(key)
         if a is None:
             a = self._table[key] = Action(type, cards, target, format_action(type, cards, target))
         return a
+
+    def lookup(self, type: str, cards: tuple[int, ...] = _NO_CARDS, target: int = -1) -> Action:
+        """The interned action if there is one, else a new (not interned) action."""
+        a = self._table.get((type, cards, target))
+        if a is None:
+            a = Action(type, cards, target, format_action(type, cards, target))
+        return a
+
+    def interned(self, action) -> Action | None:
+        """The interned action equal to ``action``, or None."""
+        return self._table.get(action)
 
     def canonical(self, cards) -> tuple[int, ...]:
         """Cards sorted naturals first (by rank), then wild cards (by rank)."""
@@ -109,9 +126,13 @@ class ActionSpace:
         """Parse notation text into an interned action; raises :class:`NotationError`."""
         if isinstance(text, Action):
             return text
-        words = str(text).strip().split()
+        text = str(text)
+        words = text.split()
         if not words:
             raise NotationError("notation/empty", "no action given")
+        if len(words) > MAX_WORDS or len(text) > MAX_CHARS:
+            raise NotationError("notation/too-long",
+                                f"an action has at most {MAX_WORDS} words ({MAX_CHARS} characters)")
         verb = words[0].lower()
         rest = words[1:]
         if verb not in self.verbs:
@@ -146,7 +167,7 @@ class ActionSpace:
             raise NotationError("notation/needs-cards", f"'{verb}' needs the cards it uses")
         if verb == DISCARD and len(cards) != 1:
             raise NotationError("notation/one-discard", "discard exactly one card, e.g. 'discard 9'")
-        return self.get(verb, self.canonical(cards), target)
+        return self.lookup(verb, self.canonical(cards), target)
 
     @staticmethod
     def _rank(word: str) -> int:

@@ -44,6 +44,9 @@ class RulePackError(MeldkitError, ValueError):
         head = f"{n} problem{'s' if n != 1 else ''} in rule pack"
         super().__init__(head + ":\n" + "\n".join(f"  {p}" for p in self.problems))
 
+    def __reduce__(self):  # picklable with its problems (errors cross process pools)
+        return (type(self), (self.problems,))
+
 
 class PluginError(RulePackError):
     """A plugin named by a pack is missing or does not provide what the hook requires.
@@ -55,9 +58,14 @@ class PluginError(RulePackError):
     def __init__(self, problems: list[PackProblem] | str):
         if isinstance(problems, str):
             self.problems = [PackProblem("<plugin>", None, None, "", problems)]
+            self._sentence: str | None = problems
             Exception.__init__(self, problems)
         else:
+            self._sentence = None
             super().__init__(problems)
+
+    def __reduce__(self):
+        return (type(self), (self._sentence if self._sentence is not None else self.problems,))
 
 
 class IllegalActionError(MeldkitError, ValueError):
@@ -71,13 +79,18 @@ class IllegalActionError(MeldkitError, ValueError):
         what = f"{action}: " if action is not None else ""
         super().__init__(f"{what}{reason} [{code}]")
 
+    def __reduce__(self):  # picklable: an error raised in a worker process reaches the pool
+        return (type(self), (self.code, self.reason, self.action))
+
 
 class NotationError(IllegalActionError):
     """Action text that does not parse."""
 
 
 class SaveError(MeldkitError, ValueError):
-    """A saved game could not be loaded (bad JSON, or made with another version of the pack)."""
+    """A saved game could not be loaded: not JSON, not a save, damaged or tampered with
+    (the message names the field, e.g. ``hands[2][5]``), or made with another version of
+    the pack."""
 
 
 class SetupError(MeldkitError, ValueError):

@@ -14,8 +14,9 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
+from . import _saves
 from ._actions import Action
-from ._errors import IllegalActionError, SaveError, SetupError
+from ._errors import IllegalActionError, MeldkitError, PluginError, SaveError, SetupError
 
 SAVE_FORMAT = "meldkit-save/1"
 
@@ -157,11 +158,12 @@ class GameState:
         return cache
 
     def check(self, action: Action | str):
-        """None if ``action`` is legal now, else the :class:`~meldkit.Reason` it is refused."""
+        """None if ``action`` is legal now, else the :class:`~meldkit.Reason` it is refused.
+        :meth:`apply` accepts exactly the actions this accepts."""
         from ._state import Reason
 
         try:
-            a = self.parse_action(action)
+            a = self._canonical(action)
         except IllegalActionError as e:
             return Reason(e.code, e.reason)
         if self.phase == self.OVER:
@@ -172,10 +174,59 @@ class GameState:
         """True if ``action`` may be applied now."""
         return self.check(action) is None
 
+    def _canonical(self, action: Action | str) -> Action:
+        """The canonical action for notation text or an :class:`Action`: a hand-built
+        action must be well formed — its parts of the right types and in range, its text
+        the notation of those parts (up to spacing and case) — and the result carries the
+        canonical text.  Raises :class:`~meldkit.IllegalActionError` (``action/malformed``)
+        or :class:`~meldkit.NotationError`."""
+        if not isinstance(action, Action):
+            if not isinstance(action, str):
+                raise IllegalActionError(
+                    "action/malformed",
+                    f"an action is notation text or an Action, not {type(action).__name__}")
+            return self.parse_action(action)
+        try:
+            interned = self._interned(action)
+        except Exception:  # unhashable or odd parts
+            interned = None
+        if interned is action:
+            return action
+        text = action.__dict__.get("_text")
+        if not isinstance(text, str):
+            raise IllegalActionError("action/malformed", "a hand-built action without notation text")
+        try:
+            a = self.parse_action(text)
+        except IllegalActionError as e:
+            raise IllegalActionError(
+                "action/malformed", f"its text does not parse: {e.reason}") from None
+        try:
+            same = tuple.__eq__(a, action) is True
+        except Exception:
+            same = False
+        if not same:
+            raise IllegalActionError(
+                "action/malformed",
+                f"its parts {tuple.__repr__(action)[:80]} are not those of its text {text[:40]!r} "
+                f"({a.type} {a.cards} {a.target})")
+        return a
+
+    def _interned(self, action: Action) -> Action | None:
+        """The engine's interned action equal to ``action``, or None (engines with an
+        intern table override this for a fast path)."""
+        return None
+
+    def _hooks_may_fail(self) -> bool:
+        """True when :meth:`_do` runs code from outside meldkit (a plugin's hooks or
+        engine), so :meth:`apply` snapshots the state to stay atomic if it raises."""
+        return True
+
     def apply(self, action: Action | str) -> None:
         """Apply a legal action (or its notation).  An illegal one raises
-        :class:`~meldkit.IllegalActionError` and leaves the state exactly as it was."""
-        a = self.parse_action(action)
+        :class:`~meldkit.IllegalActionError` and leaves the state exactly as it was; so
+        does a plugin hook that raises (as a :class:`~meldkit.PluginError` naming the
+        plugin and the hook).  The history records the action's canonical notation."""
+        a = self._canonical(action)
         if self.phase == self.OVER:
             raise IllegalActionError("game/over", "the game is over", a)
         cache = self._legal_cache
@@ -183,17 +234,47 @@ class GameState:
             why = self._check(a)
             if why is not None:
                 raise IllegalActionError(why.code, why.sentence, a)
+        snapshot = self.clone() if self._hooks_may_fail() else None
         self._legal_cache = None
         self.history.append(str(a))
-        self._do(a)
+        if snapshot is None:
+            self._do(a)
+            return
+        try:
+            self._do(a)
+        except BaseException as e:
+            self._restore(snapshot)
+            if (isinstance(e, MeldkitError) or not isinstance(e, Exception)
+                    or type(self).__module__.startswith("meldkit.")):
+                raise  # meldkit's own engines name plugin hook failures where they call them
+            raise PluginError(
+                f"plugin {self.pack.spec.plugin!r}: its engine {type(self).__name__} raised "
+                f"{type(e).__name__} while applying {a}: {e} (the state is unchanged)") from e
+
+    def _restore(self, snapshot: GameState) -> None:
+        """Make this state what ``snapshot`` (an independent clone) holds."""
+        for klass in type(self).__mro__:
+            for name in getattr(klass, "__slots__", ()):
+                if hasattr(snapshot, name):
+                    object.__setattr__(self, name, getattr(snapshot, name))
 
     # ------------------------------------------------------------------ saves
+    SAVE_ENVELOPE: ClassVar[frozenset[str]] = frozenset(
+        {"format", "pack", "pack_source", "pack_digest", "players", "seed", "options",
+         "deck_order"})
+    """The keys every save has; an engine's ``_state_dict`` may not use them."""
+
     def to_json(self) -> str:
         """The whole state as JSON; the save names the pack and its digest, and
-        :meth:`from_json` refuses it against another version of the pack."""
+        :meth:`from_json` refuses it against another version of the pack.
+
+        A save holds every hidden card and the seed (which fixes every future deal): it is
+        for the host, not for a player — send players :meth:`view` instead."""
         return json.dumps(self._to_dict(), separators=(",", ":"))
 
     def _to_dict(self) -> dict[str, Any]:
+        from ._errors import PluginError
+
         pack = self.pack
         d = {
             "format": SAVE_FORMAT,
@@ -205,53 +286,93 @@ class GameState:
             "options": self.options,
             "deck_order": self.deck_order,
         }
-        d.update(self._state_dict())
+        state = self._state_dict()
+        clash = sorted(set(state) & self.SAVE_ENVELOPE)
+        if clash:
+            raise PluginError(
+                f"engine {type(self).__name__} of plugin {pack.spec.plugin!r}: its save data "
+                f"uses the key(s) {', '.join(map(repr, clash))} of the save envelope "
+                f"({', '.join(sorted(self.SAVE_ENVELOPE))}); rename them")
+        d.update(state)
         return d
 
     @classmethod
-    def from_json(cls, text: str, pack=None) -> GameState:
-        """Load a state saved by :meth:`to_json` (of any engine); raises
-        :class:`~meldkit.SaveError` if the text is not a save or the pack has changed.
+    def from_json(cls, text: str | bytes, pack=None, *, resolver=None) -> GameState:
+        """Load a state saved by :meth:`to_json` (of any engine).
 
-        The pack is found by the name (a bundled pack) or the file the save names; pass
-        ``pack`` (a :class:`~meldkit.RulePack`) for a pack built in memory, e.g. with
-        ``load_pack_text``.  Its digest must match the save's either way.
+        A save is untrusted input: it never makes meldkit open a file.  The pack comes
+        from the caller — ``pack`` (a :class:`~meldkit.RulePack`), or ``resolver``, a
+        function ``resolver(name, digest)`` returning the pack or None; by default a save
+        of a bundled pack finds it by name.  The pack's digest must equal the save's.
+        Every field is checked (every card in exactly one zone, every value in range and
+        consistent with the pack); anything else raises :class:`~meldkit.SaveError`
+        naming the field.
+
+        >>> import meldkit
+        >>> g = meldkit.new_game("pony_tail", players=4, seed=5)
+        >>> GameState.from_json(g.to_json()) == g
+        True
+        >>> GameState.from_json('{"format": "meldkit-save/1", "pack": "/etc/passwd"}')
+        Traceback (most recent call last):
+        ...
+        meldkit._errors.SaveError: damaged meldkit save: pack_digest: missing
         """
-        from ._loader import load_pack
+        from ._loader import RulePack
         from .plugins import engine_for
 
-        try:
-            d = json.loads(text)
-        except (TypeError, ValueError) as e:
-            raise SaveError(f"not a meldkit save: {e}") from None
+        d = _saves.loads(text)
         if not isinstance(d, dict) or d.get("format") != SAVE_FORMAT:
             raise SaveError(f"not a meldkit save (expected format {SAVE_FORMAT!r})")
+        name = _saves.string(_saves.get(d, "pack"), "pack", 200)
+        digest = _saves.string(_saves.get(d, "pack_digest"), "pack_digest", 200)
+        if pack is None:
+            pack = (resolver or bundled_pack_resolver)(name, digest)
+            if pack is None:
+                raise SaveError(
+                    f"cannot find pack {name!r} of this save: it is not a bundled pack; pass "
+                    "the pack it was made with, from_json(text, pack=...) or resolver=... "
+                    "(a save never names a file to open)")
+        if not isinstance(pack, RulePack):
+            raise SaveError(f"the pack to load this save with must be a RulePack, not {pack!r}")
+        if pack.digest != digest:
+            raise SaveError(
+                f"this save was made with another version of pack {name!r} "
+                f"(saved digest {digest[:12]}, this pack's {pack.digest[:12]}); "
+                "load it with the pack it was made with"
+            )
+        engine = engine_for(pack)
         try:
-            name, source, digest = d["pack"], d.get("pack_source"), d["pack_digest"]
-            if pack is None:
-                try:
-                    pack = load_pack(name)
-                except Exception:  # not bundled (or broken): try the file the save names
-                    pack = None
-            if (pack is None or pack.digest != digest) and source and source != "<string>":
-                pack = load_pack(source)
-            if pack is None:
-                raise SaveError(
-                    f"cannot find pack {name!r} of this save (not bundled, and its source "
-                    f"{source!r} is not a file): pass the pack, from_json(text, pack=...)"
-                )
-            if pack.digest != digest:
-                have = pack.digest[:12]
-                raise SaveError(
-                    f"this save was made with another version of pack {name!r} "
-                    f"(saved digest {digest[:12]}, installed {have}); "
-                    "load it with the pack it was made with"
-                )
-            return engine_for(pack)._from_state_dict(pack, d)
-        except SaveError:
+            return engine._from_state_dict(pack, d)
+        except (SaveError, PluginError):
             raise
+        except RecursionError:
+            raise SaveError("damaged meldkit save: nested too deeply") from None
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            # an engine that does not check its fields yet (the kernel and Houses do)
             raise SaveError(f"damaged meldkit save: {type(e).__name__}: {e}") from None
+
+    def _load_envelope(self, pack, d: dict[str, Any]) -> None:
+        """Check and set what every save has (players, seed, options, deck_order, history)
+        the way :meth:`_setup` checks a new game; raises :class:`~meldkit.SaveError`."""
+        players = _saves.integer(_saves.get(d, "players"), "players", 1, 1000)
+        seed = _saves.integer(_saves.get(d, "seed"), "seed", -(2**256), 2**256)
+        options = _saves.json_data(_saves.obj(_saves.get(d, "options"), "options"), "options")
+        if options.get("partners") is not None:
+            _saves.boolean(options["partners"], "options.partners")
+        if options.get("first_player") is not None:
+            _saves.integer(options["first_player"], "options.first_player", 0, players - 1)
+        deck_order = _saves.get(d, "deck_order")
+        if deck_order is not None:
+            deck_order = _saves.array_of(deck_order, "deck_order",
+                                         lambda v, p: _saves.string(v, p, 8), max_len=100_000)
+        try:
+            self._setup(pack, players, seed, options, deck_order)
+        except SetupError as e:
+            raise _saves.bad("players/options", str(e)) from None
+        self.deck_order = deck_order  # as saved ([] stays [])
+        self.history = _saves.array_of(
+            _saves.get(d, "history"), "history",
+            lambda v, p: _saves.string(v, p, _saves.MAX_HISTORY_ITEM), max_len=10_000_000)
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, GameState):
@@ -263,3 +384,25 @@ class GameState:
     def __repr__(self) -> str:
         return (f"<{type(self).__name__} {self.pack.name} hand {self.hand_number} {self.phase} "
                 f"player {self.current} scores {self.scores}>")
+
+
+def bundled_pack_resolver(name: str, digest: str):
+    """The default pack resolver of :meth:`GameState.from_json`: the bundled pack called
+    ``name``, or None.  Only a bundled name is looked up — never a path."""
+    from ._loader import available_packs, load_pack
+
+    if not isinstance(name, str) or not name.replace("_", "").replace("-", "").isalnum() \
+            or not name.isascii() or name not in available_packs():
+        return None
+    return load_pack(name)
+
+
+def call_hook(plugin: str, hook: str, fn, *args):
+    """Call a plugin's hook; anything it raises becomes a :class:`~meldkit.PluginError`
+    naming the plugin and the hook (a :class:`~meldkit.MeldkitError` passes unchanged)."""
+    try:
+        return fn(*args)
+    except MeldkitError:
+        raise
+    except Exception as e:
+        raise PluginError(f"plugin {plugin!r}: hook {hook} raised {type(e).__name__}: {e}") from e

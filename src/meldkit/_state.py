@@ -25,9 +25,10 @@ from ._actions import (
     WITHDRAW,
     Action,
 )
+from . import _saves
 from ._cards import N_RANKS, RANKS, card_code, kind_of_code, rank_of_kind
 from ._errors import SetupError
-from ._game import GameState
+from ._game import GameState, call_hook
 from ._rules import WILD, Rules
 from ._scoring import HandFinal, TeamScore, score_hand
 
@@ -118,7 +119,8 @@ class RummyState(GameState):
         "rules", "actions", "kind_of", "rank_of", "codes", "dealer",
         "stock", "pile", "pile_frozen", "hands", "hand_size", "reserves", "reserve_taken",
         "bonus", "melds", "open_melds", "melded", "out", "pending", "pile_pending",
-        "pending_top", "failed_initial", "melded_at_turn_start", "plugin", "ext",
+        "pending_top", "failed_initial", "melded_at_turn_start", "player_melded", "plugin",
+        "ext",
     )
 
     # ------------------------------------------------------------------ creation
@@ -213,6 +215,7 @@ class RummyState(GameState):
         self.melds = [[] for _ in range(self.n_teams)]
         self.open_melds = [[None] * _SLOTS for _ in range(self.n_teams)]
         self.melded = [False] * self.n_teams
+        self.player_melded = [False] * n
         self.out = [False] * n
         self.pending = False
         self.pile_pending = False
@@ -370,6 +373,12 @@ class RummyState(GameState):
         """Parse notation (``"meld 9 9 2"``) into an action; raises ``NotationError``."""
         return self.actions.parse(text)
 
+    def _interned(self, action: Action) -> Action | None:
+        return self.actions.interned(action)
+
+    def _hooks_may_fail(self) -> bool:
+        return self.plugin is not None
+
     # ------------------------------------------------------------------ legality
     def _legal(self) -> list[Action]:
         """The legal actions.  Candidates are generated within the structural limits
@@ -398,7 +407,7 @@ class RummyState(GameState):
         if self.pile and not self.failed_initial:
             out.extend(self._take_candidates(p))
         for hook in self.rules.draw_hooks:
-            out.extend(hook.legal(self))
+            out.extend(call_hook(self.plugin.name, f"{hook.verb}.legal", hook.legal, self))
         return out
 
     def _play_actions(self, filtered: bool = True) -> list[Action]:
@@ -443,7 +452,8 @@ class RummyState(GameState):
             out.extend(a for r in range(N_RANKS) if counts[r]
                        for a in (rules.discard_actions[r],) if check(a) is None)
         for hook in rules.play_hooks:
-            out.extend(a for a in hook.legal(self) if not filtered or check(a) is None)
+            out.extend(a for a in call_hook(self.plugin.name, f"{hook.verb}.legal", hook.legal, self)
+                       if not filtered or check(a) is None)
         return out
 
     def _slot_actions(self, new: bool, slot: int, held: int, wild_key: tuple[int, ...],
@@ -511,7 +521,7 @@ class RummyState(GameState):
             if hook.phase != self.phase:
                 when = "before drawing" if hook.phase == DRAW_PHASE else "after drawing"
                 return _r("turn/not-now", f"'{t}' is played {when}")
-            return hook.check(self, a)
+            return call_hook(self.plugin.name, f"{t}.check", hook.check, self, a)
         if self.phase == DRAW_PHASE:
             if t == DRAW:
                 if not self.stock:
@@ -620,13 +630,9 @@ class RummyState(GameState):
         mode = rules.pickup_on_book
         if mode == "never" or (mode == "side_first" and self._team_has_book(t)):
             return -1
-        is_bonus = rules.is_bonus_kind
-        cards = self.reserves[p]
-        nb = sum(1 for c in cards if is_bonus[self.kind_of[c]])
-        gain = len(cards) - nb
-        if rules.reserve_bonus_replaced:
-            gain += min(nb, len(self.stock))
-        return gain
+        # Counted from the reserve's size, never its face-down contents: whether a book may
+        # be melded must not reveal how many bonus cards the unseen reserve holds.
+        return len(self.reserves[p])
 
     def _pending_value(self, p: int) -> int:
         value = self.rules.value_of_kind
@@ -838,7 +844,7 @@ class RummyState(GameState):
         elif t == WITHDRAW:
             self._do_withdraw()
         else:
-            self.rules.hooks[t].apply(self, a)
+            call_hook(self.plugin.name, f"{t}.apply", self.rules.hooks[t].apply, self, a)
 
     def _do_take(self, a: Action) -> None:
         p = self.current
@@ -927,6 +933,8 @@ class RummyState(GameState):
     def _after_meld(self, p: int, t: int, completed: list[Meld]) -> None:
         """Close completed books, pick up the reserve, and let a player with no cards leave."""
         rules = self.rules
+        self.player_melded[p] = True
+        picked_up = False
         if completed:
             had_book = any(len(m.cards) >= rules.book_size for m in self.melds[t]
                            if m not in completed and not m.pending)
@@ -938,6 +946,15 @@ class RummyState(GameState):
             if not self.reserve_taken[p] and (
                     mode == "own_first" or (mode == "side_first" and not had_book)):
                 self._pick_up_reserve(p)
+                picked_up = True
+        if picked_up and self.hand_size[p] == 1 and rules.keep_card \
+                and self._go_out_reason(p) is not None:
+            # The check counted the whole face-down reserve (its contents are unseen); bonus
+            # cards in it were laid out and left one card that may not be discarded: the
+            # player leaves the hand, as one with no card to discard (PC-15).
+            self.out[p] = True
+            self._next_turn()
+            return
         if self.hand_size[p] == 0:
             if not rules.spec.going_out.requires_discard and self._go_out_reason(p) is None:
                 self._end_hand("went_out", p)
@@ -996,12 +1013,13 @@ class RummyState(GameState):
         self.current = q
         self.phase = DRAW_PHASE
         self.failed_initial = False
-        self.melded_at_turn_start = self.melded[self.team_of[q]]
+        self.melded_at_turn_start = self.player_melded[q]  # PC-20: judged per player
 
     def _score(self, final: HandFinal) -> list[TeamScore]:
         scores = score_hand(self.rules, final)
         if self.plugin is not None:
-            scores = self.plugin.adjust_scores(self, final, scores)
+            scores = call_hook(self.plugin.name, "adjust_scores", self.plugin.adjust_scores,
+                               self, final, scores)
         return scores
 
     def rescore(self, result: HandResult) -> tuple[int, ...]:
@@ -1077,6 +1095,7 @@ class RummyState(GameState):
         c.pending_top = self.pending_top
         c.failed_initial = self.failed_initial
         c.melded_at_turn_start = self.melded_at_turn_start
+        c.player_melded = self.player_melded[:]
         c.history = self.history[:]
         c.hand_results = self.hand_results[:]
         c._legal_cache = self._legal_cache
@@ -1142,7 +1161,7 @@ class RummyState(GameState):
         if self.current_player == player:
             v["legal_actions"] = [str(a) for a in self.legal_actions()]
         if self.plugin is not None:
-            extra = self.plugin.view(self, player)
+            extra = call_hook(self.plugin.name, "view", self.plugin.view, self, player)
             if extra is not None:
                 v["plugin"] = extra
         return v
@@ -1170,6 +1189,7 @@ class RummyState(GameState):
             "pending_top": self.pending_top,
             "failed_initial": self.failed_initial,
             "melded_at_turn_start": self.melded_at_turn_start,
+            "player_melded": self.player_melded,
             "history": self.history,
             "hand_results": [
                 {"hand_number": h.hand_number, "ended_by": h.ended_by, "went_out": h.went_out,
@@ -1180,64 +1200,205 @@ class RummyState(GameState):
 
     @classmethod
     def _from_state_dict(cls, pack, d: dict) -> RummyState:
+        """Rebuild a state from a save, checking every field (see ``meldkit._saves``)."""
+        S = _saves
         rules = Rules.of(pack)
         s = cls.__new__(cls)
         s.rules = rules
         s.pack = pack
         s.plugin = rules.plugin
-        s.ext = json.loads(json.dumps(d.get("ext", {})))
         s.actions = rules.action_space
-        s.n_players = d["players"]
-        s.options = d["options"]
-        s.team_of, s.n_teams = rules.seating(s.n_players, s.options.get("partners"))
-        s.seed = d["seed"]
-        s.deck_order = d["deck_order"]
-        s.kind_of = rules.deck_kinds(s.n_players)
+        s._load_envelope(pack, d)
+        n, n_teams = s.n_players, s.n_teams
+        s.kind_of = rules.deck_kinds(n)
         s.rank_of = [rank_of_kind(k) for k in s.kind_of]
         s.codes = rules.card_codes(len(s.kind_of))
-        s.scores = list(d["scores"])
-        s.hand_number = d["hand_number"]
-        s.dealer = d["dealer"]
-        s.current = d["current"]
-        s.phase = d["phase"]
-        s.stock = list(d["stock"])
-        s.pile = list(d["pile"])
-        s.pile_frozen = d["pile_frozen"]
-        s.hands = [[[] for _ in range(N_RANKS)] for _ in range(s.n_players)]
-        s.hand_size = [0] * s.n_players
-        for p, ids in enumerate(d["hands"]):
-            for c in ids:
+        n_cards = len(s.kind_of)
+        if s.deck_order:
+            left: dict[int, int] = {}
+            for k in s.kind_of:
+                left[k] = left.get(k, 0) + 1
+            for i, code in enumerate(s.deck_order):
+                try:
+                    k = kind_of_code(code)
+                except ValueError as e:
+                    raise S.bad(f"deck_order[{i}]", str(e)) from None
+                if left.get(k, 0) <= 0:
+                    raise S.bad(f"deck_order[{i}]", f"no {code} left in this deck")
+                left[k] -= 1
+        ext = S.json_data(S.obj(d.get("ext", {}), "ext"), "ext")
+        s.ext = json.loads(json.dumps(ext))
+        ledger = S.CardLedger(n_cards)
+        s.stock = ledger.cards(S.get(d, "stock"), "stock")
+        s.pile = ledger.cards(S.get(d, "pile"), "pile")
+        s.hands = [[[] for _ in range(N_RANKS)] for _ in range(n)]
+        s.hand_size = [0] * n
+        for p, ids in enumerate(S.array(S.get(d, "hands"), "hands", n)):
+            for c in ledger.cards(ids, f"hands[{p}]"):
                 s._to_hand(p, c)
-        s.reserves = [list(r) for r in d["reserves"]]
-        s.reserve_taken = list(d["reserve_taken"])
-        s.bonus = [list(b) for b in d["bonus"]]
+        s.reserves = [ledger.cards(r, f"reserves[{p}]")
+                      for p, r in enumerate(S.array(S.get(d, "reserves"), "reserves", n))]
+        s.reserve_taken = S.array_of(S.get(d, "reserve_taken"), "reserve_taken", S.boolean, n)
+        for p in range(n):
+            if s.reserve_taken[p] and s.reserves[p]:
+                raise S.bad(f"reserves[{p}]", "a reserve already picked up holds no cards")
+        s.bonus = [ledger.cards(b, f"bonus[{p}]")
+                   for p, b in enumerate(S.array(S.get(d, "bonus"), "bonus", n))]
+        for p, b in enumerate(s.bonus):
+            for i, c in enumerate(b):
+                if not rules.is_bonus_kind[s.kind_of[c]]:
+                    raise S.bad(f"bonus[{p}][{i}]", f"{s.codes[c]} is not a bonus card")
+        s.melded = S.array_of(S.get(d, "melded"), "melded", S.boolean, n_teams)
         s.melds = []
-        s.open_melds = [[None] * _SLOTS for _ in range(s.n_teams)]
+        s.open_melds = [[None] * _SLOTS for _ in range(n_teams)]
         is_wild = rules.is_wild_rank
-        for t, ms in enumerate(d["melds"]):
+        for t, ms in enumerate(S.array(S.get(d, "melds"), "melds", n_teams)):
             team = []
-            for slot, ids, closed, pending in ms:
+            for i, m in enumerate(S.array(ms, f"melds[{t}]", max_len=n_cards)):
+                where = f"melds[{t}][{i}]"
+                slot, ids, closed, pending = S.array(m, where, 4)
+                slot = S.integer(slot, f"{where}[0]", 0, WILD)
+                if slot not in rules.meld_slots:
+                    raise S.bad(f"{where}[0]", f"this pack melds no {_rank_name(slot)}")
+                ids = ledger.cards(ids, f"{where}[1]")
+                closed = S.boolean(closed, f"{where}[2]")
+                pending = S.boolean(pending, f"{where}[3]")
                 n_wild = sum(1 for c in ids if is_wild[s.rank_of[c]])
-                m = Meld(slot, list(ids), len(ids) - n_wild, n_wild, pending)
+                for j, c in enumerate(ids):
+                    r = s.rank_of[c]
+                    if not is_wild[r] and r != slot:
+                        raise S.bad(f"{where}[1][{j}]",
+                                    f"{s.codes[c]} does not belong in a meld of {_rank_name(slot)}")
+                mm = Meld(slot, list(ids), len(ids) - n_wild, n_wild, pending)
                 if slot == WILD:
-                    m.nat, m.wild = 0, len(ids)
-                m.closed = closed
-                team.append(m)
+                    mm.nat, mm.wild = 0, len(ids)
+                why = rules.meld_shape_ok(slot, mm.nat, mm.wild)
+                if why is not None:
+                    raise S.bad(where, why[1])
+                if closed and not (rules.close_at_size and len(ids) >= rules.book_size):
+                    raise S.bad(f"{where}[2]", "only a complete book is closed")
+                if pending and s.melded[t]:
+                    raise S.bad(f"{where}[3]", "a side that has melded has no pending meld")
+                mm.closed = closed
+                team.append(mm)
                 if not closed:
-                    s.open_melds[t][slot] = m
+                    if s.open_melds[t][slot] is not None:
+                        raise S.bad(where, f"a second open meld of {_rank_name(slot)}")
+                    s.open_melds[t][slot] = mm
             s.melds.append(team)
-        s.melded = list(d["melded"])
-        s.out = list(d["out"])
-        s.pending = d["pending"]
-        s.pile_pending = d["pile_pending"]
-        s.pending_top = d["pending_top"]
-        s.failed_initial = d["failed_initial"]
-        s.melded_at_turn_start = d["melded_at_turn_start"]
-        s.history = list(d["history"])
+        ledger.complete("stock, pile, hands, reserves, bonus and melds")
+        s.out = S.array_of(S.get(d, "out"), "out", S.boolean, n)
+        s.scores = S.array_of(S.get(d, "scores"), "scores",
+                              lambda v, w: S.integer(v, w, -S.MAX_SCORE, S.MAX_SCORE), n_teams)
+        s.hand_number = S.integer(S.get(d, "hand_number"), "hand_number", 1, 10**6)
+        s.dealer = S.integer(S.get(d, "dealer"), "dealer", 0, n - 1)
+        s.current = S.integer(S.get(d, "current"), "current", 0, n - 1)
+        s.phase = S.choice(S.get(d, "phase"), "phase", (DRAW_PHASE, PLAY_PHASE, OVER))
+        s.pile_frozen = S.boolean(S.get(d, "pile_frozen"), "pile_frozen")
+        s.pending = S.boolean(S.get(d, "pending"), "pending")
+        s.pile_pending = S.boolean(S.get(d, "pile_pending"), "pile_pending")
+        s.pending_top = S.integer(S.get(d, "pending_top"), "pending_top", -1, n_cards - 1)
+        s.failed_initial = S.boolean(S.get(d, "failed_initial"), "failed_initial")
+        s.melded_at_turn_start = S.boolean(S.get(d, "melded_at_turn_start"),
+                                           "melded_at_turn_start")
+        if "player_melded" in d:
+            s.player_melded = S.array_of(d["player_melded"], "player_melded", S.boolean, n)
+        else:  # a save from before PC-20 was judged per player: as the sides stood
+            s.player_melded = [s.melded[s.team_of[q]] for q in range(n)]
+        cur_team = s.team_of[s.current]
+        has_pending = [any(m.pending for m in ms) for ms in s.melds]
+        for t in range(n_teams):
+            if has_pending[t] and (t != cur_team or s.phase != PLAY_PHASE):
+                raise S.bad(f"melds[{t}]", "a pending meld belongs to the side of the player "
+                                           "in the middle of their turn")
+        if s.pending != has_pending[cur_team]:
+            raise S.bad("pending", f"expected {has_pending[cur_team]}: it says whether the side "
+                                   "to move has pending melds")
+        if s.pile_pending:
+            if not s.pending or not any(s.pending_top in m.cards
+                                        for m in s.melds[cur_team] if m.pending):
+                raise S.bad("pending_top", "a pile taken for a pending meld has its top card "
+                                           "in that meld")
+        elif s.pending_top != -1:
+            raise S.bad("pending_top", f"expected -1 with no pile pending, got {s.pending_top}")
+        if s.phase != OVER and s.out[s.current]:
+            raise S.bad("current", f"seat {s.current} is out of this hand and cannot move")
         s.hand_results = []
-        for h in d["hand_results"]:
-            final = HandFinal.from_dict(h["final"])
-            s.hand_results.append(HandResult(h["hand_number"], h["ended_by"], h["went_out"],
-                                             tuple(s._score(final)), final))
+        totals = [0] * n_teams
+        for i, h in enumerate(S.array(S.get(d, "hand_results"), "hand_results",
+                                      max_len=10**5)):
+            where = f"hand_results[{i}]"
+            h = S.obj(h, where)
+            S.integer(S.get(h, "hand_number", f"{where}."), f"{where}.hand_number", i + 1, i + 1)
+            ended_by = S.choice(S.get(h, "ended_by", f"{where}."), f"{where}.ended_by",
+                                ("went_out", "stock_empty", "one_side_left"))
+            went_out = S.get(h, "went_out", f"{where}.")
+            if went_out is not None:
+                S.integer(went_out, f"{where}.went_out", 0, n - 1)
+            if (went_out is None) != (ended_by != "went_out"):
+                raise S.bad(f"{where}.went_out", f"does not agree with ended_by {ended_by!r}")
+            final = s._final_from_save(S.get(h, "final", f"{where}."), f"{where}.final", i + 1)
+            if final.went_out != went_out:
+                raise S.bad(f"{where}.final.went_out", "differs from the hand's went_out")
+            scores = tuple(s._score(final))
+            for sc in scores:
+                totals[sc.team] += sc.total
+            s.hand_results.append(HandResult(i + 1, ended_by, went_out, scores, final))
+        done = len(s.hand_results)
+        if s.hand_number != (done if s.phase == OVER else done + 1):
+            raise S.bad("hand_number", f"{s.hand_number} does not follow the {done} finished "
+                                       f"hand(s) in hand_results")
+        if totals != s.scores:
+            raise S.bad("scores", f"{s.scores} are not the sum of the hands' scores {totals}")
         s._legal_cache = None
         return s
+
+    def _final_from_save(self, v, where: str, hand_number: int) -> HandFinal:
+        """A finished hand's record from a save, checked like the state."""
+        S = _saves
+        n, n_teams = self.n_players, self.n_teams
+        n_cards = len(self.kind_of)
+        v = S.obj(v, where)
+        ledger = S.CardLedger(n_cards)
+        team_of = S.get(v, "team_of", f"{where}.")
+        if team_of != self.team_of:
+            raise S.bad(f"{where}.team_of", f"expected the game's seating {self.team_of}")
+
+        def zones(key: str, count: int) -> tuple[tuple[int, ...], ...]:
+            return tuple(tuple(ledger.cards(z, f"{where}.{key}[{i}]"))
+                         for i, z in enumerate(S.array(S.get(v, key, f"{where}."),
+                                                       f"{where}.{key}", count)))
+
+        hands, reserves, bonus = zones("hands", n), zones("reserves", n), zones("bonus", n)
+        melds = []
+        for t, ms in enumerate(S.array(S.get(v, "melds", f"{where}."), f"{where}.melds", n_teams)):
+            team = []
+            for i, m in enumerate(S.array(ms, f"{where}.melds[{t}]", max_len=n_cards)):
+                mw = f"{where}.melds[{t}][{i}]"
+                slot, ids = S.array(m, mw, 2)
+                slot = S.integer(slot, f"{mw}[0]", 0, WILD)
+                if slot not in self.rules.meld_slots:
+                    raise S.bad(f"{mw}[0]", f"this pack melds no {_rank_name(slot)}")
+                team.append((slot, tuple(ledger.cards(ids, f"{mw}[1]"))))
+            melds.append(tuple(team))
+        went_out = S.get(v, "went_out", f"{where}.")
+        if went_out is not None:
+            S.integer(went_out, f"{where}.went_out", 0, n - 1)
+        S.integer(v.get("hand_number", hand_number), f"{where}.hand_number",
+                  hand_number, hand_number)
+        ext = S.json_data(S.obj(v.get("ext", {}), f"{where}.ext"), f"{where}.ext")
+        return HandFinal(
+            team_of=tuple(self.team_of),
+            hands=hands,
+            reserves=reserves,
+            reserve_taken=tuple(S.array_of(S.get(v, "reserve_taken", f"{where}."),
+                                           f"{where}.reserve_taken", S.boolean, n)),
+            bonus=bonus,
+            melds=tuple(melds),
+            melded=tuple(S.array_of(S.get(v, "melded", f"{where}."), f"{where}.melded",
+                                    S.boolean, n_teams)),
+            went_out=went_out,
+            concealed=S.boolean(S.get(v, "concealed", f"{where}."), f"{where}.concealed"),
+            hand_number=hand_number,
+            ext=json.loads(json.dumps(ext)),
+        )

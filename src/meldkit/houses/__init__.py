@@ -74,11 +74,16 @@ class HousesOptions:
         default=False,
         metadata={"doc": "Complete scoring groups still on the table when the game ends score "
                          "for their team too (SH-12 resolves: they score nothing)."})
-    turn_limit_after_deck: int = attrs.field(
-        default=600,
-        metadata={"doc": "The game ends after this many turns once the deck is exhausted "
-                         "(0: no limit). Sackson's page sets none; steals and moves can go on "
-                         "for ever between bots, so the engine resolves a limit."})
+    repetitions: int = attrs.field(
+        default=3,
+        metadata={"doc": "The game ends, as if all four had passed, when the same position "
+                         "(the cards in every group space, hand and partner pass; the player "
+                         "to move) occurs this many times after the deck is exhausted (SH-10, "
+                         "resolved: steals and moves could otherwise undo each other for ever)."})
+    turn_limit_after_deck: int | None = attrs.field(
+        default=None,
+        metadata={"doc": "Removed: the game no longer ends after a number of turns; it ends on "
+                         "a repeated position (``repetitions``). A pack that sets it is refused."})
     end_proposal_max_cards: int = attrs.field(
         default=8, metadata={"doc": "Most cards on the table and in hands for a proposal to end "
                                     "(SH-10)."})
@@ -143,6 +148,14 @@ class HousesPlugin(Plugin):
                              f"{options.group_max}"))
         if options.group_spaces < 1:
             problems.append((("group_spaces",), f"expected at least 1, got {options.group_spaces}"))
+        if options.repetitions < 2:
+            problems.append((("repetitions",),
+                             f"expected at least 2 (a position occurs once by itself), got "
+                             f"{options.repetitions}"))
+        if options.turn_limit_after_deck is not None:
+            problems.append((("turn_limit_after_deck",),
+                             "this option was removed: the game ends when a position repeats "
+                             "(SH-10) — delete it, or set 'repetitions' (default 3)"))
         return problems
 
 

@@ -14,6 +14,7 @@ Notation (cards are role + house codes, e.g. ``KS`` the Knight of Sun; spaces 1.
 
 from __future__ import annotations
 
+import hashlib
 import random
 from typing import Any
 
@@ -58,7 +59,7 @@ class HousesResult:
 
     hand_number: int
     ended_by: str
-    """``table_cleared``, ``agreed``, ``all_passed`` or ``turn_limit``."""
+    """``table_cleared``, ``agreed``, ``all_passed`` or ``repetition``."""
     scores: tuple[HousesTeamScore, ...]
     final: dict
     """``{"removed": [...], "table": [...]}`` (group card ids per player): what the score is
@@ -125,22 +126,30 @@ class HousesRules:
         return r
 
     def action(self, type: str, cards: tuple[int, ...] = (), target: int = -1) -> Action:
-        """The interned action."""
+        """The interned action (legal-action generation builds actions this way)."""
         key = (type, cards, target)
         a = self._actions.get(key)
         if a is None:
-            if type == PLACE:
-                text = f"place {self.codes[cards[0]]} {target + 1}"
-            elif type == PASS and cards:
-                text = f"pass {self.codes[cards[0]]}"
-            elif type in (STEAL, MOVE):
-                text = f"{type} {cards[0] + 1} to {target + 1}"
-            elif type == REMOVE:
-                text = f"remove {cards[0] + 1}"
-            else:
-                text = type
-            a = self._actions[key] = Action(type, cards, target, text)
+            a = self._actions[key] = Action(type, cards, target, self.text(type, cards, target))
         return a
+
+    def lookup(self, type: str, cards: tuple[int, ...] = (), target: int = -1) -> Action:
+        """The interned action if there is one, else a new one (parsed text is never
+        interned)."""
+        a = self._actions.get((type, cards, target))
+        return a if a is not None else Action(type, cards, target, self.text(type, cards, target))
+
+    def text(self, type: str, cards: tuple[int, ...], target: int) -> str:
+        """The notation of an action."""
+        if type == PLACE:
+            return f"place {self.codes[cards[0]]} {target + 1}"
+        if type == PASS and cards:
+            return f"pass {self.codes[cards[0]]}"
+        if type in (STEAL, MOVE):
+            return f"{type} {cards[0] + 1} to {target + 1}"
+        if type == REMOVE:
+            return f"remove {cards[0] + 1}"
+        return type
 
     def fits(self, group: list[int], k: int) -> bool:
         """SH-6: the group with ``k`` on top could still be, or become, a group type."""
@@ -177,7 +186,7 @@ class HousesState(GameState):
     """A game of Houses in progress."""
 
     __slots__ = ("rules", "stock", "hands", "groups", "removed", "incoming", "post_deck",
-                 "proposed", "passes_in_row", "ended_by", "turns_after_deck")
+                 "proposed", "passes_in_row", "ended_by", "positions")
 
     # ------------------------------------------------------------------ creation
     @classmethod
@@ -202,7 +211,7 @@ class HousesState(GameState):
         s.incoming = [-1] * players
         s.proposed = False
         s.passes_in_row = 0
-        s.turns_after_deck = 0
+        s.positions = {}
         s.ended_by = ""
         s._start_turn(first)
         return s
@@ -230,6 +239,21 @@ class HousesState(GameState):
         self.proposed = False
         self.post_deck = not self.stock
         self.phase = TAKE if (self.incoming[p] >= 0 or self.stock) else ACT
+        if self.post_deck:  # SH-10: the third occurrence of a position ends the game
+            key = self.position_key()
+            seen = self.positions[key] = self.positions.get(key, 0) + 1
+            if seen >= self.rules.options.repetitions:
+                self._end("repetition")
+
+    def position_key(self) -> str:
+        """A digest of the position SH-10 compares: the cards in every group space, every
+        hand and every passed card, and the player to move."""
+        parts = [str(self.current)]
+        for p in range(self.n_players):
+            parts.append(",".join(map(str, sorted(self.hands[p]))))
+            parts.append(str(self.incoming[p]))
+            parts.extend(",".join(map(str, g)) for g in self.groups[p])
+        return hashlib.blake2b("|".join(parts).encode(), digest_size=8).hexdigest()
 
     # ------------------------------------------------------------------ reading
     def code(self, card: int) -> str:
@@ -294,9 +318,12 @@ class HousesState(GameState):
         """Parse Houses notation (see the module docstring)."""
         if isinstance(text, Action):
             return text
-        words = str(text).split()
+        text = str(text)
+        words = text.split()
         if not words:
             raise NotationError("notation/empty", "no action given")
+        if len(words) > 4 or len(text) > 100:
+            raise NotationError("notation/too-long", "a Houses action has at most 4 words")
         verb, args = words[0].lower(), words[1:]
         r = self.rules
         if verb not in VERBS:
@@ -311,7 +338,7 @@ class HousesState(GameState):
             return k
 
         def space(w: str) -> int:
-            if not w.isdigit() or not 1 <= int(w) <= r.spaces:
+            if not (w.isascii() and w.isdigit()) or not 1 <= int(w) <= r.spaces:
                 raise NotationError("notation/bad-space",
                                     f"{w!r} is not a group space (1 to {r.spaces})")
             return int(w) - 1
@@ -320,19 +347,25 @@ class HousesState(GameState):
         if verb == PASS:
             if len(args) > 1:
                 raise NotationError("notation/args", "write 'pass' or 'pass <card>'")
-            return r.action(PASS, (card(args[0]),) if args else ())
+            return r.lookup(PASS, (card(args[0]),) if args else ())
         if verb in (STEAL, MOVE):
             if len(args) != 3 or args[1].lower() != "to":
                 raise NotationError("notation/args", f"write '{verb} <space> to <space>'")
-            return r.action(verb, (space(args[0]),), space(args[2]))
+            return r.lookup(verb, (space(args[0]),), space(args[2]))
         if len(args) != shape[verb]:
             example = {REMOVE: "remove 2", PLACE: "place KS 2"}.get(verb, verb)
             raise NotationError("notation/args", f"write '{example}'")
         if verb == PLACE:
-            return r.action(PLACE, (card(args[0]),), space(args[1]))
+            return r.lookup(PLACE, (card(args[0]),), space(args[1]))
         if verb == REMOVE:
-            return r.action(REMOVE, (space(args[0]),))
-        return r.action(verb)
+            return r.lookup(REMOVE, (space(args[0]),))
+        return r.lookup(verb)
+
+    def _interned(self, action: Action) -> Action | None:
+        return self.rules._actions.get(action)
+
+    def _hooks_may_fail(self) -> bool:
+        return False
 
     # ------------------------------------------------------------------ legality
     def _legal(self) -> list[Action]:
@@ -497,12 +530,6 @@ class HousesState(GameState):
                         and not any(g for q in seats for g in self.groups[q])):
                     self._end("table_cleared")
                     return
-        if self.post_deck:
-            self.turns_after_deck += 1
-            limit = self.rules.options.turn_limit_after_deck
-            if limit and self.turns_after_deck >= limit:
-                self._end("turn_limit")
-                return
         self._start_turn((p + 1) % self.n_players)
 
     def _end(self, how: str) -> None:
@@ -544,7 +571,7 @@ class HousesState(GameState):
         c = HousesState.__new__(HousesState)
         for name in ("pack", "rules", "n_players", "seed", "options", "deck_order", "team_of",
                      "n_teams", "hand_number", "current", "phase", "post_deck", "proposed",
-                     "passes_in_row", "ended_by", "turns_after_deck", "_legal_cache"):
+                     "passes_in_row", "ended_by", "_legal_cache"):
             setattr(c, name, getattr(self, name))
         c.scores = self.scores[:]
         c.history = self.history[:]
@@ -554,6 +581,7 @@ class HousesState(GameState):
         c.groups = [[g[:] for g in gs] for gs in self.groups]
         c.removed = [gs[:] for gs in self.removed]
         c.incoming = self.incoming[:]
+        c.positions = dict(self.positions)
         return c
 
     def _state_dict(self) -> dict[str, Any]:
@@ -563,34 +591,96 @@ class HousesState(GameState):
             "groups": self.groups, "removed": [[list(g) for g in gs] for gs in self.removed],
             "incoming": self.incoming, "post_deck": self.post_deck, "proposed": self.proposed,
             "passes_in_row": self.passes_in_row, "ended_by": self.ended_by,
-            "turns_after_deck": self.turns_after_deck,
+            "positions": self.positions,
             "history": self.history,
         }
 
     @classmethod
     def _from_state_dict(cls, pack, d: dict[str, Any]) -> HousesState:
-        from .._rules import Rules
+        """Rebuild a game from a save, checking every field (see ``meldkit._saves``)."""
+        from .. import _saves as S
 
         s = cls.__new__(cls)
         s.pack = pack
-        s.rules = HousesRules.of(pack)
-        s.n_players, s.seed = d["players"], d["seed"]
-        s.options, s.deck_order = d["options"], d["deck_order"]
-        s.team_of, s.n_teams = Rules.of(pack).seating(s.n_players, s.options.get("partners"))
-        s.scores = list(d["scores"])
-        s.hand_number, s.current, s.phase = d["hand_number"], d["current"], d["phase"]
-        s.stock = list(d["stock"])
-        s.hands = [list(h) for h in d["hands"]]
-        s.groups = [[list(g) for g in gs] for gs in d["groups"]]
-        s.removed = [[tuple(g) for g in gs] for gs in d["removed"]]
-        s.incoming = list(d["incoming"])
-        s.post_deck, s.proposed = d["post_deck"], d["proposed"]
-        s.passes_in_row, s.ended_by = d["passes_in_row"], d["ended_by"]
-        s.turns_after_deck = d["turns_after_deck"]
-        s.history = list(d["history"])
+        r = s.rules = HousesRules.of(pack)
+        s._load_envelope(pack, d)
+        n, n_teams, spaces = s.n_players, s.n_teams, r.spaces
+        n_cards = len(r.codes)
+        if s.deck_order:
+            seen_codes: set[int] = set()
+            for i, code in enumerate(s.deck_order):
+                k = r.kind_of_code.get(code.upper())
+                if k is None or k in seen_codes:
+                    raise S.bad(f"deck_order[{i}]", f"{code!r} is not a card of this deck"
+                                if k is None else f"{code} appears twice")
+                seen_codes.add(k)
+        ledger = S.CardLedger(n_cards)
+        s.stock = ledger.cards(S.get(d, "stock"), "stock")
+        s.hands = [ledger.cards(h, f"hands[{p}]")
+                   for p, h in enumerate(S.array(S.get(d, "hands"), "hands", n))]
+        s.incoming = []
+        for p, c in enumerate(S.array(S.get(d, "incoming"), "incoming", n)):
+            if c == -1 and not isinstance(c, bool):
+                s.incoming.append(-1)
+            else:
+                s.incoming.append(ledger.card(c, f"incoming[{p}]"))
+        s.groups = []
+        for p, gs in enumerate(S.array(S.get(d, "groups"), "groups", n)):
+            mine = []
+            for i, g in enumerate(S.array(gs, f"groups[{p}]", spaces)):
+                g = ledger.cards(g, f"groups[{p}][{i}]", max_len=max(r.gmax, 2))
+                for j in range(1, len(g)):
+                    if not r.fits(g[:j], g[j]):
+                        raise S.bad(f"groups[{p}][{i}][{j}]",
+                                    f"{r.codes[g[j]]} does not fit on that group (SH-6)")
+                mine.append(g)
+            s.groups.append(mine)
+        s.removed = []
+        for p, gs in enumerate(S.array(S.get(d, "removed"), "removed", n)):
+            mine = []
+            for i, g in enumerate(S.array(gs, f"removed[{p}]", max_len=n_cards)):
+                g = ledger.cards(g, f"removed[{p}][{i}]", max_len=max(r.gmax, 2))
+                if r.group_points(g) is None:
+                    raise S.bad(f"removed[{p}][{i}]", "not a complete scoring group (SH-11)")
+                mine.append(tuple(g))
+            s.removed.append(mine)
+        ledger.complete("stock, hands, incoming, groups and removed")
+        s.scores = S.array_of(S.get(d, "scores"), "scores",
+                              lambda v, w: S.integer(v, w, -S.MAX_SCORE, S.MAX_SCORE), n_teams)
+        s.hand_number = S.integer(S.get(d, "hand_number"), "hand_number", 1, 1)
+        s.current = S.integer(S.get(d, "current"), "current", 0, n - 1)
+        s.phase = S.choice(S.get(d, "phase"), "phase", (TAKE, ACT, ANSWER, OVER))
+        s.post_deck = S.boolean(S.get(d, "post_deck"), "post_deck")
+        s.proposed = S.boolean(S.get(d, "proposed"), "proposed")
+        s.passes_in_row = S.integer(S.get(d, "passes_in_row"), "passes_in_row", 0, n)
+        endings = ("table_cleared", "agreed", "all_passed", "repetition")
+        s.ended_by = S.choice(S.get(d, "ended_by"), "ended_by",
+                              endings if s.phase == OVER else ("",))
+        if s.post_deck and s.stock:
+            raise S.bad("post_deck", "the deck is not exhausted")
+        if s.phase == TAKE and s.incoming[s.current] < 0 and not s.stock:
+            raise S.bad("phase", "nothing to take: the deck is exhausted and no card was passed")
+        if s.phase == ANSWER and not s.proposed:
+            raise S.bad("phase", "an answer with no proposal to end")
+        limit = r.options.repetitions
+        s.positions = {}
+        for key, count in S.obj(d.get("positions", {}), "positions").items():
+            if len(key) != 16 or not all(ch in "0123456789abcdef" for ch in key):
+                raise S.bad(f"positions.{key[:20]}", "expected a 16-digit hex position digest")
+            s.positions[key] = S.integer(count, f"positions.{key}", 1, limit)
+        if len(s.positions) > 10**6:
+            raise S.bad("positions", "too many positions")
+        s.history = s.history  # checked with the envelope
         s.hand_results = []
         if s.phase == OVER:
             final = s._final()
-            s.hand_results.append(HousesResult(1, s.ended_by, tuple(s._score(final)), final))
+            result = HousesResult(1, s.ended_by, tuple(s._score(final)), final)
+            s.hand_results.append(result)
+            expected = list(result.totals)
+        else:
+            expected = [sum(r.group_points(g) or 0 for q in s.team_players(t) for g in s.removed[q])
+                        for t in range(n_teams)]
+        if expected != s.scores:
+            raise S.bad("scores", f"{s.scores} are not the points of the removed groups {expected}")
         s._legal_cache = None
         return s

@@ -1,0 +1,218 @@
+"""Reading a save as untrusted input: every field checked, every error a located
+:class:`~meldkit.SaveError`.
+
+A save may come back from a client, so :meth:`meldkit.GameState.from_json` treats it as an
+attacker's text: JSON only (no ``NaN``, bounded nesting and size), every field of the
+expected type and in range, every card of the deck in exactly one zone, and the whole
+state consistent with the pack.  The helpers here name the field that is wrong
+(``hands[2][5]``), so an engine's loader reads like a schema.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from ._errors import SaveError
+
+MAX_SAVE_CHARS = 64_000_000
+"""The longest save text accepted (a long Pony Tail game saves in well under 1 MB)."""
+MAX_DEPTH = 32
+"""The deepest nesting of lists and objects accepted anywhere in a save (a save nests
+about 6 deep; plugin data in ``ext`` gets the rest)."""
+MAX_SCORE = 10**15
+"""The largest score magnitude accepted."""
+MAX_HISTORY_ITEM = 200
+"""The longest action text accepted in a save's history."""
+
+
+def bad(path: str, message: str) -> SaveError:
+    """The error for a bad field: ``damaged meldkit save: <path>: <message>``."""
+    return SaveError(f"damaged meldkit save: {path}: {message}")
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number a save may hold")
+
+
+def loads(text: Any) -> Any:
+    """Parse save text as strict JSON: no ``NaN``/``Infinity``, at most
+    :data:`MAX_DEPTH` levels of nesting, at most :data:`MAX_SAVE_CHARS` characters."""
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise SaveError(f"not a meldkit save: not UTF-8 text ({e.reason})") from None
+    if not isinstance(text, str):
+        raise SaveError(f"not a meldkit save: expected JSON text, got {type(text).__name__}")
+    if len(text) > MAX_SAVE_CHARS:
+        raise SaveError(f"not a meldkit save: {len(text):,} characters "
+                        f"(at most {MAX_SAVE_CHARS:,})")
+    depth = _bracket_depth(text)
+    if depth > MAX_DEPTH:
+        raise SaveError(f"not a meldkit save: JSON nested {depth} deep (at most {MAX_DEPTH})")
+    try:
+        return json.loads(text, parse_constant=_refuse_constant)
+    except RecursionError:  # pragma: no cover - the depth scan comes first
+        raise SaveError("not a meldkit save: JSON nested too deeply") from None
+    except ValueError as e:
+        raise SaveError(f"not a meldkit save: {e}") from None
+
+
+def _bracket_depth(text: str) -> int:
+    """The deepest nesting of ``[``/``{`` outside strings (a linear scan, no recursion)."""
+    depth = best = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > best:
+                best = depth
+                if best > MAX_DEPTH:
+                    return best
+        elif ch in "]}":
+            depth -= 1
+    return best
+
+
+def json_data(value: Any, path: str, max_depth: int = MAX_DEPTH) -> Any:
+    """``value`` if it is plain JSON data (dicts with str keys, lists, str, int, float,
+    bool, None) nested at most ``max_depth`` deep; checked without recursion."""
+    stack = [(value, path, 0)]
+    while stack:
+        v, where, depth = stack.pop()
+        if depth > max_depth:
+            raise bad(where, f"nested more than {max_depth} deep")
+        if isinstance(v, dict):
+            for k, item in v.items():
+                if not isinstance(k, str):
+                    raise bad(where, f"key {k!r} is not a string")
+                stack.append((item, f"{where}.{k}", depth + 1))
+        elif isinstance(v, list):
+            stack.extend((item, f"{where}[{i}]", depth + 1) for i, item in enumerate(v))
+        elif isinstance(v, float):
+            if v != v or v in (float("inf"), float("-inf")):
+                raise bad(where, f"{v!r} is not a number a save may hold")
+        elif v is not None and not isinstance(v, (str, int, bool)):
+            raise bad(where, f"{type(v).__name__} is not JSON data")
+    return value
+
+
+def get(d: dict, key: str, path: str = "") -> Any:
+    """``d[key]``, or a :class:`SaveError` naming the missing field."""
+    try:
+        return d[key]
+    except KeyError:
+        raise bad(f"{path}{key}", "missing") from None
+
+
+def what(v: Any) -> str:
+    """A short description of a bad value for a message."""
+    text = repr(v)
+    if len(text) > 40:
+        text = text[:37] + "..."
+    return f"{text} ({type(v).__name__})"
+
+
+def integer(v: Any, path: str, lo: int | None = None, hi: int | None = None) -> int:
+    """An int (not a bool) with ``lo <= v <= hi``."""
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise bad(path, f"expected a whole number, got {what(v)}")
+    if (lo is not None and v < lo) or (hi is not None and v > hi):
+        if lo is not None and hi is not None:
+            raise bad(path, f"expected {lo} to {hi}, got {v}")
+        raise bad(path, f"expected {'at least ' + str(lo) if lo is not None else 'at most ' + str(hi)}"
+                        f", got {v}")
+    return v
+
+
+def boolean(v: Any, path: str) -> bool:
+    """A JSON ``true``/``false``."""
+    if not isinstance(v, bool):
+        raise bad(path, f"expected true or false, got {what(v)}")
+    return v
+
+
+def string(v: Any, path: str, max_len: int = 1000) -> str:
+    """A str of at most ``max_len`` characters."""
+    if not isinstance(v, str):
+        raise bad(path, f"expected a string, got {what(v)}")
+    if len(v) > max_len:
+        raise bad(path, f"a string of {len(v)} characters (at most {max_len})")
+    return v
+
+
+def choice(v: Any, path: str, allowed: Iterable[str]) -> str:
+    """One of the ``allowed`` strings."""
+    allowed = tuple(allowed)
+    if not isinstance(v, str) or v not in allowed:
+        raise bad(path, f"expected one of {', '.join(allowed)}, got {what(v)}")
+    return v
+
+
+def array(v: Any, path: str, length: int | None = None, max_len: int | None = None) -> list:
+    """A list, of exactly ``length`` items or at most ``max_len``."""
+    if not isinstance(v, list):
+        raise bad(path, f"expected a list, got {what(v)}")
+    if length is not None and len(v) != length:
+        raise bad(path, f"expected {length} items, got {len(v)}")
+    if max_len is not None and len(v) > max_len:
+        raise bad(path, f"expected at most {max_len} items, got {len(v)}")
+    return v
+
+
+def obj(v: Any, path: str) -> dict:
+    """A JSON object."""
+    if not isinstance(v, dict):
+        raise bad(path, f"expected an object, got {what(v)}")
+    return v
+
+
+def array_of(v: Any, path: str, item: Callable[[Any, str], Any], length: int | None = None,
+             max_len: int | None = None) -> list:
+    """A list whose items each pass ``item(value, path)``."""
+    return [item(x, f"{path}[{i}]") for i, x in enumerate(array(v, path, length, max_len))]
+
+
+class CardLedger:
+    """Checks card conservation while a save is read: every card id of the deck in
+    exactly one zone (``exactly=True``) or at most one (a hand record, which leaves out the
+    stock and the pile)."""
+
+    def __init__(self, n_cards: int):
+        self.n_cards = n_cards
+        self.where: dict[int, str] = {}
+
+    def card(self, v: Any, path: str) -> int:
+        """Record one card id at ``path``; refuses an id out of range or seen before."""
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise bad(path, f"expected a card id (a whole number), got {what(v)}")
+        if not 0 <= v < self.n_cards:
+            raise bad(path, f"card id {v} is not in this deck (ids 0 to {self.n_cards - 1})")
+        seen = self.where.get(v)
+        if seen is not None:
+            raise bad(path, f"card {v} is also in {seen}: a card is in one place only")
+        self.where[v] = path
+        return v
+
+    def cards(self, v: Any, path: str, max_len: int | None = None) -> list[int]:
+        """A list of card ids, each recorded."""
+        return [self.card(c, f"{path}[{i}]")
+                for i, c in enumerate(array(v, path, max_len=max_len or self.n_cards))]
+
+    def complete(self, path: str = "zones") -> None:
+        """Refuse unless every card of the deck was recorded."""
+        if len(self.where) != self.n_cards:
+            missing = [c for c in range(self.n_cards) if c not in self.where]
+            shown = ", ".join(map(str, missing[:5])) + (" …" if len(missing) > 5 else "")
+            raise bad(path, f"{len(missing)} card(s) of the deck are in no zone (ids {shown})")
