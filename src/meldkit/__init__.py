@@ -103,14 +103,17 @@ __all__ = [
 def new_game(
     pack: RulePack | str | os.PathLike,
     players: int,
-    seed: int = 0,
+    seed: int | None = None,
     options: dict | None = None,
     deck_order: list[str] | None = None,
 ) -> GameState:
     """Start a game: deal the first hand of ``pack`` to ``players`` seats.
 
-    ``seed`` fixes every shuffle and draw by lot. ``options`` holds game options
-    (``partners``: play in partnerships where the pack makes them optional;
+    ``seed`` fixes every shuffle and draw by lot: the same seed deals the same game, so a
+    seed is a secret — whoever knows it knows every hidden card and every future deal.
+    Without one, a 128-bit seed is drawn from the operating system's random source
+    (:func:`secrets.randbits`); pass a seed only to reproduce a game.  ``options`` holds
+    game options (``partners``: play in partnerships where the pack makes them optional;
     ``first_player``: the seat that starts, instead of a draw by lot). ``deck_order``
     stacks the top of the first hand's deck (card codes, top first); the rest is shuffled.
 
@@ -123,4 +126,8 @@ def new_game(
 
     if not isinstance(pack, RulePack):
         pack = load_pack(pack)
+    if seed is None:
+        import secrets
+
+        seed = secrets.randbits(128)
     return engine_for(pack)._new(pack, players, seed, options, deck_order)
