@@ -312,10 +312,11 @@ class GameState:
         >>> g = meldkit.new_game("pony_tail", players=4, seed=5)
         >>> GameState.from_json(g.to_json()) == g
         True
-        >>> GameState.from_json('{"format": "meldkit-save/1", "pack": "/etc/passwd"}')
+        >>> GameState.from_json('{"format": "meldkit-save/1", "pack": "/etc/passwd", '
+        ...                     '"pack_digest": "0"}')  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        meldkit._errors.SaveError: damaged meldkit save: pack_digest: missing
+        meldkit._errors.SaveError: cannot find pack '/etc/passwd' of this save: it is not a bundled pack; ...
         """
         from ._loader import RulePack
         from .plugins import engine_for

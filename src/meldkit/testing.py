@@ -2,7 +2,9 @@
 
 :func:`stacked_game` deals the hands, reserve piles, upcard and top of the stock you name;
 every card you leave out is filled with plain cards (no wild, bonus or dead cards, at most
-two of a rank per player), so a scenario shows only what it is about.
+two of a rank per player), so a scenario shows only what it is about.  Engines with their
+own deck stack it themselves (Houses: hands and the top of the deck, in card codes such as
+``KS``).
 
 >>> from meldkit.testing import stacked_game
 >>> g = stacked_game("pony_tail", players=4, hands={0: ["9H", "9S", "9D", "KH"]},
@@ -11,6 +13,9 @@ two of a rank per player), so a scenario shows only what it is about.
 (0, ['9D', '9H', '9S'], '9C')
 >>> g.apply("take 9 9"); [c for c in g.hand_codes(0) if c[0] == "9"]
 ['9H']
+>>> h = stacked_game("houses", players=4, hands={0: ["KS", "LS"]}, stock=["FS"])
+>>> sorted(h.rules.codes[c] for c in h.hands[0])[:2], h.rules.codes[h.stock[-1]]
+(['KS', 'LS'], 'FS')
 """
 
 from __future__ import annotations
@@ -53,6 +58,18 @@ def stack_deck(
     """
     if not isinstance(pack, RulePack):
         pack = load_pack(pack)
+    from ._state import RummyState
+    from .plugins import engine_for
+
+    engine = engine_for(pack)
+    if engine is not RummyState:  # an engine with its own deck (Houses) stacks it itself
+        stack = getattr(engine, "stack_deck", None)
+        if stack is None:
+            raise SetupError(f"the engine of pack {pack.name!r} ({engine.__name__}) cannot "
+                             "stack a deck (it has no stack_deck)")
+        if reserves or upcard:
+            raise SetupError(f"pack {pack.name!r} deals no reserves and no upcard")
+        return stack(pack, players, _as_map(hands), list(stock), first_player)
     rules = Rules.of(pack)
     deal = pack.spec.deal
     hands_m, reserves_m = _as_map(hands), _as_map(reserves)

@@ -234,6 +234,41 @@ class HousesState(GameState):
         rng.shuffle(rest)
         return top + rest
 
+    @classmethod
+    def stack_deck(cls, pack, players: int, hands: dict[int, list[str]], stock: list[str],
+                   first_player: int = 0) -> list[str]:
+        """A ``deck_order`` dealing ``hands`` (seat → card codes, filled up from the cards
+        not named, in deck order) with ``stock`` on top of the deck after the deal (what
+        :func:`meldkit.testing.stack_deck` calls for Houses)."""
+        rules = HousesRules.of(pack)
+        named: list[str] = []
+        for where, codes in [*((f"hand of seat {s}", h) for s, h in hands.items()),
+                             ("stock", stock)]:
+            for code in codes:
+                k = rules.kind_of_code.get(str(code).upper())
+                if k is None:
+                    raise SetupError(f"{where}: {code!r} is not a card of this deck "
+                                     f"(cards are role + house codes such as {rules.codes[0]})")
+                if rules.codes[k] in named:
+                    raise SetupError(f"{where}: {rules.codes[k]} is named twice")
+                named.append(rules.codes[k])
+        for seat, h in hands.items():
+            if not isinstance(seat, int) or not 0 <= seat < players:
+                raise SetupError(f"hands: {seat!r} is not a seat 0..{players - 1}")
+            if len(h) > rules.hand_size:
+                raise SetupError(f"hand of seat {seat}: {len(h)} cards, but {rules.hand_size} "
+                                 "are dealt")
+        filler = iter(c for c in rules.codes if c not in named)
+        order: list[str] = []
+        for i in range(players):
+            seat = (first_player + i) % players
+            h = [rules.codes[rules.kind_of_code[c.upper()]] for c in hands.get(seat, [])]
+            order += h + [next(filler) for _ in range(rules.hand_size - len(h))]
+        order += [rules.codes[rules.kind_of_code[c.upper()]] for c in stock]
+        if len(order) > len(rules.codes):
+            raise SetupError(f"the deck has {len(rules.codes)} cards, {len(order)} are named")
+        return order
+
     def _start_turn(self, p: int) -> None:
         self.current = p
         self.proposed = False
