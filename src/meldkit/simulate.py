@@ -639,14 +639,14 @@ def _override(raw: dict, settings: Sequence[str]) -> dict:
 
 
 def variant_text(base: RulePack, settings: Sequence[str]) -> str:
-    """The YAML text of a pack that ``extends`` ``base`` (by absolute path) with
-    ``settings`` (``KEY=VALUE``) applied."""
+    """The YAML text of a pack that ``extends`` ``base`` (by its file name, loaded from
+    the base's directory) with ``settings`` (``KEY=VALUE``) applied."""
     import io
 
     from ruamel.yaml import YAML
 
     over = _override(base.raw, settings)
-    doc = {"extends": os.path.abspath(base.source), "name": base.name}
+    doc = {"extends": os.path.basename(base.source), "name": base.name}
     doc.update(over)
     yaml = YAML(typ="safe", pure=True)
     yaml.default_flow_style = False
