@@ -11,7 +11,7 @@ import argparse
 import contextlib
 import json
 import os
-import random
+import secrets
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
@@ -566,7 +566,7 @@ class _Game:
         """Play a numbered or written move; True if it was played."""
         state = self.state
         legal = state.legal_actions()
-        if line.isdigit():
+        if line.isascii() and line.isdigit():  # not '²': int() refuses it
             i = int(line)
             if not 1 <= i <= len(legal):
                 self.say(f"  there is no move {i}: choose 1 to {len(legal)}")
@@ -592,38 +592,98 @@ class _Game:
         d = json.loads(self.state.to_json())
         d["play"] = {"seat": self.human, "bots": self.names, "bot_seed": self.seed}
         try:
-            with open(path, "w", encoding="utf-8") as f:
-                json.dump(d, f)
+            _write_atomically(path, json.dumps(d))
         except OSError as e:
-            self.say(f"  could not save to {path}: {e.strerror}")
+            self.say(f"  could not save to {path}: {e.strerror or e}")
             return
         self.say(f"  saved to {path} (resume with: meldkit play --resume {path})")
 
 
+def _write_atomically(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same directory and a
+    rename, so that a failed write never truncates an older file at ``path``."""
+    import tempfile
+
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".meldkit-save-", suffix=".tmp", dir=folder)
+    try:
+        try:
+            mode = os.stat(path).st_mode & 0o777
+        except OSError:
+            mode = 0o666 & ~_umask()
+        os.chmod(tmp, mode)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _read_save(path: str, pack_arg: str | None):
+    """A save file and its ``play`` extras, checked: the state (through
+    ``GameState.from_json``, which never opens a path the save names) and the extras."""
+    from . import GameState
+    from ._errors import SaveError
+
+    with open(path, "rb") as f:
+        data = f.read(64_000_001)
+    pack = _load(pack_arg) if pack_arg else None
+    try:
+        state = GameState.from_json(data, pack=pack)
+    except SaveError as e:
+        hint = ""
+        if pack is None and str(e).startswith("cannot find pack"):
+            hint = (" — on the command line, name the pack: 'meldkit replay SAVE --pack "
+                    "PACK.yaml' or 'meldkit play PACK.yaml --resume SAVE'")
+        raise SaveError(f"{path}: {e}{hint}") from None
+    extras = json.loads(data).get("play")
+    if extras is None:
+        extras = {}
+    if not isinstance(extras, dict):
+        raise SaveError(f"{path}: play: expected an object, got {type(extras).__name__}")
+    seat, bots, bot_seed = extras.get("seat", 0), extras.get("bots"), extras.get("bot_seed")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.n_players:
+        raise SaveError(f"{path}: play.seat: expected a seat 0 to {state.n_players - 1}, "
+                        f"got {seat!r:.40}")
+    if bots is not None and not (isinstance(bots, list) and len(bots) == state.n_players
+                                 and all(isinstance(b, str) and len(b) < 40 for b in bots)):
+        raise SaveError(f"{path}: play.bots: expected {state.n_players} bot names")
+    if bot_seed is not None and (not isinstance(bot_seed, int) or isinstance(bot_seed, bool)
+                                 or abs(bot_seed) > 2**256):
+        raise SaveError(f"{path}: play.bot_seed: expected a whole number, got {bot_seed!r:.40}")
+    return state, {"seat": seat, "bots": bots, "bot_seed": bot_seed}
+
+
 def _cmd_play(args: argparse.Namespace) -> int:
-    from . import GameState, new_game
+    from . import new_game
 
     extras: dict[str, Any] = {}
     if args.resume:
-        clash = [o for o, v in (("PACK", args.pack), ("--players", args.players),
+        clash = [o for o, v in (("--players", args.players),
                                 ("--seed", args.seed), ("--partners", args.partners))
                  if v not in (None, False)]
         if clash:
             raise _UsageError(f"--resume takes the game from the save: drop {', '.join(clash)}")
-        with open(args.resume, encoding="utf-8") as f:
-            text = f.read()
-        state = GameState.from_json(text)
-        try:
-            extras = json.loads(text).get("play") or {}
-        except (ValueError, AttributeError):
-            extras = {}
-        seed = extras.get("bot_seed", state.seed)
+        state, extras = _read_save(args.resume, args.pack)
+        seed = extras["bot_seed"] if extras["bot_seed"] is not None else state.seed
     else:
         pack = _load(args.pack or "pony_tail")
-        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+        seed = args.seed if args.seed is not None else secrets.randbits(128)
         state = new_game(pack, players=_players(args, pack), seed=seed, options=_options(args))
     n = state.n_players
-    human = args.seat if args.seat is not None else int(extras.get("seat", 0))
+    human = args.seat if args.seat is not None else extras.get("seat", 0)
     if not 0 <= human < n:
         raise ValueError(f"--seat {human}: the table has seats 0 to {n - 1}")
     if args.bots is not None:
@@ -658,13 +718,11 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from . import GameState, new_game
+    from . import new_game
     from ._table import render_table
     from .bots import pack_of
 
-    with open(args.save, encoding="utf-8") as f:
-        text = f.read()
-    saved = GameState.from_json(text)
+    saved, _ = _read_save(args.save, args.pack)
     pack = pack_of(saved)
     out = sys.stdout
     style = _style(args, out)
@@ -926,7 +984,9 @@ def build_parser() -> argparse.ArgumentParser:
                       "seat order, repeated (default: greedy)")
     sp.add_argument("--seat", type=int, default=None, metavar="N",
                     help="your seat, 0 to players-1 (default: 0)")
-    sp.add_argument("--resume", metavar="FILE", help="continue a game saved with 'save FILE'")
+    sp.add_argument("--resume", metavar="FILE",
+                    help="continue a game saved with 'save FILE' (a save of a pack file: name "
+                         "the pack too, e.g. 'meldkit play family.yaml --resume game.json')")
     _color_option(sp)
     sp.set_defaults(func=_cmd_play)
 
@@ -1034,6 +1094,9 @@ def build_parser() -> argparse.ArgumentParser:
                "  meldkit replay game.json --step --seat 0")
     sp.add_argument("save", metavar="SAVE.json", help="a game saved by 'save FILE' in play, "
                                                        "or by GameState.to_json()")
+    sp.add_argument("--pack", default=None, metavar="PACK",
+                    help="the pack the game was saved with, when it is not a bundled pack "
+                         "(a save never names a file to open)")
     sp.add_argument("--step", action="store_true",
                     help="show the table after each action and wait for Enter (q stops)")
     sp.add_argument("--seat", type=int, default=None, metavar="N",
