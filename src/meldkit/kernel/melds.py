@@ -1,0 +1,1076 @@
+"""Meld predicates, run arithmetic and deadwood: pure functions over card kinds.
+
+This module is the rummy family's counterpart of OpenSpiel's ``gin_rummy_utils``: it knows
+which lists of cards form melds, how a meld on the table grows, and how a hand is best
+arranged into melds and deadwood.  It never sees a game state; the engine calls it.
+
+Cards are *kinds* (``meldkit._cards``): ``kind = rank * 4 + suit`` with rank ``0`` = ace …
+``12`` = king and suit ``0..3`` = clubs, diamonds, hearts, spades; ``52`` is the joker.
+A hand is a sequence of kinds and may hold the same kind twice (games with several decks).
+
+A pack declares the meld kinds it allows; :class:`MeldRules` compiles them with the wild
+kinds and the deadwood values:
+
+>>> from meldkit._cards import kind_of_code as k
+>>> gin = MeldRules([MeldKind("set", "set", max_size=4), MeldKind("run", "run", max_size=5)])
+>>> m = gin.match([k("6H"), k("4H"), k("5H")])
+>>> meld_code(m.cards), m.suit, m.low, m.high
+('4H 5H 6H', 2, 3, 5)
+>>> meld_code(gin.can_add(m, k("7H")).cards)
+'4H 5H 6H 7H'
+>>> hand = [k(c) for c in "4H 5H 6H 9C 9D 9S KS KH 2C 3D".split()]
+>>> gin.min_deadwood(hand)
+25
+>>> melds, deadwood = gin.best_arrangement(hand)
+>>> [meld_code(m) for m in melds], meld_code(deadwood)
+(['4H 5H 6H', '9C 9D 9S'], '2C 3D KH KS')
+
+**Run positions.**  A run occupies consecutive *positions*; the rank at position ``p`` is
+``p % 13``.  The ace stands at position ``0`` (``A-2-3``) or ``13`` (``Q-K-A``), as the kind's
+``ace`` setting allows.  With ``ace="around"`` a run may turn the corner: its ``low`` is
+``0 … 12`` and its ``high`` is ``low + len - 1``, possibly above ``13`` (``K-A-2`` is
+``low=12, high=14``).  No run holds two cards of one rank, so a run has at most 13 cards.
+
+**Wild cards.**  A card whose kind is in ``wild_kinds`` is always a wild card in a meld (it
+counts towards ``max_wilds`` even where it stands for itself).  A joker that is not wild
+melds with nothing.  In a run each wild card fills one position; when several placements
+are possible the canonical one puts wild cards first into gaps, then above the highest
+natural card, then below the lowest (``4H 5H JK`` is ``4H 5H 6H``), as far as the kind's
+``wilds_adjacent`` and ace rules allow.
+
+**Deadwood values.**  By default an ace is worth 1, a two … ten its pips, a jack, queen or
+king 10, and a joker 0; pass ``values`` (53 numbers, indexed by kind) for other tables.
+
+**Speed.**  A hand without wild cards and without two cards of one kind (gin rummy) is
+handled with 52-bit masks and memoised per hand; other hands take a general search over
+counts that is exact but slower.  Every memo is bounded (cleared past 100,000 entries).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Literal
+
+import attrs
+
+from meldkit._cards import JOKER_KIND, N_KINDS, card_code
+
+__all__ = ["Match", "MeldKind", "MeldRules", "default_values", "meld_code"]
+
+_ACE_MODES = ("low", "high", "both", "around")
+_MEMO_LIMIT = 100_000
+_INF = 1 << 30
+_FULL52 = (1 << 52) - 1
+_NIB = sum(1 << (4 * r) for r in range(13))  # bit 0 of every rank nibble
+_ACES = 0xF
+
+
+def meld_code(cards: Iterable[int]) -> str:
+    """The notation of a list of card kinds, space separated, in the order given.
+
+    >>> meld_code([12, 13, 14])
+    '4C 4D 4H'
+    >>> meld_code([36, 38, 39, 52])
+    '10C 10H 10S JK'
+    """
+    return " ".join(card_code(_check_kind(c)) for c in cards)
+
+
+def default_values() -> tuple[int, ...]:
+    """The default deadwood value of every kind: ace 1, pips 2 … 10, faces 10, joker 0.
+
+    >>> v = default_values()
+    >>> v[0], v[4 * 6], v[4 * 12 + 3], v[52]
+    (1, 7, 10, 0)
+    """
+    return tuple(min(10, k // 4 + 1) for k in range(52)) + (0,)
+
+
+def _check_kind(card: object) -> int:
+    if type(card) is not int or not 0 <= card < N_KINDS:  # noqa: E721 - bool is not a card
+        raise ValueError(
+            f"{card!r} is not a card kind (expected an int 0 … 52: rank*4 + suit, 52 = joker)"
+        )
+    return card
+
+
+def _bad_cards(cards: object) -> ValueError:
+    try:
+        for c in cards:  # type: ignore[attr-defined]
+            _check_kind(c)
+    except ValueError as e:
+        return e
+    except TypeError:
+        pass
+    return ValueError(f"{cards!r} is not a sequence of card kinds")
+
+
+@attrs.frozen
+class MeldKind:
+    """One kind of meld a pack allows: a *set* (cards of one rank) or a *run* (consecutive
+    ranks of one suit), with its size, ace and wild-card rules.
+
+    ``max_size`` bounds a meld when it is laid down (``None``: no limit); lay-offs may grow it
+    further unless the caller asks :meth:`MeldRules.can_add` to respect it.
+
+    >>> MeldKind("run", "run", ace="both").ace
+    'both'
+    >>> MeldKind("run", "sequence")
+    Traceback (most recent call last):
+    ...
+    ValueError: meld kind 'run': 'type' must be 'set' or 'run' (got 'sequence')
+    """
+
+    name: str
+    type: Literal["set", "run"]
+    min_size: int = 3
+    max_size: int | None = None
+    ace: Literal["low", "high", "both", "around"] = "low"
+    max_wilds: int = 0
+    wilds_adjacent: bool = True
+    all_wild: bool = False
+    distinct_suits: bool = False
+
+    def __attrs_post_init__(self) -> None:
+        def bad(what: str) -> ValueError:
+            return ValueError(f"meld kind {self.name!r}: {what}")
+
+        if not isinstance(self.name, str) or not self.name:
+            raise bad(f"'name' must be a non-empty str (got {self.name!r})")
+        if self.type not in ("set", "run"):
+            raise bad(f"'type' must be 'set' or 'run' (got {self.type!r})")
+        if type(self.min_size) is not int or self.min_size < 1:
+            raise bad(f"'min_size' must be an int >= 1 (got {self.min_size!r})")
+        if self.max_size is not None and (
+            type(self.max_size) is not int or self.max_size < self.min_size
+        ):
+            raise bad(
+                f"'max_size' must be None or an int >= min_size {self.min_size} "
+                f"(got {self.max_size!r})"
+            )
+        if self.ace not in _ACE_MODES:
+            raise bad(f"'ace' must be one of {', '.join(_ACE_MODES)} (got {self.ace!r})")
+        if type(self.max_wilds) is not int or self.max_wilds < 0:
+            raise bad(f"'max_wilds' must be an int >= 0 (got {self.max_wilds!r})")
+        for flag in ("wilds_adjacent", "all_wild", "distinct_suits"):
+            if not isinstance(getattr(self, flag), bool):
+                raise bad(f"{flag!r} must be true or false (got {getattr(self, flag)!r})")
+
+
+@attrs.frozen
+class Match:
+    """How a list of cards forms a meld.
+
+    ``kind`` indexes :attr:`MeldRules.kinds`; ``cards`` are in canonical order (a set by suit,
+    wild cards last; a run from low to high with each wild card in the position it fills).
+    A set has its ``rank`` (``-1`` if all wild), ``suit == -1`` and ``low == high == rank``.
+    A run has ``rank == -1``, its ``suit`` and the positions of its ends ``low`` and ``high``
+    (see the module notes); an all-wild run has ``suit == low == high == -1``.
+    """
+
+    kind: int
+    cards: tuple[int, ...]
+    rank: int
+    suit: int
+    low: int
+    high: int
+
+
+def _windows(ace: str, n: int) -> list[tuple[int, tuple[int, ...]]]:
+    """The run windows of ``n`` cards an ace rule allows: (low position, rank of each slot)."""
+    if n < 1 or n > 13:
+        return []
+    if ace == "low":
+        lows = range(0, 14 - n)
+    elif ace == "high":
+        lows = range(1, 15 - n)
+    elif ace == "both":
+        lows = range(0, 15 - n)
+    else:
+        lows = range(0, 13)
+    return [(lo, tuple((lo + i) % 13 for i in range(n))) for lo in lows]
+
+
+def _window_ok(ace: str, low: int, n: int) -> int | None:
+    """The normalised low end of a window, or None if the ace rule forbids it."""
+    high = low + n - 1
+    if n > 13:
+        return None
+    if ace == "low":
+        return low if low >= 0 and high <= 12 else None
+    if ace == "high":
+        return low if low >= 1 and high <= 13 else None
+    if ace == "both":
+        return low if low >= 0 and high <= 13 else None
+    return low % 13
+
+
+class MeldRules:
+    """The meld kinds of a pack, compiled with its wild kinds and deadwood values.
+
+    ``kinds`` are tried in the order declared.  ``wild_kinds`` are the kinds that are wild
+    (say ``[52]`` for jokers, or every deuce).  ``values`` gives the deadwood value of every
+    kind ``0 … 52`` (default :func:`default_values`).
+
+    >>> from meldkit._cards import kind_of_code as k
+    >>> rummy = MeldRules([MeldKind("set", "set"), MeldKind("run", "run", ace="around",
+    ...                    max_wilds=1)], wild_kinds=[52])
+    >>> m = rummy.match([k("KS"), k("JK"), k("2S")])
+    >>> meld_code(m.cards), (m.low, m.high)
+    ('KS JK 2S', (12, 14))
+    >>> rummy.match([k("KS"), k("JK"), k("JK")]) is None    # at most one wild card
+    True
+    """
+
+    def __init__(
+        self,
+        kinds: Sequence[MeldKind],
+        wild_kinds: Iterable[int] = (),
+        values: Sequence[int] | None = None,
+    ) -> None:
+        kinds = tuple(kinds)
+        if not kinds:
+            raise ValueError("MeldRules needs at least one meld kind (got none)")
+        for i, kind in enumerate(kinds):
+            if not isinstance(kind, MeldKind):
+                raise ValueError(f"meld kind #{i} must be a MeldKind (got {kind!r})")
+        self.kinds: tuple[MeldKind, ...] = kinds
+        self.wild_kinds: frozenset[int] = frozenset(_check_kind(w) for w in wild_kinds)
+        if values is None:
+            values = default_values()
+        values = tuple(values)
+        if len(values) != N_KINDS or any(type(v) is not int for v in values):
+            raise ValueError(
+                f"'values' must be {N_KINDS} ints, one per kind 0 … 52 (got {len(values)} items)"
+            )
+        self.values: tuple[int, ...] = values
+        self._wildmask = sum(1 << w for w in self.wild_kinds)
+        self._bit = {k: 1 << k for k in range(N_KINDS)}
+        self._gen_memo: dict[tuple[int, ...], tuple[int, tuple]] = {}
+        self._melds_memo: dict[object, tuple] = {}
+        self._compile_fast()
+
+    def __repr__(self) -> str:
+        return f"MeldRules({list(self.kinds)!r}, wild_kinds={sorted(self.wild_kinds)!r})"
+
+    # ------------------------------------------------------------------ predicates
+
+    def value(self, cards: Iterable[int]) -> int:
+        """The total deadwood value of the cards.
+
+        >>> MeldRules([MeldKind("set", "set")]).value([0, 40, 52])
+        11
+        """
+        v = self.values
+        try:
+            return sum(v[_check_kind(c)] for c in cards)
+        except TypeError:
+            raise _bad_cards(cards) from None
+
+    def match(self, cards: Sequence[int]) -> Match | None:
+        """The first declared kind the cards form as a meld laid down (within its
+        ``max_size``), or ``None``.
+
+        >>> from meldkit._cards import kind_of_code as k
+        >>> rules = MeldRules([MeldKind("set", "set", distinct_suits=True),
+        ...                    MeldKind("run", "run", ace="both")])
+        >>> rules.match([k("AD"), k("KD"), k("QD")]).cards == (k("QD"), k("KD"), k("AD"))
+        True
+        >>> rules.match([k("9S"), k("9S"), k("9H")]) is None    # two spades in a set
+        True
+        """
+        cards = tuple(cards)
+        for c in cards:
+            _check_kind(c)
+        for i in range(len(self.kinds)):
+            m = self._match_kind(i, cards, True)
+            if m is not None:
+                return m
+        return None
+
+    def _match_kind(self, idx: int, cards: tuple[int, ...], check_size: bool) -> Match | None:
+        kind = self.kinds[idx]
+        n = len(cards)
+        if n < kind.min_size or (check_size and kind.max_size is not None and n > kind.max_size):
+            return None
+        wild = self.wild_kinds
+        nat = sorted(c for c in cards if c not in wild)
+        wl = sorted(c for c in cards if c in wild)
+        w = len(wl)
+        if w > kind.max_wilds:
+            return None
+        if not nat:
+            if not kind.all_wild:
+                return None
+            if kind.type == "run" and (n > 13 or (n > 1 and not kind.wilds_adjacent)):
+                return None
+            return Match(idx, tuple(wl), -1, -1, -1, -1)
+        if nat[-1] == JOKER_KIND:
+            return None
+        if kind.type == "set":
+            r = nat[0] >> 2
+            if any(c >> 2 != r for c in nat):
+                return None
+            if kind.distinct_suits and len(set(nat)) != len(nat):
+                return None
+            return Match(idx, tuple(nat) + tuple(wl), r, -1, r, r)
+        s = nat[0] & 3
+        if any(c & 3 != s for c in nat) or n > 13:
+            return None
+        ranks = {c >> 2: c for c in nat}
+        if len(ranks) != len(nat):
+            return None
+        placed = self._place(kind, ranks, n)
+        if placed is None:
+            return None
+        low, slots = placed
+        it = iter(wl)
+        out = tuple(ranks[q] if q in ranks else next(it) for q in slots)
+        return Match(idx, out, -1, s, low, low + n - 1)
+
+    def _place(self, kind: MeldKind, ranks: dict[int, int], n: int):
+        best = None
+        for low, slots in _windows(kind.ace, n):
+            idxs = [i for i, q in enumerate(slots) if q in ranks]
+            if len(idxs) != len(ranks):
+                continue
+            if not kind.wilds_adjacent and not _wilds_apart(slots, ranks):
+                continue
+            key = (idxs[0], idxs[-1] - idxs[0], low)
+            if best is None or key < best[0]:
+                best = (key, low, slots)
+        return None if best is None else (best[1], best[2])
+
+    def can_add(self, match: Match, card: int, *, respect_max_size: bool = False) -> Match | None:
+        """The meld grown by one card (a lay-off), or ``None`` if the card does not fit.
+
+        A run grows at either end; a set gains a card of its rank (or a wild card).  The
+        grown meld keeps the positions of the wild cards already in it when the new card
+        goes at an end; a natural card for a position a wild card holds makes the run be
+        placed afresh (canonically), if it still fits.  ``max_size`` limits the growth only
+        with ``respect_max_size=True``.
+
+        >>> from meldkit._cards import kind_of_code as k
+        >>> rules = MeldRules([MeldKind("run", "run", max_size=3)])
+        >>> m = rules.match([k("2C"), k("3C"), k("4C")])
+        >>> meld_code(rules.can_add(m, k("AC")).cards)
+        'AC 2C 3C 4C'
+        >>> rules.can_add(m, k("5C"), respect_max_size=True) is None
+        True
+        """
+        if not isinstance(match, Match) or not 0 <= match.kind < len(self.kinds):
+            raise ValueError(f"{match!r} is not a Match of these rules")
+        _check_kind(card)
+        kind = self.kinds[match.kind]
+        n = len(match.cards) + 1
+        if respect_max_size and kind.max_size is not None and n > kind.max_size:
+            return None
+        new = match.cards + (card,)
+        if kind.type == "set":
+            m = self._match_kind(match.kind, new, False)
+            if m is not None and (match.rank == -1 or m.rank == match.rank):
+                return m
+            return None
+        if match.suit == -1:
+            return self._match_kind(match.kind, new, False)
+        is_wild = card in self.wild_kinds
+        if not is_wild and (card == JOKER_KIND or card & 3 != match.suit):
+            return None
+        if is_wild and sum(c in self.wild_kinds for c in new) > kind.max_wilds:
+            return None
+        best = None
+        for at_low in (True, False):
+            low = match.low - 1 if at_low else match.low
+            pos = low if at_low else match.high + 1
+            nlow = _window_ok(kind.ace, low, n)
+            if nlow is None:
+                continue
+            if not is_wild and pos % 13 != card >> 2:
+                continue
+            cards = (card,) + match.cards if at_low else new
+            if is_wild and not kind.wilds_adjacent:
+                neighbour = match.cards[0] if at_low else match.cards[-1]
+                if neighbour in self.wild_kinds:
+                    continue
+            idxs = [i for i, c in enumerate(cards) if c not in self.wild_kinds]
+            key = (idxs[0], idxs[-1] - idxs[0], nlow)
+            if best is None or key < best[0]:
+                best = (key, Match(match.kind, cards, -1, match.suit, nlow, nlow + n - 1))
+        if best is not None:
+            return best[1]
+        m = self._match_kind(match.kind, new, False)
+        if m is not None and m.suit == match.suit:
+            return m
+        return None
+
+    # ------------------------------------------------------------------ hands
+
+    def melds_in(self, hand: Sequence[int]) -> list[tuple[int, ...]]:
+        """Every distinct meld that can be laid from the hand (within each kind's
+        ``max_size``), wild-card mixes included, each in canonical order; sorted as tuples.
+
+        >>> from meldkit._cards import kind_of_code as k
+        >>> gin = MeldRules([MeldKind("set", "set", max_size=4), MeldKind("run", "run")])
+        >>> [meld_code(m) for m in gin.melds_in([k(c) for c in "5S 6S 7S 7D 7C 8S".split()])]
+        ['5S 6S 7S', '5S 6S 7S 8S', '6S 7S 8S', '7C 7D 7S']
+        """
+        mask = self._mask(hand)
+        if mask is not None:
+            return [self._tuple_of[m] for m in self._fast_melds(mask)]
+        return list(self._general_melds(self._state(hand)))
+
+    def min_deadwood(
+        self, hand: Sequence[int], *, discard: bool | Literal["best", "openspiel"] = False
+    ) -> int:
+        """The least total value of the cards left out of melds, over every arrangement of
+        the hand into disjoint melds (each within its kind's ``max_size``).
+
+        ``discard=True`` (or ``"best"``) first discards the card that helps most: the least
+        deadwood over every choice of one card to discard (a hand of 11 in gin, after the
+        draw).  ``discard="openspiel"`` follows OpenSpiel's ``MinDeadwood`` on an 11-card
+        hand exactly instead: take the *first* best arrangement in OpenSpiel's meld order
+        and drop its highest-ranked deadwood card.  The two differ on about 1% of hands
+        rich in melds, where OpenSpiel's figure is higher (it misses a better discard);
+        ``"openspiel"`` needs a hand without wild or repeated cards.
+
+        >>> from meldkit._cards import kind_of_code as k
+        >>> gin = MeldRules([MeldKind("set", "set", max_size=4), MeldKind("run", "run", max_size=5)])
+        >>> hand = [k(c) for c in "5S 3C 4C 5C 2D 3D 4D 5D 2H 3H 4H".split()]
+        >>> gin.min_deadwood(hand), gin.min_deadwood(hand, discard=True)
+        (4, 0)
+        >>> gin.min_deadwood(hand, discard="openspiel")
+        2
+        """
+        mask = self._mask(hand)
+        if discard is False:
+            if mask is not None:
+                return self._top(mask)
+            return self._gdw(self._state(hand))[0]
+        if discard is True or discard == "best":
+            if mask is not None:
+                return self._top_discard(mask)
+            state = self._state(hand)
+            if not state:
+                raise ValueError("min_deadwood(discard=True) needs a hand of at least one card")
+            return min(self._gdw(_remove(state, (c,)))[0] for c in sorted(set(state)))
+        if discard == "openspiel":
+            if mask is None:
+                self._state(hand)  # a located error for bad cards first
+                raise ValueError(
+                    "min_deadwood(discard='openspiel') needs a hand without wild cards and "
+                    "without two cards of one kind"
+                )
+            return self._openspiel(mask)
+        raise ValueError(
+            f"'discard' must be False, True, 'best' or 'openspiel' (got {discard!r})"
+        )
+
+    def best_arrangement(
+        self, hand: Sequence[int]
+    ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+        """One arrangement achieving :meth:`min_deadwood`: (melds, deadwood cards).
+
+        Melds are canonical tuples, sorted; the deadwood is sorted.  The same hand always
+        gives the same arrangement.
+
+        >>> from meldkit._cards import kind_of_code as k
+        >>> rules = MeldRules([MeldKind("set", "set", max_wilds=2)], wild_kinds=[52])
+        >>> melds, dead = rules.best_arrangement([k("9C"), k("9D"), k("JK"), k("3S")])
+        >>> [meld_code(m) for m in melds], meld_code(dead)
+        (['9C 9D JK'], '3S')
+        """
+        mask = self._mask(hand)
+        melds: list[tuple[int, ...]] = []
+        if mask is not None:
+            dead = sorted(self._fast_arrangement(mask, melds))
+        else:
+            state = self._state(hand)
+            dead = []
+            while state:
+                _, choice = self._gdw(state)
+                kind_, cards = choice
+                if kind_ == "dead":
+                    dead.extend(cards)
+                else:
+                    melds.append(self._canon(cards))
+                state = _remove(state, cards)
+            dead.sort()
+        return tuple(sorted(melds)), tuple(dead)
+
+    def melds_within(self, hand: Sequence[int], limit: int) -> list[tuple[int, ...]]:
+        """The melds (within ``max_size``) that appear in *some* arrangement of the hand
+        whose deadwood is at most ``limit`` — what a knocker may lay (OpenSpiel's
+        ``LegalMelds``); sorted as tuples.
+
+        >>> from meldkit._cards import kind_of_code as k
+        >>> gin = MeldRules([MeldKind("set", "set", max_size=4), MeldKind("run", "run", max_size=5)])
+        >>> hand = [k(c) for c in "6S 7S 8S 6C 7C 8C 8D AH 2H AD".split()]
+        >>> [meld_code(m) for m in gin.melds_within(hand, 12)]    # not 8S 8C 8D
+        ['6C 7C 8C', '6S 7S 8S']
+        """
+        limit = _check_limit(limit)
+        mask = self._mask(hand)
+        if mask is not None:
+            top = self._top
+            return [self._tuple_of[m] for m in self._fast_melds(mask) if top(mask ^ m) <= limit]
+        state = self._state(hand)
+        out = []
+        for meld in self._general_melds(state):
+            if self._gdw(_remove(state, meld))[0] <= limit:
+                out.append(meld)
+        return out
+
+    def discards_within(self, hand: Sequence[int], limit: int) -> list[int]:
+        """The distinct cards whose discard leaves a hand with :meth:`min_deadwood` at most
+        ``limit`` (OpenSpiel's ``LegalDiscards`` when knocking); sorted.
+
+        >>> from meldkit._cards import kind_of_code as k
+        >>> gin = MeldRules([MeldKind("set", "set", max_size=4), MeldKind("run", "run", max_size=5)])
+        >>> hand = [k(c) for c in "6S 7S 8S 6C 7C 8C 8D AH 2H AD KC".split()]
+        >>> meld_code(gin.discards_within(hand, 14))
+        '8D KC'
+        """
+        limit = _check_limit(limit)
+        mask = self._mask(hand)
+        if mask is not None:
+            top = self._top
+            out = []
+            m = mask
+            while m:
+                low = m & -m
+                m ^= low
+                if top(mask ^ low) <= limit:
+                    out.append(low.bit_length() - 1)
+            return out
+        state = self._state(hand)
+        return [c for c in sorted(set(state)) if self._gdw(_remove(state, (c,)))[0] <= limit]
+
+    # ------------------------------------------------------------------ input
+
+    def _mask(self, hand: Sequence[int]) -> int | None:
+        """The 53-bit mask of a hand for the fast path, or None (wild or repeated cards)."""
+        m = 0
+        bit = self._bit
+        try:
+            for c in hand:
+                m |= bit[c]
+        except (KeyError, TypeError):
+            raise _bad_cards(hand) from None
+        if m & self._wildmask or m.bit_count() != len(hand):
+            return None
+        return m
+
+    def _state(self, hand: Iterable[int]) -> tuple[int, ...]:
+        try:
+            return tuple(sorted(_check_kind(c) for c in hand))
+        except TypeError:
+            raise _bad_cards(hand) from None
+
+    def _canon(self, cards: Sequence[int]) -> tuple[int, ...]:
+        m = self.match(cards)
+        assert m is not None, cards
+        return m.cards
+
+    # ------------------------------------------------------------------ enumeration
+
+    def _enumerate(
+        self, counts: Counter, wilds: Sequence[int], first: int | None, greedy: bool
+    ) -> set[tuple[int, ...]]:
+        """Multisets of cards (sorted tuples) forming a meld of some kind, from ``counts``
+        (naturals) and ``wilds``.  ``first``: only melds holding that natural card.
+        ``greedy``: a meld with ``w`` wild cards takes the first ``w`` of ``wilds`` (sorted
+        by value, highest first) instead of every distinct mix.
+        """
+        out: set[tuple[int, ...]] = set()
+        if first == JOKER_KIND:
+            return out  # a joker that is not wild melds with nothing
+        wc = Counter(wilds)
+        nw = len(wilds)
+        mix_memo: dict[int, list[tuple[int, ...]]] = {}
+
+        def mixes(w: int) -> list[tuple[int, ...]]:
+            if w not in mix_memo:
+                if greedy:
+                    mix_memo[w] = [tuple(wilds[:w])] if w <= nw else []
+                else:
+                    mix_memo[w] = _submultisets(wc, w)
+            return mix_memo[w]
+
+        firsts = [first] if first is not None else None
+        for kind in self.kinds:
+            maxw = min(kind.max_wilds, nw)
+            top = kind.max_size if kind.max_size is not None else 1 << 20
+            if kind.type == "set":
+                ranks = [first >> 2] if firsts else sorted({c >> 2 for c in counts if c < 52})
+                for r in ranks:
+                    avail = []
+                    for s in range(4):
+                        a = counts.get(r * 4 + s, 0)
+                        if first is not None and r * 4 + s == first:
+                            a -= 1
+                        if first is not None and r * 4 + s < first:
+                            a = 0
+                        if kind.distinct_suits:
+                            a = min(a, 1)
+                            if first is not None and r * 4 + s == first:
+                                a = 0
+                        avail.append(a)
+                    for xs in itertools.product(*(range(a + 1) for a in avail)):
+                        nat = sum(xs) + (1 if first is not None else 0)
+                        if nat == 0:
+                            continue
+                        base = tuple(
+                            r * 4 + s for s in range(4) for _ in range(xs[s])
+                        ) + ((first,) if first is not None else ())
+                        for w in range(maxw + 1):
+                            size = nat + w
+                            if size > top:
+                                break
+                            if size < kind.min_size:
+                                continue
+                            for mix in mixes(w):
+                                out.add(tuple(sorted(base + mix)))
+                if kind.all_wild and first is None:
+                    for w in range(max(1, kind.min_size), min(maxw, top) + 1):
+                        for mix in mixes(w):
+                            out.add(tuple(sorted(mix)))
+                continue
+            # runs
+            longest = min(top, 13)
+            suits = [first & 3] if firsts else sorted({c & 3 for c in counts if c < 52})
+            for s in suits:
+                for n in range(kind.min_size, longest + 1):
+                    for _low, slots in _windows(kind.ace, n):
+                        if first is not None and (first >> 2) not in slots:
+                            continue
+                        forced = []
+                        free = []
+                        fixed = []
+                        for i, q in enumerate(slots):
+                            k = q * 4 + s
+                            if first is not None and k == first:
+                                fixed.append(i)
+                            elif counts.get(k, 0) and (first is None or k > first):
+                                free.append(i)
+                            else:
+                                forced.append(i)
+                        if len(forced) > maxw:
+                            continue
+                        for extra in range(0, min(maxw - len(forced), len(free)) + 1):
+                            for comb in itertools.combinations(free, extra):
+                                wild_slots = sorted(forced + list(comb))
+                                if len(wild_slots) == n:
+                                    continue  # all wild: below
+                                if not kind.wilds_adjacent and any(
+                                    b - a == 1 for a, b in zip(wild_slots, wild_slots[1:])
+                                ):
+                                    continue
+                                ws = set(wild_slots)
+                                base = tuple(
+                                    slots[i] * 4 + s for i in range(n) if i not in ws
+                                )
+                                for mix in mixes(len(wild_slots)):
+                                    out.add(tuple(sorted(base + mix)))
+            if kind.all_wild and first is None and (kind.wilds_adjacent or kind.min_size <= 1):
+                hi = min(maxw, longest) if kind.wilds_adjacent else min(maxw, longest, 1)
+                for w in range(max(1, kind.min_size), hi + 1):
+                    for mix in mixes(w):
+                        out.add(tuple(sorted(mix)))
+        return out
+
+    def _general_melds(self, state: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+        key = ("melds", state)
+        hit = self._melds_memo.get(key)
+        if hit is None:
+            wild = self.wild_kinds
+            counts = Counter(c for c in state if c not in wild)
+            wl = [c for c in state if c in wild]
+            hit = tuple(sorted({self._canon(m) for m in self._enumerate(counts, wl, None, False)}))
+            if len(self._melds_memo) > _MEMO_LIMIT:
+                self._melds_memo.clear()
+            self._melds_memo[key] = hit
+        return hit
+
+    # ------------------------------------------------------------------ general search
+
+    def _gdw(self, state: tuple[int, ...]) -> tuple[int, tuple]:
+        """(least deadwood, first choice) of a sorted hand; exact for any hand."""
+        memo = self._gen_memo
+        hit = memo.get(state)
+        if hit is not None:
+            return hit
+        values = self.values
+        wild = self.wild_kinds
+        naturals = [c for c in state if c not in wild]
+        if not naturals:
+            res = self._wild_only(state)
+        else:
+            c = naturals[0]
+            wl = sorted((w for w in state if w in wild), key=lambda x: (-values[x], x))
+            best: tuple[int, tuple] | None = None
+            for meld in sorted(self._enumerate(Counter(naturals), wl, c, True)):
+                v = self._gdw(_remove(state, meld))[0]
+                if best is None or v < best[0]:
+                    best = (v, ("meld", meld))
+            v = values[c] + self._gdw(_remove(state, (c,)))[0]
+            if best is None or v < best[0]:
+                best = (v, ("dead", (c,)))
+            res = best
+        if len(memo) > _MEMO_LIMIT:
+            memo.clear()
+        memo[state] = res
+        return res
+
+    def _wild_only(self, state: tuple[int, ...]) -> tuple[int, tuple]:
+        """Wild cards alone: meld the most valuable ones in all-wild melds if allowed."""
+        if not state:
+            return (0, ("dead", ()))
+        n = len(state)
+        sizes = set()
+        for kind in self.kinds:
+            if not kind.all_wild:
+                continue
+            top = min(kind.max_wilds, kind.max_size or n, n)
+            if kind.type == "run":
+                top = min(top, 13) if kind.wilds_adjacent else min(top, 1)
+            sizes.update(range(kind.min_size, top + 1))
+        values = self.values
+        order = sorted(state, key=lambda x: (-values[x], x))
+        reach = {0}
+        for total in range(1, n + 1):
+            if any(total - s in reach for s in sizes if s <= total):
+                reach.add(total)
+        k = max(reach)
+        if k == 0:
+            return (sum(values[c] for c in state), ("dead", state))
+        for s in sorted(sizes, reverse=True):
+            if s <= k and (k - s) in reach:
+                return (
+                    sum(values[c] for c in order[k:]),
+                    ("meld", tuple(sorted(order[:s]))),
+                )
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    # ------------------------------------------------------------------ fast path
+
+    def _compile_fast(self) -> None:
+        """Tables for hands of distinct natural cards: every natural meld of one deck as a
+        mask, grouped by its lowest card, and the memoised deadwood search over masks."""
+        full = Counter(k for k in range(52) if k not in self.wild_kinds)
+        melds = sorted({self._canon(m) for m in self._enumerate(full, [], None, False)})
+        self._tuple_of: dict[int, tuple[int, ...]] = {}
+        by_low: list[list[int]] = [[] for _ in range(N_KINDS)]
+        for t in melds:
+            mask = sum(1 << c for c in t)
+            if mask not in self._tuple_of:
+                self._tuple_of[mask] = t
+                by_low[min(t)].append(mask)
+        # order within a lowest card: by tuple, so results and arrangements are deterministic
+        by_low_t = tuple(tuple(sorted(lst, key=self._tuple_of.__getitem__)) for lst in by_low)
+        self._by_low = by_low_t
+        values = self.values
+        val_of_bit = {1 << k: values[k] for k in range(N_KINDS)}
+        self._val_of_bit = val_of_bit
+
+        set_mins = [k.min_size for k in self.kinds if k.type == "set" and k.min_size <= 4]
+        run_kinds = [(k.ace, k.min_size) for k in self.kinds if k.type == "run" and k.min_size <= 13]
+        set_add = [(4 - m) * _NIB for m in sorted(set(set_mins))]
+        runs = sorted(set(run_kinds))
+
+        def meldable(mask: int) -> int:
+            """Cards of ``mask`` that lie in some natural meld within ``mask``."""
+            m = mask & _FULL52
+            out = 0
+            if set_add:
+                cnt = (m & _NIB) + ((m >> 1) & _NIB) + ((m >> 2) & _NIB) + ((m >> 3) & _NIB)
+                for add in set_add:
+                    out |= m & ((((cnt + add) >> 2) & _NIB) * 15)
+            for ace, k in runs:
+                if ace == "low":
+                    e = m
+                elif ace == "high":
+                    e = (m & ~_ACES) | ((m & _ACES) << 52)
+                elif ace == "both":
+                    e = m | ((m & _ACES) << 52)
+                else:
+                    e = m | (m << 52)
+                st = e
+                for i in range(1, k):
+                    st &= e >> (4 * i)
+                if st:
+                    cov = st
+                    for i in range(1, k):
+                        cov |= st << (4 * i)
+                    out |= (cov | (cov >> 52)) & m
+            return out
+
+        self._meldable = meldable
+        memo: dict[int, int] = {0: 0}
+        memo1: dict[int, int] = {0: _INF}
+
+        def dw(mask: int) -> int:
+            r = memo.get(mask)
+            if r is not None:
+                return r
+            low = mask & -mask
+            best = val_of_bit[low] + dw(mask ^ low)
+            for m in by_low_t[low.bit_length() - 1]:
+                if m & mask == m:
+                    v = dw(mask ^ m)
+                    if v < best:
+                        best = v
+            if len(memo) > _MEMO_LIMIT:
+                memo.clear()
+                memo[0] = 0
+            memo[mask] = best
+            return best
+
+        def valsum(mask: int) -> int:
+            s = 0
+            while mask:
+                low = mask & -mask
+                s += val_of_bit[low]
+                mask ^= low
+            return s
+
+        def top(mask: int) -> int:
+            r = memo.get(mask)
+            if r is not None:
+                return r
+            mm = meldable(mask)
+            r = valsum(mask ^ mm) + dw(mm) if mm else valsum(mask)
+            if len(memo) > _MEMO_LIMIT:
+                memo.clear()
+                memo[0] = 0
+            memo[mask] = r
+            return r
+
+        def dw1(mask: int) -> int:
+            """Least deadwood after discarding exactly one card (INF for no card)."""
+            r = memo1.get(mask)
+            if r is not None:
+                return r
+            low = mask & -mask
+            rest = mask ^ low
+            best = dw(rest)
+            v = val_of_bit[low] + dw1(rest)
+            if v < best:
+                best = v
+            for m in by_low_t[low.bit_length() - 1]:
+                if m & mask == m:
+                    v = dw1(mask ^ m)
+                    if v < best:
+                        best = v
+            if len(memo1) > _MEMO_LIMIT:
+                memo1.clear()
+                memo1[0] = _INF
+            memo1[mask] = best
+            return best
+
+        def top_discard(mask: int) -> int:
+            key = mask | (1 << 60)
+            r = memo.get(key)
+            if r is not None:
+                return r
+            if not mask:
+                raise ValueError("min_deadwood(discard=True) needs a hand of at least one card")
+            mm = meldable(mask)
+            dead = mask ^ mm
+            best = _INF
+            if dead:
+                s = hi = 0
+                while dead:
+                    low = dead & -dead
+                    v = val_of_bit[low]
+                    s += v
+                    if v > hi:
+                        hi = v
+                    dead ^= low
+                best = s - hi + dw(mm)
+                if mm:
+                    v = s + dw1(mm)
+                    if v < best:
+                        best = v
+            else:
+                best = dw1(mm)
+            if len(memo) > _MEMO_LIMIT:
+                memo.clear()
+                memo[0] = 0
+            memo[key] = best
+            return best
+
+        self._dw = dw
+        self._top = top
+        self._top_discard = top_discard
+        self._valsum = valsum
+
+    def _fast_melds(self, mask: int) -> tuple[int, ...]:
+        """Masks of the natural melds inside ``mask``, sorted by their tuples."""
+        memo = self._melds_memo
+        hit = memo.get(mask)
+        if hit is None:
+            mm = self._meldable(mask)
+            found = []
+            by_low = self._by_low
+            while mm:
+                low = mm & -mm
+                mm ^= low
+                for m in by_low[low.bit_length() - 1]:
+                    if m & mask == m:
+                        found.append(m)
+            hit = tuple(sorted(found, key=self._tuple_of.__getitem__))
+            if len(memo) > _MEMO_LIMIT:
+                memo.clear()
+            memo[mask] = hit
+        return hit
+
+    def _fast_arrangement(self, mask: int, melds: list[tuple[int, ...]]) -> list[int]:
+        dw = self._dw
+        mm = self._meldable(mask)
+        dead = [c for c in range(N_KINDS) if (mask ^ mm) >> c & 1]
+        cur = mm
+        while cur:
+            target = dw(cur)
+            low = cur & -cur
+            c = low.bit_length() - 1
+            for m in self._by_low[c]:
+                if m & cur == m and dw(cur ^ m) == target:
+                    melds.append(self._tuple_of[m])
+                    cur ^= m
+                    break
+            else:
+                dead.append(c)
+                cur ^= low
+        return dead
+
+    def _openspiel(self, mask: int) -> int:
+        """OpenSpiel's MinDeadwood for a hand of hand_size + 1 cards: the first
+        maximum-value meld group in its order of melds, less its highest-ranked deadwood
+        card (clubs … spades ranked s < c < d < h within a rank, as OpenSpiel orders them)."""
+        key = mask | (1 << 61)
+        memo = self._melds_memo
+        hit = memo.get(key)
+        if hit is not None:
+            return hit  # type: ignore[return-value]
+        mm = self._meldable(mask)
+        dead_fixed = mask ^ mm
+        total_dw = self._top(mask)
+
+        def os_key(c: int) -> tuple[int, int]:
+            return (c >> 2, ((c & 3) + 1) & 3)
+
+        hi_fixed = max((c for c in range(N_KINDS) if dead_fixed >> c & 1), key=os_key,
+                       default=None)
+        if not mm or (
+            hi_fixed is not None
+            and all(os_key(hi_fixed) > os_key(c) for c in range(52) if mm >> c & 1)
+        ):
+            dropped = hi_fixed
+        else:
+            group = self._openspiel_group(mm)
+            used = 0
+            for g in group:
+                used |= g
+            dead = dead_fixed | (mm & ~used)
+            dropped = max((c for c in range(N_KINDS) if dead >> c & 1), key=os_key,
+                          default=None)
+        res = total_dw - (self.values[dropped] if dropped is not None else 0)
+        if len(memo) > _MEMO_LIMIT:
+            memo.clear()
+        memo[key] = res
+        return res
+
+    def _openspiel_group(self, mm: int) -> list[int]:
+        """The first maximum-value set of disjoint melds in OpenSpiel's AllMelds order
+        (four-card sets, then the other sets by rank, then runs longest first, by suit in
+        OpenSpiel's order s, c, d, h, then by rank)."""
+        melds = list(self._fast_melds(mm))
+        counts = {}
+        for c in range(52):
+            if mm >> c & 1:
+                counts[c >> 2] = counts.get(c >> 2, 0) + 1
+
+        def os_suit(c: int) -> int:
+            return ((c & 3) + 1) & 3
+
+        def order(m: int) -> tuple:
+            t = self._tuple_of[m]
+            if t[0] >> 2 == t[-1] >> 2:  # a set
+                r = t[0] >> 2
+                if len(t) == 4:
+                    return (0, r, 0)
+                if counts.get(r) == 4:
+                    present = sorted(os_suit(c) for c in t)
+                    missing = ({0, 1, 2, 3} - set(present)).pop()
+                    # sorted a < b < c < d; sweeps give abcd, abd, acd, then abc, bcd
+                    return {2: (0, r, 1), 1: (0, r, 2), 3: (1, r, 0), 0: (1, r, 1)}[missing]
+                return (1, r, len(t))
+            return (2, -len(t), os_suit(t[0]), self._tuple_of[m][0] >> 2)
+
+        melds.sort(key=order)
+        values = self.values
+        mval = [sum(values[c] for c in self._tuple_of[m]) for m in melds]
+        target = self._valsum(mm) - self._dw(mm)
+        valsum = self._valsum
+        path: list[int] = []
+
+        def dfs(start: int, used: int, value: int) -> bool:
+            if value == target:
+                return True
+            if value + valsum(mm & ~used) < target:
+                return False
+            for j in range(start, len(melds)):
+                m = melds[j]
+                if not m & used:
+                    path.append(m)
+                    if dfs(j + 1, used | m, value + mval[j]):
+                        return True
+                    path.pop()
+            return False
+
+        dfs(0, 0, 0)
+        return path
+
+
+def _wilds_apart(slots: tuple[int, ...], ranks: dict[int, int]) -> bool:
+    prev = False
+    for q in slots:
+        w = q not in ranks
+        if w and prev:
+            return False
+        prev = w
+    return True
+
+
+def _submultisets(counter: Counter, size: int) -> list[tuple[int, ...]]:
+    """Every distinct sub-multiset of ``size`` items, as sorted tuples."""
+    items = sorted(counter.items())
+    out: list[tuple[int, ...]] = []
+
+    def rec(i: int, left: int, acc: list[int]) -> None:
+        if left == 0:
+            out.append(tuple(acc))
+            return
+        if i == len(items):
+            return
+        k, cnt = items[i]
+        for take in range(min(cnt, left), -1, -1):
+            rec(i + 1, left - take, acc + [k] * take)
+
+    rec(0, size, [])
+    return out
+
+
+def _remove(state: tuple[int, ...], cards: Iterable[int]) -> tuple[int, ...]:
+    rest = list(state)
+    for c in cards:
+        rest.remove(c)
+    return tuple(rest)
+
+
+def _check_limit(limit: object) -> int:
+    if type(limit) is not int:
+        raise ValueError(f"'limit' must be an int (got {limit!r})")
+    return limit
