@@ -576,16 +576,38 @@ def parse_setting(text: str) -> tuple[list[str | int], Any]:
         step = step.strip()
         if not step:
             raise ValueError(f"--set {text!r}: empty step in key {key!r}")
-        path.append(int(step) if step.isdigit() else step)
+        path.append(int(step) if step.isascii() and step.isdigit() else step)
     if not isinstance(path[0], str):
         raise ValueError(  # noqa: TRY004 - a bad command-line value
             f"--set {text!r}: a key starts with a section name, e.g. game.target")
+    depth = _flow_depth(value)
+    if depth > MAX_SET_DEPTH:
+        raise ValueError(f"--set {key}=...: the value nests {depth} deep "
+                         f"(at most {MAX_SET_DEPTH})")
     try:
         parsed = YAML(typ="safe", pure=True).load(value) if value.strip() else None
     except YAMLError as e:
         first = str(e).strip().splitlines()[0]
         raise ValueError(f"--set {text!r}: the value is not YAML ({first})") from None
+    except RecursionError:
+        raise ValueError(f"--set {key}=...: the value nests too deeply") from None
     return path, parsed
+
+
+MAX_SET_DEPTH = 20
+"""The deepest nesting of ``[``/``{`` a ``--set`` value may have (a pack nests about 4)."""
+
+
+def _flow_depth(value: str) -> int:
+    """The deepest nesting of ``[``/``{`` in a YAML flow value (a linear scan)."""
+    depth = best = 0
+    for ch in value:
+        if ch in "[{":
+            depth += 1
+            best = max(best, depth)
+        elif ch in "]}":
+            depth -= 1
+    return best
 
 
 def _override(raw: dict, settings: Sequence[str]) -> dict:
