@@ -47,6 +47,7 @@ from meldkit._errors import PackProblem, PluginError, RulePackError
 from meldkit._pack_limits import (
     MAX_EXTENDS,
     Refused,
+    check_runnable,
     guard_yaml,
     read_pack_file,
     reader_error_position,
@@ -765,6 +766,7 @@ class _Checker:
         self.add = problems.add
         self.plugin = plugin
         self.options = options
+        self.hooks_failed: set[str] = set()
 
     def run(self) -> None:
         for check in (
@@ -782,20 +784,60 @@ class _Checker:
             self.initial_meld,
             self.reserve,
             self.table_melds,
+            self.runnable,
             self.plugin_checks,
         ):
             check()
+
+    def runnable(self) -> None:
+        """Upper bounds and cross-key checks, so that a pack that loads can be played:
+        see :func:`meldkit._pack_limits.check_runnable`."""
+
+        def deck_size(n: int) -> int | None:
+            size = self._deck_size(n)
+            return None if size is None else size[0]
+
+        engine = self.plugin is not None and self.plugin.engine is not None
+        check_runnable(self.spec, self.add, self._player_counts(), deck_size,
+                       own_deck=self._plugin_deck(), engine=engine)
+
+    def _hook(self, hook: str, default: Any, *args: Any) -> Any:
+        """Call the plugin's load-time ``hook``; a hook that raises is reported once, as a
+        PluginError naming the plugin and the hook, and gives ``default``."""
+        try:
+            return getattr(self.plugin, hook)(*args)
+        except Exception as exc:  # plugin code: never let it escape load_pack raw
+            self._hook_failed(hook, f"raised {type(exc).__name__}: {exc}")
+            return default
+
+    def _hook_failed(self, hook: str, what: str) -> None:
+        if hook in self.hooks_failed:
+            return
+        self.hooks_failed.add(hook)
+        if len(what) > 200:
+            what = what[:199] + "…"
+        self.add(("plugin",), f"plugin {self.spec.plugin!r}: its {hook} hook {what}")
+        self.problems.plugin_missing = True  # raised as a PluginError
 
     def plugin_checks(self) -> None:
         """The plugin's own checks of its options (each a message, or (key path, message))."""
         if self.plugin is None or (self.plugin.options_class is not None and self.options is None):
             return
-        for item in self.plugin.validate(self.spec, self.options):
-            if isinstance(item, tuple):
+        items = self._hook("validate", [], self.spec, self.options)
+        try:
+            items = list(items)
+        except Exception:
+            self._hook_failed("validate", f"returned {type(items).__name__}, not a list")
+            return
+        for item in items:
+            if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], (tuple, list)):
                 path, message = item
-                self.add(("options", *path), message)
+                self.add(("options", *path), str(message))
+            elif isinstance(item, str):
+                self.add(("options",), item)
             else:
-                self.add(("options",), str(item))
+                self._hook_failed("validate", "returned an item that is neither a message nor "
+                                  "a (key path, message) pair")
 
     # -- one method per area -------------------------------------------------------------
 
@@ -880,8 +922,16 @@ class _Checker:
 
     def _plugin_deck(self) -> bool:
         """True when the pack's plugin brings its own deck."""
-        return self.plugin is not None and self.plugin.deck_size(
-            self.spec, self.options, self.spec.players.max) is not None
+        return self.plugin is not None and self._plugin_deck_size(
+            self.spec.players.max) is not None
+
+    def _plugin_deck_size(self, players: int) -> int | None:
+        """The plugin's ``deck_size`` hook, checked: a whole number of cards, or None."""
+        size = self._hook("deck_size", None, self.spec, self.options, players)
+        if size is None or (isinstance(size, int) and not isinstance(size, bool) and size >= 0):
+            return size
+        self._hook_failed("deck_size", f"returned {_show(size)}, not a number of cards or None")
+        return None
 
     def deck(self) -> None:
         deck = self.spec.deck
@@ -986,7 +1036,7 @@ class _Checker:
         """The cards in the deck for a player count, and how that number comes about;
         None when the deck is ill-defined (reported by :meth:`deck`)."""
         if self.plugin is not None:
-            size = self.plugin.deck_size(self.spec, self.options, players)
+            size = self._plugin_deck_size(players)
             if size is not None:
                 return size, f"{size} (the {self.spec.plugin} plugin's deck)"
         deck = self.spec.deck

@@ -23,7 +23,7 @@ needs (the bundled packs are about 3 kB, a few hundred values and 4 levels deep)
 ...     guard_yaml("a: &a [1, 1]\\nb: &b [*a, *a, *a]\\nc: [*b, *b, *b]\\n", max_nodes=20)
 ... except Refused as exc:
 ...     print(exc.line, exc.col, exc.message)
-3 14 more than 20 values after expanding aliases (a pack holds at most 20)
+3 5 more than 20 values after expanding aliases (a pack holds at most 20)
 """
 
 from __future__ import annotations
@@ -31,8 +31,11 @@ from __future__ import annotations
 import os
 import re
 import stat
+from math import comb
 
 from ruamel.yaml import YAML
+
+from ._cards import RANKS, kinds_matching, rank_index, rank_of_kind
 from ruamel.yaml.events import (
     AliasEvent,
     CollectionEndEvent,
@@ -217,3 +220,137 @@ def reader_error_position(text: str, index: int) -> tuple[int, int]:
     line = text.count("\n", 0, index) + 1
     col = index - (text.rfind("\n", 0, index) + 1) + 1
     return line, col
+
+
+# --------------------------------------------------------------------------- playable packs
+
+MAX_DECK_CARDS = 10_000
+"""Most cards in play at any table size (Pony Canasta for 16 uses 1,728)."""
+MAX_WILD_MIXES = 2_000
+"""Most mixes of wild ranks a meld may hold (the count grows as C(w + k, w) with ``w``
+wild ranks and melds of up to ``k`` wild cards; Pony Tail has 35)."""
+AT_MOST: tuple[tuple[tuple[str, ...], int], ...] = (
+    (("deck", "jokers_per_deck"), 100),
+    (("turn", "draw"), 100),
+    (("melds", "min_size"), 500),
+    (("melds", "max_wilds"), 500),
+    (("books", "size"), 500),
+    (("game", "target"), 10_000_000),
+)
+"""Upper bounds on single keys, far above any real game, so that no validated pack makes
+``new_game`` or legal-action generation run out of memory or time."""
+
+
+def _get(spec, path):
+    for name in path:
+        spec = getattr(spec, name)
+    return spec
+
+
+def check_runnable(spec, add, player_counts, deck_size, own_deck: bool = False,
+                   engine: bool = False) -> None:
+    """Upper bounds and cross-key checks for packs that validate but could not be played.
+
+    ``add(path, message, related=...)`` reports a problem at a key path; ``deck_size(n)``
+    is the number of cards for ``n`` players (None when the deck is ill-defined);
+    ``own_deck``: a plugin brings its own deck; ``engine``: a plugin's engine plays the
+    pack.  Checks of the canasta kernel's own keys are skipped for packs that another
+    engine plays (a plugin's engine, or table melds).
+    """
+    for path, most in AT_MOST:
+        value = _get(spec, path)
+        if isinstance(value, int) and value > most:
+            add(path, f"expected at most {most}, got {value}")
+    for count in player_counts:
+        size = deck_size(count)
+        if size is not None and size > MAX_DECK_CARDS:
+            deck = spec.deck
+            key = ("deck", "decks_per_player" if deck.decks_per_player is not None else "decks")
+            add(key if not own_deck else ("options",), f"{size} cards for {count} players; a "
+                f"deck holds at most {MAX_DECK_CARDS} cards")
+            break
+    _check_rank_lists(spec, add)
+    high_card = "high_card" in (spec.deal.first_player, spec.deal.next_hand_first)
+    if high_card and spec.deal.high_card_order and not own_deck:
+        in_deck = set(range(13)) | ({13} if spec.deck.jokers_per_deck > 0 else set())
+        named = {rank_index(s) for s in spec.deal.high_card_order if _is_rank(s)}
+        if named and not named & in_deck:
+            add(("deal", "high_card_order"), "names no rank in the deck (there are no jokers: "
+                "deck.jokers_per_deck is 0), so no card could ever win the draw",
+                related=(("deck", "jokers_per_deck"),))
+    if engine or getattr(spec.melds, "kinds", None):
+        return  # another engine plays this pack: the canasta kernel's keys do not apply
+    _check_canasta_kernel(spec, add)
+
+
+def _is_rank(selector: str) -> bool:
+    try:
+        rank_index(selector)
+    except (ValueError, TypeError):
+        return False
+    return True
+
+
+def _check_rank_lists(spec, add) -> None:
+    """Keys that take ranks refuse card codes (``melds.no_wild_ranks: [7S]``)."""
+    lists = [(("melds", "no_wild_ranks"), "melds.no_wild_ranks", spec.melds.no_wild_ranks),
+             (("cards", "unmeldable"), "cards.unmeldable", spec.cards.unmeldable),
+             (("deal", "high_card_order"), "deal.high_card_order", spec.deal.high_card_order)]
+    lists += [(("books", "kinds", i, "ranks"), f"books.kinds[{i}].ranks", kind.ranks or [])
+              for i, kind in enumerate(spec.books.kinds)]
+    for path, shown, selectors in lists:
+        for i, selector in enumerate(selectors):
+            try:
+                kinds = kinds_matching(selector)
+            except (ValueError, TypeError):
+                continue  # not a card selector at all: reported by the selector checks
+            if kinds and not _is_rank(selector):
+                rank = RANKS[rank_of_kind(min(kinds))]
+                add(path + (i,), f"{selector!r} is a card code, but {shown} takes ranks "
+                    f"(write {rank!r})")
+
+
+def _check_canasta_kernel(spec, add) -> None:
+    """The canasta kernel's keys: what it can generate, play and end."""
+    melds, books = spec.melds, spec.books
+    if melds.min_naturals < 1:
+        add(("melds", "min_naturals"), f"expected at least 1, got {melds.min_naturals} (a meld "
+            "of a natural rank holds at least one card of it; melds of wild cards only are "
+            "melds.wild_melds)")
+    wild_ranks = set()
+    for selector in spec.cards.wild:
+        try:
+            wild_ranks |= {rank_of_kind(k) for k in kinds_matching(selector)}
+        except (ValueError, TypeError):
+            pass
+    cap = max(melds.max_wilds, books.size)
+    if wild_ranks and 0 <= cap <= min(most for path, most in AT_MOST
+                                       if path in (('melds', 'max_wilds'), ('books', 'size'))):
+        mixes = comb(len(wild_ranks) + cap, len(wild_ranks)) - 1
+        if mixes > MAX_WILD_MIXES:
+            path = ("melds", "max_wilds") if melds.max_wilds >= books.size else ("books", "size")
+            add(path, f"{len(wild_ranks)} wild ranks in melds of up to {cap} cards make "
+                f"{mixes} mixes of wild cards (at most {MAX_WILD_MIXES}): use fewer wild "
+                "ranks or smaller melds", related=(("cards", "wild"),))
+    if not spec.hand_end.stock_empty:
+        add(("hand_end", "stock_empty"), "false is not supported: once the stock is empty, "
+            "a player who cannot take the discard pile would have no legal action (nothing "
+            "reshuffles the pile); write true")
+    scoring = spec.scoring
+    if getattr(scoring, "style", "canasta") != "canasta":
+        return
+    if getattr(spec.game, "winner", "highest") != "highest":
+        return
+    gains = [
+        scoring.melded_cards and max(spec.cards.values.values(), default=0) > 0,
+        any(kind.value > 0 for kind in books.kinds),
+        scoring.going_out > 0,
+        scoring.concealed_going_out > 0,
+        bool(spec.cards.bonus) and (scoring.bonus.value > 0 or (
+            scoring.bonus.set_size > 0 and scoring.bonus.set_value > 0)),
+        bool(spec.cards.dead) and scoring.dead_in_hand > 0,
+    ]
+    if not any(gains):
+        add(("game", "target"), f"no side can ever score a point (card values, book values "
+            f"and bonuses are all 0 or less), so no game reaches {spec.game.target}",
+            related=(("cards", "values"),))
