@@ -11,8 +11,8 @@ import pytest
 import meldkit
 
 MODULES = sorted(
-    ["meldkit"] + [f"meldkit.{m.name}" for m in pkgutil.iter_modules(meldkit.__path__)
-                   if m.name != "__main__"]
+    ["meldkit"] + [m.name for m in pkgutil.walk_packages(meldkit.__path__, "meldkit.")
+                   if m.name != "meldkit.__main__"]
 )
 
 
