@@ -82,16 +82,17 @@ def play_batch(spec: RunSpec, start: int, stop: int) -> list[GameRecord]:
 
 
 def auto_batch(games: int, workers: int) -> int:
-    """The batch size used when none is given: about 8 batches per worker, at most 32 games
-    (short enough for steady progress, long enough that Ray's per-task cost stays small;
-    see docs/scaling.md).
+    """The batch size used when none is given: about 16 batches per worker, at most 16
+    games (short enough that the last batches end together and progress is steady, long
+    enough that Ray's cost per task stays under 5% for games of 2 ms or more; see
+    docs/scaling.md).
 
     >>> auto_batch(200, 1), auto_batch(200, 2), auto_batch(10**9, 512)
-    (1, 12, 32)
+    (1, 6, 16)
     """
     if workers <= 1:
         return 1
-    return max(1, min(32, games // (workers * 8)))
+    return max(1, min(16, games // (workers * 16)))
 
 
 # --------------------------------------------------------------------------- backends

@@ -930,7 +930,8 @@ def _scale_options(p: argparse.ArgumentParser) -> None:
                         "cluster (--ray auto, --ray ray://HOST:10001); same results as "
                         'without (needs Ray: pip install "meldkit[ray]")')
     p.add_argument("--batch", type=_positive, default=None, metavar="N",
-                   help="games per task (default: about 8 tasks per worker, at most 32)")
+                   help="games per task (default: about 16 tasks per worker, at most 16 "
+                        "games)")
 
 
 def _color_option(p: argparse.ArgumentParser) -> None:

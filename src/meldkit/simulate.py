@@ -158,8 +158,8 @@ def simulate(pack: RulePack | str | os.PathLike, players: int, games: int, seed:
     many worker processes (0: one per CPU); ``ray`` plays the games as Ray tasks instead:
     ``"local"`` starts a local Ray (with ``jobs`` CPUs when ``jobs`` > 0), ``"auto"`` or
     ``"ray://host:10001"`` joins a cluster (needs ``pip install "meldkit[ray]"``).  Games
-    go out in batches of ``batch`` games (default: about eight batches per worker, at most
-    32 games each).  The records are the same for any ``jobs``, ``ray``, ``batch`` and
+    go out in batches of ``batch`` games (default: about 16 batches per worker, at most
+    16 games each).  The records are the same for any ``jobs``, ``ray``, ``batch`` and
     ``first``: a run resumed at ``first`` continues exactly where the first games left off.
     A batch lost with its worker is played again, up to ``retries`` times.  Closing the
     iterator stops the workers.
