@@ -176,7 +176,7 @@ def test_simulate_prints_each_game_and_a_summary(capsys):
     assert "Pony Tail: 2 games, 4 players, seed 3" in out
     assert "hands per game" in out and "decisions per hand" in out
     assert "wins (95% CI)" in out
-    assert "team 0 (seats 0, 2: random)" in out
+    assert "team 0 (seats 0, 2: greedy)" in out
     assert "final scores        mean       sd      min       q1   median       q3      max" in out
     assert "hands ended" in out
 

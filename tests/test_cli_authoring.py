@@ -192,3 +192,124 @@ def test_simulate_plays_greedy_bots_by_default_and_names_them(capsys):
     assert code == 0
     assert "bots greedy" in out
     assert "went_out" in out
+
+
+# --------------------------------------------------------------------------- item 6: play
+
+WILD = frozenset({"2", "JK"})
+MANY_WILD_CARDS = ["2C", "2D", "2H", "JK", "JK", "9H", "9S", "9D", "KH", "KS", "QH", "QS",
+                   "5H", "5S", "8H"]
+
+
+def _leaves(entries):
+    for e in entries:
+        if e.is_move:
+            yield e.moves[0]
+        else:
+            yield from _leaves(e.open(WILD))
+
+
+def _widest(entries):
+    return max([len(entries)] + [_widest(e.open(WILD)) for e in entries if not e.is_move])
+
+
+def test_moves_that_differ_only_in_wild_cards_share_one_line():
+    from meldkit._movelist import group_moves
+    from meldkit.testing import stacked_game
+
+    g = stacked_game("pony_tail", 4, hands={0: MANY_WILD_CARDS}, stock=["JK", "2S"])
+    g.apply("draw")
+    moves = [str(a) for a in g.legal_actions()]
+    entries = group_moves(moves, WILD)
+    assert len(moves) > 60 and len(entries) <= 25
+    line = next(e for e in entries if e.label.startswith("meld 9 9 9 +wild"))
+    assert [e.label for e in line.open(WILD)] == [
+        "meld 9 9 9", "meld 9 9 9 2", "meld 9 9 9 JK", "meld 9 9 9 2 2", "meld 9 9 9 2 JK",
+        "meld 9 9 9 JK JK", "meld 9 9 9 2 2 2", "meld 9 9 9 2 2 JK", "meld 9 9 9 2 JK JK",
+        "meld 9 9 9 JK JK JK"]
+    assert sorted(_leaves(entries)) == sorted(moves)  # every move reachable, once
+
+
+def test_play_lists_on_pony_tail_never_exceed_25_lines_in_any_step():
+    import meldkit
+    from meldkit._movelist import group_moves
+    from meldkit.bots import GreedyBot, RandomBot
+
+    widest = 0
+    for seed, bot in ((1, RandomBot(seed=1)), (2, GreedyBot(seed=2))):
+        g = meldkit.new_game("pony_tail", players=4, seed=seed)
+        for _ in range(1500):
+            if g.is_over:
+                break
+            moves = [str(a) for a in g.legal_actions()]
+            entries = group_moves(moves, WILD)
+            widest = max(widest, _widest(entries))
+            assert sorted(_leaves(entries)) == sorted(moves)
+            g.apply(bot.choose(g))
+    assert 10 < widest <= 25
+
+
+def test_a_long_list_folds_the_moves_of_one_rank_then_of_one_kind():
+    from meldkit._movelist import group_moves
+
+    moves = [f"discard {r}" for r in ("A", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")]
+    moves += [f"meld {r} {r} {w}" for r in ("4", "5", "6", "8", "9", "10", "J", "Q", "K")
+              for w in ("2", "JK")]
+    moves += [f"meld {r} {r} {r}" for r in ("4", "5", "6", "8", "9")]
+    assert len(group_moves(moves, WILD, limit=30)) == 25
+    folded = group_moves(moves, WILD, limit=20)
+    assert [e.label for e in folded][:2] == ["discard A", "discard 4"]
+    assert "meld 9s … (3 ways)" in [e.label for e in folded]
+    assert len(folded) <= 20 and sorted(_leaves(folded)) == sorted(moves)
+
+
+def _play(monkeypatch, capsys, script, *argv):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(script))
+    code = main(["play", *argv, "--color", "never"])
+    return code, capsys.readouterr().out
+
+
+def test_play_opens_a_grouped_line_in_a_second_step(monkeypatch, capsys):
+    script = "draw\n"  # seat 0 draws; then the play-phase list
+    code, out = _play(monkeypatch, capsys, script + "quit\n", "pony_tail", "--seed", "2")
+    assert code == 0
+    grouped = [line for line in _move_lists(out)[-1] if "+wild" in line]
+    assert grouped, "seed 2 deals seat 0 a choice of wild cards after the draw"
+    number, label = grouped[0].split(" ", 1)
+    naturals = label.split(" +wild")[0]  # e.g. "meld 9 9"
+    code, out = _play(monkeypatch, capsys, script + number + "\n1\nquit\n", "pony_tail",
+                      "--seed", "2")
+    assert f"{label}: which one?" in out
+    opened = _move_lists(out)[-2]  # the last is the list after the move chosen in it
+    assert all(line.split(" ", 1)[1].startswith(naturals) for line in opened)
+    assert f"  you: {opened[0].split(' ', 1)[1]}" in out
+
+
+def _move_lists(out: str) -> list[list[str]]:
+    """The numbered lines of every move list in a play transcript (cells split)."""
+    import re as _re
+
+    lists, current = [], None
+    for line in out.splitlines():
+        if line.startswith("Your moves") or "which one?" in line:
+            current = []
+            lists.append(current)
+            continue
+        if current is not None:
+            cells = _re.findall(r"(?:^|\s{2,})(\d+)  (\S.*?)(?=\s{2,}\d+  |$)", line)
+            if not cells:
+                current = None
+                continue
+            current.extend(f"{n} {text}" for n, text in cells)
+    return lists
+
+
+def test_play_logs_automatic_events_and_marks_a_blocked_pile(monkeypatch, capsys):
+    code, out = _play(monkeypatch, capsys, "1\n" * 600, "pony_tail", "--seed", "5")
+    assert code == 0
+    assert "picks up the Pony Tail (13 cards)" in out
+    assert re.search(r"lays out 3[HD]", out)
+    assert "BLOCKED (a 3" in out
+    assert max(len(lst) for lst in _move_lists(out)) <= 25

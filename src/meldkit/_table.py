@@ -115,10 +115,11 @@ def _plural(n: int, word: str) -> str:
 
 def render_table(view: dict[str, Any], style: Style, *, title: str = "",
                  wild: set[str] | frozenset[str] = frozenset(), reserve_name: str = "reserve",
-                 show_hand: bool = True) -> str:
-    """The table as ``view``'s player sees it, as lines of text."""
+                 show_hand: bool = True, blocked: set[str] | frozenset[str] = frozenset()) -> str:
+    """The table as ``view``'s player sees it, as lines of text; ``blocked``: the card
+    codes that block the pile when on top (marked BLOCKED)."""
     try:
-        return _render_rummy(view, style, title, wild, reserve_name, show_hand)
+        return _render_rummy(view, style, title, wild, reserve_name, show_hand, blocked)
     except (KeyError, TypeError, IndexError):
         return _render_generic(view, style, title)
 
@@ -154,7 +155,7 @@ def _meld_text(m: dict[str, Any], style: Style, wild) -> str:
 
 
 def _render_rummy(view: dict[str, Any], style: Style, title: str, wild,
-                  reserve_name: str, show_hand: bool) -> str:
+                  reserve_name: str, show_hand: bool, blocked=frozenset()) -> str:
     you = view["you"]
     your_team = view["team"]
     players = view["players"]
@@ -216,6 +217,8 @@ def _render_rummy(view: dict[str, Any], style: Style, title: str, wild,
     pile = view["pile"]
     if pile["top"]:
         frozen = style.cyan(" FROZEN") if pile["frozen"] else ""
+        if pile["top"] in blocked:
+            frozen += style.cyan(f" BLOCKED (a {pile['top']} on top: it cannot be taken)")
         lines.append(f"Pile: {style.card(pile['top'], wild)} on top, "
                      f"{_plural(pile['size'], 'card')}{frozen}   ·   Stock: "
                      f"{_plural(view['stock_size'], 'card')}")

@@ -116,6 +116,19 @@ def _wild_codes(pack) -> frozenset[str]:
     return frozenset(out)
 
 
+def _blocked_codes(pack) -> frozenset[str]:
+    """The card codes that block the pile when on top (``pile.blocked_by``)."""
+    from ._cards import card_code, kinds_matching
+
+    out: set[str] = set()
+    for sel in getattr(getattr(pack.spec, "pile", None), "blocked_by", ()) or ():
+        try:
+            out |= {card_code(k) for k in kinds_matching(sel)}
+        except ValueError:
+            pass
+    return frozenset(out)
+
+
 def _hand_report(state, hr, style, reserve_name: str = "reserve") -> str:
     """The end of a hand: how it ended and each team's score, item by item."""
     how = {"went_out": f"seat {hr.went_out} went out",
@@ -432,6 +445,9 @@ Type a move's number, or the move itself in notation:
   withdraw    take back an initial meld    end          end the hand (empty stock)
 Commands:
   moves       list your moves again        table        draw the table again
+A line ending in "(N ways)" groups moves that differ only in their wild cards (or, in a
+long list, the moves of one rank): type its number to choose among them, or type the
+move itself (meld 9 9 9 2).
   hint        what the greedy bot would do undo         take back your last move
   save FILE   save the game (resume with: meldkit play --resume FILE)
   help        this help                    quit         leave the game
@@ -459,6 +475,8 @@ class _Game:
         self.hands_seen = len(state.hand_results)
         self.wild = _wild_codes(self.pack)
         self.echo = not _isatty(inp)
+        self.menu: list[Any] = []  # the move list shown, and the step open in it (if any)
+        self.open: Any = None
 
     # ------------------------------------------------------------ output
     def say(self, text: str = "") -> None:
@@ -480,14 +498,38 @@ class _Game:
 
         view = self.state.view(self.human)
         self.say(render_table(view, self.style, title=_title(self.pack), wild=self.wild,
-                              reserve_name=self.pack.spec.deal.reserve_name))
+                              reserve_name=self.pack.spec.deal.reserve_name,
+                              blocked=_blocked_codes(self.pack)))
 
     def moves(self) -> None:
+        """The legal moves, grouped: moves that differ only in wild cards share a line,
+        opened by its number (see ``meldkit._movelist``)."""
+        from ._movelist import group_moves
         from ._table import render_moves
 
-        moves = [str(a) for a in self.state.legal_actions()]
+        self.menu = group_moves([str(a) for a in self.state.legal_actions()], self.wild)
+        self.open = None
         self.say(self.style.bold("Your moves") + " (a number or notation; 'help' for more):")
-        self.say(render_moves(moves, self.style))
+        self.say(render_moves([e.label for e in self.menu], self.style))
+
+    def open_group(self, entry) -> None:
+        """The next step of a grouped line: its moves, or finer groups."""
+        from ._table import render_moves
+
+        self.open = entry.open(self.wild)
+        self.say(f"  {entry.label}: which one? (a number or notation; 'moves' to go back)")
+        self.say(render_moves([e.label for e in self.open], self.style))
+
+    def events(self, before: dict, action: str) -> None:
+        """Log what the last action set off by itself (a reserve picked up, bonus cards
+        laid out, books completed)."""
+        from ._movelist import auto_events
+
+        after = self.state.view(self.human)
+        for text in auto_events(before, after, self.pack.spec.deal.reserve_name,
+                                lambda q: "you" if q == self.human else f"seat {q}",
+                                action):
+            self.say(f"    {text}")
 
     def after_apply(self) -> None:
         results = self.state.hand_results
@@ -514,8 +556,10 @@ class _Game:
                 raise _ReplayError(f"the game cannot go on: {stuck_reason(state)}")
             if p != self.human:
                 a = self.bots[p].choose(state)
+                before = state.view(self.human)
                 state.apply(a)
                 self.say(f"  seat {p} ({self.names[p]}, team {state.team_of[p]}): {a}")
+                self.events(before, str(a))
                 self.after_apply()
                 show = True
                 continue
@@ -565,13 +609,20 @@ class _Game:
     def move(self, line: str) -> bool:
         """Play a numbered or written move; True if it was played."""
         state = self.state
-        legal = state.legal_actions()
         if line.isascii() and line.isdigit():  # not '²': int() refuses it
+            shown = self.open if self.open is not None else self.menu
+            if not shown:
+                self.moves()
+                shown = self.menu
             i = int(line)
-            if not 1 <= i <= len(legal):
-                self.say(f"  there is no move {i}: choose 1 to {len(legal)}")
+            if not 1 <= i <= len(shown):
+                self.say(f"  there is no move {i}: choose 1 to {len(shown)}")
                 return False
-            action = legal[i - 1]
+            entry = shown[i - 1]
+            if not entry.is_move:
+                self.open_group(entry)
+                return False
+            action = state.parse_action(entry.moves[0])
         else:
             reason = state.check(line)
             if reason is not None:
@@ -579,10 +630,13 @@ class _Game:
                 return False
             action = state.parse_action(line)
         before = state.clone()
+        seen = state.view(self.human)
         state.apply(action)
         self.undo.append((before, str(action)))
         self.say(f"  you: {action}")
+        self.events(seen, str(action))
         self.after_apply()
+        self.menu, self.open = [], None
         return True
 
     def save(self, path: str) -> None:
@@ -930,8 +984,7 @@ def _scale_options(p: argparse.ArgumentParser) -> None:
                         "cluster (--ray auto, --ray ray://HOST:10001); same results as "
                         'without (needs Ray: pip install "meldkit[ray]")')
     p.add_argument("--batch", type=_positive, default=None, metavar="N",
-                   help="games per task (default: about 16 tasks per worker, at most 16 "
-                        "games)")
+                   help="games per task (default: about 8 tasks per worker, at most 32)")
 
 
 def _color_option(p: argparse.ArgumentParser) -> None:

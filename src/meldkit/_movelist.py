@@ -1,0 +1,189 @@
+"""The move list of ``meldkit play``: legal moves grouped so that a person can read them,
+and the automatic events an action set off, for the log.
+
+Moves that differ only in their wild cards make one line (``meld 9 9 9 +wild``); the wild
+cards are chosen in a second step, or typed as notation (``meld 9 9 9 2``).  When even that
+makes more than :data:`LIMIT` lines, the lines of one rank (``meld 9s``), then of one kind
+of move (``discard …``), are folded into one, each opened in a further step, so that no list
+is ever longer than :data:`LIMIT`.  Everything works on notation text, so it serves every
+engine.
+
+>>> moves = ["draw", "meld 9 9 9", "meld 9 9 2", "meld 9 9 9 2", "meld 9 9 JK", "discard 9"]
+>>> [e.label for e in group_moves(moves, wild={"2", "JK"})]
+['draw', 'meld 9 9 9 +wild (2 ways)', 'meld 9 9 +wild (2 ways)', 'discard 9']
+>>> [e.label for e in group_moves(moves, wild={"2", "JK"})[1].open(wild={"2", "JK"})]
+['meld 9 9 9', 'meld 9 9 9 2']
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Collection, Sequence
+from typing import Any
+
+import attrs
+
+LIMIT = 25
+"""The most lines a move list shows at once."""
+
+_IDENTITY, _NATURALS, _RANK, _VERB = 0, 1, 2, 3
+
+
+def _rank(word: str) -> str:
+    w = word.upper()
+    if w in ("JK", "JOKER", "X"):
+        return "JK"
+    if len(w) >= 2 and w[-1] in "CDHS" and w[:-1] in (
+            "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "T", "1"):
+        return w[:-1]
+    return w
+
+
+def _parts(move: str) -> tuple[str, list[str], str]:
+    """``(verb, cards, target)`` of notation: ``add 9 2 to 9`` → ``('add', ['9', '2'], '9')``."""
+    words = move.split()
+    if not words:
+        return "", [], ""
+    verb, rest = words[0], words[1:]
+    target = ""
+    if "to" in rest:
+        i = rest.index("to")
+        rest, target = rest[:i], " ".join(rest[i + 1:])
+    return verb, rest, target
+
+
+def _key(move: str, level: int, wild: Collection[str]) -> Any:
+    if level == _IDENTITY:
+        return move
+    verb, cards, target = _parts(move)
+    if level == _VERB:
+        return (verb,)
+    if verb == "discard" and level == _NATURALS:
+        return move  # a discard of a wild card is not a variant of another discard
+    naturals = tuple(c for c in cards if _rank(c) not in wild)
+    if level == _NATURALS:
+        return (verb, naturals, target)
+    slot = target or (_rank(naturals[0]) if naturals else ("wild" if cards else ""))
+    return (verb, slot)
+
+
+@attrs.frozen
+class Entry:
+    """One line of a move list: a move, or a group of moves opened in a further step."""
+
+    label: str
+    moves: tuple[str, ...]
+    level: int = _IDENTITY
+    """How the group was formed (finer levels open it)."""
+
+    @property
+    def is_move(self) -> bool:
+        return len(self.moves) == 1
+
+    def open(self, wild: Collection[str] = frozenset(), limit: int = LIMIT) -> list[Entry]:
+        """The lines of a group's next step."""
+        return _entries(list(self.moves), wild, range(self.level - 1, -1, -1), limit)
+
+
+def _label(key: Any, level: int, moves: Sequence[str], wild: Collection[str]) -> str:
+    n = len(moves)
+    if level == _NATURALS:
+        verb, naturals, target = key
+        plain = " ".join([verb, *naturals])
+        to = f" to {target}" if target else ""
+        if not naturals:
+            return f"{verb} wild cards{to} ({n} ways)"
+        return f"{plain} +wild{to} ({n} ways)"
+    if level == _RANK:
+        verb, slot = key
+        if verb in ("add",):
+            return f"add to {slot} … ({n} ways)"
+        if verb == "take":
+            return f"take the pile … ({n} ways)"
+        shown = "wild cards" if slot == "wild" else f"{slot}s"
+        return f"{verb} {shown} … ({n} ways)"
+    (verb,) = key
+    if verb == "discard":
+        return f"discard … (one of {n} cards)"
+    return f"{verb} … ({n} ways)"
+
+
+def _entries(moves: list[str], wild: Collection[str], levels: Any, limit: int) -> list[Entry]:
+    """The lines of ``moves`` grouped at the first of ``levels`` that makes at most
+    ``limit`` lines (else at the last)."""
+    chosen: list[tuple[int, dict[Any, list[str]]]] = []
+    for level in levels:
+        groups: dict[Any, list[str]] = {}
+        for m in moves:
+            groups.setdefault(_key(m, level, wild), []).append(m)
+        chosen.append((level, groups))
+        if len(groups) <= limit:
+            break
+    level, groups = chosen[-1]
+    out = []
+    for key, members in groups.items():
+        if len(members) == 1:
+            out.append(Entry(members[0], (members[0],)))
+        else:
+            out.append(Entry(_label(key, level, members, wild), tuple(members), level))
+    return out
+
+
+def group_moves(moves: Sequence[str], wild: Collection[str] = frozenset(),
+                limit: int = LIMIT) -> list[Entry]:
+    """The first step's lines: one per move, except that moves differing only in wild
+    cards share a line — and, past ``limit`` lines, one per rank, then one per kind of
+    move."""
+    return _entries(list(moves), frozenset(wild), (_NATURALS, _RANK, _VERB), limit)
+
+
+# --------------------------------------------------------------------------- events
+
+
+def _books(team: dict) -> Counter:
+    return Counter((m["rank"], m["book"]) for m in team.get("melds", ()) if m.get("book"))
+
+
+def auto_events(before: dict, after: dict, reserve_name: str = "reserve",
+                seat_name: Callable[[int], str] = lambda q: f"seat {q}",
+                action: str = "") -> list[str]:
+    """What an action set off by itself, from two views of the table (before and after):
+    reserve piles picked up (but by a ``pickup`` ``action``), bonus cards laid out, books
+    completed.
+
+    >>> b = {"hand_number": 1, "players": [{"seat": 0, "bonus": [], "reserve_picked_up": False,
+    ...      "reserve_size": 13}], "teams": []}
+    >>> a = {"hand_number": 1, "players": [{"seat": 0, "bonus": ["3H"], "reserve_picked_up": True,
+    ...      "reserve_size": 0}], "teams": []}
+    >>> auto_events(b, a, "Pony Tail")
+    ['seat 0 picks up the Pony Tail (13 cards)', 'seat 0 lays out 3H']
+    """
+    try:
+        new_hand = before.get("hand_number") != after.get("hand_number")
+        old_players = {p["seat"]: p for p in before.get("players", ())}
+        out = []
+        for p in after.get("players", ()):
+            q = p["seat"]
+            old = {} if new_hand else old_players.get(q, {})
+            if p.get("reserve_picked_up") and old and not old.get("reserve_picked_up") \
+                    and old.get("reserve_size") and action.split()[:1] != ["pickup"]:
+                out.append(f"{seat_name(q)} picks up the {reserve_name} "
+                           f"({old['reserve_size']} cards)")
+            was = list(old.get("bonus", ()))
+            laid = list(p.get("bonus", ()))
+            for c in was:
+                if c in laid:
+                    laid.remove(c)
+            if laid:
+                out.append(f"{seat_name(q)} lays out {' '.join(laid)}"
+                           + (" (dealt)" if new_hand else ""))
+        if not new_hand:
+            old_teams = {t["team"]: t for t in before.get("teams", ())}
+            for t in after.get("teams", ()):
+                new = _books(t) - _books(old_teams.get(t["team"], {}))
+                for rank, book in new.elements():
+                    shown = "wild cards" if rank == "wild" else f"{rank}s"
+                    out.append(f"team {t['team']} completes a {book} book of {shown}")
+        return out
+    except (KeyError, TypeError, AttributeError):
+        return []  # an engine whose view is not the rummy kernel's
