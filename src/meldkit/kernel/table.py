@@ -432,6 +432,12 @@ class TableState(GameState):
         """Parse notation into an action; raises :class:`~meldkit.NotationError`."""
         return parse_table_action(text)
 
+    def _hooks_may_fail(self) -> bool:
+        return False  # no plugin code runs in this engine: apply needs no snapshot
+
+    def _interned(self, action: Action) -> Action | None:
+        return _ACTION_CACHE.get(tuple.__new__(tuple, action))
+
     def _legal(self) -> list[Action]:
         return getattr(self, PHASES[self.phase][0])()
 
