@@ -131,7 +131,7 @@ def test_the_count_starts_afresh_each_hand():
 def test_save_and_load_keep_the_bury_count():
     g = game()
     g.apply("bury 3")
-    loaded = meldkit.GameState.from_json(g.to_json())
+    loaded = meldkit.GameState.from_json(g.to_json(), pack=g.pack)
     assert loaded == g
     assert loaded.ext["bury"] == {"hand": 1, "count": [1, 0, 0, 0]}
     assert loaded.check("bury 3").code == "bury/limit-reached"
@@ -185,7 +185,7 @@ def test_finished_hands_rescore_the_same_later_and_after_loading():
     for _ in range(40):  # into the next hand, with its own buries
         g.apply(bot.choose(g))
     assert g.rescore(first) == first.totals
-    loaded = meldkit.GameState.from_json(g.to_json())
+    loaded = meldkit.GameState.from_json(g.to_json(), pack=g.pack)
     assert loaded.hand_results[0].totals == first.totals
     assert loaded == g
 

@@ -118,11 +118,19 @@ class HousesRules:
             value = self._points[key] = self.group_points(key)
             return value
 
+    CACHE_SIZE = 64
+    """Most compiled Houses packs kept (least recently used dropped)."""
+
     @classmethod
     def of(cls, pack) -> HousesRules:
-        r = cls._cache.get(pack.digest)
+        """The compiled tables of ``pack`` (cached by digest, at most :attr:`CACHE_SIZE`)."""
+        cache = cls._cache
+        r = cache.pop(pack.digest, None)
         if r is None:
-            r = cls._cache[pack.digest] = cls(pack)
+            r = cls(pack)
+            while len(cache) >= cls.CACHE_SIZE:
+                del cache[next(iter(cache))]
+        cache[pack.digest] = r  # most recently used last
         return r
 
     def action(self, type: str, cards: tuple[int, ...] = (), target: int = -1) -> Action:
