@@ -8,7 +8,7 @@ and the pure meld arithmetic of :mod:`meldkit.kernel.melds`:
 * knocks as soon as it may, and lays the melds of a best arrangement;
 * lays off everything it can, then melds;
 * in rummy, melds the melds of a best arrangement, lays off, then discards the card that
-  leaves the least deadwood (the highest such card on a tie).
+  leaves the least deadwood — of those, one that pairs with nothing, then the highest.
 """
 
 from __future__ import annotations
@@ -59,10 +59,11 @@ def greedy_table_choice(state) -> Action:
     if "discard" in by_type:
         values = rules.values
 
-        def after(a: Action) -> tuple[int, int]:
+        def after(a: Action) -> tuple[int, int, int]:
+            card = a.cards[0]
             rest = hand[:]
-            rest.remove(a.cards[0])
-            return rules.min_deadwood(rest), -values[a.cards[0]]
+            rest.remove(card)
+            return rules.min_deadwood(rest), _neighbours(card, rest), -values[card]
 
         return min(by_type["discard"], key=after)
     if "done" in by_type:
@@ -74,3 +75,15 @@ def _top_melds(rules, hand: list[int], top: int) -> bool:
     """Whether the top card is part of a best arrangement of the hand with it."""
     melds, _ = rules.best_arrangement(hand + [top])
     return any(top in m for m in melds)
+
+
+def _neighbours(card: int, others: list[int]) -> int:
+    """How many of ``others`` could join ``card`` in a meld: same rank, or same suit within
+    two ranks (a card that pairs with nothing is the one to let go)."""
+    rank, suit = divmod(card, 4)
+    n = 0
+    for c in others:
+        r, s = divmod(c, 4)
+        if r == rank or (s == suit and abs(r - rank) <= 2):
+            n += 1
+    return n
