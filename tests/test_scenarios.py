@@ -147,6 +147,33 @@ def test_seat_turn_is_checked_before_a_move():
     assert "expected seat 1 to play, but it is seat 0's turn" in message
 
 
+def test_scenarios_cover_table_meld_packs_whose_moves_name_suits():
+    """Moves are notation and hands are card codes, so a pack of another engine (gin
+    rummy, whose melds are runs) is tested the same way; without named cards the deal is
+    the seed's."""
+    text = """\
+scenarios:
+  - name: GR-3 the first upcard is offered before anyone draws
+    seed: 4
+    steps:
+      - expect:
+          hand_size: {0: 10, 1: 10}
+          pile: {top: AH, size: 1}
+          refused: {draw: true}
+      - {move: pass, by: 0}
+      - {move: pass, by: 1}
+      - move: draw
+        by: 0
+        expect:
+          hand_size: {0: 11}
+"""
+    assert failures("gin_rummy", text) == []
+    wrong = text.replace("top: AH", "top: KH")
+    assert failures("gin_rummy", wrong) == [
+        "s.yaml:7:23: GR-3 the first upcard is offered before anyone draws, step 1: pile top: "
+        "expected KH, got AH"]
+
+
 # --------------------------------------------------------------------------- untrusted files
 
 

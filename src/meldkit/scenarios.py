@@ -779,10 +779,16 @@ class _Run:
         if not self.seats_ok(players):
             return self.result()
         try:
-            self.state = stacked_game(pack, players, hands=sc.hands, reserves=sc.reserves,
-                                      upcard=sc.upcard, stock=sc.stock,
-                                      first_player=sc.first_player, seed=sc.seed,
-                                      options=sc.options)
+            if self.stackable() or sc.hands or sc.reserves or sc.upcard or sc.stock:
+                self.state = stacked_game(pack, players, hands=sc.hands, reserves=sc.reserves,
+                                          upcard=sc.upcard, stock=sc.stock,
+                                          first_player=sc.first_player, seed=sc.seed,
+                                          options=sc.options)
+            else:  # no cards named, and an engine that cannot stack: the seed's deal
+                from . import new_game
+
+                options = dict(sc.options or {}, first_player=sc.first_player)
+                self.state = new_game(pack, players=players, seed=sc.seed, options=options)
         except MeldkitError as exc:
             self.fail(_At(*_pos(sc.deal_at)), "deal", f"cannot deal it: {_one_line(exc)}")
             return self.result()
@@ -801,6 +807,14 @@ class _Run:
             if not self.step(step):
                 break
         return self.result()
+
+    def stackable(self) -> bool:
+        """Whether the pack's engine can deal a stacked deck."""
+        from ._state import RummyState
+        from .plugins import engine_for
+
+        engine = engine_for(self.pack)
+        return engine is RummyState or getattr(engine, "stack_deck", None) is not None
 
     def result(self) -> ScenarioResult:
         return ScenarioResult(self.sc.name, self.sc.file, self.sc.line, tuple(self.failures))
@@ -938,8 +952,15 @@ class _Run:
             if bad:
                 return bad
             seat = state.team_players(ex.arg)[0]
-            team = next(t for t in state.view(seat)["teams"] if t["team"] == ex.arg)
-            got = [list(m["cards"]) for m in team["melds"]]
+            view = state.view(seat)
+            if "teams" in view:
+                team = next(t for t in view["teams"] if t["team"] == ex.arg)
+                got = [list(m["cards"]) for m in team["melds"]]
+            else:  # engines whose melds are on the table, not by team
+                got = [list(m["cards"] if isinstance(m, dict) else m)
+                       for m in view.get("melds", ())
+                       if not isinstance(m, dict) or m.get("owner", m.get("team", ex.arg))
+                       in (ex.arg, None)]
             return _compare_melds(ex.arg, ex.value, got)
         if key.startswith("pile."):
             return self.pile(key[5:], ex.value)
@@ -982,6 +1003,8 @@ class _Run:
         state = self.state
         seat = state.current_player if state.current_player is not None else 0
         pile = state.view(seat).get("pile")
+        if isinstance(pile, list):  # engines that show the whole pile (table melds)
+            pile = {"top": pile[-1] if pile else None, "size": len(pile), "frozen": False}
         if not isinstance(pile, dict):
             return "this game has no discard pile in its view"
         if what == "blocked":
