@@ -1,0 +1,545 @@
+"""meldkit.kernel.melds: meld predicates, lay-offs and deadwood, proved by unit tests, by
+brute force over random rules and hands, and against OpenSpiel's own gin rummy utilities."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from meldkit._cards import kind_of_code
+from meldkit.kernel.melds import Match, MeldKind, MeldRules, default_values, meld_code
+
+
+def cards(text: str) -> list[int]:
+    return [kind_of_code(c) for c in text.split()]
+
+
+def codes(meld) -> str:
+    return meld_code(meld.cards if isinstance(meld, Match) else meld)
+
+
+GIN = MeldRules([MeldKind("set", "set", max_size=4), MeldKind("run", "run", max_size=5)])
+
+
+def run_rules(**kw) -> MeldRules:
+    return MeldRules([MeldKind("run", "run", **kw)], wild_kinds=[52])
+
+
+# --------------------------------------------------------------------------- ace modes
+
+
+@pytest.mark.parametrize(
+    ("ace", "text", "ends"),
+    [
+        ("low", "AH 2H 3H", (0, 2)),
+        ("low", "QH KH AH", None),
+        ("low", "KH AH 2H", None),
+        ("high", "QH KH AH", (11, 13)),
+        ("high", "AH 2H 3H", None),
+        ("both", "AH 2H 3H", (0, 2)),
+        ("both", "QH KH AH", (11, 13)),
+        ("both", "KH AH 2H", None),
+        ("around", "KH AH 2H", (12, 14)),
+        ("around", "QH KH AH", (11, 13)),
+        ("around", "AH 2H 3H", (0, 2)),
+        ("around", "JH QH KH AH 2H 3H", (10, 15)),
+    ],
+)
+def test_ace_mode_decides_where_the_ace_stands(ace, text, ends):
+    m = run_rules(ace=ace).match(cards(text))
+    assert (None if m is None else (m.low, m.high)) == ends
+
+
+def test_run_canonical_order_is_low_to_high_whatever_the_input_order():
+    m = run_rules(ace="both").match(cards("AS KS QS"))
+    assert "QS KS AS" == codes(m)
+    assert (m.rank, m.suit) == (-1, 3)
+
+
+def test_run_of_thirteen_around_the_corner_but_no_fourteenth_card():
+    rules = run_rules(ace="around", max_wilds=1)
+    full = cards("AC 2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC")
+    m = rules.match(full)
+    assert (m.low, m.high) == (0, 12)
+    assert rules.can_add(m, kind_of_code("JK")) is None
+
+
+def test_run_needs_one_suit_and_distinct_ranks():
+    rules = run_rules()
+    assert rules.match(cards("4H 5H 6S")) is None
+    assert rules.match(cards("4H 5H 5H 6H")) is None
+    assert rules.match(cards("4H 6H 7H")) is None
+
+
+# --------------------------------------------------------------------------- wild rules
+
+
+def test_wild_fills_a_gap_in_a_run():
+    m = run_rules(max_wilds=1).match(cards("4H JK 6H"))
+    assert ("4H JK 6H", 3, 5) == (codes(m), m.low, m.high)
+
+
+def test_extra_wild_goes_above_the_run_then_below_at_the_king():
+    rules = run_rules(max_wilds=1)
+    m = rules.match(cards("JK 4H 5H"))
+    assert ("4H 5H JK", 3, 5) == (codes(m), m.low, m.high)
+    m = rules.match(cards("KH JK QH"))
+    assert ("JK QH KH", 10, 12) == (codes(m), m.low, m.high)
+
+
+def test_max_wilds_bounds_the_wild_cards_of_a_meld():
+    assert run_rules(max_wilds=1).match(cards("4H JK JK")) is None
+    assert run_rules(max_wilds=2).match(cards("4H JK JK")) is not None
+    assert run_rules(max_wilds=0).match(cards("4H 5H JK")) is None
+
+
+def test_wilds_not_adjacent_moves_a_wild_to_the_other_end_or_refuses():
+    rules = run_rules(max_wilds=2, wilds_adjacent=False)
+    m = rules.match(cards("5H 6H JK JK"))
+    assert ("JK 5H 6H JK", 3, 6) == (codes(m), m.low, m.high)
+    assert rules.match(cards("5H 8H JK JK")) is None  # the gap needs two wilds side by side
+    assert run_rules(max_wilds=2).match(cards("5H 8H JK JK")) is not None
+
+
+def test_all_wild_meld_only_where_allowed():
+    wild_set = MeldRules([MeldKind("set", "set", max_wilds=3, all_wild=True)], wild_kinds=[52])
+    m = wild_set.match(cards("JK JK JK"))
+    assert (m.rank, m.low, m.high) == (-1, -1, -1)
+    plain = MeldRules([MeldKind("set", "set", max_wilds=3)], wild_kinds=[52])
+    assert plain.match(cards("JK JK JK")) is None
+    wild_run = run_rules(max_wilds=3, all_wild=True)
+    assert wild_run.match(cards("JK JK JK")).suit == -1
+    apart = run_rules(max_wilds=3, all_wild=True, wilds_adjacent=False)
+    assert apart.match(cards("JK JK JK")) is None
+
+
+def test_deuces_wild_count_as_wild_even_in_their_own_place():
+    rules = MeldRules([MeldKind("run", "run", max_wilds=0)], wild_kinds=kind_of_code_all("2"))
+    assert rules.match(cards("AH 2H 3H")) is None
+    rules = MeldRules([MeldKind("run", "run", max_wilds=1)], wild_kinds=kind_of_code_all("2"))
+    assert "AH 2H 3H" == codes(rules.match(cards("AH 2H 3H")))
+
+
+def kind_of_code_all(rank: str) -> list[int]:
+    return [kind_of_code(rank + s) for s in "CDHS"]
+
+
+def test_joker_that_is_not_wild_melds_with_nothing():
+    rules = MeldRules([MeldKind("set", "set"), MeldKind("run", "run")])
+    assert rules.match(cards("JK JK JK")) is None
+    assert rules.match(cards("4H 5H JK")) is None
+    assert 10 + 0 == rules.min_deadwood(cards("JK KS"))
+
+
+# --------------------------------------------------------------------------- sets
+
+
+def test_set_canonical_order_is_by_suit_with_wilds_last():
+    rules = MeldRules([MeldKind("set", "set", max_wilds=1)], wild_kinds=[52])
+    m = rules.match(cards("JK 9S 9C 9H"))
+    assert ("9C 9H 9S JK", 8, -1, 8, 8) == (codes(m), m.rank, m.suit, m.low, m.high)
+
+
+def test_distinct_suits_refuses_two_cards_of_one_suit_in_a_set():
+    two_decks = cards("9S 9S 9H")
+    assert MeldRules([MeldKind("set", "set")]).match(two_decks) is not None
+    assert MeldRules([MeldKind("set", "set", distinct_suits=True)]).match(two_decks) is None
+
+
+def test_sizes_bound_a_meld_laid_down():
+    assert GIN.match(cards("9S 9H")) is None
+    assert GIN.match(cards("3H 4H 5H 6H 7H 8H")) is None  # runs of at most 5 laid down
+    assert GIN.match(cards("3H 4H 5H 6H 7H")) is not None
+
+
+def test_first_declared_kind_wins():
+    rules = MeldRules([MeldKind("short", "run", max_size=3), MeldKind("long", "run")])
+    assert 0 == rules.match(cards("3H 4H 5H")).kind
+    assert 1 == rules.match(cards("3H 4H 5H 6H")).kind
+
+
+# --------------------------------------------------------------------------- lay-offs
+
+
+def test_can_add_grows_a_run_at_either_end():
+    m = GIN.match(cards("5H 6H 7H"))
+    assert "4H 5H 6H 7H" == codes(GIN.can_add(m, kind_of_code("4H")))
+    grown = GIN.can_add(m, kind_of_code("8H"))
+    assert ("5H 6H 7H 8H", 4, 7) == (codes(grown), grown.low, grown.high)
+    assert GIN.can_add(m, kind_of_code("9H")) is None
+    assert GIN.can_add(m, kind_of_code("8S")) is None
+
+
+def test_can_add_stops_at_the_ace_as_the_ace_rule_says():
+    low = run_rules()
+    assert low.can_add(low.match(cards("AC 2C 3C")), kind_of_code("KC")) is None
+    assert low.can_add(low.match(cards("JC QC KC")), kind_of_code("AC")) is None
+    around = run_rules(ace="around")
+    m = around.can_add(around.match(cards("JC QC KC")), kind_of_code("AC"))
+    assert ("JC QC KC AC", 10, 13) == (codes(m), m.low, m.high)
+    m = around.can_add(around.match(cards("AC 2C 3C")), kind_of_code("KC"))
+    assert ("KC AC 2C 3C", 12, 15) == (codes(m), m.low, m.high)
+
+
+def test_can_add_respects_max_size_only_when_asked():
+    m = GIN.match(cards("3H 4H 5H 6H 7H"))
+    assert GIN.can_add(m, kind_of_code("8H")) is not None
+    assert GIN.can_add(m, kind_of_code("8H"), respect_max_size=True) is None
+
+
+def test_can_add_to_a_set_needs_its_rank_and_room_for_wilds():
+    rules = MeldRules([MeldKind("set", "set", max_wilds=1)], wild_kinds=[52])
+    m = rules.match(cards("9C 9D 9H"))
+    assert "9C 9D 9H 9S" == codes(rules.can_add(m, kind_of_code("9S")))
+    assert rules.can_add(m, kind_of_code("8S")) is None
+    with_wild = rules.can_add(m, kind_of_code("JK"))
+    assert "9C 9D 9H JK" == codes(with_wild)
+    assert rules.can_add(with_wild, kind_of_code("JK")) is None
+
+
+def test_can_add_a_wild_keeps_the_wilds_already_placed():
+    rules = run_rules(max_wilds=2)
+    m = rules.match(cards("4H JK 6H"))
+    grown = rules.can_add(m, kind_of_code("JK"))
+    assert ("4H JK 6H JK", 3, 6) == (codes(grown), grown.low, grown.high)
+
+
+def test_can_add_the_natural_a_wild_stands_for_replaces_the_run():
+    rules = run_rules(max_wilds=1)
+    m = rules.match(cards("4H JK 6H"))
+    grown = rules.can_add(m, kind_of_code("5H"))
+    assert ("4H 5H 6H JK", 3, 6) == (codes(grown), grown.low, grown.high)
+
+
+# --------------------------------------------------------------------------- hands
+
+
+def test_two_decks_give_two_runs_of_the_same_cards():
+    hand = cards("5H 5H 6H 6H 7H 7H")
+    rules = MeldRules([MeldKind("run", "run")])
+    assert 0 == rules.min_deadwood(hand)
+    melds, dead = rules.best_arrangement(hand)
+    assert (("5H 6H 7H", "5H 6H 7H"), ()) == (tuple(meld_code(m) for m in melds), dead)
+
+
+def test_melds_in_lists_every_meld_once_sorted_whatever_the_hand_order():
+    hand = cards("5S 6S 7S 7D 7C 8S 7H")
+    expected = GIN.melds_in(hand)
+    assert expected == sorted(set(expected))
+    rng = random.Random(3)
+    for _ in range(5):
+        rng.shuffle(hand)
+        assert expected == GIN.melds_in(hand)
+    assert 5 + 3 == len(expected)  # four 3-sets and the 4-set of 7s; 5-6-7, 6-7-8, 5-6-7-8
+
+
+def test_melds_in_includes_every_wild_mix():
+    rules = MeldRules([MeldKind("set", "set", max_wilds=1)], wild_kinds=[52, kind_of_code("2C")])
+    found = {meld_code(m) for m in rules.melds_in(cards("9C 9D 2C JK"))}
+    assert {"9C 9D 2C", "9C 9D JK"} == found
+
+
+def test_meld_prefers_the_set_that_lets_the_runs_stand():
+    # OpenSpiel's example: 6s7s8s, 6c7c8c, 8d: laying 8s8c8d leaves 26, the runs leave 8.
+    hand = cards("6S 7S 8S 6C 7C 8C 8D")
+    assert 8 == GIN.min_deadwood(hand)
+    assert ["6C 7C 8C", "6S 7S 8S"] == [meld_code(m) for m in GIN.melds_within(hand, 8)]
+
+
+def test_discard_true_takes_the_card_that_helps_most_openspiel_the_high_card():
+    hand = cards("5S 3C 4C 5C 2D 3D 4D 5D 2H 3H 4H")
+    assert 0 == GIN.min_deadwood(hand, discard=True)
+    assert 2 == GIN.min_deadwood(hand, discard="openspiel")
+    assert 0 == GIN.min_deadwood(hand, discard="best")
+
+
+def test_default_values_are_pips_with_faces_ten_and_joker_zero():
+    values = default_values()
+    assert [1, 2, 9, 10, 10, 10, 10] == [values[r * 4] for r in (0, 1, 8, 9, 10, 11, 12)]
+    assert 0 == values[52]
+    custom = MeldRules([MeldKind("set", "set")], values=[5] * 52 + [25])
+    assert 30 == custom.value(cards("JK 2C"))
+
+
+# --------------------------------------------------------------------------- errors
+
+
+@pytest.mark.parametrize("bad", [53, -1, "4H", None, 2.5])
+def test_bad_card_is_refused_with_its_value_named(bad):
+    with pytest.raises(ValueError, match="is not a card kind"):
+        GIN.min_deadwood([0, 1, bad])
+    with pytest.raises(ValueError, match="is not a card kind"):
+        GIN.match([0, 4, bad])
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"type": "book"}, "'type' must be 'set' or 'run'"),
+        ({"type": "run", "min_size": 0}, "'min_size' must be an int >= 1"),
+        ({"type": "run", "max_size": 2}, "'max_size' must be None or an int >= min_size 3"),
+        ({"type": "run", "ace": "top"}, "'ace' must be one of low, high, both, around"),
+        ({"type": "set", "max_wilds": -1}, "'max_wilds' must be an int >= 0"),
+    ],
+)
+def test_bad_meld_kind_is_refused_with_the_field_named(fields, message):
+    with pytest.raises(ValueError, match=message):
+        MeldKind("k", **fields)
+
+
+def test_bad_rules_are_refused():
+    with pytest.raises(ValueError, match="at least one meld kind"):
+        MeldRules([])
+    with pytest.raises(ValueError, match="53 ints"):
+        MeldRules([MeldKind("set", "set")], values=[1] * 52)
+    with pytest.raises(ValueError, match="'discard' must be"):
+        GIN.min_deadwood([0, 1], discard="worst")
+    with pytest.raises(ValueError, match="needs a hand without wild cards"):
+        MeldRules([MeldKind("set", "set")], wild_kinds=[52]).min_deadwood(
+            [52, 0], discard="openspiel"
+        )
+    with pytest.raises(ValueError, match="'limit' must be an int"):
+        GIN.melds_within([0, 1], "10")
+
+
+# --------------------------------------------------------------------------- brute force
+
+
+def brute_melds(rules: MeldRules, hand: list[int]) -> dict[int, tuple[int, ...]]:
+    """Every subset of hand positions (a bit mask) that forms a meld, with its canonical cards."""
+    out = {}
+    n = len(hand)
+    for size in range(1, n + 1):
+        for idx in itertools.combinations(range(n), size):
+            m = rules.match([hand[i] for i in idx])
+            if m is not None:
+                out[sum(1 << i for i in idx)] = m.cards
+    return out
+
+
+def brute_min_deadwood(rules: MeldRules, hand: list[int]) -> int:
+    melds = list(brute_melds(rules, hand))
+    values = [rules.values[c] for c in hand]
+    n = len(hand)
+    memo: dict[int, int] = {}
+
+    def best(avail: int) -> int:  # least deadwood of the cards at positions in avail
+        if avail == 0:
+            return 0
+        if avail in memo:
+            return memo[avail]
+        low = (avail & -avail).bit_length() - 1
+        r = values[low] + best(avail & ~(1 << low))
+        for m in melds:
+            if m >> low & 1 and m & avail == m:
+                r = min(r, best(avail & ~m))
+        memo[avail] = r
+        return r
+
+    return best((1 << n) - 1)
+
+
+def without(hand: list[int], cards_: tuple[int, ...]) -> list[int]:
+    rest = list(hand)
+    for c in cards_:
+        rest.remove(c)
+    return rest
+
+
+meld_kinds = st.builds(
+    MeldKind,
+    name=st.just("k"),
+    type=st.sampled_from(["set", "run"]),
+    min_size=st.integers(2, 4),
+    max_size=st.one_of(st.none(), st.integers(4, 6)),
+    ace=st.sampled_from(["low", "high", "both", "around"]),
+    max_wilds=st.integers(0, 2),
+    wilds_adjacent=st.booleans(),
+    all_wild=st.booleans(),
+    distinct_suits=st.booleans(),
+)
+rules_st = st.builds(
+    MeldRules,
+    st.lists(meld_kinds, min_size=1, max_size=3),
+    wild_kinds=st.sampled_from([(), (52,), (52, 4, 5, 6, 7)]),
+)
+
+
+@st.composite
+def small_hands(draw, decks: int = 2, max_size: int = 8):
+    """Hands from a few neighbouring ranks of one or two decks, so melds are common."""
+    low = draw(st.integers(0, 9))
+    pool = [r * 4 + s for r in list(range(low, low + 4)) + [0, 12] for s in range(4)]
+    pool = pool * decks + [52] * (2 * decks)
+    return draw(st.lists(st.sampled_from(pool), min_size=1, max_size=max_size).filter(
+        lambda h: all(v <= decks for v in Counter(h).values()) and h.count(52) <= 2 * decks))
+
+
+SETTINGS = settings(max_examples=150, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+
+
+@SETTINGS
+@given(rules_st, small_hands())
+def test_min_deadwood_equals_brute_force_over_all_arrangements(rules, hand):
+    assert brute_min_deadwood(rules, hand) == rules.min_deadwood(hand)
+
+
+@SETTINGS
+@given(small_hands(decks=1, max_size=9))
+def test_gin_fast_path_equals_brute_force(hand):
+    hand = [c for c in hand if c != 52]
+    assert brute_min_deadwood(GIN, hand) == GIN.min_deadwood(hand)
+
+
+@SETTINGS
+@given(rules_st, small_hands(max_size=7))
+def test_best_arrangement_is_disjoint_melds_achieving_min_deadwood(rules, hand):
+    melds, dead = rules.best_arrangement(hand)
+    for meld in melds:
+        m = rules.match(meld)
+        assert m is not None and m.cards == meld
+    assert Counter(hand) == Counter(c for meld in melds for c in meld) + Counter(dead)
+    assert rules.min_deadwood(hand) == rules.value(dead)
+    assert (melds, dead) == rules.best_arrangement(list(reversed(hand)))
+
+
+@SETTINGS
+@given(rules_st, small_hands(max_size=7))
+def test_melds_in_is_every_canonical_meld_of_the_hand(rules, hand):
+    assert sorted(set(brute_melds(rules, hand).values())) == rules.melds_in(hand)
+
+
+@SETTINGS
+@given(rules_st, small_hands(max_size=7), st.integers(0, 20))
+def test_melds_within_and_discards_within_follow_their_definitions(rules, hand, limit):
+    expected = [m for m in rules.melds_in(hand)
+                if brute_min_deadwood(rules, without(hand, m)) <= limit]
+    assert expected == rules.melds_within(hand, limit)
+    expected_discards = sorted(c for c in set(hand)
+                               if brute_min_deadwood(rules, without(hand, (c,))) <= limit)
+    assert expected_discards == rules.discards_within(hand, limit)
+
+
+@SETTINGS
+@given(rules_st, small_hands(max_size=8))
+def test_discard_best_is_the_least_deadwood_over_every_single_discard(rules, hand):
+    expected = min(brute_min_deadwood(rules, without(hand, (c,))) for c in set(hand))
+    assert expected == rules.min_deadwood(hand, discard=True)
+
+
+@SETTINGS
+@given(small_hands(decks=1, max_size=11))
+def test_gin_discard_best_fast_path_equals_the_definition(hand):
+    hand = [c for c in hand if c != 52]
+    if hand:
+        expected = min(GIN.min_deadwood(without(hand, (c,))) for c in hand)
+        assert expected == GIN.min_deadwood(hand, discard=True)
+
+
+@SETTINGS
+@given(rules_st, st.data())
+def test_can_add_agrees_with_match_on_the_grown_cards(rules, data):
+    melds = rules.melds_in(data.draw(small_hands(max_size=8)))
+    if not melds:
+        return
+    meld = data.draw(st.sampled_from(melds))
+    m = rules.match(meld)
+    card = data.draw(st.sampled_from(list(range(53))))
+    grown = rules.can_add(m, card)
+    if grown is not None:
+        assert Counter(grown.cards) == Counter(meld) + Counter([card])
+        assert grown.kind == m.kind and (m.rank == -1 or grown.rank == m.rank)
+        assert m.suit == -1 or grown.suit == m.suit
+        if rules.kinds[m.kind].type == "run" and grown.suit != -1:
+            assert grown.high - grown.low + 1 == len(grown.cards)
+
+
+def test_memo_is_bounded():
+    rules = MeldRules([MeldKind("set", "set"), MeldKind("run", "run")])
+    rng = random.Random(0)
+    for _ in range(3000):
+        rules.min_deadwood(rng.sample(range(52), 11))
+        rules.min_deadwood(rng.sample(range(52), 11) + [0] * 0)
+    from meldkit.kernel import melds as module
+
+    assert module._MEMO_LIMIT == 100_000
+    module_limit = module._MEMO_LIMIT
+    try:
+        module._MEMO_LIMIT = 50
+        small = MeldRules([MeldKind("set", "set"), MeldKind("run", "run")])
+        for _ in range(200):
+            small.min_deadwood(rng.sample(range(52), 11))
+            small.min_deadwood(rng.sample(range(52), 7) * 2)
+            small.melds_in(rng.sample(range(52), 11))
+        assert all(len(d) <= 52 for d in (small._gen_memo, small._melds_memo))
+    finally:
+        module._MEMO_LIMIT = module_limit
+
+
+# --------------------------------------------------------------------------- OpenSpiel
+
+
+def to_openspiel(kind: int) -> int:
+    """OpenSpiel card = suit * 13 + rank with suits s, c, d, h; meldkit suits are C, D, H, S."""
+    return (((kind & 3) + 1) & 3) * 13 + (kind >> 2)
+
+
+def from_openspiel(card: int) -> int:
+    suit, rank = divmod(card, 13)
+    return rank * 4 + ((suit + 3) & 3)
+
+
+def random_gin_hands(count: int, seed: int):
+    """Uniform hands, and hands from a few neighbouring ranks (rich in melds) half the time."""
+    rng = random.Random(seed)
+    for i in range(count):
+        if i % 2:
+            yield rng.sample(range(52), 11)
+        else:
+            low = rng.randrange(0, 9)
+            pool = [r * 4 + s for r in range(low, min(13, low + rng.choice((4, 5, 6))))
+                    for s in range(4)]
+            yield rng.sample(pool, 11)
+
+
+def test_card_mapping_to_openspiel_is_a_bijection():
+    assert sorted(to_openspiel(k) for k in range(52)) == list(range(52))
+    assert all(from_openspiel(to_openspiel(k)) == k for k in range(52))
+    pyspiel = pytest.importorskip("pyspiel")
+    utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+    for code in ("AS", "10C", "QD", "KH"):
+        assert code.replace("10", "T")[0] + code[-1].lower() == utils.card_string(
+            to_openspiel(kind_of_code(code)))
+
+
+def test_min_deadwood_melds_and_discards_match_openspiel_gin_rummy_utils():
+    pyspiel = pytest.importorskip("pyspiel")
+    utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+    knock = 10
+    compared = 0
+    for hand in random_gin_hands(3000, seed=11):
+        os_hand = [to_openspiel(k) for k in hand]
+        ten, os_ten = hand[:10], os_hand[:10]
+        assert utils.min_deadwood(os_hand) == GIN.min_deadwood(hand, discard="openspiel"), hand
+        assert utils.min_deadwood(os_ten) == GIN.min_deadwood(ten), hand
+        assert sorted(from_openspiel(c) for c in utils.legal_discards(os_hand, knock)) == \
+            GIN.discards_within(hand, knock), hand
+        os_melds = sorted(tuple(sorted(from_openspiel(c) for c in utils.int_to_meld[i]))
+                          for i in utils.legal_melds(os_ten, knock))
+        assert os_melds == sorted(tuple(sorted(m)) for m in GIN.melds_within(ten, knock)), hand
+        compared += 1
+    assert 3000 == compared
+
+
+def test_every_openspiel_meld_is_a_meldkit_meld_and_back():
+    pyspiel = pytest.importorskip("pyspiel")
+    utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+    os_all = sorted(tuple(sorted(from_openspiel(c) for c in utils.int_to_meld[i]))
+                    for i in range(185))
+    assert os_all == sorted(tuple(sorted(m)) for m in GIN.melds_in(list(range(52))))
