@@ -307,7 +307,8 @@ def _scale(args: argparse.Namespace) -> dict:
 @contextlib.contextmanager
 def _terminate_as_interrupt():
     """SIGTERM raises KeyboardInterrupt, so a terminated run cleans up like Ctrl-C: whole
-    records in --out, workers stopped."""
+    records in --out, workers stopped.  (Enter it after Ray is started: ``ray.init``
+    installs a SIGTERM handler of its own.)"""
     import signal
     import threading
 
@@ -357,7 +358,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     progress = RateProgress(args.games, first, "games", sys.stderr,
                             enabled=_isatty(sys.stderr))
     try:
-        with _terminate_as_interrupt(), ray_session(scale["ray"], scale["jobs"] or None), \
+        with ray_session(scale["ray"], scale["jobs"] or None), _terminate_as_interrupt(), \
                 contextlib.closing(simulate(pack, players, args.games, args.seed, bots,
                                             _options(args), progress.update, first=first,
                                             **scale)) as run:
@@ -414,7 +415,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     progress = RateProgress(2 * args.games, 0, "games", sys.stderr,
                             enabled=_isatty(sys.stderr) and not args.quiet)
     try:
-        with _terminate_as_interrupt(), ray_session(scale["ray"], scale["jobs"] or None):
+        with ray_session(scale["ray"], scale["jobs"] or None), _terminate_as_interrupt():
             with contextlib.closing(simulate(base, players, args.games, args.seed, bots,
                                              _options(args), lambda d, t: progress.update(d),
                                              **scale)) as run:
@@ -984,7 +985,8 @@ def _scale_options(p: argparse.ArgumentParser) -> None:
                         "cluster (--ray auto, --ray ray://HOST:10001); same results as "
                         'without (needs Ray: pip install "meldkit[ray]")')
     p.add_argument("--batch", type=_positive, default=None, metavar="N",
-                   help="games per task (default: about 8 tasks per worker, at most 32)")
+                   help="games per task (default: about 16 tasks per worker, at most 16 "
+                        "games)")
 
 
 def _color_option(p: argparse.ArgumentParser) -> None:
