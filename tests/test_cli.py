@@ -59,7 +59,7 @@ def test_version(capsys):
     ["simulate", "--frobnicate"],               # unknown option
     ["validate"],                               # missing argument
     ["compare", "pony_tail"],                   # compare without a variant
-    ["play", "pony_tail", "--resume", "x.json"],  # resume takes the pack from the save
+    ["play", "--seed", "3", "--resume", "x.json"],  # resume takes the seed from the save
 ])
 def test_usage_errors_exit_2(argv, capsys):
     assert main(argv) == 2

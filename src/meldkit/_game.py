@@ -218,8 +218,9 @@ class GameState:
 
     def _hooks_may_fail(self) -> bool:
         """True when :meth:`_do` runs code from outside meldkit (a plugin's hooks or
-        engine), so :meth:`apply` snapshots the state to stay atomic if it raises."""
-        return True
+        engine), so :meth:`apply` snapshots the state to stay atomic if it raises: by
+        default, for engines defined outside meldkit."""
+        return not type(self).__module__.startswith("meldkit.")
 
     def apply(self, action: Action | str) -> None:
         """Apply a legal action (or its notation).  An illegal one raises
