@@ -263,28 +263,38 @@ def test_a_long_list_folds_the_moves_of_one_rank_then_of_one_kind():
     assert len(folded) <= 20 and sorted(_leaves(folded)) == sorted(moves)
 
 
-def _play(monkeypatch, capsys, script, *argv):
+def _play_stacked(script: str, **deal) -> str:
+    """A transcript of ``meldkit play`` (seat 0 against greedy bots) from a stacked deal."""
     import io
 
-    monkeypatch.setattr("sys.stdin", io.StringIO(script))
-    code = main(["play", *argv, "--color", "never"])
-    return code, capsys.readouterr().out
+    from meldkit._table import Style
+    from meldkit.cli import _Game
+    from meldkit.testing import stacked_game
+
+    state = stacked_game("pony_tail", 4, **deal)
+    out = io.StringIO()
+    game = _Game(state, 0, ["you", "greedy", "greedy", "greedy"], Style(False), out,
+                 io.StringIO(script), seed=1)
+    assert game.run() == 0
+    return out.getvalue()
 
 
-def test_play_opens_a_grouped_line_in_a_second_step(monkeypatch, capsys):
-    script = "draw\n"  # seat 0 draws; then the play-phase list
-    code, out = _play(monkeypatch, capsys, script + "quit\n", "pony_tail", "--seed", "2")
-    assert code == 0
-    grouped = [line for line in _move_lists(out)[-1] if "+wild" in line]
-    assert grouped, "seed 2 deals seat 0 a choice of wild cards after the draw"
-    number, label = grouped[0].split(" ", 1)
-    naturals = label.split(" +wild")[0]  # e.g. "meld 9 9"
-    code, out = _play(monkeypatch, capsys, script + number + "\n1\nquit\n", "pony_tail",
-                      "--seed", "2")
-    assert f"{label}: which one?" in out
+PONY_TAIL_BOOKS = ["7C", "7C", "7C", "7C", "7C", "7C", "7D", "2C", "2C", "2C", "2C", "JK", "JK",
+                   "JK", "KC"]
+
+
+def test_play_opens_a_grouped_line_in_a_second_step():
+    deal = {"hands": {0: MANY_WILD_CARDS}, "stock": ["JK", "2S"]}
+    out = _play_stacked("draw\nquit\n", **deal)
+    lines = _move_lists(out)[-1]
+    (line,) = [x for x in lines if " meld 9 9 9 +wild" in x]
+    number, label = line.split(" ", 1)
+    out = _play_stacked(f"draw\n{number}\n2\nquit\n", **deal)
+    assert f"  {label}: which one? (a number or notation; 'moves' to go back)" in out
     opened = _move_lists(out)[-2]  # the last is the list after the move chosen in it
-    assert all(line.split(" ", 1)[1].startswith(naturals) for line in opened)
-    assert f"  you: {opened[0].split(' ', 1)[1]}" in out
+    assert [x.split(" ", 1)[1] for x in opened][:3] == ["meld 9 9 9", "meld 9 9 9 2",
+                                                        "meld 9 9 9 JK"]
+    assert "  you: meld 9 9 9 2\n" in out
 
 
 def _move_lists(out: str) -> list[list[str]]:
@@ -303,13 +313,18 @@ def _move_lists(out: str) -> list[list[str]]:
                 current = None
                 continue
             current.extend(f"{n} {text}" for n, text in cells)
-    return lists
+    return [sorted(lst, key=lambda x: int(x.split()[0])) for lst in lists]
 
 
-def test_play_logs_automatic_events_and_marks_a_blocked_pile(monkeypatch, capsys):
-    code, out = _play(monkeypatch, capsys, "1\n" * 600, "pony_tail", "--seed", "5")
-    assert code == 0
-    assert "picks up the Pony Tail (13 cards)" in out
-    assert re.search(r"lays out 3[HD]", out)
-    assert "BLOCKED (a 3" in out
+def test_play_logs_automatic_events_and_marks_a_blocked_pile():
+    out = _play_stacked("draw\nmeld 7 7 7 7 7 7 7\nmeld 2 2 2 2 JK JK JK\nquit\n",
+                        hands={0: PONY_TAIL_BOOKS}, upcard="3C", stock=["3H", "4H", "KC"])
+    assert "Pile: 3C on top, 1 card BLOCKED (a 3C on top: it cannot be taken)" in out
+    log = out[out.index("  you: draw"):]
+    assert log.index("  you: draw\n    seat 0 (you) lays out 3H\n") == 0
+    assert "  you: meld 7 7 7 7 7 7 7\n\n" in log  # pending: the initial meld is below 50
+    assert ("  you: meld 2 2 2 2 JK JK JK\n"
+            "    team 0 completes a sevens book of 7s\n"
+            "    team 0 completes a wild book of wild cards\n"
+            "    seat 0 (you) picks up the Pony Tail (13 cards)\n") in log
     assert max(len(lst) for lst in _move_lists(out)) <= 25

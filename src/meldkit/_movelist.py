@@ -141,15 +141,16 @@ def group_moves(moves: Sequence[str], wild: Collection[str] = frozenset(),
 
 
 def _books(team: dict) -> Counter:
-    return Counter((m["rank"], m["book"]) for m in team.get("melds", ()) if m.get("book"))
+    return Counter((m["rank"], m["book"]) for m in team.get("melds", ())
+                   if m.get("book") and not m.get("pending"))
 
 
 def auto_events(before: dict, after: dict, reserve_name: str = "reserve",
                 seat_name: Callable[[int], str] = lambda q: f"seat {q}",
                 action: str = "") -> list[str]:
     """What an action set off by itself, from two views of the table (before and after):
-    reserve piles picked up (but by a ``pickup`` ``action``), bonus cards laid out, books
-    completed.
+    books completed (once no longer pending), reserve piles picked up (but by a ``pickup``
+    ``action``), bonus cards laid out.
 
     >>> b = {"hand_number": 1, "players": [{"seat": 0, "bonus": [], "reserve_picked_up": False,
     ...      "reserve_size": 13}], "teams": []}
@@ -162,6 +163,13 @@ def auto_events(before: dict, after: dict, reserve_name: str = "reserve",
         new_hand = before.get("hand_number") != after.get("hand_number")
         old_players = {p["seat"]: p for p in before.get("players", ())}
         out = []
+        if not new_hand:
+            old_teams = {t["team"]: t for t in before.get("teams", ())}
+            for t in after.get("teams", ()):
+                new = _books(t) - _books(old_teams.get(t["team"], {}))
+                for rank, book in new.elements():
+                    shown = "wild cards" if rank == "wild" else f"{rank}s"
+                    out.append(f"team {t['team']} completes a {book} book of {shown}")
         for p in after.get("players", ()):
             q = p["seat"]
             old = {} if new_hand else old_players.get(q, {})
@@ -177,13 +185,6 @@ def auto_events(before: dict, after: dict, reserve_name: str = "reserve",
             if laid:
                 out.append(f"{seat_name(q)} lays out {' '.join(laid)}"
                            + (" (dealt)" if new_hand else ""))
-        if not new_hand:
-            old_teams = {t["team"]: t for t in before.get("teams", ())}
-            for t in after.get("teams", ()):
-                new = _books(t) - _books(old_teams.get(t["team"], {}))
-                for rank, book in new.elements():
-                    shown = "wild cards" if rank == "wild" else f"{rank}s"
-                    out.append(f"team {t['team']} completes a {book} book of {shown}")
         return out
     except (KeyError, TypeError, AttributeError):
         return []  # an engine whose view is not the rummy kernel's

@@ -528,7 +528,7 @@ class _Game:
 
         after = self.state.view(self.human)
         for text in auto_events(before, after, self.pack.spec.deal.reserve_name,
-                                lambda q: "you" if q == self.human else f"seat {q}",
+                                lambda q: f"seat {q} (you)" if q == self.human else f"seat {q}",
                                 action):
             self.say(f"    {text}")
 
