@@ -901,6 +901,12 @@ def _key_lines(key, width: int) -> list[str]:
 
     from .schema_docs import inline_yaml
 
+    import attrs
+
+    if attrs.has(key.type):  # a section: its keys follow, each with its default
+        lines = [f"{key.path}  (section)"]
+        return lines + textwrap.wrap(key.doc, width, initial_indent="    ",
+                                     subsequent_indent="    ")
     lines = [f"{key.path}  ({key.type_text}; default: {inline_yaml(key.default)})"]
     lines += textwrap.wrap(key.doc, width, initial_indent="    ", subsequent_indent="    ")
     if key.example != key.default:
