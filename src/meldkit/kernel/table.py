@@ -456,24 +456,28 @@ class TableState(GameState):
         """A reason code and sentence for an action that is not legal now."""
         t = a.type
         phase = self.phase
-        allowed = sorted({x.type for x in self._cached_legal()})
-        if t not in allowed:
+        if t not in PHASE_ACTIONS[phase]:
+            allowed = sorted({x.type for x in self._cached_legal()})
             return ("turn/wrong-phase",
                     f"'{t}' is not possible now (phase {phase}; possible: {', '.join(allowed)})")
         hand = set(self._kinds(self.hands[self.current]))
         missing = [card_code(k) for k in a.cards if k not in hand]
         if t in ("discard", "meld", "add") and missing:
             return "hand/missing-card", f"you do not hold {', '.join(missing)}"
+        if self.must_use is not None and t in ("discard", "meld", "add") and not (
+                t != "discard" and self.kind_of[self.must_use] in a.cards):
+            return "pile/must-use", (f"you must first meld or lay off "
+                                     f"{card_code(self.kind_of[self.must_use])}, taken from "
+                                     "the pile")
         if t == "meld":
             if self.rules.melds.match(a.cards) is None:
                 return "meld/not-a-meld", f"{' '.join(map(card_code, a.cards))} is not a meld"
             if phase == KNOCK:
                 return ("knock/meld", "that meld leaves more deadwood than the knock allows")
-            if self.must_use is not None:
-                return "pile/must-use", (f"you must first meld or lay off "
-                                         f"{card_code(self.kind_of[self.must_use])}")
             return "meld/not-now", "that meld cannot be laid now"
         if t == "add":
+            if self.rules.lay_off == "none" and phase == PLAY:
+                return "add/not-allowed", "laying off is not allowed in this game"
             m = self.meld_by_id(a.target)
             if m is None:
                 return "meld/no-such-meld", f"there is no meld m{a.target}"
@@ -661,7 +665,7 @@ class TableState(GameState):
         if not self.stock:
             if rules.when_empty == "turn_pile" and len(self.pile) > 1:
                 top = self.pile.pop()
-                self.stock = self.pile  # the pile turned over: its bottom card is drawn first
+                self.stock = self.pile[::-1]  # turned over: its bottom card is drawn first
                 self.pile = [top]
             else:
                 self._end_hand("stock_empty", None)
@@ -994,3 +998,15 @@ PHASES: dict[str, tuple[str, str]] = {
     WALL: ("_legal_wall", "_do_wall"),
 }
 """Each phase's pair: the method listing its legal actions and the one applying an action."""
+
+PHASE_ACTIONS: dict[str, frozenset[str]] = {
+    FIRST_UPCARD: frozenset({"take", "pass", "draw"}),
+    DRAW: frozenset({"draw", "take"}),
+    PLAY: frozenset({"meld", "add", "discard"}),
+    DISCARD: frozenset({"discard", "knock"}),
+    KNOCK: frozenset({"discard", "meld", "done"}),
+    LAYOFF: frozenset({"add", "meld", "done"}),
+    WALL: frozenset({"knock", "pass"}),
+}
+"""The action types each phase knows (an action of another type is refused as
+``turn/wrong-phase``)."""

@@ -1,0 +1,334 @@
+"""The table-melds kernel's mechanics, from stacked decks: pile take modes (top, whole,
+deep), lay-off scope, the stock running out, the wall, scoring styles and lowest-wins games,
+saves, atomicity, views — and the loader refusing table-meld packs that cannot run or end.
+
+Rule-clause tests for the bundled packs live in ``test_gin_rummy_rules.py`` and
+``test_rummy_rules.py``; these prove the keys themselves."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import meldkit
+from meldkit import IllegalActionError, RulePackError, SaveError
+
+RUMMY_BASE = """
+meldkit: 1
+extends: rummy
+name: test_rummy
+deal: {hand_by_players: {2: 7}}
+"""
+
+
+def pack(extra: str = "", base: str = RUMMY_BASE):
+    return meldkit.load_pack_text(base + extra)
+
+
+def deal(p, players, hands, upcard, stock=(), seed=0, first=0):
+    """A game whose first hand deals ``hands`` (full, seat by seat from ``first``), then the
+    upcard, then ``stock`` from the top."""
+    order = [c for h in hands for c in h] + [upcard] + list(stock)
+    return meldkit.new_game(p, players=players, seed=seed,
+                            options={"first_player": first}, deck_order=order)
+
+
+def texts(g):
+    return sorted(str(a) for a in g.legal_actions())
+
+
+# --------------------------------------------------------------------------- drawing
+
+
+def test_take_top_takes_one_card_only():
+    g = deal(pack(), 2, [["2C", "5D", "9H", "JS", "KC", "3D", "6H"],
+                         ["4C", "7D", "10H", "QS", "AC", "8D", "8H"]],
+             "5S", stock=["KS"])
+    assert "take" in texts(g)
+    g.apply("take")
+    assert "5S" in g.view(0)["hand"] and g.view(0)["pile"] == []
+
+
+def test_discard_taken_card_false_refuses_giving_back_the_card_taken():
+    g = deal(pack(), 2, [["2C", "5D", "9H", "JS", "KC", "3D", "6H"],
+                         ["4C", "7D", "10H", "QS", "AC", "8D", "8H"]], "7S", stock=["KS"])
+    g.apply("take")
+    why = g.check("discard 7S")
+    assert why is not None and why.code == "discard/taken-card"
+    assert g.check("discard 2C") is None
+
+
+def test_pile_take_pile_takes_the_whole_pile():
+    p = pack("pile: {take: pile}\n")
+    g = deal(p, 2, [["2C", "5D", "9H", "JS", "KC", "3D", "6H"],
+                    ["4C", "7D", "10H", "QS", "AC", "8D", "8H"]], "5S", stock=["KS", "2D"])
+    g.apply("draw")
+    g.apply("discard 2C")
+    g.apply("take")
+    assert {"5S", "2C"} <= set(g.view(1)["hand"]) and g.view(1)["pile"] == []
+
+
+DEEP = "pile: {take: deep, discard_taken_card: true}\n"
+
+
+def test_deep_take_down_to_a_chosen_card_that_must_be_used_at_once():
+    # Rummy 500: take 4H and everything above it; 4H must be melded (with 5H 6H) at once.
+    p = pack(DEEP)
+    g = deal(p, 2, [["5H", "6H", "9C", "JS", "KC", "3D", "QD"],
+                    ["2C", "7D", "10H", "QS", "AC", "8D", "8S"]], "4H",
+             stock=["KS", "2D", "9D"])
+    g.apply("draw")
+    g.apply("discard 9C")         # pile: 4H 9C
+    g.apply("draw")
+    g.apply("discard 8S")         # pile: 4H 9C 8S
+    legal = texts(g)
+    assert "take 4H" in legal and "take" in legal
+    assert "take 9C" not in legal  # 9C could not be melded at once
+    g.apply("take 4H")
+    assert {"4H", "9C", "8S"} <= set(g.view(0)["hand"]) and g.view(0)["pile"] == []
+    # until 4H is used, only melds or lay-offs that use it are legal
+    assert texts(g) == ["meld 4H 5H 6H"]
+    assert g.check("discard 9C").code == "pile/must-use"
+    g.apply("meld 4H 5H 6H")
+    assert any(t.startswith("discard") for t in texts(g))
+
+
+def test_deep_take_refused_for_a_card_that_cannot_be_used():
+    p = pack(DEEP)
+    g = deal(p, 2, [["5H", "6H", "9C", "JS", "KC", "3D", "QD"],
+                    ["2C", "7D", "10H", "QS", "AC", "8D", "8S"]], "KH", stock=["KS", "2D"])
+    g.apply("draw")
+    g.apply("discard 9C")
+    assert g.check("take KH").code == "pile/cannot-take"
+
+
+# --------------------------------------------------------------------------- laying off
+
+HANDS_LAYOFF = [["5H", "6H", "7H", "JS", "KC", "3D", "QD"],
+                ["8H", "2C", "10H", "QS", "AC", "8D", "8S"]]
+
+
+@pytest.mark.parametrize("onto, allowed", [("any", True), ("own", False), ("none", False)])
+def test_lay_off_scope(onto, allowed):
+    p = pack(f"melds: {{lay_off: {{onto: {onto}}}}}\n")
+    g = deal(p, 2, HANDS_LAYOFF, "9C", stock=["KS", "2D", "4D"])
+    g.apply("draw")
+    g.apply("meld 5H 6H 7H")
+    g.apply("discard KC")
+    g.apply("draw")
+    assert (g.check("add 8H to m1") is None) is allowed
+    if not allowed:
+        assert g.check("add 8H to m1").code in ("add/does-not-fit", "add/not-allowed")
+
+
+def test_lay_off_names_the_target_meld_and_a_wrong_target_is_refused():
+    g = deal(pack(), 2, HANDS_LAYOFF, "9C", stock=["KS", "2D", "4D"])
+    g.apply("draw")
+    g.apply("meld 5H 6H 7H")
+    g.apply("discard KC")
+    g.apply("draw")
+    assert g.check("add 8H to m2").code == "meld/no-such-meld"
+    g.apply("add 8H to m1")
+    assert g.view(1)["melds"][0]["cards"] == ["5H", "6H", "7H", "8H"]
+
+
+def test_max_per_end_limits_lay_offs_at_each_end_of_a_run():
+    p = pack("melds: {lay_off: {onto: any, max_per_end: 1}}\n")
+    g = deal(p, 2, [["5H", "6H", "7H", "JS", "KC", "3D", "QD"],
+                    ["8H", "9H", "10H", "QS", "AC", "8D", "8S"]], "9C", stock=["KS", "2D"])
+    g.apply("draw")
+    g.apply("meld 5H 6H 7H")
+    g.apply("discard KC")
+    g.apply("draw")
+    g.apply("add 8H to m1")
+    assert g.check("add 9H to m1").code == "add/does-not-fit"
+
+
+# --------------------------------------------------------------------------- going out
+
+
+def test_going_out_by_melding_every_card_without_a_discard():
+    g = deal(pack(), 2, [["5H", "6H", "7H", "8H", "JS", "JC", "JD"],
+                         ["2C", "4C", "10H", "QS", "AC", "8D", "8S"]], "KC", stock=["9H"])
+    g.apply("draw")                   # 9H
+    g.apply("meld 5H 6H 7H 8H 9H")
+    g.apply("meld JC JD JS")          # the last cards: out, no discard needed
+    r = g.hand_results[0]
+    assert (r.ended_by, r.went_out) == ("went_out", 0)
+    assert g.hand_number == 2
+
+
+def test_requires_discard_true_keeps_a_card_to_discard():
+    p = pack("going_out: {requires_discard: true}\n")
+    g = deal(p, 2, [["5H", "6H", "7H", "JS", "JC", "JD", "QD"],
+                    ["8H", "2C", "10H", "QS", "AC", "8D", "8S"]], "9C", stock=["QH"])
+    g.apply("draw")
+    g.apply("meld 5H 6H 7H")
+    g.apply("meld JC JD JS")
+    # two cards left (QD QH): a meld of all of them would leave nothing to discard
+    g.apply("discard QH")
+    assert g.view(0)["hand"] == ["QD"]
+
+
+def test_winner_takes_hands_scores_the_cards_left_in_the_other_hands():
+    g = deal(pack(), 2, [["5H", "6H", "7H", "JS", "JC", "JD", "QD"],
+                         ["8H", "2C", "10H", "QS", "AC", "8D", "8S"]], "9C",
+             stock=["QH", "3C", "8C"])
+    g.apply("draw")                   # QH
+    g.apply("meld 5H 6H 7H")
+    g.apply("meld JC JD JS")
+    g.apply("discard QH")             # p0 keeps QD
+    g.apply("draw")                   # p1: 3C
+    g.apply("meld 8D 8H 8S")
+    g.apply("discard 3C")             # p1 keeps 2C 10H QS AC: 23 points
+    g.apply("draw")                   # p0: 8C
+    g.apply("add 8C to m3")           # onto p1's meld (lay_off.onto: any)
+    g.apply("discard QD")             # out by a last discard
+    r = g.hand_results[0]
+    assert (r.ended_by, r.went_out) == ("went_out", 0)
+    assert r.scores[0].items == (("cards_in_other_hands", 23),)
+    assert r.scores[1].items == ()
+    assert r.net == (23, -23) and g.scores == [23, 0]
+
+
+# --------------------------------------------------------------------------- stock
+
+
+def test_turn_pile_turns_the_pile_over_as_the_new_stock():
+    p = pack()
+    g = deal(p, 2, [["2C", "5D", "9H", "JS", "KC", "3D", "6H"],
+                    ["4C", "7D", "10H", "QS", "AC", "8D", "8H"]], "5S")
+    g.stock[:] = g.stock[-2:]   # shorten the stock: two cards left
+    moved = g.pile[:]
+    g.apply("draw")
+    g.apply("discard 2C")
+    g.apply("draw")
+    g.apply("discard 4C")       # stock empty: the pile but its top becomes the stock
+    assert g.view(0)["pile"] == ["4C"]
+    assert g.view(0)["stock"] == 2 and g.hand_number == 1
+    assert g.stock[-1] == moved[0]  # the bottom card of the pile is drawn first
+
+
+def test_end_hand_when_the_stock_is_empty():
+    p = pack("stock: {when_empty: end_hand}\n")
+    g = deal(p, 2, [["2C", "5D", "9H", "JS", "KC", "3D", "6H"],
+                    ["4C", "7D", "10H", "QS", "AC", "8D", "8H"]], "5S")
+    g.stock[:] = g.stock[-1:]
+    g.apply("draw")
+    g.apply("discard 2C")
+    assert g.hand_results[0].ended_by == "stock_empty"
+    assert g.hand_results[0].totals == (0, 0)
+
+
+# --------------------------------------------------------------------------- scoring styles
+
+
+def test_penalty_scoring_counts_own_cards_and_the_lowest_total_wins():
+    p = pack("scoring: {style: penalty}\ngame: {winner: lowest, target: 10}\n")
+    g = deal(p, 2, [["5H", "6H", "7H", "JS", "JC", "JD", "QD"],
+                    ["8H", "2C", "10H", "QS", "KC", "8D", "8S"]], "9C", stock=["QH", "3C"])
+    g.apply("draw")
+    g.apply("meld 5H 6H 7H")
+    g.apply("meld JC JD JS")
+    g.apply("discard QH")
+    g.apply("draw")
+    g.apply("meld 8D 8H 8S")
+    g.apply("discard 3C")
+    g.apply("take")
+    g.apply("discard QD")            # p0 still holds 3C … play p0's last card out:
+    assert not g.is_over or g.winner is not None
+    while not g.is_over:
+        legal = g.legal_actions()
+        melds = [a for a in legal if a.type in ("meld", "add")]
+        g.apply(melds[0] if melds else legal[-1])
+    r = g.hand_results[-1]
+    assert all(s.total >= 0 for s in r.scores)
+    assert g.winner == g.scores.index(min(g.scores))
+
+
+def test_loader_refuses_penalty_scoring_with_a_highest_wins_target():
+    with pytest.raises(RulePackError) as e:
+        pack("scoring: {style: penalty}\n")
+    assert "game.winner" in str(e.value) and "lowest" in str(e.value)
+
+
+def test_loader_refuses_a_deal_that_leaves_too_little_stock():
+    with pytest.raises(RulePackError) as e:
+        meldkit.load_pack_text("meldkit: 1\nextends: rummy\ndeal: {hand: 26, "
+                               "hand_by_players: {2: 26}}\nplayers: {max: 3}\n")
+    assert "leave 0 cards" in str(e.value) or "stock" in str(e.value)
+
+
+def test_loader_refuses_knocking_without_knock_scoring():
+    with pytest.raises(RulePackError) as e:
+        pack("knock: {max_deadwood: 10}\n")
+    assert "knock.max_deadwood" in str(e.value)
+
+
+def test_loader_refuses_table_keys_in_a_canasta_pack():
+    with pytest.raises(RulePackError) as e:
+        meldkit.load_pack_text("meldkit: 1\nextends: pony_tail\nscoring: {style: penalty}\n")
+    assert "melds.kinds" in str(e.value)
+
+
+def test_loader_locates_a_bad_meld_kind():
+    with pytest.raises(RulePackError) as e:
+        pack("melds:\n  kinds:\n    - {type: set, min_size: 1}\n")
+    assert "<string>:8:19: melds.kinds[0].min_size" in str(e.value)
+
+
+# --------------------------------------------------------------------------- saves, atomicity
+
+
+def test_save_and_load_mid_hand_continue_identically():
+    from meldkit.bots import GreedyBot
+
+    g = meldkit.new_game("rummy", players=3, seed=4)
+    bot = GreedyBot(seed=1)
+    for _ in range(40):
+        g.apply(bot.choose(g))
+    h = meldkit.GameState.from_json(g.to_json())
+    assert h == g
+    for _ in range(40):
+        a = bot.choose(g)
+        g.apply(a)
+        h.apply(str(a))
+    assert h == g
+
+
+def test_a_save_with_a_card_twice_is_refused():
+    g = meldkit.new_game("gin_rummy", players=2, seed=4)
+    d = json.loads(g.to_json())
+    d["hands"][0][0] = d["hands"][1][0]
+    with pytest.raises(SaveError, match="exactly once"):
+        meldkit.GameState.from_json(json.dumps(d))
+
+
+def test_an_illegal_action_changes_nothing():
+    g = meldkit.new_game("gin_rummy", players=2, seed=4)
+    before = g.to_json()
+    with pytest.raises(IllegalActionError):
+        g.apply("knock")
+    with pytest.raises(IllegalActionError):
+        g.apply("meld 4H 5H 6H")
+    assert g.to_json() == before
+
+
+def test_view_hides_the_other_hand_and_the_stock():
+    g = meldkit.new_game("gin_rummy", players=2, seed=4)
+    v = g.view(0)
+    theirs = {meldkit.card_code(g.kind_of[c]) for c in g.hands[1]}
+    text = json.dumps(v)
+    assert v["hand_sizes"] == [10, 10]
+    assert not any(f'"{c}"' in text for c in theirs - set(v["pile"]))
+
+
+def test_notation_round_trips_with_suits():
+    g = meldkit.new_game("rummy", players=2, seed=4)
+    for text in ("meld 4H 5H 6H", "add 7H to m3", "discard 10C", "take 5H", "draw", "knock"):
+        assert str(g.parse_action(text)) == text
+    with pytest.raises(meldkit.NotationError):
+        g.parse_action("add 7H to m²")
+    with pytest.raises(meldkit.NotationError):
+        g.parse_action("meld 4 5 6")
