@@ -119,9 +119,47 @@ def render_table(view: dict[str, Any], style: Style, *, title: str = "",
     """The table as ``view``'s player sees it, as lines of text; ``blocked``: the card
     codes that block the pile when on top (marked BLOCKED)."""
     try:
+        if "hand_sizes" in view and "knock_value" in view:
+            return _render_table_melds(view, style, title)
         return _render_rummy(view, style, title, wild, reserve_name, show_hand, blocked)
     except (KeyError, TypeError, IndexError):
         return _render_generic(view, style, title)
+
+
+_SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+
+
+def _render_table_melds(view: dict[str, Any], style: Style, title: str) -> str:
+    """A table-meld game (rummy, gin) as its player sees it: the melds on the table with
+    their ids, the pile, the stock, the other hands' sizes, and one's hand by suit."""
+    you = view["player"]
+    lines = [style.bold(title) if title else "",
+             f"hand {view['hand_number']} · phase {view['phase']} · scores "
+             + ", ".join(f"{'you' if p == you else f'seat {p}'} {s}"
+                         for p, s in enumerate(view["scores"]))]
+    if view.get("knock_value") is not None:
+        lines.append(f"knock with {view['knock_value']} or less"
+                     + (f" · seat {view['knocker']} knocked" if view.get("knocker") is not None
+                        else ""))
+    melds = view["melds"]
+    lines.append("melds: " + ("none" if not melds else ""))
+    for m in melds:
+        who = "you" if m["owner"] == you else f"seat {m['owner']}"
+        shown = " ".join(style.card(c) for c in m["cards"])
+        lines.append(f"  {m['id']:<4} {m['kind']:<4} ({who}) [{shown}]")
+    pile = view["pile"]
+    top = style.card(pile[-1]) if pile else "empty"
+    lines.append(f"pile: {top}" + (f" (and {_plural(len(pile) - 1, 'card')} below: "
+                                   + " ".join(pile[:-1][-8:]) + ")" if len(pile) > 1 else ""))
+    lines.append(f"stock: {_plural(view['stock'], 'card')} · others hold: " + ", ".join(
+        f"seat {p}: {n}" for p, n in enumerate(view["hand_sizes"]) if p != you))
+    by_suit: dict[str, list[str]] = {}
+    for c in view["hand"]:
+        by_suit.setdefault(c[-1], []).append(c)
+    lines.append("your hand: " + _join([" ".join(style.card(c) for c in cards)
+                                        for _, cards in sorted(by_suit.items())], "   ")
+                 + f"   (deadwood {view['deadwood']})")
+    return "\n".join(line for line in lines if line != "") + "\n"
 
 
 def _render_generic(view: dict[str, Any], style: Style, title: str) -> str:

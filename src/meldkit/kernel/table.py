@@ -883,6 +883,7 @@ class TableState(GameState):
             "melds": [{"id": f"m{m.id}", "owner": m.owner,
                        "kind": self.rules.kinds[m.match.kind].name,
                        "cards": self._codes(m.cards)} for m in self.melds],
+            "deadwood": self.rules.melds.min_deadwood(self._kinds(self.hands[player])),
             "knock_value": self.knock_value,
             "knocker": self.knocker,
             "scores": list(self.scores),
