@@ -407,9 +407,6 @@ class HousesState(GameState):
     def _interned(self, action: Action) -> Action | None:
         return self.rules._actions.get(action)
 
-    def _hooks_may_fail(self) -> bool:
-        return False
-
     # ------------------------------------------------------------------ legality
     def _legal(self) -> list[Action]:
         r = self.rules
