@@ -213,6 +213,8 @@ def _scalar(value: Any) -> Any:
     """A YAML scalar as a plain Python value (ruamel subclasses int, float, str, bool)."""
     if isinstance(value, bool) or type(value).__name__ == "ScalarBoolean":
         return bool(value)
+    if type(value).__name__ == "TaggedScalar":  # !!str, the one tag the guard lets through
+        return str(value.value)
     for plain in (int, float, str):
         if isinstance(value, plain):
             return plain(value)
@@ -351,26 +353,28 @@ def _parent_file(value: str, loc: _Loc, label: str, base_dir: pathlib.Path,
     if not value.endswith((".yaml", ".yml")):
         raise _fail(loc, "extends", f"{_quote(value)}: a pack file path ends in .yaml or .yml")
     starts = [base_dir] + [r for r in roots if r != base_dir]
-    inside = False
+    escaped = False  # the path, read from the extending file's directory, leaves the roots
     for start in starts:
         try:
             path = (start / value).resolve()
         except (OSError, RuntimeError, ValueError):
             continue
         if not _within(path, roots):
+            escaped = escaped or start == base_dir
             continue
-        inside = True
         try:
-            found = path.is_file()
+            found, other = path.is_file(), path.exists()
         except (OSError, ValueError):
-            found = False
+            found = other = False
+        if other and not found:
+            raise _fail(loc, "extends", f"{_quote(value)} is not a regular file")
         if found:
             if start != base_dir:
                 return path, os.path.join(str(start), value)
             if label.startswith("<"):
                 return path, value
             return path, os.path.normpath(os.path.join(os.path.dirname(label), value))
-    if not inside:
+    if escaped:
         raise _fail(loc, "extends", f"{_quote(value)} is outside the directories extends may read: "
                     "write a bundled pack name, or a path to a file under the directory of the "
                     "pack being loaded (or under a search root the caller names)")
@@ -1226,6 +1230,12 @@ def _plugin_options(spec: RulePackSpec, doc: _Doc, problems: _Problems) -> tuple
     except (cattrs.BaseValidationError, ForbiddenExtraKeysError) as exc:
         for path, message, suggestion in _structure_errors(exc, ("options",)):
             problems.add(path, message, suggestion)
+        return plugin, None
+    except Exception as exc:  # the plugin's options class raised (a validator, __init__)
+        what = f"{type(exc).__name__}: {exc}"
+        problems.add(("options",), f"plugin {spec.plugin!r}: its options_class raised "
+                     f"{what[:200]}")
+        problems.plugin_missing = True
         return plugin, None
     return plugin, options
 

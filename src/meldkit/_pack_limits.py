@@ -16,7 +16,7 @@ guards run before ruamel.yaml builds the document:
 
 Each refusal is a :class:`Refused` carrying the 1-based line and column; the loader turns it
 into a located :class:`~meldkit.RulePackError`.  The limits are far above what a real pack
-needs (the bundled packs are about 3 kB, a few hundred values and 4 levels deep).
+needs (the bundled packs are at most 3 kB, 240 values and 4 levels deep).
 
 >>> guard_yaml("deck: {decks: 2}\\n")
 >>> try:
@@ -57,7 +57,7 @@ __all__ = [
 
 MAX_PACK_BYTES = 256 * 1024
 """Largest pack file (or text) read, in bytes of UTF-8."""
-MAX_NODES = 5_000
+MAX_NODES = 2_000
 """Most values (mappings, lists and scalars, keys included) in one pack file, counting each
 alias as the whole value it repeats."""
 MAX_DEPTH = 16
@@ -134,6 +134,7 @@ def guard_yaml(text: str, *, max_nodes: int = MAX_NODES, max_depth: int = MAX_DE
     """
     if len(text) > max_bytes and len(text.encode("utf-8", "surrogatepass")) > max_bytes:
         raise Refused(f"the pack is more than {max_bytes} bytes (at most {max_bytes})", 1, 1)
+    _flow_depth(text, max_depth)
     nodes = 0
     depth = 0
     # per open collection: (anchor, nodes before it, depth before it, deepest inside)
@@ -176,6 +177,60 @@ def guard_yaml(text: str, *, max_nodes: int = MAX_NODES, max_depth: int = MAX_DE
         raise _comment_overlap(exc) from None  # it cannot keep)
     except RecursionError:  # pragma: no cover - the event pass is iterative
         raise Refused("nested too deeply", 1, 1) from None
+
+
+_FLOW_TOKEN = re.compile(r"""[\[\]{}\n#'"]""")
+
+
+def _flow_depth(text: str, max_depth: int) -> None:
+    """Refuse ``[[[[…`` nested deeper than ``max_depth`` before ruamel's scanner sees it
+    (its simple-key bookkeeping is quadratic in the flow depth: 1,200 brackets cost a
+    second).  A rough lexer: quoted text and comments are skipped, brackets counted."""
+    depth = 0
+    line = 1
+    line_start = 0
+    pos = 0
+    n = len(text)
+    while True:
+        m = _FLOW_TOKEN.search(text, pos)
+        if m is None:
+            return
+        ch = m.group()
+        pos = m.end()
+        if ch == "\n":
+            line += 1
+            line_start = pos
+        elif ch in "[{":
+            depth += 1
+            if depth > max_depth:
+                raise Refused(f"nested more than {max_depth} levels deep (lists and mappings "
+                              f"in a pack nest at most {max_depth} deep)",
+                              line, m.start() - line_start + 1)
+        elif ch in "]}":
+            depth = max(depth - 1, 0)
+        else:
+            before = text[m.start() - 1] if m.start() > line_start else " "
+            if ch == "#":
+                if before in " \t":
+                    end = text.find("\n", pos)
+                    pos = n if end < 0 else end
+            elif before in " \t[{,:-?":  # a quoted scalar starts here (not "Sid's")
+                while True:
+                    end = text.find(ch, pos)
+                    if end < 0:
+                        return  # unterminated: the parser reports it
+                    if ch == '"' and text[end - 1] == "\\":
+                        pos = end + 1
+                        continue
+                    if ch == "'" and text.startswith("''", end):
+                        pos = end + 2
+                        continue
+                    break
+                line += text.count("\n", pos, end)
+                nl = text.rfind("\n", pos, end)
+                if nl >= 0:
+                    line_start = nl + 1
+                pos = end + 1
 
 
 def _check_node(event) -> None:

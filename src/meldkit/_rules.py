@@ -70,10 +70,14 @@ class BookKindRule:
 class Rules:
     """The compiled form of a :class:`~meldkit.RulePack`: precomputed tables only.
 
-    Build it with :meth:`Rules.of` (cached per pack digest).
+    Build it with :meth:`Rules.of` (cached per pack digest, at most
+    :attr:`CACHE_SIZE` packs: the least recently used is dropped).
     """
 
     _cache: dict[str, Rules] = {}
+    CACHE_SIZE = 64
+    """Most compiled packs kept (a server loading many uploaded packs stays bounded; a
+    game keeps its own compiled rules, so dropping one from the cache costs only time)."""
 
     def __init__(self, pack: RulePack):
         spec = pack.spec
@@ -210,10 +214,15 @@ class Rules:
 
     @classmethod
     def of(cls, pack: RulePack) -> Rules:
-        """The compiled rules of ``pack`` (cached by the pack's digest)."""
-        rules = cls._cache.get(pack.digest)
+        """The compiled rules of ``pack`` (cached by the pack's digest, least recently
+        used dropped beyond :attr:`CACHE_SIZE`)."""
+        cache = cls._cache
+        rules = cache.pop(pack.digest, None)
         if rules is None:
-            rules = cls._cache[pack.digest] = cls(pack)
+            rules = cls(pack)
+            while len(cache) >= cls.CACHE_SIZE:
+                del cache[next(iter(cache))]
+        cache[pack.digest] = rules  # most recently used last
         return rules
 
     # --- players and decks -----------------------------------------------------------------

@@ -149,7 +149,11 @@ def validate_plugin(plugin: Any, name: str) -> Plugin:
     if plugin.options_class is not None and not attrs.has(plugin.options_class):
         raise _fail(name, "options_class must be an attrs class")
     seen = set(KERNEL_ACTION_TYPES)
-    for hook in plugin.actions():
+    try:
+        hooks = list(plugin.actions())
+    except Exception as e:  # plugin code: a PluginError naming the hook, never raw
+        raise _fail(name, f"hook actions raised {type(e).__name__}: {e}") from None
+    for hook in hooks:
         if not isinstance(hook, ActionHook):
             raise _fail(name, f"actions() must give ActionHook objects, not {hook!r}")
         if hook.verb in seen:
