@@ -48,6 +48,7 @@ counts that is exact but slower.  Every memo is bounded (cleared past 100,000 en
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -178,10 +179,11 @@ class Match:
     high: int
 
 
-def _windows(ace: str, n: int) -> list[tuple[int, tuple[int, ...]]]:
+@functools.lru_cache(maxsize=None)  # at most 4 ace rules x 14 lengths
+def _windows(ace: str, n: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """The run windows of ``n`` cards an ace rule allows: (low position, rank of each slot)."""
     if n < 1 or n > 13:
-        return []
+        return ()
     if ace == "low":
         lows = range(0, 14 - n)
     elif ace == "high":
@@ -190,7 +192,7 @@ def _windows(ace: str, n: int) -> list[tuple[int, tuple[int, ...]]]:
         lows = range(0, 15 - n)
     else:
         lows = range(0, 13)
-    return [(lo, tuple((lo + i) % 13 for i in range(n))) for lo in lows]
+    return tuple((lo, tuple((lo + i) % 13 for i in range(n))) for lo in lows)
 
 
 def _window_ok(ace: str, low: int, n: int) -> int | None:
@@ -251,6 +253,16 @@ class MeldRules:
         self._gen_memo: dict[tuple[int, ...], tuple[int, tuple]] = {}
         self._melds_memo: dict[object, tuple] = {}
         self._compile_fast()
+
+    def clear_caches(self) -> None:
+        """Forget every memoised hand (the memos are bounded anyway; this is for
+        measurements and for freeing memory at once)."""
+        self._gen_memo.clear()
+        self._melds_memo.clear()
+        self._memo.clear()
+        self._memo[0] = 0
+        self._memo1.clear()
+        self._memo1[0] = _INF
 
     def __repr__(self) -> str:
         return f"MeldRules({list(self.kinds)!r}, wild_kinds={sorted(self.wild_kinds)!r})"
@@ -446,7 +458,8 @@ class MeldRules:
         mask = self._mask(hand)
         if discard is False:
             if mask is not None:
-                return self._top(mask)
+                r = self._memo.get(mask)
+                return self._top(mask) if r is None else r
             return self._gdw(self._state(hand))[0]
         if discard is True or discard == "best":
             if mask is not None:
@@ -536,12 +549,16 @@ class MeldRules:
         mask = self._mask(hand)
         if mask is not None:
             top = self._top
+            mm = self._meldable(mask)
+            # a card in no meld leaves every arrangement as it is: the deadwood drops by it
+            base = top(mask) - limit
+            val_of_bit = self._val_of_bit
             out = []
             m = mask
             while m:
                 low = m & -m
                 m ^= low
-                if top(mask ^ low) <= limit:
+                if (val_of_bit[low] >= base) if not low & mm else (top(mask ^ low) <= limit):
                     out.append(low.bit_length() - 1)
             return out
         state = self._state(hand)
@@ -551,11 +568,8 @@ class MeldRules:
 
     def _mask(self, hand: Sequence[int]) -> int | None:
         """The 53-bit mask of a hand for the fast path, or None (wild or repeated cards)."""
-        m = 0
-        bit = self._bit
         try:
-            for c in hand:
-                m |= bit[c]
+            m = sum(map(self._bit.__getitem__, hand))  # a carry (a repeated card) loses a bit
         except (KeyError, TypeError):
             raise _bad_cards(hand) from None
         if m & self._wildmask or m.bit_count() != len(hand):
@@ -758,8 +772,7 @@ class MeldRules:
     def _compile_fast(self) -> None:
         """Tables for hands of distinct natural cards: every natural meld of one deck as a
         mask, grouped by its lowest card, and the memoised deadwood search over masks."""
-        full = Counter(k for k in range(52) if k not in self.wild_kinds)
-        melds = sorted({self._canon(m) for m in self._enumerate(full, [], None, False)})
+        melds = _natural_melds(self.kinds, self.wild_kinds)
         self._tuple_of: dict[int, tuple[int, ...]] = {}
         by_low: list[list[int]] = [[] for _ in range(N_KINDS)]
         for t in melds:
@@ -901,6 +914,8 @@ class MeldRules:
             memo[key] = best
             return best
 
+        self._memo = memo
+        self._memo1 = memo1
         self._dw = dw
         self._top = top
         self._top_discard = top_discard
@@ -957,25 +972,14 @@ class MeldRules:
         mm = self._meldable(mask)
         dead_fixed = mask ^ mm
         total_dw = self._top(mask)
-
-        def os_key(c: int) -> tuple[int, int]:
-            return (c >> 2, ((c & 3) + 1) & 3)
-
-        hi_fixed = max((c for c in range(N_KINDS) if dead_fixed >> c & 1), key=os_key,
-                       default=None)
-        if not mm or (
-            hi_fixed is not None
-            and all(os_key(hi_fixed) > os_key(c) for c in range(52) if mm >> c & 1)
-        ):
-            dropped = hi_fixed
+        hi_fixed = _os_top(dead_fixed)
+        if not mm or (hi_fixed is not None and _os_key(hi_fixed) > _os_key(_os_top(mm))):
+            dropped = hi_fixed  # the highest deadwood card whatever the arrangement
         else:
-            group = self._openspiel_group(mm)
             used = 0
-            for g in group:
+            for g in self._openspiel_group(mm):
                 used |= g
-            dead = dead_fixed | (mm & ~used)
-            dropped = max((c for c in range(N_KINDS) if dead >> c & 1), key=os_key,
-                          default=None)
+            dropped = _os_top(dead_fixed | (mm & ~used))
         res = total_dw - (self.values[dropped] if dropped is not None else 0)
         if len(memo) > _MEMO_LIMIT:
             memo.clear()
@@ -1032,6 +1036,51 @@ class MeldRules:
 
         dfs(0, 0, 0)
         return path
+
+
+@functools.lru_cache(maxsize=64)
+def _natural_melds(
+    kinds: tuple[MeldKind, ...], wild: frozenset[int]
+) -> tuple[tuple[int, ...], ...]:
+    """Every meld of natural cards of one deck, in canonical order (a natural run has one
+    placement, but for thirteen cards, where the lowest start is canonical)."""
+    found: dict[int, tuple[int, ...]] = {}
+    for kind in kinds:
+        top = kind.max_size if kind.max_size is not None else 13
+        if kind.type == "set":
+            for r in range(13):
+                suits = [s for s in range(4) if r * 4 + s not in wild]
+                for n in range(kind.min_size, min(top, 4) + 1):
+                    for comb in itertools.combinations(suits, n):
+                        t = tuple(r * 4 + s for s in comb)
+                        found.setdefault(sum(1 << c for c in t), t)
+            continue
+        for s in range(4):
+            for n in range(kind.min_size, min(top, 13) + 1):
+                for _low, slots in _windows(kind.ace, n):
+                    t = tuple(q * 4 + s for q in slots)
+                    if not wild.intersection(t):
+                        found.setdefault(sum(1 << c for c in t), t)
+    return tuple(sorted(found.values()))
+
+
+def _os_key(card: int) -> tuple[int, int]:
+    """OpenSpiel's order of cards within a rank: spades, clubs, diamonds, hearts."""
+    return (card >> 2, ((card & 3) + 1) & 3)
+
+
+def _os_top(mask: int) -> int | None:
+    """The card of a mask that OpenSpiel sorts last (highest rank, then s < c < d < h)."""
+    if not mask:
+        return None
+    if mask >> 52:
+        return JOKER_KIND
+    r = (mask.bit_length() - 1) >> 2
+    nib = mask >> (4 * r)
+    for suit in (2, 1, 0, 3):
+        if nib >> suit & 1:
+            return 4 * r + suit
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def _wilds_apart(slots: tuple[int, ...], ranks: dict[int, int]) -> bool:
