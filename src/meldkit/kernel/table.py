@@ -224,7 +224,7 @@ class TableHandResult:
 class TableMeld:
     """A meld on the table: its id (``m3``), owner seat, cards and shape."""
 
-    __slots__ = ("id", "owner", "cards", "match", "low_ext", "high_ext")
+    __slots__ = ("id", "owner", "cards", "match", "low_ext", "high_ext", "fits")
 
     def __init__(self, id: int, owner: int, cards: list[int], match: Match,
                  low_ext: int = 0, high_ext: int = 0):
@@ -234,10 +234,14 @@ class TableMeld:
         self.match = match
         self.low_ext = low_ext
         self.high_ext = high_ext
+        self.fits: dict[int, Any] = {}
+        """Memo: how each card kind grows this meld (None: it does not fit)."""
 
     def copy(self) -> TableMeld:
-        return TableMeld(self.id, self.owner, self.cards[:], self.match, self.low_ext,
-                         self.high_ext)
+        m = TableMeld(self.id, self.owner, self.cards[:], self.match, self.low_ext,
+                      self.high_ext)
+        m.fits = self.fits  # shared: a meld that changes gets a new memo
+        return m
 
 
 class TableState(GameState):
@@ -394,6 +398,13 @@ class TableState(GameState):
 
     def _fit(self, m: TableMeld, kind: int) -> tuple[Match, int, int] | None:
         """How ``kind`` grows meld ``m`` (new shape and end extensions), within limits."""
+        fits = m.fits
+        if kind in fits:
+            return fits[kind]
+        fit = fits[kind] = self._grow(m, kind)
+        return fit
+
+    def _grow(self, m: TableMeld, kind: int) -> tuple[Match, int, int] | None:
         grown = self.rules.melds.can_add(m.match, kind)
         if grown is None:
             return None
@@ -628,6 +639,7 @@ class TableState(GameState):
         (c,) = self._take_cards(p, (kind,))
         m.cards.append(c)
         m.match, m.low_ext, m.high_ext = grown, low, high
+        m.fits = {}
         if self.must_use is not None and self.kind_of[self.must_use] == kind:
             self.must_use = None
 
