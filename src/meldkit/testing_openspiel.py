@@ -402,6 +402,14 @@ class HandRecord:
     meldkit_net: list[float] | None = None
     meldkit_ended_by: str | None = None
     difference: str | None = None
+    #: what differed: ``player``, ``phase``, ``legal moves``, ``duplicate move`` or
+    #: ``translation`` followed by ``in <phase>``; ``hand end``, ``ending``, ``scores``,
+    #: ``error`` or ``no end``
+    kind: str | None = None
+
+    def _differ(self, kind: str, text: str) -> HandRecord:
+        self.kind, self.difference = kind, text
+        return self
 
     def repro(self) -> str:
         """The deal (top first: 10 cards for player 0, 10 for player 1, the upcard, the
@@ -418,19 +426,21 @@ class HandRecord:
                 f"difference: {self.difference}")
 
 
-_OS_GAME: Any = None
+_OS_INITIAL: dict[tuple, Any] = {}
 
 
-def _openspiel_game() -> Any:
-    global _OS_GAME
-    if _OS_GAME is None:
+def _openspiel_initial_state(params: dict[str, Any] | None) -> Any:
+    """A fresh OpenSpiel gin_rummy state: a clone of one pristine state per parameter set
+    (a new state rebuilds the meld tables, about 3 ms; a clone copies them)."""
+    key = tuple(sorted((params or {}).items()))
+    if key not in _OS_INITIAL:
         try:
             import pyspiel
         except ImportError as exc:  # pragma: no cover - depends on the environment
             raise ImportError("the OpenSpiel differential needs open_spiel: "
                               "pip install 'meldkit[openspiel]'") from exc
-        _OS_GAME = pyspiel.load_game("gin_rummy")
-    return _OS_GAME
+        _OS_INITIAL[key] = pyspiel.load_game("gin_rummy", dict(key)).new_initial_state()
+    return _OS_INITIAL[key].clone()
 
 
 def _openspiel_ending(state: Any, last_phase: str, last_action: int) -> str:
@@ -448,10 +458,14 @@ def _meldkit_hand_over(game: Any) -> bool:
 
 
 def play_hand(seed: int, policies: tuple[Policy, Policy] | None = None, *,
-              meldkit: bool = True, max_decisions: int = 1000) -> HandRecord:
+              meldkit: bool = True, pack: Any = "gin_rummy",
+              openspiel_params: dict[str, Any] | None = None,
+              max_decisions: int = 1000) -> HandRecord:
     """Play one hand from the deal shuffled by ``seed`` in OpenSpiel and, with ``meldkit``
-    (the default), in meldkit's ``gin_rummy`` in lockstep; ``policies`` default to a pair
-    drawn from :data:`POLICY_MIXES` by the seed. Returns the :class:`HandRecord`."""
+    (the default), in meldkit in lockstep; ``policies`` default to a pair drawn from
+    :data:`POLICY_MIXES` by the seed. ``pack`` (a name or a loaded pack) is the meldkit
+    side, ``openspiel_params`` the OpenSpiel game's parameters (``{"oklahoma": True}``
+    pairs with ``oklahoma_gin``). Returns the :class:`HandRecord`."""
     rng = random.Random(seed)
     deck = list(range(N_CARDS))
     rng.shuffle(deck)
@@ -460,13 +474,13 @@ def play_hand(seed: int, policies: tuple[Policy, Policy] | None = None, *,
     names = tuple(getattr(p, "name", getattr(p, "__name__", "?")) for p in policies)
     record = HandRecord(seed, [_CODES[c] for c in deck], names)  # type: ignore[arg-type]
 
-    state = _openspiel_game().new_initial_state()
+    state = _openspiel_initial_state(openspiel_params)
     next_card = 0
     game = None
     if meldkit:
         import meldkit as mk
 
-        game = mk.new_game("gin_rummy", players=2, seed=seed, options={"first_player": 0},
+        game = mk.new_game(pack, players=2, seed=seed, options={"first_player": 0},
                            deck_order=record.deal)
     last_phase, last_action = "deal", -1
     while True:
@@ -476,20 +490,22 @@ def play_hand(seed: int, policies: tuple[Policy, Policy] | None = None, *,
         if state.is_terminal():
             break
         if record.decisions >= max_decisions:
-            record.difference = f"no end after {max_decisions} decisions"
-            return record
+            return record._differ("no end", f"no end after {max_decisions} decisions")
         phase = _phase_name(state)
         player = state.current_player()
         legal = state.legal_actions()
         chosen = policies[player](state, legal, rng)
         text = to_notation(phase, chosen)
         if game is not None:
-            problem, action = _compare_decision(game, phase, player, legal, text)
-            if problem is not None:
-                record.difference = f"at decision {record.decisions + 1} ({phase}, player " \
-                                    f"{player}): {problem}"
-                return record
-            game.apply(action)
+            where = f"at decision {record.decisions + 1} ({phase}, player {player}): "
+            try:
+                kind, problem, action = _compare_decision(game, phase, player, legal, text)
+                if kind is None:
+                    game.apply(action)
+            except Exception as exc:  # noqa: BLE001 - any meldkit failure is a finding
+                return record._differ("error", f"{where}meldkit raised {exc!r}")
+            if kind is not None:
+                return record._differ(f"{kind} in {phase}", where + problem)
             text = str(action)
         record.actions.append(text)
         record.phases.append(phase)
@@ -497,10 +513,10 @@ def play_hand(seed: int, policies: tuple[Policy, Policy] | None = None, *,
         state.apply_action(chosen)
         last_phase, last_action = phase, chosen
         if game is not None and not state.is_terminal() and _meldkit_hand_over(game):
-            record.difference = (f"after decision {record.decisions} ({text!r}) meldkit's hand "
-                                 f"ended ({game.hand_results[-1].ended_by}) but OpenSpiel's "
-                                 f"goes on in phase {_phase_name(state)}")
-            return record
+            return record._differ("hand end", (
+                f"after decision {record.decisions} ({text!r}) meldkit's hand ended "
+                f"({game.hand_results[-1].ended_by}) but OpenSpiel's goes on in phase "
+                f"{_phase_name(state)}"))
 
     record.ending = _openspiel_ending(state, last_phase, last_action)
     if record.ending == "limit":
@@ -508,48 +524,55 @@ def play_hand(seed: int, policies: tuple[Policy, Policy] | None = None, *,
     record.openspiel_returns = list(state.returns())
     if game is not None:
         if not _meldkit_hand_over(game):
-            record.difference = (f"OpenSpiel's hand ended ({record.ending}) but meldkit's goes "
-                                 f"on in phase {game.phase!r}, player {game.current_player}")
-            return record
-        result = game.hand_results[0]
-        record.meldkit_ended_by = result.ended_by
-        record.meldkit_net = [float(x) for x in result.net]
+            return record._differ("hand end", (
+                f"OpenSpiel's hand ended ({record.ending}) but meldkit's goes on in phase "
+                f"{game.phase!r}, player {game.current_player}"))
+        try:
+            result = game.hand_results[0]
+            record.meldkit_ended_by = result.ended_by
+            record.meldkit_net = [float(x) for x in result.net]
+        except Exception as exc:  # noqa: BLE001 - any meldkit failure is a finding
+            return record._differ("error", f"reading meldkit's hand result raised {exc!r}")
         if record.meldkit_ended_by != record.ending:
-            record.difference = (f"ending: OpenSpiel {record.ending}, meldkit "
-                                 f"{record.meldkit_ended_by}")
-        elif record.meldkit_net != record.openspiel_returns:
-            record.difference = (f"scores ({record.ending}): OpenSpiel "
-                                 f"{record.openspiel_returns}, meldkit {record.meldkit_net}")
+            return record._differ("ending", f"ending: OpenSpiel {record.ending}, meldkit "
+                                            f"{record.meldkit_ended_by}")
+        if record.meldkit_net != record.openspiel_returns:
+            return record._differ("scores", f"scores ({record.ending}): OpenSpiel "
+                                            f"{record.openspiel_returns}, meldkit "
+                                            f"{record.meldkit_net}")
     return record
 
 
 def _compare_decision(game: Any, phase: str, player: int, legal: list[int],
-                      chosen: str) -> tuple[str | None, Any]:
-    """None and the meldkit action matching ``chosen`` when the decision corresponds
-    (same player, matching phase, legal moves one to one), else a description."""
+                      chosen: str) -> tuple[str | None, str, Any]:
+    """``(None, "", action)`` with the meldkit action matching ``chosen`` when the decision
+    corresponds (same player, matching phase, legal moves one to one), else the kind of
+    difference and a description."""
     if game.current_player != player:
-        return (f"OpenSpiel's player {player} to act, meldkit's {game.current_player} "
-                f"(meldkit phase {game.phase!r})"), None
+        return "player", (f"OpenSpiel's player {player} to act, meldkit's "
+                          f"{game.current_player} (meldkit phase {game.phase!r})"), None
     if game.phase != phase and not (phase == "first_upcard" and legal == [DRAW_STOCK]
                                     and game.phase == "draw"):
-        return f"OpenSpiel phase {phase!r}, meldkit phase {game.phase!r}", None
+        return "phase", f"OpenSpiel phase {phase!r}, meldkit phase {game.phase!r}", None
     ours = {}
     for action in game.legal_actions():
         key = notation_key(str(action))
         if key in ours:
-            return f"meldkit lists two moves keyed {key!r}: {ours[key]} and {action}", None
+            return "duplicate move", (f"meldkit lists two moves keyed {key!r}: {ours[key]} "
+                                      f"and {action}"), None
         ours[key] = action
     theirs = {to_notation(phase, a): a for a in legal}
     if ours.keys() != theirs.keys():
         only_os = sorted(set(theirs) - set(ours))
         only_mk = sorted(set(ours) - set(theirs))
-        return (f"legal moves differ: only OpenSpiel {only_os}, only meldkit "
-                f"{[str(ours[k]) for k in only_mk]} (both {len(set(ours) & set(theirs))})"), None
+        return "legal moves", (f"legal moves differ: only OpenSpiel {only_os}, only meldkit "
+                               f"{[str(ours[k]) for k in only_mk]} (both "
+                               f"{len(set(ours) & set(theirs))})"), None
     for key, action in ours.items():  # the translation back must land on the same action
         if to_openspiel(phase, str(action)) != theirs[key]:
-            return f"{action} translates to {to_openspiel(phase, str(action))}, " \
-                   f"not {theirs[key]}", None
-    return None, ours[chosen]
+            return "translation", (f"{action} translates to "
+                                   f"{to_openspiel(phase, str(action))}, not {theirs[key]}"), None
+    return None, "", ours[chosen]
 
 
 @dataclass
@@ -574,13 +597,14 @@ class Summary:
 
 
 def run_hands(hands: int, first_seed: int = 0, *, meldkit: bool = True,
+              pack: Any = "gin_rummy", openspiel_params: dict[str, Any] | None = None,
               progress: Callable[[Summary], None] | None = None,
               every: int = 1000) -> Summary:
     """Play hands with seeds ``first_seed, first_seed + 1, ...`` (see :func:`play_hand`);
     ``progress`` is called with the running summary every ``every`` hands."""
     summary = Summary()
     for seed in range(first_seed, first_seed + hands):
-        record = play_hand(seed, meldkit=meldkit)
+        record = play_hand(seed, meldkit=meldkit, pack=pack, openspiel_params=openspiel_params)
         summary.hands += 1
         summary.decisions += record.decisions
         summary.moves.update(f"{phase} {text.split()[0]}"
