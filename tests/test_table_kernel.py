@@ -332,3 +332,78 @@ def test_notation_round_trips_with_suits():
         g.parse_action("add 7H to m²")
     with pytest.raises(meldkit.NotationError):
         g.parse_action("meld 4 5 6")
+
+
+# --------------------------------------------------------------------------- knocking (GRA keys)
+
+GRA = """
+meldkit: 1
+extends: gin_rummy
+name: gin_gra
+knock: {big_gin_bonus: 31, tie_is_undercut: true}
+"""
+P1_HAND = ["KC", "KD", "QC", "QD", "JC", "JD", "10C", "10S", "9D", "2S"]  # 91 unmelded
+
+
+def gin_deal(p0, p1=P1_HAND, upcard="5H", stock=("5S",), extra=""):
+    p = meldkit.load_pack_text(GRA + extra)
+    return meldkit.new_game(p, players=2, seed=0, options={"first_player": 0},
+                            deck_order=list(p0) + list(p1) + [upcard] + list(stock))
+
+
+def test_big_gin_melds_all_eleven_cards_without_a_discard():
+    g = gin_deal(["AC", "2C", "3C", "4C", "5D", "6D", "7D", "8D", "9H", "9S"], stock=["9C"])
+    g.apply("pass")
+    g.apply("pass")
+    g.apply("draw")                               # 9C: eleven cards, all melded
+    g.apply("knock")
+    assert "meld AC 2C 3C 4C" in texts(g)         # big gin may skip the discard
+    for m in ("meld AC 2C 3C 4C", "meld 5D 6D 7D 8D", "meld 9C 9H 9S"):
+        g.apply(m)
+    assert texts(g) == ["done"]
+    g.apply("done")
+    g.apply("done")                               # no lay-offs on gin: the defender melds
+    r = g.hand_results[0]
+    assert r.ended_by == "big_gin"
+    assert r.scores[0].items[:2] == (("deadwood", 91), ("big_gin", 31))
+
+
+def test_equal_deadwood_is_an_undercut_with_tie_is_undercut():
+    p0 = ["2C", "3C", "4C", "5D", "6D", "7D", "9H", "9S", "9C", "AC"]
+    p1 = ["KC", "KD", "KH", "QC", "QD", "QH", "JC", "JD", "JH", "AD"]
+    g = gin_deal(p0, p1, upcard="5H", stock=["8H"])
+    for a in ("pass", "pass", "draw", "knock", "discard 8H", "meld 2C 3C 4C", "meld 5D 6D 7D",
+              "meld 9C 9H 9S", "done",                      # p0 knocks with AC: 1
+              "done", "meld KC KD KH", "meld QC QD QH", "meld JC JD JH", "done"):  # p1: AD: 1
+        g.apply(a)
+    r = g.hand_results[0]
+    assert r.final.deadwood == (1, 1)
+    assert r.ended_by == "undercut"
+    assert r.scores[1].items == (("undercut", 25),) and r.net == (-25, 25)
+
+
+def test_equal_deadwood_scores_nothing_in_openspiels_settings():
+    p0 = ["2C", "3C", "4C", "5D", "6D", "7D", "9H", "9S", "9C", "AC"]
+    p1 = ["KC", "KD", "KH", "QC", "QD", "QH", "JC", "JD", "JH", "AD"]
+    g = meldkit.new_game("gin_rummy", players=2, seed=0, options={"first_player": 0},
+                         deck_order=p0 + p1 + ["5H", "8H"])
+    for a in ("pass", "pass", "draw", "knock", "discard 8H", "meld 2C 3C 4C", "meld 5D 6D 7D",
+              "meld 9C 9H 9S", "done", "done", "meld KC KD KH", "meld QC QD QH",
+              "meld JC JD JH", "done"):
+        g.apply(a)
+    r = g.hand_results[0]
+    assert (r.ended_by, r.net, r.totals) == ("knock", (0, 0), (0, 0))
+
+
+def test_box_and_game_bonuses_are_added_when_the_game_ends():
+    p = meldkit.load_pack_text(GRA + "game: {target: 1}\n")
+    g = meldkit.new_game(p, players=2, seed=0, options={"first_player": 0},
+                         deck_order=["AC", "2C", "3C", "4C", "5D", "6D", "7D", "8D", "9H", "9S"]
+                         + P1_HAND + ["5H", "9C"])
+    for a in ("pass", "pass", "draw", "knock", "meld AC 2C 3C 4C", "meld 5D 6D 7D 8D",
+              "meld 9C 9H 9S", "done", "done"):
+        g.apply(a)
+    assert g.is_over and g.winner == 0
+    items = dict(g.hand_results[-1].scores[0].items)
+    assert items["box"] == 25 and items["game"] == 100
+    assert g.scores == [91 + 31 + 25 + 100, 0]
