@@ -1,0 +1,147 @@
+"""Bounded fuzzing of rule packs (issue 11, item 5): a stranger's pack never hurts the host.
+
+Two Hypothesis campaigns, each example bounded in work:
+
+* **mutated data** — a bundled pack's merged data with a few keys (any key the schema
+  knows, or one already written) set to hostile values or deleted;
+* **mutated text** — a bundled pack's YAML text with spans deleted, repeated or spliced
+  with YAML's special characters.
+
+The property: loading either refuses with a :class:`~meldkit.RulePackError` whose every
+problem names a file, or gives a pack that **deals and plays** random games to the end or
+to a named stop (:class:`~meldkit.StuckGameError` ``action-limit``) — and nothing ever
+raises anything but a meldkit error.  With the ``ci`` profile (100 examples each) the file
+runs in well under a minute.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import typing
+
+import attrs
+from hypothesis import event, given
+from hypothesis import strategies as st
+
+import meldkit
+from meldkit import MeldkitError, RulePackError, StuckGameError
+from meldkit._loader import bundled_pack_dir
+from meldkit._schema import RulePackSpec
+from meldkit.bots import make_bot, play_game
+
+PACKS = ("pony_tail", "pony_canasta")
+"""The canasta-kernel packs fuzzed (their data and their text)."""
+ACTIONS = 250
+"""Actions per fuzzed game before the named stop: enough to cross hands in small games."""
+SECONDS = 5.0
+"""Most time one example may take (load, deal and play), even with every key at its bound."""
+
+
+def _schema_paths(cls: type, prefix: tuple = ()) -> list[tuple]:
+    """Every key path the schema knows (``("melds", "max_wilds")``, …)."""
+    paths = []
+    for field in attrs.fields(cls):
+        path = prefix + (field.name,)
+        paths.append(path)
+        kind = field.type if not isinstance(field.type, str) else None
+        if kind is None:
+            kind = typing.get_type_hints(cls).get(field.name)
+        if attrs.has(kind):
+            paths += _schema_paths(kind, path)
+    return paths
+
+
+SCHEMA_PATHS = _schema_paths(RulePackSpec)
+
+HOSTILE = st.sampled_from([
+    -1, 0, 1, 2, 3, 4, 7, 13, 52, 100, 101, 500, 501, 10_000, 10**6, 10**12, 2**63,
+    True, False, None, 0.5, "", "JK", "2", "3", "7", "7S", "3H", "A", "X", "banana",
+    "high_card", "never", "always", "side_first", [], ["JK"], ["2", "JK"], ["7S"], ["3"],
+    [1], ["A", "K"], {}, {"JK": 0}, {"7S": 5}, {"bogus": 1},
+])
+
+
+def _set(data: dict, path: tuple, value) -> None:
+    node = data
+    for key in path[:-1]:
+        child = node.get(key)
+        if not isinstance(child, dict):
+            child = node[key] = {}
+        node = child
+    if value is _DELETE:
+        node.pop(path[-1], None)
+    else:
+        node[path[-1]] = value
+
+
+_DELETE = object()
+
+
+def _play(pack) -> None:
+    """Deal a game of the fewest players the pack allows and play it with random bots."""
+    players = pack.spec.players.min
+    game = meldkit.new_game(pack, players=players, seed=11)
+    bots = [make_bot("random", seed=s) for s in range(players)]
+    try:
+        play_game(game, bots, max_actions=ACTIONS)
+    except StuckGameError as e:
+        assert e.code == "action-limit", f"a dead end: {e}"
+
+
+def _load_and_play(text: str) -> None:
+    start = time.perf_counter()
+    try:
+        pack = meldkit.load_pack_text(text, filename="fuzzed.yaml")
+    except RulePackError as e:
+        assert e.problems and all(p.file and p.message for p in e.problems)
+        event("refused")
+        return
+    except MeldkitError as e:  # pragma: no cover - shows which error leaked
+        raise AssertionError(f"loading raised {type(e).__name__}, not a RulePackError") from e
+    event("loaded, dealt and played")
+    _play(pack)
+    assert time.perf_counter() - start < SECONDS
+
+
+@st.composite
+def mutated_packs(draw) -> str:
+    name = draw(st.sampled_from(PACKS))
+    data = json.loads(json.dumps(meldkit.load_pack(name).raw))
+    for _ in range(draw(st.integers(1, 3))):
+        path = tuple(draw(st.sampled_from(SCHEMA_PATHS)))
+        value = draw(st.one_of(HOSTILE, st.just(_DELETE)))
+        _set(data, path, value)
+    data.pop("extends", None)
+    return json.dumps(data)  # JSON is YAML
+
+
+@given(mutated_packs())
+def test_a_mutated_pack_is_refused_or_deals_and_plays(text: str) -> None:
+    _load_and_play(text)
+
+
+SPECIALS = st.sampled_from(list("[]{}&*!|>:-?#'\",%@`<\t\n ") + ["\x00", "<<: ", "!!omap ",
+                                                                 "&a ", "*a", "\u2028"])
+
+
+@st.composite
+def mutated_texts(draw) -> str:
+    name = draw(st.sampled_from(PACKS))
+    text = (bundled_pack_dir() / f"{name}.yaml").read_text(encoding="utf-8")
+    for _ in range(draw(st.integers(1, 4))):
+        i = draw(st.integers(0, len(text)))
+        j = draw(st.integers(i, min(len(text), i + 40)))
+        how = draw(st.sampled_from(["delete", "repeat", "insert"]))
+        if how == "delete":
+            text = text[:i] + text[j:]
+        elif how == "repeat":
+            text = text[:j] + text[i:j] * draw(st.integers(1, 50)) + text[j:]
+        else:
+            text = text[:i] + draw(SPECIALS) + text[i:]
+    return text
+
+
+@given(mutated_texts())
+def test_a_mangled_pack_text_is_refused_or_deals_and_plays(text: str) -> None:
+    _load_and_play(text)
