@@ -114,6 +114,11 @@ def rules_sheet(pack: RulePack | str | os.PathLike) -> str:
     if not _is_rummy(pack):
         out += _plugin_sheet(pack)
         return "\n".join(out).rstrip() + "\n"
+    if spec.melds.kinds:  # a table-meld pack (rummy, gin)
+        from .kernel.rulesheet import table_sections
+
+        out += _players_and_cards(spec) + [""] + table_sections(spec)
+        return "\n".join(out).rstrip() + "\n"
     for section in (_players_and_cards, _deal, _turn, _melds, _books, _initial_meld, _pile,
                     _reserve, _going_out, _hand_end, _scoring, _game_end):
         lines = section(spec)
