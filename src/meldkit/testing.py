@@ -67,8 +67,18 @@ def stack_deck(
         if stack is None:
             raise SetupError(f"the engine of pack {pack.name!r} ({engine.__name__}) cannot "
                              "stack a deck (it has no stack_deck)")
-        if reserves or upcard:
-            raise SetupError(f"pack {pack.name!r} deals no reserves and no upcard")
+        if reserves:
+            raise SetupError(f"pack {pack.name!r} deals no reserves")
+        if upcard:  # an engine that turns an upcard (the table-melds kernel) takes it
+            if isinstance(upcard, (list, tuple)):
+                if len(upcard) != 1:
+                    raise SetupError(f"pack {pack.name!r} turns one upcard, not {len(upcard)}")
+                upcard = upcard[0]
+            try:
+                return stack(pack, players, _as_map(hands), list(stock), first_player,
+                             upcard=upcard)
+            except TypeError:
+                raise SetupError(f"pack {pack.name!r} deals no upcard") from None
         return stack(pack, players, _as_map(hands), list(stock), first_player)
     rules = Rules.of(pack)
     deal = pack.spec.deal

@@ -275,6 +275,66 @@ class TableState(GameState):
         s._deal(first)
         return s
 
+    @classmethod
+    def stack_deck(cls, pack, players: int, hands: dict[int, list[str]], stock: list[str],
+                   first_player: int = 0, upcard: str | None = None) -> list[str]:
+        """A ``deck_order`` dealing ``hands`` (seat → card codes), then ``upcard``, then
+        ``stock`` from the top (what :func:`meldkit.testing.stack_deck` calls).  Hands are
+        filled up with cards not named, each chosen so that it makes no meld with the hand.
+        """
+        rules = TableRules.of(pack)
+        kinds = rules.deck_kinds(players)
+        left: dict[int, int] = {}
+        for k in kinds:
+            left[k] = left.get(k, 0) + 1
+
+        def take(code: str, where: str) -> int:
+            try:
+                k = kind_of_code(code)
+            except ValueError as e:
+                raise SetupError(f"{where}: {e}") from None
+            if left.get(k, 0) <= 0:
+                raise SetupError(f"{where}: no {code} left in the deck")
+            left[k] -= 1
+            return k
+
+        size = rules.hand_size(players)
+        named: dict[int, list[int]] = {}
+        for seat, codes in hands.items():
+            if not isinstance(seat, int) or not 0 <= seat < players:
+                raise SetupError(f"hands: {seat!r} is not a seat 0..{players - 1}")
+            if len(codes) > size:
+                raise SetupError(f"hand of seat {seat}: {len(codes)} cards, but {size} are dealt")
+            named[seat] = [take(c, f"hand of seat {seat}") for c in codes]
+        up = [take(upcard, "upcard")] if upcard else []
+        top = [take(c, "stock") for c in stock]
+        # fillers: ranks three apart, suits in turn, and never a card that melds with the hand
+        order_ = sorted((k for k in left if k != JOKER_KIND and k not in rules.wild),
+                        key=lambda k: ((k // 4 * 3) % 13, k % 4))
+        out: list[str] = []
+        for i in range(players):
+            seat = (first_player + i) % players
+            hand = list(named.get(seat, []))
+            while len(hand) < size:
+                pick = next((k for k in order_ if left[k] > 0 and not any(
+                    k in m for m in rules.melds.melds_in(hand + [k]))), None)
+                if pick is None:
+                    pick = next((k for k in order_ if left[k] > 0), None)
+                if pick is None:
+                    raise SetupError("the deck has run out of filler cards")
+                left[pick] -= 1
+                hand.append(pick)
+            out += [card_code(k) for k in hand]
+        if rules.spec.deal.upcard:
+            if not up:
+                pick = next(k for k in order_ if left[k] > 0)
+                left[pick] -= 1
+                up = [pick]
+            out.append(card_code(up[0]))
+        elif up:
+            raise SetupError(f"pack {pack.name!r} turns no upcard")
+        return out + [card_code(k) for k in top]
+
     def _check_stack(self, deck_order: list[str]) -> None:
         n = len(self.kind_of)
         if len(deck_order) > n:
