@@ -181,6 +181,10 @@ class GameState:
         canonical text.  Raises :class:`~meldkit.IllegalActionError` (``action/malformed``)
         or :class:`~meldkit.NotationError`."""
         if not isinstance(action, Action):
+            if not isinstance(action, str) and hasattr(type(action), "__index__"):
+                from .ai.action_space import apply_id
+
+                return apply_id(self, action)  # an integer action id (state.action_space)
             if not isinstance(action, str):
                 raise IllegalActionError(
                     "action/malformed",
@@ -210,6 +214,31 @@ class GameState:
                 f"its parts {tuple.__repr__(action)[:80]} are not those of its text {text[:40]!r} "
                 f"({a.type} {a.cards} {a.target})")
         return a
+
+    # ------------------------------------------------------------------ game-AI interface
+    @property
+    def action_space(self):
+        """The pack's fixed integer action space for this table size (an
+        :class:`~meldkit.ai.ActionIds`: ``id_of``, ``action_of``, ``size``); ``apply``
+        also takes an id.  See the Game AI page."""
+        from .ai.action_space import action_space_for
+
+        return action_space_for(self)
+
+    def legal_mask(self) -> bytearray:
+        """A byte per action id of :attr:`action_space`: 1 where that action is legal now."""
+        from .ai.action_space import action_space_for
+
+        return action_space_for(self).mask(self._cached_legal())
+
+    def legal_ids(self) -> list[int]:
+        """The ids of the legal actions, in the order of :meth:`legal_actions`."""
+        from .ai.action_space import action_space_for
+
+        return action_space_for(self).ids(self._cached_legal())
+
+    def __deepcopy__(self, memo) -> GameState:
+        return self.clone()  # shares the compiled rules, as clone() does
 
     def _interned(self, action: Action) -> Action | None:
         """The engine's interned action equal to ``action``, or None (engines with an
@@ -262,7 +291,7 @@ class GameState:
     # ------------------------------------------------------------------ saves
     SAVE_ENVELOPE: ClassVar[frozenset[str]] = frozenset(
         {"format", "pack", "pack_source", "pack_digest", "players", "seed", "options",
-         "deck_order"})
+         "deck_order", "action_space_digest"})
     """The keys every save has; an engine's ``_state_dict`` may not use them."""
 
     def to_json(self) -> str:
@@ -271,7 +300,20 @@ class GameState:
 
         A save holds every hidden card and the seed (which fixes every future deal): it is
         for the host, not for a player — send players :meth:`view` instead."""
-        return json.dumps(self._to_dict(), separators=(",", ":"))
+        d = self._to_dict()
+        digest = self._action_space_digest()
+        if digest is not None:
+            d["action_space_digest"] = digest
+        return json.dumps(d, separators=(",", ":"))
+
+    def _action_space_digest(self) -> str | None:
+        """The digest of :attr:`action_space`, or None for a pack without one."""
+        from .ai.action_space import ActionSpaceError, action_space_for
+
+        try:
+            return action_space_for(self).digest
+        except ActionSpaceError:
+            return None
 
     def _to_dict(self) -> dict[str, Any]:
         from ._errors import PluginError
@@ -344,7 +386,7 @@ class GameState:
             )
         engine = engine_for(pack)
         try:
-            return engine._from_state_dict(pack, d)
+            state = engine._from_state_dict(pack, d)
         except (SaveError, PluginError):
             raise
         except RecursionError:
@@ -352,6 +394,13 @@ class GameState:
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
             # an engine that does not check its fields yet (the kernel and Houses do)
             raise SaveError(f"damaged meldkit save: {type(e).__name__}: {e}") from None
+        saved_ids = d.get("action_space_digest")
+        if saved_ids is not None and saved_ids != state._action_space_digest():
+            raise SaveError(
+                "action_space_digest: this save's integer action ids were numbered by another "
+                "version of meldkit's action space for this pack; load the save without the "
+                "key to use it by notation")
+        return state
 
     def _load_envelope(self, pack, d: dict[str, Any]) -> None:
         """Check and set what every save has (players, seed, options, deck_order, history)
