@@ -237,6 +237,20 @@ class GameState:
 
         return action_space_for(self).ids(self._cached_legal())
 
+    def observation(self, player: int):
+        """What ``player`` may see as a flat ``array('f')``, laid out by
+        :meth:`observation_spec` (seats relative to ``player``)."""
+        from .ai.observation import observation
+
+        return observation(self, player)
+
+    def observation_spec(self):
+        """The layout of :meth:`observation`: an :class:`~meldkit.ai.ObservationSpec`
+        naming every slice."""
+        from .ai.observation import observation_spec
+
+        return observation_spec(self)
+
     def __deepcopy__(self, memo) -> GameState:
         return self.clone()  # shares the compiled rules, as clone() does
 
