@@ -10,6 +10,13 @@ When the optional ``bench`` extra is installed (``pip install -e ".[bench]"``: R
 OpenSpiel), the same run plays RLCard's gin rummy and OpenSpiel's C++ gin rummy with random
 policies and prints meldkit's cost per decision as a ratio to each: machines are noisy, so
 the ratio within one run is the figure that counts.
+
+"Gin rummy vs gin rummy" (``--only gin``) plays the same game in all three: meldkit's
+``gin_rummy``, OpenSpiel's C++ ``gin_rummy`` and RLCard's ``gin-rummy``, random play, per
+decision and per hand, with meldkit's ratio to each (targets: ≤ 1.0× OpenSpiel, ≤ 0.25×
+RLCard). meldkit's and OpenSpiel's moves correspond one to one (the differential test,
+``tests/test_gin_vs_openspiel.py``, proves it), so neither figure is flattered by splitting
+moves into more decisions.
 """
 
 from __future__ import annotations
@@ -148,6 +155,140 @@ def open_spiel_gin_rummy(decisions: int, seed: int) -> float | None:
     return spent / decisions
 
 
+# --------------------------------------------------------------------------- gin vs gin
+# The same game in three engines, random play, one loop shape: legal actions, a uniform
+# choice, apply.  Only player decisions are counted.  OpenSpiel samples its chance nodes
+# (the deal, and the card each stock draw turns up): the deal is outside the per-decision
+# clock, as meldkit's new_game is, and a draw's chance node is inside it, as meldkit's draw
+# deals its card inside apply.  Per hand, the clock runs from a new game/state/reset
+# (dealing included) to the hand's end.
+GinFigures = tuple[float, float, float]  # seconds per decision, seconds per hand, decisions/hand
+
+
+def gin_meldkit(hands: int, seed: int) -> GinFigures:
+    """meldkit gin_rummy: one fresh game per hand, played to the end of its first hand.  The
+    pack is loaded once, outside the clock (as OpenSpiel's game is)."""
+    pack = meldkit.load_pack("gin_rummy")
+    meldkit.new_game(pack, players=2, seed=seed)  # warm: the pack's compiled rules
+    rng = random.Random(seed)
+    clock = time.perf_counter
+    in_decisions = whole = 0.0
+    decisions = 0
+    for h in range(hands):
+        t0 = clock()
+        state = meldkit.new_game(pack, players=2, seed=seed * 100_003 + h)
+        t1 = clock()
+        n = 0
+        while not state.hand_results:
+            acts = state.legal_actions()
+            state.apply(acts[rng.randrange(len(acts))])
+            n += 1
+        t2 = clock()
+        in_decisions += t2 - t1
+        whole += t2 - t0
+        decisions += n
+    return in_decisions / decisions, whole / hands, decisions / hands
+
+
+def gin_open_spiel(hands: int, seed: int) -> GinFigures | None:
+    """OpenSpiel's C++ gin_rummy through pyspiel, or None if it is not installed.  Each hand
+    starts from a clone of one pristine initial state: ``new_initial_state()`` rebuilds the
+    gin utilities' meld tables (about 3 ms), a clone copies them (about 30 µs)."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    pristine = pyspiel.load_game("gin_rummy").new_initial_state()
+    rng = random.Random(seed)
+    clock = time.perf_counter
+    in_decisions = whole = 0.0
+    decisions = 0
+    for _ in range(hands):
+        t0 = clock()
+        state = pristine.clone()
+        while state.is_chance_node():  # the deal
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+        t1 = clock()
+        n = 0
+        while not state.is_terminal():
+            if state.is_chance_node():  # the card a stock draw turns up
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                continue
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+            n += 1
+        t2 = clock()
+        in_decisions += t2 - t1
+        whole += t2 - t0
+        decisions += n
+    return in_decisions / decisions, whole / hands, decisions / hands
+
+
+def gin_rlcard(hands: int, seed: int) -> GinFigures | None:
+    """RLCard's gin-rummy environment (env.step is its apply, and returns the next
+    observation with its legal actions), or None if it is not installed."""
+    try:
+        import rlcard
+    except ImportError:
+        return None
+    env = rlcard.make("gin-rummy", config={"seed": seed})
+    rng = random.Random(seed)
+    clock = time.perf_counter
+    in_decisions = whole = 0.0
+    decisions = 0
+    for _ in range(hands):
+        t0 = clock()
+        state, _player = env.reset()
+        t1 = clock()
+        n = 0
+        while not env.is_over():
+            legal = list(state["legal_actions"].keys())
+            state, _player = env.step(legal[rng.randrange(len(legal))])
+            n += 1
+        t2 = clock()
+        in_decisions += t2 - t1
+        whole += t2 - t0
+        decisions += n
+    return in_decisions / decisions, whole / hands, decisions / hands
+
+
+def gin_versus(t: "Table", runs: int, hands: int) -> None:
+    """The gin rummy rows: each engine's figures and meldkit's ratio to each, the engines
+    interleaved run by run and each ratio taken within its run."""
+    us, ms = 1e6, 1e3
+    rows: dict[str, list[GinFigures]] = {"meldkit": [], "OpenSpiel": [], "RLCard": []}
+    for r in range(runs):
+        rows["meldkit"].append(gin_meldkit(hands, r))
+        for name, fn in (("OpenSpiel", gin_open_spiel), ("RLCard", gin_rlcard)):
+            figures = fn(hands, r)
+            if figures is not None:
+                rows[name].append(figures)
+    labels = {"meldkit": "meldkit gin_rummy", "OpenSpiel": "OpenSpiel C++ gin_rummy",
+              "RLCard": "RLCard gin-rummy"}
+    for name, figures in rows.items():
+        if not figures:
+            print(f"  {labels[name]}: not installed (pip install -e '.[bench]')")
+            continue
+        t.add(f"{labels[name]} per decision", [f[0] * us for f in figures], "µs")
+        t.add(f"{labels[name]} per hand", [f[1] * ms for f in figures], "ms", fmt="{:,.2f}")
+        t.add(f"{labels[name]} decisions per hand", [f[2] for f in figures], "")
+    mine = rows["meldkit"]
+    for name, target in (("OpenSpiel", 1.0), ("RLCard", 0.25)):
+        theirs = rows[name]
+        if not theirs:
+            continue
+        t.add(f"meldkit / {name}, per decision", [m[0] / o[0] for m, o in zip(mine, theirs)],
+              "×", target, fmt="{:.2f}")
+        t.add(f"meldkit / {name}, per hand", [m[1] / o[1] for m, o in zip(mine, theirs)],
+              "×", target, fmt="{:.2f}")
+    print("  (player decisions only; OpenSpiel's stock-draw chance nodes are timed inside the "
+          "draw decision, its deal outside, as meldkit's; RLCard's knock names the discard, "
+          "it has no lay-off or meld moves, and two score steps end each hand, so its per-hand "
+          "figure is the comparable one)")
+
+
 # --------------------------------------------------------------------------- report
 class Table:
     """Rows of figure, spread and target."""
@@ -181,7 +322,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--decisions", type=int, default=20_000, help="decisions per run")
     ap.add_argument("--quick", action="store_true", help="3 runs of 5,000 decisions")
     ap.add_argument("--only", default="", help="comma list of sections: decisions, canasta, "
-                    "houses, games, clone, memory, import, versus")
+                    "houses, games, clone, memory, import, versus, gin")
     args = ap.parse_args(argv)
     if args.quick:
         args.runs, args.decisions = 3, 5_000
@@ -252,6 +393,11 @@ def main(argv: list[str] | None = None) -> int:
             os_us = t.add("OpenSpiel C++ gin rummy per decision", [x * us for x in osp], "µs")
             t.add("meldkit Pony Tail / OpenSpiel gin rummy", [pt4 / os_us], "×", 1.0,
                   fmt="{:.2f}")
+    if want("gin"):
+        hands = max(20, dec // 100)
+        print(f"Gin rummy vs gin rummy: random self-play, {hands} hands per run, same loop "
+              "(legal actions, uniform choice, apply)")
+        gin_versus(t, runs, hands)
     print()
     if t.missed:
         print("targets missed: " + "; ".join(t.missed))

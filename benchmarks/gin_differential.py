@@ -31,7 +31,11 @@ def _run(first_seed: int, hands: int, every: int, label: str) -> osd.Summary:
         rate = s.hands / (time.perf_counter() - t0)
         print(f"  {label}{s.line()}  ({rate:,.0f} hands/s)", flush=True)
 
-    return osd.run_hands(hands, first_seed, progress=progress, every=every)
+    def differs(r: osd.HandRecord) -> None:
+        print(f"  {label}seed {r.seed} differs ({r.kind}): {r.difference}", flush=True)
+
+    return osd.run_hands(hands, first_seed, progress=progress, every=every,
+                         on_difference=differs)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -40,6 +40,19 @@ def test_card_codes_name_the_cards_openspiel_names():
                         for i in range(52)]
 
 
+def test_openspiel_deadwood_port_equals_openspiel_on_meld_rich_hands():
+    # the 11-card figure OpenSpiel's knock test uses is not the least deadwood; the port
+    # must give OpenSpiel's figure exactly, ties between arrangements included
+    import random
+
+    utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+    rng = random.Random(5)
+    for _ in range(1500):
+        pool = [c for c in range(52) if c % 13 < rng.randint(5, 13)]  # few ranks: many melds
+        hand = rng.sample(pool, rng.choice((10, 11)))
+        assert utils.min_deadwood(hand) == osd.openspiel_min_deadwood(hand), hand
+
+
 @pytest.mark.parametrize("phase, actions", [
     ("first_upcard", [52, 53, 54]),
     ("draw", [52, 53]),

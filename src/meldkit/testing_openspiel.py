@@ -47,6 +47,7 @@ __all__ = [
     "card_code",
     "card_index",
     "meld_notation",
+    "openspiel_min_deadwood",
     "to_notation",
     "to_openspiel",
     "notation_key",
@@ -227,6 +228,81 @@ def to_openspiel(phase: str, text: str) -> int:
     if verb == "meld" and phase in ("knock", "layoff") and key in _MELD_ID:
         return MELD_BASE + _MELD_ID[key]
     raise ValueError(f"meldkit notation {text!r} has no OpenSpiel action in phase {phase!r}")
+
+
+# --------------------------------------------------------------------------- OpenSpiel's deadwood
+def _value(card: int) -> int:
+    return min(10, card % 13 + 1)
+
+
+def _openspiel_melds(cards: list[int]) -> list[tuple[int, ...]]:
+    """``GinRummyUtils::AllMelds`` in its order: sets (by rank, the 4-card set and two of its
+    3-card subsets where four of a rank stand, then every run of three by rank), then runs
+    of 5, 4 and 3 cards."""
+    melds: list[tuple[int, ...]] = []
+    by_rank = sorted(cards, key=lambda c: (c % 13, c))
+    n = len(by_rank)
+    for i in range(n - 3):
+        if by_rank[i] % 13 == by_rank[i + 3] % 13:
+            a, b, c, d = by_rank[i:i + 4]
+            melds += [(a, b, c, d), (a, b, d), (a, c, d)]
+    for i in range(n - 2):
+        if by_rank[i] % 13 == by_rank[i + 2] % 13:
+            melds.append(tuple(by_rank[i:i + 3]))
+    by_suit = sorted(cards)
+    for length in (5, 4, 3):
+        for i in range(n - length + 1):
+            first, last = by_suit[i], by_suit[i + length - 1]
+            if last - first == length - 1 and first // 13 == last // 13:
+                melds.append(tuple(by_suit[i:i + length]))
+    return melds
+
+
+def openspiel_min_deadwood(cards: Sequence[int]) -> int:
+    """OpenSpiel's deadwood figure (``GinRummyUtils::MinDeadwood``) for OpenSpiel card
+    numbers ``cards``, as its gin_rummy decides whether a knock is legal.
+
+    For 10 cards it is the least deadwood. For 11 cards it is **not** always the least
+    deadwood after the best discard: OpenSpiel takes the first arrangement of melds, in its
+    enumeration order, of greatest melded value, and drops the highest-ranked card left
+    over. Here, the least after discarding 3S is 10, OpenSpiel's figure is 11:
+
+    >>> hand = [card_index(c) for c in "3S 5C 5D 5H 6C 6H 7C 7D 7H AH AS".split()]
+    >>> openspiel_min_deadwood(hand)
+    11
+    >>> min(openspiel_min_deadwood([c for c in hand if c != d]) for d in hand)
+    10
+    """
+    cards = list(cards)
+    melds = _openspiel_melds(cards)
+    best_value = 0
+    best: tuple[tuple[int, ...], ...] = ()
+    # AllMeldGroups: from each meld, depth first through the melds that do not overlap it
+    # (kept in order), each maximal path a group; BestMeldGroup keeps the first of the
+    # greatest value.
+    path: list[tuple[int, ...]] = []
+
+    def walk(meld: tuple[int, ...], pool: list[tuple[int, ...]]) -> None:
+        nonlocal best_value, best
+        path.append(meld)
+        used = set(meld)
+        children = [m for m in pool if used.isdisjoint(m)]
+        if not children:
+            value = sum(_value(c) for m in path for c in m)
+            if value > best_value:
+                best_value, best = value, tuple(path)
+        else:
+            for child in children:
+                walk(child, children)
+        path.pop()
+
+    for meld in melds:
+        walk(meld, melds)
+    melded = {c for m in best for c in m}
+    left = [c for c in cards if c not in melded]
+    if len(cards) == 11 and left:
+        left.remove(max(left, key=lambda c: (c % 13, c)))
+    return sum(_value(c) for c in left)
 
 
 # --------------------------------------------------------------------------- policies
@@ -599,9 +675,11 @@ class Summary:
 def run_hands(hands: int, first_seed: int = 0, *, meldkit: bool = True,
               pack: Any = "gin_rummy", openspiel_params: dict[str, Any] | None = None,
               progress: Callable[[Summary], None] | None = None,
-              every: int = 1000) -> Summary:
+              every: int = 1000,
+              on_difference: Callable[[HandRecord], None] | None = None) -> Summary:
     """Play hands with seeds ``first_seed, first_seed + 1, ...`` (see :func:`play_hand`);
-    ``progress`` is called with the running summary every ``every`` hands."""
+    ``progress`` is called with the running summary every ``every`` hands, and
+    ``on_difference`` with each hand that differs, as it is found."""
     summary = Summary()
     for seed in range(first_seed, first_seed + hands):
         record = play_hand(seed, meldkit=meldkit, pack=pack, openspiel_params=openspiel_params)
@@ -611,6 +689,8 @@ def run_hands(hands: int, first_seed: int = 0, *, meldkit: bool = True,
                              for phase, text in zip(record.phases, record.actions))
         if record.difference is not None:
             summary.differences.append(record)
+            if on_difference is not None:
+                on_difference(record)
         else:
             summary.endings[record.ending] += 1
             if record.limit:
