@@ -251,6 +251,22 @@ class GameState:
 
         return observation_spec(self)
 
+    def public_history(self):
+        """Every event so far — deals, actions (who acted, what everyone saw, what the
+        actor saw), hand ends — as :class:`~meldkit.ai.Event` values, replayed from the
+        seed.  Unlike :attr:`history` (the host's record, which names face-down cards),
+        its ``public`` texts may be shown to every player."""
+        from .ai.infostate import public_history
+
+        return public_history(self)
+
+    def information_state(self, player: int) -> dict[str, Any]:
+        """``player``'s perfect-recall view: every event as they saw it and their
+        current :meth:`view`."""
+        from .ai.infostate import information_state
+
+        return information_state(self, player)
+
     def __deepcopy__(self, memo) -> GameState:
         return self.clone()  # shares the compiled rules, as clone() does
 

@@ -558,8 +558,11 @@ class _Game:
             if p != self.human:
                 a = self.bots[p].choose(state)
                 before = state.view(self.human)
+                from .ai.infostate import public_text
+
+                shown = public_text(state, a)  # a card passed face down is not named
                 state.apply(a)
-                self.say(f"  seat {p} ({self.names[p]}, team {state.team_of[p]}): {a}")
+                self.say(f"  seat {p} ({self.names[p]}, team {state.team_of[p]}): {shown}")
                 self.events(before, str(a))
                 self.after_apply()
                 show = True

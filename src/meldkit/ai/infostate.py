@@ -1,0 +1,188 @@
+"""Public history and information states: who did what, where hands begin and end, and
+what each player has seen.
+
+``state.history`` is the host's record: the full notation of every action, enough to
+replay the game from its seed — it names face-down cards (a Houses ``pass KS``), so it is
+not for players.  :func:`public_history` replays that record and returns
+:class:`Event` values: the seat that acted, the text everyone saw (``public``), and the
+text the actor saw (``private``: the card drawn, the card passed face down).  Deals and
+hand ends are events too.  :func:`information_state` is one player's perfect-recall view:
+every event as that player saw it (their own private cards at each point, everyone's
+public actions) and their current :meth:`~meldkit.GameState.view`.
+
+>>> import meldkit
+>>> g = meldkit.new_game("gin_rummy", players=2, seed=1, options={"first_player": 0})
+>>> g.apply("pass"); g.apply("pass"); g.apply("draw")
+>>> [e.seen_by(1) for e in g.public_history()][1:]
+['seat 0: pass', 'seat 1: pass', 'seat 0: draw']
+>>> g.public_history()[-1].seen_by(0)
+'seat 0: draw (gets JC)'
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from .._game import GameState
+
+__all__ = ["Event", "public_history", "information_state", "public_text", "card_code_of"]
+
+
+class Event(NamedTuple):
+    """One event of a game: a deal, an action or the end of a hand."""
+
+    hand: int
+    """The hand it belongs to (1, 2 …)."""
+    kind: str
+    """``deal``, ``action`` or ``hand_end``."""
+    player: int | None
+    """The seat that acted (None for a deal or a hand end)."""
+    public: str
+    """What every player saw."""
+    private: dict
+    """Seat → the text that seat saw instead (its own cards: a deal, a draw, a pass)."""
+    index: int | None = None
+    """The action's index in ``state.history`` (None for deals and hand ends)."""
+
+    def seen_by(self, player: int) -> str:
+        """The event as ``player`` saw it."""
+        text = self.private.get(player, self.public)
+        return text if self.player is None else f"seat {self.player}: {text}"
+
+
+def card_code_of(state: GameState, card: int) -> str:
+    """The code of a card id in ``state``'s deck (``7H``, ``KS`` …)."""
+    codes = getattr(state, "codes", None)
+    if codes is None:
+        rules = getattr(state, "rules", None)
+        codes = getattr(rules, "codes", None)
+    if codes is not None and not callable(codes):
+        return codes[card]
+    from .._cards import card_code
+
+    return card_code(state.kind_of[card])
+
+
+def _hand_of(state: GameState, p: int) -> list[int]:
+    z = state.zone_cards()
+    return z.get(f"hand:{p}", [])
+
+
+def _pile_top(state: GameState) -> int | None:
+    pile = state.zone_cards().get("pile")
+    return pile[-1] if pile else None
+
+
+def public_text(state: GameState, action) -> str:
+    """What every player sees of ``action`` about to be applied in ``state``: its notation,
+    but a card passed face down is not named, and taking from the pile names the card
+    taken (it was face up)."""
+    a = state.parse_action(action) if isinstance(action, str) else action
+    t = a.type
+    if t == "pass" and a.cards:
+        return "pass (a card, face down)"
+    if t == "take":
+        top = _pile_top(state)
+        if top is not None:
+            return f"{a} (top {card_code_of(state, top)})"
+    return str(a)
+
+
+def _codes(state, cards) -> str:
+    return " ".join(sorted(card_code_of(state, c) for c in cards))
+
+
+def _deal_event(state: GameState) -> Event:
+    top = _pile_top(state)
+    up = f", upcard {card_code_of(state, top)}" if top is not None else ""
+    pub = f"hand {state.hand_number} dealt, seat {state.current} to act{up}"
+    private = {p: f"{pub}; your hand: {_codes(state, _hand_of(state, p))}"
+               for p in range(state.n_players)}
+    return Event(state.hand_number, "deal", None, pub, private)
+
+
+def _end_event(state: GameState, result) -> Event:
+    went = getattr(result, "went_out", None)
+    who = f", seat {went} went out" if went is not None else ""
+    totals = getattr(result, "totals", ())
+    pub = (f"hand {result.hand_number} ended: {result.ended_by}{who}; "
+           f"hand scores {list(totals)}")
+    return Event(result.hand_number, "hand_end", None, pub, {})
+
+
+def replay_start(state: GameState) -> GameState:
+    """A new game with ``state``'s pack, table, seed, options and stacked deck: the
+    position its history starts from."""
+    from .. import new_game
+
+    opts = dict(state.options)
+    return new_game(state.pack, players=state.n_players, seed=state.seed, options=opts,
+                    deck_order=state.deck_order)
+
+
+def public_history(state: GameState) -> list[Event]:
+    """Every event of the game so far (deals, actions, hand ends), replayed from the
+    seed.  Cost: one replay, about the time the game took to play."""
+    s = replay_start(state)
+    events = [_deal_event(s)]
+    for i, text in enumerate(state.history):
+        events.extend(step_events(s, text, i))
+    return events
+
+
+def step_events(s: GameState, text, index: int | None = None) -> list[Event]:
+    """Apply one action to ``s`` and return the events it makes (the action, then a hand
+    end and the next deal when it ends a hand)."""
+    p = s.current
+    a = s.parse_action(text) if isinstance(text, str) else text
+    pub = public_text(s, a)
+    zones = s.zone_cards()
+    before = Counter(zones.get(f"hand:{p}", []))
+    bonus_before = set(zones.get(f"bonus:{p}", []))
+    top = zones.get("pile", [])[-1:]
+    hand_before = s.hand_number
+    results_before = len(s.hand_results)
+    s.apply(a)
+    private = {}
+    new_hand = s.hand_number != hand_before or len(s.hand_results) > results_before
+    if not new_hand:
+        zones = s.zone_cards()
+        after = Counter(zones.get(f"hand:{p}", []))
+        lost = before - after
+        if lost and getattr(s, "rank_of", None) is not None and a.type in (
+                "discard", "meld", "add", "take"):
+            # rank notation: the cards laid face up are named by their codes
+            pub = f"{pub} ({_codes(s, list(lost.elements()))})"
+        laid_out = [c for c in zones.get(f"bonus:{p}", []) if c not in bonus_before]
+        if laid_out:
+            pub = f"{pub}; lays out {_codes(s, laid_out)}"
+        gained = list((after - before).elements())
+        if a.type == "take":
+            gained = [c for c in gained if c not in top]
+        mine = f"{pub} (gets {_codes(s, gained)})" if gained else pub
+        if a.type == "pass" and a.cards:
+            mine = f"{a}"
+        if mine != pub:
+            private[p] = mine
+    out = [Event(hand_before, "action", p, pub, private, index)]
+    for r in s.hand_results[results_before:]:
+        out.append(_end_event(s, r))
+    if s.hand_number != hand_before and not s.is_over:
+        out.append(_deal_event(s))
+    return out
+
+
+def information_state(state: GameState, player: int) -> dict[str, Any]:
+    """``player``'s perfect-recall view: every event as they saw it, and their current
+    view.  Equal for two states exactly when ``player`` cannot tell them apart."""
+    if not isinstance(player, int) or isinstance(player, bool) \
+            or not 0 <= player < state.n_players:
+        raise ValueError(f"player must be a seat 0..{state.n_players - 1}, not {player!r}")
+    return {
+        "pack": state.pack.name,
+        "player": player,
+        "events": [e.seen_by(player) for e in public_history(state)],
+        "view": state.view(player),
+    }
