@@ -7,6 +7,7 @@ import itertools
 import random
 from collections import Counter
 
+import attrs
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -380,8 +381,77 @@ def small_hands(draw, decks: int = 2, max_size: int = 8):
         lambda h: all(v <= decks for v in Counter(h).values()) and h.count(52) <= 2 * decks))
 
 
-SETTINGS = settings(max_examples=150, deadline=None,
+# Brute force is cheap on these small hands: twice the active profile's examples
+# (50 by default, 200 under --hypothesis-profile=ci).
+SETTINGS = settings(max_examples=2 * settings().max_examples, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+
+
+def reference_is_meld(kind: MeldKind, wild: frozenset, cards_: list[int]) -> bool:
+    """The meld predicate written straight from MeldKind's documentation."""
+    n = len(cards_)
+    if n < kind.min_size or (kind.max_size is not None and n > kind.max_size):
+        return False
+    nat = [c for c in cards_ if c not in wild]
+    if n - len(nat) > kind.max_wilds:
+        return False
+    if not nat:
+        return kind.all_wild and (
+            kind.type == "set" or (n <= 13 and (n == 1 or kind.wilds_adjacent)))
+    if 52 in nat:
+        return False
+    if kind.type == "set":
+        return len({c // 4 for c in nat}) == 1 and (
+            not kind.distinct_suits or len({c % 4 for c in nat}) == len(nat))
+    if len({c % 4 for c in nat}) != 1 or len({c // 4 for c in nat}) != len(nat) or n > 13:
+        return False
+    ranks = {c // 4 for c in nat}
+    allowed = {"low": range(0, 13), "high": range(1, 14), "both": range(0, 14),
+               "around": range(-13, 27)}[kind.ace]
+    for low in range(-13, 14):
+        positions = range(low, low + n)
+        if not all(p in allowed for p in positions):
+            continue
+        if not ranks <= {p % 13 for p in positions}:
+            continue
+        wild_at = [p for p in positions if p % 13 not in ranks]
+        if not kind.wilds_adjacent and any(b - a == 1 for a, b in zip(wild_at, wild_at[1:])):
+            continue
+        return True
+    return False
+
+
+@st.composite
+def near_melds(draw):
+    """A run (possibly round the corner) or a set, some cards turned into wild cards, and
+    sometimes one card changed: about half of them are melds of some kind."""
+    n = draw(st.integers(1, 7))
+    if draw(st.booleans()):
+        low, suit = draw(st.integers(0, 13)), draw(st.integers(0, 3))
+        hand = [((low + i) % 13) * 4 + suit for i in range(n)]
+    else:
+        rank = draw(st.integers(0, 12))
+        hand = [rank * 4 + draw(st.integers(0, 3)) for _ in range(n)]
+    for i in range(n):
+        if draw(st.integers(0, 4)) == 0:
+            hand[i] = draw(st.sampled_from([52, 4, 5, 6, 7]))
+    if draw(st.integers(0, 3)) == 0:
+        hand[draw(st.integers(0, n - 1))] = draw(st.integers(0, 52))
+    return draw(st.permutations(hand))
+
+
+@SETTINGS
+@given(meld_kinds, st.sampled_from([(), (52,), (52, 4, 5, 6, 7)]), near_melds())
+def test_match_agrees_with_the_documented_predicate(kind, wild, hand):
+    rules = MeldRules([kind], wild_kinds=wild)
+    m = rules.match(hand)
+    assert reference_is_meld(kind, frozenset(wild), hand) == (m is not None)
+    if m is not None:
+        assert Counter(m.cards) == Counter(hand)
+        if kind.type == "run" and m.suit != -1:
+            assert m.high - m.low + 1 == len(hand)
+            assert all(c // 4 == p % 13 for p, c in zip(range(m.low, m.high + 1), m.cards)
+                       if c not in wild)
 
 
 @SETTINGS
@@ -444,7 +514,7 @@ def test_gin_discard_best_fast_path_equals_the_definition(hand):
 
 @SETTINGS
 @given(rules_st, st.data())
-def test_can_add_agrees_with_match_on_the_grown_cards(rules, data):
+def test_can_add_grows_a_meld_exactly_when_the_grown_cards_still_form_it(rules, data):
     melds = rules.melds_in(data.draw(small_hands(max_size=8)))
     if not melds:
         return
@@ -452,34 +522,38 @@ def test_can_add_agrees_with_match_on_the_grown_cards(rules, data):
     m = rules.match(meld)
     card = data.draw(st.sampled_from(list(range(53))))
     grown = rules.can_add(m, card)
+    # the same kind with no size limit judges the grown cards on their own
+    alone = MeldRules([attrs.evolve(rules.kinds[m.kind], max_size=None)],
+                      wild_kinds=rules.wild_kinds)
+    fresh = alone.match(meld + (card,))
+    same_meld = fresh is not None and (m.rank in (-1, fresh.rank)) and (m.suit in (-1, fresh.suit))
+    assert same_meld == (grown is not None)
     if grown is not None:
         assert Counter(grown.cards) == Counter(meld) + Counter([card])
-        assert grown.kind == m.kind and (m.rank == -1 or grown.rank == m.rank)
-        assert m.suit == -1 or grown.suit == m.suit
+        assert grown.kind == m.kind
+        assert alone.match(grown.cards) is not None
         if rules.kinds[m.kind].type == "run" and grown.suit != -1:
             assert grown.high - grown.low + 1 == len(grown.cards)
+            assert [c >> 2 for c in grown.cards if c not in rules.wild_kinds] == [
+                p % 13 for p, c in zip(range(grown.low, grown.high + 1), grown.cards)
+                if c not in rules.wild_kinds]
 
 
-def test_memo_is_bounded():
-    rules = MeldRules([MeldKind("set", "set"), MeldKind("run", "run")])
-    rng = random.Random(0)
-    for _ in range(3000):
-        rules.min_deadwood(rng.sample(range(52), 11))
-        rules.min_deadwood(rng.sample(range(52), 11) + [0] * 0)
+def test_memos_stay_within_their_bound(monkeypatch):
     from meldkit.kernel import melds as module
 
-    assert module._MEMO_LIMIT == 100_000
-    module_limit = module._MEMO_LIMIT
-    try:
-        module._MEMO_LIMIT = 50
-        small = MeldRules([MeldKind("set", "set"), MeldKind("run", "run")])
-        for _ in range(200):
-            small.min_deadwood(rng.sample(range(52), 11))
-            small.min_deadwood(rng.sample(range(52), 7) * 2)
-            small.melds_in(rng.sample(range(52), 11))
-        assert all(len(d) <= 52 for d in (small._gen_memo, small._melds_memo))
-    finally:
-        module._MEMO_LIMIT = module_limit
+    monkeypatch.setattr(module, "_MEMO_LIMIT", 50)
+    rules = MeldRules([MeldKind("set", "set"), MeldKind("run", "run", max_wilds=1)],
+                      wild_kinds=[52])
+    rng = random.Random(0)
+    for _ in range(100):
+        rules.min_deadwood(rng.sample(range(52), 11))
+        rules.min_deadwood(rng.sample(range(52), 11), discard=True)
+        rules.min_deadwood(rng.sample(range(52), 11), discard="openspiel")
+        rules.min_deadwood(rng.sample(range(52), 5) * 2 + [52])
+        rules.melds_in(rng.sample(range(52), 11))
+    memos = (rules._gen_memo, rules._melds_memo, rules._memo, rules._memo1)
+    assert all(0 < len(memo) <= 51 for memo in memos), [len(m) for m in memos]
 
 
 # --------------------------------------------------------------------------- OpenSpiel

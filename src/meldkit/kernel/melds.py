@@ -655,38 +655,44 @@ class MeldRules:
             longest = min(top, 13)
             suits = [first & 3] if firsts else sorted({c & 3 for c in counts if c < 52})
             for s in suits:
-                for n in range(kind.min_size, longest + 1):
-                    for _low, slots in _windows(kind.ace, n):
-                        if first is not None and (first >> 2) not in slots:
-                            continue
-                        forced = []
-                        free = []
-                        fixed = []
-                        for i, q in enumerate(slots):
-                            k = q * 4 + s
-                            if first is not None and k == first:
-                                fixed.append(i)
-                            elif counts.get(k, 0) and (first is None or k > first):
-                                free.append(i)
-                            else:
-                                forced.append(i)
-                        if len(forced) > maxw:
-                            continue
-                        for extra in range(0, min(maxw - len(forced), len(free)) + 1):
-                            for comb in itertools.combinations(free, extra):
-                                wild_slots = sorted(forced + list(comb))
-                                if len(wild_slots) == n:
-                                    continue  # all wild: below
-                                if not kind.wilds_adjacent and any(
-                                    b - a == 1 for a, b in zip(wild_slots, wild_slots[1:])
-                                ):
-                                    continue
-                                ws = set(wild_slots)
-                                base = tuple(
-                                    slots[i] * 4 + s for i in range(n) if i not in ws
-                                )
-                                for mix in mixes(len(wild_slots)):
-                                    out.add(tuple(sorted(base + mix)))
+                if first is not None:
+                    windows = _windows_around(kind, first, counts, maxw, longest)
+                else:
+                    windows = (
+                        slots
+                        for n in range(kind.min_size, longest + 1)
+                        for _low, slots in _windows(kind.ace, n)
+                    )
+                for slots in windows:
+                    n = len(slots)
+                    forced = []
+                    free = []
+                    fixed = []
+                    for i, q in enumerate(slots):
+                        k = q * 4 + s
+                        if first is not None and k == first:
+                            fixed.append(i)
+                        elif counts.get(k, 0) and (first is None or k > first):
+                            free.append(i)
+                        else:
+                            forced.append(i)
+                    if len(forced) > maxw:
+                        continue
+                    for extra in range(0, min(maxw - len(forced), len(free)) + 1):
+                        for comb in itertools.combinations(free, extra):
+                            wild_slots = sorted(forced + list(comb))
+                            if len(wild_slots) == n:
+                                continue  # all wild: below
+                            if not kind.wilds_adjacent and any(
+                                b - a == 1 for a, b in zip(wild_slots, wild_slots[1:])
+                            ):
+                                continue
+                            ws = set(wild_slots)
+                            base = tuple(
+                                slots[i] * 4 + s for i in range(n) if i not in ws
+                            )
+                            for mix in mixes(len(wild_slots)):
+                                out.add(tuple(sorted(base + mix)))
             if kind.all_wild and first is None and (kind.wilds_adjacent or kind.min_size <= 1):
                 hi = min(maxw, longest) if kind.wilds_adjacent else min(maxw, longest, 1)
                 for w in range(max(1, kind.min_size), hi + 1):
@@ -1062,6 +1068,48 @@ def _natural_melds(
                     if not wild.intersection(t):
                         found.setdefault(sum(1 << c for c in t), t)
     return tuple(sorted(found.values()))
+
+
+def _windows_around(
+    kind: MeldKind, first: int, counts: Counter, maxw: int, longest: int
+) -> Iterable[tuple[int, ...]]:
+    """The run windows (rank of each slot) holding ``first`` that need at most ``maxw``
+    wild cards, other naturals being the cards above ``first`` in ``counts``: grown outward
+    from ``first``'s position, so hopeless windows are never looked at."""
+    r, s = first >> 2, first & 3
+    ace = kind.ace
+    if r == 0 and ace in ("high", "both"):
+        positions = [13] if ace == "high" else [0, 13]
+    else:
+        positions = [r]
+    for p in positions:
+        if ace == "around":
+            lo_min, hi_max = p - 12, p + 12
+        else:
+            lo_min = 1 if ace == "high" else 0
+            hi_max = 12 if ace == "low" else 13
+
+        def avail(q: int) -> bool:
+            k = (q % 13) * 4 + s
+            return k > first and counts.get(k, 0) > 0
+
+        gaps_low = 0
+        for lo in range(p, lo_min - 1, -1):
+            if lo < p and not avail(lo):
+                gaps_low += 1
+                if gaps_low > maxw:
+                    break
+            gaps = gaps_low
+            for hi in range(p, hi_max + 1):
+                if hi > p and not avail(hi):
+                    gaps += 1
+                    if gaps > maxw:
+                        break
+                n = hi - lo + 1
+                if n > longest:
+                    break
+                if n >= kind.min_size:
+                    yield tuple(q % 13 for q in range(lo, hi + 1))
 
 
 def _os_key(card: int) -> tuple[int, int]:
