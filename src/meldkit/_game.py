@@ -417,6 +417,7 @@ class GameState:
         engine = engine_for(pack)
         try:
             state = engine._from_state_dict(pack, d)
+            stuck = not state.is_over and not state._cached_legal()
         except (SaveError, PluginError):
             raise
         except RecursionError:
@@ -424,6 +425,9 @@ class GameState:
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
             # an engine that does not check its fields yet (the kernel and Houses do)
             raise SaveError(f"damaged meldkit save: {type(e).__name__}: {e}") from None
+        if stuck:
+            raise SaveError(f"damaged meldkit save: current: seat {state.current} is to move "
+                            "but has no legal action (no game reaches such a position)")
         saved_ids = d.get("action_space_digest")
         if saved_ids is not None and saved_ids != state._action_space_digest():
             raise SaveError(
