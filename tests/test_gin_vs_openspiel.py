@@ -80,6 +80,25 @@ def test_2000_hands_agree_with_openspiel_move_for_move_and_score_for_score(summa
     assert [] == [r.seed for r in summary.differences], first
 
 
+def test_a_card_laid_off_that_fits_a_set_and_a_run_extends_the_run_in_both():
+    # OpenSpiel's lay-off names only the card, and counts it on every run it touches: after
+    # 5H (which fits 5C5D5S and 6H7H8H), 4H may follow; after 4H, 3H may not (two per end)
+    deal = ("5C 5D 5S 6H 7H 8H 2C 3C 4C AS  5H 4H 3H KH 9S QS QD KC KD JD  2S").split()
+    moves = ["take", "knock", "discard 2S", "meld 5C 5D 5S", "meld 6H 7H 8H", "meld 2C 3C 4C",
+             "done", "add 5H", "add 4H", "done", "done"]
+    script = osd.Scripted(moves)
+    record = osd.play_hand(0, (script, script), deal=deal)
+    assert (record.difference, record.ending) == (None, "knock")
+    assert record.openspiel_returns == record.meldkit_net == [71.0, -71.0]
+
+
+def test_a_scripted_move_openspiel_does_not_allow_is_refused_by_name():
+    deal = ("5C 5D 5S 6H 7H 8H 2C 3C 4C AS  5H 4H 3H KH 9S QS QD KC KD JD  2S").split()
+    script = osd.Scripted(["take", "knock", "discard 2S", "meld 5C 5D 5S", "done"])
+    with pytest.raises(ValueError, match="move 5 'done' is not legal in OpenSpiel here"):
+        osd.play_hand(0, (script, script), deal=deal)
+
+
 def test_a_rule_that_differs_is_reported_with_a_replayable_hand():
     # meldkit's oklahoma_gin (knock value from the upcard) against OpenSpiel's plain
     # gin_rummy (always 10): the harness must notice, and say where and how to replay it

@@ -54,6 +54,7 @@ __all__ = [
     "uniform_random",
     "Greedy",
     "POLICY_MIXES",
+    "Scripted",
     "policies_for_hand",
     "HandRecord",
     "Summary",
@@ -443,6 +444,35 @@ POLICY_MIXES: tuple[tuple[float, Policy, Policy], ...] = (
 )
 
 
+class Scripted:
+    """Plays the given moves, in meldkit notation, for both players in turn order, then
+    returns None, which stops :func:`play_hand` there (to replay a finding).
+
+    >>> script = Scripted(["pass", "take", "discard 7H"])
+    >>> script.name
+    'scripted(3 moves)'
+    """
+
+    def __init__(self, moves: Sequence[str]):
+        self.moves = list(moves)
+        self.next = 0
+
+    @property
+    def name(self) -> str:
+        return f"scripted({len(self.moves)} moves)"
+
+    def __call__(self, state: Any, legal: list[int], rng: random.Random) -> int | None:
+        if self.next == len(self.moves):
+            return None
+        text = self.moves[self.next]
+        self.next += 1
+        action = to_openspiel(_phase_name(state), text)
+        if action not in legal:
+            raise ValueError(f"move {self.next} {text!r} is not legal in OpenSpiel here "
+                             f"(legal: {[to_notation(_phase_name(state), a) for a in legal]})")
+        return action
+
+
 def policies_for_hand(rng: random.Random) -> tuple[Policy, Policy]:
     """Player 0's and player 1's policies for one hand, drawn from :data:`POLICY_MIXES`."""
     x = rng.random() * sum(w for w, _, _ in POLICY_MIXES)
@@ -536,15 +566,24 @@ def _meldkit_hand_over(game: Any) -> bool:
 def play_hand(seed: int, policies: tuple[Policy, Policy] | None = None, *,
               meldkit: bool = True, pack: Any = "gin_rummy",
               openspiel_params: dict[str, Any] | None = None,
+              deal: Sequence[str] | None = None,
               max_decisions: int = 1000) -> HandRecord:
     """Play one hand from the deal shuffled by ``seed`` in OpenSpiel and, with ``meldkit``
     (the default), in meldkit in lockstep; ``policies`` default to a pair drawn from
-    :data:`POLICY_MIXES` by the seed. ``pack`` (a name or a loaded pack) is the meldkit
-    side, ``openspiel_params`` the OpenSpiel game's parameters (``{"oklahoma": True}``
-    pairs with ``oklahoma_gin``). Returns the :class:`HandRecord`."""
+    :data:`POLICY_MIXES` by the seed (a policy that returns None stops the hand there).
+    ``pack`` (a name or a loaded pack) is the meldkit side, ``openspiel_params`` the
+    OpenSpiel game's parameters (``{"oklahoma": True}`` pairs with ``oklahoma_gin``);
+    ``deal`` is a deck order (card codes, top first: ten cards for player 0, ten for
+    player 1, the upcard, the stock) instead of the seed's shuffle — a short one is
+    completed with the other cards in OpenSpiel's order. Returns the :class:`HandRecord`."""
     rng = random.Random(seed)
     deck = list(range(N_CARDS))
     rng.shuffle(deck)
+    if deal is not None:
+        stacked = [card_index(code) for code in deal]
+        if len(set(stacked)) != len(stacked):
+            raise ValueError(f"the deal names a card twice: {list(deal)!r}")
+        deck = stacked + [c for c in range(N_CARDS) if c not in set(stacked)]
     if policies is None:
         policies = policies_for_hand(rng)
     names = tuple(getattr(p, "name", getattr(p, "__name__", "?")) for p in policies)
@@ -571,6 +610,8 @@ def play_hand(seed: int, policies: tuple[Policy, Policy] | None = None, *,
         player = state.current_player()
         legal = state.legal_actions()
         chosen = policies[player](state, legal, rng)
+        if chosen is None:
+            return record
         text = to_notation(phase, chosen)
         if game is not None:
             where = f"at decision {record.decisions + 1} ({phase}, player {player}): "
