@@ -425,7 +425,7 @@ def _scoring(spec) -> list[str]:
     if sc.going_out:
         out.append(f"| going out | {sc.going_out:,} |")
     if sc.concealed_going_out:
-        out.append(f"| going out concealed (without having melded before that turn) | "
+        out.append(f"| going out concealed (the player had not melded before that turn) | "
                    f"{sc.concealed_going_out:,} more |")
     return out
 
