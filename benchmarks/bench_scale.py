@@ -114,7 +114,8 @@ def main(argv=None) -> int:
     two, rec2 = games_per_second(pack, games, bots, jobs=2)
     assert rec2 == ref
     t0 = time.perf_counter()
-    ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.ERROR)
+    ray.init(address="local", num_cpus=2, include_dashboard=False,
+             logging_level=logging.ERROR)
     start = time.perf_counter() - t0
     try:
         games_per_second(pack, 8, bots, ray="local", batch=1)  # start the workers

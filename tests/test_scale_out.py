@@ -61,7 +61,8 @@ def local_ray():
     ray = pytest.importorskip(
         "ray", reason='Ray is not installed (pip install "meldkit[ray]"); CI installs it')
     if not ray.is_initialized():
-        ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.ERROR)
+        ray.init(address="local", num_cpus=2, include_dashboard=False,
+                 logging_level=logging.ERROR)
     yield ray
     ray.shutdown()
 

@@ -236,12 +236,17 @@ def _terminate_pool(pool) -> None:
             pass
         return
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
     for p in processes:
         if p.is_alive():
             p.terminate()
     pool.shutdown(wait=False, cancel_futures=True)
     for p in processes:
         p.join(timeout=5)
+    # let the pool's manager thread finish closing its pipes now: at interpreter exit,
+    # concurrent.futures would otherwise race it and may print a 'Bad file descriptor'
+    if manager is not None and manager is not threading.current_thread():
+        manager.join(timeout=5)
 
 
 # --- Ray

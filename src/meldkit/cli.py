@@ -358,7 +358,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     progress = RateProgress(args.games, first, "games", sys.stderr,
                             enabled=_isatty(sys.stderr))
     try:
-        with ray_session(scale["ray"], scale["jobs"] or None), _terminate_as_interrupt(), \
+        ray = scale["ray"] if first < args.games else None  # nothing left: no Ray to start
+        with ray_session(ray, scale["jobs"] or None), _terminate_as_interrupt(), \
                 contextlib.closing(simulate(pack, players, args.games, args.seed, bots,
                                             _options(args), progress.update, first=first,
                                             **scale)) as run:

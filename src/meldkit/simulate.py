@@ -180,6 +180,8 @@ def simulate(pack: RulePack | str | os.PathLike, players: int, games: int, seed:
     if batch is not None and batch < 1:
         raise ValueError(f"the batch size must be 1 or more, got {batch}")
     new_game(pack, players=players, seed=seed, options=options)  # a bad table fails here
+    if first == games:
+        return (r for r in ())  # an empty generator: it has close() like the others
     spec = RunSpec(pack, players, seed, bots, options)
     backend = make_backend(spec, jobs if games - first > 1 or ray else 1, ray, retries)
     return run_games(spec, games, first, batch, backend, progress)
