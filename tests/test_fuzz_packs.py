@@ -30,8 +30,9 @@ from meldkit._loader import bundled_pack_dir
 from meldkit._schema import RulePackSpec
 from meldkit.bots import make_bot, play_game
 
-PACKS = ("pony_tail", "pony_canasta")
-"""The canasta-kernel packs fuzzed (their data and their text)."""
+PACKS = tuple(meldkit.available_packs())
+"""Every bundled pack is fuzzed (its data and its text): the canasta kernel, the table-meld
+kernel and the Houses engine."""
 ACTIONS = 250
 """Actions per fuzzed game before the named stop: enough to cross hands in small games."""
 SECONDS = 5.0
@@ -110,7 +111,7 @@ def mutated_packs(draw) -> str:
     data = json.loads(json.dumps(meldkit.load_pack(name).raw))
     for _ in range(draw(st.integers(1, 3))):
         path = tuple(draw(st.sampled_from(SCHEMA_PATHS)))
-        value = draw(st.one_of(HOSTILE, st.just(_DELETE)))
+        value = draw(st.one_of(HOSTILE, st.integers(-3, 40), st.just(_DELETE)))
         _set(data, path, value)
     data.pop("extends", None)
     return json.dumps(data)  # JSON is YAML

@@ -118,8 +118,13 @@ def _is_path(name_or_path: str | os.PathLike[str]) -> bool:
 
 def _bundled_path(name: str) -> pathlib.Path | None:
     """The file of a bundled pack, or None if there is no such pack."""
+    if not name or len(name) > 100 or "\x00" in name:
+        return None
     path = bundled_pack_dir() / f"{name}.yaml"
-    return path if path.is_file() else None
+    try:
+        return path if path.is_file() else None
+    except (OSError, ValueError):  # a name no file system takes
+        return None
 
 
 def _unknown_bundled(name: str) -> tuple[str, str | None]:
@@ -127,7 +132,7 @@ def _unknown_bundled(name: str) -> tuple[str, str | None]:
     names = available_packs()
     close = difflib.get_close_matches(name, names, n=1)
     listing = ", ".join(names) or "none"
-    message = f"{name!r} is not a bundled pack (available: {listing}; a file path ends in .yaml)"
+    message = f"{_quote(name)} is not a bundled pack (available: {listing}; a file path ends in .yaml)"
     return message, close[0] if close else None
 
 
