@@ -267,6 +267,15 @@ class GameState:
 
         return information_state(self, player)
 
+    def resample(self, player: int, rng=None) -> GameState:
+        """A full state consistent with everything ``player`` has seen (their information
+        state): every card hidden from them dealt anew, uniformly, under the rules'
+        constraints, with a fresh seed (later deals unknown).  For many samples of one
+        position use :class:`meldkit.ai.Determinizer`."""
+        from .ai.resample import resample
+
+        return resample(self, player, rng)
+
     def __deepcopy__(self, memo) -> GameState:
         return self.clone()  # shares the compiled rules, as clone() does
 

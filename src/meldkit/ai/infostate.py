@@ -125,10 +125,21 @@ def replay_start(state: GameState) -> GameState:
 def public_history(state: GameState) -> list[Event]:
     """Every event of the game so far (deals, actions, hand ends), replayed from the
     seed.  Cost: one replay, about the time the game took to play."""
+    from .._errors import IllegalActionError, MeldkitError
+
     s = replay_start(state)
     events = [_deal_event(s)]
-    for i, text in enumerate(state.history):
-        events.extend(step_events(s, text, i))
+    try:
+        for i, text in enumerate(state.history):
+            events.extend(step_events(s, text, i))
+    except IllegalActionError as e:
+        raise MeldkitError(
+            f"the history does not replay from this state's seed (action {i}: {e}); a "
+            "resampled state has a new seed and no replayable history") from None
+    if s.zone_cards() != state.zone_cards() or (s.phase, s.current) != (state.phase,
+                                                                      state.current):
+        raise MeldkitError("the history does not replay from this state's seed to this "
+                           "position (a resampled state has a new seed)")
     return events
 
 

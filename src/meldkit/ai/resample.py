@@ -1,0 +1,205 @@
+"""Determinization: a full state consistent with what one player has seen, every card
+hidden from them dealt anew.
+
+:class:`Determinizer` replays the game once (from the seed) to learn which cards the
+player can place — their own hand, every face-up zone, and cards they watched move into a
+hidden zone (the pile taken into a hand, a pile turned over into the stock, a card they
+passed face down) — and then :meth:`~Determinizer.sample` deals every other card uniformly
+over the hidden positions, under the rules' constraints (a bonus card is never in a hand),
+and gives the state a fresh seed so that later deals are unknown too.
+
+``state.resample(player, rng)`` is ``Determinizer(state, player).sample(rng)``; for many
+samples of one position build the determinizer once (a replay costs about what the game
+took to play; a sample costs about one clone).
+
+>>> import meldkit, random
+>>> g = meldkit.new_game("gin_rummy", players=2, seed=1)
+>>> r = g.resample(0, random.Random(5))
+>>> r.view(0) == g.view(0), r.hands[1] == g.hands[1]
+(True, False)
+
+A resampled state keeps the original's ``history`` as the record of what was played, but
+its seed is new: it cannot be replayed from its seed (``public_history`` refuses it).
+Houses: when an opponent passes a card face down, cards the player had placed in that
+opponent's hand count as unknown again (they may be the card passed), and the counts of
+repeated positions (SH-10) are kept as they are.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .._game import GameState
+
+__all__ = ["Determinizer", "resample"]
+
+_VISIBLE_PREFIXES = ("meld:", "bonus:", "group:", "removed:")
+
+
+def _visible(zone: str, player: int) -> bool:
+    return zone == "pile" or zone == f"hand:{player}" or zone.startswith(_VISIBLE_PREFIXES)
+
+
+def _where(zones: dict[str, list[int]]) -> dict[int, str]:
+    return {c: z for z, ids in zones.items() for c in ids}
+
+
+class Determinizer:
+    """Samples states consistent with ``player``'s information in ``state``."""
+
+    def __init__(self, state: GameState, player: int):
+        if not isinstance(player, int) or isinstance(player, bool) \
+                or not 0 <= player < state.n_players:
+            raise ValueError(f"player must be a seat 0..{state.n_players - 1}, not {player!r}")
+        self.state = state
+        self.player = player
+        self.known = self._known_cards()
+        """Card ids whose place ``player`` knows."""
+        zones = state.zone_cards()
+        self.positions: list[tuple[str, int]] = []
+        """The hidden positions ``(zone, index)`` whose cards are dealt anew."""
+        self.cards: list[int] = []
+        for z, ids in zones.items():
+            if _visible(z, player):
+                continue
+            for i, c in enumerate(ids):
+                if c not in self.known:
+                    self.positions.append((z, i))
+                    self.cards.append(c)
+        self._bonus = self._bonus_cards()
+
+    # ------------------------------------------------------------------ what is known
+    def _known_cards(self) -> set[int]:
+        from .infostate import replay_start
+
+        st, p = self.state, self.player
+        if not st.history:
+            return {c for z, ids in st.zone_cards().items() if _visible(z, p) for c in ids}
+        s = replay_start(st)
+        where = _where(s.zone_cards())
+        known = {c for c, z in where.items() if _visible(z, p)}
+        for text in st.history:
+            actor = s.current
+            a = s.parse_action(text)
+            hand = s.hand_number
+            s.apply(a)
+            now = _where(s.zone_cards())
+            if s.hand_number != hand:  # a new deal: only what is visible now is known
+                known = {c for c, z in now.items() if _visible(z, p)}
+            else:
+                if a.type == "pass" and a.cards and actor != p:
+                    # a face-down pass: any card p placed in the passer's hand may be it
+                    known -= {c for c, z in where.items() if z == f"hand:{actor}"}
+                known |= {c for c, z in now.items() if _visible(z, p)}
+            where = now
+        if s.zone_cards() != st.zone_cards() or (s.phase, s.current) != (st.phase,
+                                                                          st.current):
+            from .action_space import ActionSpaceError
+
+            raise ActionSpaceError(
+                "cannot resample: replaying the history from the seed does not reach this "
+                "position (a resampled state, or a state edited by hand)")
+        return known
+
+    def _bonus_cards(self) -> set[int]:
+        rules = getattr(self.state, "rules", None)
+        is_bonus = getattr(rules, "is_bonus_kind", None)
+        kind_of = getattr(self.state, "kind_of", None)
+        if is_bonus is None or kind_of is None:
+            return set()
+        return {c for c in self.cards if is_bonus[kind_of[c]]}
+
+    # ------------------------------------------------------------------ sampling
+    def deal(self, rng: random.Random) -> dict[tuple[str, int], int]:
+        """A uniform assignment of the unknown cards to the hidden positions (bonus cards
+        only where the rules allow them: not in a hand)."""
+        positions = self.positions
+        bonus = [c for c in self.cards if c in self._bonus]
+        other = [c for c in self.cards if c not in self._bonus]
+        out: dict[tuple[str, int], int] = {}
+        if bonus:
+            allowed = [pos for pos in positions if not pos[0].startswith("hand:")]
+            if len(allowed) < len(bonus):
+                raise ValueError("more bonus cards than places outside hands")
+            chosen = rng.sample(allowed, len(bonus))
+            out.update(zip(chosen, bonus))
+            taken = set(chosen)
+            rest = [pos for pos in positions if pos not in taken]
+        else:
+            rest = positions
+        rng.shuffle(other)
+        out.update(zip(rest, other))
+        return out
+
+    def sample(self, rng: random.Random | None = None):
+        """A new state: the original with the unknown cards dealt anew and a fresh seed."""
+        rng = rng if rng is not None else random.Random()
+        assignment = self.deal(rng)
+        s = self.state.clone()
+        _write(s, assignment)
+        s.seed = rng.getrandbits(128)
+        s._legal_cache = None
+        return s
+
+
+def _write(s, assignment: dict[tuple[str, int], int]) -> None:
+    from .._state import RummyState
+    from ..houses._engine import HousesState
+    from ..kernel.table import TableState
+
+    if isinstance(s, TableState):
+        for (z, i), c in assignment.items():
+            _zone_list_table(s, z)[i] = c
+    elif isinstance(s, RummyState):
+        from .._cards import N_RANKS
+
+        flat = {f"hand:{p}": [c for cards in s.hands[p] for c in cards]
+                for p in range(s.n_players)}
+        for (z, i), c in assignment.items():
+            if z == "stock":
+                s.stock[i] = c
+            elif z.startswith("reserve:"):
+                s.reserves[int(z[8:])][i] = c
+            elif z.startswith("hand:"):
+                flat[z][i] = c
+            else:
+                raise ValueError(f"cannot resample zone {z}")
+        for p in range(s.n_players):
+            buckets = [[] for _ in range(N_RANKS)]
+            for c in flat[f"hand:{p}"]:
+                buckets[s.rank_of[c]].append(c)
+            s.hands[p] = buckets
+    elif isinstance(s, HousesState):
+        for (z, i), c in assignment.items():
+            if z == "stock":
+                s.stock[i] = c
+            elif z.startswith("hand:"):
+                s.hands[int(z[5:])][i] = c
+            elif z.startswith("incoming:"):
+                s.incoming[int(z[9:])] = c
+            else:
+                raise ValueError(f"cannot resample zone {z}")
+    else:
+        hook = getattr(s, "set_zone_cards", None)
+        if hook is None:
+            from .action_space import ActionSpaceError
+
+            raise ActionSpaceError(
+                f"engine {type(s).__name__} cannot be resampled: give it a "
+                "set_zone_cards(assignment) method")
+        hook(assignment)
+
+
+def _zone_list_table(s, z: str) -> list[int]:
+    if z == "stock":
+        return s.stock
+    if z.startswith("hand:"):
+        return s.hands[int(z[5:])]
+    raise ValueError(f"cannot resample zone {z}")
+
+
+def resample(state: GameState, player: int, rng: random.Random | None = None):
+    """A full state consistent with everything ``player`` has seen (see the module)."""
+    return Determinizer(state, player).sample(rng)
