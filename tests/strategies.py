@@ -40,6 +40,13 @@ CONFORMANCE_TABLES: list[Table] = [
     Table("pony_canasta", 7),
     Table("pony_canasta", 16),
     Table("houses", 4),
+    Table("gin_rummy", 2),
+    Table("oklahoma_gin", 2),
+    Table("rummy", 2),
+    Table("rummy", 3),
+    Table("rummy", 4),
+    Table("rummy", 5),
+    Table("rummy", 6),
 ]
 """Every (pack, players[, options]) the conformance suite runs.  Add a row to add a game."""
 
@@ -53,9 +60,10 @@ def table_id(table: Table) -> str:
 MAX_ACTIONS_PER_HAND = 3000
 """Random self-play must finish every hand in fewer actions than this."""
 
-PROGRESS_TYPES = frozenset({"meld", "add", "take", "pickup"})
+PROGRESS_TYPES = frozenset({"meld", "add", "take", "pickup", "knock"})
 """Action types that move a game forward; :func:`pick` prefers them so play-outs reach
-books, reserves, frozen piles and later hands."""
+books, reserves, frozen piles, knocks (gin: uniformly random play almost never knocks, and
+its hands end at the wall) and later hands."""
 
 CHOICE_MAX = 2**16 - 1
 
@@ -320,12 +328,18 @@ HIDDEN_ZONES: dict[str, str] = {
 """Save keys (``to_json`` data) of zones whose cards some player cannot see, and which of
 their positions are hidden.  An engine with other hidden zones adds its keys here."""
 
+FACE_UP_PILE_ENGINES = ("TableState",)
+"""Engines whose whole discard pile lies face up (the table-melds kernel: a deep take
+chooses a card from anywhere in it), so no card of the pile is hidden."""
 
-def hidden_positions(saved: dict, player: int) -> list[tuple]:
+
+def hidden_positions(saved: dict, player: int, pile_face_up: bool = False) -> list[tuple]:
     """Paths ``(key, index)`` / ``(key, seat, index)`` / ``(key, seat)`` into a save of
     every card ``player`` cannot see (see :data:`HIDDEN_ZONES`)."""
     out: list[tuple] = []
     for key, which in HIDDEN_ZONES.items():
+        if key == "pile" and pile_face_up:
+            continue
         zone = saved.get(key)
         if zone is None:
             continue
@@ -349,7 +363,8 @@ def shuffle_hidden(state: GameState, player: int, rng: random.Random) -> GameSta
     positions (zone sizes kept), built through ``to_json`` → edit → ``from_json``
     (which re-sorts every hand by rank)."""
     saved = json.loads(state.to_json())
-    positions = hidden_positions(saved, player)
+    face_up = type(state).__name__ in FACE_UP_PILE_ENGINES
+    positions = hidden_positions(saved, player, pile_face_up=face_up)
 
     def slot(path):  # the list holding the card, and its index there
         return (saved[path[0]], path[1]) if len(path) == 2 else (saved[path[0]][path[1]], path[2])
