@@ -117,7 +117,8 @@ def test_each_kind_of_ending_occurs(summary, ending):
 
 
 @pytest.mark.parametrize("move", ["layoff add", "layoff meld", "wall knock", "wall pass",
-                                  "first_upcard take", "knock done"])
+                                  "first_upcard take", "first_upcard pass", "knock done",
+                                  "knock done, melds in hand", "layoff done, melds in hand"])
 def test_the_policies_reach_the_rare_moves(summary, move):
     assert summary.moves[move] > 0, summary.moves
 

@@ -421,7 +421,8 @@ class Greedy:
 
     @staticmethod
     def _lay_best_meld(u: Any, hand: list[int], legal: list[int], rng: random.Random) -> int:
-        for meld in u.best_meld_group(hand):
+        # the most valuable meld first, so that a lazy knocker may stop with a low one left
+        for meld in sorted(u.best_meld_group(hand), key=lambda m: -u.total_card_value(m)):
             action = MELD_BASE + u.meld_to_int(meld)
             if action in legal:
                 return action
@@ -499,6 +500,9 @@ class HandRecord:
     policies: tuple[str, str]
     actions: list[str] = field(default_factory=list)
     phases: list[str] = field(default_factory=list)
+    #: rare situations met: ``"knock done, melds in hand"`` (the knocker stops while a
+    #: meld is still legal), ``"layoff done, melds in hand"`` (the defender likewise)
+    features: Counter = field(default_factory=Counter)
     decisions: int = 0
     ending: str | None = None
     #: for a ``limit`` ending: ``"pile takes"`` (OpenSpiel's 50th take of the upcard) or
@@ -626,6 +630,8 @@ def play_hand(seed: int, policies: tuple[Policy, Policy] | None = None, *,
             text = str(action)
         record.actions.append(text)
         record.phases.append(phase)
+        if chosen == PASS and phase in ("knock", "layoff") and legal[-1] >= MELD_BASE:
+            record.features[f"{phase} done, melds in hand"] += 1
         record.decisions += 1
         state.apply_action(chosen)
         last_phase, last_action = phase, chosen
@@ -700,7 +706,8 @@ class Summary:
     hands: int = 0
     decisions: int = 0
     endings: Counter = field(default_factory=Counter)
-    #: moves played, by OpenSpiel phase and verb: ``"layoff add"``, ``"wall knock"`` ...
+    #: moves played, by OpenSpiel phase and verb: ``"layoff add"``, ``"wall knock"`` ...,
+    #: and the rare situations of :attr:`HandRecord.features`
     moves: Counter = field(default_factory=Counter)
     #: ``limit`` endings by reason (see :attr:`HandRecord.limit`)
     limits: Counter = field(default_factory=Counter)
@@ -728,6 +735,7 @@ def run_hands(hands: int, first_seed: int = 0, *, meldkit: bool = True,
         summary.decisions += record.decisions
         summary.moves.update(f"{phase} {text.split()[0]}"
                              for phase, text in zip(record.phases, record.actions))
+        summary.moves.update(record.features)
         if record.difference is not None:
             summary.differences.append(record)
             if on_difference is not None:
