@@ -291,12 +291,9 @@ class HousesState(GameState):
     def position_key(self) -> str:
         """A digest of the position SH-10 compares: the cards in every group space, every
         hand and every passed card, and the player to move."""
-        parts = [str(self.current)]
-        for p in range(self.n_players):
-            parts.append(",".join(map(str, sorted(self.hands[p]))))
-            parts.append(str(self.incoming[p]))
-            parts.extend(",".join(map(str, g)) for g in self.groups[p])
-        return hashlib.blake2b("|".join(parts).encode(), digest_size=8).hexdigest()
+        hands = [sorted(h) for h in self.hands]
+        text = f"{self.current}|{hands}|{self.incoming}|{self.groups}"
+        return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
     # ------------------------------------------------------------------ reading
     def code(self, card: int) -> str:
