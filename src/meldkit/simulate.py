@@ -183,8 +183,13 @@ def simulate(pack: RulePack | str | os.PathLike, players: int, games: int, seed:
     if first == games:
         return (r for r in ())  # an empty generator: it has close() like the others
     spec = RunSpec(pack, players, seed, bots, options)
-    backend = make_backend(spec, jobs if games - first > 1 or ray else 1, ray, retries)
-    return run_games(spec, games, first, batch, backend, progress)
+    jobs = jobs if games - first > 1 or ray else 1
+
+    def run() -> Iterator[GameRecord]:  # workers start on the first next(), not before
+        backend = make_backend(spec, jobs, ray, retries)
+        yield from run_games(spec, games, first, batch, backend, progress)
+
+    return run()
 
 
 class ResumeError(MeldkitError, ValueError):
