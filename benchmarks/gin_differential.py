@@ -3,6 +3,7 @@
     python benchmarks/gin_differential.py                  # 100,000 hands, seeds 0..99,999
     python benchmarks/gin_differential.py --hands 5000 --first-seed 1000000
     python benchmarks/gin_differential.py --jobs 2         # split the seeds over 2 processes
+    python benchmarks/gin_differential.py --pack oklahoma_gin --openspiel oklahoma=true
 
 Every hand is dealt identically in both engines and played by the policy mix of
 ``meldkit.testing_openspiel`` (random, and greedy players that knock early, play for gin,
@@ -24,7 +25,8 @@ from concurrent.futures import ProcessPoolExecutor
 from meldkit import testing_openspiel as osd
 
 
-def _run(first_seed: int, hands: int, every: int, label: str) -> osd.Summary:
+def _run(first_seed: int, hands: int, every: int, label: str, pack: str,
+         params: dict) -> osd.Summary:
     t0 = time.perf_counter()
 
     def progress(s: osd.Summary) -> None:
@@ -35,7 +37,20 @@ def _run(first_seed: int, hands: int, every: int, label: str) -> osd.Summary:
         print(f"  {label}seed {r.seed} differs ({r.kind}): {r.difference}", flush=True)
 
     return osd.run_hands(hands, first_seed, progress=progress, every=every,
-                         on_difference=differs)
+                         on_difference=differs, pack=pack, openspiel_params=params or None)
+
+
+def _param(text: str) -> tuple[str, object]:
+    """``name=value`` of an OpenSpiel game parameter: true/false, an integer, or text."""
+    name, sep, value = text.partition("=")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"expected name=value, e.g. oklahoma=true (got {text!r})")
+    if value.lower() in ("true", "false"):
+        return name, value.lower() == "true"
+    try:
+        return name, int(value)
+    except ValueError:
+        return name, value
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -46,6 +61,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=1, help="processes (1)")
     ap.add_argument("--every", type=int, default=5_000, help="progress line every N hands")
     ap.add_argument("--show", type=int, default=3, help="differing hands printed in full (3)")
+    ap.add_argument("--pack", default="gin_rummy", help="meldkit pack (gin_rummy)")
+    ap.add_argument("--openspiel", type=_param, action="append", default=[],
+                    metavar="NAME=VALUE", help="an OpenSpiel gin_rummy parameter (repeatable)")
     args = ap.parse_args(argv)
     if args.hands < 1 or args.jobs < 1 or args.every < 1:
         ap.error("--hands, --jobs and --every must be at least 1")
@@ -55,17 +73,20 @@ def main(argv: list[str] | None = None) -> int:
         print("open_spiel is not installed: pip install -e '.[openspiel]'", file=sys.stderr)
         return 2
 
-    print(f"meldkit gin_rummy vs OpenSpiel gin_rummy: {args.hands:,} hands from seed "
-          f"{args.first_seed}, {args.jobs} process(es)", flush=True)
+    params = dict(args.openspiel)
+    shown = ",".join(f"{k}={v}" for k, v in params.items())
+    print(f"meldkit {args.pack} vs OpenSpiel gin_rummy({shown}): {args.hands:,} hands from "
+          f"seed {args.first_seed}, {args.jobs} process(es)", flush=True)
     t0 = time.perf_counter()
     if args.jobs == 1:
-        parts = [_run(args.first_seed, args.hands, args.every, "")]
+        parts = [_run(args.first_seed, args.hands, args.every, "", args.pack, params)]
     else:
         share = -(-args.hands // args.jobs)
         starts = [(args.first_seed + i * share, min(share, args.hands - i * share))
                   for i in range(args.jobs) if i * share < args.hands]
         with ProcessPoolExecutor(len(starts)) as pool:
-            futures = [pool.submit(_run, s, n, max(1, args.every // args.jobs), f"[{i}] ")
+            futures = [pool.submit(_run, s, n, max(1, args.every // args.jobs), f"[{i}] ",
+                                   args.pack, params)
                        for i, (s, n) in enumerate(starts)]
             parts = [f.result() for f in futures]
     total = osd.Summary()
