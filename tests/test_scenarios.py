@@ -201,7 +201,12 @@ scenarios:
          "s.yaml:4:18: scenarios[0].steps[0].expect.gameover: unknown key (did you mean "
          "'game_over'?)"),
         ("scenarios: &a [*a]\n", "s.yaml"),
-        ("a: " + "[" * 3000 + "]" * 3000 + "\n", "s.yaml"),
+        ("a: " + "[" * 3000 + "]" * 3000 + "\n", "s.yaml:1:"),
+        ("a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+         "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c]\n"
+         "e: [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d, *d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n",
+         "s.yaml:5:"),
+        ("scenarios: !!python/object:os.system [ls]\n", "s.yaml:1:"),
     ],
 )
 def test_a_bad_scenario_file_is_reported_where_written_never_as_a_traceback(text, expected):

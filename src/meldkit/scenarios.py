@@ -638,10 +638,26 @@ def _is_rank(code: str) -> bool:
     return True
 
 
+MAX_VALUES = 200_000
+"""Most values (after expanding aliases) a scenario file may hold."""
+MAX_DEPTH = 16
+"""Deepest nesting of lists and mappings in a scenario file."""
+
+
 def _parse_text(text: str, label: str) -> Any:
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+    from ._pack_limits import Refused, guard_yaml
+
+    try:  # bounded work before ruamel builds the tree (the pack loader's guard)
+        guard_yaml(text, max_nodes=MAX_VALUES, max_depth=MAX_DEPTH, max_bytes=MAX_FILE_BYTES)
+    except Refused as exc:
+        message = exc.message.replace("a pack holds", "a scenario file holds").replace(
+            "in a pack nest", "in a scenario file nest").replace("the pack format", "scenario files")
+        raise ScenarioError([PackProblem(label, exc.line, exc.col, "", message)]) from None
+    except YAMLError:
+        pass  # malformed YAML: the parse below says where
     try:
         return YAML(typ="rt").load(text)
     except MarkedYAMLError as exc:
