@@ -1329,16 +1329,22 @@ def load_pack(
     key = (str(path), roots)
     hit = _CACHE.get(key)
     if hit is not None and _fresh(hit[0]):
-        _CACHE.move_to_end(key)
+        try:
+            _CACHE.move_to_end(key)
+        except KeyError:  # dropped meanwhile by another thread: still a good answer
+            pass
         pack = hit[1]
         return pack if pack.source == label else attrs.evolve(pack, source=label)
     text, stamp = _read(path, label)
     doc = _load_doc(text, label, path.parent, [(key[0], label)], [stamp], roots)
     pack = _build(doc, label)
-    _CACHE[key] = (doc.deps, pack)
-    _CACHE.move_to_end(key)
+    _CACHE.pop(key, None)
+    _CACHE[key] = (doc.deps, pack)  # most recently used last
     while len(_CACHE) > PACK_CACHE_SIZE:
-        _CACHE.popitem(last=False)
+        try:
+            _CACHE.popitem(last=False)
+        except KeyError:  # emptied meanwhile by another thread
+            break
     return pack
 
 

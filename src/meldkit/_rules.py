@@ -221,7 +221,10 @@ class Rules:
         if rules is None:
             rules = cls(pack)
             while len(cache) >= cls.CACHE_SIZE:
-                del cache[next(iter(cache))]
+                try:
+                    cache.pop(next(iter(cache)), None)
+                except (StopIteration, RuntimeError):  # changed meanwhile by another thread
+                    break
         cache[pack.digest] = rules  # most recently used last
         return rules
 
