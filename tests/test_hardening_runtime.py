@@ -653,7 +653,8 @@ def test_12_stacked_game_deals_houses_hands_and_the_top_of_the_deck():
     ({"hands": {0: ["XX"]}}, "'XX' is not a card of this deck"),
     ({"hands": {0: ["KS"]}, "stock": ["KS"]}, "KS is named twice"),
     ({"hands": {0: ["KS", "LS", "FS", "PS", "VS"]}}, "5 cards, but 4 are dealt"),
-    ({"upcard": "KS"}, "deals no reserves and no upcard"),
+    ({"upcard": "KS"}, "deals no upcard"),
+    ({"reserves": {0: ["KS"]}}, "deals no reserves"),
 ])
 def test_12_stacking_houses_refuses_what_cannot_be_dealt(kw, message):
     with pytest.raises(SetupError, match=message):
