@@ -228,6 +228,15 @@ def test_two_decks_give_two_runs_of_the_same_cards():
     assert (("5H 6H 7H", "5H 6H 7H"), ()) == (tuple(meld_code(m) for m in melds), dead)
 
 
+def test_three_decks_allow_a_set_of_one_suit_unless_suits_must_differ():
+    hand = cards("9S 9S 9S 9H 9H 10S JS")
+    assert 10 + 10 == MeldRules([MeldKind("set", "set")]).min_deadwood(hand)
+    distinct = MeldRules([MeldKind("set", "set", distinct_suits=True)])
+    assert 9 * 5 + 10 + 10 == distinct.min_deadwood(hand)
+    with_runs = MeldRules([MeldKind("set", "set", distinct_suits=True), MeldKind("run", "run")])
+    assert 9 * 4 == with_runs.min_deadwood(hand)  # 9S 10S JS, then 9S 9S 9H 9H left
+
+
 def test_melds_in_lists_every_meld_once_sorted_whatever_the_hand_order():
     hand = cards("5S 6S 7S 7D 7C 8S 7H")
     expected = GIN.melds_in(hand)
@@ -455,7 +464,7 @@ def test_match_agrees_with_the_documented_predicate(kind, wild, hand):
 
 
 @SETTINGS
-@given(rules_st, small_hands())
+@given(rules_st, st.one_of(small_hands(), small_hands(decks=3)))
 def test_min_deadwood_equals_brute_force_over_all_arrangements(rules, hand):
     assert brute_min_deadwood(rules, hand) == rules.min_deadwood(hand)
 
@@ -552,7 +561,9 @@ def test_memos_stay_within_their_bound(monkeypatch):
         rules.min_deadwood(rng.sample(range(52), 11), discard="openspiel")
         rules.min_deadwood(rng.sample(range(52), 5) * 2 + [52])
         rules.melds_in(rng.sample(range(52), 11))
-    memos = (rules._gen_memo, rules._melds_memo, rules._memo, rules._memo1)
+    rules.min_deadwood(rng.sample(range(52), 6) * 2)
+    memos = (rules._gen_memo, rules._melds_memo, rules._memo, rules._memo1,
+             rules._packed_memo)
     assert all(0 < len(memo) <= 51 for memo in memos), [len(m) for m in memos]
 
 

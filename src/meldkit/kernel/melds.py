@@ -66,6 +66,7 @@ _INF = 1 << 30
 _FULL52 = (1 << 52) - 1
 _NIB = sum(1 << (4 * r) for r in range(13))  # bit 0 of every rank nibble
 _ACES = 0xF
+_GUARD = sum(8 << (4 * k) for k in range(N_KINDS))  # bit 3 of every 4-bit count
 
 
 def meld_code(cards: Iterable[int]) -> str:
@@ -263,6 +264,8 @@ class MeldRules:
         self._memo[0] = 0
         self._memo1.clear()
         self._memo1[0] = _INF
+        self._packed_memo.clear()
+        self._packed_memo[0] = 0
 
     def __repr__(self) -> str:
         return f"MeldRules({list(self.kinds)!r}, wild_kinds={sorted(self.wild_kinds)!r})"
@@ -460,14 +463,14 @@ class MeldRules:
             if mask is not None:
                 r = self._memo.get(mask)
                 return self._top(mask) if r is None else r
-            return self._gdw(self._state(hand))[0]
+            return self._general_min(self._state(hand))
         if discard is True or discard == "best":
             if mask is not None:
                 return self._top_discard(mask)
             state = self._state(hand)
             if not state:
                 raise ValueError("min_deadwood(discard=True) needs a hand of at least one card")
-            return min(self._gdw(_remove(state, (c,)))[0] for c in sorted(set(state)))
+            return min(self._general_min(_remove(state, (c,))) for c in sorted(set(state)))
         if discard == "openspiel":
             if mask is None:
                 self._state(hand)  # a located error for bad cards first
@@ -531,7 +534,7 @@ class MeldRules:
         state = self._state(hand)
         out = []
         for meld in self._general_melds(state):
-            if self._gdw(_remove(state, meld))[0] <= limit:
+            if self._general_min(_remove(state, meld)) <= limit:
                 out.append(meld)
         return out
 
@@ -562,7 +565,9 @@ class MeldRules:
                     out.append(low.bit_length() - 1)
             return out
         state = self._state(hand)
-        return [c for c in sorted(set(state)) if self._gdw(_remove(state, (c,)))[0] <= limit]
+        return [
+            c for c in sorted(set(state)) if self._general_min(_remove(state, (c,))) <= limit
+        ]
 
     # ------------------------------------------------------------------ input
 
@@ -714,6 +719,92 @@ class MeldRules:
         return hit
 
     # ------------------------------------------------------------------ general search
+
+    def _general_min(self, state: tuple[int, ...]) -> int:
+        """Least deadwood of any sorted hand: packed counts when it holds no wild card."""
+        if not self.wild_kinds.intersection(state):
+            r = self._packed_min(state)
+            if r is not None:
+                return r
+        return self._gdw(state)[0]
+
+    def _packed_min(self, state: tuple[int, ...]) -> int | None:
+        """Least deadwood of a hand of natural cards, repeated ones included: the
+        lowest-card search of the fast path over counts packed 4 bits a kind (a guard bit
+        makes "this meld lies within the hand" one subtraction).  None past 7 copies."""
+        if not state:
+            return 0
+        counts = Counter(state)
+        copies = max(counts.values())
+        if copies > 7:
+            return None
+        present = sum(1 << k for k in counts)
+        mm = self._meldable(present)
+        if self._multi_set_min is not None and copies > 1:
+            totals = Counter(c >> 2 for c in state if c < 52)
+            for r, t in totals.items():
+                if t >= self._multi_set_min:
+                    mm |= present & (15 << (4 * r))
+        values = self.values
+        dead = 0
+        packed = 0
+        for c in state:
+            if mm >> c & 1:
+                packed += 1 << (4 * c)
+            else:
+                dead += values[c]
+        return dead + self._packed_search(copies)(packed)
+
+    def _packed_search(self, copies: int):
+        """The memoised search over packed counts, with meld patterns for up to ``copies``
+        copies of a kind (built once per number of copies; the memo is shared, since a
+        pattern needing more copies than a hand holds never fits it)."""
+        fn = self._packed_fns.get(copies)
+        if fn is not None:
+            return fn
+        wild = self.wild_kinds
+        pats: dict[int, tuple[int, ...]] = {}
+        for t in _natural_melds(self.kinds, wild):
+            pats.setdefault(sum(1 << (4 * c) for c in t), t)
+        for kind in self.kinds:
+            if kind.type != "set" or kind.distinct_suits or copies < 2:
+                continue
+            top = kind.max_size if kind.max_size is not None else 4 * copies
+            for r in range(13):
+                suits = [s for s in range(4) if r * 4 + s not in wild]
+                for xs in itertools.product(range(copies + 1), repeat=len(suits)):
+                    if kind.min_size <= sum(xs) <= top:
+                        t = tuple(r * 4 + s for s, x in zip(suits, xs) for _ in range(x))
+                        pats.setdefault(sum(1 << (4 * c) for c in t), t)
+        by_low: list[list[int]] = [[] for _ in range(N_KINDS)]
+        for packed, t in sorted(pats.items(), key=lambda item: item[1]):
+            by_low[min(t)].append(packed)
+        by_low_t = tuple(tuple(lst) for lst in by_low)
+        memo = self._packed_memo
+        values = self.values
+        guard = _GUARD
+
+        def search(h: int) -> int:
+            r = memo.get(h)
+            if r is not None:
+                return r
+            k = ((h & -h).bit_length() - 1) >> 2
+            one = 1 << (4 * k)
+            best = values[k] + search(h - one)
+            hg = h | guard
+            for p in by_low_t[k]:
+                if (hg - p) & guard == guard:
+                    v = search(h - p)
+                    if v < best:
+                        best = v
+            if len(memo) > _MEMO_LIMIT:
+                memo.clear()
+                memo[0] = 0
+            memo[h] = best
+            return best
+
+        self._packed_fns[copies] = search
+        return search
 
     def _gdw(self, state: tuple[int, ...]) -> tuple[int, tuple]:
         """(least deadwood, first choice) of a sorted hand; exact for any hand."""
@@ -922,6 +1013,10 @@ class MeldRules:
 
         self._memo = memo
         self._memo1 = memo1
+        self._packed_memo: dict[int, int] = {0: 0}
+        self._packed_fns: dict[int, object] = {}
+        multi = [k.min_size for k in self.kinds if k.type == "set" and not k.distinct_suits]
+        self._multi_set_min = min(multi) if multi else None
         self._dw = dw
         self._top = top
         self._top_discard = top_discard
