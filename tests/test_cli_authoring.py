@@ -60,7 +60,8 @@ def test_meldkit_test_reports_an_unreadable_scenario_file_located(capsys, tmp_pa
     scenarios.write_text("scenarios:\n  - nme: x\n", encoding="utf-8")
     code, out, err = run(capsys, "test", "pony_tail", str(scenarios))
     assert code == 1 and err == ""
-    assert out.splitlines()[0] == f"{scenarios}:2:5: scenarios[0].nme: unknown key (did you mean 'name'?)"
+    assert out.splitlines()[0] == (f"{scenarios}:2:5: scenarios[0].nme: unknown key "
+                                   "(did you mean 'name'?)")
     assert out.splitlines()[-1].endswith("; 1 file could not be read")
 
 

@@ -135,7 +135,8 @@ def test_a_deal_that_cannot_be_stacked_is_located_at_the_deal():
     (message,) = failures("pony_tail", text)
     assert message == ("s.yaml:4:28: a black three blocks the pile, deal: hands of seat 7: the "
                        "table has seats 0 to 3")
-    too_many = BLOCKED.replace("hands: {0: [9H, 9S]}", "hands: {0: [" + ", ".join(["9H"] * 7) + "]}")
+    seven = "hands: {0: [" + ", ".join(["9H"] * 7) + "]}"
+    too_many = BLOCKED.replace("hands: {0: [9H, 9S]}", seven)
     (message,) = failures("pony_tail", too_many)
     assert message == ("s.yaml:4:7: a black three blocks the pile, deal: cannot deal it: hand "
                        "of seat 0: no 9H left in the deck")

@@ -280,7 +280,8 @@ class _Reader:
         for key in node:
             if key not in known:
                 close = difflib.get_close_matches(str(key), known, n=1)
-                msg = "unknown key" if close else f"unknown key (expected one of {', '.join(known)})"
+                msg = ("unknown key" if close
+                       else f"unknown key (expected one of {', '.join(known)})")
                 self.problem(self.at_key(node, key), f"{path}.{key}" if path else str(key), msg,
                              close[0] if close else None)
         return True
@@ -320,7 +321,8 @@ class _Reader:
         out = []
         ok = True
         for i, item in enumerate(value_list):
-            code = str(item) if isinstance(item, (str, int)) and not isinstance(item, bool) else None
+            plain = isinstance(item, (str, int)) and not isinstance(item, bool)
+            code = str(item) if plain else None
             where = self.at_value(value, i) if isinstance(value, list) else at
             if code is None:
                 self.problem(where, f"{path}[{i}]", f"expected a card code, got {_kind_text(item)}")
@@ -653,8 +655,11 @@ def _parse_text(text: str, label: str) -> Any:
     try:  # bounded work before ruamel builds the tree (the pack loader's guard)
         guard_yaml(text, max_nodes=MAX_VALUES, max_depth=MAX_DEPTH, max_bytes=MAX_FILE_BYTES)
     except Refused as exc:
-        message = exc.message.replace("a pack holds", "a scenario file holds").replace(
-            "in a pack nest", "in a scenario file nest").replace("the pack format", "scenario files")
+        message = exc.message
+        for pack_words, ours in (("a pack holds", "a scenario file holds"),
+                                 ("in a pack nest", "in a scenario file nest"),
+                                 ("the pack format", "scenario files")):
+            message = message.replace(pack_words, ours)
         raise ScenarioError([PackProblem(label, exc.line, exc.col, "", message)]) from None
     except YAMLError:
         pass  # malformed YAML: the parse below says where
@@ -961,7 +966,8 @@ class _Run:
                 return f"bonus cards of seat {ex.arg}: {diff}" if diff else None
             got = bool(player.get("reserve_picked_up"))
             return None if got == ex.value else (
-                f"seat {ex.arg}: expected its reserve {'picked up' if ex.value else 'not picked up'}"
+                f"seat {ex.arg}: expected its reserve "
+                f"{'picked up' if ex.value else 'not picked up'}"
                 f", but it is {'picked up' if got else 'still down'}")
         if key == "melds":
             bad = self.seat(ex.arg, "team")
