@@ -276,6 +276,28 @@ class GameState:
 
         return resample(self, player, rng)
 
+    def player_returns(self) -> list[float]:
+        """Each seat's return: zeros until the game is over, then +1 for the winning
+        team's seats and -1/(teams - 1) for the others (zeros on a tie).  (Named so
+        because the table-melds engine uses ``returns`` for a counter of its own.)"""
+        from .ai.chance import returns
+
+        return returns(self)
+
+    def max_game_length(self) -> int:
+        """The action cap adapters enforce (:data:`meldkit.ai.chance.MAX_GAME_LENGTH`):
+        no bundled pack has a finite proven bound, since void hands may repeat."""
+        from .ai.chance import max_game_length
+
+        return max_game_length(self)
+
+    def undo(self) -> None:
+        """Take back the last action (clone-and-replay from the seed: costs about the
+        time the game took so far)."""
+        from .ai.chance import undo
+
+        undo(self)
+
     def __deepcopy__(self, memo) -> GameState:
         return self.clone()  # shares the compiled rules, as clone() does
 
