@@ -236,6 +236,14 @@ def test_2_every_save_of_real_play_still_loads_equal():
         assert GameState.from_json(g.to_json()) == g
 
 
+def test_2_a_save_from_before_pc_20_was_judged_per_player_still_loads():
+    g = played("pony_canasta", steps=60, options={"partners": True})
+    text = edited(g, lambda d: d.pop("player_melded"))
+    loaded = GameState.from_json(text)
+    assert [loaded.melded[loaded.team_of[p]] for p in range(4)] == loaded.player_melded
+    assert loaded.legal_actions() == g.legal_actions()
+
+
 # --------------------------------------------------------------------------- 7 moves
 def _draw_phase_game():
     return meldkit.new_game("pony_tail", players=4, seed=5)

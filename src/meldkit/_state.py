@@ -1326,7 +1326,7 @@ class RummyState(GameState):
         s.hand_results = []
         totals = [0] * n_teams
         for i, h in enumerate(S.array(S.get(d, "hand_results"), "hand_results",
-                                      max_len=10**5)):
+                                      max_len=10_000)):
             where = f"hand_results[{i}]"
             h = S.obj(h, where)
             S.integer(S.get(h, "hand_number", f"{where}."), f"{where}.hand_number", i + 1, i + 1)
