@@ -628,3 +628,18 @@ def test_every_openspiel_meld_is_a_meldkit_meld_and_back():
     os_all = sorted(tuple(sorted(from_openspiel(c) for c in utils.int_to_meld[i]))
                     for i in range(185))
     assert os_all == sorted(tuple(sorted(m)) for m in GIN.melds_in(list(range(52))))
+
+
+def test_rules_pickle_and_copy_as_their_definition():
+    import copy
+    import pickle
+
+    rules = MeldRules([MeldKind("set", "set", max_wilds=1), MeldKind("run", "run")],
+                      wild_kinds=[52], values=list(default_values()[:52]) + [25])
+    hand = cards("4H 5H JK KS KD")
+    expected = rules.min_deadwood(hand)
+    for clone in (pickle.loads(pickle.dumps(rules)), copy.deepcopy(rules)):
+        assert clone == rules and hash(clone) == hash(rules)
+        assert expected == clone.min_deadwood(hand)
+    assert rules != MeldRules([MeldKind("set", "set", max_wilds=1), MeldKind("run", "run")],
+                              wild_kinds=[52])

@@ -270,6 +270,28 @@ class MeldRules:
     def __repr__(self) -> str:
         return f"MeldRules({list(self.kinds)!r}, wild_kinds={sorted(self.wild_kinds)!r})"
 
+    def _definition(self) -> tuple[tuple[MeldKind, ...], tuple[int, ...], tuple[int, ...]]:
+        return (self.kinds, tuple(sorted(self.wild_kinds)), self.values)
+
+    def __reduce__(self) -> tuple[type[MeldRules], tuple]:
+        """Pickled as its definition (the search tables and memos are rebuilt), so rules
+        travel to worker processes.
+
+        >>> import pickle
+        >>> gin = MeldRules([MeldKind("set", "set"), MeldKind("run", "run")])
+        >>> pickle.loads(pickle.dumps(gin)) == gin
+        True
+        """
+        return (MeldRules, self._definition())
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, MeldRules):
+            return NotImplemented
+        return self._definition() == other._definition()
+
+    def __hash__(self) -> int:
+        return hash(self._definition())
+
     # ------------------------------------------------------------------ predicates
 
     def value(self, cards: Iterable[int]) -> int:
