@@ -285,6 +285,15 @@ def test_bad_card_is_refused_with_its_value_named(bad):
         GIN.min_deadwood([0, 1, bad])
     with pytest.raises(ValueError, match="is not a card kind"):
         GIN.match([0, 4, bad])
+    with pytest.raises(ValueError, match="is not a card kind"):
+        GIN.melds_in([0, 4, bad])
+
+
+@pytest.mark.parametrize("bad", [7, None])
+def test_a_hand_that_is_not_a_sequence_is_refused(bad):
+    for call in (GIN.match, GIN.min_deadwood, GIN.melds_in, GIN.best_arrangement, GIN.value):
+        with pytest.raises(ValueError, match="is not a sequence of card kinds"):
+            call(bad)
 
 
 @pytest.mark.parametrize(

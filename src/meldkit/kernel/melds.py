@@ -318,7 +318,10 @@ class MeldRules:
         >>> rules.match([k("9S"), k("9S"), k("9H")]) is None    # two spades in a set
         True
         """
-        cards = tuple(cards)
+        try:
+            cards = tuple(cards)
+        except TypeError:
+            raise _bad_cards(cards) from None
         for c in cards:
             _check_kind(c)
         for i in range(len(self.kinds)):
@@ -468,9 +471,10 @@ class MeldRules:
         deadwood over every choice of one card to discard (a hand of 11 in gin, after the
         draw).  ``discard="openspiel"`` follows OpenSpiel's ``MinDeadwood`` on an 11-card
         hand exactly instead: take the *first* best arrangement in OpenSpiel's meld order
-        and drop its highest-ranked deadwood card.  The two differ on about 1% of hands
-        rich in melds, where OpenSpiel's figure is higher (it misses a better discard);
-        ``"openspiel"`` needs a hand without wild or repeated cards.
+        and drop its highest-ranked deadwood card.  With gin's melds OpenSpiel's figure is
+        never lower, and it is higher on about 1% of meld-rich hands (cards from four to six neighbouring
+        ranks), where a better discard exists; on 20,000 uniformly random hands the two
+        agreed.  ``"openspiel"`` needs a hand without wild or repeated cards.
 
         >>> from meldkit._cards import kind_of_code as k
         >>> gin = MeldRules([MeldKind("set", "set", max_size=4), MeldKind("run", "run", max_size=5)])
