@@ -350,6 +350,44 @@ def test_without_a_rules_sheet_module_a_game_page_lists_the_pack_settings(monkey
     assert "| [`deck.decks`](../authoring/reference.md#deck.decks) | `6` |" in sheet
 
 
+def test_a_written_rules_of_record_page_comes_first_on_the_game_page():
+    hooks = _hooks()
+    written = "# Gin Rummy\n\n## Rules of record\n\n- **GR-1 Players and cards.** Two.\n"
+    page = hooks.pack_page(meldkit.load_pack("gin_rummy"), [], written)
+    assert page.startswith(written.strip())
+    assert 1 == sum(line.startswith("# ") for line in page.splitlines())  # one title
+    sheet = page.index("## What the pack plays")
+    assert page.index("### Players and cards") > sheet  # the sheet's sections, one level down
+    assert 'title="gin_rummy.yaml"' in page
+
+
+RULES_OF_RECORD = {"gin_rummy": "GR", "oklahoma_gin": "OG", "rummy": "RU"}
+"""Bundled games whose rules of record are written in docs/games/<pack>.md, and the prefix
+of their clause ids."""
+
+
+def _clause_ids(pack: str) -> list[str]:
+    text = (DOCS / "games" / f"{pack}.md").read_text(encoding="utf-8")
+    return re.findall(rf"\*\*({RULES_OF_RECORD[pack]}-\d+)\b", text)
+
+
+@pytest.mark.parametrize("pack", sorted(RULES_OF_RECORD))
+def test_every_clause_of_a_rules_page_has_a_test_named_after_it(pack):
+    ids = _clause_ids(pack)
+    assert ids and len(ids) == len(set(ids)), ids
+    tests = (ROOT / "tests" / f"test_{pack}_rules.py").read_text(encoding="utf-8")
+    named = set(re.findall(r"^def test_([A-Z]{2}_\d+)_", tests, re.M))
+    assert {i.replace("-", "_") for i in ids} == named
+
+
+@pytest.mark.parametrize("pack", sorted(RULES_OF_RECORD))
+def test_the_pack_comments_cite_only_clauses_of_its_rules_page(pack):
+    ids = set(_clause_ids(pack))
+    cited = set(re.findall(rf"\b({RULES_OF_RECORD[pack]}-\d+)\b",
+                           (ROOT / "rulepacks" / f"{pack}.yaml").read_text(encoding="utf-8")))
+    assert cited and cited <= ids
+
+
 def _hooks():
     pytest.importorskip("mkdocs")
     spec = importlib.util.spec_from_file_location("docs_hooks", DOCS / "hooks.py")
