@@ -250,6 +250,7 @@ class MeldRules:
             )
         self.values: tuple[int, ...] = values
         self._wildmask = sum(1 << w for w in self.wild_kinds)
+        self._most_wilds = max(k.max_wilds for k in kinds)
         self._bit = {k: 1 << k for k in range(N_KINDS)}
         self._gen_memo: dict[tuple[int, ...], tuple[int, tuple]] = {}
         self._melds_memo: dict[object, tuple] = {}
@@ -689,11 +690,7 @@ class MeldRules:
                 if first is not None:
                     windows = _windows_around(kind, first, counts, maxw, longest)
                 else:
-                    windows = (
-                        slots
-                        for n in range(kind.min_size, longest + 1)
-                        for _low, slots in _windows(kind.ace, n)
-                    )
+                    windows = _windows_with_naturals(kind, s, counts, maxw, longest)
                 for slots in windows:
                     n = len(slots)
                     forced = []
@@ -847,7 +844,7 @@ class MeldRules:
             c = naturals[0]
             wl = sorted((w for w in state if w in wild), key=lambda x: (-values[x], x))
             best: tuple[int, tuple] | None = None
-            for meld in sorted(self._enumerate(Counter(naturals), wl, c, True)):
+            for meld in self._melds_holding(c, naturals, wl):
                 v = self._gdw(_remove(state, meld))[0]
                 if best is None or v < best[0]:
                     best = (v, ("meld", meld))
@@ -859,6 +856,24 @@ class MeldRules:
             memo.clear()
         memo[state] = res
         return res
+
+    def _melds_holding(
+        self, c: int, naturals: list[int], wl: list[int]
+    ) -> tuple[tuple[int, ...], ...]:
+        """The melds holding the lowest natural card ``c`` (wild cards taken highest value
+        first), memoised by what they depend on: the cards of ``c``'s rank and suit, and
+        the wild cards a meld could take."""
+        r, s = c >> 2, c & 3
+        same = tuple(x for x in naturals if x >> 2 == r or x & 3 == s)
+        key = (c, same, tuple(wl[: self._most_wilds]), len(wl))
+        memo = self._melds_memo
+        hit = memo.get(key)
+        if hit is None:
+            hit = tuple(sorted(self._enumerate(Counter(same), wl, c, True)))
+            if len(memo) > _MEMO_LIMIT:
+                memo.clear()
+            memo[key] = hit
+        return hit
 
     def _wild_only(self, state: tuple[int, ...]) -> tuple[int, tuple]:
         """Wild cards alone: meld the most valuable ones in all-wild melds if allowed."""
@@ -1231,6 +1246,34 @@ def _windows_around(
                     break
                 if n >= kind.min_size:
                     yield tuple(q % 13 for q in range(lo, hi + 1))
+
+
+def _windows_with_naturals(
+    kind: MeldKind, s: int, counts: Counter, maxw: int, longest: int
+) -> Iterable[tuple[int, ...]]:
+    """The run windows of suit ``s`` (rank of each slot) holding at least one natural card
+    of ``counts`` and at most ``maxw`` positions without one: each grown from its low end
+    and abandoned at the first gap too many."""
+    ace = kind.ace
+    if ace == "around":
+        lows: Iterable[int] = range(13)
+    else:
+        lows = range(1 if ace == "high" else 0, (12 if ace == "low" else 13) + 1)
+    hi_max = 12 if ace == "low" else 13
+    for lo in lows:
+        gaps = naturals = 0
+        for hi in range(lo, (lo + 12 if ace == "around" else hi_max) + 1):
+            if counts.get((hi % 13) * 4 + s, 0):
+                naturals += 1
+            else:
+                gaps += 1
+                if gaps > maxw:
+                    break
+            n = hi - lo + 1
+            if n > longest:
+                break
+            if n >= kind.min_size and naturals:
+                yield tuple(q % 13 for q in range(lo, hi + 1))
 
 
 def _os_key(card: int) -> tuple[int, int]:
