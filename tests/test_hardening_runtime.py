@@ -121,7 +121,7 @@ def _move_card(d, src, dst):
 
 
 KERNEL_DAMAGE = [
-    ("a card twice", lambda d: d["hands"][0].append(d["stock"][0]), "is also in stock[0]"),
+    ("a card twice", lambda d: d["hands"][0].append(d["stock"][0]), "is also in stock: a card"),
     ("a card missing", lambda d: d["stock"].pop(), "card(s) of the deck are in no zone"),
     ("id -1", lambda d: d["stock"].__setitem__(0, -1), "stock[0]: card id -1 is not in this deck"),
     ("id 10**6", lambda d: d["pile"].append(10**6), "card id 1000000 is not in this deck"),
@@ -142,7 +142,7 @@ KERNEL_DAMAGE = [
     ("an unknown option", lambda d: d["options"].update(x=1), "unknown game option"),
     ("a bad deck order", lambda d: d.update(deck_order=["ZZ"]), "deck_order[0]"),
     ("deep plugin data", lambda d: d.update(ext={"a": json.loads("[" * 40 + "]" * 40)}),
-     "nested 33 deep"),
+     "ext.a[0][0]"),
     ("plugin data that is not an object", lambda d: d.update(ext=[1]), "ext: expected an object"),
 ]
 
@@ -211,8 +211,9 @@ def test_2_another_packs_save_relabelled_is_refused():
 
 
 @pytest.mark.parametrize("text, message", [
-    ("[" * 100_000 + "]" * 100_000, "nested 33 deep"),
-    ('{"format": "meldkit-save/1", "a": ' + "[" * 40 + "]" * 40 + "}", "nested 33 deep"),
+    ("[" * 100_000 + "]" * 100_000, "JSON nested too deeply"),
+    ('{"format": "meldkit-save/1", "a": ' + "[" * 900 + "]" * 900 + "}", "pack: missing"),
+    ('{"format": "meldkit-save/1", "a": ' + "[" * 9000 + "]" * 9000 + "}", "nested too deeply"),
     (b"\xff\xfe", "not UTF-8"),
     ("3", "not a meldkit save"),
     (12, "expected JSON text"),
@@ -597,7 +598,7 @@ def test_11_a_deep_save_on_the_command_line_is_one_line(tmp_path, capsys):
     save = tmp_path / "deep.json"
     save.write_text("[" * 200_000 + "]" * 200_000)
     assert 1 == main(["replay", str(save)])
-    assert "nested 33 deep" in capsys.readouterr().err
+    assert "JSON nested too deeply" in capsys.readouterr().err
 
 
 def test_11_one_odd_line_never_ends_play(monkeypatch, capsys):

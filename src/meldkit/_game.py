@@ -486,9 +486,8 @@ class GameState:
         except SetupError as e:
             raise _saves.bad("players/options", str(e)) from None
         self.deck_order = deck_order  # as saved ([] stays [])
-        self.history = _saves.array_of(
-            _saves.get(d, "history"), "history",
-            lambda v, p: _saves.string(v, p, _saves.MAX_HISTORY_ITEM), max_len=10_000_000)
+        self.history = _saves.strings(_saves.get(d, "history"), "history",
+                                      _saves.MAX_HISTORY_ITEM, 10_000_000)
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, GameState):
@@ -505,10 +504,10 @@ class GameState:
 def bundled_pack_resolver(name: str, digest: str):
     """The default pack resolver of :meth:`GameState.from_json`: the bundled pack called
     ``name``, or None.  Only a bundled name is looked up — never a path."""
-    from ._loader import available_packs, load_pack
+    from ._loader import _bundled_path, load_pack
 
     if not isinstance(name, str) or not name.replace("_", "").replace("-", "").isalnum() \
-            or not name.isascii() or name not in available_packs():
+            or not name.isascii() or _bundled_path(name) is None:
         return None
     return load_pack(name)
 

@@ -19,8 +19,9 @@ from ._errors import SaveError
 MAX_SAVE_CHARS = 64_000_000
 """The longest save text accepted (a long Pony Tail game saves in well under 1 MB)."""
 MAX_DEPTH = 32
-"""The deepest nesting of lists and objects accepted anywhere in a save (a save nests
-about 6 deep; plugin data in ``ext`` gets the rest)."""
+"""The deepest nesting of lists and objects accepted in free-form data of a save (plugin
+data, options); every other field has a fixed shape, and JSON nested deeper than the
+parser's limit is refused while parsing."""
 MAX_SCORE = 10**15
 """The largest score magnitude accepted."""
 MAX_HISTORY_ITEM = 200
@@ -37,8 +38,8 @@ def _refuse_constant(name: str) -> Any:
 
 
 def loads(text: Any) -> Any:
-    """Parse save text as strict JSON: no ``NaN``/``Infinity``, at most
-    :data:`MAX_DEPTH` levels of nesting, at most :data:`MAX_SAVE_CHARS` characters."""
+    """Parse save text as strict JSON: no ``NaN``/``Infinity``, no nesting beyond the
+    parser's limit, at most :data:`MAX_SAVE_CHARS` characters."""
     if isinstance(text, (bytes, bytearray)):
         try:
             text = bytes(text).decode("utf-8")
@@ -49,40 +50,12 @@ def loads(text: Any) -> Any:
     if len(text) > MAX_SAVE_CHARS:
         raise SaveError(f"not a meldkit save: {len(text):,} characters "
                         f"(at most {MAX_SAVE_CHARS:,})")
-    depth = _bracket_depth(text)
-    if depth > MAX_DEPTH:
-        raise SaveError(f"not a meldkit save: JSON nested {depth} deep (at most {MAX_DEPTH})")
     try:
         return json.loads(text, parse_constant=_refuse_constant)
-    except RecursionError:  # pragma: no cover - the depth scan comes first
+    except RecursionError:  # the C parser counts its nesting against the recursion limit
         raise SaveError("not a meldkit save: JSON nested too deeply") from None
     except ValueError as e:
         raise SaveError(f"not a meldkit save: {e}") from None
-
-
-def _bracket_depth(text: str) -> int:
-    """The deepest nesting of ``[``/``{`` outside strings (a linear scan, no recursion)."""
-    depth = best = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            if depth > best:
-                best = depth
-                if best > MAX_DEPTH:
-                    return best
-        elif ch in "]}":
-            depth -= 1
-    return best
 
 
 def json_data(value: Any, path: str, max_depth: int = MAX_DEPTH) -> Any:
@@ -184,6 +157,17 @@ def array_of(v: Any, path: str, item: Callable[[Any, str], Any], length: int | N
     return [item(x, f"{path}[{i}]") for i, x in enumerate(array(v, path, length, max_len))]
 
 
+def strings(v: Any, path: str, max_len: int, max_items: int) -> list[str]:
+    """A list of strings of at most ``max_len`` characters each."""
+    items = array(v, path, max_len=max_items)
+    if all(type(x) is str and len(x) <= max_len for x in items):
+        return list(items)
+    return [string(x, f"{path}[{i}]", max_len) for i, x in enumerate(items)]
+
+
+_INT = {int}
+
+
 class CardLedger:
     """Checks card conservation while a save is read: every card id of the deck in
     exactly one zone (``exactly=True``) or at most one (a hand record, which leaves out the
@@ -206,9 +190,18 @@ class CardLedger:
         return v
 
     def cards(self, v: Any, path: str, max_len: int | None = None) -> list[int]:
-        """A list of card ids, each recorded."""
-        return [self.card(c, f"{path}[{i}]")
-                for i, c in enumerate(array(v, path, max_len=max_len or self.n_cards))]
+        """A list of card ids, each recorded (a zone's cards are checked at C speed; a bad
+        one is then found card by card, for its message)."""
+        ids = array(v, path, max_len=max_len or self.n_cards)
+        if not ids:
+            return []
+        where = self.where
+        unique = set(ids) if set(map(type, ids)) == _INT else None
+        if (unique is not None and len(unique) == len(ids) and min(ids) >= 0
+                and max(ids) < self.n_cards and where.keys().isdisjoint(unique)):
+            where.update(dict.fromkeys(ids, path))
+            return list(ids)
+        return [self.card(c, f"{path}[{i}]") for i, c in enumerate(ids)]
 
     def complete(self, path: str = "zones") -> None:
         """Refuse unless every card of the deck was recorded."""

@@ -702,7 +702,7 @@ class HousesState(GameState):
         limit = r.options.repetitions
         s.positions = {}
         for key, count in S.obj(d.get("positions", {}), "positions").items():
-            if len(key) != 16 or not all(ch in "0123456789abcdef" for ch in key):
+            if len(key) != 16 or key.strip("0123456789abcdef"):
                 raise S.bad(f"positions.{key[:20]}", "expected a 16-digit hex position digest")
             s.positions[key] = S.integer(count, f"positions.{key}", 1, limit)
         if len(s.positions) > 10**6:
