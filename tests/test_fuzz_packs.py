@@ -80,7 +80,9 @@ _DELETE = object()
 
 
 def _play(pack) -> None:
-    """Deal a game of the fewest players the pack allows and play it with random bots."""
+    """Deal a game of the most players the pack allows (up to 16), and play one of the
+    fewest with random bots."""
+    meldkit.new_game(pack, players=min(pack.spec.players.max, 16), seed=5)
     players = pack.spec.players.min
     game = meldkit.new_game(pack, players=players, seed=11)
     bots = [make_bot("random", seed=s) for s in range(players)]

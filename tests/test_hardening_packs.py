@@ -288,6 +288,7 @@ def test_str_tags_on_scalars_are_allowed() -> None:
     ("hand_end: {stock_empty: false}", "hand_end.stock_empty", "no legal action"),
     ("melds: {min_naturals: 0}", "melds.min_naturals", "at least 1"),
     ("game: {target: 100000000000}", "game.target", "at most"),
+    ("players: {min_for_partners: 7}", "players.min_for_partners", "could not be set up"),
 ])
 def test_a_pack_that_validates_but_cannot_run_is_a_located_error(override, key, words) -> None:
     start = time.perf_counter()

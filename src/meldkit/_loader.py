@@ -132,7 +132,8 @@ def _unknown_bundled(name: str) -> tuple[str, str | None]:
     names = available_packs()
     close = difflib.get_close_matches(name, names, n=1)
     listing = ", ".join(names) or "none"
-    message = f"{_quote(name)} is not a bundled pack (available: {listing}; a file path ends in .yaml)"
+    message = (f"{_quote(name)} is not a bundled pack (available: {listing}; a file path "
+               "ends in .yaml)")
     return message, close[0] if close else None
 
 

@@ -325,6 +325,11 @@ def check_runnable(spec, add, player_counts, deck_size, own_deck: bool = False,
                 f"deck holds at most {MAX_DECK_CARDS} cards")
             break
     _check_rank_lists(spec, add)
+    players = spec.players
+    if players.partners == "always" and players.min_for_partners > players.min:
+        add(("players", "min_for_partners"), f"{players.min_for_partners} is above players.min "
+            f"({players.min}): with partners: always, a game of {players.min} could not be set "
+            "up", related=(("players", "min"), ("players", "partners")))
     high_card = "high_card" in (spec.deal.first_player, spec.deal.next_hand_first)
     if high_card and spec.deal.high_card_order and not own_deck:
         in_deck = set(range(13)) | ({13} if spec.deck.jokers_per_deck > 0 else set())
