@@ -40,7 +40,6 @@ game: {hand_turn_limit: 1000}
 """The book's rules where OpenSpiel differs (docs/games/gin_rummy.md, the table of
 differences)."""
 
-ENGINE_BUG = "ENGINE BUG — see notes/rules_questions.md"
 
 # The knock of the notation page: seat 0 knocks with the 2D after drawing the QD.
 KNOCKER = "AS 2S 3S 7C 7D 7H KC KD KH 2D"
@@ -337,8 +336,7 @@ def test_GR_10_openspiel_at_most_two_cards_laid_off_at_each_end_of_a_run():
     assert {"add 2S to m1", "add 10S to m1"} <= set(legal(book))
 
 
-@pytest.mark.xfail(strict=True, reason=ENGINE_BUG + " (1: a run grown past max_size)")
-def test_GR_10_ENGINE_BUG_a_run_grown_by_lay_offs_past_five_cards_saves_and_loads():
+def test_GR_10_a_run_grown_by_lay_offs_past_five_cards_saves_and_loads():
     g = deal("AH 2H 3H 4H 5H 8C 8D 8S AC 2C", "6H 7H 9C 9D JC JD QC QS 3D 6D", "9H", "KD")
     play(g, "pass", "pass", "draw")
     knock_with(g, "KD", "meld AH 2H 3H 4H 5H", "meld 8C 8D 8S")
@@ -524,8 +522,7 @@ def test_GR_16_resolved_a_tie_at_100_plays_another_hand():
     assert (False, [100, 100]) == (g.is_over, g.scores)
 
 
-@pytest.mark.xfail(strict=True, reason=ENGINE_BUG + " (2: rescore leaves out the bonuses)")
-def test_GR_16_ENGINE_BUG_the_final_hand_rescores_to_its_recorded_totals():
+def test_GR_16_the_final_hand_rescores_to_its_recorded_totals():
     g = deal(KNOCKER, DEFENDER, "8C", "QD")
     g.scores, g.wins = [90, 40], [3, 2]
     play(g, "pass", "pass", "draw")

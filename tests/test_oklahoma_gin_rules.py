@@ -14,7 +14,6 @@ import pytest
 
 import meldkit
 
-ENGINE_BUG = "ENGINE BUG — see notes/rules_questions.md"
 
 KNOCKER = "AS 2S 3S 7C 7D 7H KC KD KH 2D"  # knocks with the 2D after drawing the QD
 DEFENDER = "4S 9C 9D JC JD QC QS 2H 3H 6D"  # lays off the 4S; 65 left
@@ -121,8 +120,7 @@ def test_OG_2_resolved_the_box_and_game_bonuses_are_not_doubled():
     assert (("deadwood", 134), ("box", 50), ("game", 100)) == g.hand_results[-1].scores[0].items
 
 
-@pytest.mark.xfail(strict=True, reason=ENGINE_BUG + " (3: rescore drops the spade double)")
-def test_OG_2_ENGINE_BUG_a_doubled_hand_rescores_to_its_recorded_totals():
+def test_OG_2_a_doubled_hand_rescores_to_its_recorded_totals():
     g = knock_hand("8S")
     assert g.hand_results[-1].totals == g.rescore(g.hand_results[-1])
 

@@ -331,6 +331,23 @@ class MeldRules:
                 return m
         return None
 
+    def match_grown(self, kind: int, cards: Sequence[int]) -> Match | None:
+        """The cards as a meld of kind number ``kind`` that lay-offs may have grown past its
+        ``max_size`` (how a saved meld is read back), or ``None``.
+
+        >>> from meldkit._cards import kind_of_code as k
+        >>> rules = MeldRules([MeldKind("run", "run", max_size=3)])
+        >>> hand = [k(c) for c in ("4H", "5H", "6H", "7H")]
+        >>> rules.match(hand) is None, rules.match_grown(0, hand).high
+        (True, 6)
+        """
+        if not isinstance(kind, int) or not 0 <= kind < len(self.kinds):
+            return None
+        cards = tuple(cards)
+        for c in cards:
+            _check_kind(c)
+        return self._match_kind(kind, cards, False)
+
     def _match_kind(self, idx: int, cards: tuple[int, ...], check_size: bool) -> Match | None:
         kind = self.kinds[idx]
         n = len(cards)

@@ -7,7 +7,7 @@ anyone can rescore a hand from its record.
 >>> from meldkit.kernel.scoring import TableFinal, KnockTerms, score_table_hand
 >>> final = TableFinal(team_of=(0, 1), deadwood=(4, 19), ended_by="knock", went_out=0)
 >>> terms = KnockTerms(gin_bonus=25, big_gin_bonus=None, undercut_bonus=25,
-...                    tie_is_undercut=True, multiplier=1)
+...                    tie_is_undercut=True)
 >>> scores, net, how = score_table_hand("knock", final, terms)
 >>> scores[0].total, net, how
 (15, (15, -15), 'knock')
@@ -45,7 +45,6 @@ class KnockTerms:
     big_gin_bonus: int | None
     undercut_bonus: int
     tie_is_undercut: bool
-    multiplier: int = 1
 
 
 @attrs.frozen
@@ -54,7 +53,9 @@ class TableFinal:
 
     ``deadwood[p]`` is the value of the cards player ``p`` still held when the hand ended
     (after the knocker's melds and the defender's lay-offs); ``went_out`` is the seat that
-    went out or knocked (None for a void hand); ``big_gin`` marks a knock with no discard.
+    went out or knocked (None for a void hand); ``big_gin`` marks a knock with no discard;
+    ``multiplier`` doubles a hand (Oklahoma's spade upcard); ``game_end`` holds each team's
+    game-end items (box and game bonuses) when this was the game's last hand.
     """
 
     team_of: tuple[int, ...]
@@ -62,15 +63,21 @@ class TableFinal:
     ended_by: str
     went_out: int | None
     big_gin: bool = False
+    multiplier: int = 1
+    game_end: tuple[tuple[tuple[str, int], ...], ...] = ()
 
     def to_dict(self) -> dict:
         return {"team_of": list(self.team_of), "deadwood": list(self.deadwood),
-                "ended_by": self.ended_by, "went_out": self.went_out, "big_gin": self.big_gin}
+                "ended_by": self.ended_by, "went_out": self.went_out, "big_gin": self.big_gin,
+                "multiplier": self.multiplier,
+                "game_end": [[list(i) for i in t] for t in self.game_end]}
 
     @classmethod
     def from_dict(cls, d: dict) -> TableFinal:
         return cls(team_of=tuple(d["team_of"]), deadwood=tuple(d["deadwood"]),
-                   ended_by=d["ended_by"], went_out=d["went_out"], big_gin=d["big_gin"])
+                   ended_by=d["ended_by"], went_out=d["went_out"], big_gin=d["big_gin"],
+                   multiplier=d["multiplier"],
+                   game_end=tuple(tuple((str(a), int(b)) for a, b in t) for t in d["game_end"]))
 
 
 def knock_outcome(knocker_deadwood: int, defender_deadwood: int, terms: KnockTerms,
@@ -114,13 +121,13 @@ def score_table_hand(style: str, final: TableFinal, terms: KnockTerms | None = N
         k = final.went_out
         d = next(p for p in range(n) if p != k)
         ending, points = knock_outcome(final.deadwood[k], final.deadwood[d], terms, final.big_gin)
-        points *= terms.multiplier
+        points *= final.multiplier
         winner, pts = (k, points) if points > 0 else (d, -points)
         loser = d if winner == k else k
         if pts:
-            dw = abs(final.deadwood[d] - final.deadwood[k]) * terms.multiplier
+            dw = abs(final.deadwood[d] - final.deadwood[k]) * final.multiplier
             bonus = {"gin": terms.gin_bonus, "big_gin": terms.big_gin_bonus or 0,
-                     "undercut": terms.undercut_bonus}.get(ending, 0) * terms.multiplier
+                     "undercut": terms.undercut_bonus}.get(ending, 0) * final.multiplier
             if dw:
                 items[final.team_of[winner]].append(("deadwood", dw))
             if bonus:
@@ -141,4 +148,6 @@ def score_table_hand(style: str, final: TableFinal, terms: KnockTerms | None = N
             net[p] = -final.deadwood[p]
     else:  # pragma: no cover - the loader refuses other styles in table packs
         raise ValueError(f"unknown scoring style {style!r}")
+    for t, extra in enumerate(final.game_end):
+        items[t].extend(extra)
     return tuple(TableScore(t, tuple(items[t])) for t in range(n_teams)), tuple(net), ending

@@ -78,7 +78,7 @@ class TableRules:
         kn = spec.knock
         self.knock = kn.max_deadwood
         self.terms = KnockTerms(kn.gin_bonus, kn.big_gin_bonus, kn.undercut_bonus,
-                                kn.tie_is_undercut, 1)
+                                kn.tie_is_undercut)
         self.lay_off = spec.melds.lay_off.onto
         self.max_per_end = spec.melds.lay_off.max_per_end
         self.take = spec.pile.take
@@ -249,7 +249,7 @@ class TableState(GameState):
 
     __slots__ = ("rules", "kind_of", "hands", "stock", "pile", "melds", "next_meld",
                  "hand_first", "passes", "knocker", "knock_value", "knock_discarded",
-                 "layoff_stage", "defenders", "taken", "must_use", "pile_takes", "returns",
+                 "layoff_stage", "defenders", "taken", "must_use", "pile_takes", "returned_in_row",
                  "turns", "wins", "multiplier")
 
     def __deepcopy__(self, memo) -> TableState:
@@ -390,7 +390,7 @@ class TableState(GameState):
         self.taken = None
         self.must_use = None
         self.pile_takes = 0
-        self.returns = 0
+        self.returned_in_row = 0
         self.turns = 0
         self.multiplier = 1
         kn = spec.knock
@@ -708,11 +708,11 @@ class TableState(GameState):
         self.pile.append(c)
         limit = self.rules.spec.knock.returned_card_limit
         if self.taken is not None and self.kind_of[self.taken] == kind:
-            self.returns += 1
+            self.returned_in_row += 1
         else:
-            self.returns = 0
+            self.returned_in_row = 0
         self.taken = None
-        if limit is not None and self.returns >= limit:
+        if limit is not None and self.returned_in_row >= limit:
             self._end_hand("limit", None)
             return
         if not self.hands[p]:
@@ -856,7 +856,7 @@ class TableState(GameState):
     def _end_hand(self, how: str, who: int | None) -> None:
         deadwood = tuple(self._value(h) for h in self.hands)
         big_gin = how == "knock" and not self.knock_discarded
-        final = TableFinal(tuple(self.team_of), deadwood, how, who, big_gin)
+        final = TableFinal(tuple(self.team_of), deadwood, how, who, big_gin, self.multiplier)
         scores, net, ending = self._score(final)
         self.hand_results.append(TableHandResult(self.hand_number, ending, who, scores, net,
                                                  final))
@@ -875,13 +875,11 @@ class TableState(GameState):
         self._deal(first)
 
     def _score(self, final: TableFinal):
-        terms = attrs.evolve(self.rules.terms, multiplier=self.multiplier)
-        return score_table_hand(self.rules.style, final, terms)
+        return score_table_hand(self.rules.style, final, self.rules.terms)
 
     def rescore(self, result) -> tuple[int, ...]:
         """A finished hand's team totals recomputed from its record (``result.final``)."""
-        scores, _, _ = score_table_hand(self.rules.style, result.final,
-                                        attrs.evolve(self.rules.terms))
+        scores, _, _ = score_table_hand(self.rules.style, result.final, self.rules.terms)
         return tuple(s.total for s in scores)
 
     def _game_over(self) -> bool:
@@ -903,10 +901,11 @@ class TableState(GameState):
         win = self.winner_before_bonus()
         if spec.game_bonus and win is not None:
             extra[win].append(("game", spec.game_bonus))
-        if any(extra):
+        if any(extra):  # recorded in the last hand's record, so it rescores the same
             last = self.hand_results[-1]
-            scores = tuple(TableScore(s.team, s.items + tuple(extra[s.team])) for s in last.scores)
-            self.hand_results[-1] = attrs.evolve(last, scores=scores)
+            final = attrs.evolve(last.final, game_end=tuple(tuple(e) for e in extra))
+            scores, _, _ = self._score(final)
+            self.hand_results[-1] = attrs.evolve(last, scores=scores, final=final)
             for t in range(self.n_teams):
                 self.scores[t] += sum(p for _, p in extra[t])
         self.phase = OVER
@@ -984,14 +983,15 @@ class TableState(GameState):
     # ------------------------------------------------------------------ saves
     _SAVED = ("hand_number", "current", "phase", "hand_first", "passes", "knocker",
               "knock_value", "knock_discarded", "layoff_stage", "taken", "must_use",
-              "pile_takes", "returns", "turns", "multiplier", "next_meld")
+              "pile_takes", "returned_in_row", "turns", "multiplier", "next_meld")
 
     def _state_dict(self) -> dict[str, Any]:
         d = {k: getattr(self, k) for k in self._SAVED}
         d.update(
             scores=list(self.scores), history=list(self.history), wins=list(self.wins),
             hands=[h[:] for h in self.hands], stock=self.stock[:], pile=self.pile[:],
-            melds=[[m.id, m.owner, m.cards[:], m.low_ext, m.high_ext] for m in self.melds],
+            melds=[[m.id, m.owner, m.cards[:], m.low_ext, m.high_ext, m.match.kind]
+                   for m in self.melds],
             defenders=self.defenders[:],
             hand_results=[r.to_dict() for r in self.hand_results],
         )
@@ -1018,8 +1018,8 @@ class TableState(GameState):
         s.pile = list(d["pile"])
         s.defenders = list(d["defenders"])
         s.melds = []
-        for i, (mid, owner, cards, low, high) in enumerate(d["melds"]):
-            match = s.rules.melds.match([s.kind_of[c] for c in cards])
+        for i, (mid, owner, cards, low, high, kind) in enumerate(d["melds"]):
+            match = s.rules.melds.match_grown(kind, [s.kind_of[c] for c in cards])
             if match is None:
                 raise SaveError(f"melds[{i}]: the cards do not form a meld")
             s.melds.append(TableMeld(mid, owner, list(cards), match, low, high))
@@ -1046,9 +1046,9 @@ def _check_saved_table(d: dict, n_players: int, n_cards: int) -> None:
     if not isinstance(d.get("melds"), list):
         raise SaveError("melds: expected a list")
     for i, m in enumerate(d["melds"]):
-        if not (isinstance(m, list) and len(m) == 5 and all(type(x) is int for x in (
-                m[0], m[1], m[3], m[4])) and 0 <= m[1] < n_players):
-            raise SaveError(f"melds[{i}]: expected [id, owner, cards, low, high]")
+        if not (isinstance(m, list) and len(m) == 6 and all(type(x) is int for x in (
+                m[0], m[1], m[3], m[4], m[5])) and 0 <= m[1] < n_players):
+            raise SaveError(f"melds[{i}]: expected [id, owner, cards, low, high, kind]")
         seen += ints(f"melds[{i}].cards", m[2])
     if sorted(seen) != list(range(n_cards)):
         raise SaveError(f"zones: the saved zones do not hold each of the {n_cards} cards "
