@@ -176,6 +176,7 @@ def check_conformance(
     options: dict | None = None,
     max_actions: int = 5000,
     every: int = 17,
+    hands: int | None = None,
 ) -> int:
     """Random self-play that checks the invariants every pack (and plugin) must keep;
     returns the number of actions checked, or raises :class:`ConformanceError` saying
@@ -185,7 +186,12 @@ def check_conformance(
     actions: every legal action passes ``check``; a refused action raises
     ``IllegalActionError`` and leaves the state unchanged; a save loads back equal; a
     clone is equal and independent; a finished hand rescores to its recorded totals.
-    Each game must end within ``max_actions``.
+    Each game must end within ``max_actions`` — or, with ``hands``, play that many hands
+    (for games that random play rarely finishes, such as gin, whose random hands end at the
+    wall).
+
+    >>> check_conformance("gin_rummy", players=2, games=1, hands=3) > 0
+    True
 
     >>> check_conformance("pony_tail", players=4, games=1, max_actions=20000) > 0
     True
@@ -210,7 +216,7 @@ def check_conformance(
                                     f"after {len(state.history)} actions (… {tail}): {what}")
 
         for step in range(max_actions):
-            if state.is_over:
+            if state.is_over or (hands is not None and len(state.hand_results) >= hands):
                 break
             legal = state.legal_actions()
             if not legal:
