@@ -263,6 +263,22 @@ def test_an_interrupted_run_leaves_whole_records_and_resume_finishes_the_file(
     assert reference[1] == summary_text(done.stdout.replace(str(path), "OUT"))
 
 
+def test_pool_workers_exit_by_themselves_when_the_driver_is_killed(tmp_path):
+    path = tmp_path / "run.jsonl"
+    proc = _meldkit(*RUN, "--games", "300", "--jobs", "2", "--batch", "2", "--out", str(path))
+    _wait_for_lines(path, 2, proc)
+    workers = _children(proc.pid)
+    assert workers
+    proc.kill()  # SIGKILL: no cleanup in the driver at all
+    proc.communicate(timeout=30)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(_running(pid) for pid in workers):
+        time.sleep(0.1)
+    assert [pid for pid in workers if _running(pid)] == []
+    assert [json.loads(line)["game"] for line in path.read_bytes().splitlines()] == list(
+        range(path.read_bytes().count(b"\n")))  # whole records, even after SIGKILL
+
+
 def test_resume_cuts_a_half_written_record_and_plays_only_the_missing_games(
         reference, tmp_path, capsys):
     path = tmp_path / "run.jsonl"

@@ -143,6 +143,9 @@ def _pool_worker_init(spec: RunSpec) -> None:
     global _WORKER_SPEC
     _WORKER_SPEC = spec
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # a forked worker inherits the driver's handlers; the command line's SIGTERM handler
+    # would turn the pool's terminate() into a KeyboardInterrupt sent back as a result
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     parent = os.getppid()
 
     def watch() -> None:
@@ -242,7 +245,10 @@ def _terminate_pool(pool) -> None:
             p.terminate()
     pool.shutdown(wait=False, cancel_futures=True)
     for p in processes:
-        p.join(timeout=5)
+        p.join(timeout=2)
+        if p.is_alive():  # SIGTERM not taken (e.g. before the initializer ran): SIGKILL
+            p.kill()
+            p.join(timeout=5)
     # let the pool's manager thread finish closing its pipes now: at interpreter exit,
     # concurrent.futures would otherwise race it and may print a 'Bad file descriptor'
     if manager is not None and manager is not threading.current_thread():
