@@ -89,6 +89,8 @@ class TableRules:
         self.wall = spec.stock.wall
         self.wall_knock = spec.stock.wall_knock_with_upcard
         self.turn_limit = spec.game.hand_turn_limit
+        self.take_limit = kn.pile_take_limit
+        self.returned_limit = kn.returned_card_limit
 
     @classmethod
     def of(cls, pack) -> TableRules:
@@ -181,6 +183,12 @@ def parse_table_action(text: str | Action) -> Action:
     if verb == "meld" and not cards:
         raise NotationError("notation/meld", "name the cards of the meld", text)
     return _action(verb, tuple(cards), target)
+
+
+_DISCARD = tuple(_action("discard", (k,)) for k in range(JOKER_KIND + 1))
+"""``discard <card>`` for every card kind, built once."""
+_DRAW, _TAKE, _PASS, _DONE, _KNOCK = (_action(t) for t in ("draw", "take", "pass", "done",
+                                                             "knock"))
 
 
 # --------------------------------------------------------------------------- the state
@@ -507,7 +515,7 @@ class TableState(GameState):
         return False  # no plugin code runs in this engine: apply needs no snapshot
 
     def _interned(self, action: Action) -> Action | None:
-        return _ACTION_CACHE.get(tuple.__new__(tuple, action))
+        return _ACTION_CACHE.get(action)
 
     def _legal(self) -> list[Action]:
         return getattr(self, PHASES[self.phase][0])()
@@ -566,8 +574,8 @@ class TableState(GameState):
     # ------------------------------------------------------------------ first upcard
     def _legal_first_upcard(self) -> list[Action]:
         if self.passes >= self.n_players:
-            return [_action("draw")]
-        return [_action("take"), _action("pass")]
+            return [_DRAW]
+        return [_TAKE, _PASS]
 
     def _do_first_upcard(self, a: Action) -> None:
         t = a.type
@@ -584,10 +592,10 @@ class TableState(GameState):
 
     # ------------------------------------------------------------------ draw
     def _legal_draw(self) -> list[Action]:
-        out = [_action("draw")] if self.stock else []
+        out = [_DRAW] if self.stock else []
         pile = self.pile
         if pile:
-            out.append(_action("take"))
+            out.append(_TAKE)
             if self.rules.take == "deep":
                 seen = {self.kind_of[pile[-1]]}
                 for i in range(len(pile) - 2, -1, -1):
@@ -613,7 +621,7 @@ class TableState(GameState):
         if a.type == "draw":
             self._draw_stock()
         else:
-            limit = self.rules.spec.knock.pile_take_limit
+            limit = self.rules.take_limit
             self.pile_takes += 1
             if limit is not None and self.pile_takes >= limit:
                 self._end_hand("limit", None)
@@ -706,7 +714,7 @@ class TableState(GameState):
     def _discard(self, p: int, kind: int) -> None:
         (c,) = self._take_cards(p, (kind,))
         self.pile.append(c)
-        limit = self.rules.spec.knock.returned_card_limit
+        limit = self.rules.returned_limit
         if self.taken is not None and self.kind_of[self.taken] == kind:
             self.returned_in_row += 1
         else:
@@ -747,13 +755,13 @@ class TableState(GameState):
 
     # ------------------------------------------------------------------ discard (gin)
     def _legal_discard(self) -> list[Action]:
-        p = self.current
-        kinds = sorted(self._kinds(self.hands[p]))
-        taken = self.kind_of[self.taken] if (
+        kind_of = self.kind_of
+        kinds = [kind_of[c] for c in self.hands[self.current]]
+        taken = kind_of[self.taken] if (
             self.taken is not None and not self.rules.discard_taken) else None
-        out = [_action("discard", (k,)) for k in dict.fromkeys(kinds) if k != taken]
+        out = [_DISCARD[k] for k in sorted(set(kinds)) if k != taken]
         if self._knock_allowed_with(kinds):
-            out.append(_action("knock"))
+            out.append(_KNOCK)
         return out
 
     def _do_discard(self, a: Action) -> None:
