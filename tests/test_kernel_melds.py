@@ -557,6 +557,19 @@ def test_can_add_grows_a_meld_exactly_when_the_grown_cards_still_form_it(rules, 
                 if c not in rules.wild_kinds]
 
 
+@SETTINGS
+@given(rules_st, st.data())
+def test_a_meld_grown_by_lay_offs_reads_back_with_its_wilds_in_place(rules, data):
+    melds = rules.melds_in(data.draw(small_hands(max_size=8)))
+    if not melds:
+        return
+    m = rules.match(data.draw(st.sampled_from(melds)))
+    for card in data.draw(st.lists(st.sampled_from([52, 4, 5, 6, 7] + list(range(52))),
+                                   max_size=6)):
+        m = rules.can_add(m, card) or m
+        assert m == rules.match_grown(m.kind, m.cards)
+
+
 def test_memos_stay_within_their_bound(monkeypatch):
     from meldkit.kernel import melds as module
 

@@ -335,18 +335,58 @@ class MeldRules:
         """The cards as a meld of kind number ``kind`` that lay-offs may have grown past its
         ``max_size`` (how a saved meld is read back), or ``None``.
 
+        Cards given in a run's order (as :attr:`Match.cards` keeps them) keep their places,
+        so wild cards stay where lay-offs left them; in any other order the run is placed
+        canonically.
+
         >>> from meldkit._cards import kind_of_code as k
         >>> rules = MeldRules([MeldKind("run", "run", max_size=3)])
         >>> hand = [k(c) for c in ("4H", "5H", "6H", "7H")]
         >>> rules.match(hand) is None, rules.match_grown(0, hand).high
         (True, 6)
+        >>> wild = MeldRules([MeldKind("run", "run", max_wilds=2)], wild_kinds=[52])
+        >>> m = wild.match_grown(0, [k(c) for c in ("JK", "5H", "6H", "JK")])
+        >>> meld_code(m.cards), m.low
+        ('JK 5H 6H JK', 3)
         """
         if not isinstance(kind, int) or not 0 <= kind < len(self.kinds):
             return None
-        cards = tuple(cards)
+        try:
+            cards = tuple(cards)
+        except TypeError:
+            raise _bad_cards(cards) from None
         for c in cards:
             _check_kind(c)
+        if self.kinds[kind].type == "run":
+            kept = self._run_in_order(kind, cards)
+            if kept is not None:
+                return kept
         return self._match_kind(kind, cards, False)
+
+    def _run_in_order(self, idx: int, cards: tuple[int, ...]) -> Match | None:
+        """The run with its cards in the positions given (low to high), if that is a valid
+        placement of this kind (any size), else None."""
+        m = self._match_kind(idx, cards, False)
+        if m is None or m.suit == -1 or m.cards == cards:
+            return m
+        kind = self.kinds[idx]
+        wild = self.wild_kinds
+        n = len(cards)
+        for i, c in enumerate(cards):
+            if c not in wild:
+                break
+        for low in ((c >> 2) - i, (c >> 2) + 13 - i):
+            nlow = _window_ok(kind.ace, low, n)
+            if nlow is None:
+                continue
+            if any(x not in wild and x >> 2 != (low + j) % 13 for j, x in enumerate(cards)):
+                continue
+            if not kind.wilds_adjacent and any(
+                a in wild and b in wild for a, b in zip(cards, cards[1:])
+            ):
+                continue
+            return Match(idx, cards, -1, m.suit, nlow, nlow + n - 1)
+        return m
 
     def _match_kind(self, idx: int, cards: tuple[int, ...], check_size: bool) -> Match | None:
         kind = self.kinds[idx]
@@ -526,6 +566,33 @@ class MeldRules:
         raise ValueError(
             f"'discard' must be False, True, 'best' or 'openspiel' (got {discard!r})"
         )
+
+    def deadwood_within(self, hand: Sequence[int], limit: int, *, discard: bool = False) -> bool:
+        """Whether ``min_deadwood(hand, discard=discard) <= limit`` — answered without the
+        deadwood search when the cards that lie in no meld already exceed the limit (most
+        hands, when a player checks whether they may knock).
+
+        >>> from meldkit._cards import kind_of_code as k
+        >>> gin = MeldRules([MeldKind("set", "set"), MeldKind("run", "run")])
+        >>> hand = [k(c) for c in "2C 3C 4C 7D 7H 7S KS QH JD 9C AS".split()]
+        >>> gin.deadwood_within(hand, 10, discard=True), gin.deadwood_within(hand, 30)
+        (False, False)
+        """
+        mask = self._mask(hand)
+        if mask is not None:
+            dead = mask ^ self._meldable(mask)
+            s = hi = 0
+            vals = self._val_of_bit
+            while dead:
+                low = dead & -dead
+                v = vals[low]
+                s += v
+                if v > hi:
+                    hi = v
+                dead ^= low
+            if (s - hi if discard else s) > limit:
+                return False
+        return self.min_deadwood(hand, discard=discard) <= limit
 
     def best_arrangement(
         self, hand: Sequence[int]
