@@ -445,7 +445,7 @@ class TableState(GameState):
 
     def _knock_allowed_with(self, hand_kinds) -> bool:
         kv = self.knock_value
-        return kv is not None and self.rules.melds.min_deadwood(hand_kinds, discard=True) <= kv
+        return kv is not None and self.rules.melds.deadwood_within(hand_kinds, kv, discard=True)
 
     def meld_by_id(self, mid: int) -> TableMeld | None:
         """The meld ``m<mid>`` on the table, or None."""
