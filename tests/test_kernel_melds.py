@@ -522,6 +522,16 @@ def test_discard_best_is_the_least_deadwood_over_every_single_discard(rules, han
 
 
 @SETTINGS
+@given(rules_st, st.one_of(small_hands(), small_hands(decks=1, max_size=11)),
+       st.integers(0, 40), st.sampled_from([False, True, "openspiel"]))
+def test_deadwood_within_answers_as_min_deadwood_would(rules, hand, limit, discard):
+    if discard == "openspiel" and (len(set(hand)) < len(hand) or rules.wild_kinds & set(hand)):
+        discard = True
+    expected = rules.min_deadwood(hand, discard=discard) <= limit
+    assert expected == rules.deadwood_within(hand, limit, discard=discard)
+
+
+@SETTINGS
 @given(small_hands(decks=1, max_size=11))
 def test_gin_discard_best_fast_path_equals_the_definition(hand):
     hand = [c for c in hand if c != 52]
