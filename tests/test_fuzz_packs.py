@@ -63,17 +63,42 @@ HOSTILE = st.sampled_from([
 ])
 
 
+def _data_paths(node, prefix: tuple = ()) -> list[tuple]:
+    """Every key path written in pack data, list items included (``("books", "kinds",
+    0, "value")``): reaches plugin options and list entries the schema walk does not."""
+    paths = []
+    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(
+        node, list) else ()
+    for key, child in items:
+        paths.append(prefix + (key,))
+        paths += _data_paths(child, prefix + (key,))
+    return paths
+
+
 def _set(data: dict, path: tuple, value) -> None:
     node = data
     for key in path[:-1]:
-        child = node.get(key)
-        if not isinstance(child, dict):
+        if isinstance(node, list):
+            if not (isinstance(key, int) and 0 <= key < len(node)):
+                return
+            child = node[key]
+        else:
+            child = node.get(key)
+        if not isinstance(child, (dict, list)):
             child = node[key] = {}
         node = child
+    last = path[-1]
+    if isinstance(node, list):
+        if isinstance(last, int) and 0 <= last < len(node):
+            if value is _DELETE:
+                del node[last]
+            else:
+                node[last] = value
+        return
     if value is _DELETE:
-        node.pop(path[-1], None)
+        node.pop(last, None)
     else:
-        node[path[-1]] = value
+        node[last] = value
 
 
 _DELETE = object()
@@ -111,8 +136,9 @@ def _load_and_play(text: str) -> None:
 def mutated_packs(draw) -> str:
     name = draw(st.sampled_from(PACKS))
     data = json.loads(json.dumps(meldkit.load_pack(name).raw))
+    written = _data_paths(data)
     for _ in range(draw(st.integers(1, 3))):
-        path = tuple(draw(st.sampled_from(SCHEMA_PATHS)))
+        path = tuple(draw(st.sampled_from(SCHEMA_PATHS + written)))
         value = draw(st.one_of(HOSTILE, st.integers(-3, 40), st.just(_DELETE)))
         _set(data, path, value)
     data.pop("extends", None)
