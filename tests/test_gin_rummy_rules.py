@@ -6,9 +6,6 @@ the dealer's ten (seat 1), the upcard, then the top of the stock; the rest of th
 shuffled by the seed.  Where the pack plays OpenSpiel's rule rather than the book's, the
 test says ``openspiel`` and a second test plays the book's rule from a pack that extends
 ``gin_rummy`` (see the page's table of differences).
-
-Tests marked ``ENGINE BUG`` fail today on purpose (``xfail(strict=True)``): each is a
-minimal reproduction written down in notes/rules_questions.md; remove the mark once fixed.
 """
 
 from __future__ import annotations
@@ -39,7 +36,6 @@ game: {hand_turn_limit: 1000}
 )
 """The book's rules where OpenSpiel differs (docs/games/gin_rummy.md, the table of
 differences)."""
-
 
 # The knock of the notation page: seat 0 knocks with the 2D after drawing the QD.
 KNOCKER = "AS 2S 3S 7C 7D 7H KC KD KH 2D"
@@ -246,6 +242,16 @@ def test_GR_7_the_knocker_discards_lays_melds_and_ends_with_ten_or_less():
     assert "knock/too-much-deadwood" == g.check("done").code  # nothing laid yet
     play(g, "meld AS 2S 3S 4S", "meld 7C 7D 7H 7S", "done")
     assert ("layoff", 1) == (g.phase, g.current_player)
+
+
+def test_GR_7_openspiel_the_knocker_may_stop_laying_melds_at_ten_or_less():
+    # a gin hand, but the knocker stops with AS 2S 3S 4S (10) unlaid: a knock, not gin
+    g = deal("AS 2S 3S 4S 7C 7D 7H KC KD KH", "JC QC 10D JD QD 8H 10H JH QH 9C", "8C", "QS")
+    play(g, "pass", "pass", "draw", "knock", "discard QS", "meld 7C 7D 7H", "meld KC KD KH")
+    assert {"done", "meld AS 2S 3S", "meld AS 2S 3S 4S"} <= set(legal(g))
+    play(g, "done", "done", "done")
+    result = g.hand_results[-1]
+    assert ("knock", 10) == (result.ended_by, result.final.deadwood[0])
 
 
 def test_GR_7_openspiel_runs_are_laid_at_most_five_long():

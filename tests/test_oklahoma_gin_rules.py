@@ -3,8 +3,7 @@
 
 Stacked decks deal as in tests/test_gin_rummy_rules.py: seat 0's ten cards (the
 non-dealer), seat 1's ten, the upcard — which in Oklahoma sets the knock value — then the
-top of the stock.  Tests marked ``ENGINE BUG`` fail on purpose (``xfail(strict=True)``),
-see notes/rules_questions.md.
+top of the stock.
 """
 
 from __future__ import annotations
@@ -13,7 +12,6 @@ import attrs
 import pytest
 
 import meldkit
-
 
 KNOCKER = "AS 2S 3S 7C 7D 7H KC KD KH 2D"  # knocks with the 2D after drawing the QD
 DEFENDER = "4S 9C 9D JC JD QC QS 2H 3H 6D"  # lays off the 4S; 65 left
