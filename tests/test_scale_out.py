@@ -27,6 +27,9 @@ from meldkit._sim_backends import RunSpec, _Backend, run_games
 from meldkit.cli import main
 from meldkit.simulate import record_line, simulate, summarize
 
+needs_proc = pytest.mark.skipif(not os.path.isdir("/proc"),
+                                reason="finds worker processes through /proc (Linux)")
+
 RUN = ["simulate", "pony_tail", "--bots", "random", "--seed", "11", "-q"]
 """A quick run: Pony Tail, four random bots (about 20 ms a game)."""
 
@@ -139,6 +142,7 @@ def _ray_batch_process() -> int | None:
     return None
 
 
+@needs_proc
 def test_a_ray_worker_killed_during_a_batch_loses_no_game_and_plays_none_twice(local_ray):
     expected = list(simulate("pony_tail", 4, games=32, seed=3))
     killed: list[int] = []
@@ -234,6 +238,7 @@ def _wait_for_lines(path: Path, n: int, proc: subprocess.Popen, timeout: float =
     pytest.fail(f"{path} did not reach {n} records")
 
 
+@needs_proc
 @pytest.mark.parametrize(("how", "jobs"), [(signal.SIGTERM, "2"), (signal.SIGINT, "1")])
 def test_an_interrupted_run_leaves_whole_records_and_resume_finishes_the_file(
         how, jobs, reference, tmp_path):
@@ -263,6 +268,7 @@ def test_an_interrupted_run_leaves_whole_records_and_resume_finishes_the_file(
     assert reference[1] == summary_text(done.stdout.replace(str(path), "OUT"))
 
 
+@needs_proc
 def test_pool_workers_exit_by_themselves_when_the_driver_is_killed(tmp_path):
     path = tmp_path / "run.jsonl"
     proc = _meldkit(*RUN, "--games", "300", "--jobs", "2", "--batch", "2", "--out", str(path))
