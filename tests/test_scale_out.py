@@ -290,9 +290,13 @@ def test_resume_cuts_a_half_written_record_and_plays_only_the_missing_games(
     path = tmp_path / "run.jsonl"
     whole = reference[0].splitlines(keepends=True)
     path.write_bytes(b"".join(whole[:25]) + whole[25][:40])  # killed while writing game 25
-    out, err = run_cli(capsys, [*RUN, "--games", "30", "--out", str(path), "--resume"])
+    verbose = [arg for arg in RUN if arg != "-q"]  # a line per game played
+    out, err = run_cli(capsys, [*verbose, "--games", "30", "--out", str(path), "--resume"])
     assert "25 of 30 games already played" in err
-    assert reference == (path.read_bytes(), out.replace(str(path), "OUT"))
+    played = [line.split()[1] for line in out.splitlines() if line.startswith("game ")]
+    assert played == ["26", "27", "28", "29", "30"]  # numbered from 1: games 25 ... 29
+    assert reference[0] == path.read_bytes()
+    assert reference[1] in out.replace(str(path), "OUT")
 
 
 def test_resume_on_ray_finishes_a_file_started_with_jobs(local_ray, reference, tmp_path,
