@@ -1,9 +1,9 @@
 """Speed of meldkit.kernel.melds on 11-card gin rummy hands, random and meld-rich.
 
-Microseconds per call (median, 90th and 99th percentiles; means are not shown because
-on a shared machine a few preempted calls dominate them) of ``min_deadwood``, ``min_deadwood(discard=...)``,
-``melds_within`` and ``discards_within`` (knock value 10), cold (every memo cleared before
-the call) and warm (the same hand asked again).  OpenSpiel's C++ ``GinRummyUtils`` through
+Microseconds per call of ``min_deadwood``, ``min_deadwood(discard=...)``, ``melds_within``
+and ``discards_within`` (knock value 10): median, 90th and 99th percentiles (means are not
+shown: on a shared machine a few preempted calls dominate them), cold (every memo cleared
+before the call) and warm (the same hand asked again).  OpenSpiel's C++ ``GinRummyUtils`` through
 its Python binding is timed alongside when ``open_spiel`` is installed (binding overhead
 included, so its figures are an upper bound on the C++ cost).
 

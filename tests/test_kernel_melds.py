@@ -433,7 +433,7 @@ def reference_is_meld(kind: MeldKind, wild: frozenset, cards_: list[int]) -> boo
         if not ranks <= {p % 13 for p in positions}:
             continue
         wild_at = [p for p in positions if p % 13 not in ranks]
-        if not kind.wilds_adjacent and any(b - a == 1 for a, b in zip(wild_at, wild_at[1:])):
+        if not kind.wilds_adjacent and any(b - a == 1 for a, b in itertools.pairwise(wild_at)):
             continue
         return True
     return False
@@ -468,7 +468,8 @@ def test_match_agrees_with_the_documented_predicate(kind, wild, hand):
         assert Counter(m.cards) == Counter(hand)
         if kind.type == "run" and m.suit != -1:
             assert m.high - m.low + 1 == len(hand)
-            assert all(c // 4 == p % 13 for p, c in zip(range(m.low, m.high + 1), m.cards)
+            positions = range(m.low, m.high + 1)
+            assert all(c // 4 == p % 13 for p, c in zip(positions, m.cards, strict=True)
                        if c not in wild)
 
 
@@ -563,7 +564,7 @@ def test_can_add_grows_a_meld_exactly_when_the_grown_cards_still_form_it(rules, 
         if rules.kinds[m.kind].type == "run" and grown.suit != -1:
             assert grown.high - grown.low + 1 == len(grown.cards)
             assert [c >> 2 for c in grown.cards if c not in rules.wild_kinds] == [
-                p % 13 for p, c in zip(range(grown.low, grown.high + 1), grown.cards)
+                p % 13 for p, c in zip(range(grown.low, grown.high + 1), grown.cards, strict=True)
                 if c not in rules.wild_kinds]
 
 

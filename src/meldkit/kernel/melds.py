@@ -51,14 +51,17 @@ from __future__ import annotations
 import functools
 import itertools
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from typing import Literal
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Literal
 
 import attrs
 
 from meldkit._cards import JOKER_KIND, N_KINDS, card_code
 
 __all__ = ["Match", "MeldKind", "MeldRules", "default_values", "meld_code"]
+
+Cards = tuple[int, ...]
+Choice = tuple[str, Cards]  # ("meld", cards) or ("dead", cards): a step of an arrangement
 
 _ACE_MODES = ("low", "high", "both", "around")
 _MEMO_LIMIT = 100_000
@@ -91,7 +94,7 @@ def default_values() -> tuple[int, ...]:
 
 
 def _check_kind(card: object) -> int:
-    if type(card) is not int or not 0 <= card < N_KINDS:  # noqa: E721 - bool is not a card
+    if type(card) is not int or not 0 <= card < N_KINDS:  # exactly int: a bool is not a card
         raise ValueError(
             f"{card!r} is not a card kind (expected an int 0 … 52: rank*4 + suit, 52 = joker)"
         )
@@ -180,7 +183,7 @@ class Match:
     high: int
 
 
-@functools.lru_cache(maxsize=None)  # at most 4 ace rules x 14 lengths
+@functools.cache  # at most 4 ace rules x 14 lengths
 def _windows(ace: str, n: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """The run windows of ``n`` cards an ace rule allows: (low position, rank of each slot)."""
     if n < 1 or n > 13:
@@ -252,8 +255,8 @@ class MeldRules:
         self._wildmask = sum(1 << w for w in self.wild_kinds)
         self._most_wilds = max(k.max_wilds for k in kinds)
         self._bit = {k: 1 << k for k in range(N_KINDS)}
-        self._gen_memo: dict[tuple[int, ...], tuple[int, tuple]] = {}
-        self._melds_memo: dict[object, tuple] = {}
+        self._gen_memo: dict[Cards, tuple[int, Choice]] = {}
+        self._melds_memo: dict[object, Any] = {}  # meld lists and OpenSpiel figures
         self._compile_fast()
 
     def clear_caches(self) -> None:
@@ -274,7 +277,7 @@ class MeldRules:
     def _definition(self) -> tuple[tuple[MeldKind, ...], tuple[int, ...], tuple[int, ...]]:
         return (self.kinds, tuple(sorted(self.wild_kinds)), self.values)
 
-    def __reduce__(self) -> tuple[type[MeldRules], tuple]:
+    def __reduce__(self) -> tuple[type[MeldRules], tuple[Any, ...]]:
         """Pickled as its definition (the search tables and memos are rebuilt), so rules
         travel to worker processes.
 
@@ -372,9 +375,8 @@ class MeldRules:
         kind = self.kinds[idx]
         wild = self.wild_kinds
         n = len(cards)
-        for i, c in enumerate(cards):
-            if c not in wild:
-                break
+        i = next(j for j, x in enumerate(cards) if x not in wild)
+        c = cards[i]
         for low in ((c >> 2) - i, (c >> 2) + 13 - i):
             nlow = _window_ok(kind.ace, low, n)
             if nlow is None:
@@ -382,7 +384,7 @@ class MeldRules:
             if any(x not in wild and x >> 2 != (low + j) % 13 for j, x in enumerate(cards)):
                 continue
             if not kind.wilds_adjacent and any(
-                a in wild and b in wild for a, b in zip(cards, cards[1:])
+                a in wild and b in wild for a, b in itertools.pairwise(cards)
             ):
                 continue
             return Match(idx, cards, -1, m.suit, nlow, nlow + n - 1)
@@ -428,7 +430,9 @@ class MeldRules:
         out = tuple(ranks[q] if q in ranks else next(it) for q in slots)
         return Match(idx, out, -1, s, low, low + n - 1)
 
-    def _place(self, kind: MeldKind, ranks: dict[int, int], n: int):
+    def _place(
+        self, kind: MeldKind, ranks: dict[int, int], n: int
+    ) -> tuple[int, tuple[int, ...]] | None:
         best = None
         for low, slots in _windows(kind.ace, n):
             idxs = [i for i, q in enumerate(slots) if q in ranks]
@@ -530,12 +534,13 @@ class MeldRules:
         draw).  ``discard="openspiel"`` follows OpenSpiel's ``MinDeadwood`` on an 11-card
         hand exactly instead: take the *first* best arrangement in OpenSpiel's meld order
         and drop its highest-ranked deadwood card.  With gin's melds OpenSpiel's figure is
-        never lower, and it is higher on about 1% of meld-rich hands (cards from four to six neighbouring
-        ranks), where a better discard exists; on 20,000 uniformly random hands the two
-        agreed.  ``"openspiel"`` needs a hand without wild or repeated cards.
+        never lower, and it is higher on about 1% of meld-rich hands (cards from four to
+        six neighbouring ranks), where a better discard exists; on 20,000 uniformly random
+        hands the two agreed.  ``"openspiel"`` needs a hand without wild or repeated cards.
 
         >>> from meldkit._cards import kind_of_code as k
-        >>> gin = MeldRules([MeldKind("set", "set", max_size=4), MeldKind("run", "run", max_size=5)])
+        >>> gin = MeldRules([MeldKind("set", "set", max_size=4),
+        ...                  MeldKind("run", "run", max_size=5)])
         >>> hand = [k(c) for c in "5S 3C 4C 5C 2D 3D 4D 5D 2H 3H 4H".split()]
         >>> gin.min_deadwood(hand), gin.min_deadwood(hand, discard=True)
         (4, 0)
@@ -632,7 +637,8 @@ class MeldRules:
         ``LegalMelds``); sorted as tuples.
 
         >>> from meldkit._cards import kind_of_code as k
-        >>> gin = MeldRules([MeldKind("set", "set", max_size=4), MeldKind("run", "run", max_size=5)])
+        >>> gin = MeldRules([MeldKind("set", "set", max_size=4),
+        ...                  MeldKind("run", "run", max_size=5)])
         >>> hand = [k(c) for c in "6S 7S 8S 6C 7C 8C 8D AH 2H AD".split()]
         >>> [meld_code(m) for m in gin.melds_within(hand, 12)]    # not 8S 8C 8D
         ['6C 7C 8C', '6S 7S 8S']
@@ -654,7 +660,8 @@ class MeldRules:
         ``limit`` (OpenSpiel's ``LegalDiscards`` when knocking); sorted.
 
         >>> from meldkit._cards import kind_of_code as k
-        >>> gin = MeldRules([MeldKind("set", "set", max_size=4), MeldKind("run", "run", max_size=5)])
+        >>> gin = MeldRules([MeldKind("set", "set", max_size=4),
+        ...                  MeldKind("run", "run", max_size=5)])
         >>> hand = [k(c) for c in "6S 7S 8S 6C 7C 8C 8D AH 2H AD KC".split()]
         >>> meld_code(gin.discards_within(hand, 14))
         '8D KC'
@@ -706,7 +713,7 @@ class MeldRules:
     # ------------------------------------------------------------------ enumeration
 
     def _enumerate(
-        self, counts: Counter, wilds: Sequence[int], first: int | None, greedy: bool
+        self, counts: Counter[int], wilds: Sequence[int], first: int | None, greedy: bool
     ) -> set[tuple[int, ...]]:
         """Multisets of cards (sorted tuples) forming a meld of some kind, from ``counts``
         (naturals) and ``wilds``.  ``first``: only melds holding that natural card.
@@ -728,12 +735,14 @@ class MeldRules:
                     mix_memo[w] = _submultisets(wc, w)
             return mix_memo[w]
 
-        firsts = [first] if first is not None else None
         for kind in self.kinds:
             maxw = min(kind.max_wilds, nw)
             top = kind.max_size if kind.max_size is not None else 1 << 20
             if kind.type == "set":
-                ranks = [first >> 2] if firsts else sorted({c >> 2 for c in counts if c < 52})
+                ranks = (
+                    [first >> 2] if first is not None
+                    else sorted({c >> 2 for c in counts if c < 52})
+                )
                 for r in ranks:
                     avail = []
                     for s in range(4):
@@ -769,7 +778,9 @@ class MeldRules:
                 continue
             # runs
             longest = min(top, 13)
-            suits = [first & 3] if firsts else sorted({c & 3 for c in counts if c < 52})
+            suits = (
+                [first & 3] if first is not None else sorted({c & 3 for c in counts if c < 52})
+            )
             for s in suits:
                 if first is not None:
                     windows = _windows_around(kind, first, counts, maxw, longest)
@@ -796,7 +807,7 @@ class MeldRules:
                             if len(wild_slots) == n:
                                 continue  # all wild: below
                             if not kind.wilds_adjacent and any(
-                                b - a == 1 for a, b in zip(wild_slots, wild_slots[1:])
+                                b - a == 1 for a, b in itertools.pairwise(wild_slots)
                             ):
                                 continue
                             ws = set(wild_slots)
@@ -862,7 +873,7 @@ class MeldRules:
                 dead += values[c]
         return dead + self._packed_search(copies)(packed)
 
-    def _packed_search(self, copies: int):
+    def _packed_search(self, copies: int) -> Callable[[int], int]:
         """The memoised search over packed counts, with meld patterns for up to ``copies``
         copies of a kind (built once per number of copies; the memo is shared, since a
         pattern needing more copies than a hand holds never fits it)."""
@@ -881,7 +892,9 @@ class MeldRules:
                 suits = [s for s in range(4) if r * 4 + s not in wild]
                 for xs in itertools.product(range(copies + 1), repeat=len(suits)):
                     if kind.min_size <= sum(xs) <= top:
-                        t = tuple(r * 4 + s for s, x in zip(suits, xs) for _ in range(x))
+                        t = tuple(
+                            r * 4 + s for s, x in zip(suits, xs, strict=True) for _ in range(x)
+                        )
                         pats.setdefault(sum(1 << (4 * c) for c in t), t)
         by_low: list[list[int]] = [[] for _ in range(N_KINDS)]
         for packed, t in sorted(pats.items(), key=lambda item: item[1]):
@@ -913,7 +926,7 @@ class MeldRules:
         self._packed_fns[copies] = search
         return search
 
-    def _gdw(self, state: tuple[int, ...]) -> tuple[int, tuple]:
+    def _gdw(self, state: Cards) -> tuple[int, Choice]:
         """(least deadwood, first choice) of a sorted hand; exact for any hand."""
         memo = self._gen_memo
         hit = memo.get(state)
@@ -927,7 +940,7 @@ class MeldRules:
         else:
             c = naturals[0]
             wl = sorted((w for w in state if w in wild), key=lambda x: (-values[x], x))
-            best: tuple[int, tuple] | None = None
+            best: tuple[int, Choice] | None = None
             for meld in self._melds_holding(c, naturals, wl):
                 v = self._gdw(_remove(state, meld))[0]
                 if best is None or v < best[0]:
@@ -959,12 +972,12 @@ class MeldRules:
             memo[key] = hit
         return hit
 
-    def _wild_only(self, state: tuple[int, ...]) -> tuple[int, tuple]:
+    def _wild_only(self, state: Cards) -> tuple[int, Choice]:
         """Wild cards alone: meld the most valuable ones in all-wild melds if allowed."""
         if not state:
             return (0, ("dead", ()))
         n = len(state)
-        sizes = set()
+        sizes: set[int] = set()
         for kind in self.kinds:
             if not kind.all_wild:
                 continue
@@ -1010,7 +1023,9 @@ class MeldRules:
         self._val_of_bit = val_of_bit
 
         set_mins = [k.min_size for k in self.kinds if k.type == "set" and k.min_size <= 4]
-        run_kinds = [(k.ace, k.min_size) for k in self.kinds if k.type == "run" and k.min_size <= 13]
+        run_kinds = [
+            (k.ace, k.min_size) for k in self.kinds if k.type == "run" and k.min_size <= 13
+        ]
         set_add = [(4 - m) * _NIB for m in sorted(set(set_mins))]
         runs = sorted(set(run_kinds))
 
@@ -1139,7 +1154,7 @@ class MeldRules:
         self._memo = memo
         self._memo1 = memo1
         self._packed_memo: dict[int, int] = {0: 0}
-        self._packed_fns: dict[int, object] = {}
+        self._packed_fns: dict[int, Callable[[int], int]] = {}
         multi = [k.min_size for k in self.kinds if k.type == "set" and not k.distinct_suits]
         self._multi_set_min = min(multi) if multi else None
         self._dw = dw
@@ -1192,14 +1207,17 @@ class MeldRules:
         card (clubs … spades ranked s < c < d < h within a rank, as OpenSpiel orders them)."""
         key = mask | (1 << 61)
         memo = self._melds_memo
-        hit = memo.get(key)
+        hit: int | None = memo.get(key)
         if hit is not None:
-            return hit  # type: ignore[return-value]
+            return hit
         mm = self._meldable(mask)
         dead_fixed = mask ^ mm
         total_dw = self._top(mask)
         hi_fixed = _os_top(dead_fixed)
-        if not mm or (hi_fixed is not None and _os_key(hi_fixed) > _os_key(_os_top(mm))):
+        top_melded = _os_top(mm)
+        if top_melded is None or (
+            hi_fixed is not None and _os_key(hi_fixed) > _os_key(top_melded)
+        ):
             dropped = hi_fixed  # the highest deadwood card whatever the arrangement
         else:
             used = 0
@@ -1217,7 +1235,7 @@ class MeldRules:
         (four-card sets, then the other sets by rank, then runs longest first, by suit in
         OpenSpiel's order s, c, d, h, then by rank)."""
         melds = list(self._fast_melds(mm))
-        counts = {}
+        counts: dict[int, int] = {}
         for c in range(52):
             if mm >> c & 1:
                 counts[c >> 2] = counts.get(c >> 2, 0) + 1
@@ -1225,7 +1243,7 @@ class MeldRules:
         def os_suit(c: int) -> int:
             return ((c & 3) + 1) & 3
 
-        def order(m: int) -> tuple:
+        def order(m: int) -> tuple[int, ...]:
             t = self._tuple_of[m]
             if t[0] >> 2 == t[-1] >> 2:  # a set
                 r = t[0] >> 2
@@ -1291,7 +1309,7 @@ def _natural_melds(
 
 
 def _windows_around(
-    kind: MeldKind, first: int, counts: Counter, maxw: int, longest: int
+    kind: MeldKind, first: int, counts: Counter[int], maxw: int, longest: int
 ) -> Iterable[tuple[int, ...]]:
     """The run windows (rank of each slot) holding ``first`` that need at most ``maxw``
     wild cards, other naturals being the cards above ``first`` in ``counts``: grown outward
@@ -1333,7 +1351,7 @@ def _windows_around(
 
 
 def _windows_with_naturals(
-    kind: MeldKind, s: int, counts: Counter, maxw: int, longest: int
+    kind: MeldKind, s: int, counts: Counter[int], maxw: int, longest: int
 ) -> Iterable[tuple[int, ...]]:
     """The run windows of suit ``s`` (rank of each slot) holding at least one natural card
     of ``counts`` and at most ``maxw`` positions without one: each grown from its low end
@@ -1389,7 +1407,7 @@ def _wilds_apart(slots: tuple[int, ...], ranks: dict[int, int]) -> bool:
     return True
 
 
-def _submultisets(counter: Counter, size: int) -> list[tuple[int, ...]]:
+def _submultisets(counter: Counter[int], size: int) -> list[tuple[int, ...]]:
     """Every distinct sub-multiset of ``size`` items, as sorted tuples."""
     items = sorted(counter.items())
     out: list[tuple[int, ...]] = []
