@@ -25,6 +25,14 @@ kinds and the deadwood values:
 >>> [meld_code(m) for m in melds], meld_code(deadwood)
 (['4H 5H 6H', '9C 9D 9S'], '2C 3D KH KS')
 
+**What is here.**  Predicates: :meth:`MeldRules.match` (cards laid down),
+:meth:`MeldRules.can_add` (a lay-off), :meth:`MeldRules.match_grown` (a meld read back).
+Hands: :meth:`MeldRules.melds_in`, :meth:`MeldRules.min_deadwood`,
+:meth:`MeldRules.deadwood_within`, :meth:`MeldRules.best_arrangement`, and for knocking
+:meth:`MeldRules.melds_within` and :meth:`MeldRules.discards_within` (OpenSpiel's
+``LegalMelds`` and ``LegalDiscards``).  ``min_deadwood(hand, discard="openspiel")`` is
+OpenSpiel's ``MinDeadwood`` of an 11-card hand, tie-breaking included.
+
 **Run positions.**  A run occupies consecutive *positions*; the rank at position ``p`` is
 ``p % 13``.  The ace stands at position ``0`` (``A-2-3``) or ``13`` (``Q-K-A``), as the kind's
 ``ace`` setting allows.  With ``ace="around"`` a run may turn the corner: its ``low`` is
