@@ -37,7 +37,6 @@ from cattrs.errors import (
     IterableValidationNote,
 )
 from cattrs.gen import make_dict_structure_fn
-from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.reader import ReaderError
@@ -48,7 +47,7 @@ from meldkit._pack_limits import (
     MAX_EXTENDS,
     Refused,
     check_runnable,
-    guard_yaml,
+    load_yaml,
     read_pack_file,
     reader_error_position,
 )
@@ -256,12 +255,12 @@ def _plain(node: Any, path: KeyPath, label: str, locs: dict[KeyPath, _Loc]) -> A
 def _parse(text: str, label: str) -> tuple[dict[str, Any], dict[KeyPath, _Loc]]:
     """The top-level mapping of a pack and the position of every key in it.
 
-    :func:`._pack_limits.guard_yaml` runs first, so the work is bounded (size, depth,
-    aliases) and the YAML features the format refuses (tags, merge keys) are located errors.
+    :func:`._pack_limits.load_yaml` checks every event as the document is built, so the
+    work is bounded (size, depth, aliases) and the YAML features the format refuses (tags,
+    merge keys) are located errors.
     """
     try:
-        guard_yaml(text)
-        node = YAML(typ="rt").load(text)
+        node = load_yaml(text)
     except Refused as exc:
         raise _fail(_Loc(label, exc.line, exc.col), "", exc.message) from None
     except YAMLError as exc:

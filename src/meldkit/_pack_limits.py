@@ -52,6 +52,7 @@ __all__ = [
     "MAX_SCALAR_CHARS",
     "Refused",
     "guard_yaml",
+    "load_yaml",
     "read_pack_file",
 ]
 
@@ -132,51 +133,95 @@ def guard_yaml(text: str, *, max_nodes: int = MAX_NODES, max_depth: int = MAX_DE
     The pass is linear in the input: aliases are counted by the size of what they repeat,
     never expanded, so it stops after at most ``max_nodes`` steps however the aliases nest.
     """
+    _precheck(text, max_depth, max_bytes)
+    guard = _EventGuard(max_nodes, max_depth)
+    try:
+        for event in YAML(typ="rt").parse(text):
+            guard.see(event)
+    except NotImplementedError as exc:  # ruamel: "overlap in comment" (a comment layout
+        raise _comment_overlap(exc) from None  # it cannot keep)
+
+
+def load_yaml(text: str, *, max_nodes: int = MAX_NODES, max_depth: int = MAX_DEPTH,
+              max_bytes: int = MAX_PACK_BYTES):
+    """``text`` loaded by ruamel.yaml's round-trip loader (positions kept), with every
+    event checked by :func:`guard_yaml`'s rules *as the document is built*: one pass, and
+    the build stops at the first refusal, before any deep or large structure exists.
+    Raises :class:`Refused`, or ruamel's ``YAMLError`` for malformed YAML.
+
+    >>> load_yaml("deck: {decks: 2}\\n")["deck"]["decks"]
+    2
+    """
+    _precheck(text, max_depth, max_bytes)
+    guard = _EventGuard(max_nodes, max_depth)
+    yaml = YAML(typ="rt")
+    base = yaml.Parser
+
+    class GuardedParser(base):  # every event the composer takes passes the guard
+        def get_event(self):
+            event = super().get_event()
+            if event is not None:
+                guard.see(event)
+            return event
+
+    yaml.Parser = GuardedParser
+    try:
+        return yaml.load(text)
+    except NotImplementedError as exc:
+        raise _comment_overlap(exc) from None
+
+
+def _precheck(text: str, max_depth: int, max_bytes: int) -> None:
     if len(text) > max_bytes and len(text.encode("utf-8", "surrogatepass")) > max_bytes:
         raise Refused(f"the pack is more than {max_bytes} bytes (at most {max_bytes})", 1, 1)
     _flow_depth(text, max_depth)
-    nodes = 0
-    depth = 0
-    # per open collection: (anchor, nodes before it, depth before it, deepest inside)
-    open_: list[list] = []
-    anchors: dict[str, tuple[int, int]] = {}  # anchor -> (values, depth) it stands for
-    try:
-        for event in YAML(typ="rt").parse(text):
-            if isinstance(event, (ScalarEvent, CollectionStartEvent, AliasEvent)):
-                if isinstance(event, AliasEvent):
-                    size, deep = anchors.get(event.anchor, (1, 0))
-                else:
-                    size, deep = 1, 0
-                    _check_node(event)
-                nodes += size
-                if nodes > max_nodes:
-                    what = "after expanding aliases " if isinstance(event, AliasEvent) else ""
-                    raise Refused(f"more than {max_nodes} values {what}(a pack holds at most "
-                                  f"{max_nodes})", *_at(event))
-                reach = depth + deep
-                if open_ and reach > open_[-1][3]:
-                    open_[-1][3] = reach
-                if isinstance(event, CollectionStartEvent):
-                    depth += 1
-                    reach = depth
-                    open_.append([event.anchor, nodes - 1, depth - 1, depth])
-                elif isinstance(event, ScalarEvent) and event.anchor is not None:
-                    anchors[event.anchor] = (1, 0)
-                if reach > max_depth:
-                    raise Refused(f"nested more than {max_depth} levels deep (lists and "
-                                  f"mappings in a pack nest at most {max_depth} deep)",
-                                  *_at(event))
-            elif isinstance(event, CollectionEndEvent):
-                anchor, before, start_depth, deepest = open_.pop()
-                depth -= 1
-                if anchor is not None:
-                    anchors[anchor] = (nodes - before, deepest - start_depth)
-                if open_ and deepest > open_[-1][3]:
-                    open_[-1][3] = deepest
-    except NotImplementedError as exc:  # ruamel: "overlap in comment" (a comment layout
-        raise _comment_overlap(exc) from None  # it cannot keep)
-    except RecursionError:  # pragma: no cover - the event pass is iterative
-        raise Refused("nested too deeply", 1, 1) from None
+
+
+class _EventGuard:
+    """The checks on a stream of YAML events: counts, depth, aliases, tags, merge keys."""
+
+    def __init__(self, max_nodes: int, max_depth: int):
+        self.max_nodes = max_nodes
+        self.max_depth = max_depth
+        self.nodes = 0
+        self.depth = 0
+        # per open collection: [anchor, values before it, depth before it, deepest inside]
+        self.open: list[list] = []
+        self.anchors: dict[str, tuple[int, int]] = {}  # anchor -> (values, depth) it repeats
+
+    def see(self, event) -> None:
+        open_ = self.open
+        if isinstance(event, (ScalarEvent, CollectionStartEvent, AliasEvent)):
+            if isinstance(event, AliasEvent):
+                size, deep = self.anchors.get(event.anchor, (1, 0))
+            else:
+                size, deep = 1, 0
+                _check_node(event)
+            self.nodes += size
+            if self.nodes > self.max_nodes:
+                what = "after expanding aliases " if isinstance(event, AliasEvent) else ""
+                raise Refused(f"more than {self.max_nodes} values {what}(a pack holds at "
+                              f"most {self.max_nodes})", *_at(event))
+            reach = self.depth + deep
+            if open_ and reach > open_[-1][3]:
+                open_[-1][3] = reach
+            if isinstance(event, CollectionStartEvent):
+                self.depth += 1
+                reach = self.depth
+                open_.append([event.anchor, self.nodes - 1, self.depth - 1, self.depth])
+            elif isinstance(event, ScalarEvent) and event.anchor is not None:
+                self.anchors[event.anchor] = (1, 0)
+            if reach > self.max_depth:
+                raise Refused(f"nested more than {self.max_depth} levels deep (lists and "
+                              f"mappings in a pack nest at most {self.max_depth} deep)",
+                              *_at(event))
+        elif isinstance(event, CollectionEndEvent) and open_:
+            anchor, before, start_depth, deepest = open_.pop()
+            self.depth -= 1
+            if anchor is not None:
+                self.anchors[anchor] = (self.nodes - before, deepest - start_depth)
+            if open_ and deepest > open_[-1][3]:
+                open_[-1][3] = deepest
 
 
 _FLOW_TOKEN = re.compile(r"""[\[\]{}\n#'"]""")
