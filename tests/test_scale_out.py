@@ -181,8 +181,27 @@ def test_a_batch_that_kills_its_worker_every_time_fails_with_one_line(monkeypatc
 
     monkeypatch.setattr(_sim_backends, "_pool_batch", _die_on_game_5)
     with pytest.raises(_sim_backends.WorkerLostError,
-                       match=r"games (0-3 or )?4-7: a worker process died 3 times"):
+                       match=r"^games 4-7: a worker process died 4 times while playing them, "
+                             r"the last time alone \(the retries are 2\)"):
         list(simulate("pony_tail", 4, games=8, seed=1, jobs=2, batch=4, retries=2))
+
+
+def test_a_run_that_loses_a_batch_for_good_keeps_its_whole_records_and_says_resume(
+        monkeypatch, reference, tmp_path, capsys):
+    from meldkit import _sim_backends
+
+    monkeypatch.setattr(_sim_backends, "_pool_batch", _die_on_game_5)
+    path = tmp_path / "run.jsonl"
+    argv = [*RUN, "--games", "30", "--jobs", "2", "--batch", "2", "--out", str(path)]
+    assert main(argv) == 1
+    err = capsys.readouterr().err.splitlines()
+    written = path.read_bytes()
+    games = written.count(b"\n")
+    assert reference[0].startswith(written) and games <= 4  # games 0-3 at most
+    assert err[0] == (f"meldkit: {games} whole games are in {path}; continue "
+                      "the run with the same command and --resume")
+    assert err[1].startswith("meldkit: error: games 4-5: a worker process died 5 times")
+    assert len(err) == 2
 
 
 def _die_on_game_5(start: int, stop: int):

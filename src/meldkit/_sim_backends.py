@@ -11,7 +11,7 @@ records in game order.
 
 A batch lost with its worker is played again: Ray retries the task (``max_retries``); a
 broken local pool is replaced by a new one and the lost batches are submitted again.  Either
-gives up after ``retries`` losses of the same batch.  Closing the iterator (or an exception,
+gives up, naming the batch, when it has killed its worker more than ``retries`` times.  Closing the iterator (or an exception,
 Ctrl-C, or SIGTERM turned into an exception by the command line) stops the workers: the
 local pool's processes are terminated, and each worker also exits by itself when the process
 that started it is gone.
@@ -163,7 +163,13 @@ def _pool_batch(start: int, stop: int) -> list[GameRecord]:
 
 
 class _PoolBackend(_Backend):
-    """``jobs`` local worker processes; a pool broken by a dead worker is replaced."""
+    """``jobs`` local worker processes; a pool broken by a dead worker is replaced.
+
+    A dead worker breaks the whole pool, so every batch in flight is lost with it and
+    counted as lost.  A batch lost more than ``retries`` times is then played alone in a
+    pool of its own: if it finishes, it was only in the wrong company; if its worker dies
+    again, the run fails naming it.
+    """
 
     def __init__(self, spec: RunSpec, jobs: int, retries: int):
         self._spec = spec
@@ -172,13 +178,14 @@ class _PoolBackend(_Backend):
         self._retries = retries
         self._lost: dict[int, int] = {}  # batch start -> times lost
         self._futures: dict[Any, tuple[int, int]] = {}
+        self._ready: list[tuple[int, list[GameRecord]]] = []  # played alone, not yet returned
         self._pool = self._new_pool()
 
-    def _new_pool(self):
+    def _new_pool(self, workers: int | None = None):
         from concurrent.futures import ProcessPoolExecutor
 
-        return ProcessPoolExecutor(max_workers=self.workers, initializer=_pool_worker_init,
-                                   initargs=(self._spec,))
+        return ProcessPoolExecutor(max_workers=workers or self.workers,
+                                   initializer=_pool_worker_init, initargs=(self._spec,))
 
     def submit(self, start: int, stop: int) -> None:
         self._futures[self._pool.submit(_pool_batch, start, stop)] = (start, stop)
@@ -188,8 +195,10 @@ class _PoolBackend(_Backend):
         from concurrent.futures import wait as wait_futures
         from concurrent.futures.process import BrokenProcessPool
 
+        out, self._ready = self._ready, []
+        if out or not self._futures:
+            return out
         done, _ = wait_futures(list(self._futures), return_when=FIRST_COMPLETED)
-        out = []
         broken = False
         for f in done:
             if isinstance(f.exception(), BrokenProcessPool):
@@ -209,21 +218,36 @@ class _PoolBackend(_Backend):
                 continue  # finished before the pool broke: kept for the next wait()
             del self._futures[f]
             lost.append((start, stop))
-        over = []
+        _terminate_pool(self._pool)
+        again = []
         for start, stop in lost:
             n = self._lost[start] = self._lost.get(start, 0) + 1
-            if n > self._retries:
-                over.append(f"{start}-{stop - 1}")
-        if over:
-            # a dead worker breaks the whole pool: name every batch lost that often
-            self.close()
-            raise WorkerLostError(
-                f"games {' or '.join(over)}: a worker process died {self._retries + 1} times "
-                f"while playing them (the retries are {self._retries}); out of memory?")
-        _terminate_pool(self._pool)
+            if n <= self._retries:
+                again.append((start, stop))
+                continue
+            records = self._play_alone(start, stop)
+            if records is None:
+                self.close()
+                raise WorkerLostError(
+                    f"games {start}-{stop - 1}: a worker process died {n + 1} times while "
+                    f"playing them, the last time alone (the retries are {self._retries}); "
+                    "out of memory?")
+            self._ready.append((start, records))
         self._pool = self._new_pool()
-        for start, stop in lost:
+        for start, stop in again:
             self.submit(start, stop)
+
+    def _play_alone(self, start: int, stop: int) -> list[GameRecord] | None:
+        """The batch's records from a pool of its own, or None if its worker died."""
+        from concurrent.futures.process import BrokenProcessPool
+
+        pool = self._new_pool(1)
+        try:
+            return pool.submit(_pool_batch, start, stop).result()
+        except BrokenProcessPool:
+            return None
+        finally:
+            _terminate_pool(pool)
 
     def close(self) -> None:
         _terminate_pool(self._pool)
@@ -312,6 +336,10 @@ class _RayBackend(_Backend):
                     f"games {start}-{stop - 1}: the Ray worker playing them was lost "
                     f"{n} time{'s' if n != 1 else ''} ({type(e).__name__}); out of memory?"
                 ) from None
+            except ray.exceptions.RayError as e:  # the cluster itself: lost head, ...
+                first = (str(e).strip().splitlines() or [""])[0]
+                raise WorkerLostError(f"games {start}-{stop - 1}: Ray failed "
+                                      f"({type(e).__name__}: {first})") from None
             out.append((start, records))
         return out
 

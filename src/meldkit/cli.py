@@ -375,9 +375,9 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
                     out.write(f"game {r.game + 1:>4}  {who}  scores {scores}  "
                               f"{r.hands} hands  {r.decisions} decisions\n")
                     out.flush()
-    except KeyboardInterrupt:
+    except BaseException as e:  # interrupted, or a worker or the cluster lost for good
         progress.close()
-        if record_file:
+        if record_file and (records or isinstance(e, KeyboardInterrupt)):
             sys.stderr.write(f"meldkit: {len(records)} whole games are in {args.out}; "
                              "continue the run with the same command and --resume\n")
         raise
