@@ -16,6 +16,7 @@ runs in well under a minute.
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 import typing
@@ -132,10 +133,22 @@ def _load_and_play(text: str) -> None:
     assert time.perf_counter() - start < SECONDS
 
 
+@functools.cache
+def _raw_json(name: str) -> str:
+    """A bundled pack's merged data, read once per run (generation must not depend on
+    files changing meanwhile)."""
+    return json.dumps(meldkit.load_pack(name).raw)
+
+
+@functools.cache
+def _text(name: str) -> str:
+    return (bundled_pack_dir() / f"{name}.yaml").read_text(encoding="utf-8")
+
+
 @st.composite
 def mutated_packs(draw) -> str:
     name = draw(st.sampled_from(PACKS))
-    data = json.loads(json.dumps(meldkit.load_pack(name).raw))
+    data = json.loads(_raw_json(name))
     written = _data_paths(data)
     for _ in range(draw(st.integers(1, 3))):
         path = tuple(draw(st.sampled_from(SCHEMA_PATHS + written)))
@@ -157,7 +170,7 @@ SPECIALS = st.sampled_from(list("[]{}&*!|>:-?#'\",%@`<\t\n ") + ["\x00", "<<: ",
 @st.composite
 def mutated_texts(draw) -> str:
     name = draw(st.sampled_from(PACKS))
-    text = (bundled_pack_dir() / f"{name}.yaml").read_text(encoding="utf-8")
+    text = _text(name)
     for _ in range(draw(st.integers(1, 4))):
         i = draw(st.integers(0, len(text)))
         j = draw(st.integers(i, min(len(text), i + 40)))
