@@ -310,6 +310,13 @@ class KnockSpec:
     from_upcard: bool = _f(
         False, "Oklahoma: the first upcard's value is the knock value (an ace: gin only)."
     )
+    test: Literal["best_discard", "openspiel"] = _f(
+        "best_discard",
+        "How a knock is judged on the eleven cards held before the discard: the least "
+        "deadwood over every discard (`best_discard`), or OpenSpiel's figure — the first best "
+        "arrangement of all eleven, less its highest deadwood card — which is higher on about "
+        "1% of meld-rich hands (`openspiel`; one deck, no wild cards).",
+    )
     spade_upcard_doubles: bool = _f(False, "Oklahoma: a spade as first upcard doubles the hand.")
     gin_bonus: int = _f(25, "Bonus for knocking with no deadwood (gin).")
     big_gin_bonus: int | None = _f(

@@ -89,6 +89,7 @@ class TableRules:
         self.wall = spec.stock.wall
         self.wall_knock = spec.stock.wall_knock_with_upcard
         self.turn_limit = spec.game.hand_turn_limit
+        self.openspiel_knock = kn.test == "openspiel"
         self.take_limit = kn.pile_take_limit
         self.returned_limit = kn.returned_card_limit
 
@@ -445,7 +446,11 @@ class TableState(GameState):
 
     def _knock_allowed_with(self, hand_kinds) -> bool:
         kv = self.knock_value
-        return kv is not None and self.rules.melds.deadwood_within(hand_kinds, kv, discard=True)
+        if kv is None:
+            return False
+        if self.rules.openspiel_knock:
+            return self.rules.melds.min_deadwood(hand_kinds, discard="openspiel") <= kv
+        return self.rules.melds.deadwood_within(hand_kinds, kv, discard=True)
 
     def meld_by_id(self, mid: int) -> TableMeld | None:
         """The meld ``m<mid>`` on the table, or None."""
