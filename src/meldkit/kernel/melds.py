@@ -580,7 +580,8 @@ class MeldRules:
             f"'discard' must be False, True, 'best' or 'openspiel' (got {discard!r})"
         )
 
-    def deadwood_within(self, hand: Sequence[int], limit: int, *, discard: bool = False) -> bool:
+    def deadwood_within(self, hand: Sequence[int], limit: int, *,
+                        discard: bool | Literal["best", "openspiel"] = False) -> bool:
         """Whether ``min_deadwood(hand, discard=discard) <= limit`` — answered without the
         deadwood search when the cards that lie in no meld already exceed the limit (most
         hands, when a player checks whether they may knock).

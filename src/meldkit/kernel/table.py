@@ -448,9 +448,8 @@ class TableState(GameState):
         kv = self.knock_value
         if kv is None:
             return False
-        if self.rules.openspiel_knock:
-            return self.rules.melds.min_deadwood(hand_kinds, discard="openspiel") <= kv
-        return self.rules.melds.deadwood_within(hand_kinds, kv, discard=True)
+        test = "openspiel" if self.rules.openspiel_knock else True
+        return self.rules.melds.deadwood_within(hand_kinds, kv, discard=test)
 
     def meld_by_id(self, mid: int) -> TableMeld | None:
         """The meld ``m<mid>`` on the table, or None."""
