@@ -30,7 +30,8 @@ from ._errors import (
 from ._game import GameState
 from ._rules import Rules
 from ._scoring import HandFinal, TeamScore, score_hand
-from ._state import HandResult, Reason, RummyState
+from ._actions import Reason
+from ._state import HandResult, RummyState
 
 if TYPE_CHECKING:
     from ._loader import RulePack, available_packs, check_pack, load_pack, load_pack_text

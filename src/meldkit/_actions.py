@@ -21,8 +21,21 @@ from __future__ import annotations
 
 from operator import itemgetter
 
+import attrs
+
 from ._cards import RANKS, rank_index
 from ._errors import NotationError
+
+
+@attrs.frozen
+class Reason:
+    """Why an action is refused: a stable ``code`` and a ``sentence`` a player understands."""
+
+    code: str
+    sentence: str
+
+    def __str__(self) -> str:
+        return f"{self.sentence} [{self.code}]"
 
 DRAW = "draw"
 TAKE = "take"

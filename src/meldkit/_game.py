@@ -160,7 +160,7 @@ class GameState:
     def check(self, action: Action | str):
         """None if ``action`` is legal now, else the :class:`~meldkit.Reason` it is refused.
         :meth:`apply` accepts exactly the actions this accepts."""
-        from ._state import Reason
+        from ._actions import Reason
 
         try:
             a = self._canonical(action)

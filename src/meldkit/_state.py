@@ -14,6 +14,7 @@ from typing import Any
 
 import attrs
 
+from ._actions import Reason  # noqa: F401 - re-exported: meldkit._state.Reason
 from ._actions import (
     ADD,
     DISCARD,
@@ -37,16 +38,6 @@ PLAY_PHASE = "play"
 OVER = "over"
 _SLOTS = N_RANKS + 1  # natural ranks 0..13 and the WILD slot
 
-
-@attrs.frozen
-class Reason:
-    """Why an action is refused: a stable ``code`` and a ``sentence`` a player understands."""
-
-    code: str
-    sentence: str
-
-    def __str__(self) -> str:
-        return f"{self.sentence} [{self.code}]"
 
 
 @attrs.frozen

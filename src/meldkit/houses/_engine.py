@@ -23,7 +23,7 @@ import attrs
 from .._actions import Action
 from .._errors import NotationError, SetupError
 from .._game import GameState
-from .._state import Reason
+from .._actions import Reason
 
 TAKE, ACT, ANSWER, OVER = "take", "act", "answer", "over"
 DRAW, RECEIVE, PLACE, PASS, STEAL, MOVE, REMOVE = (

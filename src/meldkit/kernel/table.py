@@ -525,7 +525,7 @@ class TableState(GameState):
         return getattr(self, PHASES[self.phase][0])()
 
     def _check(self, action: Action):
-        from .._state import Reason
+        from .._actions import Reason
 
         legal = self._cached_legal()
         if action in legal:
