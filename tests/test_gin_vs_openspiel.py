@@ -126,3 +126,33 @@ def test_the_policies_reach_the_rare_moves(summary, move):
 @pytest.mark.parametrize("reason", ["pile takes", "returned card"])
 def test_both_limits_end_hands(summary, reason):
     assert summary.limits[reason] > 0, summary.limits
+
+
+# --------------------------------------------------------------------------- Oklahoma
+OKLAHOMA_HANDS = 500
+
+
+def test_oklahoma_gin_with_openspiel_choice_agrees_with_openspiel_oklahoma():
+    # OpenSpiel's oklahoma=true sets the knock value from the upcard (ace: gin only) and
+    # does not double spade hands: oklahoma_gin with spade_upcard_doubles off is that game
+    import meldkit
+
+    pack = meldkit.load_pack_text(
+        "meldkit: 1\nextends: oklahoma_gin\nname: oklahoma_gin_openspiel\n"
+        "knock:\n  spade_upcard_doubles: false\n")
+    summary = osd.run_hands(OKLAHOMA_HANDS, 10_000, pack=pack,
+                            openspiel_params={"oklahoma": True})
+    first = summary.differences[0].repro() if summary.differences else ""
+    assert [] == [r.seed for r in summary.differences], first
+    assert summary.endings["gin"] > 0 and summary.endings["knock"] > 0
+
+
+def test_oklahoma_gin_differs_from_openspiel_only_by_doubling_spade_hands():
+    summary = osd.run_hands(OKLAHOMA_HANDS, 10_000, pack="oklahoma_gin",
+                            openspiel_params={"oklahoma": True})
+    assert summary.differences  # a spade upcard comes one hand in four
+    for record in summary.differences:
+        assert record.kind == "scores", record.repro()
+        assert record.deal[20].endswith("S")  # the first upcard
+        assert record.meldkit_net == [2 * x for x in record.openspiel_returns]
+
