@@ -96,6 +96,9 @@ class Rules:
         for k in _kinds(spec.cards.dead):
             self.is_dead_kind[k] = True
         unmeldable = _ranks(spec.cards.unmeldable)
+        self.going_out_rank = [False] * (N_RANKS + 1)
+        for r in _ranks(spec.melds.going_out_ranks):
+            self.going_out_rank[r] = True
         self.natural_ranks: tuple[int, ...] = tuple(
             r for r in range(N_RANKS) if r not in self.wild_ranks and r not in unmeldable
         )
@@ -117,7 +120,12 @@ class Rules:
         self.book_kinds = [BookKindRule(k, i) for i, k in enumerate(spec.books.kinds)]
         self.book_kind_index = {k.name: k.index for k in self.book_kinds}
         self.required_books = tuple(self.book_kind_index[n] for n in spec.going_out.required_books)
+        needed: dict[int, int] = {}
+        for i in self.required_books:  # a kind named n times needs n books of it
+            needed[i] = needed.get(i, 0) + 1
+        self.required_book_counts = tuple(sorted(needed.items()))
         self.min_books = spec.going_out.min_books
+        self.min_books_by_players = dict(spec.going_out.min_books_by_players)
         # every (deuces, jokers…) mix of wild cards up to max_wilds, fewest first
         self.wild_mixes = self._wild_mixes(max(self.max_wilds, self.book_size))
         no_mix = (0,) * len(self.wild_ranks)
@@ -132,6 +140,7 @@ class Rules:
         self._codes: dict[int, list[str]] = {}
         # --- initial meld, pile, reserve, going out ---------------------------------------
         self.minimum_tiers = [(t.below, t.minimum) for t in spec.initial_meld.minimums]
+        self.minimum_by_hand = tuple(spec.initial_meld.by_hand)
         self.pile_top_counts = spec.initial_meld.pile_top_counts
         p = spec.pile
         self.freezes_kind = [False] * N_KINDS
@@ -145,19 +154,25 @@ class Rules:
         self.take_natural_and_wild = "natural_and_wild" in p.take_with
         self.take_onto_meld = "onto_meld" in p.take_with
         self.frozen_same_rank_pair = p.frozen_take_with == "same_rank_pair"
+        self.frozen_until_melded = p.frozen_until_melded
+        self.take_count = p.take_count
         r = spec.reserve
         self.reserve_size = spec.deal.reserve
         self.pickup_on_book = r.pickup_on_book
         self.pickup_at_turn_start = r.pickup_at_turn_start == "side_has_book"
         self.reserve_bonus_replaced = r.bonus_replaced
+        self.pickup_on_empty_hand = r.pickup_on_empty_hand and self.reserve_size > 0
         self.requires_reserve = spec.going_out.requires_reserve and self.reserve_size > 0
         self.draw_count = spec.turn.draw
+        self.draw_by_players = dict(spec.turn.draw_by_players)
+        self.hand_by_players = dict(spec.deal.hand_by_players)
         self.keep_card = spec.turn.keep_card_to_discard
         h = spec.hand_end
         self.stock_empty_ends = h.stock_empty
         self.players_leave = h.players_out_without_discard
         self.one_side_left_ends = h.one_side_left
         self.target = spec.game.target
+        self.fixed_hands = spec.game.hands
         d = spec.deal
         self.upcard_again_bonus = "bonus" in d.upcard_turn_again
         self.upcard_again_wild = "wild" in d.upcard_turn_again
@@ -243,8 +258,22 @@ class Rules:
     def deck_kinds(self, n_players: int) -> list[int]:
         """The kind of each card id for a table of ``n_players``."""
         d = self.spec.deck
-        decks = d.decks if d.decks is not None else d.decks_per_player * n_players
+        decks = d.decks_by_players.get(n_players)
+        if decks is None:
+            decks = d.decks if d.decks is not None else d.decks_per_player * n_players
         return standard_deck_kinds(decks, d.jokers_per_deck)
+
+    def hand_size_for(self, n_players: int) -> int:
+        """Cards dealt to each hand at a table of ``n_players`` (``deal.hand_by_players``)."""
+        return self.hand_by_players.get(n_players, self.spec.deal.hand)
+
+    def draw_for(self, n_players: int) -> int:
+        """Cards drawn from the stock at a table of ``n_players`` (``turn.draw_by_players``)."""
+        return self.draw_by_players.get(n_players, self.draw_count)
+
+    def min_books_for(self, n_players: int) -> int:
+        """Books a side needs to go out at a table of ``n_players``."""
+        return self.min_books_by_players.get(n_players, self.min_books)
 
     def seating(self, n_players: int, partners: bool | None) -> tuple[list[int], int]:
         """``(team_of_seat, n_teams)`` for a table; raises :class:`SetupError` when the pack
@@ -254,9 +283,12 @@ class Rules:
             raise SetupError(
                 f"{self.name} is played by {pl.min} to {pl.max} players, not {n_players!r}"
             )
+        if pl.counts and n_players not in pl.counts:
+            counts = ", ".join(map(str, pl.counts))
+            raise SetupError(f"{self.name} is played by {counts} players, not {n_players}")
         mode = pl.partners
         if partners is None:
-            partners = mode == "always"
+            partners = pl.partners_by_players.get(n_players, mode == "always")
         if partners and mode == "never":
             raise SetupError(f"{self.name} has no partnerships (players.partners: never)")
         if not partners and mode == "always":
@@ -280,8 +312,12 @@ class Rules:
             raise SetupError(f"{n_players} players cannot form {n_teams} teams")
         return [s % n_teams for s in range(n_players)], n_teams
 
-    def minimum_for(self, score: int) -> int:
-        """The initial-meld minimum for a side with cumulative ``score``."""
+    def minimum_for(self, score: int, hand_number: int = 1) -> int:
+        """The initial-meld minimum for a side with cumulative ``score`` in hand
+        ``hand_number`` (``initial_meld.by_hand`` first, then the score tiers)."""
+        by_hand = self.minimum_by_hand
+        if by_hand:
+            return by_hand[min(max(hand_number, 1), len(by_hand)) - 1]
         for below, minimum in self.minimum_tiers:
             if below is None or score < below:
                 return minimum

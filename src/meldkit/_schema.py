@@ -33,6 +33,11 @@ class DeckSpec:
         None, "Standard decks per player (the deck grows with the table); use instead of `decks`."
     )
     jokers_per_deck: int = _f(2, "Jokers added to each standard deck.")
+    decks_by_players: dict[int, int] = _f(
+        {},
+        "Standard decks by player count (`{6: 3}`: three decks for six players); a count not "
+        "listed gets `decks` or `decks_per_player`.",
+    )
 
 
 @frozen
@@ -53,6 +58,17 @@ class PlayersSpec:
         None, "With partners: the size of each team, instead of `teams`; seats alternate."
     )
     min_for_partners: int = _f(2, "Fewest players with whom partnerships are allowed.")
+    counts: list[int] = _f(
+        [],
+        "The player counts allowed, when not every count from `min` to `max` is "
+        "(`[2, 3, 4, 6]`); empty: every count.",
+    )
+    partners_by_players: dict[int, bool] = _f(
+        {},
+        "With `partners: optional`: whether a table of this many plays in partnerships when "
+        "the game option `partners` is not given (`{4: true, 6: true}`); a count not listed "
+        "plays alone.",
+    )
 
 
 @frozen
@@ -62,8 +78,8 @@ class DealSpec:
     hand: int = _f(11, "Cards dealt to each player's hand.")
     hand_by_players: dict[int, int] = _f(
         {},
-        "Table-meld packs: cards dealt to each hand by player count (`{2: 10, 3: 7}`); a count "
-        "not listed gets `hand`.",
+        "Cards dealt to each hand by player count (`{2: 15, 3: 13}`); a count not listed "
+        "gets `hand`.",
     )
     reserve: int = _f(0, "Cards dealt face down to each player's reserve pile (0 = none).")
     reserve_name: str = _f("reserve", "What the reserve pile is called (Pony Tail, Pony, foot).")
@@ -120,6 +136,10 @@ class TurnSpec:
     """The shape of a turn."""
 
     draw: int = _f(2, "Cards drawn from the stock (fewer if the stock holds fewer).")
+    draw_by_players: dict[int, int] = _f(
+        {},
+        "Cards drawn from the stock by player count (`{2: 2}`); a count not listed gets `draw`.",
+    )
     keep_card_to_discard: bool = _f(
         True,
         "Melding or laying off so that the player holds no card to discard is refused. When "
@@ -177,6 +197,12 @@ class MeldsSpec:
     min_naturals: int = _f(2, "Fewest natural cards in a meld of a natural rank.")
     max_wilds: int = _f(3, "Most wild cards in a meld of a natural rank.")
     no_wild_ranks: list[str] = _f([], "Ranks whose melds take no wild cards at all (PT: 7s).")
+    going_out_ranks: list[str] = _f(
+        [],
+        "Ranks melded only by a player going out in that turn (classic canasta's black 3s): a "
+        "meld of one of them must leave the player no card, or one card to discard, and their "
+        "side must then be allowed to go out.",
+    )
     wild_melds: bool = _f(False, "Melds made only of wild cards are allowed.")
     kinds: list[MeldKindSpec] = _f(
         [],
@@ -224,6 +250,11 @@ class InitialMeldSpec:
     """The first meld of a side in a hand."""
 
     minimums: list[MinimumTier] = _f([], "Tiers by the side's cumulative score, first match wins.")
+    by_hand: list[int] = _f(
+        [],
+        "Minimums by hand number instead of score (`[50, 90, 120, 150]`: 50 in the first hand, "
+        "90 in the second …; later hands take the last); when given, `minimums` is not used.",
+    )
     pile_top_counts: bool = _f(
         True, "When taking the pile for the initial meld, the top card counts toward the minimum."
     )
@@ -255,6 +286,16 @@ class PileSpec:
     discard_taken_card: bool = _f(
         True, "Table-meld packs: a card taken from the pile may be discarded in the same turn."
     )
+    frozen_until_melded: bool = _f(
+        False,
+        "The pile is frozen for a side that has not melded this hand: it takes the pile only "
+        "as a frozen pile (`frozen_take_with`), with cards matching the top card.",
+    )
+    take_count: int | None = _f(
+        None,
+        "Most cards taken with the pile: the top card and the cards beneath it up to this "
+        "number (Hand and Foot: 7); the rest stays as the pile (null: the whole pile).",
+    )
     frozen_take_with: Literal["natural_pair", "same_rank_pair"] = _f(
         "natural_pair",
         "How a frozen pile is taken: two naturals of the top's rank, or two cards of the top "
@@ -275,6 +316,12 @@ class ReserveSpec:
         "never", "May be picked up at the start of the owner's turn, before drawing."
     )
     bonus_replaced: bool = _f(False, "A bonus card found in the reserve is replaced from the stock.")
+    pickup_on_empty_hand: bool = _f(
+        False,
+        "The reserve (Hand and Foot's foot) is picked up when its owner's hand is played out: "
+        "by melding the last card (play goes on from the reserve in the same turn) or by "
+        "discarding it (the reserve is played from the next turn).",
+    )
 
 
 @frozen
@@ -348,8 +395,17 @@ class KnockSpec:
 class GoingOutSpec:
     """What going out requires and what it is worth."""
 
-    required_books: list[str] = _f([], "Book kinds the side must hold, one of each, to go out.")
+    required_books: list[str] = _f(
+        [],
+        "Book kinds the side must hold to go out; a kind named n times needs n books of that "
+        "kind (`[clean, clean, dirty, dirty]`: two of each).",
+    )
     min_books: int = _f(0, "Books the side must hold to go out.")
+    min_books_by_players: dict[int, int] = _f(
+        {},
+        "Books needed to go out by player count (`{2: 2}`); a count not listed gets "
+        "`min_books`.",
+    )
     requires_reserve: bool = _f(
         False, "The player must have picked up their reserve pile to go out."
     )
@@ -381,6 +437,12 @@ class BonusScoring:
     set_size: int = _f(0, "A player's bonus cards in sets of this size score `set_value` (0: no sets).")
     set_value: int = _f(0, "Points for each full set.")
     negative_if_not_melded: bool = _f(False, "A side that has not melded counts them against it.")
+    sets_by: Literal["player", "side"] = _f(
+        "player",
+        "Whose bonus cards make up the sets of `set_size`: each player's own, or the side's "
+        "together (classic canasta: all four red 3s held by one side score 800, however split "
+        "between the partners).",
+    )
 
 
 @frozen
@@ -422,6 +484,11 @@ class GameSpec:
     """The game as a series of hands."""
 
     target: int = _f(5000, "The game ends after the hand in which a side reaches this total.")
+    hands: int | None = _f(
+        None,
+        "A fixed number of hands: the game ends after this many, whatever the totals, and "
+        "`target` is not used (null: play to `target`).",
+    )
     winner: Literal["highest", "lowest"] = _f(
         "highest",
         "Who wins once a side reaches the target: the highest total, or the lowest (penalty "

@@ -124,7 +124,10 @@ def score_hand(rules: Rules, final: HandFinal) -> list[TeamScore]:
                     kinds.append(kind.name)
             if sc.melded_cards:
                 melded += sum(value[kind_of[c]] for c in ids)
-        bonus = sum(bonus_points(rules, len(final.bonus[p])) for p in seats)
+        if sc.bonus.sets_by == "side":  # the side's bonus cards together make the sets
+            bonus = bonus_points(rules, sum(len(final.bonus[p]) for p in seats))
+        else:
+            bonus = sum(bonus_points(rules, len(final.bonus[p])) for p in seats)
         if sc.bonus.negative_if_not_melded and not final.melded[t]:
             bonus = -bonus
         dead = hand = reserve = 0

@@ -215,7 +215,7 @@ class RummyState(GameState):
         seats = [(first + i) % n for i in range(n)]
         deal = rules.spec.deal
         for part in deal.order:
-            size = deal.hand if part == "hand" else deal.reserve
+            size = rules.hand_size_for(n) if part == "hand" else deal.reserve
             for p in seats:
                 cards = [self.stock.pop() for _ in range(size)]
                 if part == "hand":
@@ -345,7 +345,7 @@ class RummyState(GameState):
 
     def initial_minimum(self, team: int) -> int:
         """The initial-meld minimum of a team at its current score."""
-        return self.rules.minimum_for(self.scores[team])
+        return self.rules.minimum_for(self.scores[team], self.hand_number)
 
     def zone_cards(self) -> dict[str, list[int]]:
         """Every zone with the card ids in it; each card of the deck is in exactly one."""
@@ -429,7 +429,9 @@ class RummyState(GameState):
                 if entry is None:
                     entry = memo[key] = self._slot_actions(*key)
                 acts, totals, most = entry
-                if not filtered or size - most >= 2:
+                if filtered and rules.going_out_rank[slot]:
+                    out.extend(a for a in acts if check(a) is None)
+                elif not filtered or size - most >= 2:
                     out.extend(acts)
                 else:
                     out.extend(a for a, total in zip(acts, totals)
@@ -584,20 +586,32 @@ class RummyState(GameState):
             k = rules.book_kind(*nb)
             if k is not None:
                 kinds.append(k.index)
-        if len(kinds) < rules.min_books:
-            return _r("out/needs-books", f"your side needs {rules.min_books} book(s) to go out")
-        missing = [rules.book_kinds[i].name for i in rules.required_books if i not in kinds]
+        need = rules.min_books_for(self.n_players)
+        if len(kinds) < need:
+            return _r("out/needs-books",
+                      f"your side needs {need} book{'s' if need != 1 else ''} to go out "
+                      f"(it has {len(kinds)})")
+        missing = []
+        for i, count in rules.required_book_counts:
+            short = count - kinds.count(i)
+            if short > 0:  # a kind named n times in required_books needs n books of it
+                name = rules.book_kinds[i].name
+                missing.append(f"a {name} book" if short == 1 else f"{short} more {name} books")
         if missing:
-            return _r(
-                "out/required-books",
-                f"your side needs a {', a '.join(missing)} book before going out",
-            )
+            return _r("out/required-books",
+                      f"your side needs {' and '.join(missing)} before going out")
         return None
+
+    def _foot_waiting(self, p: int) -> bool:
+        """Whether playing out p's hand picks up their reserve (``reserve.pickup_on_empty_hand``)."""
+        return self.rules.pickup_on_empty_hand and not self.reserve_taken[p]
 
     def _hand_after_ok(self, p: int, hand_after: int, new_books, reserve_gained) -> Reason | None:
         """PT-20: a play must leave a card to discard (and one card only when going out)."""
         if hand_after >= 2:
             return None
+        if not reserve_gained and self._foot_waiting(p):
+            return None  # the hand played out (or its last card discarded) picks up the reserve
         if hand_after == 1:
             why = self._go_out_reason(p, new_books, reserve_gained)
             if why is None:
@@ -611,6 +625,10 @@ class RummyState(GameState):
             return None
         if not rules.keep_card:
             return None
+        why = self._go_out_reason(p, new_books, reserve_gained)
+        if why is not None and not rules.spec.going_out.requires_discard:
+            # melding every card would be going out: name what going out still needs
+            return _r(why.code, f"melding your last cards means going out: {why.sentence}")
         return _r("hand/keep-a-card", "you must keep a card to discard")
 
     def _reserve_gain(self, p: int, t: int, completes_book: bool) -> int:
@@ -636,6 +654,13 @@ class RummyState(GameState):
             total -= value[kind_of[self.pending_top]]
         return total
 
+    def _pile_coming(self, top_on_pile: int) -> int:
+        """Cards of the pile that come into the hand besides its top card (``pile.take_count``);
+        ``top_on_pile``: 1 while the top card is still on the pile, 0 once it is melded."""
+        below = len(self.pile) - top_on_pile
+        limit = self.rules.take_count
+        return below if limit is None else max(0, min(below, limit - 1))
+
     def _check_take(self, a: Action) -> Reason | None:
         rules = self.rules
         p = self.current
@@ -657,8 +682,12 @@ class RummyState(GameState):
         if slot == WILD and not rules.wild_melds:
             return _r("pile/top-wild", "a wild card on top cannot be melded, so the pile cannot be taken")
         cards = a.cards
+        if rules.going_out_rank[slot]:
+            return _r("pile/top-going-out-only",
+                      f"{_rank_name(slot)} are melded only when going out, so the pile cannot "
+                      "be taken with one")
         hand = self.hands[p]
-        frozen = self.pile_frozen
+        frozen = self.pile_frozen or (rules.frozen_until_melded and not self.melded[t])
         opened = self.open_melds[t][slot]
         if not cards:
             if frozen or not rules.take_onto_meld:
@@ -678,8 +707,10 @@ class RummyState(GameState):
                 if not ok:
                     need = (f"two {RANKS[top]}s" if rules.frozen_same_rank_pair
                             else f"two natural {RANKS[top]}s")
+                    why = ("the pile is frozen" if self.pile_frozen
+                           else "the pile is frozen for a side that has not melded")
                     return _r("pile/frozen-needs-pair",
-                              f"the pile is frozen: you need {need} from your hand to take it")
+                              f"{why}: you need {need} from your hand to take it")
             elif slot == WILD:
                 if not pair:
                     return _r("pile/wrong-cards", f"take a wild {code} with two {RANKS[top]}s")
@@ -715,7 +746,7 @@ class RummyState(GameState):
             if got < self.initial_minimum(t):
                 return None  # pending: more melds may follow, or it is withdrawn
         gain = self._reserve_gain(p, t, completes)
-        hand_after = self.hand_size[p] - len(cards) + len(self.pile) - 1 + max(gain, 0)
+        hand_after = self.hand_size[p] - len(cards) + self._pile_coming(1) + max(gain, 0)
         new_books = [(slot, wild)] if completes else []
         return self._hand_after_ok(p, hand_after, new_books, gain >= 0)
 
@@ -773,7 +804,7 @@ class RummyState(GameState):
             if got < self.initial_minimum(t):
                 return None  # pending: the minimum is not reached yet
             if self.pile_pending:
-                hand_after += len(self.pile)
+                hand_after += self._pile_coming(0)
             new_books = [(m.slot, m.wild) for m in self.melds[t]
                          if m.pending and len(m.cards) >= rules.book_size and m is not opened]
             if completes:
@@ -782,7 +813,24 @@ class RummyState(GameState):
         else:
             new_books = [(slot, wild)] if completes else []
         gain = self._reserve_gain(p, t, completes)
+        if rules.going_out_rank[slot]:
+            why = self._going_out_meld(p, hand_after + max(gain, 0), new_books, gain >= 0, slot)
+            if why is not None:
+                return why
         return self._hand_after_ok(p, hand_after + max(gain, 0), new_books, gain >= 0)
+
+    def _going_out_meld(self, p: int, hand_after: int, new_books, reserve_gained: bool,
+                        slot: int) -> Reason | None:
+        """``melds.going_out_ranks``: such a meld leaves no card, or one to discard, and
+        the side may then go out."""
+        what = f"{_rank_name(slot)} are melded only when going out"
+        if hand_after > 1 or (reserve_gained or self._foot_waiting(p)):
+            return _r("meld/only-going-out",
+                      f"{what}: this meld would leave you {hand_after} cards")
+        why = self._go_out_reason(p, new_books, reserve_gained)
+        if why is not None:
+            return _r("meld/only-going-out", f"{what}, and {why.sentence}")
+        return None
 
     def _values_leaving(self, p: int, cards: tuple[int, ...]) -> list[int]:
         """Values of the physical cards that ``cards`` (ranks) would take from p's hand."""
@@ -805,7 +853,7 @@ class RummyState(GameState):
                       f"your melds total {got} of the {need} needed: meld more, or withdraw them")
         if not self.hands[p][r]:
             return _r("discard/not-in-hand", f"you hold no {RANKS[r]}")
-        if self.hand_size[p] == 1:
+        if self.hand_size[p] == 1 and not self._foot_waiting(p):
             why = self._go_out_reason(p)
             if why is not None:
                 return Reason(why.code, f"discarding your last card means going out: {why.sentence}")
@@ -815,7 +863,7 @@ class RummyState(GameState):
     def _do(self, a: Action) -> None:
         t = a.type
         if t == DRAW:
-            self._draw_from_stock(self.current, self.rules.draw_count)
+            self._draw_from_stock(self.current, self.rules.draw_for(self.n_players))
             self.phase = PLAY_PHASE
             if not self.stock and not self._legal():
                 # the last cards of the stock were bonus cards, laid out and not replaced,
@@ -860,10 +908,14 @@ class RummyState(GameState):
             self._maybe_commit(p, t)
 
     def _take_rest_of_pile(self, p: int) -> None:
-        for c in self.pile:
+        n = self._pile_coming(0)
+        taken = self.pile[len(self.pile) - n:] if n else []
+        for c in taken:
             self._to_hand(p, c)
-        self.pile = []
-        self.pile_frozen = False
+        del self.pile[len(self.pile) - n:]
+        # pile.take_count may leave cards: the pile stays frozen if a freezing card is left
+        freezes = self.rules.freezes_kind
+        self.pile_frozen = any(freezes[self.kind_of[c]] for c in self.pile)
         self._lay_out_bonus(p, replace=False)
 
     def _place(self, t: int, slot: int, ids: list[int], pending: bool) -> Meld:
@@ -946,6 +998,8 @@ class RummyState(GameState):
             self.out[p] = True
             self._next_turn()
             return
+        if self.hand_size[p] == 0 and self._foot_waiting(p):
+            self._pick_up_reserve(p)  # the hand melded out: play goes on from the reserve
         if self.hand_size[p] == 0:
             if not rules.spec.going_out.requires_discard and self._go_out_reason(p) is None:
                 self._end_hand("went_out", p)
@@ -960,7 +1014,10 @@ class RummyState(GameState):
         self.pile.append(c)
         if rules.freezes_kind[self.kind_of[c]]:
             self.pile_frozen = True
-        if self.hand_size[p] == 0:
+        if self.hand_size[p] == 0 and self._foot_waiting(p):
+            self._pick_up_reserve(p)  # the last card discarded: the reserve is played next turn
+            self._next_turn()
+        elif self.hand_size[p] == 0:
             self._end_hand("went_out", p)
         else:
             self._next_turn()
@@ -1035,6 +1092,12 @@ class RummyState(GameState):
         self.hand_results.append(HandResult(self.hand_number, ended_by, went_out, scores, final))
         for s in scores:
             self.scores[s.team] += s.total
+        if self.rules.fixed_hands is not None:  # game.hands: a fixed number of hands
+            if self.hand_number >= self.rules.fixed_hands:
+                self.phase = OVER
+                return
+            self._start_hand(self._ordered_deck())
+            return
         best = max(self.scores)
         if best >= self.rules.target and (
                 self.scores.count(best) == 1 or self.rules.spec.game.tie == "draw"):
