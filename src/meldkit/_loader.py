@@ -733,6 +733,7 @@ _SELECTOR_LISTS: tuple[KeyPath, ...] = (
     ("pile", "freezes_on"),
     ("pile", "blocked_by"),
     ("melds", "no_wild_ranks"),
+    ("melds", "going_out_ranks"),
     ("deal", "high_card_order"),
 )
 _SELECTOR_KEYS: tuple[KeyPath, ...] = (("cards", "values"), ("scoring", "reserve_values"))
@@ -792,6 +793,8 @@ class _Checker:
             self.melds_and_books,
             self.initial_meld,
             self.reserve,
+            self.by_player_count,
+            self.canasta_family,
             self.table_melds,
             self.runnable,
             self.plugin_checks,
@@ -1050,6 +1053,10 @@ class _Checker:
                 return size, f"{size} (the {self.spec.plugin} plugin's deck)"
         deck = self.spec.deck
         per_deck = _DECK_SIZE + max(deck.jokers_per_deck, 0)
+        by_count = deck.decks_by_players.get(players)
+        if by_count is not None and by_count >= 1:
+            size = by_count * per_deck
+            return size, f"{size} ({_plural(by_count, 'deck')} for {players} players × {per_deck})"
         if deck.decks is not None and deck.decks_per_player is None:
             size = deck.decks * per_deck
             return size, f"{size} ({_plural(deck.decks, 'deck')} × {per_deck})"
@@ -1073,7 +1080,10 @@ class _Checker:
             deck = self._deck_size(count)
             if deck is None:
                 return
-            needed = count * (deal.hand + deal.reserve) + upcard
+            hand = deal.hand_by_players.get(count, deal.hand)
+            if hand != deal.hand:
+                each = f"{hand} hand" if not deal.reserve else f"({hand} hand + {deal.reserve} reserve)"
+            needed = count * (hand + deal.reserve) + upcard
             if needed > deck[0]:
                 plus = " + 1 upcard" if upcard else ""
                 text = f"{_plural(count, 'player')} × {each}{plus} = {needed} cards, "
@@ -1155,12 +1165,24 @@ class _Checker:
                 )
 
     def reserve(self) -> None:
-        """Reserve settings are contradictions when no reserve piles are dealt."""
+        """Reserve settings are contradictions when no reserve piles are dealt; a reserve
+        required to go out must be one that can be picked up."""
+        r = self.spec.reserve
         if self.spec.deal.reserve != 0:
+            if (self.spec.going_out.requires_reserve and r.pickup_on_book == "never"
+                    and r.pickup_at_turn_start == "never" and not r.pickup_on_empty_hand):
+                self.add(("going_out", "requires_reserve"),
+                         f"true, but the {self.spec.deal.reserve_name} can never be picked up "
+                         "(reserve.pickup_on_book and pickup_at_turn_start are never, "
+                         "pickup_on_empty_hand is false), so nobody could ever go out",
+                         related=(("reserve", "pickup_on_empty_hand"),
+                                  ("reserve", "pickup_on_book"),
+                                  ("reserve", "pickup_at_turn_start")))
             return
         for path, value, idle in (
             (("reserve", "pickup_on_book"), self.spec.reserve.pickup_on_book, "never"),
             (("reserve", "pickup_at_turn_start"), self.spec.reserve.pickup_at_turn_start, "never"),
+            (("reserve", "pickup_on_empty_hand"), self.spec.reserve.pickup_on_empty_hand, False),
             (("going_out", "requires_reserve"), self.spec.going_out.requires_reserve, False),
         ):
             if value != idle:
@@ -1170,6 +1192,90 @@ class _Checker:
                     f"{shown} but deal.reserve is 0 (no reserve piles are dealt)",
                     related=(("deal", "reserve"),),
                 )
+
+    def by_player_count(self) -> None:
+        """The ``*_by_players`` tables and ``players.counts`` name playable counts and
+        sensible values."""
+        spec = self.spec
+        counts = self._player_counts()
+        allowed = set(spec.players.counts) or set(counts)
+        for i, n in enumerate(spec.players.counts):
+            if n not in counts:
+                self.add(("players", "counts", i), f"{n} is outside players.min..max "
+                         f"({counts.start}..{counts.stop - 1})", related=(("players",),))
+        tables = (
+            (("deck", "decks_by_players"), spec.deck.decks_by_players, 1, "decks"),
+            (("deal", "hand_by_players"), spec.deal.hand_by_players, 1, "cards"),
+            (("turn", "draw_by_players"), spec.turn.draw_by_players, 1, "cards"),
+            (("going_out", "min_books_by_players"), spec.going_out.min_books_by_players, 0,
+             "books"),
+        )
+        for path, table, least, what in tables:
+            for n, value in table.items():
+                if n not in allowed:
+                    self.add((*path, n), f"{n} players is not a player count of this pack "
+                             f"({', '.join(map(str, sorted(allowed)))})", related=(("players",),))
+                if value < least:
+                    self.add((*path, n), f"{value} {what} for {n} players: expected at least "
+                             f"{least}")
+        pb = spec.players.partners_by_players
+        if pb and spec.players.partners != "optional":
+            self.add(("players", "partners_by_players"), f"applies only with partners: "
+                     f"optional (partners is {spec.players.partners})",
+                     related=(("players", "partners"),))
+        for n in pb:
+            if n not in allowed:
+                self.add(("players", "partners_by_players", n), f"{n} players is not a player "
+                         f"count of this pack ({', '.join(map(str, sorted(allowed)))})")
+            elif pb[n] and n < spec.players.min_for_partners:
+                self.add(("players", "partners_by_players", n), f"partnerships need at least "
+                         f"{spec.players.min_for_partners} players (players.min_for_partners)",
+                         related=(("players", "min_for_partners"),))
+
+    def canasta_family(self) -> None:
+        """Keys of the canasta family (Classic Canasta, Hand and Foot) that contradict each
+        other or could never apply."""
+        spec = self.spec
+        im, pile, game = spec.initial_meld, spec.pile, spec.game
+        if im.by_hand and im.minimums:
+            self.add(("initial_meld", "minimums"), "not used when initial_meld.by_hand is "
+                     "given (minimums by hand number): remove one of the two",
+                     related=(("initial_meld", "by_hand"),))
+        for i, minimum in enumerate(im.by_hand):
+            if minimum < 0:
+                self.add(("initial_meld", "by_hand", i), f"expected at least 0, got {minimum}")
+        if pile.take_count is not None and pile.take_count < 1:
+            self.add(("pile", "take_count"), f"expected null or at least 1, got "
+                     f"{pile.take_count}")
+        if game.hands is not None and game.hands < 1:
+            self.add(("game", "hands"), f"expected null or at least 1, got {game.hands}")
+        bonus = spec.scoring.bonus
+        if bonus.sets_by == "side" and bonus.set_size == 0:
+            self.add(("scoring", "bonus", "sets_by"), "side, but scoring.bonus.set_size is 0 "
+                     "(no sets are scored)", related=(("scoring", "bonus", "set_size"),))
+        self._required_books_possible()
+
+    def _required_books_possible(self) -> None:
+        """A book kind named n times in going_out.required_books needs n books of it; with
+        books that keep growing a side has one meld per rank, so a kind limited to fewer
+        ranks than that could never be held often enough."""
+        spec = self.spec
+        if spec.books.close_at_size:
+            return
+        kinds = {k.name: k for k in spec.books.kinds}
+        seen: dict[str, int] = {}
+        for i, name in enumerate(spec.going_out.required_books):
+            seen[name] = seen.get(name, 0) + 1
+            kind = kinds.get(name)
+            if kind is None or seen[name] < 2:
+                continue
+            most = 1 if kind.wild_only else (len(kind.ranks) if kind.ranks is not None else None)
+            if most is not None and seen[name] > most:
+                self.add(("going_out", "required_books", i),
+                         f"{name!r} is named {seen[name]} times, which needs {seen[name]} "
+                         f"{name} books, but with books.close_at_size: false a side holds one "
+                         f"meld per rank, so at most {most} {name} book"
+                         f"{'s' if most != 1 else ''}", related=(("books", "close_at_size"),))
 
 
 # --------------------------------------------------------------------------- assembling
