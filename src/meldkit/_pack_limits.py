@@ -1,18 +1,21 @@
-"""Bounds on the work a rule pack can cause, checked before the pack is built.
+"""Bounds on the work a rule pack can cause, and checks that a pack can be played.
 
 A pack may come from a stranger (an upload to a game server), so reading one must never
-take unbounded time or memory, block, recurse without limit or end in a traceback.  Two
-guards run before ruamel.yaml builds the document:
+take unbounded time or memory, block, recurse without limit or end in a traceback:
 
 * :func:`read_pack_file` opens only regular files (never a FIFO or a device, which could
   block or never end), and reads at most :data:`MAX_PACK_BYTES`;
-* :func:`guard_yaml` streams the YAML *events* (a flat, iterative pass: no recursion and no
-  node objects) and stops at the first thing the format refuses: nesting deeper than
-  :data:`MAX_DEPTH`, more than :data:`MAX_NODES` values counted *after* alias expansion (a
-  "billion laughs" document is refused after a few thousand steps, never expanded), tags
+* :func:`load_yaml` builds the document with ruamel.yaml's round-trip loader while checking
+  every YAML *event* as the parser hands it over (:func:`guard_yaml` runs the same checks
+  on their own), and stops at the first thing the format refuses: nesting deeper than
+  :data:`MAX_DEPTH` (flow brackets are counted even before the scanner, whose bookkeeping
+  is quadratic in them), more than :data:`MAX_NODES` values counted *after* alias expansion
+  (a "billion laughs" document is refused after a few thousand steps, never expanded), tags
   (``!foo``, ``!!omap``, ``!!set``; ``!!str`` on a scalar is allowed), merge keys
   (``<<: *anchor``), a number written with more than :data:`MAX_NUMBER_CHARS` characters,
-  and text longer than :data:`MAX_SCALAR_CHARS`.
+  and text longer than :data:`MAX_SCALAR_CHARS`;
+* :func:`check_runnable` adds the upper bounds and cross-key checks that keep a pack that
+  validates playable (deck size, wild-card mixes, rank keys, ``high_card_order`` …).
 
 Each refusal is a :class:`Refused` carrying the 1-based line and column; the loader turns it
 into a located :class:`~meldkit.RulePackError`.  The limits are far above what a real pack
