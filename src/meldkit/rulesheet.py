@@ -85,6 +85,30 @@ def _book_kind_text(kind, size: int) -> str:
     return what
 
 
+def _by_players(table: dict, unit: str) -> str:
+    """``{2: 15, 3: 13}`` in words: ``15 cards with 2 players, 13 cards with 3 players``."""
+    return ", ".join(f"{_n(v, unit)} with {n} players" for n, v in sorted(table.items()))
+
+
+def _n(n: int, unit: str) -> str:
+    return f"{n} {unit}" if n == 1 else f"{n} {unit}s"
+
+
+_NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+def _count_words(names: Sequence[str]) -> str:
+    """``[clean, clean, dirty]`` → ``two clean books and one dirty book``, in list order."""
+    order: dict[str, int] = {}
+    for name in names:
+        order[name] = order.get(name, 0) + 1
+    parts = []
+    for name, k in order.items():
+        parts.append(f"{_NUMBER_WORDS.get(k, str(k)) if k > 1 else 'one'} {name} "
+                     f"book{'s' if k > 1 else ''}")
+    return _list(parts)
+
+
 def _is_rummy(pack: RulePack) -> bool:
     """Whether the rummy kernel plays the pack (not a plugin's own engine)."""
     if not pack.spec.plugin:
@@ -134,7 +158,18 @@ def _players_and_cards(spec) -> list[str]:
     pl, deck, cards = spec.players, spec.deck, spec.cards
     out = ["## Players and cards", ""]
     count = f"{pl.min} to {pl.max} players" if pl.min != pl.max else f"{pl.min} players"
-    if pl.partners == "never":
+    if pl.counts:
+        count = f"{_list([str(c) for c in pl.counts], 'or')} players"
+    if pl.partners == "optional" and pl.partners_by_players:
+        alone = [str(c) for c in (pl.counts or range(pl.min, pl.max + 1))
+                 if not pl.partners_by_players.get(c)]
+        teams = [str(c) for c, v in sorted(pl.partners_by_players.items()) if v]
+        sides = (f"{pl.teams} teams, seated alternately" if pl.teams is not None
+                 else f"teams of {pl.team_size}, seated alternately")
+        out.append(f"- **Players:** {count}: {_list(alone, 'or')} play each alone; "
+                   f"{_list(teams, 'or')} play in {sides} (the game option `partners` "
+                   "changes this).")
+    elif pl.partners == "never":
         out.append(f"- **Players:** {count}, each playing alone.")
     else:
         if pl.teams is not None:
@@ -151,8 +186,10 @@ def _players_and_cards(spec) -> list[str]:
     jokers = f" with {deck.jokers_per_deck} jokers each" if deck.jokers_per_deck else ""
     if deck.decks is not None:
         n = deck.decks
+        extra = "".join(f"; {_n(k, 'deck')} ({k * per} cards) with {c} players"
+                        for c, k in sorted(deck.decks_by_players.items()))
         out.append(f"- **Deck:** {n} standard 52-card deck{'s' if n != 1 else ''}{jokers} "
-                   f"({n * per} cards).")
+                   f"({n * per} cards){extra}.")
     else:
         n = deck.decks_per_player
         out.append(f"- **Deck:** {n} standard 52-card deck{'s' if n != 1 else ''}{jokers} "
@@ -176,12 +213,13 @@ def _players_and_cards(spec) -> list[str]:
 def _deal(spec) -> list[str]:
     d = spec.deal
     out = ["## The deal", ""]
+    by = f" ({_by_players(d.hand_by_players, 'card')})" if d.hand_by_players else ""
     if d.reserve:
         first = "the hand first" if d.order[0] == "hand" else f"the {d.reserve_name} first"
-        out.append(f"- Each player is dealt a hand of {_cards(d.hand)} and a face-down "
+        out.append(f"- Each player is dealt a hand of {_cards(d.hand)}{by} and a face-down "
                    f"**{d.reserve_name}** of {_cards(d.reserve)} ({first}).")
     else:
-        out.append(f"- Each player is dealt a hand of {_cards(d.hand)}.")
+        out.append(f"- Each player is dealt a hand of {_cards(d.hand)}{by}.")
     if d.upcard:
         again = [{"bonus": "a bonus card", "wild": "a wild card"}[w] for w in d.upcard_turn_again]
         line = "- The top card of the stock is turned face up to start the discard pile"
@@ -209,7 +247,8 @@ def _turn(spec) -> list[str]:
     out = ["## A turn", ""]
     out.append("A turn has two phases: first draw, then play.")
     out.append("")
-    draw = [f"draw {_cards(t.draw)} from the stock"]
+    by = f" ({_by_players(t.draw_by_players, 'card')})" if t.draw_by_players else ""
+    draw = [f"draw {_cards(t.draw)}{by} from the stock"]
     if spec.cards.bonus:
         draw[0] += " (a bonus card drawn is laid out and replaced)"
     draw.append("or take the discard pile (see *The discard pile*)")
@@ -219,12 +258,24 @@ def _turn(spec) -> list[str]:
                    f"{d.reserve_name} into their hand.")
     out.append("2. **Play:** lay down new melds and add cards to your side's melds, as many as "
                "you like, then discard one card face up onto the pile, which ends the turn.")
-    if t.keep_card_to_discard:
-        out.append("   You must always keep a card to discard: a play that would leave you "
-                   "without one is not allowed.")
+    g = spec.going_out
+    foot = bool(d.reserve) and r.pickup_on_empty_hand
+    if foot:
+        out.append(f"   A player whose hand is played out picks up their {d.reserve_name}: "
+                   "see *The " + d.reserve_name + "*.")
+    if t.keep_card_to_discard and g.requires_discard:
+        out.append("   You must keep a card to discard: a play that would leave you without "
+                   "one is not allowed" + (f" once your {d.reserve_name} is picked up."
+                                           if foot else "."))
+    elif t.keep_card_to_discard:
+        out.append("   A play that leaves you no card is allowed only when it takes you out "
+                   "(see *Going out*); otherwise you must keep a card to discard.")
+    elif g.requires_discard:
+        out.append("   A player who melds every card has no card to discard: they leave the "
+                   "hand (this is not going out); their melds still count.")
     else:
-        out.append("   A player who melds every card and has none left to discard leaves the "
-                   "hand; their melds still count.")
+        out.append("   A player who melds every card goes out if their side may go out (see "
+                   "*Going out*); otherwise they leave the hand, and their melds still count.")
     return out
 
 
@@ -235,6 +286,10 @@ def _melds(spec) -> list[str]:
                f"{m.min_naturals} natural cards and at most {m.max_wilds} wild cards.")
     if m.no_wild_ranks:
         out.append(f"- Melds of {_selectors(m.no_wild_ranks, 'or')} take no wild cards at all.")
+    if m.going_out_ranks:
+        out.append(f"- {_selectors(m.going_out_ranks, 'and')[0].upper()}"
+                   f"{_selectors(m.going_out_ranks, 'and')[1:]} are melded only by a player "
+                   "going out in that turn: the meld leaves them no card, or one to discard.")
     if m.wild_melds:
         out.append(f"- A meld made only of wild cards is allowed (at least "
                    f"{_cards(m.min_size)}).")
@@ -267,6 +322,19 @@ def _books(spec) -> list[str]:
 def _initial_meld(spec) -> list[str]:
     im = spec.initial_meld
     tiers = im.minimums
+    if im.by_hand:
+        hands = ", ".join(f"{m} in hand {i + 1}" for i, m in enumerate(im.by_hand))
+        out = ["## The initial meld", "",
+               "A side's first meld of a hand must total a minimum in card values, which "
+               f"rises with the hand number: {hands}, and {im.by_hand[-1]} in any later "
+               "hand. Several melds laid down in the same turn count together; if they do "
+               "not reach the minimum they are taken back, and the player may not meld again "
+               "that turn."]
+        out.append("")
+        out.append("When the pile is taken for the initial meld, its top card "
+                   + ("counts" if im.pile_top_counts else "does not count")
+                   + " toward the minimum; the other cards taken do not.")
+        return out
     if not tiers or all(t.minimum == 0 for t in tiers):
         return ["## The initial meld", "", "A side's first meld of a hand has no minimum."]
     out = ["## The initial meld", ""]
@@ -306,6 +374,9 @@ def _pile(spec) -> list[str]:
                    "(it is blocked for the next player).")
     if p.requires_melded:
         out.append("- Only a side that has already melded this hand may take the pile.")
+    if p.frozen_until_melded:
+        out.append("- The pile is **frozen for a side that has not melded** this hand: that "
+                   "side takes it only as a frozen pile (below).")
     ways = {
         "natural_pair": "with two natural cards of its rank from your hand",
         "natural_and_wild": "with one natural card of its rank and one wild card",
@@ -319,6 +390,9 @@ def _pile(spec) -> list[str]:
                    "rest of the pile into your hand:")
         for w in p.take_with:
             out.append(f"  - {ways[w]}")
+    if p.take_count is not None:
+        out.append(f"- Only the top {_cards(p.take_count)} of the pile are taken (the top card "
+                   "and those beneath it); the rest stay as the discard pile.")
     if spec.melds.wild_melds:
         out.append("- A wild card on top is taken with two wild cards of its own rank, for the "
                    "side's wild meld.")
@@ -348,7 +422,13 @@ def _reserve(spec) -> list[str]:
     if r.pickup_at_turn_start == "side_has_book":
         out.append(f"- Once their side has a book, a player may pick up their {name} at the "
                    "start of their turn, before drawing.")
-    if r.pickup_on_book == "never" and r.pickup_at_turn_start == "never":
+    if r.pickup_on_empty_hand:
+        out.append(f"- A player picks up their {name} when their hand is played out: after "
+                   f"melding their last card they go on playing from the {name} in the same "
+                   f"turn; after discarding their last card they play the {name} from their "
+                   "next turn.")
+    if (r.pickup_on_book == "never" and r.pickup_at_turn_start == "never"
+            and not r.pickup_on_empty_hand):
         out.append(f"- The {name} is never picked up.")
     if spec.cards.bonus:
         if r.bonus_replaced:
@@ -364,9 +444,12 @@ def _going_out(spec) -> list[str]:
     out = ["## Going out", ""]
     needs = []
     if g.required_books:
-        needs.append("one book of each of these kinds: " + ", ".join(g.required_books))
-    if g.min_books:
-        needs.append(f"at least {g.min_books} book{'s' if g.min_books != 1 else ''}")
+        needs.append(_count_words(g.required_books))
+    if g.min_books or g.min_books_by_players:
+        line = f"at least {g.min_books} book{'s' if g.min_books != 1 else ''}"
+        if g.min_books_by_players:
+            line += f" ({_by_players(g.min_books_by_players, 'book')})"
+        needs.append(line)
     if g.requires_reserve and d.reserve:
         needs.append(f"the player has picked up their {d.reserve_name}")
     if needs:
@@ -376,7 +459,8 @@ def _going_out(spec) -> list[str]:
     if g.requires_discard:
         out.append("Going out means getting rid of every card, the last one by discarding it.")
     else:
-        out.append("Going out means getting rid of every card, by melding or discarding.")
+        out.append("Going out means getting rid of every card, by melding them all or by "
+                   "discarding the last one.")
     out.append("Going out ends the hand.")
     return out
 
@@ -404,7 +488,10 @@ def _scoring(spec) -> list[str]:
     if spec.cards.bonus:
         bonus = f"{sc.bonus.value:,} each"
         if sc.bonus.set_size:
-            bonus += (f"; a player's set of {sc.bonus.set_size} scores "
+            whose = "a side's" if sc.bonus.sets_by == "side" else "a player's"
+            also = (" (however split between the partners)" if sc.bonus.sets_by == "side"
+                    else "")
+            bonus += (f"; {whose} set of {sc.bonus.set_size}{also} scores "
                       f"{sc.bonus.set_value:,} instead")
         if sc.bonus.negative_if_not_melded:
             bonus += "; negative for a side that has not melded"
@@ -431,6 +518,10 @@ def _scoring(spec) -> list[str]:
 
 
 def _game_end(spec) -> list[str]:
+    if spec.game.hands is not None:
+        return ["## The end of the game", "",
+                (f"The game is {_n(spec.game.hands, 'hand')}, whatever the scores; the side "
+                 "with the most points then wins (a tie is a draw).")]
     return ["## The end of the game", "",
             (f"The game ends after the hand in which a side reaches {spec.game.target:,} "
              "points; the side with the most points wins (a tie plays another hand).")]
