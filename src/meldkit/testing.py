@@ -96,7 +96,8 @@ def stack_deck(
         return code
 
     named: list[tuple[str, int, list[str]]] = []
-    for part, m, size in (("hand", hands_m, deal.hand), ("reserve", reserves_m, deal.reserve)):
+    hand_size = rules.hand_size_for(players)  # deal.hand_by_players
+    for part, m, size in (("hand", hands_m, hand_size), ("reserve", reserves_m, deal.reserve)):
         for seat, cards in m.items():
             if len(cards) > size:
                 raise SetupError(f"{part} of seat {seat}: {len(cards)} cards, but {size} are dealt")
@@ -127,7 +128,7 @@ def stack_deck(
     order: list[str] = []
     seats = [(first_player + i) % players for i in range(players)]
     for part in deal.order:
-        size = deal.hand if part == "hand" else deal.reserve
+        size = hand_size if part == "hand" else deal.reserve
         m = hands_m if part == "hand" else reserves_m
         for seat in seats:
             cards = list(m.get(seat, []))
