@@ -32,3 +32,53 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", "slow: a long run (many whole games); deselect with -m 'not slow'"
     )
+    config.addinivalue_line(
+        "markers", "ray: starts a local Ray (slow; .ci/run runs these in one process, not -n)"
+    )
+
+
+# The README's test command is the quick suite, `python -m pytest -n auto -m "not slow"`
+# (a few minutes at most on two cores); .ci/run also runs `-m slow`. Besides the tests
+# marked slow where they are written, these soak runs are slow:
+SOAK_TESTS = {
+    "test_whole_games_keep_every_invariant_at_every_action",  # whole games, every action
+    "test_2000_hands_agree_with_openspiel_move_for_move_and_score_for_score",
+}
+QUICK_PLAYERS = 4
+"""Parametrized cases with more players are slow (the same checks at a bigger table)."""
+
+
+def _players(params: dict) -> int | None:
+    table = params.get("table")
+    if hasattr(table, "players"):
+        return table.players
+    players = params.get("players")
+    return players if isinstance(players, int) else None
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark the soak runs slow: :data:`SOAK_TESTS`; a conformance table that is not the
+    first of its game in ``strategies.CONFORMANCE_TABLES`` (each game keeps one quick
+    table); any other case with more than :data:`QUICK_PLAYERS` players; the tests that
+    start Ray (a ``ray`` word in the name; also marked ``ray``)."""
+    import pytest
+
+    from strategies import CONFORMANCE_TABLES
+
+    first: dict[str, object] = {}
+    for table in CONFORMANCE_TABLES:
+        first.setdefault(table.pack, table)
+    for item in items:
+        name = getattr(item, "originalname", item.name)
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        table = params.get("table")
+        if hasattr(table, "pack"):
+            slow = first.get(table.pack) != table
+        else:
+            players = _players(params)
+            slow = players is not None and players > QUICK_PLAYERS
+        starts_ray = "ray" in name.split("_")
+        if slow or name in SOAK_TESTS or starts_ray:
+            item.add_marker(pytest.mark.slow)
+        if starts_ray:
+            item.add_marker(pytest.mark.ray)

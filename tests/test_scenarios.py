@@ -149,30 +149,50 @@ def test_seat_turn_is_checked_before_a_move():
 
 
 def test_scenarios_cover_table_meld_packs_whose_moves_name_suits():
-    """Moves are notation and hands are card codes, so a pack of another engine (gin
-    rummy, whose melds are runs) is tested the same way; without named cards the deal is
-    the seed's."""
+    """Moves are notation and hands are card codes, so a pack of another engine (rummy,
+    whose melds are runs named by suit) is tested the same way."""
     text = """\
 scenarios:
-  - name: GR-3 the first upcard is offered before anyone draws
-    seed: 4
+  - name: a run of four hearts is melded, named by suit
+    deal:
+      hands: {0: [4H, 5H, 6H, KS]}
+      stock: [7H]
     steps:
       - expect:
-          hand_size: {0: 10, 1: 10}
-          pile: {top: AH, size: 1}
-          refused: {draw: true}
-      - {move: pass, by: 0}
-      - {move: pass, by: 1}
+          refused: {meld 4H 5H 6H: true}
       - move: draw
         by: 0
         expect:
-          hand_size: {0: 11}
+          hand_contains: {0: [4H, 5H, 6H, 7H]}
+          legal: [meld 4H 5H 6H, meld 4H 5H 6H 7H]
+      - move: meld 4H 5H 6H 7H
+        expect:
+          melds: {0: [[4H, 5H, 6H, 7H]]}
+          hand_size: {0: 7}
+"""
+    assert failures("rummy", text) == []
+    wrong = text.replace("melds: {0: [[4H, 5H, 6H, 7H]]}", "melds: {0: [[4H, 5H, 6H]]}")
+    assert failures("rummy", wrong) == [
+        "s.yaml:16:22: a run of four hearts is melded, named by suit, step 3 (meld 4H 5H 6H 7H): "
+        "melds of team 0: no meld 4H 5H 6H, not expected 4H 5H 6H 7H (the table has: "
+        "4H 5H 6H 7H)"]
+
+
+def test_gin_offers_the_first_upcard_before_anyone_draws():
+    text = """\
+scenarios:
+  - name: the first upcard is offered before anyone draws
+    steps:
+      - expect:
+          hand_size: {0: 10, 1: 10}
+          pile: {size: 1}
+          refused: {draw: true}
+          legal: [take, pass]
+      - {move: pass, by: 0}
+      - {move: pass, by: 1}
+      - {move: draw, by: 0, expect: {hand_size: {0: 11}}}
 """
     assert failures("gin_rummy", text) == []
-    wrong = text.replace("top: AH", "top: KH")
-    assert failures("gin_rummy", wrong) == [
-        "s.yaml:7:23: GR-3 the first upcard is offered before anyone draws, step 1: pile top: "
-        "expected KH, got AH"]
 
 
 # --------------------------------------------------------------------------- untrusted files
