@@ -100,6 +100,11 @@ def test_GR_2_ten_cards_each_then_the_upcard_then_the_stock():
     assert "QD" in g.view(0)["hand"]
 
 
+def test_GR_2_the_first_dealer_is_chosen_by_lot():
+    firsts = {meldkit.new_game("gin_rummy", players=2, seed=s).current_player for s in range(12)}
+    assert {0, 1} == firsts  # the seed draws the dealer; the non-dealer acts first
+
+
 def test_GR_2_the_deal_alternates():
     g = base_knock()
     play(g, "add 4S to m1", "done", "done")

@@ -102,6 +102,11 @@ def test_RU_3_the_player_left_of_the_dealer_begins_and_play_goes_left():
     assert [0, 1, 2, 0] == seen
 
 
+def test_RU_3_the_first_dealer_is_chosen_by_lot():
+    firsts = {meldkit.new_game("rummy", players=4, seed=s).current_player for s in range(30)}
+    assert {0, 1, 2, 3} == firsts
+
+
 def test_RU_3_the_deal_passes_to_the_left():
     g = going_out_game()
     assert (2, 1) == (g.hand_number, g.current_player)
