@@ -24,7 +24,10 @@ def test_wheel_contains_the_bundled_rule_packs(tmp_path):
     names = zipfile.ZipFile(wheel).namelist()
     for pack in sorted((ROOT / "rulepacks").glob("*.yaml")):
         assert f"meldkit/rulepacks/{pack.name}" in names
+    for scenarios in sorted((ROOT / "rulepacks" / "scenarios").glob("*.yaml")):
+        assert f"meldkit/rulepacks/scenarios/{scenarios.name}" in names
     assert "meldkit/py.typed" in names
+    assert "meldkit/rulepack.schema.json" in names  # for editors, offline
 
 
 def test_bundled_packs_load_from_the_installed_package():
