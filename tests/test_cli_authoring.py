@@ -65,6 +65,15 @@ def test_meldkit_test_reports_an_unreadable_scenario_file_located(capsys, tmp_pa
     assert out.splitlines()[-1].endswith("; 1 file could not be read")
 
 
+def test_meldkit_test_runs_a_bundled_packs_examples_on_a_variant(capsys, tmp_path):
+    pack = tmp_path / "no_black_threes.yaml"
+    pack.write_text("extends: pony_tail\npile:\n  blocked_by: []\n", encoding="utf-8")
+    code, out, _ = run(capsys, "test", str(pack), "pony_tail")
+    assert code == 1
+    assert "PT-15 a black three on the pile blocks it" in out
+    assert re.search(r"no_black_threes: (\d+) scenarios, \d+ passed, 1 failed\n$", out), out
+
+
 def test_meldkit_test_without_scenarios_for_a_pack_file_is_a_usage_error(capsys, tmp_path):
     pack = tmp_path / "p.yaml"
     pack.write_text("extends: pony_tail\n", encoding="utf-8")

@@ -862,7 +862,9 @@ def _cmd_test(args: argparse.Namespace) -> int:
     from .scenarios import ScenarioError, bundled_scenarios, run_scenarios
 
     pack = _load(args.pack)
-    paths = list(args.scenarios)
+    # a bundled pack's name stands for its example scenarios (unless such a file exists)
+    paths = [str(bundled_scenarios(p)) if not os.path.exists(p) and bundled_scenarios(p)
+             else p for p in args.scenarios]
     if not paths:
         bundled = bundled_scenarios(args.pack)
         if bundled is None:
@@ -1183,11 +1185,13 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="examples:\n"
                "  meldkit test my_pack.yaml scenarios/\n"
                "  meldkit test my_pack.yaml scenarios/frozen_pile.yaml -v\n"
-               "  meldkit test pony_tail              the scenarios shipped with a bundled pack")
+               "  meldkit test pony_tail              the scenarios shipped with a bundled pack\n"
+               "  meldkit test my_variant.yaml pony_tail   ... run against your variant")
     sp.add_argument("pack", help="a bundled pack name or a .yaml file")
     sp.add_argument("scenarios", nargs="*", metavar="SCENARIOS",
-                    help="scenario files or directories of them (default, for a bundled "
-                         "pack: its example scenarios)")
+                    help="scenario files or directories of them; a bundled pack's name "
+                         "stands for its example scenarios (default, for a bundled pack: "
+                         "its own)")
     sp.add_argument("--verbose", "-v", action="store_true",
                     help="also list the scenarios that pass")
     sp.set_defaults(func=_cmd_test)
