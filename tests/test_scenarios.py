@@ -142,10 +142,14 @@ def test_a_deal_that_cannot_be_stacked_is_located_at_the_deal():
                        "of seat 0: no 9H left in the deck")
 
 
-def test_seat_turn_is_checked_before_a_move():
+def test_seat_turn_is_checked_before_a_move_and_in_a_step_without_one():
     text = BLOCKED.replace("      - move: take 9 9\n", "      - by: 1\n        move: take 9 9\n")
     (message,) = failures("pony_tail", text)
     assert "expected seat 1 to play, but it is seat 0's turn" in message
+    text = BLOCKED.replace("      - expect:\n", "      - by: 2\n      - expect:\n")
+    (message,) = failures("pony_tail", text)
+    assert message == ("s.yaml:9:9: a black three blocks the pile, step 2: expected seat 2 to "
+                       "play, but it is seat 0's turn")
 
 
 def test_scenarios_cover_table_meld_packs_whose_moves_name_suits():

@@ -157,6 +157,8 @@ class _Step:
     refused: Any
     refused_at: _At
     expects: tuple[_Expect, ...]
+    at: _At = _At()
+    """Where the step was written."""
 
 
 @attrs.frozen
@@ -454,7 +456,7 @@ class _Reader:
     def step(self, node: Any, at: _At, path: str, number: int) -> _Step | None:
         at = self.at_node(node, at)
         if isinstance(node, str):  # a bare move: `- draw`
-            return _Step(number, ((node, at),), None, None, at, ())
+            return _Step(number, ((node, at),), None, None, at, (), at)
         if not self.mapping(node, at, path, STEP_KEYS):
             return None
         if not node:
@@ -494,7 +496,7 @@ class _Reader:
         expects: list[_Expect] = []
         if "expect" in node:
             expects = self.expect(node["expect"], self.at_value(node, "expect"), f"{path}.expect")
-        return _Step(number, tuple(moves), by, refused, refused_at, tuple(expects))
+        return _Step(number, tuple(moves), by, refused, refused_at, tuple(expects), at)
 
     def expect(self, node: Any, at: _At, path: str) -> list[_Expect]:
         if not self.mapping(node, at, path, EXPECT_KEYS):
@@ -735,18 +737,19 @@ def _codes_text(codes: Sequence[str]) -> str:
 
 
 def _sort_codes(codes: Iterable[str]) -> list[str]:
+    """Card codes (or ranks) in rank order, aces first."""
+
     def key(c: str) -> tuple[int, str]:
-        rank = c if c == "JK" or _is_rank(c) and not _is_card(c) else c[:-1]
-        try:
-            return rank_index(rank), c
-        except ValueError:
-            return 99, c
+        return (rank_index(_rank_of(c)) if _is_card(c) else rank_index(c)), c
 
     return sorted(codes, key=key)
 
 
 def _rank_of(code: str) -> str:
-    return "JK" if code == "JK" else code[:-1]
+    """The rank of a card code (``9H`` → ``9``); a rank stays itself."""
+    if code == "JK" or not _is_card(code):
+        return code
+    return code[:-1]
 
 
 def _compare_cards(expected: list[str], actual: list[str], *, at_least: bool = False
@@ -823,7 +826,8 @@ class _Run:
                           f"{len(sc.start_scores)} scores for {self.state.n_teams} teams")
                 return self.result()
             self.state.scores[:] = list(sc.start_scores)
-            self.state._legal_cache = None
+            if hasattr(self.state, "_legal_cache"):  # the minimum depends on the score
+                self.state._legal_cache = None
         for step in sc.steps:
             if not self.step(step):
                 break
@@ -854,6 +858,10 @@ class _Run:
         script describes)."""
         state = self.state
         label = f"step {step.number}"
+        if step.by is not None and not step.moves and state.current_player != step.by:
+            self.fail(step.at, label, f"expected seat {step.by} to play, but it is "
+                                              f"seat {_show(state.current_player)}'s turn")
+            return False
         if len(step.moves) == 1:
             label += f" ({step.moves[0][0]})"
         elif step.moves:
@@ -1046,20 +1054,14 @@ class _Run:
         if score is None:
             return f"there is no team {team} in the hand's scores"
         got = getattr(score, item)
-        if item == "book_kinds":
-            got = list(got)
-            if not isinstance(value, list):
-                value = [value]
-            if sorted(got) == sorted(value):
-                return None
-        elif item == "adjustments":
+        if item == "book_kinds":  # in any order
+            got, value = sorted(got), sorted(value if isinstance(value, list) else [value])
+        elif item == "adjustments":  # (label, points) pairs, written as lists
             got = [list(a) for a in got]
-        elif got == value:
-            return None
         if got == value:
             return None
-        return f"hand {hr.hand_number}, team {team}, {item}: expected {_show(value)}, got " \
-               f"{_show(got)}"
+        return (f"hand {hr.hand_number}, team {team}, {item}: expected {_show(value)}, got "
+                f"{_show(got)}")
 
 
 def _compare_melds(team: int, want: list[list[str]], got: list[list[str]]) -> str | None:
