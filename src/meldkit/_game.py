@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
-from . import _saves
+from . import saves as _saves
 from ._actions import Action
 from ._errors import IllegalActionError, MeldkitError, PluginError, SaveError, SetupError
 

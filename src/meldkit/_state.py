@@ -26,7 +26,7 @@ from ._actions import (
     WITHDRAW,
     Action,
 )
-from . import _saves
+from . import saves as _saves
 from ._cards import N_RANKS, RANKS, card_code, kind_of_code, rank_of_kind
 from ._errors import SetupError
 from ._game import GameState, call_hook
@@ -1254,7 +1254,7 @@ class RummyState(GameState):
 
     @classmethod
     def _from_state_dict(cls, pack, d: dict) -> RummyState:
-        """Rebuild a state from a save, checking every field (see ``meldkit._saves``)."""
+        """Rebuild a state from a save, checking every field (see :mod:`meldkit.saves`)."""
         S = _saves
         rules = Rules.of(pack)
         s = cls.__new__(cls)

@@ -2,10 +2,25 @@
 :class:`~meldkit.SaveError`.
 
 A save may come back from a client, so :meth:`meldkit.GameState.from_json` treats it as an
-attacker's text: JSON only (no ``NaN``, bounded nesting and size), every field of the
+attacker's text: JSON only (no ``NaN``, bounded size and nesting), every field of the
 expected type and in range, every card of the deck in exactly one zone, and the whole
-state consistent with the pack.  The helpers here name the field that is wrong
-(``hands[2][5]``), so an engine's loader reads like a schema.
+state consistent with the pack.  An engine's ``_from_state_dict`` reads its fields with
+these helpers, which name the field that is wrong (``hands[2][5]``), so the loader reads
+like a schema:
+
+>>> from meldkit import saves
+>>> saves.integer(99, "current", 0, 3)
+Traceback (most recent call last):
+...
+meldkit._errors.SaveError: damaged meldkit save: current: expected 0 to 3, got 99
+>>> ledger = saves.CardLedger(5)
+>>> ledger.cards([0, 1], "stock"), ledger.cards([2, 3, 4], "hands[0]")
+([0, 1], [2, 3, 4])
+>>> ledger.complete()
+>>> saves.CardLedger(3).cards([0, 0], "pile")
+Traceback (most recent call last):
+...
+meldkit._errors.SaveError: damaged meldkit save: pile[1]: card 0 is also in pile[0]: a card is in one place only
 """
 
 from __future__ import annotations

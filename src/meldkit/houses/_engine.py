@@ -634,8 +634,8 @@ class HousesState(GameState):
 
     @classmethod
     def _from_state_dict(cls, pack, d: dict[str, Any]) -> HousesState:
-        """Rebuild a game from a save, checking every field (see ``meldkit._saves``)."""
-        from .. import _saves as S
+        """Rebuild a game from a save, checking every field (see :mod:`meldkit.saves`)."""
+        from .. import saves as S
 
         s = cls.__new__(cls)
         s.pack = pack
