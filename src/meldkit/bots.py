@@ -222,6 +222,10 @@ class GreedyBot:
             from .kernel.policy import greedy_table_choice  # a table-meld game (rummy, gin)
 
             return greedy_table_choice(state)
+        if hasattr(state, "removed") and hasattr(state, "groups"):  # Houses
+            from .ai.houses_policy import houses_choice
+
+            return houses_choice(state)
         try:
             tables = _tables(state)
             seen = _Seen(state, tables)
@@ -398,12 +402,14 @@ def _hand_codes(state, p: int) -> list[str]:
     return state.view(p)["hand"]
 
 
-BOTS: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot}
+from .ai.ismcts import ISMCTSBot  # noqa: E402  (information-set MCTS, issue 13)
+
+BOTS: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot, "ismcts": ISMCTSBot}
 """Bot classes by name, as the command line knows them."""
 
 
 def make_bot(name: str, seed: int | None = None):
-    """A bot by name (``random``, ``greedy``)."""
+    """A bot by name (``random``, ``greedy``, ``ismcts``)."""
     try:
         cls = BOTS[name]
     except KeyError:

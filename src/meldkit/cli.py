@@ -1227,7 +1227,48 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--path", action="store_true",
                     help="print the path of the schema file installed with meldkit")
     sp.set_defaults(func=_cmd_schema)
+
+    # tournament
+    sp = sub.add_parser(
+        "tournament", help="a round robin between bots, with ratings",
+        formatter_class=_FORMATTER,
+        description=_wrap(
+            "Play every pair of bots against each other, seats rotated, and report each "
+            "pair's score with a 95% confidence interval and OpenSkill ratings with 95% "
+            "intervals (ratings need: pip install 'meldkit[tournament]')."),
+        epilog="examples:\n"
+               "  meldkit tournament gin_rummy --bots random,greedy,ismcts --games 20\n"
+               "  meldkit tournament houses --bots greedy,random --games 50 --no-ratings")
+    sp.add_argument("pack", help="a bundled pack name or a .yaml file")
+    sp.add_argument("--bots", required=True, metavar="A,B,...",
+                    help="two or more bots: " + ", ".join(sorted(_bot_registry())))
+    sp.add_argument("--games", type=_positive, default=20, metavar="N",
+                    help="games per pair of bots (default: 20)")
+    sp.add_argument("--players", type=_positive, default=None, metavar="N",
+                    help="seats at the table (default: the pack's smallest table)")
+    sp.add_argument("--seed", type=int, default=0, help="seed of the run (default: 0)")
+    sp.add_argument("--no-ratings", action="store_true", help="skip the OpenSkill ratings")
+    sp.set_defaults(func=_cmd_tournament)
     return p
+
+
+def _bot_registry():
+    from .bots import BOTS
+
+    return BOTS
+
+
+def _cmd_tournament(args: argparse.Namespace) -> int:
+    from .tournament import run_tournament
+
+    names = _bot_names(args.bots)
+    if len(names) < 2:
+        raise _UsageError("--bots: a tournament needs at least two bots, e.g. --bots greedy,random")
+    pack = _load(args.pack)
+    result = run_tournament(pack, names, games=args.games, players=args.players,
+                            seed=args.seed, ratings=not args.no_ratings)
+    print(result.report())
+    return EXIT_OK
 
 
 # --------------------------------------------------------------------------- main

@@ -1,0 +1,81 @@
+"""The ISMCTS bot, the Houses policy of GreedyBot, and `meldkit tournament` (issue 13,
+item 7)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import meldkit
+from meldkit.bots import BOTS, GreedyBot, ISMCTSBot, RandomBot, make_bot, play_game
+
+TABLES = [("gin_rummy", 2), ("oklahoma_gin", 2), ("rummy", 3), ("houses", 4),
+          ("pony_tail", 4), ("pony_canasta", 2)]
+
+
+@pytest.mark.parametrize("pack,players", TABLES)
+def test_ismcts_chooses_a_legal_action_at_random_positions(pack, players):
+    rng = random.Random(2)
+    g = meldkit.new_game(pack, players=players, seed=9)
+    bot = ISMCTSBot(seed=1, iterations=8, rollout_depth=10)
+    for step in range(60):
+        if g.is_over:
+            break
+        if step % 15 == 0:
+            a = bot.choose(g)
+            assert a in g.legal_actions()
+        g.apply(rng.choice(g.legal_actions()))
+
+
+def test_ismcts_is_reproducible_with_a_seed_and_counts_its_iterations():
+    g = meldkit.new_game("gin_rummy", players=2, seed=4)
+    while len(g.legal_actions()) < 3:
+        g.apply(g.legal_actions()[0])
+    a1 = ISMCTSBot(seed=3, iterations=30).choose(g)
+    bot = ISMCTSBot(seed=3, iterations=30)
+    assert bot.choose(g) == a1 and bot.last_iterations == 30 and bot.last_seconds > 0
+    timed = ISMCTSBot(seed=3, time_limit=0.05)
+    timed.choose(g)
+    assert timed.last_iterations >= 1 and timed.last_seconds < 1.0
+
+
+def test_ismcts_takes_a_custom_rollout_policy_and_is_registered():
+    g = meldkit.new_game("pony_tail", players=4, seed=2)
+    g.apply("draw")
+    bot = ISMCTSBot(seed=1, iterations=5, rollout=GreedyBot(), rollout_depth=4)
+    assert bot.choose(g) in g.legal_actions()
+    assert BOTS["ismcts"] is ISMCTSBot and isinstance(make_bot("ismcts", seed=1), ISMCTSBot)
+
+
+def test_greedy_plays_houses_for_real_and_beats_random():
+    wins = 0
+    for i in range(12):
+        g = meldkit.new_game("houses", players=4, seed=200 + i)
+        greedy_team = i % 2
+        bots = [GreedyBot() if s % 2 == greedy_team else RandomBot(seed=i * 4 + s)
+                for s in range(4)]
+        play_game(g, bots)
+        wins += g.winner == greedy_team
+    assert wins >= 10
+
+
+def test_tournament_reports_pairs_and_ratings(capsys):
+    pytest.importorskip("openskill")
+    from meldkit.cli import main
+
+    assert main(["tournament", "gin_rummy", "--bots", "random,greedy", "--games", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "random vs greedy: " in out and "95% CI" in out
+    assert "Ratings (OpenSkill" in out and "greedy" in out.split("Ratings")[1]
+
+
+def test_tournament_rotates_seats_and_refuses_one_bot(capsys):
+    from meldkit.cli import main
+    from meldkit.tournament import run_tournament
+
+    r = run_tournament("houses", ["random", "greedy"], games=4, seed=2, ratings=False)
+    (a, b, w, t, l, stuck), = r.pairs
+    assert (a, b) == ("random", "greedy") and w + t + l == 4 and stuck == 0
+    assert main(["tournament", "houses", "--bots", "greedy", "--games", "1"]) == 2
+    assert "at least two bots" in capsys.readouterr().err
