@@ -292,3 +292,4 @@ def test_the_scenario_written_from_the_docs_catches_a_wrong_key_in_a_copy_of_the
     found = failures(wrong, text, "house_rules.scenarios.yaml")
     assert found, "the wrong key went unnoticed"
     assert all(re.match(r"house_rules\.scenarios\.yaml:\d+:\d+: ", f) for f in found)
+    assert found[0] in DOCS_PAGE.read_text(encoding="utf-8")  # the page shows this very output
