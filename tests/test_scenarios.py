@@ -256,6 +256,18 @@ def test_a_missing_file_and_a_bad_pack_are_errors_not_tracebacks(tmp_path):
         run_scenarios(tmp_path / "nopack.yaml", [])
 
 
+def test_a_device_a_fifo_or_a_directory_is_refused_without_reading(tmp_path):
+    import os
+
+    fifo = tmp_path / "fifo.yaml"
+    os.mkfifo(fifo)
+    for path, message in (("/dev/zero", "is not a regular file"), (fifo, "is not a regular file"),
+                          (tmp_path, "is a directory")):
+        with pytest.raises(ScenarioError) as info:
+            load_scenarios(path)
+        assert message in str(info.value.problems[0]), path
+
+
 def test_a_directory_runs_every_yaml_file_in_it(tmp_path):
     (tmp_path / "a.yaml").write_text(BLOCKED, encoding="utf-8")
     (tmp_path / "sub").mkdir()

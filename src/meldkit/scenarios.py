@@ -679,6 +679,30 @@ def _parse_text(text: str, label: str) -> Any:
             from None
 
 
+def _read_file(path: str | os.PathLike[str], label: str) -> str:
+    """The text of a scenario file: a regular file only (never a FIFO or a device, which
+    could block), of at most :data:`MAX_FILE_BYTES`, in UTF-8."""
+    from ._pack_limits import Refused, read_pack_file
+
+    def problem(message: str) -> ScenarioError:
+        return ScenarioError([PackProblem(label, None, None, "", message)])
+
+    try:
+        data, _ = read_pack_file(path, MAX_FILE_BYTES)
+        return data.decode("utf-8")
+    except Refused as exc:
+        raise problem(exc.message.replace("a pack is read", "a scenario file is read")
+                      .replace("a pack file holds", "a scenario file holds")) from None
+    except FileNotFoundError:
+        raise problem("no such file") from None
+    except IsADirectoryError:
+        raise problem("is a directory") from None
+    except UnicodeDecodeError as exc:
+        raise problem(f"is not UTF-8 text ({exc.reason})") from None
+    except OSError as exc:
+        raise problem(f"cannot be read ({exc.strerror})") from None
+
+
 def load_scenarios(path: str | os.PathLike[str] | None = None, *, text: str | None = None,
                    filename: str = "<string>") -> list[Scenario]:
     """The scenarios of a file (or of ``text``), checked; raises :class:`ScenarioError`
@@ -695,23 +719,7 @@ def load_scenarios(path: str | os.PathLike[str] | None = None, *, text: str | No
         if path is None:
             raise TypeError("load_scenarios needs a path or text=")
         label = os.fspath(path)
-        p = pathlib.Path(path)
-        try:
-            if p.stat().st_size > MAX_FILE_BYTES:
-                raise ScenarioError([PackProblem(label, None, None, "",
-                                                 f"larger than {MAX_FILE_BYTES:,} bytes: "
-                                                 "not read")])
-            text = p.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise ScenarioError([PackProblem(label, None, None, "", "no such file")]) from None
-        except IsADirectoryError:
-            raise ScenarioError([PackProblem(label, None, None, "", "is a directory")]) from None
-        except UnicodeDecodeError as exc:
-            raise ScenarioError([PackProblem(label, None, None, "",
-                                             f"is not UTF-8 text ({exc.reason})")]) from None
-        except OSError as exc:
-            raise ScenarioError([PackProblem(label, None, None, "",
-                                             f"cannot be read ({exc.strerror})")]) from None
+        text = _read_file(path, label)
     elif len(text) > MAX_FILE_BYTES:
         raise ScenarioError([PackProblem(label, None, None, "",
                                          f"larger than {MAX_FILE_BYTES:,} bytes: not read")])
