@@ -140,10 +140,13 @@ class ActionSpace:
         if isinstance(text, Action):
             return text
         text = str(text)
+        if len(text) > MAX_CHARS:  # before any work on the text
+            raise NotationError("notation/too-long",
+                                f"an action has at most {MAX_WORDS} words ({MAX_CHARS} characters)")
         words = text.split()
         if not words:
             raise NotationError("notation/empty", "no action given")
-        if len(words) > MAX_WORDS or len(text) > MAX_CHARS:
+        if len(words) > MAX_WORDS:
             raise NotationError("notation/too-long",
                                 f"an action has at most {MAX_WORDS} words ({MAX_CHARS} characters)")
         verb = words[0].lower()

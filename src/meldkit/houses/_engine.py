@@ -359,10 +359,12 @@ class HousesState(GameState):
         if isinstance(text, Action):
             return text
         text = str(text)
+        if len(text) > 100:  # before any work on the text
+            raise NotationError("notation/too-long", "a Houses action has at most 4 words")
         words = text.split()
         if not words:
             raise NotationError("notation/empty", "no action given")
-        if len(words) > 4 or len(text) > 100:
+        if len(words) > 4:
             raise NotationError("notation/too-long", "a Houses action has at most 4 words")
         verb, args = words[0].lower(), words[1:]
         r = self.rules
