@@ -142,6 +142,14 @@ def test_a_deal_that_cannot_be_stacked_is_located_at_the_deal():
                        "of seat 0: no 9H left in the deck")
 
 
+def test_a_player_count_the_pack_does_not_play_is_reported():
+    text = BLOCKED.replace("  - name: a black three blocks the pile\n",
+                           "  - name: a black three blocks the pile\n    players: 100000\n")
+    assert failures("pony_tail", text) == [
+        "s.yaml:2:5: a black three blocks the pile, players: 100000 players, but pony_tail "
+        "plays 4 to 6"]
+
+
 def test_seat_turn_is_checked_before_a_move_and_in_a_step_without_one():
     text = BLOCKED.replace("      - move: take 9 9\n", "      - by: 1\n        move: take 9 9\n")
     (message,) = failures("pony_tail", text)

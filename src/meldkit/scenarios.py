@@ -808,6 +808,11 @@ class _Run:
         sc = self.sc
         pack = self.pack
         players = sc.players if sc.players is not None else pack.spec.players.min
+        low, high = pack.spec.players.min, pack.spec.players.max
+        if not low <= players <= high:
+            self.fail(_At(sc.line, sc.col), "players",
+                      f"{players} players, but {pack.name} plays {low} to {high}")
+            return self.result()
         if not self.seats_ok(players):
             return self.result()
         try:
