@@ -56,6 +56,7 @@ __all__ = [
     "load_scenarios",
     "run_scenario_text",
     "run_scenarios",
+    "scenario_files",
 ]
 
 MAX_FILE_BYTES = 2_000_000
@@ -211,6 +212,7 @@ class ScenarioResult:
 
     @property
     def passed(self) -> bool:
+        """True when every step could be played and every expectation held."""
         return not self.failures
 
 
