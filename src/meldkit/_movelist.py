@@ -29,12 +29,16 @@ LIMIT = 25
 _IDENTITY, _NATURALS, _RANK, _VERB = 0, 1, 2, 3
 
 
+_STANDARD_RANKS = frozenset(("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K",
+                             "T", "1"))
+
+
 def _rank(word: str) -> str:
+    """The rank of a card word (``9H`` → ``9``, ``9`` → ``9``); other words stay as they are."""
     w = word.upper()
     if w in ("JK", "JOKER", "X"):
         return "JK"
-    if len(w) >= 2 and w[-1] in "CDHS" and w[:-1] in (
-            "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "T", "1"):
+    if len(w) >= 2 and w[-1] in "CDHS" and w[:-1] in _STANDARD_RANKS:
         return w[:-1]
     return w
 
@@ -100,6 +104,10 @@ def _label(key: Any, level: int, moves: Sequence[str], wild: Collection[str]) ->
             return f"add to {slot} … ({n} ways)"
         if verb == "take":
             return f"take the pile … ({n} ways)"
+        firsts = {(_parts(m)[1] or [""])[0] for m in moves}
+        first = firsts.pop() if len(firsts) == 1 else ""
+        if first and (first != slot or slot not in _STANDARD_RANKS):
+            return f"{verb} {first} … ({n} ways)"  # a card named in full: meld 4H …
         shown = "wild cards" if slot == "wild" else f"{slot}s"
         return f"{verb} {shown} … ({n} ways)"
     (verb,) = key
