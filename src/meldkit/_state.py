@@ -802,6 +802,10 @@ class RummyState(GameState):
         if not self.melded[t]:
             got = self._pending_value(p) + sum(self._values_leaving(p, cards))
             if got < self.initial_minimum(t):
+                if rules.going_out_rank[slot]:  # a pending meld is never going out
+                    return _r("meld/only-going-out",
+                              f"{_rank_name(slot)} are melded only when going out, and melds "
+                              "below the initial minimum cannot go out")
                 return None  # pending: the minimum is not reached yet
             if self.pile_pending:
                 hand_after += self._pile_coming(0)
