@@ -143,3 +143,21 @@ def test_the_terminal_player_does_not_print_an_opponents_face_down_pass(monkeypa
     bot_lines = [ln for ln in out.splitlines() if ln.startswith("  seat ") and "pass" in ln]
     assert any("pass (a card, face down)" in ln for ln in bot_lines)
     assert not [ln for ln in bot_lines if re.search(r"pass [A-Z]{2}\b", ln)]
+
+
+@pytest.mark.parametrize("pack,players", TABLES)
+def test_every_view_follows_the_published_json_schema(pack, players):
+    jsonschema = pytest.importorskip("jsonschema")
+    from meldkit.ai.view_schema import view_schema
+
+    rng = random.Random(4)
+    g = meldkit.new_game(pack, players=players, seed=4)
+    validator = jsonschema.Draft202012Validator(view_schema(g))
+    jsonschema.Draft202012Validator.check_schema(view_schema(g))
+    for step in range(200):
+        if g.is_over:
+            break
+        if step % 10 == 0:
+            for p in range(players):
+                validator.validate(g.view(p))
+        g.apply(rng.choice(g.legal_actions()))
