@@ -32,7 +32,9 @@ class Reason:
     """Why an action is refused: a stable ``code`` and a ``sentence`` a player understands."""
 
     code: str
+    """A stable machine-readable code, ``area/what`` (``pile/frozen``, ``action/bad-id`` …)."""
     sentence: str
+    """The reason in words, for a player."""
 
     def __str__(self) -> str:
         return f"{self.sentence} [{self.code}]"

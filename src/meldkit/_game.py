@@ -26,6 +26,24 @@ class GameState:
 
     Every engine (the rummy kernel, a plugin's engine) is a subclass, so code written
     against this class works with every pack.
+
+    Attributes:
+        pack: The :class:`~meldkit.RulePack` being played.
+        n_players: The number of seats.
+        seed: The seed that fixes every shuffle (a secret: it reveals every deal).
+        options: The game options (``partners``, ``first_player``).
+        deck_order: The stacked top of the first hand's deck (card codes), or None.
+        team_of: The team of each seat.
+        n_teams: The number of teams (sides).
+        scores: Each team's running score.
+        hand_number: The hand being played (1, 2 …).
+        current: The seat to act (see :attr:`current_player`, None once over).
+        phase: The phase (``draw``, ``play`` … as the engine names them; ``over`` at the end).
+        history: The host's record: the notation of every action applied, in order — enough
+            to replay the game from its seed.  It may name face-down cards; share
+            :meth:`public_history` instead.
+        hand_results: The record of each finished hand (``hand_number``, ``ended_by``,
+            ``went_out``, ``scores``, ``totals``).
     """
 
     __slots__ = ("pack", "n_players", "seed", "options", "deck_order", "team_of", "n_teams",

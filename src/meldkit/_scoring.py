@@ -65,14 +65,23 @@ class TeamScore:
     """One team's score for one hand, item by item."""
 
     team: int
+    """The team."""
     books: int = 0
+    """Points for completed books."""
     book_kinds: tuple[str, ...] = ()
+    """The kind of each completed book (``red``, ``sevens`` …)."""
     melded_cards: int = 0
+    """The values of the cards in the team's melds."""
     bonus_cards: int = 0
+    """Points for the bonus cards the team laid out."""
     dead_cards: int = 0
+    """Points for dead cards (black 3s in Pony Tail)."""
     hand_cards: int = 0
+    """The cards left in the team's hands, counted against it."""
     reserve_cards: int = 0
+    """Reserves not picked up, counted against the team."""
     going_out: int = 0
+    """The bonus for going out."""
     adjustments: tuple[tuple[str, int], ...] = ()
     """Points added by plugins' scoring rules, as ``(label, points)`` pairs."""
 

@@ -45,11 +45,15 @@ class HandResult:
     """The record of one finished hand."""
 
     hand_number: int
+    """The hand's number in the game (1, 2 …)."""
     ended_by: str
     """``went_out``, ``stock_empty`` or ``one_side_left``."""
     went_out: int | None
+    """The seat that went out, or None."""
     scores: tuple[TeamScore, ...]
+    """Each team's score for the hand, item by item."""
     final: HandFinal
+    """The zones at the end of the hand, what the scores are computed from."""
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -917,9 +921,8 @@ class RummyState(GameState):
         for c in taken:
             self._to_hand(p, c)
         del self.pile[len(self.pile) - n:]
-        # pile.take_count may leave cards: the pile stays frozen if a freezing card is left
-        freezes = self.rules.freezes_kind
-        self.pile_frozen = any(freezes[self.kind_of[c]] for c in self.pile)
+        # pile.take_count may leave cards: a pile partly taken stays as frozen as it was
+        self.pile_frozen = self.pile_frozen and bool(self.pile)
         self._lay_out_bonus(p, replace=False)
 
     def _place(self, t: int, slot: int, ids: list[int], pending: bool) -> Meld:
