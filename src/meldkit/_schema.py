@@ -294,7 +294,8 @@ class PileSpec:
     take_count: int | None = _f(
         None,
         "Most cards taken with the pile: the top card and the cards beneath it up to this "
-        "number (Hand and Foot: 7); the rest stays as the pile (null: the whole pile).",
+        "number (Hand and Foot: 7); the rest stays as the pile, as frozen as it was (null: "
+        "the whole pile).",
     )
     frozen_take_with: Literal["natural_pair", "same_rank_pair"] = _f(
         "natural_pair",
