@@ -52,8 +52,9 @@ RESOLVED = Path(__file__).parent / "games" / "resolved.yaml"
 
 def public_modules() -> list[str]:
     """``meldkit`` and each of its public modules and subpackages, by name."""
-    found = pkgutil.iter_modules([str(SRC / "meldkit")])
-    return ["meldkit"] + sorted(f"meldkit.{m.name}" for m in found if not m.name.startswith("_"))
+    found = pkgutil.walk_packages([str(SRC / "meldkit")], "meldkit.")
+    return ["meldkit"] + sorted(m.name for m in found
+                                if not any(part.startswith("_") for part in m.name.split(".")))
 
 
 def bundled_packs() -> list[meldkit.RulePack]:
