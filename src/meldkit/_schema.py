@@ -21,6 +21,16 @@ def _f(default, doc: str, **kw):
     return attrs.field(default=default, metadata={"doc": doc}, **kw)
 
 
+def _by_players(doc: str):
+    """A table by player count (``{2: 15}``); ``null`` clears an inherited table."""
+    return attrs.field(factory=dict, converter=_table, metadata={"doc": doc + " `null` clears "
+                       "an inherited table (a child pack that plays fewer player counts)."})
+
+
+def _table(value):
+    return {} if value is None else value
+
+
 frozen = attrs.frozen(kw_only=True)
 
 
@@ -33,8 +43,7 @@ class DeckSpec:
         None, "Standard decks per player (the deck grows with the table); use instead of `decks`."
     )
     jokers_per_deck: int = _f(2, "Jokers added to each standard deck.")
-    decks_by_players: dict[int, int] = _f(
-        {},
+    decks_by_players: dict[int, int] | None = _by_players(
         "Standard decks by player count (`{6: 3}`: three decks for six players); a count not "
         "listed gets `decks` or `decks_per_player`.",
     )
@@ -63,8 +72,7 @@ class PlayersSpec:
         "The player counts allowed, when not every count from `min` to `max` is "
         "(`[2, 3, 4, 6]`); empty: every count.",
     )
-    partners_by_players: dict[int, bool] = _f(
-        {},
+    partners_by_players: dict[int, bool] | None = _by_players(
         "With `partners: optional`: whether a table of this many plays in partnerships when "
         "the game option `partners` is not given (`{4: true, 6: true}`); a count not listed "
         "plays alone.",
@@ -76,8 +84,7 @@ class DealSpec:
     """The deal, the reserve piles and the upcard."""
 
     hand: int = _f(11, "Cards dealt to each player's hand.")
-    hand_by_players: dict[int, int] = _f(
-        {},
+    hand_by_players: dict[int, int] | None = _by_players(
         "Cards dealt to each hand by player count (`{2: 15, 3: 13}`); a count not listed "
         "gets `hand`.",
     )
@@ -136,8 +143,7 @@ class TurnSpec:
     """The shape of a turn."""
 
     draw: int = _f(2, "Cards drawn from the stock (fewer if the stock holds fewer).")
-    draw_by_players: dict[int, int] = _f(
-        {},
+    draw_by_players: dict[int, int] | None = _by_players(
         "Cards drawn from the stock by player count (`{2: 2}`); a count not listed gets `draw`.",
     )
     keep_card_to_discard: bool = _f(
@@ -402,8 +408,7 @@ class GoingOutSpec:
         "kind (`[clean, clean, dirty, dirty]`: two of each).",
     )
     min_books: int = _f(0, "Books the side must hold to go out.")
-    min_books_by_players: dict[int, int] = _f(
-        {},
+    min_books_by_players: dict[int, int] | None = _by_players(
         "Books needed to go out by player count (`{2: 2}`); a count not listed gets "
         "`min_books`.",
     )
