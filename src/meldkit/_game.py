@@ -303,7 +303,7 @@ class GameState:
         return returns(self)
 
     def max_game_length(self) -> int:
-        """The action cap adapters enforce (:data:`meldkit.ai.chance.MAX_GAME_LENGTH`):
+        """The action cap adapters enforce (``meldkit.ai.chance.MAX_GAME_LENGTH``):
         no bundled pack has a finite proven bound, since void hands may repeat."""
         from .ai.chance import max_game_length
 
@@ -456,7 +456,8 @@ class GameState:
                     "the pack it was made with, from_json(text, pack=...) or resolver=... "
                     "(a save never names a file to open)")
         if not isinstance(pack, RulePack):
-            raise SaveError(f"the pack to load this save with must be a RulePack, not {pack!r}")
+            raise SaveError(f"the pack to load this save with must be a RulePack (e.g. "
+                            f"meldkit.load_pack(...)), not {pack!r:.60}")
         if pack.digest != digest:
             raise SaveError(
                 f"this save was made with another version of pack {name!r} "

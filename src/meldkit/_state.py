@@ -1166,7 +1166,7 @@ class RummyState(GameState):
         """What ``player`` may see, as JSON-able data: their own hand, every public zone,
         and only the sizes of hidden ones (stock, other hands, reserves, the pile below
         its top)."""
-        if not isinstance(player, int) or not 0 <= player < self.n_players:
+        if type(player) is not int or not 0 <= player < self.n_players:
             raise SetupError(f"player must be a seat 0..{self.n_players - 1}, not {player!r}")
         codes = self.codes
         teams = []

@@ -327,7 +327,7 @@ class HousesState(GameState):
     def view(self, player: int) -> dict[str, Any]:
         """What ``player`` sees: their hand, every group and removed group, and only the
         number of cards in the deck, other hands and passed cards."""
-        if not isinstance(player, int) or not 0 <= player < self.n_players:
+        if type(player) is not int or not 0 <= player < self.n_players:
             raise SetupError(f"player must be a seat 0..{self.n_players - 1}, not {player!r}")
         code = self.rules.codes
         v = {
