@@ -202,7 +202,9 @@ def _players_and_cards(spec) -> list[str]:
         out.append(f"- **Dead cards:** {_selectors(cards.dead)} — never melded.")
     if cards.unmeldable:
         out.append(f"- **Never melded:** {_selectors(cards.unmeldable)}.")
-    out += ["", "Card values (for melds, the initial meld and cards left in hand):", "",
+    counted = ("deadwood and cards left in hand" if spec.melds.kinds
+               else "melds, the initial meld and cards left in hand")
+    out += ["", f"Card values (for {counted}):", "",
             "| Card | Value |", "|---|---:|"]
     order = {r: i for i, r in enumerate(("JK",) + RANKS[:13])}
     for sel in sorted(cards.values, key=lambda s: (order.get(s.upper(), 50), s)):
@@ -343,16 +345,10 @@ def _initial_meld(spec) -> list[str]:
                "count together; if they do not reach the minimum they are taken back, and the "
                "player may not meld again that turn.")
     out += ["", "| Side's score | Minimum |", "|---|---:|"]
-    low = None
-    for t in tiers:
-        if t.below is None:
-            what = f"{low:,} or more" if low is not None else "any"
-        elif low is None:
-            what = f"below {t.below:,}"
-        else:
-            what = f"{low:,} to {t.below - 1:,}"
-        out.append(f"| {what} | {t.minimum} |")
-        low = t.below
+    out += _tier_rows(tiers)
+    for n, more in sorted(im.minimums_by_players.items()):
+        out += ["", f"With {n} players:", "", "| Side's score | Minimum |", "|---|---:|"]
+        out += _tier_rows(more)
     out.append("")
     if im.pile_top_counts:
         out.append("When the pile is taken for the initial meld, its top card counts toward "
@@ -361,6 +357,20 @@ def _initial_meld(spec) -> list[str]:
         out.append("When the pile is taken for the initial meld, its top card does not count "
                    "toward the minimum.")
     return out
+
+
+def _tier_rows(tiers) -> list[str]:
+    rows, low = [], None
+    for t in tiers:
+        if t.below is None:
+            what = f"{low:,} or more" if low is not None else "any"
+        elif low is None:
+            what = f"below {t.below:,}"
+        else:
+            what = f"{low:,} to {t.below - 1:,}"
+        rows.append(f"| {what} | {t.minimum} |")
+        low = t.below
+    return rows
 
 
 def _pile(spec) -> list[str]:
@@ -487,12 +497,17 @@ def _scoring(spec) -> list[str]:
         out.append("| every card in the side's books and melds | its value |")
     if spec.cards.bonus:
         bonus = f"{sc.bonus.value:,} each"
+        whose = "a side's" if sc.bonus.sets_by == "side" else "a player's"
+        also = (" (however split between the partners)" if sc.bonus.sets_by == "side"
+                else "")
         if sc.bonus.set_size:
-            whose = "a side's" if sc.bonus.sets_by == "side" else "a player's"
-            also = (" (however split between the partners)" if sc.bonus.sets_by == "side"
-                    else "")
             bonus += (f"; {whose} set of {sc.bonus.set_size}{also} scores "
                       f"{sc.bonus.set_value:,} instead")
+        if sc.bonus.by_count:
+            bonus += "; " + ", ".join(f"{n} held" + (" by one side" if sc.bonus.sets_by == "side"
+                                                     else " by one player")
+                                      + f" score {v:,}" for n, v in
+                                      sorted(sc.bonus.by_count.items())) + also
         if sc.bonus.negative_if_not_melded:
             bonus += "; negative for a side that has not melded"
         out.append(f"| bonus cards | {bonus} |")
@@ -522,9 +537,15 @@ def _game_end(spec) -> list[str]:
         return ["## The end of the game", "",
                 (f"The game is {_n(spec.game.hands, 'hand')}, whatever the scores; the side "
                  "with the most points then wins (a tie is a draw).")]
+    by = ""
+    if spec.game.target_by_players:
+        by = " (" + ", ".join(f"{v:,} with {n} players"
+                              for n, v in sorted(spec.game.target_by_players.items())) + ")"
+    tie = ("a tie plays another hand" if spec.game.tie == "play_on"
+           else "a tie at or above the target ends the game drawn")
     return ["## The end of the game", "",
             (f"The game ends after the hand in which a side reaches {spec.game.target:,} "
-             "points; the side with the most points wins (a tie plays another hand).")]
+             f"points{by}; the side with the most points wins ({tie}).")]
 
 
 def _plugin_sheet(pack: RulePack) -> list[str]:
