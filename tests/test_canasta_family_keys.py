@@ -127,7 +127,7 @@ def test_players_counts_outside_min_and_max_are_located(tmp_path):
 
 def test_bonus_sets_by_side_without_sets_is_refused(tmp_path):
     found = problems(tmp_path, "extends: pony_tail\nname: v\nscoring: {bonus: {sets_by: side}}\n")
-    assert any("scoring.bonus.sets_by: side, but scoring.bonus.set_size is 0" in line
+    assert any("scoring.bonus.sets_by: side, but scoring.bonus.set_size is 0 and by_count is empty" in line
                for line in found), found
 
 
@@ -152,12 +152,16 @@ def test_classic_canasta_sheet_states_the_differences_by_player_count():
     sheet = rules_sheet("classic_canasta")
     for line in ("2, 3, 4 or 6 players: 2 or 3 play each alone; 4 or 6 play in 2 teams",
                  "3 decks (162 cards) with 6 players",
-                 "11 cards (15 cards with 2 players, 13 cards with 3 players)",
+                 "11 cards (15 cards with 2 players, 13 cards with 3 players, 13 cards with 6 "
+                 "players)",
+                 "| 7,500 or more | 150 |",
+                 "5 held by one side score 1,000",
+                 "5,000 points (10,000 with 6 players)",
                  "draw 1 card (2 cards with 2 players)",
                  "3s (treys) are melded only by a player going out",
                  "frozen for a side that has not melded",
                  "at least 1 book (2 books with 2 players, 2 books with 6 players)",
-                 "a side's set of 4 (however split between the partners) scores 800"):
+                 "4 held by one side score 800"):
         assert line in sheet, line
 
 

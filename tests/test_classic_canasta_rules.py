@@ -6,8 +6,8 @@ every card not named is a plain filler), plays scripted actions in notation and 
 exact outcomes: reason codes of refused actions, zones, and the scores of the hand.
 
 Going out (CC-16) needs one canasta with 3 or 4 players and two with 2 or 6; the script
-:func:`going_out` reaches it at each count — in one turn with 2, 3 and 4 players (a
-concealed going out), over two turns with 6 (the partner's canasta is the second).
+:func:`going_out` reaches it at each count with seat 0 going out in its first turn that
+melds (concealed): with 6 players its partners have made the two canastas before.
 """
 
 from __future__ import annotations
@@ -20,12 +20,14 @@ from meldkit.testing import stacked_game
 
 PACK = "classic_canasta"
 PLAYERS = [2, 3, 4, 6]
-DEAL = {2: 15, 3: 13, 4: 11, 6: 11}
+DEAL = {2: 15, 3: 13, 4: 11, 6: 13}
 """CC-3, written out here so that the tests do not read the pack's own tables."""
 DRAW = {2: 2, 3: 1, 4: 1, 6: 1}
 """CC-7."""
 BOOKS_TO_GO_OUT = {2: 2, 3: 1, 4: 1, 6: 2}
 """CC-16."""
+TARGET = {2: 5000, 3: 5000, 4: 5000, 6: 10000}
+"""CC-20."""
 VALUES = {"JK": 50, "A": 20, "2": 20, "K": 10, "Q": 10, "J": 10, "10": 10, "9": 10, "8": 10,
           "7": 5, "6": 5, "5": 5, "4": 5, "3": 5}
 """CC-19."""
@@ -121,17 +123,20 @@ def going_out(players: int, form: str):
         if form == "discard":
             return g, ["draw", "meld 9 9 9 9 9 9 9", "meld A A A A", "discard 5"]
         return g, ["draw", "meld 9 9 9 9 9 9 9 9", "meld A A A A"]
-    # six players, two canastas: seat 0 melds one, its partner seat 2 the other
-    last = "5D" if form == "discard" else "9S"
-    g = deal(6, {0: f"{NINES} AC AD AH AS", 2: f"{EIGHTS} 4D"},
-             stock=f"5C 4S 4H 4D 4C 4S {last}")
-    play(g, "draw", "meld 9 9 9 9 9 9 9", "meld A A A", "discard 5")  # keeps one ace
-    play(g, "draw", "discard 4")                                      # seat 1
-    play(g, "draw", "meld 8 8 8 8 8 8 8", "discard 4")                # seat 2
-    pass_turns(g)                                                     # seats 3, 4, 5
+    # six players, two canastas: seat 0's partners (seats 2 and 4) meld one each first
+    g = deal(6, {0: "AC AD AH AS KC KD KH QC QD QH JC JD JH", 2: f"{EIGHTS} 4C",
+                 4: "7C 7C 7D 7D 7H 7H 7S 4S"},
+             stock="4S 4H 4C 4D 4S 4H " + ("5C" if form == "discard" else "JS"))
+    play(g, "draw", "discard 4")                                    # seat 0 passes
+    play(g, "draw", "discard 4")                                    # seat 1
+    play(g, "draw", "meld 8 8 8 8 8 8 8", "discard 4")              # seat 2: 70, a canasta
+    play(g, "draw", "discard 4")                                    # seat 3
+    play(g, "draw", "meld 7 7 7 7 7 7 7", "discard 4")              # seat 4: a canasta
+    play(g, "draw", "discard 4")                                    # seat 5
+    melds_ = ["meld A A A A", "meld K K K", "meld Q Q Q"]
     if form == "discard":
-        return g, ["draw", "add A to A", "discard 5"]
-    return g, ["draw", "add A to A", "add 9 to 9"]
+        return g, ["draw", *melds_, "meld J J J", "discard 5"]
+    return g, ["draw", *melds_, "meld J J J J"]
 
 
 def melded_then_round(players: int, discard: str, other_rank: str = "7"):
@@ -270,8 +275,8 @@ def test_CC_9_black_threes_may_be_the_last_meld_of_a_player_going_out(players):
 
 
 def test_CC_9_six_players_black_threes_wait_for_the_second_canasta():
-    g = deal(6, {0: f"{NINES} 3C 3C 3S 3S"}, stock="5C")
-    play(g, "draw", "meld 9 9 9 9 9 9 9")
+    g = deal(6, {0: f"{NINES} 3C 3C 3S 3S KC KD"}, stock="KH")
+    play(g, "draw", "meld 9 9 9 9 9 9 9", "meld K K K")
     why = g.check("meld 3 3 3 3")
     assert ("meld/only-going-out", True) == (why.code, "2 books" in why.sentence)
 
@@ -298,8 +303,11 @@ def test_CC_10_canastas_natural_500_mixed_300_and_they_keep_growing(players):
 # --------------------------------------------------------------------------- initial meld
 @pytest.mark.parametrize("players", PLAYERS)
 @pytest.mark.parametrize("score, minimum", [(-10, 15), (0, 50), (1495, 50), (1500, 90),
-                                            (2995, 90), (3000, 120), (4990, 120)])
+                                            (2995, 90), (3000, 120), (4990, 120), (7495, 120),
+                                            (7500, 150)])
 def test_CC_11_initial_meld_minimum_by_the_sides_score(players, score, minimum):
+    if players != 6 and score >= 7500:
+        minimum = 120  # the 150 tier is the six-player game's
     g = deal(players)
     g.scores[0] = score
     assert minimum == g.initial_minimum(0)
@@ -398,20 +406,25 @@ def test_CC_16_going_out_by_discarding_or_by_melding_every_card(players, form):
     assert ("natural",) * BOOKS_TO_GO_OUT[players] == g.last_hand.scores[0].book_kinds
 
 
+TWO_CANASTAS = {
+    # (players, form): seat 0's hand, its draw, the melds, and the play refused
+    (2, "discard"): (f"{NINES} AC AD AH AS KC KD KH KS", "AC 5C",
+                     ["meld 9 9 9 9 9 9 9", "meld A A A A A"], "meld K K K K"),
+    (2, "meld"): (f"{NINES} AC AD AH AS KC KD KH KS", "AC KC",
+                  ["meld 9 9 9 9 9 9 9", "meld A A A A A"], "meld K K K K K"),
+    (6, "discard"): (f"{NINES} AC AD AH KC KD KH", "5C",
+                     ["meld 9 9 9 9 9 9 9", "meld A A A"], "meld K K K"),
+    (6, "meld"): (f"{NINES} AC AD AH AS KC KD", "KH",
+                  ["meld 9 9 9 9 9 9 9", "meld A A A A"], "meld K K K"),
+}
+
+
 @pytest.mark.parametrize("players", [2, 6])
 @pytest.mark.parametrize("form", ["discard", "meld"])
 def test_CC_16_two_canastas_are_needed_with_two_or_six_players(players, form):
-    hand = f"{NINES} AC AD AH AS" + (" KC KD KH KS" if players == 2 else "")
-    draw = {("discard", 2): "AC 5C", ("meld", 2): "AC KC",
-            ("discard", 6): "5C", ("meld", 6): "9S"}[form, players]
+    hand, draw, melds_, last = TWO_CANASTAS[players, form]
     g = deal(players, {0: hand}, stock=draw)
-    play(g, "draw", "meld 9 9 9 9 9 9 9")
-    last = "meld A A A A"
-    if players == 2:
-        play(g, "meld A A A A A")
-        last = "meld K K K K K" if form == "meld" else "meld K K K K"
-    if form == "meld" and players == 6:
-        play(g, "add 9 to 9")
+    play(g, "draw", *melds_)
     why = g.check(last)  # the meld would leave no card (meld) or one to discard (discard)
     assert ("out/needs-books" if form == "meld" else "hand/keep-a-card") == why.code
     assert "needs 2 books to go out (it has 1)" in why.sentence
@@ -430,15 +443,14 @@ def test_CC_16_melding_every_card_without_a_canasta_is_refused(players):
     hand = {2: "KC KD KH AC AD AH QC QD QH JC JD JH JS 10C 10D",
             3: "KC KD KH AC AD AH QC QD QH QS JC JD JH",
             4: "KC KD KH AC AD AH QC QD QH JC JD",
-            6: "KC KD KH AC AD AH QC QD QH JC JD"}[players]
-    draw = {2: "10H 10S", 3: "JS", 4: "JH", 6: "JH"}[players]
+            6: "KC KD KH AC AD AH QC QD QH QS JC JD JH"}[players]
+    draw = {2: "10H 10S", 3: "JS", 4: "JH", 6: "JS"}[players]
     g = deal(players, {0: hand}, stock=draw)
-    play(g, "draw", "meld K K K", "meld A A A", "meld Q Q Q" if players != 3 else "meld Q Q Q Q")
+    play(g, "draw", "meld K K K", "meld A A A",
+         "meld Q Q Q Q" if players in (3, 6) else "meld Q Q Q")
     if players == 2:
         play(g, "meld J J J J")
-    last = {2: "meld 10 10 10 10", 3: "meld J J J", 4: "meld J J J", 6: "meld J J J"}[players]
-    if players == 3:
-        last = "meld J J J J"
+    last = {2: "meld 10 10 10 10", 3: "meld J J J J", 4: "meld J J J", 6: "meld J J J J"}[players]
     why = g.check(last)
     assert ("out/needs-books", True) == (why.code, "means going out" in why.sentence)
     assert all(hand_size(g, 0) > len(a.cards) for a in g.legal_actions()
@@ -446,25 +458,41 @@ def test_CC_16_melding_every_card_without_a_canasta_is_refused(players):
 
 
 # --------------------------------------------------------------------------- scoring
-@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("players", PLAYERS)
 def test_CC_17_going_out_concealed_scores_200(players):
-    g, acts = going_out(players, "discard")
+    g, acts = going_out(players, "discard")  # seat 0 had not melded before
     play(g, *acts)
     assert 200 == g.last_hand.scores[0].going_out
 
 
-def test_CC_17_six_players_going_out_after_melding_earlier_scores_100():
-    g, acts = going_out(6, "discard")
-    play(g, *acts)
-    assert 100 == g.last_hand.scores[0].going_out
+@pytest.mark.parametrize("players", [4, 6])
+def test_CC_17_going_out_after_melding_on_an_earlier_turn_scores_100(players):
+    hands = {0: f"{NINES} AC AD AH AS"}
+    last = ["5D", "discard 5"]
+    if players == 6:  # thirteen cards, and a second canasta from seat 2
+        hands[0] += " KC KD"
+        hands[2] = f"{EIGHTS} 4C"
+        last = ["KH", "meld K K K"]
+    g = deal(players, hands, stock="5C " + cycle("4", players - 1) + " " + last[0])
+    play(g, "draw", "meld A A A A", "discard 5")  # seat 0 melds (80) …
+    play(g, "draw", "discard 4")
+    if players == 6:
+        play(g, "draw", "meld 8 8 8 8 8 8 8", "discard 4")
+    pass_turns(g)
+    play(g, "draw", "meld 9 9 9 9 9 9 9", last[1])  # … and goes out on a later turn
+    assert ("went_out", 100) == (g.last_hand.ended_by, g.last_hand.scores[0].going_out)
 
 
 @pytest.mark.parametrize("players", [4, 6])
 def test_CC_17_concealed_is_judged_per_player_whatever_the_partner_did(players):
     hands = {0: f"{NINES} AC AD AH AS", 2: "KC KD KH QC QD QH 4D"}
-    if players == 6:
-        hands[4] = f"{EIGHTS} 4H"  # six players need two canastas
-    draws = ["4S", "4S", "KS", "4H"] + (["8S", "4C"] if players == 6 else []) + ["5C"]
+    finish = ["discard 5"]
+    if players == 6:  # thirteen cards, and two canastas
+        hands[0] += " JC JD"
+        hands[4] = f"{EIGHTS} 4H"
+        finish = ["meld J J J"]
+    draws = (["4S", "4S", "KS", "4H"] + (["8S", "4C"] if players == 6 else [])
+             + ["5C" if players == 4 else "JH"])
     g = deal(players, hands, stock=" ".join(draws))
     play(g, "draw", "discard 4")                                # seat 0 passes
     play(g, "draw", "discard 4")                                # seat 1
@@ -473,7 +501,7 @@ def test_CC_17_concealed_is_judged_per_player_whatever_the_partner_did(players):
     if players == 6:
         play(g, "draw", "meld 8 8 8 8 8 8 8 8", "discard 4")    # seat 4: a canasta
         play(g, "draw", "discard 4")                            # seat 5
-    play(g, "draw", "meld 9 9 9 9 9 9 9", "meld A A A A", "discard 5")
+    play(g, "draw", "meld 9 9 9 9 9 9 9", "meld A A A A", *finish)
     assert ("went_out", 200) == (g.last_hand.ended_by, g.last_hand.scores[0].going_out)
 
 
@@ -525,6 +553,16 @@ def test_CC_19_all_four_red_threes_of_one_side_score_800_however_split(players, 
     assert (800 if meld else -800) == g.hand_results[0].scores[0].bonus_cards
 
 
+@pytest.mark.parametrize("held, points", [(5, 1000), (6, 1200)])
+def test_CC_19_six_players_five_red_threes_score_1000_and_six_1200(held, points):
+    threes = ["3H", "3D", "3H", "3D", "3H", "3D"][:held]
+    g = deal(6, {0: " ".join(threes[:3]) + " KC KD KH AC AD AH", 2: " ".join(threes[3:])},
+             stock="5C 5D 5H 5S 5C 5D 4S")
+    play(g, "draw", "meld K K K", "meld A A A")
+    g._end_hand("stock_empty", None)
+    assert points == g.hand_results[0].scores[0].bonus_cards
+
+
 @pytest.mark.parametrize("players", PLAYERS)
 def test_CC_19_fewer_red_threes_score_100_each(players):
     g = deal(players, {0: "3H 3D 3H KC KD KH AC AD AH"}, stock="5C 5D 5H 5S 4S")
@@ -534,9 +572,10 @@ def test_CC_19_fewer_red_threes_score_100_each(players):
 
 
 @pytest.mark.parametrize("players", PLAYERS)
-@pytest.mark.parametrize("before, over", [(4500, True), (1000, False)])
-def test_CC_20_the_game_ends_after_the_hand_in_which_a_side_reaches_5000(players, before, over):
+@pytest.mark.parametrize("short, over", [(500, True), (4000, False)])
+def test_CC_20_the_game_ends_after_the_hand_in_which_a_side_reaches_5000(players, short, over):
+    """5,000 with 2 to 4 players, 10,000 with 6."""
     g, acts = going_out(players, "discard")
-    g.scores[0] = before
+    g.scores[0] = TARGET[players] - short
     play(g, *acts)
     assert (over, 0 if over else None, 1 if over else 2) == (g.is_over, g.winner, g.hand_number)

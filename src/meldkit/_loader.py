@@ -1139,10 +1139,12 @@ class _Checker:
 
     def initial_meld(self) -> None:
         """Tiers: ``below`` increases, and only the last tier, which must exist, is open."""
-        tiers = self.spec.initial_meld.minimums
+        self._tiers(self.spec.initial_meld.minimums, ("initial_meld", "minimums"))
+
+    def _tiers(self, tiers: list, where: KeyPath) -> None:
         previous: int | None = None
         for i, tier in enumerate(tiers):
-            path = ("initial_meld", "minimums", i, "below")
+            path = (*where, i, "below")
             last = i == len(tiers) - 1
             if tier.below is None and not last:
                 self.add(
@@ -1159,10 +1161,7 @@ class _Checker:
             if tier.below is not None:
                 previous = tier.below
             if tier.minimum < 0:
-                self.add(
-                    ("initial_meld", "minimums", i, "minimum"),
-                    f"expected at least 0, got {tier.minimum}",
-                )
+                self.add((*where, i, "minimum"), f"expected at least 0, got {tier.minimum}")
 
     def reserve(self) -> None:
         """Reserve settings are contradictions when no reserve piles are dealt; a reserve
@@ -1209,6 +1208,7 @@ class _Checker:
             (("turn", "draw_by_players"), spec.turn.draw_by_players, 1, "cards"),
             (("going_out", "min_books_by_players"), spec.going_out.min_books_by_players, 0,
              "books"),
+            (("game", "target_by_players"), spec.game.target_by_players, 1, "points"),
         )
         for path, table, least, what in tables:
             for n, value in table.items():
@@ -1218,6 +1218,16 @@ class _Checker:
                 if value < least:
                     self.add((*path, n), f"{value} {what} for {n} players: expected at least "
                              f"{least}")
+        for n, tiers in spec.initial_meld.minimums_by_players.items():
+            path = ("initial_meld", "minimums_by_players", n)
+            if n not in allowed:
+                self.add(path, f"{n} players is not a player count of this pack "
+                         f"({', '.join(map(str, sorted(allowed)))})", related=(("players",),))
+            self._tiers(tiers, path)
+        for n in spec.scoring.bonus.by_count:
+            if n < 1:
+                self.add(("scoring", "bonus", "by_count", n), f"expected a count of at least 1 "
+                         f"bonus card, got {n}")
         pb = spec.players.partners_by_players
         if pb and spec.players.partners != "optional":
             self.add(("players", "partners_by_players"), f"applies only with partners: "
@@ -1241,6 +1251,10 @@ class _Checker:
             self.add(("initial_meld", "minimums"), "not used when initial_meld.by_hand is "
                      "given (minimums by hand number): remove one of the two",
                      related=(("initial_meld", "by_hand"),))
+        if im.by_hand and im.minimums_by_players:
+            self.add(("initial_meld", "minimums_by_players"), "not used when "
+                     "initial_meld.by_hand is given (minimums by hand number): remove one of "
+                     "the two", related=(("initial_meld", "by_hand"),))
         for i, minimum in enumerate(im.by_hand):
             if minimum < 0:
                 self.add(("initial_meld", "by_hand", i), f"expected at least 0, got {minimum}")
@@ -1250,9 +1264,10 @@ class _Checker:
         if game.hands is not None and game.hands < 1:
             self.add(("game", "hands"), f"expected null or at least 1, got {game.hands}")
         bonus = spec.scoring.bonus
-        if bonus.sets_by == "side" and bonus.set_size == 0:
+        if bonus.sets_by == "side" and bonus.set_size == 0 and not bonus.by_count:
             self.add(("scoring", "bonus", "sets_by"), "side, but scoring.bonus.set_size is 0 "
-                     "(no sets are scored)", related=(("scoring", "bonus", "set_size"),))
+                     "and by_count is empty (nothing counts the side's bonus cards together)",
+                     related=(("scoring", "bonus", "set_size"),))
         self._required_books_possible()
 
     def _required_books_possible(self) -> None:

@@ -141,6 +141,9 @@ class Rules:
         # --- initial meld, pile, reserve, going out ---------------------------------------
         self.minimum_tiers = [(t.below, t.minimum) for t in spec.initial_meld.minimums]
         self.minimum_by_hand = tuple(spec.initial_meld.by_hand)
+        self.minimum_tiers_by_players = {
+            n: [(t.below, t.minimum) for t in tiers]
+            for n, tiers in spec.initial_meld.minimums_by_players.items()}
         self.pile_top_counts = spec.initial_meld.pile_top_counts
         p = spec.pile
         self.freezes_kind = [False] * N_KINDS
@@ -172,6 +175,7 @@ class Rules:
         self.players_leave = h.players_out_without_discard
         self.one_side_left_ends = h.one_side_left
         self.target = spec.game.target
+        self.target_by_players = dict(spec.game.target_by_players)
         self.fixed_hands = spec.game.hands
         d = spec.deal
         self.upcard_again_bonus = "bonus" in d.upcard_turn_again
@@ -312,13 +316,19 @@ class Rules:
             raise SetupError(f"{n_players} players cannot form {n_teams} teams")
         return [s % n_teams for s in range(n_players)], n_teams
 
-    def minimum_for(self, score: int, hand_number: int = 1) -> int:
+    def target_for(self, n_players: int) -> int:
+        """The game's target at a table of ``n_players`` (``game.target_by_players``)."""
+        return self.target_by_players.get(n_players, self.target)
+
+    def minimum_for(self, score: int, hand_number: int = 1, n_players: int | None = None) -> int:
         """The initial-meld minimum for a side with cumulative ``score`` in hand
-        ``hand_number`` (``initial_meld.by_hand`` first, then the score tiers)."""
+        ``hand_number`` at a table of ``n_players`` (``initial_meld.by_hand`` first, then
+        the score tiers for that count, then ``minimums``)."""
         by_hand = self.minimum_by_hand
         if by_hand:
             return by_hand[min(max(hand_number, 1), len(by_hand)) - 1]
-        for below, minimum in self.minimum_tiers:
+        tiers = self.minimum_tiers_by_players.get(n_players, self.minimum_tiers)
+        for below, minimum in tiers:
             if below is None or score < below:
                 return minimum
         return 0

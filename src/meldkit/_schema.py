@@ -256,6 +256,10 @@ class InitialMeldSpec:
     """The first meld of a side in a hand."""
 
     minimums: list[MinimumTier] = _f([], "Tiers by the side's cumulative score, first match wins.")
+    minimums_by_players: dict[int, list[MinimumTier]] | None = _by_players(
+        "Tiers by player count (`{6: [...]}`), each a list like `minimums`; a count not "
+        "listed uses `minimums`.",
+    )
     by_hand: list[int] = _f(
         [],
         "Minimums by hand number instead of score (`[50, 90, 120, 150]`: 50 in the first hand, "
@@ -443,11 +447,16 @@ class BonusScoring:
     set_size: int = _f(0, "A player's bonus cards in sets of this size score `set_value` (0: no sets).")
     set_value: int = _f(0, "Points for each full set.")
     negative_if_not_melded: bool = _f(False, "A side that has not melded counts them against it.")
+    by_count: dict[int, int] = _f(
+        {},
+        "Points for holding exactly this many bonus cards, instead of `value` each and the "
+        "sets (`{4: 800, 5: 1000, 6: 1200}`); whose cards count together is `sets_by`.",
+    )
     sets_by: Literal["player", "side"] = _f(
         "player",
-        "Whose bonus cards make up the sets of `set_size`: each player's own, or the side's "
-        "together (classic canasta: all four red 3s held by one side score 800, however split "
-        "between the partners).",
+        "Whose bonus cards are counted together for `set_size` and `by_count`: each player's "
+        "own, or the side's (classic canasta: all four red 3s held by one side score 800, "
+        "however split between the partners).",
     )
 
 
@@ -490,6 +499,9 @@ class GameSpec:
     """The game as a series of hands."""
 
     target: int = _f(5000, "The game ends after the hand in which a side reaches this total.")
+    target_by_players: dict[int, int] | None = _by_players(
+        "The target by player count (`{6: 10000}`); a count not listed plays to `target`.",
+    )
     hands: int | None = _f(
         None,
         "A fixed number of hands: the game ends after this many, whatever the totals, and "

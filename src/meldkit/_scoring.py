@@ -101,10 +101,12 @@ class TeamScore:
 
 
 def bonus_points(rules: Rules, n: int) -> int:
-    """Points for ``n`` bonus cards held by one player (sets of four and the rest).
-
-    """
+    """Points for ``n`` bonus cards counted together — one player's, or a side's with
+    ``scoring.bonus.sets_by: side``: ``by_count`` if it lists ``n``, else full sets and
+    the rest at ``value`` each."""
     b = rules.spec.scoring.bonus
+    if n in b.by_count:
+        return b.by_count[n]
     if b.set_size:
         sets, rest = divmod(n, b.set_size)
         return sets * b.set_value + rest * b.value

@@ -349,7 +349,7 @@ class RummyState(GameState):
 
     def initial_minimum(self, team: int) -> int:
         """The initial-meld minimum of a team at its current score."""
-        return self.rules.minimum_for(self.scores[team], self.hand_number)
+        return self.rules.minimum_for(self.scores[team], self.hand_number, self.n_players)
 
     def zone_cards(self) -> dict[str, list[int]]:
         """Every zone with the card ids in it; each card of the deck is in exactly one."""
@@ -1106,7 +1106,7 @@ class RummyState(GameState):
             self._start_hand(self._ordered_deck())
             return
         best = max(self.scores)
-        if best >= self.rules.target and (
+        if best >= self.rules.target_for(self.n_players) and (
                 self.scores.count(best) == 1 or self.rules.spec.game.tie == "draw"):
             self.phase = OVER
             return
