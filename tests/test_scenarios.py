@@ -96,6 +96,25 @@ def test_the_bundled_examples_catch_changed_rules_of_pony_tail(tmp_path):
         assert clause in failed, (old, new, failed)
 
 
+def test_three_silent_rule_differences_in_a_classic_canasta_pack_that_validates(tmp_path):
+    """The issue's story: a Classic Canasta variant that validates ok plays three rules
+    differently; the shipped example scenarios name each one."""
+    from meldkit import check_pack
+
+    text = (ROOT / "rulepacks" / "classic_canasta.yaml").read_text(encoding="utf-8")
+    for old, new in (("frozen_until_melded: true", "frozen_until_melded: false"),
+                     ('going_out_ranks: ["3"]', "going_out_ranks: []"),
+                     ("{below: 3000, minimum: 90}", "{below: 3000, minimum: 60}")):
+        assert old in text
+        text = text.replace(old, new, 1)
+    pack = tmp_path / "my_classic.yaml"
+    pack.write_text(text, encoding="utf-8")
+    assert check_pack(pack) == []
+    ((_, results),) = run_scenarios(pack, [bundled_scenarios("classic_canasta")])
+    assert sorted(r.name.split()[0] for r in results if not r.passed) == ["CC-11", "CC-13",
+                                                                           "CC-9"]
+
+
 def test_hand_score_items_show_the_item_that_differs(tmp_path):
     pack = variant(tmp_path, "value: 300}", "value: 400}")
     ((_, results),) = run_scenarios(pack, [bundled_scenarios("pony_tail")])
