@@ -106,6 +106,12 @@ def test_required_books_repeated_with_closing_books_is_accepted():
      "5 players is not a player count"),
     ("deck: {decks_by_players: {4: 0}}\n", "deck.decks_by_players.4",
      "0 decks for 4 players"),
+    ("game: {target_by_players: {6: 100}}\n", "game.target_by_players.6",
+     "6 players is not a player count"),
+    ("initial_meld: {by_hand: [], minimums_by_players: {4: [{below: 10, minimum: 5}]}}\n",
+     "initial_meld.minimums_by_players.4[0].below", "the last tier must have below: null"),
+    ("scoring: {bonus: {by_count: {0: 5}}}\n", "scoring.bonus.by_count.0",
+     "expected a count of at least 1"),
 ])
 def test_by_players_tables_and_new_keys_refuse_impossible_values(tmp_path, text, where, says):
     found = problems(tmp_path, "extends: hand_and_foot\nname: v\n" + text)
