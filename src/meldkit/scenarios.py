@@ -429,8 +429,8 @@ class _Reader:
                         for seat in seats or {}:
                             cards = self.cards(seats, seat, f"{path}.deal.{part}.{seat}", False)
                             if cards is not None:
-                                target[seat] = cards
-                                seat_at[(part, seat)] = self.at_key(seats, seat)
+                                target[int(seat)] = cards  # a plain int, not ruamel's
+                                seat_at[(part, int(seat))] = self.at_key(seats, seat)
                 if "upcard" in deal:
                     up = self.cards(deal, "upcard", f"{path}.deal.upcard", False)
                     if up is not None:
@@ -535,7 +535,7 @@ class _Reader:
                 for seat in seats or {}:
                     cards = self.cards(seats, seat, f"{kp}.{seat}", key != "bonus")
                     if cards is not None:
-                        out.append(_Expect(key, cards, self.at_value(seats, seat), seat))
+                        out.append(_Expect(key, cards, self.at_value(seats, seat), int(seat)))
             elif key in ("hand_size", "reserve_picked_up"):
                 seats = self.seats(node, key, kp)
                 for seat in seats or {}:
@@ -547,7 +547,7 @@ class _Reader:
                         self.problem(self.at_value(seats, seat), f"{kp}.{seat}",
                                      f"expected {want}, got {_kind_text(v)}")
                         continue
-                    out.append(_Expect(key, v, self.at_value(seats, seat), seat))
+                    out.append(_Expect(key, v, self.at_value(seats, seat), int(seat)))
             elif key == "melds":
                 teams = self.seats(node, key, kp)
                 for team in teams or {}:
@@ -560,7 +560,7 @@ class _Reader:
                     parsed = [self.cards(melds, i, f"{kp}.{team}[{i}]", True)
                               for i in range(len(melds))]
                     if all(p is not None for p in parsed):
-                        out.append(_Expect(key, parsed, tat, team))
+                        out.append(_Expect(key, parsed, tat, int(team)))
             elif key == "pile":
                 if self.mapping(value, vat, kp, PILE_KEYS):
                     for sub in value:
@@ -592,7 +592,7 @@ class _Reader:
                     for item in items:
                         if item in SCORE_ITEMS:
                             out.append(_Expect(key, (item, _plain(items[item])),
-                                               self.at_value(items, item), team))
+                                               self.at_value(items, item), int(team)))
             elif key in ("turn", "hand_number", "went_out", "winner"):
                 nullable = key in ("went_out", "winner")
                 if value is None and nullable:
