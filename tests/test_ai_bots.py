@@ -8,14 +8,15 @@ import random
 import pytest
 
 import meldkit
+from ai_tables import seats, tables
 from meldkit.bots import BOTS, GreedyBot, ISMCTSBot, RandomBot, make_bot, play_game
 
-TABLES = [("gin_rummy", 2), ("oklahoma_gin", 2), ("rummy", 3), ("houses", 4),
-          ("pony_tail", 4), ("pony_canasta", 2)]
+TABLES = tables(*[])
 
 
 @pytest.mark.parametrize("pack,players", TABLES)
 def test_ismcts_chooses_a_legal_action_at_random_positions(pack, players):
+    players = seats(pack, players)
     rng = random.Random(2)
     g = meldkit.new_game(pack, players=players, seed=9)
     bot = ISMCTSBot(seed=1, iterations=8, rollout_depth=10)

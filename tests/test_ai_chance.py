@@ -51,15 +51,19 @@ def test_undo_takes_back_exactly_the_last_action():
 
 def test_deepcopy_costs_about_a_clone():
     g = meldkit.new_game("pony_tail", players=4, seed=2)
-    t = time.perf_counter()
-    for _ in range(200):
-        copy.deepcopy(g)
-    deep = time.perf_counter() - t
-    t = time.perf_counter()
-    for _ in range(200):
-        g.clone()
-    clone = time.perf_counter() - t
-    assert deep < 3 * clone + 0.01
+
+    def best(fn) -> float:  # the best of several runs: robust on a busy machine
+        runs = []
+        for _ in range(7):
+            t = time.perf_counter()
+            for _ in range(50):
+                fn(g)
+            runs.append(time.perf_counter() - t)
+        return min(runs)
+
+    assert best(copy.deepcopy) < 2 * best(lambda s: s.clone()) + 0.002
+    c = copy.deepcopy(g)
+    assert c == g and c.rules is g.rules  # the compiled rules are shared, not copied
 
 
 def test_chance_mode_enumerates_the_stock_and_plays_the_chosen_card():

@@ -10,11 +10,11 @@ import re
 import pytest
 
 import meldkit
+from ai_tables import seats, tables
 from meldkit._cards import card_code
 from meldkit.ai.infostate import public_history, replay_start, step_events
 
-TABLES = [("gin_rummy", 2), ("oklahoma_gin", 2), ("rummy", 3), ("houses", 4),
-          ("pony_tail", 4), ("pony_canasta", 2)]
+TABLES = tables(*[])
 
 
 def deck_codes(g) -> set[str]:
@@ -39,6 +39,7 @@ def played(pack, players, actions, seed):
 
 @pytest.mark.parametrize("pack,players", TABLES)
 def test_no_event_or_view_names_a_card_the_player_has_not_seen(pack, players):
+    players = seats(pack, players)
     g = played(pack, players, 250, seed=21)
     s = replay_start(g)
     deck = deck_codes(s)
@@ -60,6 +61,7 @@ def test_no_event_or_view_names_a_card_the_player_has_not_seen(pack, players):
 
 @pytest.mark.parametrize("pack,players", TABLES)
 def test_views_name_only_cards_in_zones_the_player_may_see(pack, players):
+    players = seats(pack, players)
     g = played(pack, players, 150, seed=8)
     zones = g.zone_cards()
     from meldkit.ai.infostate import card_code_of
@@ -147,6 +149,7 @@ def test_the_terminal_player_does_not_print_an_opponents_face_down_pass(monkeypa
 
 @pytest.mark.parametrize("pack,players", TABLES)
 def test_every_view_follows_the_published_json_schema(pack, players):
+    players = seats(pack, players)
     jsonschema = pytest.importorskip("jsonschema")
     from meldkit.ai.view_schema import view_schema
 

@@ -10,9 +10,9 @@ import pytest
 from strategies import shuffle_hidden
 
 import meldkit
+from ai_tables import seats, tables
 
-TABLES = [("gin_rummy", 2), ("oklahoma_gin", 2), ("rummy", 3), ("houses", 4),
-          ("pony_tail", 4), ("pony_canasta", 2)]
+TABLES = tables(*[])
 
 
 def positions(pack, players, actions=120, seed=3):
@@ -27,6 +27,7 @@ def positions(pack, players, actions=120, seed=3):
 
 @pytest.mark.parametrize("pack,players", TABLES)
 def test_spec_slices_tile_the_vector_and_hand_counts_match(pack, players):
+    players = seats(pack, players)
     g = meldkit.new_game(pack, players=players, seed=1)
     spec = g.observation_spec()
     ends = 0
@@ -45,6 +46,7 @@ def test_spec_slices_tile_the_vector_and_hand_counts_match(pack, players):
 
 @pytest.mark.parametrize("pack,players", TABLES)
 def test_observation_does_not_change_when_hidden_cards_are_shuffled(pack, players):
+    players = seats(pack, players)
     rng = random.Random(5)
     spec = meldkit.new_game(pack, players=players, seed=1).observation_spec()
     checked = 0

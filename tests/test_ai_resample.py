@@ -13,15 +13,16 @@ from collections import Counter
 import pytest
 
 import meldkit
+from ai_tables import seats, tables
 from meldkit import GameState, MeldkitError
 from meldkit.ai.resample import Determinizer
 
-TABLES = [("gin_rummy", 2), ("oklahoma_gin", 2), ("rummy", 2), ("rummy", 4), ("houses", 4),
-          ("pony_tail", 4), ("pony_canasta", 2), ("pony_canasta", 4)]
+TABLES = tables(*[("rummy", 2), ("rummy", 4), ("pony_canasta", 4)])
 
 
 @pytest.mark.parametrize("pack,players", TABLES)
 def test_resampled_state_has_the_same_view_and_legal_actions_at_every_position(pack, players):
+    players = seats(pack, players)
     rng = random.Random(13)
     g = meldkit.new_game(pack, players=players, seed=17)
     changed = checked = 0

@@ -1,7 +1,7 @@
 """Adapters to game-AI frameworks, each behind its own extra:
 
-- :mod:`meldkit.adapters.pettingzoo` — a PettingZoo AEC environment
+- ``meldkit.adapters.pettingzoo`` — a PettingZoo AEC environment
   (``pip install 'meldkit[pettingzoo]'``);
-- :mod:`meldkit.adapters.openspiel` — a Python game registered with OpenSpiel
+- ``meldkit.adapters.openspiel`` — a Python game registered with OpenSpiel
   (``pip install 'meldkit[openspiel]'``).
 """
