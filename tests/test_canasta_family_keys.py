@@ -133,7 +133,8 @@ def test_players_counts_outside_min_and_max_are_located(tmp_path):
 
 def test_bonus_sets_by_side_without_sets_is_refused(tmp_path):
     found = problems(tmp_path, "extends: pony_tail\nname: v\nscoring: {bonus: {sets_by: side}}\n")
-    assert any("scoring.bonus.sets_by: side, but scoring.bonus.set_size is 0 and by_count is empty" in line
+    says = "scoring.bonus.sets_by: side, but scoring.bonus.set_size is 0 and by_count is empty"
+    assert any(says in line
                for line in found), found
 
 

@@ -1082,7 +1082,8 @@ class _Checker:
                 return
             hand = deal.hand_by_players.get(count, deal.hand)
             if hand != deal.hand:
-                each = f"{hand} hand" if not deal.reserve else f"({hand} hand + {deal.reserve} reserve)"
+                each = (f"{hand} hand" if not deal.reserve
+                        else f"({hand} hand + {deal.reserve} reserve)")
             needed = count * (hand + deal.reserve) + upcard
             if needed > deck[0]:
                 plus = " + 1 upcard" if upcard else ""

@@ -607,7 +607,8 @@ class RummyState(GameState):
         return None
 
     def _foot_waiting(self, p: int) -> bool:
-        """Whether playing out p's hand picks up their reserve (``reserve.pickup_on_empty_hand``)."""
+        """Whether playing out p's hand picks up their reserve
+        (``reserve.pickup_on_empty_hand``)."""
         return self.rules.pickup_on_empty_hand and not self.reserve_taken[p]
 
     def _hand_after_ok(self, p: int, hand_after: int, new_books, reserve_gained) -> Reason | None:
