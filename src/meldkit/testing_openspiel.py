@@ -4,7 +4,7 @@ One hand is played **in lockstep** in both engines from the identical deal: at e
 decision the legal moves of the two must correspond one to one (each OpenSpiel action
 translates to exactly one meldkit notation and back), the policy's choice is applied to
 both, and when the hand ends the two must agree on how it ended and on its score
-(OpenSpiel's ``Returns()`` against meldkit's ``hand_results[-1].net``).
+(OpenSpiel's ``Returns()`` against meldkit's ``hand_results[0].net``).
 
 Needs the optional ``openspiel`` extra (``pip install "meldkit[openspiel]"``); this module
 imports ``pyspiel`` only when a hand is played, so it can be imported (and its card and
