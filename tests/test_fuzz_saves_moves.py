@@ -2,7 +2,7 @@
 saves sent back by a client and moves typed by a player (issue 11).
 
 * **Saves**: real saves (Pony Tail, Pony Canasta with and without partners, classic
-  canasta, Hand and Foot, Houses; draw
+  canasta, Hand and Foot, Houses, gin rummy and rummy; draw
   and play phases, pending melds, finished hands, finished games), mutated 1 to 3 times —
   a value replaced by another (another card id, -1, 10⁶, 2⁷⁰, ``true``, ``null``, a
   string, a float, a list, an object), a key deleted, a list item duplicated or dropped,
@@ -37,7 +37,8 @@ def _collect_saves() -> list[str]:
     saves = []
     tables = [("pony_tail", 4, None, 1), ("pony_canasta", 4, {"partners": True}, 2),
               ("pony_canasta", 3, None, 3), ("houses", 4, None, 4),
-              ("classic_canasta", 4, None, 5), ("hand_and_foot", 4, None, 6)]
+              ("classic_canasta", 4, None, 5), ("hand_and_foot", 4, None, 6),
+              ("gin_rummy", 2, None, 7), ("rummy", 3, None, 8)]
     for pack, players, options, seed in tables:
         g = meldkit.new_game(pack, players=players, seed=seed, options=options)
         bot = RandomBot(seed=seed)

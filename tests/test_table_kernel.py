@@ -301,7 +301,7 @@ def test_a_save_with_a_card_twice_is_refused():
     g = meldkit.new_game("gin_rummy", players=2, seed=4)
     d = json.loads(g.to_json())
     d["hands"][0][0] = d["hands"][1][0]
-    with pytest.raises(SaveError, match="exactly once"):
+    with pytest.raises(SaveError, match="one place only"):
         meldkit.GameState.from_json(json.dumps(d))
 
 

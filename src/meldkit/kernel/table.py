@@ -1011,66 +1011,113 @@ class TableState(GameState):
 
     @classmethod
     def _from_state_dict(cls, pack, d: dict[str, Any]) -> TableState:
+        """Read a save as untrusted input: every field checked (a
+        :class:`~meldkit.SaveError` naming it), every card in exactly one zone, and the
+        position one a game can reach."""
+        from .. import saves as sv
+
         s = cls.__new__(cls)
         try:
             s._setup(pack, d["players"], d["seed"], d["options"], d["deck_order"])
         except SetupError as e:
-            raise SaveError(f"players/seed/options: {e}") from None
-        s.rules = TableRules.of(pack)
-        s.kind_of = s.rules.deck_kinds(s.n_players)
-        n_cards = len(s.kind_of)
-        _check_saved_table(d, s.n_players, n_cards)
-        for k in cls._SAVED:
-            setattr(s, k, d[k])
-        s.scores = list(d["scores"])
-        s.wins = list(d["wins"])
-        s.history = list(d["history"])
-        s.hands = [list(h) for h in d["hands"]]
-        s.stock = list(d["stock"])
-        s.pile = list(d["pile"])
-        s.defenders = list(d["defenders"])
+            raise SaveError(f"damaged meldkit save: players/seed/options: {e}") from None
+        s.rules = rules = TableRules.of(pack)
+        s.kind_of = rules.deck_kinds(s.n_players)
+        n, n_cards = s.n_players, len(s.kind_of)
+
+        def seat(v: Any, path: str) -> int:
+            return sv.integer(v, path, 0, n - 1)
+
+        ledger = sv.CardLedger(n_cards)
+        s.hands = [ledger.cards(h, f"hands[{p}]")
+                   for p, h in enumerate(sv.array(sv.get(d, "hands"), "hands", n))]
+        s.stock = ledger.cards(sv.get(d, "stock"), "stock")
+        s.pile = ledger.cards(sv.get(d, "pile"), "pile")
         s.melds = []
-        for i, (mid, owner, cards, low, high, kind) in enumerate(d["melds"]):
-            match = s.rules.melds.match_grown(kind, [s.kind_of[c] for c in cards])
+        ids_seen: set[int] = set()
+        for i, m in enumerate(sv.array(sv.get(d, "melds"), "melds", max_len=n_cards)):
+            path = f"melds[{i}]"
+            mid, owner, cards, low, high, kind = sv.array(m, path, 6)
+            mid = sv.integer(mid, f"{path}[0]", 1, 10**6)
+            if mid in ids_seen:
+                raise sv.bad(f"{path}[0]", f"meld id m{mid} is used twice")
+            ids_seen.add(mid)
+            cards = ledger.cards(cards, f"{path}[2]")
+            match = rules.melds.match_grown(
+                sv.integer(kind, f"{path}[5]", 0, len(rules.kinds) - 1),
+                [s.kind_of[c] for c in cards])
             if match is None:
-                raise SaveError(f"melds[{i}]: the cards do not form a meld")
-            s.melds.append(TableMeld(mid, owner, list(cards), match, low, high))
-        s.hand_results = [TableHandResult.from_dict(r) for r in d["hand_results"]]
+                raise sv.bad(path, "its cards do not form a meld of its kind")
+            s.melds.append(TableMeld(mid, seat(owner, f"{path}[1]"), cards, match,
+                                     sv.integer(low, f"{path}[3]", 0, 52),
+                                     sv.integer(high, f"{path}[4]", 0, 52)))
+        ledger.complete()
+        s.phase = sv.choice(sv.get(d, "phase"), "phase", (*PHASES, OVER))
+        s.hand_number = sv.integer(sv.get(d, "hand_number"), "hand_number", 1, 10**6)
+        s.current = seat(sv.get(d, "current"), "current")
+        s.hand_first = seat(sv.get(d, "hand_first"), "hand_first")
+        s.passes = sv.integer(sv.get(d, "passes"), "passes", 0, n)
+        knocker = sv.get(d, "knocker")
+        s.knocker = None if knocker is None else seat(knocker, "knocker")
+        kv = sv.get(d, "knock_value")
+        s.knock_value = None if kv is None else sv.integer(kv, "knock_value", 0, 1000)
+        if (s.knock_value is None) != (rules.knock is None):
+            raise sv.bad("knock_value", "does not match the pack's knocking rule")
+        s.knock_discarded = sv.boolean(sv.get(d, "knock_discarded"), "knock_discarded")
+        s.layoff_stage = sv.integer(sv.get(d, "layoff_stage"), "layoff_stage", 0, 2)
+        for key in ("taken", "must_use"):
+            v = sv.get(d, key)
+            if v is not None and (type(v) is not int or v not in s.hands[s.current]):
+                raise sv.bad(key, f"{sv.what(v)} is not a card in the hand of the player "
+                                  "to move")
+            setattr(s, key, v)
+        s.pile_takes = sv.integer(sv.get(d, "pile_takes"), "pile_takes", 0, 10**6)
+        s.returned_in_row = sv.integer(sv.get(d, "returned_in_row"), "returned_in_row", 0,
+                                       10**6)
+        s.turns = sv.integer(sv.get(d, "turns"), "turns", 0, 10**7)
+        s.multiplier = sv.integer(sv.get(d, "multiplier"), "multiplier", 1, 2)
+        s.next_meld = sv.integer(sv.get(d, "next_meld"), "next_meld",
+                                 max(ids_seen, default=0) + 1, 10**6 + 1)
+        s.scores = sv.array_of(sv.get(d, "scores"), "scores",
+                               lambda v, p: sv.integer(v, p, -sv.MAX_SCORE, sv.MAX_SCORE),
+                               s.n_teams)
+        s.wins = sv.array_of(sv.get(d, "wins"), "wins",
+                             lambda v, p: sv.integer(v, p, 0, 10**6), s.n_teams)
+        s.history = sv.strings(sv.get(d, "history"), "history", sv.MAX_HISTORY_ITEM, 10**7)
+        s.defenders = sv.array_of(sv.get(d, "defenders"), "defenders", seat, max_len=n)
+        s.hand_results = []
+        for i, r in enumerate(sv.array(sv.get(d, "hand_results"), "hand_results",
+                                       max_len=10_000)):
+            try:
+                s.hand_results.append(TableHandResult.from_dict(
+                    sv.json_data(r, f"hand_results[{i}]")))
+            except (KeyError, TypeError, ValueError, AttributeError):
+                raise sv.bad(f"hand_results[{i}]", "not a hand record") from None
         s._legal_cache = None
+        s._check_position()
         return s
 
+    def _check_position(self) -> None:
+        """Refuse a saved position that no game reaches (a phase without what it needs)."""
+        from .. import saves as sv
 
-def _check_saved_table(d: dict, n_players: int, n_cards: int) -> None:
-    """Refuse a save whose zones do not hold every card exactly once, or whose fields are
-    out of range (a :class:`~meldkit.SaveError` naming the field)."""
-    def ints(name, value):
-        if not isinstance(value, list) or not all(type(c) is int for c in value):
-            raise SaveError(f"{name}: expected a list of card ids")
-        return value
-
-    if not isinstance(d.get("hands"), list) or len(d["hands"]) != n_players:
-        raise SaveError(f"hands: expected {n_players} hands")
-    seen: list[int] = []
-    for p, h in enumerate(d["hands"]):
-        seen += ints(f"hands[{p}]", h)
-    seen += ints("stock", d.get("stock"))
-    seen += ints("pile", d.get("pile"))
-    if not isinstance(d.get("melds"), list):
-        raise SaveError("melds: expected a list")
-    for i, m in enumerate(d["melds"]):
-        if not (isinstance(m, list) and len(m) == 6 and all(type(x) is int for x in (
-                m[0], m[1], m[3], m[4], m[5])) and 0 <= m[1] < n_players):
-            raise SaveError(f"melds[{i}]: expected [id, owner, cards, low, high, kind]")
-        seen += ints(f"melds[{i}].cards", m[2])
-    if sorted(seen) != list(range(n_cards)):
-        raise SaveError(f"zones: the saved zones do not hold each of the {n_cards} cards "
-                        "exactly once")
-    phase = d.get("phase")
-    if phase not in PHASES and phase != OVER:
-        raise SaveError(f"phase: {phase!r} is not a phase of this game")
-    cur = d.get("current")
-    if type(cur) is not int or not 0 <= cur < n_players:
-        raise SaveError(f"current: expected a seat 0..{n_players - 1}")
+        phase = self.phase
+        if phase == OVER:
+            return
+        if phase in (WALL, FIRST_UPCARD) and not self.pile:
+            raise sv.bad("phase", f"{phase}, but the discard pile is empty")
+        if phase in (WALL, KNOCK, DISCARD) and self.knock_value is None:
+            raise sv.bad("phase", f"{phase}, but the pack has no knocking")
+        if phase == PLAY and self.knock_value is not None:
+            raise sv.bad("phase", "play, but in this pack melds are laid only on a knock")
+        if phase in (KNOCK, LAYOFF) and self.knocker is None:
+            raise sv.bad("knocker", f"none, but the phase is {phase}")
+        if phase == KNOCK and self.knocker != self.current:
+            raise sv.bad("knocker", "the player to move is not the knocker")
+        if phase == LAYOFF and (not self.defenders or self.defenders[0] != self.current):
+            raise sv.bad("defenders", "the player to move is not the defender laying off")
+        if not self._cached_legal():
+            raise sv.bad("phase", f"{phase}: the player to move would have no legal action")
 
 
 PHASES: dict[str, tuple[str, str]] = {
