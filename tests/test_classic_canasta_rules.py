@@ -391,6 +391,26 @@ def test_CC_15_an_unfrozen_pile_is_taken_onto_the_sides_meld_of_its_rank(players
 
 
 @pytest.mark.parametrize("players", PLAYERS)
+def test_CC_15_a_single_card_may_not_take_a_single_card_pile(players):
+    hand = {2: "KC KD KH AC AD AH QC QD QH JC JD JH 10C 10D 10H",
+            3: "KC KD KH AC AD AH QC QD QH JC JD JH 5C",
+            4: "KC KD KH AC AD AH QC QD QH QS 5C"}
+    hand[6] = hand[3]
+    melds_ = {2: ["meld 10 10 10", "meld J J J"], 3: ["meld J J J"], 6: ["meld J J J"]}
+    last = players - 1  # the seat before seat 0 takes the pile and leaves one card on it
+    g = deal(players, {0: hand[players], last: "5H 5S AC AD AH KS"},
+             stock="5C 5D" if players == 2 else "5D " + cycle("5", players - 2))
+    play(g, "draw", "meld K K K", "meld A A A",
+         "meld Q Q Q Q" if players == 4 else "meld Q Q Q", *melds_.get(players, []),
+         "discard 5")
+    while g.current_player != last:
+        play(g, "draw", "discard 5")
+    play(g, "take 5 5", "meld A A A", "discard K")
+    assert (1, 1, "KS") == (hand_size(g, 0), g.view(0)["pile"]["size"], g.view(0)["pile"]["top"])
+    assert "pile/single-card" == refused(g, "take")
+
+
+@pytest.mark.parametrize("players", PLAYERS)
 def test_CC_15_a_wild_card_on_top_cannot_be_taken(players):
     g = melded_then_round(players, "4", other_rank="2")
     assert "pile/top-wild" == refused(g, "take 2 2")

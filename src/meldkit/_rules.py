@@ -159,6 +159,7 @@ class Rules:
         self.frozen_same_rank_pair = p.frozen_take_with == "same_rank_pair"
         self.frozen_until_melded = p.frozen_until_melded
         self.take_count = p.take_count
+        self.single_card_rule = p.single_card_rule
         r = spec.reserve
         self.reserve_size = spec.deal.reserve
         self.pickup_on_book = r.pickup_on_book

@@ -301,6 +301,11 @@ class PileSpec:
         "The pile is frozen for a side that has not melded this hand: it takes the pile only "
         "as a frozen pile (`frozen_take_with`), with cards matching the top card.",
     )
+    single_card_rule: bool = _f(
+        False,
+        "A player holding a single card may not take a pile of a single card (classic "
+        "canasta).",
+    )
     take_count: int | None = _f(
         None,
         "Most cards taken with the pile: the top card and the cards beneath it up to this "

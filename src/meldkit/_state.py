@@ -679,6 +679,9 @@ class RummyState(GameState):
         code = card_code(top_kind)
         if rules.blocks_kind[top_kind]:
             return _r("pile/blocked", f"a {code} on top blocks the pile")
+        if rules.single_card_rule and len(self.pile) == 1 and self.hand_size[p] == 1:
+            return _r("pile/single-card", "holding a single card, you may not take a pile of a "
+                                          "single card")
         if rules.pile_requires_melded and not self.melded[t]:
             return _r("pile/needs-melded", "your side must meld before taking the pile")
         if not (rules.is_natural_rank[top] or rules.is_wild_rank[top]):

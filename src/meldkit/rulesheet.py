@@ -400,6 +400,8 @@ def _pile(spec) -> list[str]:
                    "rest of the pile into your hand:")
         for w in p.take_with:
             out.append(f"  - {ways[w]}")
+    if p.single_card_rule:
+        out.append("- A player holding a single card may not take a pile of a single card.")
     if p.take_count is not None:
         out.append(f"- Only the top {_cards(p.take_count)} of the pile are taken (the top card "
                    "and those beneath it); the rest stay as the discard pile.")
