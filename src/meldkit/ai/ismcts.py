@@ -171,7 +171,7 @@ def position_values(s) -> list[float]:
     """Each team's material on the table, for positions a rollout leaves in mid-hand (in
     score points): the canasta kernel counts melded card values and books (at the pack's
     smallest book bonus) less the values left in hand; table melds count the deadwood
-    others hold less one's own; Houses counts groups (:mod:`~meldkit.ai.houses_policy`)."""
+    others hold less one's own; Houses counts groups (``meldkit.ai.houses_policy``)."""
     nt = s.n_teams
     out = [0.0] * nt
     if s.is_over:
