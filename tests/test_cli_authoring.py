@@ -273,7 +273,7 @@ def test_a_long_list_folds_the_moves_of_one_rank_then_of_one_kind():
     assert len(folded) <= 20 and sorted(_leaves(folded)) == sorted(moves)
 
 
-def _play_stacked(script: str, **deal) -> str:
+def _play_stacked(script: str, pack: str = "pony_tail", **deal) -> str:
     """A transcript of ``meldkit play`` (seat 0 against greedy bots) from a stacked deal."""
     import io
 
@@ -281,7 +281,7 @@ def _play_stacked(script: str, **deal) -> str:
     from meldkit.cli import _Game
     from meldkit.testing import stacked_game
 
-    state = stacked_game("pony_tail", 4, **deal)
+    state = stacked_game(pack, 4, **deal)
     out = io.StringIO()
     game = _Game(state, 0, ["you", "greedy", "greedy", "greedy"], Style(False), out,
                  io.StringIO(script), seed=1)
@@ -338,3 +338,10 @@ def test_play_logs_automatic_events_and_marks_a_blocked_pile():
             "    team 0 completes a wild book of wild cards\n"
             "    seat 0 (you) picks up the Pony Tail (13 cards)\n") in log
     assert max(len(lst) for lst in _move_lists(out)) <= 25
+
+
+def test_play_marks_a_pile_frozen_for_a_side_that_has_not_melded():
+    out = _play_stacked("quit\n", pack="classic_canasta", hands={0: ["9H", "9S"]}, upcard="9C")
+    assert "Pile: 9C on top, 1 card FROZEN for your side until it melds" in out
+    out = _play_stacked("quit\n", hands={0: ["9H", "9S"]}, upcard="9C")  # Pony Tail: not so
+    assert "Pile: 9C on top, 1 card   ·" in out

@@ -115,13 +115,16 @@ def _plural(n: int, word: str) -> str:
 
 def render_table(view: dict[str, Any], style: Style, *, title: str = "",
                  wild: set[str] | frozenset[str] = frozenset(), reserve_name: str = "reserve",
-                 show_hand: bool = True, blocked: set[str] | frozenset[str] = frozenset()) -> str:
+                 show_hand: bool = True, blocked: set[str] | frozenset[str] = frozenset(),
+                 frozen_until_melded: bool = False) -> str:
     """The table as ``view``'s player sees it, as lines of text; ``blocked``: the card
-    codes that block the pile when on top (marked BLOCKED)."""
+    codes that block the pile when on top (marked BLOCKED); ``frozen_until_melded``: the
+    pile is frozen for a side that has not melded (marked so for the player's side)."""
     try:
         if "hand_sizes" in view and "knock_value" in view:
             return _render_table_melds(view, style, title)
-        return _render_rummy(view, style, title, wild, reserve_name, show_hand, blocked)
+        return _render_rummy(view, style, title, wild, reserve_name, show_hand, blocked,
+                             frozen_until_melded)
     except (KeyError, TypeError, IndexError):
         return _render_generic(view, style, title)
 
@@ -193,7 +196,8 @@ def _meld_text(m: dict[str, Any], style: Style, wild) -> str:
 
 
 def _render_rummy(view: dict[str, Any], style: Style, title: str, wild,
-                  reserve_name: str, show_hand: bool, blocked=frozenset()) -> str:
+                  reserve_name: str, show_hand: bool, blocked=frozenset(),
+                  frozen_until_melded: bool = False) -> str:
     you = view["you"]
     your_team = view["team"]
     players = view["players"]
@@ -255,6 +259,9 @@ def _render_rummy(view: dict[str, Any], style: Style, title: str, wild,
     pile = view["pile"]
     if pile["top"]:
         frozen = style.cyan(" FROZEN") if pile["frozen"] else ""
+        if not pile["frozen"] and frozen_until_melded and not any(
+                t["melded"] for t in teams if t["team"] == your_team):
+            frozen = style.cyan(" FROZEN for your side until it melds")
         if pile["top"] in blocked:
             frozen += style.cyan(f" BLOCKED (a {pile['top']} on top: it cannot be taken)")
         lines.append(f"Pile: {style.card(pile['top'], wild)} on top, "

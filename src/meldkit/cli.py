@@ -501,7 +501,9 @@ class _Game:
         view = self.state.view(self.human)
         self.say(render_table(view, self.style, title=_title(self.pack), wild=self.wild,
                               reserve_name=self.pack.spec.deal.reserve_name,
-                              blocked=_blocked_codes(self.pack)))
+                              blocked=_blocked_codes(self.pack),
+                              frozen_until_melded=bool(getattr(
+                                  self.pack.spec.pile, "frozen_until_melded", False))))
 
     def moves(self) -> None:
         """The legal moves, grouped: moves that differ only in wild cards share a line,
