@@ -50,7 +50,7 @@ def test_openspiel_random_sim_test_with_serialization_passes(pack, players):
     import meldkit.adapters.openspiel  # noqa: F401  (registers the game)
 
     game = pyspiel.load_game("python_meldkit", {"pack": pack, "players": players,
-                                                "max_actions": 150})
+                                                "max_actions": 100})
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
