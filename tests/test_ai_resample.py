@@ -121,3 +121,18 @@ def test_later_deals_are_unknown_and_the_history_is_not_replayable():
     with pytest.raises(ValueError, match="seat"):
         g.resample(7)
     json.loads(r.to_json())
+
+
+def test_a_continued_replay_knows_exactly_what_a_fresh_one_knows():
+    from meldkit.ai import resample as module
+
+    rng = random.Random(6)
+    g = meldkit.new_game("rummy", players=3, seed=12)
+    for step in range(150):
+        if g.is_over:
+            break
+        p = g.current_player
+        continued = Determinizer(g, p).known  # continues the replay of earlier positions
+        module._TRACKS.clear()
+        assert Determinizer(g, p).known == continued, step
+        g.apply(rng.choice(g.legal_actions()))

@@ -9,8 +9,10 @@ over the hidden positions, under the rules' constraints (a bonus card is never i
 and gives the state a fresh seed so that later deals are unknown too.
 
 ``state.resample(player, rng)`` is ``Determinizer(state, player).sample(rng)``; for many
-samples of one position build the determinizer once (a replay costs about what the game
-took to play; a sample costs about one clone).
+samples of one position build the determinizer once (a sample costs about one clone).  The
+first determinizer of a game replays it from the seed; a later position of the same game
+continues the last replay (the most recent 64 games and players are remembered), so each
+action is replayed once.
 
 >>> import meldkit, random
 >>> g = meldkit.new_game("gin_rummy", players=2, seed=1)
@@ -36,6 +38,12 @@ if TYPE_CHECKING:
 __all__ = ["Determinizer", "resample"]
 
 _VISIBLE_PREFIXES = ("meld:", "bonus:", "group:", "removed:")
+
+_TRACKS: dict[tuple, tuple] = {}
+"""Replays already made, by game and player (state, card places, known cards, history):
+a later position of the same game continues the replay instead of starting over, so a bot
+deciding every move of a long game pays for each action once."""
+_TRACKS_MAX = 64
 
 
 def _visible(zone: str, player: int) -> bool:
@@ -77,10 +85,21 @@ class Determinizer:
         st, p = self.state, self.player
         if not st.history:
             return {c for z, ids in st.zone_cards().items() if _visible(z, p) for c in ids}
-        s = replay_start(st)
-        where = _where(s.zone_cards())
-        known = {c for c, z in where.items() if _visible(z, p)}
-        for text in st.history:
+        key = (st.pack.name, st.pack.digest, st.n_players, st.seed, repr(st.options),
+               repr(st.deck_order), p)
+        cached = _TRACKS.pop(key, None)
+        done = 0
+        if cached is not None and len(cached[3]) <= len(st.history) \
+                and st.history[:len(cached[3])] == cached[3]:
+            s, where, known, played = cached  # continue a replay this game already made
+            s = s.clone()
+            known = set(known)
+            done = len(played)
+        else:
+            s = replay_start(st)
+            where = _where(s.zone_cards())
+            known = {c for c, z in where.items() if _visible(z, p)}
+        for text in st.history[done:]:
             actor = s.current
             a = s.parse_action(text)
             hand = s.hand_number
@@ -94,6 +113,9 @@ class Determinizer:
                     known -= {c for c, z in where.items() if z == f"hand:{actor}"}
                 known |= {c for c, z in now.items() if _visible(z, p)}
             where = now
+        _TRACKS[key] = (s.clone(), where, frozenset(known), list(st.history))
+        while len(_TRACKS) > _TRACKS_MAX:
+            _TRACKS.pop(next(iter(_TRACKS)))
         if s.zone_cards() != st.zone_cards() or (s.phase, s.current) != (st.phase,
                                                                           st.current):
             from .action_space import ActionSpaceError
