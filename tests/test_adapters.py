@@ -4,8 +4,6 @@ bundled pack (issue 13, item 6); small game counts, skipped without the extras."
 from __future__ import annotations
 
 import pytest
-
-import meldkit
 from ai_tables import seats, tables
 
 TABLES = tables(*[])

@@ -10,9 +10,9 @@ import subprocess
 import sys
 
 import pytest
+from ai_tables import seats, tables
 
 import meldkit
-from ai_tables import seats, tables
 from meldkit import GameState, IllegalActionError, SaveError
 from meldkit.ai import ActionSpaceError
 

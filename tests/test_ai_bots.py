@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from ai_tables import seats, tables
 
 import meldkit
-from ai_tables import seats, tables
 from meldkit.bots import BOTS, GreedyBot, ISMCTSBot, RandomBot, make_bot, play_game
 
 TABLES = tables(*[])

@@ -8,9 +8,9 @@ import random
 import re
 
 import pytest
+from ai_tables import seats, tables
 
 import meldkit
-from ai_tables import seats, tables
 from meldkit._cards import card_code
 from meldkit.ai.infostate import public_history, replay_start, step_events
 

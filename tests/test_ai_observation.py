@@ -7,10 +7,10 @@ import random
 from array import array
 
 import pytest
+from ai_tables import seats, tables
 from strategies import shuffle_hidden
 
 import meldkit
-from ai_tables import seats, tables
 
 TABLES = tables(*[])
 

@@ -11,9 +11,9 @@ import random
 from collections import Counter
 
 import pytest
+from ai_tables import seats, tables
 
 import meldkit
-from ai_tables import seats, tables
 from meldkit import GameState, MeldkitError
 from meldkit.ai.resample import Determinizer
 

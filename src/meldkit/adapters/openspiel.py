@@ -38,7 +38,7 @@ except ImportError as e:  # pragma: no cover - depends on the extra
 import meldkit
 from meldkit.ai.infostate import _deal_event, step_events
 
-__all__ = ["MeldkitGame", "MeldkitState", "GAME_TYPE"]
+__all__ = ["GAME_TYPE", "MeldkitGame", "MeldkitState"]
 
 _DEFAULTS = {"pack": "gin_rummy", "players": 0, "deals": 1000, "max_actions": 0}
 

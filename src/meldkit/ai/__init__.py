@@ -14,6 +14,17 @@ from .infostate import Event, information_state, public_history, public_text
 from .observation import ObservationSpec, observation, observation_spec
 from .resample import Determinizer, resample
 
-__all__ = ["ActionIds", "ActionSpaceError", "action_space_for", "Determinizer", "Event",
-           "ObservationSpec", "information_state", "observation", "observation_spec",
-           "public_history", "public_text", "resample"]
+__all__ = [
+           "ActionIds",
+           "ActionSpaceError",
+           "Determinizer",
+           "Event",
+           "ObservationSpec",
+           "action_space_for",
+           "information_state",
+           "observation",
+           "observation_spec",
+           "public_history",
+           "public_text",
+           "resample",
+]

@@ -31,7 +31,7 @@ from .._errors import IllegalActionError, MeldkitError
 if TYPE_CHECKING:
     from .._game import GameState
 
-__all__ = ["ActionIds", "action_space_for", "ActionSpaceError"]
+__all__ = ["ActionIds", "ActionSpaceError", "action_space_for"]
 
 
 class ActionSpaceError(MeldkitError):
@@ -46,8 +46,16 @@ class ActionIds:
     action type, then cards, then target) that depends only on the pack.
     """
 
-    __slots__ = ("pack_name", "players", "actions", "texts", "size", "digest", "_ids",
-                 "_by_text")
+    __slots__ = (
+        "_by_text",
+        "_ids",
+        "actions",
+        "digest",
+        "pack_name",
+        "players",
+        "size",
+        "texts",
+    )
 
     def __init__(self, pack_name: str, players: int, actions: list[Action]):
         self.pack_name = pack_name
@@ -271,8 +279,19 @@ def _table_universe(state) -> list[Action]:
 
 
 def _houses_universe(state) -> list[Action]:
-    from ..houses._engine import (AGREE, DRAW, MOVE, PASS, PLACE, PROPOSE, RECEIVE, REFUSE,
-                                  REMOVE, STEAL, VERBS)
+    from ..houses._engine import (
+        AGREE,
+        DRAW,
+        MOVE,
+        PASS,
+        PLACE,
+        PROPOSE,
+        RECEIVE,
+        REFUSE,
+        REMOVE,
+        STEAL,
+        VERBS,
+    )
 
     r = state.rules
     look = r.lookup

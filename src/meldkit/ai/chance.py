@@ -31,7 +31,7 @@ from .._errors import IllegalActionError
 if TYPE_CHECKING:
     from .._game import GameState
 
-__all__ = ["ChanceGame", "returns", "max_game_length", "undo", "MAX_GAME_LENGTH"]
+__all__ = ["MAX_GAME_LENGTH", "ChanceGame", "max_game_length", "returns", "undo"]
 
 MAX_GAME_LENGTH = 20_000
 """The action cap of :func:`max_game_length` for packs whose games have no finite bound

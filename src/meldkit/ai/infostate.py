@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 if TYPE_CHECKING:
     from .._game import GameState
 
-__all__ = ["Event", "public_history", "information_state", "public_text", "card_code_of"]
+__all__ = ["Event", "card_code_of", "information_state", "public_history", "public_text"]
 
 
 class Event(NamedTuple):

@@ -30,7 +30,7 @@ __all__ = ["ISMCTSBot"]
 
 
 class _Node:
-    __slots__ = ("children", "visits", "avail", "total", "player")
+    __slots__ = ("avail", "children", "player", "total", "visits")
 
     def __init__(self, player):
         self.children: dict = {}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["view_schema", "TABLE_VIEW", "RUMMY_VIEW", "HOUSES_VIEW"]
+__all__ = ["HOUSES_VIEW", "RUMMY_VIEW", "TABLE_VIEW", "view_schema"]
 
 _SEAT = {"type": "integer", "minimum": 0}
 _SEAT_OR_NULL = {"type": ["integer", "null"], "minimum": 0}
