@@ -258,8 +258,8 @@ class TableState(GameState):
 
     __slots__ = ("rules", "kind_of", "hands", "stock", "pile", "melds", "next_meld",
                  "hand_first", "passes", "knocker", "knock_value", "knock_discarded",
-                 "layoff_stage", "defenders", "taken", "must_use", "pile_takes", "returned_in_row",
-                 "turns", "wins", "multiplier")
+                 "layoff_stage", "defenders", "taken", "must_use", "pile_takes",
+                 "returned_in_row", "turns", "wins", "multiplier")
 
     def __deepcopy__(self, memo) -> TableState:
         return self.clone()
@@ -548,9 +548,9 @@ class TableState(GameState):
         if t in ("discard", "meld", "add") and missing:
             return "hand/missing-card", f"you do not hold {', '.join(missing)}"
         if self.must_use is not None and t in ("discard", "meld", "add") and not (
-                t != "discard" and self.kind_of[self.must_use] in a.cards):
+                t != "discard" and self.must_use in a.cards):
             return "pile/must-use", (f"you must first meld or lay off "
-                                     f"{card_code(self.kind_of[self.must_use])}, taken from "
+                                     f"{card_code(self.must_use)}, taken from "
                                      "the pile")
         if t == "meld":
             if self.rules.melds.match(a.cards) is None:
@@ -567,7 +567,7 @@ class TableState(GameState):
             return "add/does-not-fit", f"{card_code(a.cards[0])} cannot be laid off on m{a.target}"
         if t == "discard" and phase == KNOCK:
             return "knock/discard", "that discard leaves more deadwood than the knock allows"
-        if t == "discard" and self.taken is not None and a.cards[0] == self.kind_of[self.taken]:
+        if t == "discard" and self.taken is not None and a.cards[0] == self.taken:
             return "discard/taken-card", "you may not discard the card you took from the pile"
         if t == "take":
             return "pile/cannot-take", "you cannot take that card from the pile"
@@ -646,13 +646,13 @@ class TableState(GameState):
     def _take_top(self) -> None:
         c = self.pile.pop()
         self.hands[self.current].append(c)
-        self.taken = c
+        self.taken = self.kind_of[c]
 
     def _take_deep(self, kind: int) -> None:
         pile = self.pile
         i = max(j for j in range(len(pile)) if self.kind_of[pile[j]] == kind)
         self.hands[self.current].extend(pile[i:])
-        self.must_use = pile[i]
+        self.must_use = kind
         self.taken = None
         del pile[i:]
 
@@ -666,7 +666,7 @@ class TableState(GameState):
         kinds = self._kinds(hand)
         keep = 1 if self.rules.requires_discard else 0
         out: list[Action] = []
-        must = self.kind_of[self.must_use] if self.must_use is not None else None
+        must = self.must_use
         for meld in self.rules.melds.melds_in(kinds):
             if len(kinds) - len(meld) >= keep and (must is None or must in meld):
                 out.append(_action("meld", meld))
@@ -676,8 +676,7 @@ class TableState(GameState):
                 if must is None or a.cards[0] == must:
                     out.append(a)
         if must is None:
-            taken = self.kind_of[self.taken] if (
-                self.taken is not None and not self.rules.discard_taken) else None
+            taken = None if self.rules.discard_taken else self.taken
             distinct = sorted(set(kinds))
             for kind in distinct:
                 if kind != taken or len(distinct) == 1:
@@ -699,7 +698,7 @@ class TableState(GameState):
 
     def _lay_meld(self, p: int, kinds: tuple[int, ...]) -> None:
         cards = self._take_cards(p, kinds)
-        if self.must_use is not None and self.kind_of[self.must_use] in kinds:
+        if self.must_use is not None and self.must_use in kinds:
             self.must_use = None
         match = self.rules.melds.match(kinds)
         self.melds.append(TableMeld(self.next_meld, p, cards, match))
@@ -712,14 +711,14 @@ class TableState(GameState):
         m.cards.append(c)
         m.match, m.low_ext, m.high_ext = grown, low, high
         m.fits = {}
-        if self.must_use is not None and self.kind_of[self.must_use] == kind:
+        if self.must_use is not None and self.must_use == kind:
             self.must_use = None
 
     def _discard(self, p: int, kind: int) -> None:
         (c,) = self._take_cards(p, (kind,))
         self.pile.append(c)
         limit = self.rules.returned_limit
-        if self.taken is not None and self.kind_of[self.taken] == kind:
+        if self.taken is not None and self.taken == kind:
             self.returned_in_row += 1
         else:
             self.returned_in_row = 0
@@ -761,8 +760,7 @@ class TableState(GameState):
     def _legal_discard(self) -> list[Action]:
         kind_of = self.kind_of
         kinds = [kind_of[c] for c in self.hands[self.current]]
-        taken = kind_of[self.taken] if (
-            self.taken is not None and not self.rules.discard_taken) else None
+        taken = None if self.rules.discard_taken else self.taken
         out = [_DISCARD[k] for k in sorted(set(kinds)) if k != taken]
         if self._knock_allowed_with(kinds):
             out.append(_KNOCK)
@@ -1065,12 +1063,16 @@ class TableState(GameState):
             raise sv.bad("knock_value", "does not match the pack's knocking rule")
         s.knock_discarded = sv.boolean(sv.get(d, "knock_discarded"), "knock_discarded")
         s.layoff_stage = sv.integer(sv.get(d, "layoff_stage"), "layoff_stage", 0, 2)
-        for key in ("taken", "must_use"):
-            v = sv.get(d, key)
-            if v is not None and (type(v) is not int or v not in s.hands[s.current]):
-                raise sv.bad(key, f"{sv.what(v)} is not a card in the hand of the player "
-                                  "to move")
-            setattr(s, key, v)
+        # the kinds of the card taken from the pile this turn, and of a card taken deep in
+        # the pile that must still be used: public facts, so kinds, not hidden card ids
+        taken = sv.get(d, "taken")
+        s.taken = None if taken is None else sv.integer(taken, "taken", 0, JOKER_KIND)
+        must = sv.get(d, "must_use")
+        if must is not None and (type(must) is not int or must not in s._kinds(
+                s.hands[s.current])):
+            raise sv.bad("must_use", f"{sv.what(must)} is not the kind of a card in the hand "
+                                     "of the player to move")
+        s.must_use = must
         s.pile_takes = sv.integer(sv.get(d, "pile_takes"), "pile_takes", 0, 10**6)
         s.returned_in_row = sv.integer(sv.get(d, "returned_in_row"), "returned_in_row", 0,
                                        10**6)
@@ -1117,7 +1119,8 @@ class TableState(GameState):
         if phase == LAYOFF and (not self.defenders or self.defenders[0] != self.current):
             raise sv.bad("defenders", "the player to move is not the defender laying off")
         if not self._cached_legal():
-            raise sv.bad("phase", f"{phase}: the player to move would have no legal action")
+            raise sv.bad("phase", f"{phase}, but the player to move would have no legal action: "
+                                  "no game reaches such a position")
 
 
 PHASES: dict[str, tuple[str, str]] = {
