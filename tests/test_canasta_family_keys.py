@@ -180,3 +180,18 @@ def test_hand_and_foot_sheet_states_its_rules():
                  "two clean books and two dirty books",
                  "The game is 4 hands"):
         assert line in sheet, line
+
+
+def test_melding_out_onto_a_one_card_foot_never_leaves_a_player_without_a_move():
+    # Found by the pack fuzzer: a hand melded out picks up a one-card foot; that card could
+    # not be discarded (it would be going out without the books), so the game was stuck.
+    # Before the fix, 5 of these 12 random games reached a dead end.
+    from meldkit.bots import make_bot, play_game
+
+    pack = meldkit.load_pack_text(
+        "meldkit: 1\nextends: hand_and_foot\nname: one_card_foot\n"
+        "players: {min: 2, max: 4, partners: never, teams: null}\ndeal: {reserve: 1}\n")
+    for seed in range(12):
+        game = meldkit.new_game(pack, players=2, seed=seed)
+        play_game(game, [make_bot("random", seed=s) for s in range(2)], max_actions=100_000)
+        assert game.is_over

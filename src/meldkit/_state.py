@@ -616,7 +616,13 @@ class RummyState(GameState):
         if hand_after >= 2:
             return None
         if not reserve_gained and self._foot_waiting(p):
-            return None  # the hand played out (or its last card discarded) picks up the reserve
+            # the hand played out (or its last card discarded) picks up the reserve
+            foot = len(self.reserves[p])
+            if hand_after >= 1 or foot >= 2:
+                return None
+            # melding the last cards picks up a reserve of one card (or none): judge the hand
+            # it leaves, so that the player is never left holding a card they cannot play
+            return self._hand_after_ok(p, foot, new_books, foot or 1)
         if hand_after == 1:
             why = self._go_out_reason(p, new_books, reserve_gained)
             if why is None:
