@@ -1,0 +1,74 @@
+"""What the canasta kernel's phases share: a meld on the table, a hand's record, reason
+helpers and phase names."""
+
+from __future__ import annotations
+
+import attrs
+
+from .._actions import ADD, DISCARD, DRAW, END, MELD, PICKUP, TAKE, WITHDRAW, Reason
+from .._cards import N_RANKS, RANKS
+from .._rules import WILD
+from .._scoring import HandFinal, TeamScore
+
+DRAW_PHASE = "draw"
+PLAY_PHASE = "play"
+OVER = "over"
+_SLOTS = N_RANKS + 1  # natural ranks 0..13 and the WILD slot
+
+
+@attrs.frozen
+class HandResult:
+    """The record of one finished hand."""
+
+    hand_number: int
+    """The hand's number in the game (1, 2 …)."""
+    ended_by: str
+    """``went_out``, ``stock_empty`` or ``one_side_left``."""
+    went_out: int | None
+    """The seat that went out, or None."""
+    scores: tuple[TeamScore, ...]
+    """Each team's score for the hand, item by item."""
+    final: HandFinal
+    """The zones at the end of the hand, what the scores are computed from."""
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each team's score for this hand."""
+        return tuple(s.total for s in self.scores)
+
+
+class Meld:
+    """A side's meld on the table; a book once it holds ``books.size`` cards."""
+
+    __slots__ = ("slot", "cards", "nat", "wild", "closed", "pending")
+
+    def __init__(self, slot: int, cards: list[int], nat: int, wild: int, pending: bool):
+        self.slot = slot
+        self.cards = cards
+        self.nat = nat
+        self.wild = wild
+        self.closed = False
+        self.pending = pending
+
+    def copy(self) -> Meld:
+        m = Meld.__new__(Meld)
+        m.slot = self.slot
+        m.cards = self.cards[:]
+        m.nat = self.nat
+        m.wild = self.wild
+        m.closed = self.closed
+        m.pending = self.pending
+        return m
+
+
+_SHAPES = {DRAW: (0, 0), END: (0, 0), PICKUP: (0, 0), WITHDRAW: (0, 0), DISCARD: (1, 1),
+           TAKE: (0, 2), MELD: (1, 99), ADD: (1, 99)}
+"""The number of cards each kernel action names (actions built by hand are checked too)."""
+def _r(code: str, sentence: str) -> Reason:
+    return Reason(code, sentence)
+
+
+def _rank_name(slot: int) -> str:
+    return "wild cards" if slot == WILD else f"{RANKS[slot]}s"
+
+

@@ -1,0 +1,143 @@
+"""The deal of a canasta-kernel hand: the first dealer, the stacked or shuffled deck, hands and
+reserves dealt, the upcard, bonus cards laid out.
+
+A mixin of :class:`meldkit.RummyState` (``meldkit._state``), which ties the phases together."""
+
+from __future__ import annotations
+
+import random
+
+from .._cards import N_RANKS, kind_of_code, rank_of_kind
+from .._errors import SetupError
+from ._canasta_common import _SLOTS, DRAW_PHASE
+
+
+class DealPhase:
+    """The deal of a canasta-kernel hand."""
+
+    __slots__ = ()
+
+    def _draw_first_dealer(self) -> int:
+        tag = "seating" if self.hand_number == 0 else f"seating:{self.hand_number + 1}"
+        rng = random.Random(f"meldkit:{self.seed}:{tag}")
+        n = self.n_players
+        if self.rules.spec.deal.first_player == "left_of_dealer":
+            return rng.randrange(n)
+        order = self.rules.high_card_rank  # rank -> place (0 = highest)
+        while True:  # PC-4: highest card starts; jokers, deuces, treys and ties draw again
+            ranks = [self.rank_of[rng.randrange(len(self.rank_of))] for _ in range(n)]
+            places = [order.get(r, 99) for r in ranks]
+            best = min(places)
+            if best != 99 and places.count(best) == 1:
+                return (places.index(best) - 1) % n
+
+    def _ordered_deck(self) -> list[int]:
+        """Card ids from the top of the deck: the stacked prefix (first hand only), then
+        the rest shuffled by the hand's seed."""
+        ids = list(range(len(self.kind_of)))
+        rng = self._hand_rng_for(self.hand_number + 1)
+        if not (self.deck_order and self.hand_number == 0):
+            rng.shuffle(ids)
+            return ids
+        free: dict[int, list[int]] = {}
+        for c in ids:
+            free.setdefault(self.kind_of[c], []).append(c)
+        top = []
+        for i, code in enumerate(self.deck_order):
+            try:
+                k = kind_of_code(code)
+            except ValueError as e:
+                raise SetupError(f"deck_order[{i}]: {e}") from None
+            pool = free.get(k)
+            if not pool:
+                total = self.kind_of.count(k)
+                raise SetupError(
+                    f"deck_order[{i}]: no {code} left (the deck has {total} of them)"
+                )
+            top.append(pool.pop(0))
+        used = set(top)
+        rest = [c for c in ids if c not in used]
+        rng.shuffle(rest)
+        return top + rest
+
+    def _hand_rng_for(self, hand_number: int) -> random.Random:
+        return random.Random(f"meldkit:{self.seed}:{hand_number}")
+
+    def _start_hand(self, deck: list[int]) -> None:
+        """Deal hand ``hand_number + 1`` from ``deck`` (top first)."""
+        rules = self.rules
+        n = self.n_players
+        self.hand_number += 1
+        if self.hand_number > 1:
+            if rules.spec.deal.next_hand_first == "high_card":
+                self.dealer = self._draw_first_dealer()
+            else:
+                self.dealer = (self.dealer + 1) % n
+        first = (self.dealer + 1) % n
+        self.stock = deck[::-1]  # top of the stock is the end of the list
+        self.pile = []
+        self.pile_frozen = False
+        self.hands = [[[] for _ in range(N_RANKS)] for _ in range(n)]
+        self.hand_size = [0] * n
+        self.reserves = [[] for _ in range(n)]
+        self.reserve_taken = [rules.reserve_size == 0] * n
+        self.bonus = [[] for _ in range(n)]
+        self.melds = [[] for _ in range(self.n_teams)]
+        self.open_melds = [[None] * _SLOTS for _ in range(self.n_teams)]
+        self.melded = [False] * self.n_teams
+        self.player_melded = [False] * n
+        self.out = [False] * n
+        self.pending = False
+        self.pile_pending = False
+        self.pending_top = -1
+        self.failed_initial = False
+        seats = [(first + i) % n for i in range(n)]
+        deal = rules.spec.deal
+        for part in deal.order:
+            size = rules.hand_size_for(n) if part == "hand" else deal.reserve
+            for p in seats:
+                cards = [self.stock.pop() for _ in range(size)]
+                if part == "hand":
+                    for c in cards:
+                        self._to_hand(p, c)
+                else:
+                    self.reserves[p] = cards
+        if deal.upcard:
+            up = self.stock.pop()
+            self.pile.append(up)
+            while self.stock and self._upcard_again(self.kind_of[up]):
+                self.pile_frozen = True
+                up = self.stock.pop()
+                self.pile.append(up)
+        for p in seats:  # PT-8: bonus cards in the dealt hand are laid out and replaced
+            self._lay_out_bonus(p, replace=True)
+        self.current = first
+        self.phase = DRAW_PHASE
+        self.melded_at_turn_start = False
+        self._legal_cache = None
+
+    def _upcard_again(self, kind: int) -> bool:
+        r = self.rules
+        return (r.upcard_again_bonus and r.is_bonus_kind[kind]) or (
+            r.upcard_again_wild and r.is_wild_rank[rank_of_kind(kind)]
+        )
+
+    def _lay_out_bonus(self, p: int, replace: bool) -> None:
+        """Move every bonus card from p's hand to their bonus area; replace from the stock."""
+        is_bonus = self.rules.is_bonus_kind
+        while True:
+            found = False
+            for rank_cards in self.hands[p]:
+                if rank_cards and any(is_bonus[self.kind_of[c]] for c in rank_cards):
+                    keep = [c for c in rank_cards if not is_bonus[self.kind_of[c]]]
+                    gone = [c for c in rank_cards if is_bonus[self.kind_of[c]]]
+                    rank_cards[:] = keep
+                    self.hand_size[p] -= len(gone)
+                    self.bonus[p].extend(gone)
+                    if replace:
+                        for _ in gone:
+                            if self.stock:
+                                self._to_hand(p, self.stock.pop())
+                                found = True
+            if not found:
+                return
