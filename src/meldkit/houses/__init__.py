@@ -131,8 +131,9 @@ class HousesPlugin(Plugin):
         for major, minor in options.correspondences.items():
             majors_of.setdefault(minor.upper(), []).append(major)
         for major, minor in options.correspondences.items():
-            others = [m for m in majors_of[minor.upper()] if m != major]
-            if others:  # the pairing is one to one (SH-2)
+            sharing = majors_of[minor.upper()]
+            others = [m for m in sharing if m != major]
+            if others and major == sharing[0]:  # one to one (SH-2); said once per minor
                 problems.append((("correspondences", major),
                                  (f"{minor!r} is also the corresponding minor of "
                                   f"{', '.join(others)}: each minor corresponds to one major")))
