@@ -15,22 +15,12 @@ Prints one line per match: wins, ties, losses, win rate (ties count half) with i
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 
 import meldkit
 from meldkit.bots import GreedyBot, ISMCTSBot
-
-
-def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return centre - half, centre + half
+from meldkit.tournament import wilson
 
 
 def play(pack: str, seed: int, ismcts_team: int, iterations: int, single_hand: bool,
