@@ -294,13 +294,16 @@ class GameState:
 
         return resample(self, player, rng)
 
-    def player_returns(self) -> list[float]:
-        """Each seat's return: zeros until the game is over, then +1 for the winning
-        team's seats and -1/(teams - 1) for the others (zeros on a tie).  (Named so
-        because the table-melds engine uses ``returns`` for a counter of its own.)"""
+    def returns(self) -> list[float]:
+        """Each seat's return, as OpenSpiel names it: zeros until the game is over, then +1
+        for the winning team's seats and -1/(teams - 1) for the others (zeros on a tie)."""
         from .ai.chance import returns
 
         return returns(self)
+
+    def player_returns(self) -> list[float]:
+        """The same as :meth:`returns` (its first name)."""
+        return self.returns()
 
     def max_game_length(self) -> int:
         """The action cap adapters enforce (``meldkit.ai.chance.MAX_GAME_LENGTH``):
