@@ -62,8 +62,10 @@ def table_id(table: Table) -> str:
     return f"{table.pack}-{table.players}p{opts}"
 
 
-MAX_ACTIONS_PER_HAND = 3000
-"""Random self-play must finish every hand in fewer actions than this."""
+MAX_ACTIONS_PER_HAND = 20_000
+"""Random self-play must finish every hand in fewer actions than this (Houses' random hands
+end by the third repetition of a position, SH-10: a median of about 700 actions, with a
+long tail past 2,000)."""
 
 PROGRESS_TYPES = frozenset({"meld", "add", "take", "pickup", "knock"})
 """Action types that move a game forward; :func:`pick` prefers them so play-outs reach
