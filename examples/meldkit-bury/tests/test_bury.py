@@ -4,6 +4,7 @@ visible once ``pip install ./examples/meldkit-bury`` has run)."""
 from __future__ import annotations
 
 import doctest
+import os
 from collections import Counter
 
 import pytest
@@ -15,6 +16,8 @@ from meldkit.plugins import get_plugin, installed_plugins
 from meldkit.testing import stacked_game
 
 PACK = meldkit_bury.pack_path()
+ROOT = os.path.dirname(PACK)  # a pack extends files under search roots the caller names
+NAME = os.path.basename(PACK)
 THREE = 2  # rank numbers: A=0, 2=1, 3=2 … K=12, JK=13
 
 
@@ -90,7 +93,7 @@ def test_a_second_bury_in_the_same_hand_is_refused():
 
 def test_max_per_hand_is_read_from_the_options():
     pack = meldkit.load_pack_text(
-        f"extends: {PACK}\nname: bury_twice\noptions: {{max_per_hand: 2}}\n")
+        f"extends: {NAME}\nname: bury_twice\noptions: {{max_per_hand: 2}}\n", search_roots=[ROOT])
     g = stacked_game(pack, players=4, hands={0: ["3C", "3S", "3C"]})
     g.apply("bury 3")
     g.apply("bury 3")
@@ -211,9 +214,9 @@ def test_random_self_play_of_a_whole_hand(seed):
 # --------------------------------------------------------------------------- pack errors
 def test_a_misspelt_option_is_reported_with_did_you_mean(tmp_path):
     path = tmp_path / "typo.yaml"
-    path.write_text(f"extends: {PACK}\nname: typo\noptions:\n  penalti: 5\n")
+    path.write_text(f"extends: {NAME}\nname: typo\noptions:\n  penalti: 5\n")
     with pytest.raises(meldkit.RulePackError) as e:
-        meldkit.load_pack(path)
+        meldkit.load_pack(path, search_roots=[ROOT])
     [problem] = e.value.problems
     assert problem.path == "options.penalti"
     assert problem.suggestion == "penalty"
@@ -224,7 +227,8 @@ def test_a_misspelt_option_is_reported_with_did_you_mean(tmp_path):
 def test_bad_option_values_are_reported_by_validate():
     with pytest.raises(meldkit.RulePackError) as e:
         meldkit.load_pack_text(
-            f"extends: {PACK}\nname: bad\noptions: {{max_per_hand: 0, penalty: -5}}\n")
+            f"extends: {NAME}\nname: bad\noptions: {{max_per_hand: 0, penalty: -5}}\n",
+            search_roots=[ROOT])
     paths = sorted(p.path for p in e.value.problems)
     assert paths == ["options.max_per_hand", "options.penalty"]
 
