@@ -119,7 +119,10 @@ def _kill_first(find, killed: list, timeout: float = 60.0) -> threading.Thread:
         while time.monotonic() < deadline:
             pid = find()
             if pid is not None:
-                os.kill(pid, signal.SIGKILL)
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:  # it ended between finding and killing
+                    continue
                 killed.append(pid)
                 return
             time.sleep(0.005)
