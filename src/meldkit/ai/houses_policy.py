@@ -17,6 +17,9 @@ from __future__ import annotations
 
 TABLE_WEIGHT = 0.6
 SIZE_WEIGHT = 0.5
+REPEAT_PENALTY = 2.0
+"""What ending the game by repetition (SH-10: the third occurrence of a position) costs a
+side without a lead: without it, greedy players steal in a circle until the game ends 0-0."""
 _PREFER = {"remove": 0.2, "steal": 0.1, "place": 0.05, "move": 0.0, "pass": -0.05,
            "propose": -0.1}
 
@@ -56,7 +59,11 @@ def houses_choice(state):
     for a in actions:
         s = state.clone()
         s.apply(a)
-        v = evaluate(s, p) + _PREFER.get(a.type, 0.0)
+        worth = evaluate(s, p)
+        v = worth + _PREFER.get(a.type, 0.0)
+        if (s.is_over and s.hand_results and s.hand_results[-1].ended_by == "repetition"
+                and worth <= 0):
+            v -= REPEAT_PENALTY  # a steal circle would end the game without a lead
         if v > best_v:
             best, best_v = a, v
     return best
