@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import random
-from array import array
 from typing import Any
 
 import attrs
@@ -292,19 +291,9 @@ class HousesState(GameState):
     def position_key(self) -> str:
         """A digest of the position SH-10 compares: the cards in every group space, every
         hand and every passed card, and the player to move."""
-        out = array("H", (self.current,))  # card ids as 16-bit words, 65535 as a separator
-        sep = 65535
-        for h in self.hands:
-            out.extend(sorted(h))
-            out.append(sep)
-        out.extend(c + 1 for c in self.incoming)  # -1 (nothing passed) becomes 0
-        out.append(sep)
-        for spaces in self.groups:
-            for g in spaces:
-                out.extend(g)
-                out.append(sep - 1)
-            out.append(sep)
-        return hashlib.blake2b(out.tobytes(), digest_size=8).hexdigest()
+        hands = [sorted(h) for h in self.hands]
+        text = f"{self.current}|{hands}|{self.incoming}|{self.groups}"
+        return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
     # ------------------------------------------------------------------ reading
     def code(self, card: int) -> str:
