@@ -407,3 +407,25 @@ def test_box_and_game_bonuses_are_added_when_the_game_ends():
     items = dict(g.hand_results[-1].scores[0].items)
     assert items["box"] == 25 and items["game"] == 100
     assert g.scores == [91 + 31 + 25 + 100, 0]
+
+
+# --------------------------------------------------------------------------- bad table keys
+
+
+@pytest.mark.parametrize("extra, where, says", [
+    ("cards: {wild: ['2']}\n", "knock.test", "openspiel judges"),
+    ("deal: {hand_by_players: {9: 5}}\n", "deal.hand_by_players", "outside players.min..max"),
+    ("melds: {lay_off: {max_per_end: -1}}\n", "melds.lay_off.max_per_end", "at least 0"),
+    ("deal: {upcard: false}\npile: {first_upcard: offer}\n", "pile.first_upcard", "no upcard"),
+    ("knock: {max_deadwood: 5000}\n", "knock.max_deadwood", "0 to 1000"),
+    ("stock: {wall: -2}\n", "stock.wall", "at least 0"),
+    ("melds:\n  kinds:\n    - {type: set, ace: high}\n", "melds.kinds[0].ace", "runs only"),
+    ("game: {hand_turn_limit: 0}\n", "game.hand_turn_limit", "1 to 100000"),
+])
+def test_a_bad_table_key_is_refused_at_its_line(extra, where, says):
+    parent = "gin_rummy" if extra.startswith(("knock", "stock", "cards")) else "rummy"
+    base = f"meldkit: 1\nextends: {parent}\nname: bad\n"
+    with pytest.raises(RulePackError) as e:
+        meldkit.load_pack_text(base + extra, filename="bad.yaml")
+    hit = [p for p in e.value.problems if p.path == where]
+    assert hit and hit[0].line is not None and says in hit[0].message, str(e.value)

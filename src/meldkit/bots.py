@@ -24,7 +24,6 @@ from ._cards import JOKER_KIND, N_KINDS, RANKS, kind_of_code, kinds_matching, ra
 from ._errors import StuckGameError
 
 _MELDING = frozenset({MELD, ADD, TAKE, PICKUP})
-_TABLE_MELDING = frozenset({MELD, ADD})  # in rummy and gin, taking the discard is no progress
 _WILD_SLOT = len(RANKS)  # the slot of a wild meld (``add 2 to wild``)
 
 
@@ -50,7 +49,7 @@ class RandomBot:
         """A random legal action, melding first."""
         actions = state.legal_actions()
         if self.meld_first:
-            kinds = _TABLE_MELDING if hasattr(state, "knock_value") else _MELDING
+            kinds = getattr(type(state), "PROGRESS_TYPES", _MELDING)
             melding = [a for a in actions if a.type in kinds]
             if melding:
                 return self.rng.choice(melding)
@@ -218,10 +217,9 @@ class GreedyBot:
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
-        if getattr(state, "melds", None) is not None and hasattr(state, "knock_value"):
-            from .kernel.policy import greedy_table_choice  # a table-meld game (rummy, gin)
-
-            return greedy_table_choice(state)
+        policy = getattr(type(state), "greedy_policy", None)
+        if policy is not None:  # an engine with its own greedy policy (the table kernel)
+            return policy(state)
         if hasattr(state, "removed") and hasattr(state, "groups"):  # Houses
             from .ai.houses_policy import houses_choice
 

@@ -594,16 +594,7 @@ class MeldRules:
         """
         mask = self._mask(hand)
         if mask is not None:
-            dead = mask ^ self._meldable(mask)
-            s = hi = 0
-            vals = self._val_of_bit
-            while dead:
-                low = dead & -dead
-                v = vals[low]
-                s += v
-                if v > hi:
-                    hi = v
-                dead ^= low
+            s, hi = self._sum_top(mask ^ self._meldable(mask))
             if (s - hi if discard else s) > limit:
                 return False
         return self.min_deadwood(hand, discard=discard) <= limit
@@ -1128,6 +1119,18 @@ class MeldRules:
             memo1[mask] = best
             return best
 
+        def sum_top(mask: int) -> tuple[int, int]:
+            """The total value of the cards of ``mask`` and the highest single value."""
+            s = hi = 0
+            while mask:
+                low = mask & -mask
+                v = val_of_bit[low]
+                s += v
+                if v > hi:
+                    hi = v
+                mask ^= low
+            return s, hi
+
         def top_discard(mask: int) -> int:
             key = mask | (1 << 60)
             r = memo.get(key)
@@ -1139,14 +1142,7 @@ class MeldRules:
             dead = mask ^ mm
             best = _INF
             if dead:
-                s = hi = 0
-                while dead:
-                    low = dead & -dead
-                    v = val_of_bit[low]
-                    s += v
-                    if v > hi:
-                        hi = v
-                    dead ^= low
+                s, hi = sum_top(dead)
                 best = s - hi + dw(mm)
                 if mm:
                     v = s + dw1(mm)
@@ -1169,6 +1165,7 @@ class MeldRules:
         self._dw = dw
         self._top = top
         self._top_discard = top_discard
+        self._sum_top = sum_top
         self._valsum = valsum
 
     def _fast_melds(self, mask: int) -> tuple[int, ...]:

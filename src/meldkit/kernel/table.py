@@ -261,8 +261,16 @@ class TableState(GameState):
                  "layoff_stage", "defenders", "taken", "must_use", "pile_takes",
                  "returned_in_row", "turns", "wins", "multiplier")
 
-    def __deepcopy__(self, memo) -> TableState:
-        return self.clone()
+    PROGRESS_TYPES: ClassVar[frozenset[str]] = frozenset({"meld", "add"})
+    """The actions that move a hand forward (a random bot melds first); taking the discard
+    does not, in rummy and gin."""
+
+    @staticmethod
+    def greedy_policy(state) -> Action:
+        """The greedy bot's choice (:func:`meldkit.kernel.policy.greedy_table_choice`)."""
+        from .policy import greedy_table_choice
+
+        return greedy_table_choice(state)
 
     # ------------------------------------------------------------------ creation
     @classmethod
@@ -487,8 +495,6 @@ class TableState(GameState):
                 low += 1
             elif grown.high != m.match.high:
                 high += 1
-            else:
-                high += 0
         else:
             high += 1
         if lim is not None and (low > lim or high > lim):
