@@ -30,7 +30,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -39,6 +38,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import attrs
 
 from ._errors import MeldkitError
+from ._table import Progress
 
 if TYPE_CHECKING:
     from ._loader import RulePack
@@ -451,22 +451,15 @@ def run_games(spec: RunSpec, games: int, first: int = 0, batch: int | None = Non
 # --------------------------------------------------------------------------- progress
 
 
-class RateProgress:
+class RateProgress(Progress):
     """A one-line progress bar on a terminal: games done, games/s and time left, measured
     over the games played by this run (games resumed from a file count as done, not as
     speed).  Draws nothing when disabled (not a terminal)."""
 
     def __init__(self, total: int, first: int = 0, label: str = "games",
                  stream: TextIO | None = None, enabled: bool = True, width: int = 24):
-        self.stream = stream or sys.stderr
-        self.enabled = enabled
-        self.total = max(total, 1)
+        super().__init__(total, label=label, stream=stream, enabled=enabled, width=width)
         self.first = first
-        self.label = label
-        self.width = width
-        self.start = time.monotonic()
-        self._last = 0.0
-        self._drawn = False
 
     def line(self, done: int, now: float | None = None) -> str:
         """The text of the bar.
@@ -489,29 +482,3 @@ class RateProgress:
         if rate and done < self.total:
             text += f", {(self.total - done) / rate:.0f} s left"
         return text
-
-    def update(self, done: int, total: int | None = None) -> None:
-        """Redraw (at most ten times a second, and always at the end)."""
-        if not self.enabled:
-            return
-        if total:
-            self.total = total
-        now = time.monotonic()
-        if done < self.total and now - self._last < 0.1:
-            return
-        self._last = now
-        self.stream.write("\r" + self.line(done, now) + "\033[K")
-        self.stream.flush()
-        self._drawn = True
-
-    def clear(self) -> None:
-        """Take the bar off its line (before other output to the same terminal)."""
-        if self.enabled and self._drawn:
-            self.stream.write("\r\033[K")
-            self.stream.flush()
-            self._last = 0.0
-
-    def close(self) -> None:
-        if self.enabled and self._drawn:
-            self.stream.write("\n")
-            self.stream.flush()

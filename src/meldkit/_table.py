@@ -326,6 +326,17 @@ class Progress:
         self._last = 0.0
         self._drawn = False
 
+    def line(self, done: int, now: float) -> str:
+        """The text of the bar: done of total, elapsed time and time left."""
+        frac = min(done / self.total, 1.0)
+        fill = int(frac * self.width)
+        elapsed = now - self.start
+        eta = ""
+        if 0 < done < self.total:
+            eta = f"  ETA {elapsed * (self.total - done) / done:.0f} s"
+        bar = "█" * fill + "░" * (self.width - fill)
+        return f"{bar} {done}/{self.total} {self.label}  {elapsed:.1f} s{eta}"
+
     def update(self, done: int, total: int | None = None) -> None:
         if not self.enabled:
             return
@@ -335,14 +346,7 @@ class Progress:
         if done < self.total and now - self._last < 0.1:
             return
         self._last = now
-        frac = min(done / self.total, 1.0)
-        fill = int(frac * self.width)
-        elapsed = now - self.start
-        eta = ""
-        if 0 < done < self.total:
-            eta = f"  ETA {elapsed * (self.total - done) / done:.0f} s"
-        bar = "█" * fill + "░" * (self.width - fill)
-        self.stream.write(f"\r{bar} {done}/{self.total} {self.label}  {elapsed:.1f} s{eta}\033[K")
+        self.stream.write("\r" + self.line(done, now) + "\033[K")
         self.stream.flush()
         self._drawn = True
 
