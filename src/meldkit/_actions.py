@@ -15,6 +15,18 @@ the same in every deal.  ``str(action)`` is its notation and round-trips through
 ``withdraw``               take back an initial meld that did not reach the minimum
 ``end``                    with the stock empty, end the hand instead of taking the pile
 =========================  ===============================================================
+
+Packs with suited sequences (``melds.sequences``, Samba) name the cards of a sequence with
+their suits:
+
+=========================  ===============================================================
+``run 4H 5H 6H``           lay down a new sequence of one suit
+``extend 7H 8H to 4H-6H``  lay cards off onto the side's sequence 4H-6H, at either end
+``take to 4H-6H``          take the pile, laying its top card alone onto that sequence
+=========================  ===============================================================
+
+In these actions ``cards`` are card kinds (``rank * 4 + suit``), lowest first, and the
+``target`` of a sequence is :func:`seq_target` of its suit and its ends.
 """
 
 from __future__ import annotations
@@ -23,7 +35,7 @@ from operator import itemgetter
 
 import attrs
 
-from ._cards import RANKS, rank_index
+from ._cards import RANKS, SUITS, card_code, kind_of_code, rank_index
 from ._errors import NotationError
 
 
@@ -48,8 +60,30 @@ DISCARD = "discard"
 WITHDRAW = "withdraw"
 END = "end"
 
+RUN = "run"
+EXTEND = "extend"
+
 KERNEL_ACTION_TYPES = (DRAW, TAKE, PICKUP, MELD, ADD, DISCARD, WITHDRAW, END)
+SEQUENCE_ACTION_TYPES = (RUN, EXTEND)
 _WILD_TARGET = 14  # same as _rules.WILD
+SEQ_TARGET_BASE = 1000
+"""Targets from here up name a sequence (:func:`seq_target`); below, a rank slot."""
+
+
+def seq_target(suit: int, lo: int, hi: int) -> int:
+    """The ``target`` naming a side's sequence of ``suit`` from position ``lo`` to ``hi``
+    (positions index ``melds.sequences.ranks``).
+
+    >>> seq_target(2, 0, 2)
+    1546
+    """
+    return SEQ_TARGET_BASE + suit * 256 + lo * 16 + hi
+
+
+def seq_target_parts(target: int) -> tuple[int, int, int]:
+    """``(suit, lo, hi)`` of a sequence target (the inverse of :func:`seq_target`)."""
+    t = target - SEQ_TARGET_BASE
+    return t // 256, (t // 16) % 16, t % 16
 _NO_CARDS: tuple[int, ...] = ()
 MAX_WORDS = 64
 """The most words an action's notation may have (a meld of 60 cards is not a move)."""
@@ -88,8 +122,18 @@ class Action(tuple):
         return (Action, (self[0], self[1], self[2], self._text))
 
 
-def format_action(type: str, cards: tuple[int, ...], target: int) -> str:
-    """The notation of an action."""
+def format_action(type: str, cards: tuple[int, ...], target: int,
+                  seq_ranks: tuple[int, ...] = ()) -> str:
+    """The notation of an action (``seq_ranks``: the ranks of ``melds.sequences``, for
+    sequence actions)."""
+    if type in SEQUENCE_ACTION_TYPES or target >= SEQ_TARGET_BASE:
+        parts = [type]
+        parts.extend(card_code(k) for k in cards)
+        if target >= 0:
+            suit, lo, hi = seq_target_parts(target)
+            parts.append("to")
+            parts.append(f"{RANKS[seq_ranks[lo]]}{SUITS[suit]}-{RANKS[seq_ranks[hi]]}{SUITS[suit]}")
+        return " ".join(parts)
     parts = [type]
     parts.extend(RANKS[r] for r in cards)
     if target >= 0:
@@ -105,11 +149,15 @@ class ActionSpace:
     """
 
     def __init__(self, wild_ranks: tuple[int, ...],
-                 extra_verbs: dict[str, tuple[int | None, bool]] | None = None):
+                 extra_verbs: dict[str, tuple[int | None, bool]] | None = None,
+                 seq_ranks: tuple[int, ...] = ()):
         self._is_wild = [r in wild_ranks for r in range(len(RANKS) + 1)]
         self._table: dict[tuple, Action] = {}
         self._shapes = dict(extra_verbs or {})
-        self.verbs = KERNEL_ACTION_TYPES + tuple(self._shapes)
+        self.seq_ranks = tuple(seq_ranks)
+        self._seq_pos = {r: i for i, r in enumerate(self.seq_ranks)}
+        seq_verbs = SEQUENCE_ACTION_TYPES if self.seq_ranks else ()
+        self.verbs = KERNEL_ACTION_TYPES + seq_verbs + tuple(self._shapes)
 
     def get(self, type: str, cards: tuple[int, ...] = _NO_CARDS, target: int = -1) -> Action:
         """The interned action; ``cards`` must already be in canonical order.  Only legal
@@ -118,14 +166,15 @@ class ActionSpace:
         key = (type, cards, target)
         a = self._table.get(key)
         if a is None:
-            a = self._table[key] = Action(type, cards, target, format_action(type, cards, target))
+            a = self._table[key] = Action(type, cards, target,
+                                          format_action(type, cards, target, self.seq_ranks))
         return a
 
     def lookup(self, type: str, cards: tuple[int, ...] = _NO_CARDS, target: int = -1) -> Action:
         """The interned action if there is one, else a new (not interned) action."""
         a = self._table.get((type, cards, target))
         if a is None:
-            a = Action(type, cards, target, format_action(type, cards, target))
+            a = Action(type, cards, target, format_action(type, cards, target, self.seq_ranks))
         return a
 
     def interned(self, action) -> Action | None:
@@ -158,6 +207,9 @@ class ActionSpace:
             raise NotationError(
                 "notation/unknown-verb", f"unknown action {words[0]!r} (expected one of {known})"
             )
+        if verb in SEQUENCE_ACTION_TYPES or (
+                verb == TAKE and self.seq_ranks and len(rest) == 2 and "-" in rest[1]):
+            return self._parse_sequence(verb, rest)
         target = -1
         if verb not in KERNEL_ACTION_TYPES and len(rest) >= 2 and rest[-2].lower() == "to":
             t = rest[-1]
@@ -186,6 +238,56 @@ class ActionSpace:
         if verb == DISCARD and len(cards) != 1:
             raise NotationError("notation/one-discard", "discard exactly one card, e.g. 'discard 9'")
         return self.lookup(verb, self.canonical(cards), target)
+
+    def seq_canonical(self, kinds) -> tuple[int, ...]:
+        """Sequence cards (kinds) lowest first, by their place in ``melds.sequences.ranks``
+        (a rank outside it sorts last)."""
+        pos = self._seq_pos
+        return tuple(sorted(kinds, key=lambda k: (pos.get(k // 4, 99), k)))
+
+    def _parse_sequence(self, verb: str, rest: list[str]) -> Action:
+        """``run 4H 5H 6H``, ``extend 7H to 4H-6H``, ``take to 4H-6H``."""
+        target = -1
+        if verb != RUN:
+            if len(rest) < 2 or rest[-2].lower() != "to":
+                example = "'extend 7H to 4H-6H'" if verb == EXTEND else "'take to 4H-6H'"
+                raise NotationError("notation/sequence-needs-target",
+                                    f"name the sequence, e.g. {example}")
+            target = self._seq_span(rest[-1])
+            rest = rest[:-2]
+        if verb == TAKE:
+            if rest:
+                raise NotationError("notation/shape", "write 'take to <sequence>', e.g. "
+                                    "'take to 4H-6H': the top card goes alone onto it")
+            return self.lookup(TAKE, (), target)
+        if not rest:
+            raise NotationError("notation/needs-cards",
+                                f"'{verb}' needs the cards it uses, with suits (e.g. 7H)")
+        kinds = tuple(self._kind(w) for w in rest)
+        return self.lookup(verb, self.seq_canonical(kinds), target)
+
+    def _seq_span(self, word: str) -> int:
+        ends = word.split("-")
+        if len(ends) != 2:
+            raise NotationError("notation/bad-sequence",
+                                f"{word!r} is not a sequence: write its ends, e.g. 4H-6H")
+        lo_k, hi_k = (self._kind(e) for e in ends)
+        pos = self._seq_pos
+        if lo_k % 4 != hi_k % 4 or lo_k // 4 not in pos or hi_k // 4 not in pos:
+            raise NotationError("notation/bad-sequence",
+                                f"{word!r} is not a sequence of one suit in this game")
+        return seq_target(lo_k % 4, pos[lo_k // 4], pos[hi_k // 4])
+
+    @staticmethod
+    def _kind(word: str) -> int:
+        try:
+            k = kind_of_code(word)
+        except ValueError as e:
+            raise NotationError("notation/bad-card", f"{e}; sequences name cards with suits") \
+                from None
+        if k == 52:
+            raise NotationError("notation/bad-card", "a sequence takes no joker")
+        return k
 
     @staticmethod
     def _rank(word: str) -> int:

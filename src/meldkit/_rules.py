@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 
 WILD = N_RANKS  # the slot of a side's wild meld (melds made only of wild cards)
 """Meld slot used for melds made only of wild cards."""
+SEQ = N_RANKS + 1
+"""Meld slot of a suited sequence (``melds.sequences``); a side may hold many."""
 
 
 def _kinds(selectors) -> frozenset[int]:
@@ -42,20 +44,24 @@ def _ranks(selectors) -> frozenset[int]:
 class BookKindRule:
     """A compiled book kind: which books it matches and what it scores."""
 
-    __slots__ = ("name", "value", "ranks", "wild_only", "min_wilds", "max_wilds", "index")
+    __slots__ = ("name", "value", "ranks", "wild_only", "sequence", "min_wilds", "max_wilds",
+                 "index")
 
     def __init__(self, spec, index: int):
         self.name = spec.name
         self.value = spec.value
         self.ranks = _ranks(spec.ranks) if spec.ranks is not None else None
         self.wild_only = spec.wild_only
+        self.sequence = spec.sequence
         self.min_wilds = spec.min_wilds
         self.max_wilds = spec.max_wilds
         self.index = index
 
     def matches(self, rank: int, n_wild: int) -> bool:
         """Whether a book of ``rank`` (``WILD`` for a wild book) with ``n_wild`` wilds is of
-        this kind."""
+        this kind (``SEQ`` for a suited sequence)."""
+        if self.sequence or rank == SEQ:
+            return self.sequence and rank == SEQ
         if self.wild_only:
             return rank == WILD
         if rank == WILD:
@@ -96,7 +102,7 @@ class Rules:
         for k in _kinds(spec.cards.dead):
             self.is_dead_kind[k] = True
         unmeldable = _ranks(spec.cards.unmeldable)
-        self.going_out_rank = [False] * (N_RANKS + 1)
+        self.going_out_rank = [False] * (N_RANKS + 2)  # rank slots, WILD and SEQ
         for r in _ranks(spec.melds.going_out_ranks):
             self.going_out_rank[r] = True
         self.natural_ranks: tuple[int, ...] = tuple(
@@ -131,6 +137,16 @@ class Rules:
         no_mix = (0,) * len(self.wild_ranks)
         self.wild_mix_info = [(no_mix, 0)] + [(m, sum(m)) for m in self.wild_mixes]
         self.meld_slots = self.natural_ranks + ((WILD,) if self.wild_melds else ())
+        sq = m.sequences
+        self.sequences = sq is not None
+        self.seq_ranks: tuple[int, ...] = tuple(rank_index(r) for r in sq.ranks) if sq else ()
+        self.seq_pos = [-1] * (N_RANKS + 1)
+        for i, r in enumerate(self.seq_ranks):
+            self.seq_pos[r] = i
+        self.seq_min = sq.min_size if sq else 0
+        self.seq_max = sq.max_size if sq else 0
+        self.record_slots = frozenset(self.meld_slots + ((SEQ,) if sq else ()))
+        """Slots a meld on the table may have (saves check against it)."""
         self.slot_max_wilds = [0 if self.no_wild[r] else self.max_wilds
                                for r in range(N_RANKS + 1)]
         self.meld_actions: dict = {}  # (new, slot, naturals, wild mix) -> Action, filled lazily
@@ -156,6 +172,7 @@ class Rules:
         self.take_natural_pair = "natural_pair" in p.take_with
         self.take_natural_and_wild = "natural_and_wild" in p.take_with
         self.take_onto_meld = "onto_meld" in p.take_with
+        self.take_onto_book = p.onto_book
         self.frozen_same_rank_pair = p.frozen_take_with == "same_rank_pair"
         self.frozen_until_melded = p.frozen_until_melded
         self.take_count = p.take_count
@@ -191,7 +208,7 @@ class Rules:
         self.draw_hooks = tuple(h for h in hooks if h.phase == "draw")
         self.play_hooks = tuple(h for h in hooks if h.phase == "play")
         self.action_space = ActionSpace(
-            self.wild_ranks, {h.verb: (h.cards, h.target) for h in hooks})
+            self.wild_ranks, {h.verb: (h.cards, h.target) for h in hooks}, self.seq_ranks)
         self.discard_actions = [self.action_space.get("discard", (r,)) for r in range(N_RANKS)]
 
     @staticmethod

@@ -195,6 +195,20 @@ class LayOffSpec:
 
 
 @frozen
+class SequenceSpec:
+    """Suited sequences in a canasta pack (Samba): consecutive ranks of one suit, with no
+    wild card, laid beside the rank melds.  A sequence of `books.size` cards is a book of
+    the kind marked `sequence: true`."""
+
+    ranks: list[str] = _f(
+        ["4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"],
+        "The ranks a sequence may hold, lowest first (Samba: four low, ace high).",
+    )
+    min_size: int = _f(3, "Fewest cards in a sequence.")
+    max_size: int = _f(7, "Most cards; a sequence of this size takes no more cards.")
+
+
+@frozen
 class MeldsSpec:
     """What a meld is.  A side has at most one open (unfinished) meld of a rank at a time;
     with `books.close_at_size` it may start another once the first is a closed book."""
@@ -218,6 +232,11 @@ class MeldsSpec:
         "`wild_melds`, `books` do not apply.",
     )
     lay_off: LayOffSpec = _f(LayOffSpec(), "Table-meld packs: laying off onto melds on the table.")
+    sequences: SequenceSpec | None = _f(
+        None,
+        "Canasta packs: suited sequences besides the rank melds (Samba), named with suits "
+        "(`run 4H 5H 6H`, `extend 7H to 4H-6H`); null: none.",
+    )
 
 
 @frozen
@@ -228,6 +247,7 @@ class BookKind:
     value: int = _f(0, "Points the book scores.")
     ranks: list[str] | None = _f(None, "Only books of these ranks (null: any natural rank).")
     wild_only: bool = _f(False, "A book made only of wild cards.")
+    sequence: bool = _f(False, "A book made of a suited sequence (`melds.sequences`; Samba's samba).")
     min_wilds: int = _f(0, "Fewest wild cards in the book.")
     max_wilds: int | None = _f(None, "Most wild cards in the book (0: natural).")
 
@@ -280,7 +300,8 @@ class PileSpec:
     take_with: list[Literal["natural_pair", "natural_and_wild", "onto_meld"]] = _f(
         ["natural_pair", "natural_and_wild"],
         "Ways to take an unfrozen pile: the top card with two naturals of its rank, with one "
-        "natural and one wild card, or alone onto the side's open meld of its rank.",
+        "natural and one wild card, or alone onto the side's open meld of its rank (or, with "
+        "`melds.sequences`, onto the end of one of the side's sequences).",
     )
     take: Literal["pile", "top", "deep"] = _f(
         "pile",
@@ -311,6 +332,11 @@ class PileSpec:
         "Most cards taken with the pile: the top card and the cards beneath it up to this "
         "number (Hand and Foot: 7); the rest stays as the pile, as frozen as it was (null: "
         "the whole pile).",
+    )
+    onto_book: bool = _f(
+        True,
+        "With `onto_meld`, the top card alone may go onto a meld that is already a book; "
+        "false: only onto a meld below `books.size` (Samba).",
     )
     frozen_take_with: Literal["natural_pair", "same_rank_pair"] = _f(
         "natural_pair",

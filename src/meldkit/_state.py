@@ -22,8 +22,11 @@ from ._actions import (
     DISCARD,
     DRAW,
     END,
+    EXTEND,
     MELD,
     PICKUP,
+    RUN,
+    SEQ_TARGET_BASE,
     TAKE,
     WITHDRAW,
     Action,
@@ -32,7 +35,7 @@ from ._actions import (
 from ._cards import N_RANKS, RANKS, card_code, kind_of_code, rank_of_kind
 from ._errors import SetupError
 from ._game import GameState, call_hook
-from ._rules import WILD, Rules
+from ._rules import SEQ, WILD, Rules
 from ._scoring import HandFinal
 from .kernel._canasta_common import (  # noqa: F401 - re-exported from meldkit._state
     _SHAPES,
@@ -50,9 +53,10 @@ from .kernel._canasta_draw import DrawPhase
 from .kernel._canasta_end import HandEnd
 from .kernel._canasta_out import GoingOut
 from .kernel._canasta_play import PlayPhase
+from .kernel._canasta_runs import Run, SequencePlay, span_text
 
 
-class RummyState(DealPhase, DrawPhase, PlayPhase, GoingOut, HandEnd, GameState):
+class RummyState(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, HandEnd, GameState):
     """A rummy-family game in progress (the kernel's engine).  Create one with
     :func:`meldkit.new_game`.
 
@@ -206,9 +210,21 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, GoingOut, HandEnd, GameState):
             return _r("game/over", "the game is over")
         t = a.type
         shape = _SHAPES.get(t)
-        if shape is not None and not (shape[0] <= len(a.cards) <= shape[1]
-                                      and (a.target >= 0) == (t == ADD)):
-            return _r("action/malformed", f"'{a}' is not a well-formed {t} action")
+        if shape is not None:
+            target = a.target
+            if t == ADD:
+                aimed = 0 <= target < SEQ_TARGET_BASE
+            elif t == EXTEND:
+                aimed = target >= SEQ_TARGET_BASE
+            elif t == TAKE:
+                aimed = target == -1 or (target >= SEQ_TARGET_BASE and not a.cards)
+            else:
+                aimed = target == -1
+            if not (shape[0] <= len(a.cards) <= shape[1] and aimed):
+                return _r("action/malformed", f"'{a}' is not a well-formed {t} action")
+            if t in (RUN, EXTEND) or target >= SEQ_TARGET_BASE:
+                if not self.rules.sequences:
+                    return _r("action/unknown", f"this game has no sequences ('{t}')")
         hook = self.rules.hooks.get(t)
         if hook is not None:
             if ((hook.cards is not None and len(a.cards) != hook.cards)
@@ -233,12 +249,14 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, GoingOut, HandEnd, GameState):
                 return self._check_pickup()
             if t == TAKE:
                 return self._check_take(a)
-            if t in (MELD, ADD, DISCARD, WITHDRAW):
+            if t in (MELD, ADD, DISCARD, WITHDRAW, RUN, EXTEND):
                 return _r("turn/draw-first", "draw first: from the stock or the discard pile")
             return _r("action/unknown", f"unknown action type {t!r}")
         # play phase
         if t in (MELD, ADD):
             return self._check_meld(a)
+        if t in (RUN, EXTEND):
+            return self._check_run(a)
         if t == DISCARD:
             return self._check_discard(a)
         if t == WITHDRAW:
@@ -268,6 +286,8 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, GoingOut, HandEnd, GameState):
             self._end_hand("stock_empty", None)
         elif t == MELD or t == ADD:
             self._do_meld(a)
+        elif t == RUN or t == EXTEND:
+            self._do_run(a)
         elif t == DISCARD:
             self._do_discard(a)
         elif t == WITHDRAW:
@@ -310,7 +330,7 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, GoingOut, HandEnd, GameState):
         c.open_melds = [[None] * _SLOTS for _ in range(self.n_teams)]
         for t, ms in enumerate(c.melds):
             for m in ms:
-                if not m.closed:
+                if not m.closed and m.slot != SEQ:
                     c.open_melds[t][m.slot] = m
         c.melded = self.melded[:]
         c.out = self.out[:]
@@ -340,6 +360,16 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, GoingOut, HandEnd, GameState):
                 if len(m.cards) >= self.rules.book_size:
                     k = self.rules.book_kind(m.slot, m.wild)
                     book = k.name if k else None
+                if m.slot == SEQ:
+                    melds.append({
+                        "rank": "run",
+                        "sequence": span_text(self.rules.seq_ranks, m.suit, m.lo, m.hi),
+                        "cards": [codes[c] for c in m.cards],
+                        "closed": m.closed,
+                        "book": book,
+                        "pending": m.pending,
+                    })
+                    continue
                 melds.append({
                     "rank": "wild" if m.slot == WILD else RANKS[m.slot],
                     "cards": [codes[c] for c in m.cards],
@@ -481,12 +511,22 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, GoingOut, HandEnd, GameState):
             for i, m in enumerate(S.array(ms, f"melds[{t}]", max_len=n_cards)):
                 where = f"melds[{t}][{i}]"
                 slot, ids, closed, pending = S.array(m, where, 4)
-                slot = S.integer(slot, f"{where}[0]", 0, WILD)
-                if slot not in rules.meld_slots:
+                slot = S.integer(slot, f"{where}[0]", 0, SEQ)
+                if slot not in rules.record_slots:
                     raise S.bad(f"{where}[0]", f"this pack melds no {_rank_name(slot)}")
                 ids = ledger.cards(ids, f"{where}[1]")
                 closed = S.boolean(closed, f"{where}[2]")
                 pending = S.boolean(pending, f"{where}[3]")
+                if pending and s.melded[t]:
+                    raise S.bad(f"{where}[3]", "a side that has melded has no pending meld")
+                if slot == SEQ:
+                    run = s._run_from_save(ids, where)
+                    if closed != (len(ids) >= rules.seq_max):
+                        raise S.bad(f"{where}[2]", "a sequence is closed exactly when it holds "
+                                                   f"{rules.seq_max} cards")
+                    run.closed, run.pending = closed, pending
+                    team.append(run)
+                    continue
                 n_wild = sum(1 for c in ids if is_wild[s.rank_of[c]])
                 for j, c in enumerate(ids):
                     r = s.rank_of[c]
@@ -501,8 +541,6 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, GoingOut, HandEnd, GameState):
                     raise S.bad(where, why[1])
                 if closed and not (rules.close_at_size and len(ids) >= rules.book_size):
                     raise S.bad(f"{where}[2]", "only a complete book is closed")
-                if pending and s.melded[t]:
-                    raise S.bad(f"{where}[3]", "a side that has melded has no pending meld")
                 mm.closed = closed
                 team.append(mm)
                 if not closed:
@@ -577,6 +615,23 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, GoingOut, HandEnd, GameState):
         s._legal_cache = None
         return s
 
+    def _run_from_save(self, ids: list[int], where: str) -> Run:
+        """A sequence from a save: cards of one suit at consecutive places of
+        ``melds.sequences.ranks``, lowest first, ``min_size`` to ``max_size`` of them."""
+        S = _saves
+        rules = self.rules
+        if not rules.seq_min <= len(ids) <= rules.seq_max:
+            raise S.bad(f"{where}[1]", f"a sequence holds {rules.seq_min} to {rules.seq_max} "
+                                       f"cards, not {len(ids)}")
+        kinds = [self.kind_of[c] for c in ids]
+        first = kinds[0]
+        lo = rules.seq_pos[rank_of_kind(first)] if first < 52 else -1
+        for j, k in enumerate(kinds):
+            if k >= 52 or k % 4 != first % 4 or lo < 0 or rules.seq_pos[k // 4] != lo + j:
+                raise S.bad(f"{where}[1][{j}]", f"{self.codes[ids[j]]} does not continue a "
+                                                "sequence of one suit, lowest card first")
+        return Run(first % 4, lo, lo + len(ids) - 1, list(ids), False)
+
     def _final_from_save(self, v, where: str, hand_number: int) -> HandFinal:
         """A finished hand's record from a save, checked like the state."""
         S = _saves
@@ -600,10 +655,13 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, GoingOut, HandEnd, GameState):
             for i, m in enumerate(S.array(ms, f"{where}.melds[{t}]", max_len=n_cards)):
                 mw = f"{where}.melds[{t}][{i}]"
                 slot, ids = S.array(m, mw, 2)
-                slot = S.integer(slot, f"{mw}[0]", 0, WILD)
-                if slot not in self.rules.meld_slots:
+                slot = S.integer(slot, f"{mw}[0]", 0, SEQ)
+                if slot not in self.rules.record_slots:
                     raise S.bad(f"{mw}[0]", f"this pack melds no {_rank_name(slot)}")
-                team.append((slot, tuple(ledger.cards(ids, f"{mw}[1]"))))
+                ids = tuple(ledger.cards(ids, f"{mw}[1]"))
+                if slot == SEQ:
+                    self._run_from_save(list(ids), mw)
+                team.append((slot, ids))
             melds.append(tuple(team))
         went_out = S.get(v, "went_out", f"{where}.")
         if went_out is not None:

@@ -19,11 +19,11 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
-from ._actions import ADD, DISCARD, DRAW, END, MELD, PICKUP, TAKE, WITHDRAW, Action
+from ._actions import ADD, DISCARD, DRAW, END, EXTEND, MELD, PICKUP, RUN, TAKE, WITHDRAW, Action
 from ._cards import JOKER_KIND, N_KINDS, RANKS, kind_of_code, kinds_matching, rank_of_kind
 from ._errors import StuckGameError
 
-_MELDING = frozenset({MELD, ADD, TAKE, PICKUP})
+_MELDING = frozenset({MELD, ADD, RUN, EXTEND, TAKE, PICKUP})
 _WILD_SLOT = len(RANKS)  # the slot of a wild meld (``add 2 to wild``)
 
 

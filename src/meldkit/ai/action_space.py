@@ -193,7 +193,7 @@ def _sorted(actions, verbs: tuple[str, ...]) -> list[Action]:
 
 
 def _kernel_universe(state) -> list[Action]:
-    from .._actions import ADD, DISCARD, DRAW, END, MELD, PICKUP, TAKE, WITHDRAW
+    from .._actions import ADD, DISCARD, DRAW, END, EXTEND, MELD, PICKUP, RUN, TAKE, WITHDRAW
     from .._cards import N_RANKS, rank_of_kind
     from .._rules import WILD
 
@@ -250,8 +250,41 @@ def _kernel_universe(state) -> list[Action]:
                         cards.extend([wr] * c)
                     cards_t = space.canonical(cards)
                     out.append(look(MELD, cards_t) if new else look(ADD, cards_t, slot))
+    out.extend(_sequence_universe(rules, space, state.kind_of))
     out.extend(extra)
-    return _sorted(out, (DRAW, END, PICKUP, TAKE, WITHDRAW, DISCARD, MELD, ADD))
+    return _sorted(out, (DRAW, END, PICKUP, TAKE, WITHDRAW, DISCARD, MELD, ADD, RUN, EXTEND))
+
+
+def _sequence_universe(rules, space, kind_of) -> list[Action]:
+    """Every ``run``, ``extend`` and ``take to <sequence>`` of a pack with
+    ``melds.sequences`` (none for other packs)."""
+    from .._actions import EXTEND, RUN, TAKE, seq_target
+
+    if not rules.sequences:
+        return []
+    look = space.lookup
+    ranks, n = rules.seq_ranks, len(rules.seq_ranks)
+    most, least = rules.seq_max, rules.seq_min
+    present = set(kind_of)
+    out = []
+    for s in range(4):
+        if not all(r * 4 + s in present for r in ranks):
+            continue  # a deck without some card of the suit: its sequences are not listed
+        for lo in range(n):
+            for hi in range(lo + least - 1, min(n, lo + most) ):
+                out.append(look(RUN, tuple(ranks[i] * 4 + s for i in range(lo, hi + 1))))
+                size = hi - lo + 1
+                if size >= most:
+                    continue
+                target = seq_target(s, lo, hi)
+                if lo > 0 or hi < n - 1:
+                    out.append(look(TAKE, (), target))
+                for a in range(lo + 1):
+                    for b in range(n - hi):
+                        if 0 < a + b <= most - size:
+                            pos = [*range(lo - a, lo), *range(hi + 1, hi + 1 + b)]
+                            out.append(look(EXTEND, tuple(ranks[i] * 4 + s for i in pos), target))
+    return out
 
 
 # --------------------------------------------------------------------------- table melds

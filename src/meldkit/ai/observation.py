@@ -217,6 +217,10 @@ def _kernel_spec(state) -> ObservationSpec:
     s.add("to_move", n, "the seat to act, one-hot (relative seat)")
     s.add("pending", 1, "1 while an initial meld is pending (below the minimum)")
     s.add("hand_number", 1, "the hand being played (1, 2 …)")
+    if state.rules.sequences:
+        s.add("sequences", nt * 4 * len(state.rules.seq_ranks),
+              "cards in each team's suited sequences (relative team x suit C, D, H, S x "
+              "place in melds.sequences.ranks)")
     return s
 
 
@@ -238,6 +242,11 @@ def _kernel_fill(state, p: int, spec: ObservationSpec, out: array) -> None:
     for t in range(nt):
         rt = (t - t0) % nt
         for m in state.melds[t]:
+            if m.slot >= slots:  # a suited sequence
+                base = spec["sequences"].start + (rt * 4 + m.suit) * len(state.rules.seq_ranks)
+                for q in range(m.lo, m.hi + 1):
+                    out[base + q] += 1
+                continue
             i = rt * slots + m.slot
             out[spec["melds"].start + i] += len(m.cards)
             out[spec["meld_wilds"].start + i] += m.wild

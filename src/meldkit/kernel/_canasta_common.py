@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import attrs
 
-from .._actions import ADD, DISCARD, DRAW, END, MELD, PICKUP, TAKE, WITHDRAW, Reason
+from .._actions import ADD, DISCARD, DRAW, END, EXTEND, MELD, PICKUP, RUN, TAKE, WITHDRAW, Reason
 from .._cards import N_RANKS, RANKS
-from .._rules import WILD
+from .._rules import SEQ, WILD
 from .._scoring import HandFinal, TeamScore
 
 DRAW_PHASE = "draw"
@@ -62,13 +62,15 @@ class Meld:
 
 
 _SHAPES = {DRAW: (0, 0), END: (0, 0), PICKUP: (0, 0), WITHDRAW: (0, 0), DISCARD: (1, 1),
-           TAKE: (0, 2), MELD: (1, 99), ADD: (1, 99)}
+           TAKE: (0, 2), MELD: (1, 99), ADD: (1, 99), RUN: (1, 99), EXTEND: (1, 99)}
 """The number of cards each kernel action names (actions built by hand are checked too)."""
 def _r(code: str, sentence: str) -> Reason:
     return Reason(code, sentence)
 
 
 def _rank_name(slot: int) -> str:
+    if slot == SEQ:
+        return "sequences"
     return "wild cards" if slot == WILD else f"{RANKS[slot]}s"
 
 

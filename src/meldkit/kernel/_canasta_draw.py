@@ -42,6 +42,8 @@ class DrawPhase:
             for w in rules.wild_ranks:
                 if counts[w]:
                     out.append(get(TAKE, self.actions.canonical((top, w))))
+        if rules.sequences:
+            out.extend(self._take_onto_run_candidates(p))
         return out
 
     def _check_pickup(self) -> Reason | None:
@@ -82,6 +84,8 @@ class DrawPhase:
                                           "single card")
         if rules.pile_requires_melded and not self.melded[t]:
             return _r("pile/needs-melded", "your side must meld before taking the pile")
+        if a.target >= 0:
+            return self._check_take_onto_run(a)
         if not (rules.is_natural_rank[top] or rules.is_wild_rank[top]):
             return _r("pile/top-unmeldable", f"a {code} cannot be melded, so the pile cannot be taken")
         slot = WILD if rules.is_wild_rank[top] else top
@@ -104,6 +108,9 @@ class DrawPhase:
                 )
             if opened is None:
                 return _r("pile/no-meld", f"your side has no open meld of {_rank_name(slot)} for the {code}")
+            if not rules.take_onto_book and len(opened.cards) >= rules.book_size:
+                return _r("pile/onto-book", f"the {code} may go alone only onto a meld of fewer "
+                          f"than {rules.book_size} cards")
         elif len(cards) != 2:
             return _r("pile/wrong-cards", f"take the {code} with two cards from your hand")
         else:
@@ -157,6 +164,9 @@ class DrawPhase:
         return self._hand_after_ok(p, hand_after, new_books, gain >= 0)
 
     def _do_take(self, a: Action) -> None:
+        if a.target >= 0:
+            self._do_take_onto_run(a)
+            return
         p = self.current
         t = self.team_of[p]
         rules = self.rules

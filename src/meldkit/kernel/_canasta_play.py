@@ -8,7 +8,7 @@ from __future__ import annotations
 from .._actions import ADD, MELD, WITHDRAW, Action, Reason
 from .._cards import N_RANKS, RANKS
 from .._game import call_hook
-from .._rules import WILD
+from .._rules import SEQ, WILD
 from ._canasta_common import DRAW_PHASE, Meld, _r, _rank_name
 
 
@@ -52,6 +52,8 @@ class PlayPhase:
                 else:
                     out.extend(a for a, total in zip(acts, totals)
                                if size - total >= 2 or check(a) is None)
+        if rules.sequences and not self.failed_initial:
+            out.extend(self._run_actions(p, filtered))
         get = self.actions.get
         if self.pending:
             out.append(get(WITHDRAW))
@@ -148,9 +150,18 @@ class PlayPhase:
         size = nat + wild
         before = len(opened.cards) if opened else 0
         completes = size >= rules.book_size > before
-        hand_after = self.hand_size[p] - len(cards)
+        return self._meld_effects_ok(p, t, len(cards), sum(self._values_leaving(p, cards)),
+                                     completes, slot, wild, opened)
+
+    def _meld_effects_ok(self, p: int, t: int, n_cards: int, value: int, completes: bool,
+                         slot: int, wild: int, opened: Meld | None) -> Reason | None:
+        """What a well-formed meld or lay-off of ``n_cards`` cards worth ``value`` onto
+        ``opened`` (None: a new meld of ``slot``) does to p's turn: the initial minimum,
+        books completed, a reserve picked up, the card left to discard, going out."""
+        rules = self.rules
+        hand_after = self.hand_size[p] - n_cards
         if not self.melded[t]:
-            got = self._pending_value(p) + sum(self._values_leaving(p, cards))
+            got = self._pending_value(p) + value
             if got < self.initial_minimum(t):
                 if rules.going_out_rank[slot]:  # a pending meld is never going out
                     return _r("meld/only-going-out",
@@ -277,7 +288,7 @@ class PlayPhase:
             had_book = any(len(m.cards) >= rules.book_size for m in self.melds[t]
                            if m not in completed and not m.pending)
             for m in completed:
-                if rules.close_at_size:
+                if rules.close_at_size and m.slot != SEQ:  # a sequence closes at max_size
                     m.closed = True
                     self.open_melds[t][m.slot] = None
             mode = rules.pickup_on_book
@@ -326,7 +337,8 @@ class PlayPhase:
             if not m.pending:
                 keep.append(m)
                 continue
-            self.open_melds[t][m.slot] = None
+            if m.slot != SEQ:
+                self.open_melds[t][m.slot] = None
             for c in m.cards:
                 if c == top:
                     self.pile.append(c)
