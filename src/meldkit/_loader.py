@@ -41,7 +41,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.reader import ReaderError
 
-from meldkit._cards import JOKER_KIND, RANKS, card_code, kinds_matching, rank_of_kind
+from meldkit._cards import JOKER_KIND, JOKER_RANK, RANKS, card_code, kinds_matching, rank_index, rank_of_kind
 from meldkit._errors import PackProblem, PluginError, RulePackError
 from meldkit._pack_limits import (
     MAX_EXTENDS,
@@ -791,6 +791,7 @@ class _Checker:
             self.deal,
             self.deal_arithmetic,
             self.melds_and_books,
+            self.sequences,
             self.initial_meld,
             self.reserve,
             self.by_player_count,
@@ -1095,6 +1096,54 @@ class _Checker:
             if others:
                 text += f" (too few also for {', '.join(others)} players)"
             self.add(("deal",), text, related=(("deck",), ("players",)))
+
+    def sequences(self) -> None:
+        """``melds.sequences`` (Samba) and the book kinds marked ``sequence``."""
+        spec = self.spec
+        seq = spec.melds.sequences
+        for i, kind in enumerate(spec.books.kinds):
+            if not kind.sequence:
+                continue
+            path = ("books", "kinds", i, "sequence")
+            if seq is None:
+                self.add(path, "true, but the pack has no melds.sequences: no sequence could "
+                         "become this book", related=(("melds",),))
+            for key in ("ranks", "max_wilds"):
+                if getattr(kind, key) is not None:
+                    self.add(("books", "kinds", i, key), "applies to books of a rank; a "
+                             "sequence book has no wild card and no single rank",
+                             related=(path,))
+            if kind.wild_only or kind.min_wilds:
+                self.add(path, "a sequence book cannot also be wild_only or need wild cards",
+                         related=(("books", "kinds", i),))
+        if seq is None:
+            return
+        base = ("melds", "sequences")
+        if spec.melds.kinds:
+            self.add(base, "suited sequences in a canasta pack do not mix with melds.kinds; a "
+                     "table-meld pack declares a run kind instead", related=(("melds", "kinds"),))
+        wild = {rank_of_kind(k) for k in self._kinds(spec.cards.wild)}
+        unmeldable = {rank_of_kind(k) for k in self._kinds(spec.cards.unmeldable)}
+        seen: dict[int, int] = {}
+        for i, code in enumerate(seq.ranks):
+            try:
+                r = rank_index(code)
+            except ValueError as exc:
+                self.add((*base, "ranks", i), str(exc))
+                continue
+            if r == JOKER_RANK or r in wild or r in unmeldable:
+                what = "a joker" if r == JOKER_RANK else ("wild" if r in wild else "unmeldable")
+                self.add((*base, "ranks", i), f"{code!r} is {what}: sequences hold natural "
+                         "cards only", related=(("cards",),))
+            if r in seen:
+                self.add((*base, "ranks", i), f"{code!r} is already ranks[{seen[r]}]")
+            seen.setdefault(r, i)
+        if not 2 <= seq.min_size <= seq.max_size:
+            self.add((*base, "min_size"), f"expected 2 to max_size ({seq.max_size}), got "
+                     f"{seq.min_size}", related=((*base, "max_size"),))
+        if seq.max_size > len(seq.ranks):
+            self.add((*base, "max_size"), f"{seq.max_size} is more than the {len(seq.ranks)} "
+                     "ranks a sequence may hold", related=((*base, "ranks"),))
 
     def melds_and_books(self) -> None:
         melds, books = self.spec.melds, self.spec.books

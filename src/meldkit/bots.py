@@ -19,11 +19,27 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
-from ._actions import ADD, DISCARD, DRAW, END, EXTEND, MELD, PICKUP, RUN, TAKE, WITHDRAW, Action
+from ._actions import (
+    ADD,
+    DISCARD,
+    DRAW,
+    END,
+    EXTEND,
+    MELD,
+    PICKUP,
+    RUN,
+    TAKE,
+    WITHDRAW,
+    Action,
+    seq_target_parts,
+)
 from ._cards import JOKER_KIND, N_KINDS, RANKS, kind_of_code, kinds_matching, rank_of_kind
 from ._errors import StuckGameError
 
 _MELDING = frozenset({MELD, ADD, RUN, EXTEND, TAKE, PICKUP})
+_LAYING = frozenset({MELD, ADD, RUN, EXTEND})
+"""Actions that lay cards from the hand onto the table."""
+_SEQUENCE = frozenset({RUN, EXTEND})
 _WILD_SLOT = len(RANKS)  # the slot of a wild meld (``add 2 to wild``)
 
 
@@ -90,6 +106,9 @@ class _Tables:
                     self.value[k] = table[sel]
         self.book_size = spec.books.size
         self.book_kinds = list(spec.books.kinds)
+        seq = spec.melds.sequences
+        self.seq_ranks = tuple(RANKS.index(str(r).upper()) for r in seq.ranks) if seq else ()
+        self.seq_book = next((k for k in spec.books.kinds if k.sequence), None)
         self.wild_melds = spec.melds.wild_melds
         self.wild_book = any(k.wild_only for k in spec.books.kinds) and spec.melds.wild_melds
 
@@ -162,9 +181,18 @@ class _Seen:
         self.open: dict[int, tuple[int, int]] = {}  # slot -> (size, wilds) of open melds
         self.books = 0
         self.book_kinds: set[str] = set()
+        self.run_ends: set[int] = set()  # kinds that would extend one of our open sequences
         for m in team["melds"]:
-            slot = _WILD_SLOT if m["rank"] == "wild" else RANKS.index(m["rank"])
             n = len(m["cards"])
+            if m["rank"] == "run":
+                if n >= tables.book_size:
+                    self.books += 1
+                    if m.get("book"):
+                        self.book_kinds.add(m["book"])
+                if not m["closed"]:
+                    self.run_ends |= _run_ends(m["cards"], tables.seq_ranks)
+                continue
+            slot = _WILD_SLOT if m["rank"] == "wild" else RANKS.index(m["rank"])
             if n >= tables.book_size:
                 self.books += 1
                 if m.get("book"):
@@ -177,7 +205,7 @@ class _Seen:
         for t in v["teams"]:
             if t["team"] != self.team:
                 for m in t["melds"]:
-                    if m["rank"] != "wild":
+                    if m["rank"] not in ("wild", "run"):
                         self.opponent_ranks.add(RANKS.index(m["rank"]))
         self.stock = v["stock_size"]
         self.pile_size = v["pile"]["size"]
@@ -231,7 +259,7 @@ class GreedyBot:
             # an engine whose view this bot does not read (a plugin's own game): play randomly
             return self._fallback.choose(state)
         types = {a.type for a in actions}
-        if types & {DRAW, END, PICKUP, TAKE} and not types & {MELD, ADD, DISCARD}:
+        if types & {DRAW, END, PICKUP, TAKE} and not types & {MELD, ADD, DISCARD, RUN, EXTEND}:
             return self._draw_phase(state, actions, tables, seen)
         return self._play_phase(state, actions, tables, seen)
 
@@ -274,7 +302,7 @@ class GreedyBot:
 
     # ---------------------------------------------------------------- play phase
     def _play_phase(self, state, actions, tables: _Tables, seen: _Seen) -> Action:
-        melds = [a for a in actions if a.type in (MELD, ADD)]
+        melds = [a for a in actions if a.type in _LAYING]
         discards = [a for a in actions if a.type == DISCARD]
         withdraw = next((a for a in actions if a.type == WITHDRAW), None)
         # going out this turn beats everything
@@ -304,6 +332,8 @@ class GreedyBot:
     def _meld_score(self, a: Action, tables: _Tables, seen: _Seen) -> float:
         """How good a meld or lay-off is: book value if it completes one, then cards moved
         out of the hand, less a cost for wild cards spent outside the wild meld."""
+        if a.type in _SEQUENCE:
+            return _run_score(a, tables)
         wild = [r for r in a.cards if r in tables.wild_ranks]
         naturals = [r for r in a.cards if r not in tables.wild_ranks]
         if a.type == ADD:
@@ -344,11 +374,40 @@ class GreedyBot:
             return (1, 0, 0, 0)
         return (
             2,
-            1 if r in seen.open else 0,       # keep cards our open melds can take
+            1 if r in seen.open or k in seen.run_ends else 0,  # keep what our melds can take
             1 if r in seen.opponent_ranks else 0,
             held,                              # singles before pairs
             -tables.value[k],                  # then the costliest to be caught with
         )
+
+
+def _run_score(a: Action, tables: _Tables) -> float:
+    """How good laying down or extending a suited sequence is: the cards it moves out of
+    the hand and their values, and a samba's value when it completes one."""
+    added = len(a.cards)
+    before = 0
+    if a.type == EXTEND:
+        _, lo, hi = seq_target_parts(a.target)
+        before = hi - lo + 1
+    score = 10.0 * added + sum(tables.value[k] for k in a.cards)
+    if before < tables.book_size <= before + added:
+        score += 100 + (tables.seq_book.value if tables.seq_book else 0)
+    return score
+
+
+def _wilds_in(a: Action, tables: _Tables) -> int:
+    """Wild cards an action lays (none in a suited sequence, whose cards are kinds)."""
+    if a.type in _SEQUENCE:
+        return 0
+    return sum(r in tables.wild_ranks for r in a.cards)
+
+
+def _run_ends(codes: list[str], seq_ranks: tuple[int, ...]) -> set[int]:
+    """The kinds that continue a sequence (its cards as codes, lowest first) at either end."""
+    lo_k, hi_k = kind_of_code(codes[0]), kind_of_code(codes[-1])
+    suit = lo_k % 4
+    lo, hi = seq_ranks.index(lo_k // 4), seq_ranks.index(hi_k // 4)
+    return {seq_ranks[i] * 4 + suit for i in (lo - 1, hi + 1) if 0 <= i < len(seq_ranks)}
 
 
 def _complete_initial(state, bot: GreedyBot, tables: _Tables, limit: int = 12) -> bool:
@@ -361,7 +420,7 @@ def _complete_initial(state, bot: GreedyBot, tables: _Tables, limit: int = 12) -
         seen = _Seen(state, tables)
         if seen.melded and not seen.pending:
             return True
-        melds = [a for a in state.legal_actions() if a.type in (MELD, ADD)]
+        melds = [a for a in state.legal_actions() if a.type in _LAYING]
         if not melds:
             return False
         state.apply(max(melds, key=lambda a: bot._meld_score(a, tables, seen)))
@@ -377,10 +436,9 @@ def _going_out_plan(state, tables: _Tables) -> Action | None:
     first: Action | None = None
     for _ in range(20):
         actions = trial.legal_actions()
-        melds = [a for a in actions if a.type in (MELD, ADD)]
+        melds = [a for a in actions if a.type in _LAYING]
         if melds:
-            a = max(melds, key=lambda a: (len(a.cards),
-                                          -sum(r in tables.wild_ranks for r in a.cards)))
+            a = max(melds, key=lambda a: (len(a.cards), -_wilds_in(a, tables)))
         else:
             discards = [a for a in actions if a.type == DISCARD]
             if len(discards) != 1 or sum(1 for _ in _hand_codes(trial, p)) != 1:

@@ -69,6 +69,8 @@ def _points(n: int) -> str:
 
 def _book_kind_text(kind, size: int) -> str:
     """What a book kind is, in words: ``7 natural 7s``, ``7 wild cards``."""
+    if kind.sequence:
+        return f"a sequence of {size} cards of one suit"
     if kind.wild_only:
         return f"{size} wild cards"
     ranks = ("one rank" if not kind.ranks
@@ -301,6 +303,13 @@ def _melds(spec) -> list[str]:
              if spec.books.close_at_size else "(melds keep growing)")
     out.append(f"- A side has at most one open meld of each rank {close}; add further cards of "
                "that rank to it.")
+    seq = m.sequences
+    if seq is not None:
+        order = ", ".join(_short_rank(str(r).upper()) for r in seq.ranks)
+        out.append(f"- A **sequence** is {_cards(seq.min_size)} or more of one suit in "
+                   f"consecutive ranks, in the order {order} (no wild cards). Add cards at "
+                   f"either end until it holds {_cards(seq.max_size)}; then it takes no more. "
+                   "A side may hold any number of sequences, of one suit or of several.")
     out.append("- A side's melds are shared: partners add to each other's melds.")
     return out
 
@@ -313,6 +322,15 @@ def _books(spec) -> list[str]:
                    "cards, and the side may start a new meld of that rank.")
     else:
         out.append(f"A meld of {_cards(b.size)} or more is a **book**; it keeps taking cards.")
+    if spec.melds.sequences is not None:
+        seq = spec.melds.sequences
+        out.append("")
+        if seq.max_size >= b.size:
+            out.append(f"A sequence of {_cards(b.size)} is a book too (of the kind for "
+                       "sequences below, if any).")
+        else:
+            out.append(f"A sequence holds at most {_cards(seq.max_size)}, so it never makes a "
+                       "book.")
     if b.kinds:
         out += ["", "A book is of the first kind it matches:", "",
                 "| Kind | Book | Value |", "|---|---|---:|"]
@@ -390,7 +408,10 @@ def _pile(spec) -> list[str]:
     ways = {
         "natural_pair": "with two natural cards of its rank from your hand",
         "natural_and_wild": "with one natural card of its rank and one wild card",
-        "onto_meld": "alone, onto your side's open meld of its rank",
+        "onto_meld": "alone, onto your side's open meld of its rank"
+                     + (" or the end of one of its sequences" if spec.melds.sequences else "")
+                     + ("" if p.onto_book else f", if that meld is not yet a book "
+                        f"({_cards(spec.books.size)})"),
     }
     if len(p.take_with) == 1:
         out.append(f"- To take the pile, meld its top card {ways[p.take_with[0]]}, then take "
