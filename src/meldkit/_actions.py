@@ -74,8 +74,8 @@ def seq_target(suit: int, lo: int, hi: int) -> int:
     """The ``target`` naming a side's sequence of ``suit`` from position ``lo`` to ``hi``
     (positions index ``melds.sequences.ranks``).
 
-    >>> seq_target(2, 0, 2)
-    1546
+    >>> seq_target(2, 0, 2), seq_target_parts(1514)
+    (1514, (2, 0, 2))
     """
     return SEQ_TARGET_BASE + suit * 256 + lo * 16 + hi
 

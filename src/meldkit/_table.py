@@ -114,12 +114,13 @@ def _plural(n: int, word: str) -> str:
 
 
 def render_table(view: dict[str, Any], style: Style, *, title: str = "",
-                 wild: set[str] | frozenset[str] = frozenset(), reserve_name: str = "reserve",
+                 wild: set[str] | frozenset[str] = frozenset(), reserve_name: str | None = "reserve",
                  show_hand: bool = True, blocked: set[str] | frozenset[str] = frozenset(),
                  frozen_until_melded: bool = False) -> str:
     """The table as ``view``'s player sees it, as lines of text; ``blocked``: the card
     codes that block the pile when on top (marked BLOCKED); ``frozen_until_melded``: the
-    pile is frozen for a side that has not melded (marked so for the player's side)."""
+    pile is frozen for a side that has not melded (marked so for the player's side);
+    ``reserve_name`` None: the game has no reserve, so none is shown."""
     try:
         if "hand_sizes" in view and "knock_value" in view:
             return _render_table_melds(view, style, title)
@@ -183,7 +184,10 @@ def _render_generic(view: dict[str, Any], style: Style, title: str) -> str:
 def _meld_text(m: dict[str, Any], style: Style, wild) -> str:
     rank = m["rank"]
     cards = m["cards"]
-    name = "wild" if rank == "wild" else f"{rank}s"
+    if rank == "run":  # a suited sequence, named as actions name it
+        name = f"sequence {m['sequence']}"
+    else:
+        name = "wild" if rank == "wild" else f"{rank}s"
     head = f"{name} ×{len(cards)}"
     if m.get("book"):
         head = style.bold(f"{m['book']} book of {name}") + f" ×{len(cards)}"
@@ -196,7 +200,7 @@ def _meld_text(m: dict[str, Any], style: Style, wild) -> str:
 
 
 def _render_rummy(view: dict[str, Any], style: Style, title: str, wild,
-                  reserve_name: str, show_hand: bool, blocked=frozenset(),
+                  reserve_name: str | None, show_hand: bool, blocked=frozenset(),
                   frozen_until_melded: bool = False) -> str:
     you = view["you"]
     your_team = view["team"]
@@ -245,7 +249,7 @@ def _render_rummy(view: dict[str, Any], style: Style, title: str, wild,
             bits = []
             who = f"seat {p['seat']}" + (" (you)" if p["seat"] == you else "")
             bits.append(_plural(p["hand_size"], "card"))
-            if p.get("reserve_size") or p.get("reserve_picked_up") is not None:
+            if reserve_name and (p.get("reserve_size") or p.get("reserve_picked_up") is not None):
                 if p.get("reserve_picked_up"):
                     bits.append(f"{reserve_name} picked up")
                 elif p.get("reserve_size"):

@@ -25,6 +25,11 @@ EXIT_USAGE = 2
 _FORMATTER = argparse.RawDescriptionHelpFormatter
 
 
+def _reserve_name(pack) -> str | None:
+    """What the table view calls a player's reserve, or None for a pack without one."""
+    return pack.spec.deal.reserve_name if pack.spec.deal.reserve else None
+
+
 def _wrap(text: str) -> str:
     """A description paragraph wrapped for the terminal (the epilogs keep their layout)."""
     import shutil
@@ -500,7 +505,7 @@ class _Game:
 
         view = self.state.view(self.human)
         self.say(render_table(view, self.style, title=_title(self.pack), wild=self.wild,
-                              reserve_name=self.pack.spec.deal.reserve_name,
+                              reserve_name=_reserve_name(self.pack),
                               blocked=_blocked_codes(self.pack),
                               frozen_until_melded=bool(getattr(
                                   self.pack.spec.pile, "frozen_until_melded", False))))
@@ -804,7 +809,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         who = seat if seat is not None else (g.current_player if g.current_player is not None
                                              else 0)
         out.write(render_table(g.view(who), style, title=_title(pack), wild=wild,
-                               reserve_name=pack.spec.deal.reserve_name))
+                               reserve_name=_reserve_name(pack)))
 
     def pause() -> bool:
         """Wait for Enter; False to stop stepping (q, or end of input)."""
