@@ -45,6 +45,7 @@ CONFORMANCE_TABLES: list[Table] = [
     Table("classic_canasta", 4),
     Table("classic_canasta", 6),
     Table("hand_and_foot", 4),
+    Table("samba", 4),
     Table("gin_rummy", 2),
     Table("oklahoma_gin", 2),
     Table("rummy", 2),

@@ -38,7 +38,7 @@ def _collect_saves() -> list[str]:
     tables = [("pony_tail", 4, None, 1), ("pony_canasta", 4, {"partners": True}, 2),
               ("pony_canasta", 3, None, 3), ("houses", 4, None, 4),
               ("classic_canasta", 4, None, 5), ("hand_and_foot", 4, None, 6),
-              ("gin_rummy", 2, None, 7), ("rummy", 3, None, 8)]
+              ("gin_rummy", 2, None, 7), ("rummy", 3, None, 8), ("samba", 4, None, 9)]
     for pack, players, options, seed in tables:
         g = meldkit.new_game(pack, players=players, seed=seed, options=options)
         bot = RandomBot(seed=seed)
