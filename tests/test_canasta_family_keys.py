@@ -195,3 +195,135 @@ def test_melding_out_onto_a_one_card_foot_never_leaves_a_player_without_a_move()
         game = meldkit.new_game(pack, players=2, seed=seed)
         play_game(game, [make_bot("random", seed=s) for s in range(2)], max_actions=100_000)
         assert game.is_over
+
+
+# --------------------------------------------------------------------------- sequence keys
+# melds.sequences, books.kinds[].sequence and pile.onto_book (Samba), each on another pack.
+SHORT_RUNS = ("extends: classic_canasta\nmelds:\n  sequences: {min_size: 4, max_size: 5}\n")
+
+
+def _after_draw(p, hand: str, stock: str = "5S 6S") -> meldkit.GameState:
+    g = stacked_game(p, 4, hands={0: hand.split()}, stock=stock.split())
+    g.apply("draw")
+    return g
+
+
+def test_sequences_bounds_come_from_the_pack():
+    g = _after_draw(pack(SHORT_RUNS), "KS KD KC 4H 5H 6H 7H 8H 9H")
+    g.apply("meld K K K")
+    assert "run/too-small" == g.check("run 4H 5H 6H").code
+    assert g.check("run 4H 5H 6H 7H") is None
+    assert "run/too-large" == g.check("run 4H 5H 6H 7H 8H 9H").code
+    g.apply("run 4H 5H 6H 7H")
+    g.apply("extend 8H to 4H-7H")
+    team = g.view(0)["teams"][0]["melds"]
+    assert {"rank": "run", "sequence": "4H-8H", "closed": True, "book": None} == {
+        k: team[1][k] for k in ("rank", "sequence", "closed", "book")}
+    assert "extend/no-sequence" == g.check("extend 9H to 4H-8H").code  # closed at 5
+
+
+def test_a_sequence_book_kind_scores_a_sequence_of_book_size():
+    p = pack("extends: classic_canasta\nmelds:\n  sequences: {}\nbooks:\n  kinds:\n"
+             "    - {name: straight, sequence: true, value: 1000}\n"
+             "    - {name: natural, max_wilds: 0, value: 500}\n"
+             "    - {name: mixed, min_wilds: 1, value: 300}\n")
+    g = _after_draw(p, "4C 5C 6C 7C 8C 9C 10C QD QH")
+    g.apply("run 4C 5C 6C 7C 8C 9C 10C")
+    g._end_hand("stock_empty", None)
+    score = g.hand_results[0].scores[0]
+    assert (("straight",), 1000) == (score.book_kinds, score.books)
+
+
+def test_a_sequence_shorter_than_a_book_is_never_one():
+    g = _after_draw(pack(SHORT_RUNS), "KS KD KC 4H 5H 6H 7H 8H 9H")
+    g.apply("run 4H 5H 6H 7H 8H")
+    g._end_hand("stock_empty", None)
+    assert () == g.hand_results[0].scores[0].book_kinds
+
+
+@pytest.mark.parametrize("onto_book, code", [(True, None), (False, "pile/onto-book")])
+def test_onto_book_decides_whether_the_top_card_alone_goes_onto_a_canasta(onto_book, code):
+    p = pack(f"extends: classic_canasta\npile: {{onto_book: {str(onto_book).lower()}}}\n")
+    g = stacked_game(p, 4, hands={0: "9C 9C 9D 9D 9H 9H 9S KC".split(), 1: ["9S"]},
+                     stock="5S 6S 7S 8S".split())
+    for a in ("draw", "meld 9 9 9 9 9 9 9", "discard 5"):
+        g.apply(a)
+    g.apply("draw")
+    g.apply("discard 9")  # seat 1 gives seat 2 a 9 on top of the pile
+    why = g.check("take")  # seat 2: alone onto the side's canasta of 9s
+    assert code == (why.code if why else None)
+
+
+def test_the_pile_taken_onto_a_sequence_needs_an_unfrozen_pile():
+    g = stacked_game("samba", 4, hands={0: "KS KD KC QS QD QC 4H 5H 6H".split(),
+                                        1: ["7H", "2C"], 3: ["2C"]},
+                     stock="5S 6S 7S 8S 9S 10S".split())
+    for a in ("draw", "meld K K K", "meld Q Q Q", "run 4H 5H 6H", "discard 5S"):
+        g.apply(a)
+    g.apply("draw")
+    assert "discard/not-in-hand" == g.check("discard 7D").code  # a discard names its suit
+    g.apply("discard 7H")                       # seat 1: 7H on top (it also holds 7S)
+    assert g.check("take to 4H-6H") is None     # seat 2 (a partner) may take it
+    g.apply("draw"), g.apply("discard 9S")      # seat 2 draws instead
+    g.apply("draw"), g.apply("discard 2C")      # seat 3 freezes the pile with a deuce
+    g.apply("draw"), g.apply("discard 6S")      # seat 0
+    g.apply("draw"), g.apply("discard 7S")      # seat 1: a 7 of another suit on top
+    assert "pile/frozen-needs-pair" == g.check("take to 4H-6H").code
+
+
+@pytest.mark.parametrize("text, where, says", [
+    ("melds:\n  sequences: {ranks: ['4', '5', '2']}\n", "melds.sequences.ranks[2]",
+     "'2' is wild: sequences hold natural cards only"),
+    ("melds:\n  sequences: {ranks: ['4', '5', '4'], max_size: 3}\n", "melds.sequences.ranks[2]",
+     "'4' is already ranks[0]"),
+    ("melds:\n  sequences: {ranks: ['4', '5', 'Z']}\n", "melds.sequences.ranks[2]",
+     "'Z' is not a rank"),
+    ("melds:\n  sequences: {max_size: 12}\n", "melds.sequences.max_size",
+     "12 is more than the 11 ranks a sequence may hold"),
+    ("melds:\n  sequences: {min_size: 1}\n", "melds.sequences.min_size", "expected 2 to max_size"),
+    ("books:\n  kinds: [{name: s, sequence: true, value: 1, max_wilds: 0}]\n",
+     "books.kinds[0].max_wilds", "applies to books of a rank"),
+])
+def test_sequence_keys_that_cannot_work_are_located(tmp_path, text, where, says):
+    found = problems(tmp_path, "extends: samba\nname: v\n" + text)
+    assert any(f"variant.yaml:" in line and f": {where}: " in line and says in line
+               for line in found), found
+
+
+def test_a_sequence_book_without_sequences_is_located(tmp_path):
+    found = problems(tmp_path, "extends: classic_canasta\nname: v\nbooks:\n  kinds:\n"
+                               "    - {name: s, sequence: true, value: 1}\n")
+    assert any("variant.yaml:5:17: books.kinds[0].sequence: true, but the pack has no melds.sequences"
+               in line for line in found), found
+
+
+def test_a_save_with_a_broken_sequence_is_refused_at_the_card():
+    import json
+
+    from meldkit import SaveError
+
+    g = _after_draw("samba", "KS KD KC 4H 5H 6H 7H")
+    g.apply("meld K K K"), g.apply("run 4H 5H 6H")
+    data = json.loads(g.to_json())
+    melds = data["melds"][0]
+    run = next(m for m in melds if m[0] == 15)
+    run[1][1], run[1][2] = run[1][2], run[1][1]  # 4H 6H 5H
+    with pytest.raises(SaveError, match=r"melds\[0\]\[1\]\[1\]\[1\]: 6H does not continue"):
+        meldkit.GameState.from_json(json.dumps(data))
+    run[1][1], run[1][2] = run[1][2], run[1][1]
+    run[2] = True  # a three-card sequence marked closed
+    with pytest.raises(SaveError, match=r"closed exactly when it holds 7 cards"):
+        meldkit.GameState.from_json(json.dumps(data))
+
+
+def test_samba_sheet_states_sequences_and_the_pile_rule():
+    sheet = rules_sheet("samba")
+    for line in ("A **sequence** is 3 cards or more of one suit in consecutive ranks",
+                 "until it holds 7 cards; then it takes no more",
+                 "| samba | a sequence of 7 cards of one suit | 1500 |",
+                 "or the end of one of its sequences, if that meld is not yet a book (7 cards)",
+                 "at most 2 wild cards",
+                 "6 held by one side score 1,000"):
+        assert line in sheet, line
+    assert "natural_and_wild" not in sheet and "one natural card of its rank and one wild" \
+        not in sheet

@@ -16,16 +16,18 @@ the same in every deal.  ``str(action)`` is its notation and round-trips through
 ``end``                    with the stock empty, end the hand instead of taking the pile
 =========================  ===============================================================
 
-Packs with suited sequences (``melds.sequences``, Samba) name the cards of a sequence with
-their suits:
+Packs with suited sequences (``melds.sequences``, Samba) name the cards of a sequence, and
+the card discarded, with their suits (which suit is given away matters there):
 
 =========================  ===============================================================
 ``run 4H 5H 6H``           lay down a new sequence of one suit
 ``extend 7H 8H to 4H-6H``  lay cards off onto the side's sequence 4H-6H, at either end
 ``take to 4H-6H``          take the pile, laying its top card alone onto that sequence
+``discard 9H``             discard that card, ending the turn
 =========================  ===============================================================
 
-In these actions ``cards`` are card kinds (``rank * 4 + suit``), lowest first, and the
+In these actions ``cards`` are card kinds (``rank * 4 + suit``, ``52`` the joker), lowest
+first, and the
 ``target`` of a sequence is :func:`seq_target` of its suit and its ends.
 """
 
@@ -126,7 +128,8 @@ def format_action(type: str, cards: tuple[int, ...], target: int,
                   seq_ranks: tuple[int, ...] = ()) -> str:
     """The notation of an action (``seq_ranks``: the ranks of ``melds.sequences``, for
     sequence actions)."""
-    if type in SEQUENCE_ACTION_TYPES or target >= SEQ_TARGET_BASE:
+    if type in SEQUENCE_ACTION_TYPES or target >= SEQ_TARGET_BASE or (
+            type == DISCARD and seq_ranks):
         parts = [type]
         parts.extend(card_code(k) for k in cards)
         if target >= 0:
@@ -210,6 +213,11 @@ class ActionSpace:
         if verb in SEQUENCE_ACTION_TYPES or (
                 verb == TAKE and self.seq_ranks and len(rest) == 2 and "-" in rest[1]):
             return self._parse_sequence(verb, rest)
+        if verb == DISCARD and self.seq_ranks:  # suits matter: the discard names one
+            if len(rest) != 1:
+                raise NotationError("notation/one-discard",
+                                    "discard exactly one card, with its suit, e.g. 'discard 9H'")
+            return self.lookup(DISCARD, (self._kind(rest[0], "a discard"),))
         target = -1
         if verb not in KERNEL_ACTION_TYPES and len(rest) >= 2 and rest[-2].lower() == "to":
             t = rest[-1]
@@ -279,13 +287,13 @@ class ActionSpace:
         return seq_target(lo_k % 4, pos[lo_k // 4], pos[hi_k // 4])
 
     @staticmethod
-    def _kind(word: str) -> int:
+    def _kind(word: str, what: str = "a sequence") -> int:
         try:
             k = kind_of_code(word)
         except ValueError as e:
-            raise NotationError("notation/bad-card", f"{e}; sequences name cards with suits") \
+            raise NotationError("notation/bad-card", f"{e}; {what} names cards with suits") \
                 from None
-        if k == 52:
+        if k == 52 and what == "a sequence":
             raise NotationError("notation/bad-card", "a sequence takes no joker")
         return k
 

@@ -107,7 +107,15 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, HandEn
 
     def _from_hand(self, p: int, rank: int) -> int:
         self.hand_size[p] -= 1
-        return self.hands[p][rank].pop()
+        cards = self.hands[p][rank]
+        if self.rules.sequences and len(cards) > 1:
+            # SA-6: melds of a rank name no suits; lay the suit the hand holds most copies
+            # of, so that the hand keeps every suit (for its sequences) as long as it can
+            kind_of = self.kind_of
+            copies = [kind_of[c] for c in cards]
+            best = max(range(len(cards)), key=lambda i: (copies.count(copies[i]), i))
+            return cards.pop(best)
+        return cards.pop()
 
     # ------------------------------------------------------------------ for plugins
     def card_code(self, card: int) -> str:

@@ -360,10 +360,16 @@ class GreedyBot:
         return score
 
     def _discard_key(self, a: Action, tables: _Tables, seen: _Seen) -> tuple:
-        r = a.cards[0]
-        kinds = seen.hand.get(r, [])
-        k = kinds[-1] if kinds else JOKER_KIND
-        held = len(kinds)
+        if tables.seq_ranks:  # the discard names a kind (its suit matters)
+            k = a.cards[0]
+            r = rank_of_kind(k)
+            kinds = seen.hand.get(r, [])
+            held = kinds.count(k)
+        else:
+            r = a.cards[0]
+            kinds = seen.hand.get(r, [])
+            k = kinds[-1] if kinds else JOKER_KIND
+            held = len(kinds)
         if k in tables.blocks or k in tables.dead:
             return (0, 0, 0, 0)
         if r in tables.wild_ranks:

@@ -5,8 +5,8 @@ A mixin of :class:`meldkit.RummyState` (``meldkit._state``), which ties the phas
 
 from __future__ import annotations
 
-from .._actions import ADD, MELD, WITHDRAW, Action, Reason
-from .._cards import N_RANKS, RANKS
+from .._actions import ADD, DISCARD, MELD, WITHDRAW, Action, Reason
+from .._cards import JOKER_KIND, N_RANKS, RANKS, card_code, rank_of_kind
 from .._game import call_hook
 from .._rules import SEQ, WILD
 from ._canasta_common import DRAW_PHASE, Meld, _r, _rank_name
@@ -57,6 +57,11 @@ class PlayPhase:
         get = self.actions.get
         if self.pending:
             out.append(get(WITHDRAW))
+        elif rules.sequences:  # the discard names its suit
+            kinds = sorted({self.kind_of[c] for cards in hand for c in cards})
+            acts = [get(DISCARD, (k,)) for k in kinds]
+            out.extend(acts if size >= 2 or not filtered else
+                       [a for a in acts if check(a) is None])
         elif size >= 2 or not filtered:
             out.extend(rules.discard_actions[r] for r in range(N_RANKS) if counts[r])
         else:
@@ -211,6 +216,12 @@ class PlayPhase:
     def _check_discard(self, a: Action) -> Reason | None:
         p = self.current
         r = a.cards[0]
+        if self.rules.sequences:  # a kind: the discard names its suit
+            k = r
+            r = rank_of_kind(k) if 0 <= k <= JOKER_KIND else -1
+            if r < 0 or not any(self.kind_of[c] == k for c in self.hands[p][r]):
+                return _r("discard/not-in-hand",
+                          f"you hold no {card_code(k) if r >= 0 else 'such card'}")
         if self.pending:
             got = self._pending_value(p)
             need = self.initial_minimum(self.team_of[p])
@@ -316,7 +327,10 @@ class PlayPhase:
     def _do_discard(self, a: Action) -> None:
         p = self.current
         rules = self.rules
-        c = self._from_hand(p, a.cards[0])
+        if rules.sequences:
+            c = self._take_kind(p, a.cards[0])
+        else:
+            c = self._from_hand(p, a.cards[0])
         self.pile.append(c)
         if rules.freezes_kind[self.kind_of[c]]:
             self.pile_frozen = True
