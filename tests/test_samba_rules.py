@@ -208,3 +208,199 @@ def test_SA_4_draw_two_cards_meld_and_discard_one():
     assert (1, DEAL + DRAW - 6 - 1) == (g.current_player, hand_size(g, 0))
     play(g, "draw")
     assert (DEAL + DRAW, stock - 2 * DRAW) == (hand_size(g, 1), len(g.stock))
+
+
+def test_SA_5_the_pile_is_taken_with_a_natural_pair_and_the_rest_of_it_comes_too():
+    g = melded_then_round("9H", "9C 9D 2C JK")
+    size, held = pile(g)["size"], hand_size(g, 0)
+    assert not pile(g)["frozen"]
+    assert "pile/method-not-allowed" == refused(g, "take 9 2")  # a natural and a wild card
+    assert "pile/method-not-allowed" == refused(g, "take 9 JK")
+    play(g, "take 9 9")
+    assert ("9", 3, None) in melds(g)
+    assert ({"top": None, "size": 0, "frozen": False}, held - 2 + size - 1) == (
+        pile(g), hand_size(g, 0))
+
+
+def test_SA_5_the_top_card_alone_goes_onto_the_sides_meld_of_its_rank():
+    g = melded_then_round("KS")
+    size, held = pile(g)["size"], hand_size(g, 0)
+    play(g, "take")
+    assert ("K", 4, None) in melds(g)
+    assert (0, held + size - 1) == (pile(g)["size"], hand_size(g, 0))
+
+
+def test_SA_5_the_top_card_may_make_a_meld_of_six_a_canasta():
+    g = deal({0: "KC KD KH KS KC KD AC AD AH"}, stock="5C 5D " + others("KH"))
+    play(g, "draw", "meld K K K K K K", "meld A A A", "discard 5C")
+    pass_turns(g, "KH")
+    play(g, "take")
+    assert ("K", 7, "natural") in melds(g)
+
+
+def test_SA_5_the_top_card_may_not_go_onto_a_canasta():
+    g = deal({0: "KC KD KH KS KC KD 2C AC AD AH"}, stock="5C 5D " + others("KH"))
+    play(g, "draw", "meld K K K K K K 2", "meld A A A", "discard 5C")
+    pass_turns(g, "KH")
+    assert ("K", 7, "mixed") in melds(g)
+    assert "pile/onto-book" == refused(g, "take")
+
+
+@pytest.mark.parametrize("run, top, after", [("4H 5H 6H", "7H", "4H-7H"),
+                                             ("5H 6H 7H", "4H", "4H-7H"),
+                                             ("QH KH AH", "JH", "JH-AH")])
+def test_SA_5_the_top_card_alone_extends_a_sequence_at_either_end(run, top, after):
+    g = melded_then_round(top, run=run)
+    ends = f"{cards(run)[0]}-{cards(run)[-1]}"
+    size, held = pile(g)["size"], hand_size(g, 0)
+    assert [f"take to {ends}"] == [str(a) for a in g.legal_actions() if a.type == "take"]
+    play(g, f"take to {ends}")
+    assert (after, 4, None) == melds(g)[0]
+    assert (0, held + size - 1) == (pile(g)["size"], hand_size(g, 0))
+
+
+def test_SA_5_the_top_card_may_complete_a_samba_but_not_go_onto_one():
+    g = melded_then_round("10H", run="4H 5H 6H 7H 8H 9H")
+    play(g, "take to 4H-9H")
+    assert ("4H-10H", 7, "samba") == melds(g)[0]
+    g = melded_then_round("JH", run=SAMBA)
+    assert ("4H-10H", 7, "samba") == melds(g)[0]
+    assert "pile/no-meld" == refused(g, "take to 4H-10H")  # a samba takes no card
+
+
+def test_SA_5_the_top_card_may_not_start_a_sequence():
+    g = melded_then_round("JH", "QH KH")
+    assert "pile/no-meld" == refused(g, "take to JH-KH")
+    assert "pile/wrong-cards" == refused(g, "take Q K")
+    assert [] == [str(a) for a in g.legal_actions() if a.type == "take"]
+
+
+def test_SA_5_the_top_card_may_not_join_a_card_from_the_hand_onto_a_sequence():
+    g = melded_then_round("8H", "7H")  # 8H would continue 4H-6H only after the 7H
+    assert "pile/wrong-cards" == refused(g, "take to 4H-6H")
+    assert "pile/wrong-cards" == refused(g, "take 7 8")
+    assert ["draw"] == [str(a) for a in g.legal_actions()]
+
+
+def test_SA_5_the_top_card_goes_onto_a_sequence_of_its_own_suit_only():
+    g = melded_then_round("7S")
+    assert "pile/wrong-cards" == refused(g, "take to 4H-6H")
+    assert "pile/no-meld" == refused(g, "take to 4S-6S")
+
+
+def test_SA_5_a_discarded_wild_card_freezes_the_pile_for_melds_and_sequences():
+    g = melded_then_round("7H", "2C 7C 7D KS", discard="2C")
+    assert pile(g)["frozen"]
+    assert "pile/frozen-needs-pair" == refused(g, "take to 4H-6H")
+    play(g, "take 7 7")  # a natural pair still takes it
+    assert [("4H-6H", 3, None), ("K", 3, None), ("A", 3, None), ("7", 3, None)] == melds(g)
+    assert not pile(g)["frozen"]
+
+
+def test_SA_5_the_pile_is_frozen_for_a_side_that_has_not_melded():
+    g = deal({0: "9C 9D 2C KC KD"}, upcard="9H")
+    assert not pile(g)["frozen"]  # not frozen by a card …
+    why = g.check("take 9 2")  # … but for this side, which has not melded
+    assert ("pile/frozen-needs-pair", True) == (why.code, "not melded" in why.sentence)
+    assert g.check("take 9 9") is None
+
+
+def test_SA_5_a_black_three_on_top_stops_the_next_player_only():
+    g = deal({0: "3C KC", 1: "3S 3S 7S", 2: "7C 7C"}, stock="5C 5D 5H 5S")
+    play(g, "draw", "discard 3C")
+    assert ("3C", False) == (pile(g)["top"], pile(g)["frozen"])
+    assert "pile/blocked" == refused(g, "take 3 3")  # seat 1
+    play(g, "draw", "discard 7S")  # covered
+    assert (2, "7S", False) == (g.current_player, pile(g)["top"], pile(g)["frozen"])
+    assert g.check("take 7 7") is None
+
+
+# --------------------------------------------------------------------------- sequences
+def test_SA_6_three_or_more_cards_of_one_suit_in_order_make_a_sequence():
+    g = deal({0: "4H 5H 6H 7H 8H KC KD KH"}, stock="5C 5D")
+    play(g, "draw", "run 4H 5H 6H 7H 8H", "meld K K K")  # 25 + 30: the initial meld
+    assert [("4H-8H", 5, None), ("K", 3, None)] == melds(g)
+    seq = g.view(0)["teams"][0]["melds"][0]
+    assert {"rank": "run", "sequence": "4H-8H", "cards": cards("4H 5H 6H 7H 8H"),
+            "closed": False, "book": None, "pending": False} == seq
+
+
+@pytest.mark.parametrize("action, code", [
+    ("run 4H 5S 6H", "run/mixed-suits"),
+    ("run 4H 6H 7H", "run/not-consecutive"),
+    ("run 4H 4H 5H", "run/not-consecutive"),
+    ("run 4H 5H", "run/too-small"),
+    ("run 4H 5H 6H 7H 8H 9H 10H JH", "run/too-large"),
+    ("run 4D 5D 6D", "meld/not-in-hand"),
+    ("extend 7H to 4H-6H", "extend/no-sequence"),
+])
+def test_SA_6_a_sequence_is_one_suit_consecutive_and_three_to_seven_cards(action, code):
+    g = deal({0: "4H 4H 5H 6H 7H 8H 9H 10H JH 5S"}, stock="5C 5D")
+    play(g, "draw")
+    assert code == refused(g, action)
+
+
+@pytest.mark.parametrize("action, code", [
+    ("run 3H 4H 5H", "run/rank"),  # threes are not in sequences
+    ("run AH 4H 5H", "run/not-consecutive"),  # the ace is high only
+    ("run KH AH 4H", "run/not-consecutive"),  # no turning the corner
+    ("run QH KH AH", None),
+    ("run 4H 5H 6H", None),
+])
+def test_SA_6_four_is_low_and_ace_high(action, code):
+    g = deal({0: "3H 4H 5H 6H QH KH AH"}, stock="5C 5D")
+    play(g, "draw")
+    assert code == (refused(g, action) if code else g.check(action))
+
+
+@pytest.mark.parametrize("action, code", [
+    ("run 2H 4H 5H", "run/rank"),
+    ("run 4H 5H JK", "notation/bad-card"),
+    ("extend 2H to 4H-6H", "run/rank"),
+    ("extend JK to 4H-6H", "notation/bad-card"),
+])
+def test_SA_6_no_wild_card_joins_a_sequence(action, code):
+    g = deal({0: "4H 5H 6H 4H 5H 2H JK KC KD KH"}, stock="5C 5D")
+    play(g, "draw", "run 4H 5H 6H", "meld K K K")
+    assert code == refused(g, action)
+
+
+def test_SA_6_either_partner_adds_at_either_end():
+    g = deal({0: "6H 7H 8H KC KD KH AC AD AH", 2: "4H 5H 9H JH"},
+             stock="5C 5D 5S 6S 4S 4D")
+    play(g, "draw", "run 6H 7H 8H", "meld K K K", "meld A A A", "discard 5C")
+    play(g, "draw", "discard 5S")  # seat 1
+    play(g, "draw", "extend 5H 9H to 6H-8H")  # seat 2: one card at each end
+    assert [("5H-9H", 5, None)] == melds(g)[:1]
+    play(g, "extend 4H to 5H-9H")  # the low end
+    assert "run/not-consecutive" == refused(g, "extend JH to 4H-9H")  # no 10H between
+    assert ("4H-9H", cards("4H 5H 6H 7H 8H 9H")) == (
+        g.view(0)["teams"][0]["melds"][0]["sequence"], g.view(0)["teams"][0]["melds"][0]["cards"])
+
+
+def test_SA_6_seven_cards_make_a_samba_which_takes_no_more():
+    g = deal({0: "4H 5H 6H 7H 8H 9H 10H JH KC KD KH"}, stock="5C 5D")
+    play(g, "draw", "run 5H 6H 7H 8H 9H", "meld K K K")
+    assert [("5H-9H", 5, None), ("K", 3, None)] == melds(g)
+    play(g, "extend 4H 10H to 5H-9H")
+    seq = g.view(0)["teams"][0]["melds"][0]
+    assert ("4H-10H", 7, True, "samba") == (seq["sequence"], len(seq["cards"]), seq["closed"],
+                                            seq["book"])
+    assert "extend/no-sequence" == refused(g, "extend JH to 4H-10H")
+    assert [] == [str(a) for a in g.legal_actions() if a.type == "extend"]
+
+
+def test_SA_6_a_sequence_laid_at_seven_cards_is_a_samba_at_once():
+    g = deal({0: SAMBA}, stock="5C 5D")
+    play(g, "draw", f"run {SAMBA}")
+    assert [("4H-10H", 7, "samba")] == melds(g)
+    assert g.view(0)["teams"][0]["melds"][0]["closed"]
+
+
+def test_SA_6_a_side_may_hold_several_sequences_of_one_suit_or_several():
+    g = deal({0: "4H 5H 6H 4H 5H 6H 7H 4S 5S 6S"}, stock="5C 5D")
+    play(g, "draw", "run 4H 5H 6H", "run 4H 5H 6H", "run 4S 5S 6S")  # 45 of 50: pending
+    assert [("4H-6H", 3, None)] * 2 + [("4S-6S", 3, None)] == melds(g)
+    play(g, "extend 7H to 4H-6H")  # 50: the initial meld is made
+    assert [("4H-7H", 4, None), ("4H-6H", 3, None), ("4S-6S", 3, None)] == melds(g)
+    assert g.view(0)["teams"][0]["melded"]
