@@ -404,3 +404,94 @@ def test_SA_6_a_side_may_hold_several_sequences_of_one_suit_or_several():
     play(g, "extend 7H to 4H-6H")  # 50: the initial meld is made
     assert [("4H-7H", 4, None), ("4H-6H", 3, None), ("4S-6S", 3, None)] == melds(g)
     assert g.view(0)["teams"][0]["melded"]
+
+
+# --------------------------------------------------------------------------- melds of a rank
+def test_SA_7_a_meld_of_a_rank_needs_two_naturals_and_takes_at_most_two_wild_cards():
+    g = deal({0: "KC KD KH KS 2C 2D JK AC AD AH"}, stock="5C 5D")
+    play(g, "draw")
+    assert "meld/too-few-naturals" == refused(g, "meld K 2 JK")
+    assert "meld/too-many-wilds" == refused(g, "meld K K K 2 2 JK")
+    play(g, "meld K K K 2 JK")
+    assert "meld/too-many-wilds" == refused(g, "add 2 to K")  # not later either
+    play(g, "add K to K")
+    assert [("K", 6, None)] == melds(g)
+
+
+def test_SA_7_a_canasta_takes_no_third_wild_card():
+    g = deal({0: f"{NINES} 2C 2D JK"}, stock="5C 5D")
+    play(g, "draw", "meld 9 9 9 9 9 9 9", "add 2 2 to 9")
+    assert [("9", 9, "mixed")] == melds(g)
+    assert "meld/too-many-wilds" == refused(g, "add JK to 9")
+
+
+def test_SA_7_wild_cards_are_never_melded_on_their_own():
+    g = deal({0: "2C 2D JK KC KD KH AC AD AH"}, stock="5C 5D")
+    play(g, "draw")
+    assert "meld/wild-melds-not-allowed" == refused(g, "meld 2 2 JK")
+    play(g, "meld K K K", "meld A A A")
+    assert "meld/wild-melds-not-allowed" == refused(g, "meld 2 2 JK")
+
+
+def test_SA_7_black_threes_are_melded_only_by_a_player_going_out():
+    g = deal({0: f"{NINES} {SAMBA} 3C"}, stock="3S 3C")
+    play(g, "draw")
+    assert "meld/only-going-out" == refused(g, "meld 3 3 3")
+    play(g, f"run {SAMBA}")
+    assert "meld/only-going-out" == refused(g, "meld 3 3 3")  # it would leave seven 9s
+    play(g, "meld 9 9 9 9 9 9 9", "meld 3 3 3")  # every card melded: out
+    assert ("went_out", 0) == (g.last_hand.ended_by, g.last_hand.went_out)
+    assert 50 + 70 + 15 == g.last_hand.scores[0].melded_cards
+
+
+# --------------------------------------------------------------------------- canastas
+def test_SA_8_seven_cards_of_a_rank_make_a_natural_or_a_mixed_canasta():
+    g = deal({0: "KC KD KH KS KC KD KH 9C 9D 9H 9S 9C 2C JK"}, stock="5C 5D")
+    play(g, "draw", "meld K K K K K K", "meld 9 9 9 9 9 2")
+    assert [("K", 6, None), ("9", 6, None)] == melds(g)  # six cards: not yet
+    play(g, "add K to K", "add JK to 9")
+    assert [("K", 7, "natural"), ("9", 7, "mixed")] == melds(g)
+
+
+def test_SA_8_a_samba_is_a_canasta_of_its_own_kind():
+    g = deal({0: f"{SAMBA} KC KD KH"}, stock="5C 5D")
+    play(g, "draw", "run 4H 5H 6H 7H 8H 9H", "meld K K K")
+    assert [("4H-9H", 6, None), ("K", 3, None)] == melds(g)  # six cards: not yet
+    play(g, "extend 10H to 4H-9H")
+    assert ("4H-10H", 7, "samba") == melds(g)[0]
+    g._end_hand("stock_empty", None)
+    assert (("samba",), 1500) == (g.hand_results[-1].scores[0].book_kinds,
+                                  g.hand_results[-1].scores[0].books)
+
+
+def test_SA_8_a_samba_counts_toward_going_out_as_a_canasta():
+    g, acts = going_out("meld")
+    play(g, *acts)
+    assert ("went_out", ("samba", "natural")) == (g.last_hand.ended_by,
+                                                   g.last_hand.scores[0].book_kinds)
+
+
+# --------------------------------------------------------------------------- two melds of a rank
+def test_SA_9_cards_of_a_rank_go_onto_the_sides_one_meld_even_after_it_is_a_canasta():
+    """meldkit's reading (docs/games/samba.md): one meld of each rank, which keeps growing."""
+    g = deal({0: "KC KC KC KD KD KD KH KH KH KS KS KS 2C JK"}, stock="5C 5D")
+    play(g, "draw", "meld K K K K K K K")
+    assert [("K", 7, "natural")] == melds(g)
+    assert "meld/open-meld-exists" == refused(g, "meld K K K")  # a second meld of Ks …
+    play(g, "add K K K K K to K")  # … is combined with the first at once
+    assert [("K", 12, "natural")] == melds(g)
+    play(g, "add 2 JK to K")
+    assert [("K", 14, "mixed")] == melds(g)
+    g._end_hand("stock_empty", None)
+    assert (("mixed",), 300) == (g.hand_results[-1].scores[0].book_kinds,
+                                 g.hand_results[-1].scores[0].books)
+
+
+def test_SA_9_partners_add_to_the_same_meld_of_a_rank():
+    g = deal({0: "KC KD KH AC AD AH", 2: "KS KC KD"}, stock="5C 5D 5S 6S 4S 4D")
+    play(g, "draw", "meld K K K", "meld A A A", "discard 5C")
+    play(g, "draw", "discard 5S")  # seat 1
+    play(g, "draw")  # seat 2
+    assert "meld/open-meld-exists" == refused(g, "meld K K K")
+    play(g, "add K K K to K")
+    assert [("K", 6, None), ("A", 3, None)] == melds(g)
