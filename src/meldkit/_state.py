@@ -220,19 +220,14 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, HandEn
         shape = _SHAPES.get(t)
         if shape is not None:
             target = a.target
-            if t == ADD:
-                aimed = 0 <= target < SEQ_TARGET_BASE
-            elif t == EXTEND:
-                aimed = target >= SEQ_TARGET_BASE
-            elif t == TAKE:
-                aimed = target == -1 or (target >= SEQ_TARGET_BASE and not a.cards)
+            if target >= SEQ_TARGET_BASE:  # a sequence: extend, or take the pile onto it
+                aimed = t == EXTEND or (t == TAKE and not a.cards)
             else:
-                aimed = target == -1
-            if not (shape[0] <= len(a.cards) <= shape[1] and aimed):
+                aimed = (target >= 0) == (t == ADD) and t != EXTEND
+            if not (aimed and shape[0] <= len(a.cards) <= shape[1]):
                 return _r("action/malformed", f"'{a}' is not a well-formed {t} action")
-            if t in (RUN, EXTEND) or target >= SEQ_TARGET_BASE:
-                if not self.rules.sequences:
-                    return _r("action/unknown", f"this game has no sequences ('{t}')")
+            if (t == RUN or target >= SEQ_TARGET_BASE) and not self.rules.sequences:
+                return _r("action/unknown", f"this game has no sequences ('{t}')")
         hook = self.rules.hooks.get(t)
         if hook is not None:
             if ((hook.cards is not None and len(a.cards) != hook.cards)
