@@ -8,7 +8,7 @@ Samba's discards name their suits (``discard 5C``), as its sequences do (``run 4
 ``extend 7H to 4H-6H``, ``take to 4H-6H``); melds of a rank name ranks (``meld K K K``).
 
 Going out (SA-11) needs two canastas: :func:`going_out` has seat 0 go out in its first
-turn with a samba (``4H``-``10H``) and a natural canasta of nines.
+turn with a samba (``4H``-``10H``) and a natural canasta of aces.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ VALUES = {"JK": 50, "A": 20, "2": 20, "K": 10, "Q": 10, "J": 10, "10": 10, "9": 
 """SA-12 (Canasta's card values)."""
 
 NINES = "9C 9C 9D 9D 9H 9H 9S"  # a natural canasta (the three decks hold twelve 9s)
+ACES = "AC AC AD AD AH AH AS"
 SAMBA = "4H 5H 6H 7H 8H 9H 10H"  # a sequence of seven: a samba
 
 
@@ -115,13 +116,14 @@ def melded_then_round(top: str, extra: str = "", run: str = "4H 5H 6H",
 
 def going_out(form: str):
     """A game in which seat 0 is about to go out in its first turn, and the actions that
-    do it: a samba (4H-10H) and a natural canasta of nines.
+    do it: a samba (4H-10H) and a natural canasta of aces, 190 or more in cards (the
+    initial minimum is 160 at most).
 
     ``form``: ``"discard"`` (the last card discarded) or ``"meld"`` (every card melded)."""
-    g = deal({0: f"{NINES} {SAMBA} AC"}, stock="9S 9C" if form == "discard" else "AD AH")
+    g = deal({0: f"{ACES} {SAMBA} KC"}, stock="AS AC" if form == "discard" else "KD KH")
     if form == "discard":
-        return g, ["draw", f"run {SAMBA}", "meld 9 9 9 9 9 9 9 9 9", "discard AC"]
-    return g, ["draw", f"run {SAMBA}", "meld 9 9 9 9 9 9 9", "meld A A A"]
+        return g, ["draw", f"run {SAMBA}", "meld A A A A A A A A A", "discard KC"]
+    return g, ["draw", f"run {SAMBA}", "meld A A A A A A A", "meld K K K"]
 
 
 # --------------------------------------------------------------------------- the table
@@ -318,7 +320,7 @@ def test_SA_5_a_black_three_on_top_stops_the_next_player_only():
 # --------------------------------------------------------------------------- sequences
 def test_SA_6_three_or_more_cards_of_one_suit_in_order_make_a_sequence():
     g = deal({0: "4H 5H 6H 7H 8H KC KD KH"}, stock="5C 5D")
-    play(g, "draw", "run 4H 5H 6H 7H 8H", "meld K K K")  # 25 + 30: the initial meld
+    play(g, "draw", "run 4H 5H 6H 7H 8H", "meld K K K")  # 30 + 30: the initial meld
     assert [("4H-8H", 5, None), ("K", 3, None)] == melds(g)
     seq = g.view(0)["teams"][0]["melds"][0]
     assert {"rank": "run", "sequence": "4H-8H", "cards": cards("4H 5H 6H 7H 8H"),
@@ -495,3 +497,179 @@ def test_SA_9_partners_add_to_the_same_meld_of_a_rank():
     assert "meld/open-meld-exists" == refused(g, "meld K K K")
     play(g, "add K K K to K")
     assert [("K", 6, None), ("A", 3, None)] == melds(g)
+
+
+# --------------------------------------------------------------------------- initial meld
+@pytest.mark.parametrize("score, minimum", [(-10, 15), (-1, 15), (0, 50), (1495, 50),
+                                            (1500, 90), (2995, 90), (3000, 120), (6995, 120),
+                                            (7000, 160), (9995, 160)])
+def test_SA_10_initial_meld_minimum_by_the_sides_score(score, minimum):
+    g = deal()
+    g.scores[0] = score
+    assert (minimum, 50) == (g.initial_minimum(0), g.initial_minimum(1))
+
+
+@pytest.mark.parametrize("score, melded", [(-10, True), (0, False)])
+def test_SA_10_fifteen_is_enough_while_the_side_is_below_zero(score, melded):
+    g = deal({0: "4C 4D 4H KC"}, stock="5C 5D")
+    g.scores[0] = score
+    play(g, "draw", "meld 4 4 4")  # 15
+    assert melded == g.view(0)["teams"][0]["melded"]
+    if not melded:  # pending: the turn may not end on it
+        assert "discard/initial-meld-pending" == refused(g, "discard KC")
+
+
+@pytest.mark.parametrize("score, melds_, melded", [
+    (0, ["run 4H 5H 6H 7H 8H", "meld K K K"], True),  # 30 + 30 = 60
+    (1500, ["run 4H 5H 6H 7H 8H", "meld K K K"], False),  # 60 of 90
+    (1500, ["run 4H 5H 6H 7H 8H", "meld K K K", "meld A A A"], True),  # 120
+    (7000, ["run 4H 5H 6H 7H 8H", "meld K K K", "meld A A A"], False),  # 120 of 160
+    (7000, ["run 4H 5H 6H 7H 8H", "meld K K K", "meld A A A JK"], True),  # 170
+])
+def test_SA_10_sequences_count_toward_the_minimum(score, melds_, melded):
+    g = deal({0: "4H 5H 6H 7H 8H KC KD KH AC AD AH JK"}, stock="5C 5D")
+    g.scores[0] = score
+    play(g, "draw", *melds_)
+    assert melded == g.view(0)["teams"][0]["melded"]
+
+
+@pytest.mark.parametrize("score, melded", [(0, True), (1500, False)])
+def test_SA_10_the_top_of_a_pile_taken_counts_toward_the_minimum(score, melded):
+    g = deal({0: "AC AD KC"}, upcard="AH")
+    g.scores[0] = score
+    play(g, "take A A")  # 60 with the AH, 40 without it
+    assert (melded, [("A", 3, None)]) == (g.view(0)["teams"][0]["melded"], melds(g))
+
+
+# --------------------------------------------------------------------------- going out
+@pytest.mark.parametrize("form", ["discard", "meld"])
+def test_SA_11_going_out_with_two_canastas_by_discarding_or_melding_every_card(form):
+    g, acts = going_out(form)
+    play(g, *acts)
+    assert ("went_out", 0) == (g.last_hand.ended_by, g.last_hand.went_out)
+    assert ("samba", "natural") == g.last_hand.scores[0].book_kinds
+    assert () == g.last_hand.final.hands[0]
+
+
+@pytest.mark.parametrize("form, draw, last, code", [
+    ("discard", "QH 5C", "meld Q Q Q", "hand/keep-a-card"),
+    ("meld", "QH QS", "meld Q Q Q Q", "out/needs-books"),
+])
+def test_SA_11_one_canasta_is_not_enough_to_go_out(form, draw, last, code):
+    g = deal({0: f"{NINES} AC AD AH KC KD KH QC QD"}, stock=draw)
+    play(g, "draw", "meld 9 9 9 9 9 9 9", "meld A A A", "meld K K K")
+    why = g.check(last)  # it would leave no card, or one to discard
+    assert (code, True) == (why.code, "needs 2 books to go out (it has 1)" in why.sentence)
+    assert code == refused(g, last)
+
+
+def test_SA_11_going_out_concealed_scores_200_and_no_more():
+    g, acts = going_out("discard")
+    play(g, *acts)
+    assert (True, 200) == (g.last_hand.final.concealed, g.last_hand.scores[0].going_out)
+
+
+def test_SA_11_going_out_after_melding_on_an_earlier_turn_scores_200_too():
+    g = deal({0: f"AC AD AH AS {NINES} 4H 5H 6H 7H"}, stock="10H 5D " + others() + " 8H 9H")
+    play(g, "draw", "meld A A A A", "discard 5D")  # seat 0 melds (80) …
+    pass_turns(g)
+    play(g, "draw", f"run {SAMBA}", "meld 9 9 9 9 9 9 9")  # … and goes out a turn later
+    assert ("went_out", False, 200) == (g.last_hand.ended_by, g.last_hand.final.concealed,
+                                        g.last_hand.scores[0].going_out)
+
+
+@pytest.mark.parametrize("short, over", [(500, True), (3000, False)])
+def test_SA_11_the_game_ends_after_the_hand_in_which_a_side_reaches_10000(short, over):
+    g, acts = going_out("discard")
+    g.scores[0] = TARGET - short
+    play(g, *acts)
+    assert g.last_hand.totals[0] > 2000  # the samba alone is 1,500
+    assert (over, 0 if over else None, 1 if over else 2) == (g.is_over, g.winner, g.hand_number)
+
+
+# --------------------------------------------------------------------------- scoring
+@pytest.mark.parametrize("nines, draw, books, kinds", [
+    (NINES, "9S 9C", 1500 + 500, ("samba", "natural")),
+    ("9C 9C 9D 9D 9H 9S 2C", "9S JK", 1500 + 300, ("samba", "mixed")),
+])
+def test_SA_12_a_hand_scores_canastas_melded_cards_going_out_and_cards_left(
+        nines, draw, books, kinds):
+    g = deal({0: f"{nines} {SAMBA} AC"}, stock=draw)
+    melded = cards(SAMBA) + cards(nines) + cards(draw)
+    play(g, "draw", f"run {SAMBA}", "meld " + " ".join(rank(c) for c in cards(nines + " " + draw)),
+         "discard AC")
+    result = g.hand_results[-1]
+    ours, theirs = result.scores
+    left = {t: [g.card_code(c) for q, h in enumerate(result.final.hands) if g.team_of[q] == t
+                for c in h] for t in (0, 1)}
+    assert (15, 30) == (len(left[0]), len(left[1]))  # the partner's cards count against us
+    assert (books, kinds, points(melded), -points(left[0]), 200, 0) == (
+        ours.books, ours.book_kinds, ours.melded_cards, ours.hand_cards, ours.going_out,
+        ours.bonus_cards)
+    assert (0, 0, -points(left[1]), 0) == (theirs.books, theirs.melded_cards,
+                                           theirs.hand_cards, theirs.going_out)
+    assert (books + points(melded) - points(left[0]) + 200, -points(left[1])) == result.totals
+    assert list(result.totals) == g.scores
+
+
+def test_SA_12_sequences_score_their_cards_like_melds():
+    g = deal({0: "4H 5H 6H 7H 8H QS KS AS KC KD KH"}, stock="5C 5D")
+    play(g, "draw", "run 4H 5H 6H 7H 8H", "run QS KS AS", "meld K K K")
+    g._end_hand("stock_empty", None)
+    assert 30 + 40 + 30 == g.hand_results[-1].scores[0].melded_cards
+
+
+@pytest.mark.parametrize("held, value", [(1, 100), (3, 300), (4, 400), (5, 500), (6, 1000)])
+@pytest.mark.parametrize("meld", [True, False])
+def test_SA_12_red_threes_score_100_each_and_all_six_of_one_side_1000(held, value, meld):
+    threes = ["3H", "3D", "3H", "3D", "3H", "3D"][:held]
+    g = deal({0: " ".join(threes[:3]) + " KC KD KH AC AD AH", 2: " ".join(threes[3:])},
+             stock="5C 5D 5H 5S 6C 6D 6H 6S")
+    assert held == sum(len(g.view(0)["players"][q]["bonus"]) for q in (0, 2))
+    play(g, "draw")
+    if meld:
+        play(g, "meld K K K", "meld A A A")
+    g._end_hand("stock_empty", None)
+    assert (value if meld else -value) == g.hand_results[-1].scores[0].bonus_cards
+
+
+# --------------------------------------------------------------------------- end of a hand
+def _stock_run_down(seed: int) -> meldkit.GameState:
+    """A game in which every player draws and discards a card it drew until the stock is
+    empty."""
+    g = meldkit.new_game(PACK, players=4, seed=seed)
+    while g.stock and not g.hand_results:
+        p = g.current_player
+        before = Counter(g.hand_codes(p))
+        play(g, "draw")
+        drawn = Counter(g.hand_codes(p)) - before
+        plain = [c for c in drawn if c != "JK" and rank(c) not in ("2", "3")]
+        play(g, f"discard {(plain or g.hand_codes(p))[0]}")
+    return g
+
+
+def test_SA_13_the_hand_ends_when_the_stock_is_empty_and_the_pile_is_not_taken():
+    g = _stock_run_down(5)
+    assert not g.hand_results and not g.stock
+    assert "end" in [str(a) for a in g.legal_actions()]
+    play(g, "end")
+    assert ("stock_empty", None, 1) == (g.last_hand.ended_by, g.last_hand.went_out,
+                                         len(g.hand_results))
+    assert 0 == g.last_hand.scores[0].going_out
+
+
+def test_SA_13_with_the_stock_empty_the_player_may_take_the_pile_and_play_on():
+    for seed in range(10):
+        g = _stock_run_down(seed)
+        takes = [a for a in g.legal_actions() if a.type == "take"]
+        if takes:
+            break
+    assert takes, "no seed gave a pile to take"
+    play(g, str(takes[0]))
+    assert ([], 0) == (g.hand_results, len(g.stock))
+
+
+def test_SA_13_the_hand_ends_when_a_player_goes_out():
+    g, acts = going_out("meld")
+    play(g, *acts)
+    assert (1, "went_out", 2) == (len(g.hand_results), g.last_hand.ended_by, g.hand_number)
