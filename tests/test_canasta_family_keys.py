@@ -286,7 +286,7 @@ def test_the_pile_taken_onto_a_sequence_needs_an_unfrozen_pile():
 ])
 def test_sequence_keys_that_cannot_work_are_located(tmp_path, text, where, says):
     found = problems(tmp_path, "extends: samba\nname: v\n" + text)
-    assert any(f"variant.yaml:" in line and f": {where}: " in line and says in line
+    assert any("variant.yaml:" in line and f": {where}: " in line and says in line
                for line in found), found
 
 

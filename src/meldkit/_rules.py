@@ -145,6 +145,7 @@ class Rules:
             self.seq_pos[r] = i
         self.seq_min = sq.min_size if sq else 0
         self.seq_max = sq.max_size if sq else 0
+        self.run_actions: dict = {}  # memo of RummyState._run_actions, by suit and places held
         self.record_slots = frozenset(self.meld_slots + ((SEQ,) if sq else ()))
         """Slots a meld on the table may have (saves check against it)."""
         self.slot_max_wilds = [0 if self.no_wild[r] else self.max_wilds
@@ -210,6 +211,9 @@ class Rules:
         self.action_space = ActionSpace(
             self.wild_ranks, {h.verb: (h.cards, h.target) for h in hooks}, self.seq_ranks)
         self.discard_actions = [self.action_space.get("discard", (r,)) for r in range(N_RANKS)]
+        self.kind_discard_actions = (  # with sequences a discard names its kind
+            [self.action_space.get("discard", (k,)) for k in range(N_KINDS)]
+            if self.sequences else [])
 
     @staticmethod
     def _values(values: dict[str, int], overrides: dict[str, int]) -> list[int]:

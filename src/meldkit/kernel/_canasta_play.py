@@ -5,7 +5,7 @@ A mixin of :class:`meldkit.RummyState` (``meldkit._state``), which ties the phas
 
 from __future__ import annotations
 
-from .._actions import ADD, DISCARD, MELD, WITHDRAW, Action, Reason
+from .._actions import ADD, MELD, WITHDRAW, Action, Reason
 from .._cards import JOKER_KIND, N_RANKS, RANKS, card_code, rank_of_kind
 from .._game import call_hook
 from .._rules import SEQ, WILD
@@ -58,8 +58,8 @@ class PlayPhase:
         if self.pending:
             out.append(get(WITHDRAW))
         elif rules.sequences:  # the discard names its suit
-            kinds = sorted({self.kind_of[c] for cards in hand for c in cards})
-            acts = [get(DISCARD, (k,)) for k in kinds]
+            kind_of, by_kind = self.kind_of, rules.kind_discard_actions
+            acts = [by_kind[k] for k in sorted({kind_of[c] for cards in hand for c in cards})]
             out.extend(acts if size >= 2 or not filtered else
                        [a for a in acts if check(a) is None])
         elif size >= 2 or not filtered:

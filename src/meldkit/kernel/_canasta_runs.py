@@ -18,6 +18,10 @@ from .._rules import SEQ
 from ._canasta_common import PLAY_PHASE, Meld, _r
 
 
+_MEMO_LIMIT = 50_000
+"""Most entries kept in ``rules.run_actions`` before it starts again."""
+
+
 class Run(Meld):
     """A side's suited sequence: ``cards`` lowest first, from position ``lo`` to ``hi`` of
     ``melds.sequences.ranks``, all of ``suit``."""
@@ -72,49 +76,84 @@ class SequencePlay:
         return held
 
     def _run_actions(self, p: int, filtered: bool) -> list[Action]:
-        """New sequences and extensions p can lay down (``filtered``: only the legal ones)."""
+        """New sequences and extensions p can lay down (``filtered``: only the legal ones).
+
+        Built per suit from a bit mask of the places held, memoised in the compiled rules
+        (``rules.run_actions``): a pure function of the suit, the mask and the sequence."""
         rules = self.rules
-        ranks = rules.seq_ranks
-        n = len(ranks)
-        most, least = rules.seq_max, rules.seq_min
-        held = self._held_kinds(p)
-        get = self.actions.get
+        pos = rules.seq_pos
+        kind_of = self.kind_of
+        hand = self.hands[p]
+        masks = [0, 0, 0, 0]
+        for r in rules.seq_ranks:
+            cards = hand[r]
+            if cards:
+                bit = 1 << pos[r]
+                for c in cards:
+                    masks[kind_of[c] & 3] |= bit
+        memo = rules.run_actions
+        if len(memo) > _MEMO_LIMIT:  # bounded: a long-lived server meets many hands
+            memo.clear()
         out: list[Action] = []
-        have_by_suit = [[held.get(r * 4 + s, 0) > 0 for r in ranks] for s in range(4)]
-        for s, have in enumerate(have_by_suit):
-            for lo in range(n):
-                hi = lo
-                while hi < n and have[hi] and hi - lo < most:
-                    if hi - lo + 1 >= least:
-                        out.append(get(RUN, tuple(ranks[i] * 4 + s for i in range(lo, hi + 1))))
-                    hi += 1
+        for s in range(4):
+            if masks[s]:
+                key = (s, masks[s], -1, -1)
+                acts = memo.get(key)
+                if acts is None:
+                    acts = memo[key] = self._new_runs(s, masks[s])
+                out.extend(acts)
         seen = set()
         for m in self.melds[self.team_of[p]]:
             if m.slot != SEQ or m.closed or (m.pending and not self.pending):
                 continue
-            key = (m.suit, m.lo, m.hi)
+            key = (m.suit, masks[m.suit], m.lo, m.hi)
             if key in seen:
                 continue
             seen.add(key)
-            have = have_by_suit[m.suit]
-            room = most - len(m.cards)
-            below = 0
-            while m.lo - below - 1 >= 0 and have[m.lo - below - 1]:
-                below += 1
-            above = 0
-            while m.hi + above + 1 < n and have[m.hi + above + 1]:
-                above += 1
-            target = m.target
-            for a in range(below + 1):
-                for b in range(above + 1):
-                    if 0 < a + b <= room:
-                        pos = list(range(m.lo - a, m.lo)) + list(range(m.hi + 1, m.hi + 1 + b))
-                        out.append(get(EXTEND, tuple(ranks[i] * 4 + m.suit for i in pos), target))
+            acts = memo.get(key)
+            if acts is None:
+                acts = memo[key] = self._extensions(*key)
+            out.extend(acts)
         if filtered:
             size = self.hand_size[p]
             check = self._check
             out = [a for a in out if size - len(a.cards) >= 2 or check(a) is None]
         return out
+
+    def _new_runs(self, suit: int, mask: int) -> tuple[Action, ...]:
+        """Every new sequence of ``suit`` a hand holding the places in ``mask`` can lay."""
+        rules = self.rules
+        ranks, n = rules.seq_ranks, len(rules.seq_ranks)
+        get = self.actions.get
+        out = []
+        for lo in range(n):
+            hi = lo
+            while hi < n and mask >> hi & 1 and hi - lo < rules.seq_max:
+                if hi - lo + 1 >= rules.seq_min:
+                    out.append(get(RUN, tuple(ranks[i] * 4 + suit for i in range(lo, hi + 1))))
+                hi += 1
+        return tuple(out)
+
+    def _extensions(self, suit: int, mask: int, lo: int, hi: int) -> tuple[Action, ...]:
+        """Every extension of the sequence ``lo``..``hi`` of ``suit`` by places in ``mask``."""
+        rules = self.rules
+        ranks, n = rules.seq_ranks, len(rules.seq_ranks)
+        get = self.actions.get
+        room = rules.seq_max - (hi - lo + 1)
+        below = 0
+        while lo - below - 1 >= 0 and mask >> (lo - below - 1) & 1:
+            below += 1
+        above = 0
+        while hi + above + 1 < n and mask >> (hi + above + 1) & 1:
+            above += 1
+        target = seq_target(suit, lo, hi)
+        out = []
+        for a in range(below + 1):
+            for b in range(above + 1):
+                if 0 < a + b <= room:
+                    places = [*range(lo - a, lo), *range(hi + 1, hi + 1 + b)]
+                    out.append(get(EXTEND, tuple(ranks[i] * 4 + suit for i in places), target))
+        return tuple(out)
 
     def _take_onto_run_candidates(self, p: int) -> list[Action]:
         """``take to <sequence>`` for every sequence of p's side the pile's top card extends."""
