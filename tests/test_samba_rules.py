@@ -241,11 +241,13 @@ def test_SA_5_the_top_card_may_make_a_meld_of_six_a_canasta():
 
 
 def test_SA_5_the_top_card_may_not_go_onto_a_canasta():
-    g = deal({0: "KC KD KH KS KC KD 2C AC AD AH"}, stock="5C 5D " + others("KH"))
+    g = deal({0: "KC KD KH KS KC KD 2C AC AD AH KS KH"}, stock="5C 5D " + others("KH"))
     play(g, "draw", "meld K K K K K K 2", "meld A A A", "discard 5C")
     pass_turns(g, "KH")
     assert ("K", 7, "mixed") in melds(g)
     assert "pile/onto-book" == refused(g, "take")
+    play(g, "take K K")  # a natural pair still takes it, onto the canasta
+    assert ("K", 10, "mixed") in melds(g)
 
 
 @pytest.mark.parametrize("run, top, after", [("4H 5H 6H", "7H", "4H-7H"),
@@ -305,6 +307,20 @@ def test_SA_5_the_pile_is_frozen_for_a_side_that_has_not_melded():
     why = g.check("take 9 2")  # … but for this side, which has not melded
     assert ("pile/frozen-needs-pair", True) == (why.code, "not melded" in why.sentence)
     assert g.check("take 9 9") is None
+
+
+@pytest.mark.parametrize("top, action", [("7H", "take to 4H-6H"), ("KS", "take")])
+def test_SA_5_a_single_card_may_not_take_a_single_card_pile(top, action):
+    """As in Canasta (CC-15), whether onto a sequence or onto a meld of a rank."""
+    g = deal({0: "4H 5H 6H KC KD KH AC AD AH QC QD QH JC JD JH", 3: f"5H 5S AC AD AH {top}"},
+             stock="5C 5D 5S 6S 5S 6S")
+    play(g, "draw", "run 4H 5H 6H", "meld K K K", "meld A A A", "meld Q Q Q", "meld J J J",
+         "discard 5C")
+    play(g, "draw", "discard 5S")  # seat 1
+    play(g, "draw", "discard 5S")  # seat 2
+    play(g, "take 5 5", "meld A A A", f"discard {top}")  # seat 3 leaves one card
+    assert (1, {"top": top, "size": 1, "frozen": False}) == (hand_size(g, 0), pile(g))
+    assert "pile/single-card" == refused(g, action)
 
 
 def test_SA_5_a_black_three_on_top_stops_the_next_player_only():
@@ -403,6 +419,7 @@ def test_SA_6_a_side_may_hold_several_sequences_of_one_suit_or_several():
     g = deal({0: "4H 5H 6H 4H 5H 6H 7H 4S 5S 6S"}, stock="5C 5D")
     play(g, "draw", "run 4H 5H 6H", "run 4H 5H 6H", "run 4S 5S 6S")  # 45 of 50: pending
     assert [("4H-6H", 3, None)] * 2 + [("4S-6S", 3, None)] == melds(g)
+    assert [True] * 3 == [m["pending"] for m in g.view(0)["teams"][0]["melds"]]
     play(g, "extend 7H to 4H-6H")  # 50: the initial meld is made
     assert [("4H-7H", 4, None), ("4H-6H", 3, None), ("4S-6S", 3, None)] == melds(g)
     assert g.view(0)["teams"][0]["melded"]
@@ -520,6 +537,8 @@ def test_SA_10_fifteen_is_enough_while_the_side_is_below_zero(score, melded):
 
 
 @pytest.mark.parametrize("score, melds_, melded", [
+    (0, [f"run {SAMBA}"], True),  # 50: the cards count …
+    (1500, [f"run {SAMBA}"], False),  # … but not the samba's 1,500
     (0, ["run 4H 5H 6H 7H 8H", "meld K K K"], True),  # 30 + 30 = 60
     (1500, ["run 4H 5H 6H 7H 8H", "meld K K K"], False),  # 60 of 90
     (1500, ["run 4H 5H 6H 7H 8H", "meld K K K", "meld A A A"], True),  # 120
@@ -527,7 +546,7 @@ def test_SA_10_fifteen_is_enough_while_the_side_is_below_zero(score, melded):
     (7000, ["run 4H 5H 6H 7H 8H", "meld K K K", "meld A A A JK"], True),  # 170
 ])
 def test_SA_10_sequences_count_toward_the_minimum(score, melds_, melded):
-    g = deal({0: "4H 5H 6H 7H 8H KC KD KH AC AD AH JK"}, stock="5C 5D")
+    g = deal({0: f"{SAMBA} KC KD KH AC AD AH JK"}, stock="5C 5D")
     g.scores[0] = score
     play(g, "draw", *melds_)
     assert melded == g.view(0)["teams"][0]["melded"]
@@ -549,6 +568,15 @@ def test_SA_11_going_out_with_two_canastas_by_discarding_or_melding_every_card(f
     assert ("went_out", 0) == (g.last_hand.ended_by, g.last_hand.went_out)
     assert ("samba", "natural") == g.last_hand.scores[0].book_kinds
     assert () == g.last_hand.final.hands[0]
+
+
+def test_SA_11_going_out_by_extending_a_sequence_into_the_second_canasta():
+    g = deal({0: f"{ACES} 4H 5H 6H 7H 8H KC KD KH"}, stock="9H 10H")
+    play(g, "draw", "meld A A A A A A A", "meld K K K", "run 4H 5H 6H 7H 8H")
+    assert "hand/keep-a-card" == refused(g, "extend 9H to 4H-8H")  # one canasta so far
+    play(g, "extend 9H 10H to 4H-8H")  # the samba, with the last cards
+    assert ("went_out", ("natural", "samba")) == (g.last_hand.ended_by,
+                                                   g.last_hand.scores[0].book_kinds)
 
 
 @pytest.mark.parametrize("form, draw, last, code", [
@@ -610,6 +638,14 @@ def test_SA_12_a_hand_scores_canastas_melded_cards_going_out_and_cards_left(
                                            theirs.hand_cards, theirs.going_out)
     assert (books + points(melded) - points(left[0]) + 200, -points(left[1])) == result.totals
     assert list(result.totals) == g.scores
+
+
+def test_SA_12_each_samba_scores_1500():
+    g = deal({0: f"{SAMBA} 4S 5S 6S 7S 8S 9S 10S KC"}, stock="KD KH")
+    play(g, "draw", f"run {SAMBA}", "run 4S 5S 6S 7S 8S 9S 10S", "meld K K K")  # out
+    ours = g.last_hand.scores[0]
+    assert (("samba", "samba"), 3000, 50 + 50 + 30, 200) == (
+        ours.book_kinds, ours.books, ours.melded_cards, ours.going_out)
 
 
 def test_SA_12_sequences_score_their_cards_like_melds():
