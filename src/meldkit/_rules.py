@@ -306,9 +306,8 @@ class Rules:
         does not allow that table."""
         pl = self.spec.players
         if not isinstance(n_players, int) or not pl.min <= n_players <= pl.max:
-            raise SetupError(
-                f"{self.name} is played by {pl.min} to {pl.max} players, not {n_players!r}"
-            )
+            counts = f"{pl.min}" if pl.min == pl.max else f"{pl.min} to {pl.max}"
+            raise SetupError(f"{self.name} is played by {counts} players, not {n_players!r}")
         if pl.counts and n_players not in pl.counts:
             counts = ", ".join(map(str, pl.counts))
             raise SetupError(f"{self.name} is played by {counts} players, not {n_players}")

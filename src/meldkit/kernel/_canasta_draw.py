@@ -136,8 +136,9 @@ class DrawPhase:
                         return _r("pile/method-not-allowed",
                                   "taking the pile with a natural and a wild card is not allowed")
                 elif not pair:
+                    also = " or one and a wild card" if rules.take_natural_and_wild else ""
                     return _r("pile/wrong-cards",
-                              f"take the {code} with two natural {RANKS[top]}s or one and a wild card")
+                              f"take the {code} with two natural {RANKS[top]}s{also}")
             for r in set(cards):
                 if len(hand[r]) < cards.count(r):
                     return _r("pile/not-in-hand", f"you do not hold {' '.join(RANKS[c] for c in cards)}")
