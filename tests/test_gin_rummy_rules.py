@@ -85,7 +85,7 @@ def test_GR_1_two_players_one_52_card_deck_without_jokers():
     cards = [c for zone in g.zone_cards().values() for c in zone]
     assert list(range(52)) == sorted(cards)
     assert list(range(52)) == sorted(g.kind_of)  # one of each kind, no joker (kind 52)
-    with pytest.raises(SetupError, match="2 to 2 players"):
+    with pytest.raises(SetupError, match="is played by 2 players, not 3"):
         meldkit.new_game("gin_rummy", players=3)
 
 
