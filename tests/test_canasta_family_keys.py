@@ -327,3 +327,16 @@ def test_samba_sheet_states_sequences_and_the_pile_rule():
         assert line in sheet, line
     assert "natural_and_wild" not in sheet and "one natural card of its rank and one wild" \
         not in sheet
+
+
+def test_a_meld_of_a_rank_keeps_the_suit_a_sequence_needs():
+    g = stacked_game("samba", 4, hands={0: "7H 7S 7D 6H 8H KC KD KH 2C 2D".split(),
+                                        2: "9S 9S 9D 9H 10H 8H 2S".split()},
+                     stock="5S 6S 5D 6D 5H 6H".split())
+    g.apply("draw"), g.apply("meld K K K"), g.apply("meld 7 7 2")
+    assert ["7D", "7S"] == sorted(g.view(0)["teams"][0]["melds"][1]["cards"])[1:]
+    assert "7H" in g.view(0)["hand"]  # it continues 6H and 8H
+    g.apply("discard 5S"), g.apply("draw"), g.apply("discard 5D")
+    g.apply("draw"), g.apply("meld 9 9 2")  # seat 2: a 9S first (two of them), not the 9H
+    hand = g.view(2)["hand"]
+    assert "9H" in hand and hand.count("9S") + hand.count("9D") == 1

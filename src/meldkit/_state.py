@@ -109,12 +109,7 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, HandEn
         self.hand_size[p] -= 1
         cards = self.hands[p][rank]
         if self.rules.sequences and len(cards) > 1:
-            # SA-6: melds of a rank name no suits; lay the suit the hand holds most copies
-            # of, so that the hand keeps every suit (for its sequences) as long as it can
-            kind_of = self.kind_of
-            copies = [kind_of[c] for c in cards]
-            best = max(range(len(cards)), key=lambda i: (copies.count(copies[i]), i))
-            return cards.pop(best)
+            return cards.pop(self._card_to_lay(p, cards))
         return cards.pop()
 
     # ------------------------------------------------------------------ for plugins

@@ -273,6 +273,32 @@ class SequencePlay:
         return self._hand_after_ok(p, hand_after, [(SEQ, 0)] if completes else [], gain >= 0)
 
     # ------------------------------------------------------------------ applying
+    def _card_to_lay(self, p: int, cards: list[int]) -> int:
+        """Which of p's cards of one rank (``cards``) a meld of that rank takes, as an
+        index: melds of a rank name no suits, so the game keeps the suits that matter for
+        sequences — it lays the suit p holds most copies of, then, between equals, the card
+        that continues fewest of p's suited cards and of the side's sequences, then the
+        card that came into the hand last."""
+        kind_of = self.kind_of
+        rules = self.rules
+        pos_of, ranks = rules.seq_pos, rules.seq_ranks
+        hand = self.hands[p]
+        runs = [m for m in self.melds[self.team_of[p]] if m.slot == SEQ and not m.closed]
+        kinds = [kind_of[c] for c in cards]
+
+        def ties(k: int) -> int:
+            pos = pos_of[k // 4] if k < 52 else -1
+            if pos < 0:
+                return 0
+            suit, n = k & 3, 0
+            for q in (pos - 1, pos + 1):
+                if 0 <= q < len(ranks):
+                    nk = ranks[q] * 4 + suit
+                    n += any(kind_of[c] == nk for c in hand[ranks[q]])
+            return n + 2 * sum(1 for m in runs if m.suit == suit and pos in (m.lo - 1, m.hi + 1))
+
+        return max(range(len(cards)), key=lambda i: (kinds.count(kinds[i]), -ties(kinds[i]), i))
+
     def _take_kind(self, p: int, k: int) -> int:
         """Take one card of kind ``k`` out of p's hand; its id."""
         cards = self.hands[p][k // 4]
