@@ -201,10 +201,15 @@ def test_a_run_that_loses_a_batch_for_good_keeps_its_whole_records_and_says_resu
     written = path.read_bytes()
     games = written.count(b"\n")
     assert reference[0].startswith(written) and games <= 4  # games 0-3 at most
-    assert err[0] == (f"meldkit: {games} whole games are in {path}; continue "
-                      "the run with the same command and --resume")
-    assert err[1].startswith("meldkit: error: games 4-5: a worker process died 5 times")
-    assert len(err) == 2
+    # Which of games 0-3 were whole when batch 4-5 failed for good depends on the
+    # scheduling (a dying worker breaks the pool, and batches in flight are retried): on a
+    # loaded machine it can be none, and then there is nothing to resume from.
+    resume = [f"meldkit: {games} whole games are in {path}; continue the run with the "
+              "same command and --resume"] if games else []
+    assert err[:len(resume)] == resume
+    assert err[len(resume)].startswith(
+        "meldkit: error: games 4-5: a worker process died 5 times")
+    assert len(err) == len(resume) + 1
 
 
 def _die_on_game_5(start: int, stop: int):
