@@ -14,8 +14,8 @@ from __future__ import annotations
 import pytest
 
 import meldkit
-from meldkit import IllegalActionError, SetupError
-from meldkit.testing import stacked_game
+from meldkit import SetupError
+from meldkit.testing import refusal, stacked_game
 
 PACK = "hand_and_foot"
 VALUES = {"JK": 50, "A": 20, "2": 20, "K": 10, "Q": 10, "J": 10, "10": 10, "9": 10, "8": 10,
@@ -50,16 +50,8 @@ def play(g: meldkit.GameState, *actions: str) -> None:
 
 
 def refused(g: meldkit.GameState, action: str):
-    """The reason ``action`` is refused with; ``apply`` raises the same code and leaves the
-    state as it was."""
-    before = g.to_json()
-    why = g.check(action)
-    assert why is not None, f"{action!r} is legal"
-    with pytest.raises(IllegalActionError) as info:
-        g.apply(action)
-    assert why.code == info.value.code
-    assert before == g.to_json()
-    return why
+    """The reason ``action`` is refused with (see :func:`meldkit.testing.refusal`)."""
+    return refusal(g, action)
 
 
 def seat(g: meldkit.GameState, q: int) -> dict:

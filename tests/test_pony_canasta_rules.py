@@ -20,9 +20,9 @@ import random
 import pytest
 
 import meldkit
-from meldkit import IllegalActionError, SetupError, TeamScore
+from meldkit import SetupError, TeamScore
 from meldkit.bots import RandomBot
-from meldkit.testing import stacked_game
+from meldkit.testing import refusal, stacked_game
 
 PACK = "pony_canasta"
 
@@ -82,16 +82,8 @@ def play(g: meldkit.GameState, *actions: str) -> None:
 
 
 def refused(g: meldkit.GameState, action: str) -> str:
-    """The reason code ``action`` is refused with; checks that ``apply`` raises the same
-    code and leaves the state exactly as it was."""
-    before = g.to_json()
-    why = g.check(action)
-    assert why is not None, f"{action!r} is legal"
-    with pytest.raises(IllegalActionError) as info:
-        g.apply(action)
-    assert why.code == info.value.code
-    assert before == g.to_json()
-    return why.code
+    """The reason ``action`` is refused with (see :func:`meldkit.testing.refusal`)."""
+    return refusal(g, action).code
 
 
 def melds(g: meldkit.GameState, team: int) -> list[tuple[str, int, str | None]]:

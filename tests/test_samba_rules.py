@@ -18,8 +18,8 @@ from collections import Counter
 import pytest
 
 import meldkit
-from meldkit import IllegalActionError, SetupError
-from meldkit.testing import stacked_game
+from meldkit import SetupError
+from meldkit.testing import refusal, stacked_game
 
 PACK = "samba"
 PLAYERS = 4
@@ -63,16 +63,8 @@ def play(g: meldkit.GameState, *actions: str) -> None:
 
 
 def refused(g: meldkit.GameState, action: str) -> str:
-    """The reason code ``action`` is refused with; ``apply`` raises the same code and
-    leaves the state as it was."""
-    before = g.to_json()
-    why = g.check(action)
-    assert why is not None, f"{action!r} is legal"
-    with pytest.raises(IllegalActionError) as info:
-        g.apply(action)
-    assert why.code == info.value.code
-    assert before == g.to_json()
-    return why.code
+    """The reason ``action`` is refused with (see :func:`meldkit.testing.refusal`)."""
+    return refusal(g, action).code
 
 
 def others(last: str = "5S") -> str:

@@ -27,7 +27,7 @@ from ._cards import JOKER_KIND, card_code, kind_of_code
 from ._errors import SetupError
 from ._loader import RulePack, load_pack
 from ._rules import Rules
-from ._state import GameState
+from ._state import GameState, Reason
 
 _PLAIN_ORDER = ("4", "5", "6", "8", "9", "10", "J", "Q", "K", "A")
 
@@ -163,6 +163,31 @@ def stacked_game(
     opts = dict(options or {})
     opts["first_player"] = first_player
     return new_game(pack, players=players, seed=seed, options=opts, deck_order=order)
+
+
+def refusal(game: GameState, action) -> Reason:
+    """Why ``action`` is refused in ``game``, after proving the refusal whole: ``check``
+    names a reason, ``apply`` raises :class:`~meldkit.IllegalActionError` with the same
+    code, and the game is left exactly as it was.  Raises ``AssertionError`` when the
+    action is legal, or when ``check`` and ``apply`` disagree.  For scenario tests.
+
+    >>> g = stacked_game("classic_canasta", 4, hands={0: ["9H", "9S"]}, upcard="9C")
+    >>> refusal(g, "discard 9").code
+    'turn/draw-first'
+    """
+    from ._errors import IllegalActionError
+
+    before = game.to_json()
+    why = game.check(action)
+    assert why is not None, f"{action!r} is legal"
+    try:
+        game.apply(action)
+    except IllegalActionError as e:
+        assert why.code == e.code, f"check says {why.code}, apply raises {e.code}"
+    else:
+        raise AssertionError(f"check refuses {action!r} ({why.code}) but apply took it")
+    assert before == game.to_json(), f"the refused {action!r} changed the game"
+    return why
 
 
 class ConformanceError(AssertionError):
