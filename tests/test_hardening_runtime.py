@@ -668,3 +668,46 @@ def test_12_stacked_game_deals_houses_hands_and_the_top_of_the_deck():
 def test_12_stacking_houses_refuses_what_cannot_be_dealt(kw, message):
     with pytest.raises(SetupError, match=message):
         stacked_game("houses", players=4, **kw)
+
+
+# --------------------------------------------------------------------------- signed saves
+_KEY = b"0123456789abcdef0123456789abcdef"
+
+
+def test_a_signed_save_comes_back_whole_with_its_key():
+    from meldkit import saves
+
+    game = meldkit.new_game("samba", players=4, seed=3)
+    game.apply("draw")
+    signed = saves.sign(game.to_json(), _KEY)
+    assert signed.splitlines()[0].startswith(saves.SIGNED_HEADER)
+    assert meldkit.GameState.from_json(saves.verify(signed, _KEY)) == game
+    assert saves.verify(signed.encode(), _KEY) == game.to_json()  # bytes from a socket
+
+
+@pytest.mark.parametrize("tamper", [
+    lambda s: s.replace('"current":', '"current": ', 1),          # one space in the body
+    lambda s: s[:60] + ("0" if s[60] != "0" else "1") + s[61:],  # one digit of the MAC
+    lambda s: s.partition("\n")[2],                              # the signature line removed
+    lambda s: s + " ",                                           # a character appended
+])
+def test_a_changed_signed_save_is_refused_as_not_a_save(tamper):
+    from meldkit import SaveError, saves
+
+    signed = saves.sign(meldkit.new_game("pony_tail", players=4, seed=1).to_json(), _KEY)
+    with pytest.raises(SaveError, match="^not a meldkit save: "):
+        saves.verify(tamper(signed), _KEY)
+
+
+def test_a_save_signed_with_another_key_or_garbage_is_refused():
+    from meldkit import SaveError, saves
+
+    signed = saves.sign("{}", _KEY)
+    with pytest.raises(SaveError, match="signature does not match"):
+        saves.verify(signed, _KEY[::-1])
+    with pytest.raises(SaveError, match="not UTF-8"):
+        saves.verify(b"\xff\xfe", _KEY)
+    with pytest.raises(SaveError, match="expected signed text, got int"):
+        saves.verify(7, _KEY)
+    with pytest.raises(ValueError, match="at least 16 bytes"):
+        saves.sign("{}", b"short")

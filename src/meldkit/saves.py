@@ -1,5 +1,6 @@
 """Reading a save as untrusted input: every field checked, every error a located
-:class:`~meldkit.SaveError`.
+:class:`~meldkit.SaveError`; and signed saves (:func:`sign`, :func:`verify`) for a server
+that hands saves to clients.
 
 A save may come back from a client, so :meth:`meldkit.GameState.from_json` treats it as an
 attacker's text: JSON only (no ``NaN``, bounded size and nesting), every field of the
@@ -25,6 +26,8 @@ meldkit._errors.SaveError: damaged meldkit save: pile[1]: card 0 is also in pile
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -224,3 +227,80 @@ class CardLedger:
             missing = [c for c in range(self.n_cards) if c not in self.where]
             shown = ", ".join(map(str, missing[:5])) + (" …" if len(missing) > 5 else "")
             raise bad(path, f"{len(missing)} card(s) of the deck are in no zone (ids {shown})")
+
+
+# --------------------------------------------------------------------------- signed saves
+SIGNED_HEADER = "meldkit-signed-save/1 hmac-sha256 "
+"""The first line of a signed save begins with this, followed by the MAC in hex."""
+MIN_KEY_BYTES = 16
+"""The shortest signing key accepted (use 32 random bytes: ``secrets.token_bytes(32)``)."""
+
+
+def _key_bytes(key: bytes | str) -> bytes:
+    k = key.encode() if isinstance(key, str) else key
+    if not isinstance(k, (bytes, bytearray)) or len(k) < MIN_KEY_BYTES:
+        raise ValueError(f"a signing key is at least {MIN_KEY_BYTES} bytes (bytes or str)")
+    return bytes(k)
+
+
+def _mac(key: bytes, text: str) -> str:
+    return hmac.new(key, text.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def sign(save_text: str, key: bytes | str) -> str:
+    """A save a server may hand to a client: ``save_text`` (from
+    :meth:`~meldkit.GameState.to_json`) under a first line carrying an HMAC-SHA256 of it
+    with the server's ``key``.  :func:`verify` gives the save back only if not one
+    character changed.  Signing proves where a save came from, not what it hides: a save
+    holds every hidden card, so never hand one to a player in a game still being played.
+
+    >>> import meldkit
+    >>> from meldkit import saves
+    >>> key = b"a server key of at least 16 bytes"
+    >>> signed = saves.sign(meldkit.new_game("pony_tail", players=4, seed=1).to_json(), key)
+    >>> signed.startswith("meldkit-signed-save/1 hmac-sha256 ")
+    True
+    >>> meldkit.GameState.from_json(saves.verify(signed, key)).hand_number
+    1
+    """
+    if not isinstance(save_text, str):
+        raise TypeError(f"sign a save's text (str), not {type(save_text).__name__}")
+    return f"{SIGNED_HEADER}{_mac(_key_bytes(key), save_text)}\n{save_text}"
+
+
+def verify(signed_text: str | bytes, key: bytes | str) -> str:
+    """The save text inside ``signed_text`` if its signature is the one ``key`` makes,
+    else :class:`~meldkit.SaveError` (``signature`` in the message).  Pass the result to
+    :meth:`~meldkit.GameState.from_json`, which still checks every field.
+
+    >>> from meldkit import saves
+    >>> key = b"a server key of at least 16 bytes"
+    >>> signed = saves.sign('{"format": 1}', key)
+    >>> saves.verify(signed, key)
+    '{"format": 1}'
+    >>> saves.verify(signed.replace("1}", "2}"), key)
+    Traceback (most recent call last):
+    ...
+    meldkit._errors.SaveError: not a meldkit save: its signature does not match (changed, or signed with another key)
+    """
+    k = _key_bytes(key)
+    if isinstance(signed_text, (bytes, bytearray)):
+        try:
+            signed_text = bytes(signed_text).decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise SaveError(f"not a meldkit save: not UTF-8 text ({e.reason})") from None
+    if not isinstance(signed_text, str):
+        raise SaveError(f"not a meldkit save: expected signed text, got "
+                        f"{type(signed_text).__name__}")
+    if len(signed_text) > MAX_SAVE_CHARS + 200:
+        raise SaveError(f"not a meldkit save: {len(signed_text):,} characters "
+                        f"(at most {MAX_SAVE_CHARS:,})")
+    head, newline, body = signed_text.partition("\n")
+    if not newline or not head.startswith(SIGNED_HEADER):
+        raise SaveError("not a meldkit save: no signature line (expected a save from "
+                        "meldkit.saves.sign)")
+    given = head[len(SIGNED_HEADER):]
+    if not hmac.compare_digest(given.encode("ascii", "replace"), _mac(k, body).encode()):
+        raise SaveError("not a meldkit save: its signature does not match (changed, or "
+                        "signed with another key)")
+    return body
