@@ -13,6 +13,7 @@ melds (concealed): with 6 players its partners have made the two canastas before
 from __future__ import annotations
 
 import pytest
+from clauses import cards, play, rank
 
 import meldkit
 from meldkit import SetupError
@@ -37,12 +38,6 @@ EIGHTS = "8C 8C 8D 8D 8H 8H 8S"
 
 
 # --------------------------------------------------------------------------- helpers
-def cards(text: str) -> list[str]:
-    return text.split()
-
-
-def rank(code: str) -> str:
-    return code if code == "JK" else code[:-1]
 
 
 def points(codes) -> int:
@@ -56,11 +51,6 @@ def deal(players: int, hands=None, upcard: str = "4C", stock: str = "",
         PACK, players, hands={s: cards(h) for s, h in (hands or {}).items()},
         upcard=cards(upcard), stock=cards(stock),
         options=None if partners is None else {"partners": partners})
-
-
-def play(g: meldkit.GameState, *actions: str) -> None:
-    for a in actions:
-        g.apply(a)
 
 
 def refused(g: meldkit.GameState, action: str) -> str:

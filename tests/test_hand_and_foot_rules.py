@@ -12,6 +12,7 @@ hand and foot, and its partner adds the second dirty book.
 from __future__ import annotations
 
 import pytest
+from clauses import cards, play, rank
 
 import meldkit
 from meldkit import SetupError
@@ -25,14 +26,6 @@ VALUES = {"JK": 50, "A": 20, "2": 20, "K": 10, "Q": 10, "J": 10, "10": 10, "9": 
 NINES = "9C 9C 9D 9D 9H 9H 9S"
 
 
-def cards(text: str) -> list[str]:
-    return text.split()
-
-
-def rank(code: str) -> str:
-    return code if code == "JK" else code[:-1]
-
-
 def points(codes) -> int:
     return sum(VALUES[rank(c)] for c in codes)
 
@@ -42,11 +35,6 @@ def deal(hands=None, feet=None, upcard: str = "4C", stock: str = "") -> meldkit.
     return stacked_game(PACK, 4, hands={s: cards(h) for s, h in (hands or {}).items()},
                         reserves={s: cards(h) for s, h in (feet or {}).items()},
                         upcard=cards(upcard), stock=cards(stock))
-
-
-def play(g: meldkit.GameState, *actions: str) -> None:
-    for a in actions:
-        g.apply(a)
 
 
 def refused(g: meldkit.GameState, action: str):

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from clauses import cards, play, rank
 
 import meldkit
 from meldkit import SetupError, TeamScore
@@ -48,14 +49,6 @@ LEAVER_MELDED = 180
 
 
 # --------------------------------------------------------------------------- helpers
-def cards(text: str) -> list[str]:
-    """Card codes from a space-separated string."""
-    return text.split()
-
-
-def rank(code: str) -> str:
-    """The rank of a card code, as notation names it."""
-    return code if code == "JK" else code[:-1]
 
 
 def points(codes) -> int:
@@ -73,12 +66,6 @@ def deal(players: int = 2, hands=None, ponies=None, upcard: str = "4C", stock: s
         upcard=cards(upcard), stock=cards(stock),
         options=None if partners is None else {"partners": partners},
     )
-
-
-def play(g: meldkit.GameState, *actions: str) -> None:
-    """Apply actions in notation, in order."""
-    for a in actions:
-        g.apply(a)
 
 
 def refused(g: meldkit.GameState, action: str) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from clauses import cards, play, rank
 
 import meldkit
 from meldkit import SetupError
@@ -39,12 +40,6 @@ SAMBA = "4H 5H 6H 7H 8H 9H 10H"  # a sequence of seven: a samba
 
 
 # --------------------------------------------------------------------------- helpers
-def cards(text: str) -> list[str]:
-    return text.split()
-
-
-def rank(code: str) -> str:
-    return code if code == "JK" else code[:-1]
 
 
 def points(codes) -> int:
@@ -55,11 +50,6 @@ def deal(hands=None, upcard: str = "4C", stock: str = "") -> meldkit.GameState:
     """A stacked four-player game (seat 0 starts); hands as code strings by seat."""
     return stacked_game(PACK, PLAYERS, hands={s: cards(h) for s, h in (hands or {}).items()},
                         upcard=cards(upcard), stock=cards(stock))
-
-
-def play(g: meldkit.GameState, *actions: str) -> None:
-    for a in actions:
-        g.apply(a)
 
 
 def refused(g: meldkit.GameState, action: str) -> str:

@@ -55,19 +55,26 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number a save may hold")
 
 
-def loads(text: Any) -> Any:
-    """Parse save text as strict JSON: no ``NaN``/``Infinity``, no nesting beyond the
-    parser's limit, at most :data:`MAX_SAVE_CHARS` characters."""
+def _save_text(text: Any, expected: str, slack: int = 0) -> str:
+    """``text`` as a str (UTF-8 bytes decoded) of at most :data:`MAX_SAVE_CHARS` (plus
+    ``slack``) characters, else a :class:`SaveError` that says it is not a save."""
     if isinstance(text, (bytes, bytearray)):
         try:
             text = bytes(text).decode("utf-8")
         except UnicodeDecodeError as e:
             raise SaveError(f"not a meldkit save: not UTF-8 text ({e.reason})") from None
     if not isinstance(text, str):
-        raise SaveError(f"not a meldkit save: expected JSON text, got {type(text).__name__}")
-    if len(text) > MAX_SAVE_CHARS:
+        raise SaveError(f"not a meldkit save: expected {expected}, got {type(text).__name__}")
+    if len(text) > MAX_SAVE_CHARS + slack:
         raise SaveError(f"not a meldkit save: {len(text):,} characters "
                         f"(at most {MAX_SAVE_CHARS:,})")
+    return text
+
+
+def loads(text: Any) -> Any:
+    """Parse save text as strict JSON: no ``NaN``/``Infinity``, no nesting beyond the
+    parser's limit, at most :data:`MAX_SAVE_CHARS` characters."""
+    text = _save_text(text, "JSON text")
     try:
         return json.loads(text, parse_constant=_refuse_constant)
     except RecursionError:  # the C parser counts its nesting against the recursion limit
@@ -284,17 +291,7 @@ def verify(signed_text: str | bytes, key: bytes | str) -> str:
     meldkit._errors.SaveError: not a meldkit save: its signature does not match (changed, or signed with another key)
     """
     k = _key_bytes(key)
-    if isinstance(signed_text, (bytes, bytearray)):
-        try:
-            signed_text = bytes(signed_text).decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise SaveError(f"not a meldkit save: not UTF-8 text ({e.reason})") from None
-    if not isinstance(signed_text, str):
-        raise SaveError(f"not a meldkit save: expected signed text, got "
-                        f"{type(signed_text).__name__}")
-    if len(signed_text) > MAX_SAVE_CHARS + 200:
-        raise SaveError(f"not a meldkit save: {len(signed_text):,} characters "
-                        f"(at most {MAX_SAVE_CHARS:,})")
+    signed_text = _save_text(signed_text, "signed text", slack=len(SIGNED_HEADER) + 65)
     head, newline, body = signed_text.partition("\n")
     if not newline or not head.startswith(SIGNED_HEADER):
         raise SaveError("not a meldkit save: no signature line (expected a save from "
