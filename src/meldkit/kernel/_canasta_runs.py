@@ -191,12 +191,12 @@ class SequencePlay:
 
     def _check_run(self, a: Action) -> Reason | None:
         """``run`` and ``extend``: a sequence of one suit, consecutive, without wild cards."""
+        why = self._after_withdraw()
+        if why is not None:
+            return why
         rules = self.rules
         p = self.current
         t = self.team_of[p]
-        if self.failed_initial:
-            return _r("meld/after-withdraw",
-                      "you could not reach the initial minimum, so you may not meld this turn")
         cards = a.cards
         if any(type(k) is not int or not 0 <= k < 52 for k in cards):
             return _r("action/malformed", f"'{a}' names a card that is not in a standard deck")
