@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from array import array
 from typing import Any
 
 import attrs
@@ -29,6 +30,7 @@ TAKE, ACT, ANSWER, OVER = "take", "act", "answer", "over"
 DRAW, RECEIVE, PLACE, PASS, STEAL, MOVE, REMOVE = (
     "draw", "receive", "place", "pass", "steal", "move", "remove")
 PROPOSE, AGREE, REFUSE = "propose", "agree", "refuse"
+_END_HAND, _END_GROUP = (-1,), (-2,)  # separators in position keys (card ids are >= 0)
 VERBS = (DRAW, RECEIVE, PLACE, PASS, STEAL, MOVE, REMOVE, PROPOSE, AGREE, REFUSE)
 
 
@@ -99,6 +101,13 @@ class HousesRules:
         self._fit_sets: dict[tuple[int, ...], frozenset[int]] = {}
         self._points: dict[tuple[int, ...], int | None] = {}
         self.all_cards = range(len(self.codes))
+        # every action legal-move generation can build, interned once (no call per action)
+        spaces, act = range(self.spaces), self.action
+        self.place_actions = [tuple(act(PLACE, (k,), s) for s in spaces) for k in self.all_cards]
+        self.pass_actions = [act(PASS, (k,)) for k in self.all_cards]
+        self.steal_actions = [tuple(act(STEAL, (f,), s) for s in spaces) for f in spaces]
+        self.move_actions = [tuple(act(MOVE, (f,), s) for s in spaces) for f in spaces]
+        self.remove_actions = [act(REMOVE, (s,)) for s in spaces]
 
     def fit_set(self, group: list[int]) -> frozenset[int]:
         """Every card that fits on ``group`` (memoised by the group's cards)."""
@@ -290,10 +299,19 @@ class HousesState(GameState):
 
     def position_key(self) -> str:
         """A digest of the position SH-10 compares: the cards in every group space, every
-        hand and every passed card, and the player to move."""
-        hands = [sorted(h) for h in self.hands]
-        text = f"{self.current}|{hands}|{self.incoming}|{self.groups}"
-        return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+        hand and every passed card, and the player to move — as 16-bit words with
+        separators (-1 after a hand, -2 after a group), so two positions share a key only
+        if they are the same (up to a 64-bit collision)."""
+        flat = [self.current]
+        for hand in self.hands:
+            flat += sorted(hand)
+            flat += _END_HAND
+        flat += self.incoming
+        for spaces in self.groups:
+            for group in spaces:
+                flat += group
+                flat += _END_GROUP
+        return hashlib.blake2b(array("h", flat).tobytes(), digest_size=8).hexdigest()
 
     # ------------------------------------------------------------------ reading
     def code(self, card: int) -> str:
@@ -309,9 +327,10 @@ class HousesState(GameState):
         return (p + self.n_players // 2) % self.n_players
 
     def cards_in_play(self) -> int:
-        """Cards on the table (not removed) and in hands."""
-        return (sum(len(g) for gs in self.groups for g in gs) + sum(map(len, self.hands))
-                + sum(1 for c in self.incoming if c >= 0))
+        """Cards on the table (not removed) and in hands: every card but the deck's and
+        the removed groups' (each card is in exactly one zone)."""
+        return (len(self.rules.codes) - len(self.stock)
+                - sum(len(g) for gs in self.removed for g in gs))
 
     def zone_cards(self) -> dict[str, list[int]]:
         """Every zone with the card ids in it; each card is in exactly one."""
@@ -420,27 +439,31 @@ class HousesState(GameState):
         fit = [r.fit_set(g) for g in mine]
         spaces = range(len(mine))
         hand = sorted(self.hands[p])
+        place = r.place_actions
         for k in hand:
             for s in spaces:
                 if k in fit[s]:
-                    out.append(act(PLACE, (k,), s))
+                    out.append(place[k][s])
         if not self.post_deck:
-            out.extend(act(PASS, (k,)) for k in hand)
+            passes = r.pass_actions
+            out.extend(passes[k] for k in hand)
+        steal = r.steal_actions
         for s_from, g in enumerate(self.groups[self.right_hand_opponent(p)]):
             if g:
                 top = g[-1]
                 for s in spaces:
                     if top in fit[s]:
-                        out.append(act(STEAL, (s_from,), s))
+                        out.append(steal[s_from][s])
+        move = r.move_actions
         for s_from, g in enumerate(mine):
             if g:
                 top = g[-1]
                 for s in spaces:
                     if s != s_from and (mine[s] or len(g) > 1) and top in fit[s]:
-                        out.append(act(MOVE, (s_from,), s))
+                        out.append(move[s_from][s])
         if self.post_deck:
             points = r.points
-            out.extend(act(REMOVE, (s,)) for s in spaces if points(mine[s]) is not None)
+            out.extend(r.remove_actions[s] for s in spaces if points(mine[s]) is not None)
             if (not self.hands[p] or not out
                     or r.options.pass_after_deck == "always"):
                 out.append(act(PASS))
