@@ -108,6 +108,33 @@ class HousesRules:
         self.steal_actions = [tuple(act(STEAL, (f,), s) for s in spaces) for f in spaces]
         self.move_actions = [tuple(act(MOVE, (f,), s) for s in spaces) for f in spaces]
         self.remove_actions = [act(REMOVE, (s,)) for s in spaces]
+        self._zobrist: dict[int, tuple] = {}
+
+    def zobrist(self, players: int) -> tuple:
+        """SH-10's position hashing for a table of ``players``: ``(hand, incoming, group,
+        current)`` — a 64-bit random word for each card in each hand ``hand[p][card]``, as
+        each passed card ``incoming[p][card]``, at each depth of each group space
+        ``group[p][space][depth][card]``, and for each player to move.  A position's key
+        is the XOR of the words of where its cards are (:meth:`HousesState.position_key`),
+        so a move updates it with a few XORs.  Drawn from a fixed seed: the same in every
+        process and version."""
+        z = self._zobrist.get(players)
+        if z is None:
+            rng = random.Random(0x5EED_0510)
+            cards = range(len(self.codes))
+
+            def words() -> list[int]:
+                return [rng.getrandbits(64) for _ in cards]
+
+            depth = max(self.gmax, 2)
+            z = self._zobrist[players] = (
+                [words() for _ in range(players)],
+                [words() for _ in range(players)],
+                [[[words() for _ in range(depth)] for _ in range(self.spaces)]
+                 for _ in range(players)],
+                [rng.getrandbits(64) for _ in range(players)],
+            )
+        return z
 
     def fit_set(self, group: list[int]) -> frozenset[int]:
         """Every card that fits on ``group`` (memoised by the group's cards)."""
@@ -202,8 +229,9 @@ class HousesRules:
 class HousesState(GameState):
     """A game of Houses in progress."""
 
-    __slots__ = ("rules", "stock", "hands", "groups", "removed", "incoming", "post_deck",
-                 "proposed", "passes_in_row", "ended_by", "positions")
+    __slots__ = ("rules", "stock", "hands", "groups", "removed", "n_removed", "incoming",
+                 "post_deck", "proposed", "passes_in_row", "ended_by", "positions",
+                 "team_seats", "zob", "zhash")
 
     # ------------------------------------------------------------------ creation
     @classmethod
@@ -225,7 +253,11 @@ class HousesState(GameState):
             s.hands[(first + i) % players] = [s.stock.pop() for _ in range(rules.hand_size)]
         s.groups = [[[] for _ in range(rules.spaces)] for _ in range(players)]
         s.removed = [[] for _ in range(players)]
+        s.n_removed = 0
+        s.team_seats = s._team_seats()
         s.incoming = [-1] * players
+        s.zob = rules.zobrist(players)
+        s.zhash = s._full_hash()
         s.proposed = False
         s.passes_in_row = 0
         s.positions = {}
@@ -292,26 +324,33 @@ class HousesState(GameState):
         self.post_deck = not self.stock
         self.phase = TAKE if (self.incoming[p] >= 0 or self.stock) else ACT
         if self.post_deck:  # SH-10: the third occurrence of a position ends the game
-            key = self.position_key()
+            key = format(self.zhash ^ self.zob[3][p], "016x")  # = position_key(), kept
             seen = self.positions[key] = self.positions.get(key, 0) + 1
             if seen >= self.rules.options.repetitions:
                 self._end("repetition")
 
     def position_key(self) -> str:
-        """A digest of the position SH-10 compares: the cards in every group space, every
-        hand and every passed card, and the player to move — as 16-bit words with
-        separators (-1 after a hand, -2 after a group), so two positions share a key only
-        if they are the same (up to a 64-bit collision)."""
-        flat = [self.current]
-        for hand in self.hands:
-            flat += sorted(hand)
-            flat += _END_HAND
-        flat += self.incoming
-        for spaces in self.groups:
-            for group in spaces:
-                flat += group
-                flat += _END_GROUP
-        return hashlib.blake2b(array("h", flat).tobytes(), digest_size=8).hexdigest()
+        """The key of the position SH-10 compares — the cards in every hand, every passed
+        card, the cards of every group space in their order, and the player to move — as
+        16 hex digits (:meth:`HousesRules.zobrist`).  Play keeps the same hash up to date
+        move by move (``zhash``) instead of computing it at every turn."""
+        return format(self._full_hash() ^ self.zob[3][self.current], "016x")
+
+    def _full_hash(self) -> int:
+        """The position hash computed from scratch (what the moves keep up to date)."""
+        hand_w, in_w, group_w, _ = self.zob
+        h = 0
+        for p, cards in enumerate(self.hands):
+            for c in cards:
+                h ^= hand_w[p][c]
+        for p, c in enumerate(self.incoming):
+            if c >= 0:
+                h ^= in_w[p][c]
+        for p, spaces in enumerate(self.groups):
+            for s, group in enumerate(spaces):
+                for d, c in enumerate(group):
+                    h ^= group_w[p][s][d][c]
+        return h
 
     # ------------------------------------------------------------------ reading
     def code(self, card: int) -> str:
@@ -326,11 +365,14 @@ class HousesState(GameState):
         """``p``'s partner (opposite)."""
         return (p + self.n_players // 2) % self.n_players
 
+    def _team_seats(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(q for q in range(self.n_players) if self.team_of[q] == t)
+                     for t in range(self.n_teams))
+
     def cards_in_play(self) -> int:
         """Cards on the table (not removed) and in hands: every card but the deck's and
         the removed groups' (each card is in exactly one zone)."""
-        return (len(self.rules.codes) - len(self.stock)
-                - sum(len(g) for gs in self.removed for g in gs))
+        return len(self.rules.codes) - len(self.stock) - self.n_removed
 
     def zone_cards(self) -> dict[str, list[int]]:
         """Every zone with the card ids in it; each card is in exactly one."""
@@ -543,13 +585,18 @@ class HousesState(GameState):
     def _do(self, a: Action) -> None:
         p = self.current
         t = a.type
+        hand_w, in_w, group_w, _ = self.zob
         if t == DRAW:
-            self.hands[p].append(self.stock.pop())
+            c = self.stock.pop()
+            self.hands[p].append(c)
+            self.zhash ^= hand_w[p][c]
             self.phase = ACT
             return
         if t == RECEIVE:
-            self.hands[p].append(self.incoming[p])
+            c = self.incoming[p]
+            self.hands[p].append(c)
             self.incoming[p] = -1
+            self.zhash ^= in_w[p][c] ^ hand_w[p][c]
             self.phase = ACT
             return
         if t == PROPOSE:
@@ -565,20 +612,27 @@ class HousesState(GameState):
             self.current = self.partner(p)
             return
         if t == PLACE:
-            self.hands[p].remove(a.cards[0])
-            self.groups[p][a.target].append(a.cards[0])
+            c, to = a.cards[0], self.groups[p][a.target]
+            self.hands[p].remove(c)
+            self.zhash ^= hand_w[p][c] ^ group_w[p][a.target][len(to)][c]
+            to.append(c)
         elif t == PASS and a.cards:
-            self.hands[p].remove(a.cards[0])
-            self.incoming[self.partner(p)] = a.cards[0]
-        elif t == STEAL:
-            c = self.groups[self.right_hand_opponent(p)][a.cards[0]].pop()
-            self.groups[p][a.target].append(c)
-        elif t == MOVE:
-            c = self.groups[p][a.cards[0]].pop()
-            self.groups[p][a.target].append(c)
+            c, q = a.cards[0], self.partner(p)
+            self.hands[p].remove(c)
+            self.incoming[q] = c
+            self.zhash ^= hand_w[p][c] ^ in_w[q][c]
+        elif t == STEAL or t == MOVE:
+            o = self.right_hand_opponent(p) if t == STEAL else p
+            src, to = self.groups[o][a.cards[0]], self.groups[p][a.target]
+            c = src.pop()
+            self.zhash ^= group_w[o][a.cards[0]][len(src)][c] ^ group_w[p][a.target][len(to)][c]
+            to.append(c)
         elif t == REMOVE:
             g = self.groups[p][a.cards[0]]
+            for d, c in enumerate(g):
+                self.zhash ^= group_w[p][a.cards[0]][d][c]
             self.removed[p].append(tuple(g))
+            self.n_removed += len(g)
             self.scores[self.team_of[p]] += self.rules.group_points(g)
             self.groups[p][a.cards[0]] = []
         self.passes_in_row = self.passes_in_row + 1 if (t == PASS and not a.cards) else 0
@@ -586,8 +640,7 @@ class HousesState(GameState):
             self._end("all_passed")
             return
         if t == REMOVE or t == STEAL:  # only these can clear a team's table
-            for team in range(self.n_teams):
-                seats = [q for q in range(self.n_players) if self.team_of[q] == team]
+            for seats in self.team_seats:
                 if (any(self.removed[q] for q in seats)
                         and not any(g for q in seats for g in self.groups[q])):
                     self._end("table_cleared")
@@ -642,6 +695,10 @@ class HousesState(GameState):
         c.hands = [h[:] for h in self.hands]
         c.groups = [[g[:] for g in gs] for gs in self.groups]
         c.removed = [gs[:] for gs in self.removed]
+        c.n_removed = self.n_removed
+        c.team_seats = self.team_seats
+        c.zob = self.zob
+        c.zhash = self.zhash
         c.incoming = self.incoming[:]
         c.positions = dict(self.positions)
         return c
@@ -706,6 +763,10 @@ class HousesState(GameState):
                     raise S.bad(f"removed[{p}][{i}]", "not a complete scoring group (SH-11)")
                 mine.append(tuple(g))
             s.removed.append(mine)
+        s.n_removed = sum(len(g) for gs in s.removed for g in gs)
+        s.team_seats = s._team_seats()
+        s.zob = r.zobrist(n)
+        s.zhash = s._full_hash()
         ledger.complete("stock, hands, incoming, groups and removed")
         s.scores = S.array_of(S.get(d, "scores"), "scores",
                               lambda v, w: S.integer(v, w, -S.MAX_SCORE, S.MAX_SCORE), n_teams)
