@@ -20,7 +20,7 @@ import meldkit
 BUDGETS = [
     ("pony_tail", 4, 81.9, 100.0),
     ("pony_canasta", 8, 79.01, 100.0),
-    ("houses", 4, 112.13, 135.0),
+    ("houses", 4, 51.44, 65.0),
     ("gin_rummy", 2, 52.88, 65.0),
     ("rummy", 4, 64.12, 80.0),
 ]

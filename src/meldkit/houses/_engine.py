@@ -108,6 +108,11 @@ class HousesRules:
         self.steal_actions = [tuple(act(STEAL, (f,), s) for s in spaces) for f in spaces]
         self.move_actions = [tuple(act(MOVE, (f,), s) for s in spaces) for f in spaces]
         self.remove_actions = [act(REMOVE, (s,)) for s in spaces]
+        self.space_range = spaces
+        self.take_actions = (act(DRAW), act(RECEIVE))  # by "a card was passed to me"
+        self.answer_actions = (act(AGREE), act(REFUSE))
+        self.pass_turn_action = act(PASS)
+        self.propose_action = act(PROPOSE)
         self._zobrist: dict[int, tuple] = {}
 
     def zobrist(self, players: int) -> tuple:
@@ -231,7 +236,7 @@ class HousesState(GameState):
 
     __slots__ = ("rules", "stock", "hands", "groups", "removed", "n_removed", "incoming",
                  "post_deck", "proposed", "passes_in_row", "ended_by", "positions",
-                 "team_seats", "zob", "zhash")
+                 "team_seats", "zob", "zhash", "fit", "scoring")
 
     # ------------------------------------------------------------------ creation
     @classmethod
@@ -258,6 +263,8 @@ class HousesState(GameState):
         s.incoming = [-1] * players
         s.zob = rules.zobrist(players)
         s.zhash = s._full_hash()
+        s.fit = s._fit_sets()
+        s.scoring = s._scoring_groups()
         s.proposed = False
         s.passes_in_row = 0
         s.positions = {}
@@ -335,6 +342,25 @@ class HousesState(GameState):
         16 hex digits (:meth:`HousesRules.zobrist`).  Play keeps the same hash up to date
         move by move (``zhash``) instead of computing it at every turn."""
         return format(self._full_hash() ^ self.zob[3][self.current], "016x")
+
+    def _fit_sets(self) -> list[list[frozenset[int]]]:
+        """The cards that fit on each group space of each player (kept up to date by
+        :meth:`_regroup`, so legal-move generation looks them up)."""
+        fit_set = self.rules.fit_set
+        return [[fit_set(g) for g in spaces] for spaces in self.groups]
+
+    def _scoring_groups(self) -> list[list[bool]]:
+        """Whether each group space of each player holds a complete scoring group (SH-11),
+        kept up to date like :meth:`_fit_sets`."""
+        points = self.rules.points
+        return [[points(g) is not None for g in spaces] for spaces in self.groups]
+
+    def _regroup(self, p: int, s: int) -> None:
+        """Group space ``s`` of player ``p`` changed: refresh what fits on it and whether
+        it scores."""
+        g = self.groups[p][s]
+        self.fit[p][s] = self.rules.fit_set(g)
+        self.scoring[p][s] = self.rules.points(g) is not None
 
     def _full_hash(self) -> int:
         """The position hash computed from scratch (what the moves keep up to date)."""
@@ -471,51 +497,34 @@ class HousesState(GameState):
     def _legal(self) -> list[Action]:
         r = self.rules
         p = self.current
-        act = r.action
         if self.phase == TAKE:
-            return [act(RECEIVE)] if self.incoming[p] >= 0 else [act(DRAW)]
+            return [r.take_actions[self.incoming[p] >= 0]]
         if self.phase == ANSWER:
-            return [act(AGREE), act(REFUSE)]
-        out = []
+            return list(r.answer_actions)
         mine = self.groups[p]
-        fit = [r.fit_set(g) for g in mine]
-        spaces = range(len(mine))
+        fit = self.fit[p]
+        spaces = r.space_range
         hand = sorted(self.hands[p])
         place = r.place_actions
-        for k in hand:
-            for s in spaces:
-                if k in fit[s]:
-                    out.append(place[k][s])
+        out = [place[k][s] for k in hand for s in spaces if k in fit[s]]
         if not self.post_deck:
             passes = r.pass_actions
-            out.extend(passes[k] for k in hand)
+            out += [passes[k] for k in hand]
         steal = r.steal_actions
-        for s_from, g in enumerate(self.groups[self.right_hand_opponent(p)]):
-            if g:
-                top = g[-1]
-                for s in spaces:
-                    if top in fit[s]:
-                        out.append(steal[s_from][s])
+        out += [steal[f][s] for f, g in enumerate(self.groups[(p - 1) % self.n_players]) if g
+                for s in spaces if g[-1] in fit[s]]
         move = r.move_actions
-        for s_from, g in enumerate(mine):
-            if g:
-                top = g[-1]
-                for s in spaces:
-                    if s != s_from and (mine[s] or len(g) > 1) and top in fit[s]:
-                        out.append(move[s_from][s])
+        out += [move[f][s] for f, g in enumerate(mine) if g for s in spaces
+                if s != f and (mine[s] or len(g) > 1) and g[-1] in fit[s]]
         if self.post_deck:
-            points = r.points
-            out.extend(r.remove_actions[s] for s in spaces if points(mine[s]) is not None)
+            scores = self.scoring[p]
+            out += [r.remove_actions[s] for s in spaces if scores[s]]
             if (not self.hands[p] or not out
                     or r.options.pass_after_deck == "always"):
-                out.append(act(PASS))
-        if self._may_propose():
-            out.append(act(PROPOSE))
+                out.append(r.pass_turn_action)
+        if not self.proposed and self.cards_in_play() <= r.options.end_proposal_max_cards:
+            out.append(r.propose_action)
         return out
-
-    def _may_propose(self) -> bool:
-        return (not self.proposed
-                and self.cards_in_play() <= self.rules.options.end_proposal_max_cards)
 
     def _check(self, a: Action) -> Reason | None:
         # Legal sets here are small (a few dozen actions): membership is the check, and
@@ -616,6 +625,7 @@ class HousesState(GameState):
             self.hands[p].remove(c)
             self.zhash ^= hand_w[p][c] ^ group_w[p][a.target][len(to)][c]
             to.append(c)
+            self._regroup(p, a.target)
         elif t == PASS and a.cards:
             c, q = a.cards[0], self.partner(p)
             self.hands[p].remove(c)
@@ -627,6 +637,8 @@ class HousesState(GameState):
             c = src.pop()
             self.zhash ^= group_w[o][a.cards[0]][len(src)][c] ^ group_w[p][a.target][len(to)][c]
             to.append(c)
+            self._regroup(o, a.cards[0])
+            self._regroup(p, a.target)
         elif t == REMOVE:
             g = self.groups[p][a.cards[0]]
             for d, c in enumerate(g):
@@ -635,6 +647,7 @@ class HousesState(GameState):
             self.n_removed += len(g)
             self.scores[self.team_of[p]] += self.rules.group_points(g)
             self.groups[p][a.cards[0]] = []
+            self._regroup(p, a.cards[0])
         self.passes_in_row = self.passes_in_row + 1 if (t == PASS and not a.cards) else 0
         if self.passes_in_row >= self.n_players:
             self._end("all_passed")
@@ -699,6 +712,8 @@ class HousesState(GameState):
         c.team_seats = self.team_seats
         c.zob = self.zob
         c.zhash = self.zhash
+        c.fit = [f[:] for f in self.fit]
+        c.scoring = [f[:] for f in self.scoring]
         c.incoming = self.incoming[:]
         c.positions = dict(self.positions)
         return c
@@ -767,6 +782,8 @@ class HousesState(GameState):
         s.team_seats = s._team_seats()
         s.zob = r.zobrist(n)
         s.zhash = s._full_hash()
+        s.fit = s._fit_sets()
+        s.scoring = s._scoring_groups()
         ledger.complete("stock, hands, incoming, groups and removed")
         s.scores = S.array_of(S.get(d, "scores"), "scores",
                               lambda v, w: S.integer(v, w, -S.MAX_SCORE, S.MAX_SCORE), n_teams)

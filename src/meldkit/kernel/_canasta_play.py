@@ -107,17 +107,15 @@ class PlayPhase:
         cards_t = self.actions.canonical(cards)
         return self.actions.get(MELD, cards_t) if new else self.actions.get(ADD, cards_t, slot)
 
-    def _after_withdraw(self) -> Reason | None:
-        """Why nothing may be melded: the player withdrew an initial meld this turn."""
-        if self.failed_initial:
-            return _r("meld/after-withdraw",
-                      "you could not reach the initial minimum, so you may not meld this turn")
-        return None
+    @staticmethod
+    def _after_withdraw() -> Reason:
+        """Why nothing may be melded once the player withdrew an initial meld this turn."""
+        return _r("meld/after-withdraw",
+                  "you could not reach the initial minimum, so you may not meld this turn")
 
     def _check_meld(self, a: Action) -> Reason | None:
-        why = self._after_withdraw()
-        if why is not None:
-            return why
+        if self.failed_initial:
+            return self._after_withdraw()
         rules = self.rules
         p = self.current
         t = self.team_of[p]

@@ -191,9 +191,8 @@ class SequencePlay:
 
     def _check_run(self, a: Action) -> Reason | None:
         """``run`` and ``extend``: a sequence of one suit, consecutive, without wild cards."""
-        why = self._after_withdraw()
-        if why is not None:
-            return why
+        if self.failed_initial:
+            return self._after_withdraw()
         rules = self.rules
         p = self.current
         t = self.team_of[p]
