@@ -23,10 +23,11 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 
-from ._cards import JOKER_KIND, card_code, kind_of_code
+from ._cards import JOKER_KIND, card_code
 from ._errors import SetupError
 from ._loader import RulePack, load_pack
 from ._rules import Rules
+from ._stacking import KindsLeft, check_named
 from ._state import GameState, Reason
 
 _PLAIN_ORDER = ("4", "5", "6", "8", "9", "10", "J", "Q", "K", "A")
@@ -83,25 +84,19 @@ def stack_deck(
     rules = Rules.of(pack)
     deal = pack.spec.deal
     hands_m, reserves_m = _as_map(hands), _as_map(reserves)
-    kinds = rules.deck_kinds(players)
-    left: dict[int, int] = {}
-    for k in kinds:
-        left[k] = left.get(k, 0) + 1
+    stacked = KindsLeft(rules.deck_kinds(players))
+    left = stacked.left
 
     def take(code: str, where: str) -> str:
-        k = kind_of_code(code)
-        if left.get(k, 0) <= 0:
-            raise SetupError(f"{where}: no {code} left in the deck")
-        left[k] -= 1
+        stacked.take(code, where)
         return code
 
-    named: list[tuple[str, int, list[str]]] = []
     hand_size = rules.hand_size_for(players)  # deal.hand_by_players
     for part, m, size in (("hand", hands_m, hand_size), ("reserve", reserves_m, deal.reserve)):
+        check_named(part, m, size, players)
         for seat, cards in m.items():
-            if len(cards) > size:
-                raise SetupError(f"{part} of seat {seat}: {len(cards)} cards, but {size} are dealt")
-            named.append((part, seat, [take(c, f"{part} of seat {seat}") for c in cards]))
+            for c in cards:
+                take(c, f"{part} of seat {seat}")
     ups = [upcard] if isinstance(upcard, str) else list(upcard or [])
     ups = [take(c, "upcard") for c in ups]
     stock_top = [take(c, "stock") for c in stock]
@@ -112,7 +107,6 @@ def stack_deck(
         r = k // 4
         return not (rules.is_wild_rank[r] or rules.is_bonus_kind[k] or rules.is_dead_kind[k])
 
-    fillers: list[str] = []
     by_rank = {r: [k for k in sorted(left) if plain(k) and card_code(k)[:-1] == r]
                for r in _PLAIN_ORDER}
 
@@ -138,7 +132,6 @@ def stack_deck(
             while len(cards) < size:
                 cards.append(filler(counts))
             order.extend(cards)
-    del fillers
     if deal.upcard:
         order.extend(ups or [filler({})])
     order.extend(stock_top)

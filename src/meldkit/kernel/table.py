@@ -31,6 +31,7 @@ from .._actions import Action
 from .._cards import JOKER_KIND, SUITS, card_code, kind_of_code, kinds_matching, standard_deck_kinds
 from .._errors import NotationError, SaveError, SetupError
 from .._game import GameState
+from .._stacking import KindsLeft, check_named
 from .melds import Match, MeldKind, MeldRules
 from .scoring import KnockTerms, TableFinal, TableScore, score_table_hand
 
@@ -300,29 +301,12 @@ class TableState(GameState):
         filled up with cards not named, each chosen so that it makes no meld with the hand.
         """
         rules = TableRules.of(pack)
-        kinds = rules.deck_kinds(players)
-        left: dict[int, int] = {}
-        for k in kinds:
-            left[k] = left.get(k, 0) + 1
-
-        def take(code: str, where: str) -> int:
-            try:
-                k = kind_of_code(code)
-            except ValueError as e:
-                raise SetupError(f"{where}: {e}") from None
-            if left.get(k, 0) <= 0:
-                raise SetupError(f"{where}: no {code} left in the deck")
-            left[k] -= 1
-            return k
-
+        stacked = KindsLeft(rules.deck_kinds(players))
+        left, take = stacked.left, stacked.take
         size = rules.hand_size(players)
-        named: dict[int, list[int]] = {}
-        for seat, codes in hands.items():
-            if not isinstance(seat, int) or not 0 <= seat < players:
-                raise SetupError(f"hands: {seat!r} is not a seat 0..{players - 1}")
-            if len(codes) > size:
-                raise SetupError(f"hand of seat {seat}: {len(codes)} cards, but {size} are dealt")
-            named[seat] = [take(c, f"hand of seat {seat}") for c in codes]
+        check_named("hand", hands, size, players)
+        named = {seat: [take(c, f"hand of seat {seat}") for c in codes]
+                 for seat, codes in hands.items()}
         up = [take(upcard, "upcard")] if upcard else []
         top = [take(c, "stock") for c in stock]
         # fillers: ranks three apart, suits in turn, and never a card that melds with the hand
