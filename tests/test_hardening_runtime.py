@@ -719,8 +719,8 @@ def test_a_save_signed_with_another_key_or_garbage_is_refused():
     ("gin_rummy", 2, {"hands": {2: ["9H"]}}, "hands: 2 is not a seat 0..1"),
     ("pony_tail", 4, {"hands": {0: ["XX"]}}, "hand of seat 0: 'XX' is not a card code"),
     ("rummy", 3, {"stock": ["9H", "9H"]}, "stock: no 9H left in the deck"),
-    ("pony_tail", 4, {"reserves": {1: "4C 5C 6C 8C 9C 10C JC QC KC AC 4D 5D".split()}},
-     "reserve of seat 1: 12 cards, but"),
+    ("pony_tail", 4, {"reserves": {1: "4C 5C 6C 8C 9C 10C JC QC KC AC 4D 5D 6D 8D".split()}},
+     "reserve of seat 1: 14 cards, but 13 are dealt"),
 ])
 def test_a_stacked_deck_that_cannot_be_dealt_is_refused_with_the_place(pack, players, kw, says):
     from meldkit import SetupError
