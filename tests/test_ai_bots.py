@@ -80,3 +80,18 @@ def test_tournament_rotates_seats_and_refuses_one_bot(capsys):
     assert (a, b) == ("random", "greedy") and w + t + l == 4 and stuck == 0
     assert main(["tournament", "houses", "--bots", "greedy", "--games", "1"]) == 2
     assert "at least two bots" in capsys.readouterr().err
+
+
+def test_tournament_worker_processes_give_the_same_result_as_one(capsys):
+    from meldkit.cli import main
+    from meldkit.tournament import run_tournament
+
+    kw = dict(games=6, seed=3, ratings=False)
+    one = run_tournament("gin_rummy", ["random", "greedy"], **kw)
+    two = run_tournament("gin_rummy", ["random", "greedy"], jobs=2, **kw)
+    assert one.pairs == two.pairs and sum(one.pairs[0][2:5]) == 6
+    assert main(["tournament", "gin_rummy", "--bots", "random,greedy", "--games", "4",
+                 "--jobs", "2", "--no-ratings"]) == 0
+    assert "random vs greedy" in capsys.readouterr().out
+    with pytest.raises(ValueError, match="jobs: expected 0"):
+        run_tournament("gin_rummy", ["random", "greedy"], games=1, jobs=-1)

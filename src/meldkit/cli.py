@@ -1255,6 +1255,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="seats at the table (default: the pack's smallest table)")
     sp.add_argument("--seed", type=int, default=0, help="seed of the run (default: 0)")
     sp.add_argument("--no-ratings", action="store_true", help="skip the OpenSkill ratings")
+    sp.add_argument("--jobs", "-j", type=_count, default=1, metavar="N",
+                    help="worker processes (0: one per CPU; default: 1); the results are the "
+                         "same for any number")
     sp.set_defaults(func=_cmd_tournament)
     return p
 
@@ -1266,14 +1269,29 @@ def _bot_registry():
 
 
 def _cmd_tournament(args: argparse.Namespace) -> int:
+    from ._sim_backends import RateProgress
     from .tournament import run_tournament
 
     names = _bot_names(args.bots)
     if len(names) < 2:
         raise _UsageError("--bots: a tournament needs at least two bots, e.g. --bots greedy,random")
     pack = _load(args.pack)
-    result = run_tournament(pack, names, games=args.games, players=args.players,
-                            seed=args.seed, ratings=not args.no_ratings)
+    pairs = len(names) * (len(names) - 1) // 2
+    progress = RateProgress(pairs * args.games, 0, "games", sys.stderr,
+                            enabled=_isatty(sys.stderr))
+    done_pairs = []
+
+    def step(a: str, b: str, done: int, games: int) -> None:
+        if done == games:
+            done_pairs.append((a, b))
+        progress.update((len(done_pairs) * games) + (done if done < games else 0))
+
+    try:
+        result = run_tournament(pack, names, games=args.games, players=args.players,
+                                seed=args.seed, ratings=not args.no_ratings,
+                                progress=step, jobs=args.jobs)
+    finally:
+        progress.clear()
     print(result.report())
     return EXIT_OK
 

@@ -18,15 +18,17 @@ half) with its Wilson 95% interval.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
+import os
 from dataclasses import dataclass, field
 
 import meldkit
 from meldkit._errors import StuckGameError
 from meldkit.bots import make_bot, play_game
 
-__all__ = ["TournamentResult", "run_tournament", "wilson"]
+__all__ = ["STUCK", "TournamentResult", "play_pairing", "run_tournament", "wilson"]
 
 
 def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -74,50 +76,88 @@ def _rating_model():
     return PlackettLuce()
 
 
+STUCK = "stuck"
+"""The outcome of a game cut short (:class:`~meldkit.StuckGameError`): counted as a tie."""
+
+
+def play_pairing(pack, players: int, a: str, b: str, i: int, seed: int = 0,
+                 max_actions: int = 20_000) -> str | None:
+    """Game ``i`` between bots ``a`` and ``b`` (seats rotated as the module says): the
+    winning bot's name, None for a tie, or :data:`STUCK`.  A pure function of its
+    arguments, so games may be played in any process, in any order.
+
+    >>> play_pairing("gin_rummy", 2, "random", "greedy", 0, seed=1) in ("random", "greedy", None)
+    True
+    """
+    if not isinstance(pack, meldkit.RulePack):
+        pack = meldkit.load_pack(pack)
+    game_seed = seed * 1_000_003 + i
+    seat_bot = [a if (s + i) % 2 == 0 else b for s in range(players)]
+    g = meldkit.new_game(pack, players=players, seed=game_seed)
+    bots = [make_bot(name, seed=game_seed * 31 + s) for s, name in enumerate(seat_bot)]
+    try:
+        play_game(g, bots, max_actions=max_actions)
+    except StuckGameError:
+        return STUCK
+    win = g.winner
+    return None if win is None else seat_bot[g.team_players(win)[0]]
+
+
 def run_tournament(pack, bots: list[str], games: int = 20, players: int | None = None,
                    seed: int = 0, ratings: bool = True, max_actions: int = 20_000,
-                   progress=None) -> TournamentResult:
-    """Play the round robin (see the module) and return its :class:`TournamentResult`."""
+                   progress=None, jobs: int = 1) -> TournamentResult:
+    """Play the round robin (see the module) and return its :class:`TournamentResult`.
+
+    ``jobs`` worker processes play the games (0: one per CPU); the result is the same
+    for any number — outcomes are folded into the tallies and ratings in game order.
+    ``progress(a, b, done, games)`` is called after each game of each pair."""
     if not isinstance(pack, meldkit.RulePack):
         pack = meldkit.load_pack(pack)
     if len(bots) < 2:
         raise ValueError("a tournament needs at least two bots")
     if len(set(bots)) != len(bots):
         raise ValueError("name each bot once")
+    if not isinstance(jobs, int) or jobs < 0:
+        raise ValueError(f"jobs: expected 0 (one per CPU) or more, got {jobs!r}")
     n = players or pack.spec.players.min
     model = _rating_model() if ratings else None
     rated = {b: model.rating(name=b) for b in bots} if model else {}
     result = TournamentResult(pack.name, n)
-    for a, b in itertools.combinations(bots, 2):
-        w = t = l = stuck = 0
-        for i in range(games):
-            game_seed = seed * 1_000_003 + i
-            seat_bot = [a if (s + i) % 2 == 0 else b for s in range(n)]
-            g = meldkit.new_game(pack, players=n, seed=game_seed)
-            players_ = [make_bot(name, seed=game_seed * 31 + s) for s, name in enumerate(seat_bot)]
-            try:
-                play_game(g, players_, max_actions=max_actions)
-            except StuckGameError:
-                stuck += 1
-                t += 1
-                continue
-            win = g.winner
-            if win is None:
-                t += 1
-                rank = [0, 0]
-            else:
-                winner_bot = seat_bot[g.team_players(win)[0]]
-                if winner_bot == a:
+    workers = (os.cpu_count() or 1) if jobs == 0 else jobs
+    pool = None
+    if workers > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        pool = ProcessPoolExecutor(max_workers=workers)
+    try:
+        for a, b in itertools.combinations(bots, 2):
+            play = functools.partial(play_pairing, pack, n, a, b, seed=seed,
+                                     max_actions=max_actions)
+            outcomes = (pool.map(play, range(games), chunksize=max(1, games // (4 * workers)))
+                        if pool is not None else map(play, range(games)))
+            w = t = l = stuck = 0
+            for i, outcome in enumerate(outcomes):
+                if outcome == STUCK:
+                    stuck += 1
+                    t += 1
+                    rank = None
+                elif outcome is None:
+                    t += 1
+                    rank = [0, 0]
+                elif outcome == a:
                     w += 1
                     rank = [0, 1]
                 else:
                     l += 1
                     rank = [1, 0]
-            if model is not None:
-                [[ra], [rb]] = model.rate([[rated[a]], [rated[b]]], ranks=rank)
-                rated[a], rated[b] = ra, rb
-            if progress is not None:
-                progress(a, b, i + 1, games)
-        result.pairs.append((a, b, w, t, l, stuck))
+                if model is not None and rank is not None:
+                    [[ra], [rb]] = model.rate([[rated[a]], [rated[b]]], ranks=rank)
+                    rated[a], rated[b] = ra, rb
+                if progress is not None:
+                    progress(a, b, i + 1, games)
+            result.pairs.append((a, b, w, t, l, stuck))
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
     result.ratings = {name: (r.mu, r.sigma) for name, r in rated.items()}
     return result
