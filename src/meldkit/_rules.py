@@ -124,6 +124,7 @@ class Rules:
         self.close_at_size = spec.books.close_at_size
         self.max_meld_size = self.book_size if self.close_at_size else 10**9
         self.book_kinds = [BookKindRule(k, i) for i, k in enumerate(spec.books.kinds)]
+        self._book_kind_memo: dict[tuple[int, int], BookKindRule | None] = {}
         self.book_kind_index = {k.name: k.index for k in self.book_kinds}
         self.required_books = tuple(self.book_kind_index[n] for n in spec.going_out.required_books)
         needed: dict[int, int] = {}
@@ -355,11 +356,16 @@ class Rules:
         return 0
 
     def book_kind(self, rank: int, n_wild: int) -> BookKindRule | None:
-        """The kind of a book of ``rank`` with ``n_wild`` wild cards (first match)."""
-        for k in self.book_kinds:
-            if k.matches(rank, n_wild):
-                return k
-        return None
+        """The kind of a book of ``rank`` with ``n_wild`` wild cards (first match;
+        memoised: a pure function of its arguments)."""
+        key = (rank, n_wild)
+        try:
+            return self._book_kind_memo[key]
+        except KeyError:
+            found = next((k for k in self.book_kinds if k.matches(rank, n_wild)), None)
+            if len(self._book_kind_memo) < 4096:  # wild counts are bounded by the deck
+                self._book_kind_memo[key] = found
+            return found
 
     def meld_shape_ok(self, rank: int, n_nat: int, n_wild: int) -> tuple[str, str] | None:
         """None if a meld of ``rank`` (``WILD`` for wild-only) with these counts is valid,
