@@ -429,3 +429,66 @@ def test_a_bad_table_key_is_refused_at_its_line(extra, where, says):
         meldkit.load_pack_text(base + extra, filename="bad.yaml")
     hit = [p for p in e.value.problems if p.path == where]
     assert hit and hit[0].line is not None and says in hit[0].message, str(e.value)
+
+
+# --------------------------------------------------------------------------- greedy rummy
+def _going_out_rate(players: int, memory: bool, games: int = 12) -> tuple[int, int]:
+    from meldkit.bots import GreedyBot, play_game
+    from meldkit.kernel.table import TableState
+
+    class Forgetful(GreedyBot):  # the greedy choice without what the player has seen
+        def choose(self, state):
+            return TableState.greedy_policy(state)
+
+    ended = []
+    for seed in range(games):
+        g = meldkit.new_game("rummy", players=players, seed=seed)
+        play_game(g, [(GreedyBot if memory else Forgetful)() for _ in range(players)])
+        ended += [h.ended_by for h in g.hand_results]
+    return sum(e == "went_out" for e in ended), len(ended)
+
+
+@pytest.mark.parametrize("players", [4, 6])
+def test_greedy_rummy_lets_dead_cards_go_and_hands_end_by_going_out(players):
+    """Once the stock has turned over, a card no meld can hold with the cards still in
+    play is let go first; without it, split pairs stall hands to the 500-turn limit."""
+    out, hands = _going_out_rate(players, memory=True)
+    assert out >= 0.95 * hands
+    stalled_out, stalled_hands = _going_out_rate(players, memory=False)
+    assert stalled_out <= 0.8 * stalled_hands  # what the memory fixes
+
+
+def test_table_memory_reads_public_discards_and_the_stock_turning_over():
+    from meldkit._cards import kind_of_code
+    from meldkit.kernel.policy import TableMemory
+
+    g = meldkit.new_game("rummy", players=2, seed=3)
+    memory = TableMemory()
+    memory.update(g)
+    assert not memory.turned and memory.seen == set()
+    while not memory.turned:
+        acts = g.legal_actions()
+        draw = next((a for a in acts if a.type == "draw"), None)
+        g.apply(draw or next(a for a in acts if a.type == "discard"))
+        memory.update(g)
+    discards = {kind_of_code(t[8:]) for t in g.history if t.startswith("discard ")}
+    assert memory.seen == discards and memory.turned
+
+
+def test_a_dead_card_is_one_no_meld_can_hold_with_the_cards_still_in_play():
+    from types import SimpleNamespace
+
+    from meldkit.kernel.policy import TableMemory
+
+    C2, D2, H2, C3, C4 = 4, 5, 6, 8, 12  # kinds: rank * 4 + suit (clubs 0, diamonds 1 …)
+    table = SimpleNamespace(kind_of=list(range(52)), melds=[], pile=[])
+    memory = TableMemory()
+    assert not memory.dead(table, C2, [D2])  # before the stock turns over: never
+    memory.turned = True
+    assert memory.dead(table, C2, [D2])  # a pair, the other twos never seen: held elsewhere
+    memory.seen = {H2}
+    assert not memory.dead(table, C2, [D2])  # 2H circulates: a set of twos can still come
+    memory.seen = {C4}
+    assert not memory.dead(table, C2, [C3])  # 2C 3C and 4C seen: a run can still come
+    table.melds = [SimpleNamespace(cards=[C4, 13, 14])]
+    assert memory.dead(table, C2, [C3])  # 4C is on the table now, not in play

@@ -225,8 +225,12 @@ class GreedyBot:
       then a single card of a rank the opponents have not melded — never a wild card or
       a card that freezes the pile unless nothing else is left.
 
-    Deterministic for the rummy kernel (``seed`` only seeds the random fallback it uses
-    for engines whose view it does not read).
+    In table-meld games (rummy, gin) it plays the engine's greedy policy
+    (:mod:`meldkit.kernel.policy`) and remembers what it has seen of the hand — the
+    public discards and the stock turning over — to let dead cards go.
+
+    Deterministic (``seed`` only seeds the random fallback it uses for engines whose view
+    it does not read).
     """
 
     name = "greedy"
@@ -238,6 +242,8 @@ class GreedyBot:
         self.take_min = take_min
         self.wild_cost = wild_cost
         self.need_bonus = need_bonus
+        self._memory = None  # what this player has seen, for engines that keep it
+        self._memory_for = None
 
     # ---------------------------------------------------------------- entry point
     def choose(self, state) -> Action:
@@ -247,7 +253,12 @@ class GreedyBot:
             return actions[0]
         policy = getattr(type(state), "greedy_policy", None)
         if policy is not None:  # an engine with its own greedy policy (the table kernel)
-            return policy(state)
+            make_memory = getattr(type(state), "greedy_memory", None)
+            if make_memory is None:
+                return policy(state)
+            if self._memory is None or self._memory_for is not type(state):
+                self._memory, self._memory_for = make_memory(), type(state)
+            return policy(state, self._memory)
         if hasattr(state, "removed") and hasattr(state, "groups"):  # Houses
             from .ai.houses_policy import houses_choice
 

@@ -8,16 +8,81 @@ and the pure meld arithmetic of :mod:`meldkit.kernel.melds`:
 * knocks as soon as it may, and lays the melds of a best arrangement;
 * lays off everything it can, then melds;
 * in rummy, melds the melds of a best arrangement, lays off, then discards the card that
-  leaves the least deadwood — of those, one that pairs with nothing, then the highest.
+  leaves the least deadwood — of those, one that pairs with nothing, then the highest;
+* in rummy, once the stock has been turned over, it first lets go of **dead** cards:
+  cards no meld can hold with the cards still in play for it — its hand, the pile, and
+  the cards seen discarded since the hand began (after a whole pass through the stock,
+  a card never seen sits in an opponent's hand).  Without this, players holding split
+  pairs keep them forever while the high cards cycle through the stock, and the hand
+  never ends.
+  What it has seen is a :class:`TableMemory` the bot keeps (public actions only).
 """
 
 from __future__ import annotations
 
 from .._actions import Action
+from .._cards import kind_of_code
 
 
-def greedy_table_choice(state) -> Action:
-    """The greedy action for the current player of a :class:`~meldkit.kernel.table.TableState`."""
+class TableMemory:
+    """What one player has seen of a table-meld hand, from its public actions: every card
+    discarded since the hand began, and whether the stock has been turned over.  Feed it
+    each position the player decides in (:meth:`update`); it starts again with each hand,
+    and on a position that does not follow the last one it saw."""
+
+    __slots__ = ("hand", "read", "seen", "stock", "turned")
+
+    def __init__(self) -> None:
+        self.hand = -1
+        self.read = 0
+        self.seen: set[int] = set()
+        self.stock = -1
+        self.turned = False
+
+    def update(self, state) -> None:
+        """Read the actions since the last position (the discards name their cards)."""
+        hand = len(state.hand_results)
+        history = state.history
+        if hand != self.hand or len(history) < self.read:
+            self.hand, self.read, self.turned = hand, len(history), False
+            self.seen = set()
+            self.stock = len(state.stock)
+        for text in history[self.read:]:
+            if text.startswith("discard "):
+                try:
+                    self.seen.add(kind_of_code(text[8:]))
+                except ValueError:
+                    pass
+        self.read = len(history)
+        if len(state.stock) > self.stock:  # the pile became the stock
+            self.turned = True
+        self.stock = len(state.stock)
+
+    def dead(self, state, card: int, hand: list[int]) -> bool:
+        """After the stock turned over: no meld can hold ``card`` with cards still in
+        play for this player — cards in ``hand``, on the pile, or seen discarded and not
+        melded since (they circulate through the stock).  Every other card is on the table
+        already or sits in an opponent's hand."""
+        if not self.turned:
+            return False
+        table = {state.kind_of[c] for m in state.melds for c in m.cards}
+        live = (self.seen | set(hand) | {state.kind_of[c] for c in state.pile}) - table
+        rank, suit = divmod(card, 4)
+        if sum(1 for s in range(4) if s != suit and rank * 4 + s in live) >= 2:
+            return False  # a set of its rank
+        lo = hi = rank
+        while lo > 0 and (lo - 1) * 4 + suit in live:
+            lo -= 1
+        while hi < 12 and (hi + 1) * 4 + suit in live:
+            hi += 1
+        return hi - lo + 1 < 3  # no run of three through it
+
+
+def greedy_table_choice(state, memory: TableMemory | None = None) -> Action:
+    """The greedy action for the current player of a :class:`~meldkit.kernel.table.TableState`
+    (``memory``: what that player has seen, kept across its decisions)."""
+    if memory is not None:
+        memory.update(state)
     actions = state.legal_actions()
     if len(actions) == 1:
         return actions[0]
@@ -58,12 +123,14 @@ def greedy_table_choice(state) -> Action:
             return by_type["meld"][0]
     if "discard" in by_type:
         values = rules.values
+        stalled = memory is not None and memory.turned and state.rules.knock is None
 
-        def after(a: Action) -> tuple[int, int, int]:
+        def after(a: Action) -> tuple[int, int, int, int]:
             card = a.cards[0]
             rest = hand[:]
             rest.remove(card)
-            return rules.min_deadwood(rest), _neighbours(card, rest), -values[card]
+            dead = 0 if stalled and memory.dead(state, card, rest) else 1
+            return dead, rules.min_deadwood(rest), _neighbours(card, rest), -values[card]
 
         return min(by_type["discard"], key=after)
     if "done" in by_type:

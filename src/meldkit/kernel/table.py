@@ -267,11 +267,19 @@ class TableState(GameState):
     does not, in rummy and gin."""
 
     @staticmethod
-    def greedy_policy(state) -> Action:
-        """The greedy bot's choice (:func:`meldkit.kernel.policy.greedy_table_choice`)."""
+    def greedy_policy(state, memory=None) -> Action:
+        """The greedy bot's choice (:func:`meldkit.kernel.policy.greedy_table_choice`);
+        ``memory``: a :class:`~meldkit.kernel.policy.TableMemory` the bot keeps."""
         from .policy import greedy_table_choice
 
-        return greedy_table_choice(state)
+        return greedy_table_choice(state, memory)
+
+    @staticmethod
+    def greedy_memory():
+        """A fresh memory for :meth:`greedy_policy` (one per player)."""
+        from .policy import TableMemory
+
+        return TableMemory()
 
     # ------------------------------------------------------------------ creation
     @classmethod
