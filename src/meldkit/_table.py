@@ -17,7 +17,7 @@ import time
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from ._cards import RANKS
+from ._cards import RANKS, card_code, kinds_matching, rank_of_kind
 
 _ESC = "\033["
 
@@ -113,21 +113,48 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def render_table(view: dict[str, Any], style: Style, *, title: str = "",
-                 wild: set[str] | frozenset[str] = frozenset(), reserve_name: str | None = "reserve",
-                 show_hand: bool = True, blocked: set[str] | frozenset[str] = frozenset(),
-                 frozen_until_melded: bool = False) -> str:
-    """The table as ``view``'s player sees it, as lines of text; ``blocked``: the card
-    codes that block the pile when on top (marked BLOCKED); ``frozen_until_melded``: the
-    pile is frozen for a side that has not melded (marked so for the player's side);
-    ``reserve_name`` None: the game has no reserve, so none is shown."""
+def wild_codes(pack) -> frozenset[str]:
+    """The ranks of the pack's wild cards, as the hand shows them (``2``, ``JK``)."""
+    out = set()
+    for sel in pack.spec.cards.wild:
+        for k in kinds_matching(sel):
+            out.add(RANKS[rank_of_kind(k)])
+    return frozenset(out)
+
+
+def blocked_codes(pack) -> frozenset[str]:
+    """The card codes that block the pile when on top (``pile.blocked_by``)."""
+    out: set[str] = set()
+    for sel in pack.spec.pile.blocked_by or ():
+        try:
+            out |= {card_code(k) for k in kinds_matching(sel)}
+        except ValueError:
+            pass
+    return frozenset(out)
+
+
+def render_state(state, player: int, style: Style) -> str:
+    """The table as ``player`` sees it in ``state``, as lines of text, drawn by the
+    renderer of the state's engine with the roles the pack gives its cards: table melds
+    with ids (rummy, gin); a side's melds and books, the pile marked FROZEN or BLOCKED and
+    the reserve (the canasta kernel); the view's keys for any other engine (Houses, a
+    plugin's)."""
+    from ._state import RummyState
+    from .kernel.table import TableState
+
+    pack = state.pack
+    title = pack.spec.title or pack.name
+    view = state.view(player)
     try:
-        if "hand_sizes" in view and "knock_value" in view:
+        if isinstance(state, TableState):
             return _render_table_melds(view, style, title)
-        return _render_rummy(view, style, title, wild, reserve_name, show_hand, blocked,
-                             frozen_until_melded)
-    except (KeyError, TypeError, IndexError):
-        return _render_generic(view, style, title)
+        if isinstance(state, RummyState):
+            reserve = pack.spec.deal.reserve_name if pack.spec.deal.reserve else None
+            return _render_rummy(view, style, title, wild_codes(pack), reserve,
+                                 blocked_codes(pack), pack.spec.pile.frozen_until_melded)
+    except (KeyError, TypeError, IndexError):  # a view this renderer does not read
+        pass
+    return _render_generic(view, style, title)
 
 
 _SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
@@ -200,8 +227,9 @@ def _meld_text(m: dict[str, Any], style: Style, wild) -> str:
 
 
 def _render_rummy(view: dict[str, Any], style: Style, title: str, wild,
-                  reserve_name: str | None, show_hand: bool, blocked=frozenset(),
+                  reserve_name: str | None, blocked=frozenset(),
                   frozen_until_melded: bool = False) -> str:
+    """A canasta-kernel game; ``reserve_name`` None: the game has no reserve."""
     you = view["you"]
     your_team = view["team"]
     players = view["players"]
@@ -274,25 +302,25 @@ def _render_rummy(view: dict[str, Any], style: Style, title: str, wild,
     else:
         frozen = style.cyan(" (frozen)") if pile["frozen"] else ""
         lines.append(f"Pile: empty{frozen}   ·   Stock: {_plural(view['stock_size'], 'card')}")
-    if show_hand:
-        hand = view["hand"]
-        lines.append(style.bold(f"Your hand (seat {you}, {_plural(len(hand), 'card')}):"))
-        groups = group_hand(hand, wild)
-        if groups:
-            row: list[str] = []
-            width = 0
-            for rank, cards in groups:
-                cell = f"{rank}: " + " ".join(style.card(c, wild) for c in cards)
-                plain = len(rank) + 2 + sum(len(c) + 1 for c in cards)
-                if row and width + plain > 76:
-                    lines.append("  " + "   ".join(row))
-                    row, width = [], 0
-                row.append(cell)
-                width += plain + 3
-            if row:
+    # the viewer's own hand
+    hand = view["hand"]
+    lines.append(style.bold(f"Your hand (seat {you}, {_plural(len(hand), 'card')}):"))
+    groups = group_hand(hand, wild)
+    if groups:
+        row: list[str] = []
+        width = 0
+        for rank, cards in groups:
+            cell = f"{rank}: " + " ".join(style.card(c, wild) for c in cards)
+            plain = len(rank) + 2 + sum(len(c) + 1 for c in cards)
+            if row and width + plain > 76:
                 lines.append("  " + "   ".join(row))
-        else:
-            lines.append(style.dim("  (empty)"))
+                row, width = [], 0
+            row.append(cell)
+            width += plain + 3
+        if row:
+            lines.append("  " + "   ".join(row))
+    else:
+        lines.append(style.dim("  (empty)"))
     return "\n".join(lines) + "\n"
 
 

@@ -25,10 +25,6 @@ EXIT_USAGE = 2
 _FORMATTER = argparse.RawDescriptionHelpFormatter
 
 
-def _reserve_name(pack) -> str | None:
-    """What the table view calls a player's reserve, or None for a pack without one."""
-    return pack.spec.deal.reserve_name if pack.spec.deal.reserve else None
-
 
 def _wrap(text: str) -> str:
     """A description paragraph wrapped for the terminal (the epilogs keep their layout)."""
@@ -57,6 +53,12 @@ def _load(pack_arg: str, sets: Sequence[str] | None = None):
 
 def _title(pack) -> str:
     return pack.spec.title or pack.name
+
+
+def _table_wild_codes(pack) -> frozenset[str]:
+    from ._table import wild_codes
+
+    return wild_codes(pack)
 
 
 def _options(args: argparse.Namespace) -> dict | None:
@@ -111,27 +113,6 @@ def _style(args: argparse.Namespace, stream: TextIO):
     return Style(colour_wanted(stream, getattr(args, "color", "auto")))
 
 
-def _wild_codes(pack) -> frozenset[str]:
-    from ._cards import RANKS, kinds_matching, rank_of_kind
-
-    out = set()
-    for sel in pack.spec.cards.wild:
-        for k in kinds_matching(sel):
-            out.add(RANKS[rank_of_kind(k)])
-    return frozenset(out)
-
-
-def _blocked_codes(pack) -> frozenset[str]:
-    """The card codes that block the pile when on top (``pile.blocked_by``)."""
-    from ._cards import card_code, kinds_matching
-
-    out: set[str] = set()
-    for sel in getattr(getattr(pack.spec, "pile", None), "blocked_by", ()) or ():
-        try:
-            out |= {card_code(k) for k in kinds_matching(sel)}
-        except ValueError:
-            pass
-    return frozenset(out)
 
 
 def _hand_report(state, hr, style, reserve_name: str = "reserve") -> str:
@@ -480,7 +461,7 @@ class _Game:
                      for q in range(state.n_players) if q != human}
         self.undo: list[tuple[Any, str]] = []
         self.hands_seen = len(state.hand_results)
-        self.wild = _wild_codes(self.pack)
+        self.wild = _table_wild_codes(self.pack)
         self.echo = not _isatty(inp)
         self.menu: list[Any] = []  # the move list shown, and the step open in it (if any)
         self.open: Any = None
@@ -501,14 +482,9 @@ class _Game:
         return line.strip()
 
     def table(self) -> None:
-        from ._table import render_table
+        from ._table import render_state
 
-        view = self.state.view(self.human)
-        self.say(render_table(view, self.style, title=_title(self.pack), wild=self.wild,
-                              reserve_name=_reserve_name(self.pack),
-                              blocked=_blocked_codes(self.pack),
-                              frozen_until_melded=bool(getattr(
-                                  self.pack.spec.pile, "frozen_until_melded", False))))
+        self.say(render_state(self.state, self.human, self.style))
 
     def moves(self) -> None:
         """The legal moves, grouped: moves that differ only in wild cards share a line,
@@ -785,14 +761,13 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     from . import new_game
-    from ._table import render_table
+    from ._table import render_state
     from .bots import pack_of
 
     saved, _ = _read_save(args.save, args.pack)
     pack = pack_of(saved)
     out = sys.stdout
     style = _style(args, out)
-    wild = _wild_codes(pack)
     g = new_game(pack, players=saved.n_players, seed=saved.seed,
                  options=dict(saved.options) if saved.options else None,
                  deck_order=list(saved.deck_order) if saved.deck_order else None)
@@ -808,8 +783,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     def show(seat: int | None) -> None:
         who = seat if seat is not None else (g.current_player if g.current_player is not None
                                              else 0)
-        out.write(render_table(g.view(who), style, title=_title(pack), wild=wild,
-                               reserve_name=_reserve_name(pack)))
+        out.write(render_state(g, who, style))
 
     def pause() -> bool:
         """Wait for Enter; False to stop stepping (q, or end of input)."""
