@@ -274,7 +274,7 @@ def _sequence_universe(rules, space, kind_of) -> list[Action]:
         if not all(r * 4 + s in present for r in ranks):
             continue  # a deck without some card of the suit: its sequences are not listed
         for lo in range(n):
-            for hi in range(lo + least - 1, min(n, lo + most) ):
+            for hi in range(lo + least - 1, min(n, lo + most)):
                 out.append(look(RUN, tuple(ranks[i] * 4 + s for i in range(lo, hi + 1))))
                 size = hi - lo + 1
                 if size >= most:
