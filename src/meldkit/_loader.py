@@ -41,7 +41,15 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.reader import ReaderError
 
-from meldkit._cards import JOKER_KIND, JOKER_RANK, RANKS, card_code, kinds_matching, rank_index, rank_of_kind
+from meldkit._cards import (
+    JOKER_KIND,
+    JOKER_RANK,
+    RANKS,
+    card_code,
+    kinds_matching,
+    rank_index,
+    rank_of_kind,
+)
 from meldkit._errors import PackProblem, PluginError, RulePackError
 from meldkit._pack_limits import (
     MAX_EXTENDS,

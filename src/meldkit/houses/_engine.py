@@ -14,23 +14,19 @@ Notation (cards are role + house codes, e.g. ``KS`` the Knight of Sun; spaces 1.
 
 from __future__ import annotations
 
-import hashlib
 import random
-from array import array
 from typing import Any
 
 import attrs
 
-from .._actions import Action
+from .._actions import Action, Reason
 from .._errors import NotationError, SetupError
 from .._game import GameState
-from .._actions import Reason
 
 TAKE, ACT, ANSWER, OVER = "take", "act", "answer", "over"
 DRAW, RECEIVE, PLACE, PASS, STEAL, MOVE, REMOVE = (
     "draw", "receive", "place", "pass", "steal", "move", "remove")
 PROPOSE, AGREE, REFUSE = "propose", "agree", "refuse"
-_END_HAND, _END_GROUP = (-1,), (-2,)  # separators in position keys (card ids are >= 0)
 VERBS = (DRAW, RECEIVE, PLACE, PASS, STEAL, MOVE, REMOVE, PROPOSE, AGREE, REFUSE)
 
 

@@ -11,12 +11,19 @@ A mixin of :class:`meldkit.RummyState` (``meldkit._state``), which ties the phas
 
 from __future__ import annotations
 
-from .._actions import EXTEND, RUN, SEQ_TARGET_BASE, TAKE, Action, Reason, seq_target, \
-    seq_target_parts
+from .._actions import (
+    EXTEND,
+    RUN,
+    SEQ_TARGET_BASE,
+    TAKE,
+    Action,
+    Reason,
+    seq_target,
+    seq_target_parts,
+)
 from .._cards import RANKS, SUITS, card_code
 from .._rules import SEQ
 from ._canasta_common import PLAY_PHASE, Meld, _r
-
 
 _MEMO_LIMIT = 50_000
 """Most entries kept in ``rules.run_actions`` before it starts again."""
@@ -255,7 +262,8 @@ class SequencePlay:
             return _r("pile/method-not-allowed", "the top card may not be taken onto a meld")
         m = self._find_run(t, a.target)
         if m is None:
-            return _r("pile/no-meld", f"your side has no open sequence {self._target_text(a.target)}")
+            return _r("pile/no-meld",
+                      f"your side has no open sequence {self._target_text(a.target)}")
         k = self.kind_of[self.pile[-1]]
         pos = rules.seq_pos[k // 4] if k < 52 else -1
         if k >= 52 or k % 4 != m.suit or pos not in (m.lo - 1, m.hi + 1):
