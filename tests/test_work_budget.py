@@ -18,11 +18,11 @@ import meldkit
 
 # (pack, players, calls per decision measured when set, budget)
 BUDGETS = [
-    ("pony_tail", 4, 81.9, 100.0),
-    ("pony_canasta", 8, 79.01, 100.0),
+    ("pony_tail", 4, 77.6, 95.0),
+    ("pony_canasta", 8, 75.68, 95.0),
     ("houses", 4, 51.44, 65.0),
-    ("gin_rummy", 2, 52.88, 65.0),
-    ("rummy", 4, 64.12, 80.0),
+    ("gin_rummy", 2, 37.98, 50.0),
+    ("rummy", 4, 61.14, 75.0),
 ]
 DECISIONS = 1500
 

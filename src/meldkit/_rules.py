@@ -98,6 +98,8 @@ class Rules:
         self.is_bonus_kind = [False] * N_KINDS
         for k in _kinds(spec.cards.bonus):
             self.is_bonus_kind[k] = True
+        self.bonus_ranks = tuple(sorted({rank_of_kind(k) for k in _kinds(spec.cards.bonus)}))
+        """The ranks that have a bonus kind (red 3s: 3)."""
         self.is_dead_kind = [False] * N_KINDS
         for k in _kinds(spec.cards.dead):
             self.is_dead_kind[k] = True

@@ -125,9 +125,11 @@ class DealPhase:
     def _lay_out_bonus(self, p: int, replace: bool) -> None:
         """Move every bonus card from p's hand to their bonus area; replace from the stock."""
         is_bonus = self.rules.is_bonus_kind
+        hand = self.hands[p]
         while True:
             found = False
-            for rank_cards in self.hands[p]:
+            for r in self.rules.bonus_ranks:  # only ranks with a bonus kind can hold one
+                rank_cards = hand[r]
                 if rank_cards and any(is_bonus[self.kind_of[c]] for c in rank_cards):
                     keep = [c for c in rank_cards if not is_bonus[self.kind_of[c]]]
                     gone = [c for c in rank_cards if is_bonus[self.kind_of[c]]]

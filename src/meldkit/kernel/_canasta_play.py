@@ -63,7 +63,8 @@ class PlayPhase:
             out.extend(acts if size >= 2 or not filtered else
                        [a for a in acts if check(a) is None])
         elif size >= 2 or not filtered:
-            out.extend(rules.discard_actions[r] for r in range(N_RANKS) if counts[r])
+            discards = rules.discard_actions
+            out += [discards[r] for r in range(N_RANKS) if counts[r]]
         else:
             out.extend(a for r in range(N_RANKS) if counts[r]
                        for a in (rules.discard_actions[r],) if check(a) is None)
