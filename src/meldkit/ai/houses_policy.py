@@ -2,8 +2,8 @@
 
 Every legal action is tried on a copy of the state and the position scored for the
 mover's team: removed groups at full value, scoring groups on the table at
-``table_weight`` of their points, and partial groups by their size; minus the same for the
-other team.  Ending the game (agreeing to a proposal, the last removal) is judged by the
+``table_weight`` of their points, and partial groups by their size, less a cost for each
+card still in hand after the deck is exhausted; minus the same for the other team.  Ending the game (agreeing to a proposal, the last removal) is judged by the
 final scores.  :class:`meldkit.bots.GreedyBot` plays Houses with it.
 
 >>> import meldkit
@@ -17,6 +17,10 @@ from __future__ import annotations
 
 TABLE_WEIGHT = 0.6
 SIZE_WEIGHT = 0.5
+HAND_WEIGHT = 0.6
+"""What a card still in hand costs once the deck is exhausted: it can only score by going
+to the table (SH-12), and without the cost greedy players steal the same top cards round
+the table instead of placing theirs, and most games end 0-0."""
 REPEAT_PENALTY = 2.0
 """What ending the game by repetition (SH-10: the third occurrence of a position) costs a
 side without a lead: without it, greedy players steal in a circle until the game ends 0-0."""
@@ -31,6 +35,8 @@ def team_value(state, team: int) -> float:
     if state.is_over:
         return v * 100.0
     for q in state.team_players(team):
+        if state.post_deck:
+            v -= HAND_WEIGHT * len(state.hands[q])
         for g in state.removed[q]:
             v += r.group_points(list(g)) or 0
         for g in state.groups[q]:
