@@ -51,7 +51,8 @@ class Meld:
         self.pending = pending
 
     def copy(self) -> Meld:
-        m = Meld.__new__(Meld)
+        cls = type(self)
+        m = cls.__new__(cls)
         m.slot = self.slot
         m.cards = self.cards[:]
         m.nat = self.nat

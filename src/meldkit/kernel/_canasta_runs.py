@@ -47,13 +47,7 @@ class Run(Meld):
         return seq_target(self.suit, self.lo, self.hi)
 
     def copy(self) -> Run:
-        m = Run.__new__(Run)
-        m.slot = SEQ
-        m.cards = self.cards[:]
-        m.nat = self.nat
-        m.wild = 0
-        m.closed = self.closed
-        m.pending = self.pending
+        m = super().copy()
         m.suit = self.suit
         m.lo = self.lo
         m.hi = self.hi
