@@ -255,7 +255,7 @@ class HousesState(GameState):
         s.groups = [[[] for _ in range(rules.spaces)] for _ in range(players)]
         s.removed = [[] for _ in range(players)]
         s.n_removed = 0
-        s.team_seats = s._team_seats()
+        s.team_seats = tuple(s.team_players(t) for t in range(s.n_teams))
         s.incoming = [-1] * players
         s.zob = rules.zobrist(players)
         s.zhash = s._full_hash()
@@ -386,10 +386,6 @@ class HousesState(GameState):
     def partner(self, p: int) -> int:
         """``p``'s partner (opposite)."""
         return (p + self.n_players // 2) % self.n_players
-
-    def _team_seats(self) -> tuple[tuple[int, ...], ...]:
-        return tuple(tuple(q for q in range(self.n_players) if self.team_of[q] == t)
-                     for t in range(self.n_teams))
 
     def cards_in_play(self) -> int:
         """Cards on the table (not removed) and in hands: every card but the deck's and
@@ -775,7 +771,7 @@ class HousesState(GameState):
                 mine.append(tuple(g))
             s.removed.append(mine)
         s.n_removed = sum(len(g) for gs in s.removed for g in gs)
-        s.team_seats = s._team_seats()
+        s.team_seats = tuple(s.team_players(t) for t in range(s.n_teams))
         s.zob = r.zobrist(n)
         s.zhash = s._full_hash()
         s.fit = s._fit_sets()
