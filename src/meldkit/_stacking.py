@@ -3,7 +3,7 @@ cards of a deck not yet placed, taken by code with a located refusal.
 
 >>> from meldkit._stacking import KindsLeft
 >>> left = KindsLeft([0, 0, 5])
->>> left.take("AC", "hand of seat 0"), left.take("AC", "stock"), left.count(0)
+>>> left.take("AC", "hand of seat 0"), left.take("AC", "stock"), left.left[0]
 (0, 0, 0)
 >>> left.take("AC", "upcard")
 Traceback (most recent call last):
@@ -24,6 +24,9 @@ class KindsLeft:
 
     __slots__ = ("left",)
 
+    left: dict[int, int]
+    """How many of each kind are still to be placed."""
+
     def __init__(self, kinds: Iterable[int]):
         self.left: dict[int, int] = {}
         for k in kinds:
@@ -40,10 +43,6 @@ class KindsLeft:
             raise SetupError(f"{where}: no {code} left in the deck")
         self.left[k] -= 1
         return k
-
-    def count(self, kind: int) -> int:
-        """How many of ``kind`` are left."""
-        return self.left.get(kind, 0)
 
 
 def check_named(part: str, named: dict, size: int, players: int | None = None) -> None:

@@ -1253,12 +1253,12 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     pairs = len(names) * (len(names) - 1) // 2
     progress = RateProgress(pairs * args.games, 0, "games", sys.stderr,
                             enabled=_isatty(sys.stderr))
-    done_pairs = []
+    played = 0
 
     def step(a: str, b: str, done: int, games: int) -> None:
-        if done == games:
-            done_pairs.append((a, b))
-        progress.update((len(done_pairs) * games) + (done if done < games else 0))
+        nonlocal played
+        played += 1
+        progress.update(played)
 
     try:
         result = run_tournament(pack, names, games=args.games, players=args.players,
