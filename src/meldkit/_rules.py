@@ -142,6 +142,9 @@ class Rules:
         self.meld_slots = self.natural_ranks + ((WILD,) if self.wild_melds else ())
         sq = m.sequences
         self.sequences = sq is not None
+        self.suits_matter = self.sequences
+        """A card's suit decides which sequence it continues: discards name their suit,
+        and melds of a rank keep the suits sequences need (``RummyState._card_to_lay``)."""
         self.seq_ranks: tuple[int, ...] = tuple(rank_index(r) for r in sq.ranks) if sq else ()
         self.seq_pos = [-1] * (N_RANKS + 1)
         for i, r in enumerate(self.seq_ranks):
@@ -216,7 +219,7 @@ class Rules:
         self.discard_actions = [self.action_space.get("discard", (r,)) for r in range(N_RANKS)]
         self.kind_discard_actions = (  # with sequences a discard names its kind
             [self.action_space.get("discard", (k,)) for k in range(N_KINDS)]
-            if self.sequences else [])
+            if self.suits_matter else [])
 
     @staticmethod
     def _values(values: dict[str, int], overrides: dict[str, int]) -> list[int]:

@@ -108,7 +108,7 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, HandEn
     def _from_hand(self, p: int, rank: int) -> int:
         self.hand_size[p] -= 1
         cards = self.hands[p][rank]
-        if self.rules.sequences and len(cards) > 1:
+        if self.rules.suits_matter and len(cards) > 1:
             return cards.pop(self._card_to_lay(p, cards))
         return cards.pop()
 

@@ -218,7 +218,7 @@ def _kernel_universe(state) -> list[Action]:
     wild_counts = [held[w] for w in rules.wild_ranks]
     out = [look(DRAW), look(END), look(PICKUP), look(WITHDRAW), look(TAKE)]
     for r in range(N_RANKS):
-        if held[r] and not rules.sequences:  # with sequences a discard names its suit
+        if held[r] and not rules.suits_matter:  # else a discard names its suit
             out.append(look(DISCARD, (r,)))
         if held[r] >= 2:
             out.append(look(TAKE, (r, r)))
@@ -250,7 +250,7 @@ def _kernel_universe(state) -> list[Action]:
                         cards.extend([wr] * c)
                     cards_t = space.canonical(cards)
                     out.append(look(MELD, cards_t) if new else look(ADD, cards_t, slot))
-    if rules.sequences:
+    if rules.suits_matter:
         out.extend(look(DISCARD, (k,)) for k in sorted(set(state.kind_of))
                    if not rules.is_bonus_kind[k])
     out.extend(_sequence_universe(rules, space, state.kind_of))

@@ -57,7 +57,7 @@ class PlayPhase:
         get = self.actions.get
         if self.pending:
             out.append(get(WITHDRAW))
-        elif rules.sequences:  # the discard names its suit
+        elif rules.suits_matter:  # the discard names its suit
             kind_of, by_kind = self.kind_of, rules.kind_discard_actions
             acts = [by_kind[k] for k in sorted({kind_of[c] for cards in hand for c in cards})]
             out.extend(acts if size >= 2 or not filtered else
@@ -222,7 +222,7 @@ class PlayPhase:
     def _check_discard(self, a: Action) -> Reason | None:
         p = self.current
         r = a.cards[0]
-        if self.rules.sequences:  # a kind: the discard names its suit
+        if self.rules.suits_matter:  # a kind: the discard names its suit
             k = r
             r = rank_of_kind(k) if 0 <= k <= JOKER_KIND else -1
             if r < 0 or not any(self.kind_of[c] == k for c in self.hands[p][r]):
@@ -333,7 +333,7 @@ class PlayPhase:
     def _do_discard(self, a: Action) -> None:
         p = self.current
         rules = self.rules
-        if rules.sequences:
+        if rules.suits_matter:
             c = self._take_kind(p, a.cards[0])
         else:
             c = self._from_hand(p, a.cards[0])
