@@ -95,6 +95,8 @@ def test_tournament_worker_processes_give_the_same_result_as_one(capsys):
     assert "random vs greedy" in capsys.readouterr().out
     with pytest.raises(ValueError, match="jobs: expected 0"):
         run_tournament("gin_rummy", ["random", "greedy"], games=1, jobs=-1)
+    assert main(["tournament", "gin_rummy", "--bots", "random,greedy", "--jobs", "-1"]) == 2
+    assert "--jobs" in capsys.readouterr().err
 
 
 def test_greedy_houses_places_its_cards_after_the_deck_instead_of_stealing_in_circles():

@@ -340,3 +340,43 @@ def test_a_meld_of_a_rank_keeps_the_suit_a_sequence_needs():
     g.apply("draw"), g.apply("meld 9 9 2")  # seat 2: a 9S first (two of them), not the 9H
     hand = g.view(2)["hand"]
     assert "9H" in hand and hand.count("9S") + hand.count("9D") == 1
+
+
+@pytest.mark.parametrize("text, code", [
+    ("extend 7H", "notation/sequence-needs-target"),
+    ("extend 7H to 4H", "notation/bad-sequence"),
+    ("take to 4H-6S", "notation/bad-sequence"),
+    ("take to 6H-4H", "notation/bad-sequence"),
+    ("take to 4H-XX", "notation/bad-card"),
+    ("take 5H to 4H-6H", "notation/shape"),
+    ("run", "notation/needs-cards"),
+    ("run JK 5H 6H", "notation/bad-card"),
+    ("run 4H 5H 6H to 4H-6H", "notation/shape"),
+    ("discard 9", "notation/bad-card"),
+    ("discard 9H 9S", "notation/one-discard"),
+])
+def test_sequence_notation_that_cannot_be_read_is_refused_with_a_code(text, code):
+    g = meldkit.new_game("samba", players=4, seed=1)
+    before = g.to_json()
+    assert code == g.check(text).code
+    with pytest.raises(meldkit.NotationError):
+        g.apply(text)
+    assert before == g.to_json()
+
+
+def test_sequence_moves_and_saves_are_refused_in_a_pack_without_sequences():
+    import json
+
+    from meldkit import SaveError
+
+    g = meldkit.new_game("classic_canasta", players=4, seed=1)
+    assert "notation/unknown-verb" == g.check("run 4H 5H 6H").code
+    save = json.loads(g.to_json())
+    save["melds"][0].append([15, [save["stock"].pop()], False, False])  # slot 15: a sequence
+    with pytest.raises(SaveError, match=r"melds\[0\]\[0\]\[0\]: this pack melds no sequences"):
+        meldkit.GameState.from_json(json.dumps(save))
+
+
+def test_onto_book_takes_a_boolean(tmp_path):
+    found = problems(tmp_path, "extends: samba\nname: v\npile: {onto_book: 'no'}\n")
+    assert any("pile.onto_book" in line for line in found), found

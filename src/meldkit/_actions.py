@@ -211,7 +211,7 @@ class ActionSpace:
                 "notation/unknown-verb", f"unknown action {words[0]!r} (expected one of {known})"
             )
         if verb in SEQUENCE_ACTION_TYPES or (
-                verb == TAKE and self.seq_ranks and len(rest) == 2 and "-" in rest[1]):
+                verb == TAKE and self.seq_ranks and rest and "-" in rest[-1]):
             return self._parse_sequence(verb, rest)
         if verb == DISCARD and self.seq_ranks:  # suits matter: the discard names one
             if len(rest) != 1:
@@ -256,6 +256,9 @@ class ActionSpace:
     def _parse_sequence(self, verb: str, rest: list[str]) -> Action:
         """``run 4H 5H 6H``, ``extend 7H to 4H-6H``, ``take to 4H-6H``."""
         target = -1
+        if verb == RUN and any(w.lower() == "to" for w in rest):
+            raise NotationError("notation/shape", "write 'run <cards>', e.g. 'run 4H 5H 6H': "
+                                "a new sequence goes onto nothing")
         if verb != RUN:
             if len(rest) < 2 or rest[-2].lower() != "to":
                 example = "'extend 7H to 4H-6H'" if verb == EXTEND else "'take to 4H-6H'"
@@ -284,7 +287,11 @@ class ActionSpace:
         if lo_k % 4 != hi_k % 4 or lo_k // 4 not in pos or hi_k // 4 not in pos:
             raise NotationError("notation/bad-sequence",
                                 f"{word!r} is not a sequence of one suit in this game")
-        return seq_target(lo_k % 4, pos[lo_k // 4], pos[hi_k // 4])
+        lo, hi = pos[lo_k // 4], pos[hi_k // 4]
+        if hi - lo < 1:
+            raise NotationError("notation/bad-sequence",
+                                f"{word!r} is not a sequence: write its lowest card first")
+        return seq_target(lo_k % 4, lo, hi)
 
     @staticmethod
     def _kind(word: str, what: str = "a sequence") -> int:
