@@ -58,15 +58,20 @@ class TableMemory:
             self.turned = True
         self.stock = len(state.stock)
 
-    def dead(self, state, card: int, hand: list[int]) -> bool:
-        """After the stock turned over: no meld can hold ``card`` with cards still in
-        play for this player — cards in ``hand``, on the pile, or seen discarded and not
-        melded since (they circulate through the stock).  Every other card is on the table
-        already or sits in an opponent's hand."""
+    def live(self, state, hand: list[int]) -> set[int]:
+        """The cards still in play for this player: in ``hand``, on the pile, or seen
+        discarded and not melded since (they circulate through the stock)."""
+        table = {state.kind_of[c] for m in state.melds for c in m.cards}
+        return (self.seen | set(hand) | {state.kind_of[c] for c in state.pile}) - table
+
+    def dead(self, state, card: int, hand: list[int], live: set[int] | None = None) -> bool:
+        """After the stock turned over: no meld can hold ``card`` with the cards still in
+        play (:meth:`live`, computed from ``hand`` unless given).  Every other card is on
+        the table already or sits in an opponent's hand."""
         if not self.turned:
             return False
-        table = {state.kind_of[c] for m in state.melds for c in m.cards}
-        live = (self.seen | set(hand) | {state.kind_of[c] for c in state.pile}) - table
+        if live is None:
+            live = self.live(state, hand)
         rank, suit = divmod(card, 4)
         if sum(1 for s in range(4) if s != suit and rank * 4 + s in live) >= 2:
             return False  # a set of its rank
@@ -124,12 +129,13 @@ def greedy_table_choice(state, memory: TableMemory | None = None) -> Action:
     if "discard" in by_type:
         values = rules.values
         stalled = memory is not None and memory.turned and state.rules.knock is None
+        live = memory.live(state, hand) if stalled else None  # the same for every discard
 
         def after(a: Action) -> tuple[int, int, int, int]:
             card = a.cards[0]
             rest = hand[:]
             rest.remove(card)
-            dead = 0 if stalled and memory.dead(state, card, rest) else 1
+            dead = 0 if stalled and memory.dead(state, card, rest, live) else 1
             return dead, rules.min_deadwood(rest), _neighbours(card, rest), -values[card]
 
         return min(by_type["discard"], key=after)
