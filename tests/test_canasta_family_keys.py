@@ -380,3 +380,12 @@ def test_sequence_moves_and_saves_are_refused_in_a_pack_without_sequences():
 def test_onto_book_takes_a_boolean(tmp_path):
     found = problems(tmp_path, "extends: samba\nname: v\npile: {onto_book: 'no'}\n")
     assert any("pile.onto_book" in line for line in found), found
+
+
+def test_sequence_ranks_written_with_aliases_are_read_alike_by_engine_and_bot():
+    from meldkit.bots import _tables
+
+    p = pack("extends: samba\nmelds:\n  sequences: {ranks: ['4', '5', '6', '7', '8', '9', T, J, Q,"
+             " K, '1']}\n")
+    g = meldkit.new_game(p, players=4, seed=1)
+    assert g.rules.seq_ranks == _tables(g).seq_ranks  # T is 10, 1 is the ace

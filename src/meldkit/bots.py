@@ -33,7 +33,15 @@ from ._actions import (
     Action,
     seq_target_parts,
 )
-from ._cards import JOKER_KIND, N_KINDS, RANKS, kind_of_code, kinds_matching, rank_of_kind
+from ._cards import (
+    JOKER_KIND,
+    N_KINDS,
+    RANKS,
+    kind_of_code,
+    kinds_matching,
+    rank_index,
+    rank_of_kind,
+)
 from ._errors import StuckGameError
 
 _MELDING = frozenset({MELD, ADD, RUN, EXTEND, TAKE, PICKUP})
@@ -107,7 +115,7 @@ class _Tables:
         self.book_size = spec.books.size
         self.book_kinds = list(spec.books.kinds)
         seq = spec.melds.sequences
-        self.seq_ranks = tuple(RANKS.index(str(r).upper()) for r in seq.ranks) if seq else ()
+        self.seq_ranks = tuple(rank_index(r) for r in seq.ranks) if seq else ()
         self.seq_book = next((k for k in spec.books.kinds if k.sequence), None)
         self.wild_melds = spec.melds.wild_melds
         self.wild_book = any(k.wild_only for k in spec.books.kinds) and spec.melds.wild_melds
