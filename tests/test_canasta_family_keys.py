@@ -382,10 +382,11 @@ def test_onto_book_takes_a_boolean(tmp_path):
     assert any("pile.onto_book" in line for line in found), found
 
 
-def test_sequence_ranks_written_with_aliases_are_read_alike_by_engine_and_bot():
+def test_sequence_ranks_written_with_aliases_are_read_alike_by_engine_bot_and_sheet():
     from meldkit.bots import _tables
 
     p = pack("extends: samba\nmelds:\n  sequences: {ranks: ['4', '5', '6', '7', '8', '9', T, J, Q,"
              " K, '1']}\n")
     g = meldkit.new_game(p, players=4, seed=1)
     assert g.rules.seq_ranks == _tables(g).seq_ranks  # T is 10, 1 is the ace
+    assert "in the order 4s, 5s, 6s, 7s, 8s, 9s, 10s, Js, Qs, Ks, As" in rules_sheet(p)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from ._cards import RANKS, SUITS
+from ._cards import RANKS, SUITS, rank_index
 from ._loader import RulePack, load_pack
 
 __all__ = ["rules_sheet"]
@@ -305,7 +305,7 @@ def _melds(spec) -> list[str]:
                "that rank to it.")
     seq = m.sequences
     if seq is not None:
-        order = ", ".join(_short_rank(str(r).upper()) for r in seq.ranks)
+        order = ", ".join(_short_rank(RANKS[rank_index(r)]) for r in seq.ranks)
         out.append(f"- A **sequence** is {_cards(seq.min_size)} or more of one suit in "
                    f"consecutive ranks, in the order {order} (no wild cards). Add cards at "
                    f"either end until it holds {_cards(seq.max_size)}; then it takes no more. "
