@@ -786,22 +786,29 @@ def test_sh_10_a_position_is_the_cards_in_every_space_hand_and_pass_and_the_play
     assert key == other.position_key()
 
 
-def test_sh_10_the_position_hash_kept_move_by_move_is_the_one_computed_afresh():
-    """Play updates SH-10's position hash with a few XORs per move; over random games,
-    at every position, saved and loaded, it equals the hash computed from the zones."""
-    checked = 0
-    for seed in range(6):
+def _random_positions(seeds):
+    """Every position of random self-play games, one per seed, after each move."""
+    for seed in seeds:
         g = meldkit.new_game("houses", players=4, seed=seed)
         rng = random.Random(seed)
         while not g.is_over:
             acts = g.legal_actions()
             g.apply(acts[rng.randrange(len(acts))])
-            if not g.is_over:
-                assert g.zhash == g._full_hash(), f"seed {seed}, after {g.history[-1]}"
-                checked += 1
-                if checked % 40 == 0:
-                    loaded = meldkit.GameState.from_json(g.to_json())
-                    assert (loaded.zhash, loaded.position_key()) == (g.zhash, g.position_key())
+            yield g
+
+
+def test_sh_10_the_position_hash_kept_move_by_move_is_the_one_computed_afresh():
+    """Play updates SH-10's position hash with a few XORs per move; over random games,
+    at every position, saved and loaded, it equals the hash computed from the zones."""
+    checked = 0
+    for g in _random_positions(range(6)):
+        if g.is_over:
+            continue
+        assert g.zhash == g._full_hash(), f"after {g.history[-1]}"
+        checked += 1
+        if checked % 40 == 0:
+            loaded = meldkit.GameState.from_json(g.to_json())
+            assert (loaded.zhash, loaded.position_key()) == (g.zhash, g.position_key())
     assert checked > 2000
 
 
@@ -810,17 +817,12 @@ def test_the_fit_and_scoring_tables_kept_move_by_move_equal_those_computed_afres
     from tables the moves keep up to date (and the cards removed from a count): over
     random games, saved and loaded, they equal the tables computed from the zones."""
     checked = 0
-    for seed in range(4):
-        g = meldkit.new_game("houses", players=4, seed=seed)
-        rng = random.Random(seed)
-        while not g.is_over:
-            acts = g.legal_actions()
-            g.apply(acts[rng.randrange(len(acts))])
-            removed = sum(len(grp) for gs in g.removed for grp in gs)
-            assert (g.fit, g.scoring, g.n_removed) == (
-                g._fit_sets(), g._scoring_groups(), removed), f"after {g.history[-1]}"
-            checked += 1
-            if checked % 50 == 0:
-                loaded = meldkit.GameState.from_json(g.to_json())
-                assert (loaded.fit, loaded.scoring) == (g.fit, g.scoring)
+    for g in _random_positions(range(4)):
+        removed = sum(len(grp) for gs in g.removed for grp in gs)
+        assert (g.fit, g.scoring, g.n_removed) == (
+            g._fit_sets(), g._scoring_groups(), removed), f"after {g.history[-1]}"
+        checked += 1
+        if checked % 50 == 0:
+            loaded = meldkit.GameState.from_json(g.to_json())
+            assert (loaded.fit, loaded.scoring) == (g.fit, g.scoring)
     assert checked > 1000
