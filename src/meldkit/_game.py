@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 from . import saves as _saves
 from ._actions import Action
 from ._errors import IllegalActionError, MeldkitError, PluginError, SaveError, SetupError
+from ._seating import seating
 
 SAVE_FORMAT = "meldkit-save/1"
 
@@ -104,8 +105,6 @@ class GameState:
                deck_order: list[str] | None) -> dict:
         """Check and store what every new game has (seats, teams, seed, options); returns
         the options.  Raises :class:`~meldkit.SetupError` naming the bad value."""
-        from ._rules import Rules
-
         options = dict(options or {})
         unknown = set(options) - self.GAME_OPTIONS
         if unknown:
@@ -114,7 +113,8 @@ class GameState:
                 f"(expected: {', '.join(sorted(self.GAME_OPTIONS))})"
             )
         self.pack = pack
-        self.team_of, self.n_teams = Rules.of(pack).seating(players, options.get("partners"))
+        self.team_of, self.n_teams = seating(pack.spec.players, pack.name, players,
+                                             options.get("partners"))
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise SetupError(f"seed must be an int, not {seed!r}")
         first = options.get("first_player")
@@ -443,8 +443,8 @@ class GameState:
         ...
         meldkit._errors.SaveError: cannot find pack '/etc/passwd' of this save: it is not a bundled pack; ...
         """
-        from ._loader import RulePack
-        from .plugins import engine_for
+        from ._pack import RulePack
+        from ._registry import engine_for
 
         d = _saves.loads(text)
         if not isinstance(d, dict) or d.get("format") != SAVE_FORMAT:
@@ -526,12 +526,9 @@ class GameState:
 def bundled_pack_resolver(name: str, digest: str):
     """The default pack resolver of :meth:`GameState.from_json`: the bundled pack called
     ``name``, or None.  Only a bundled name is looked up — never a path."""
-    from ._loader import _bundled_path, load_pack
+    from ._registry import resolve_bundled
 
-    if not isinstance(name, str) or not name.replace("_", "").replace("-", "").isalnum() \
-            or not name.isascii() or _bundled_path(name) is None:
-        return None
-    return load_pack(name)
+    return resolve_bundled(name, digest)
 
 
 def call_hook(plugin: str, hook: str, fn, *args):

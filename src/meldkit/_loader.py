@@ -51,6 +51,7 @@ from meldkit._cards import (
     rank_of_kind,
 )
 from meldkit._errors import PackProblem, PluginError, RulePackError
+from meldkit._pack import RulePack  # re-exported: meldkit._loader.RulePack
 from meldkit._pack_limits import (
     MAX_EXTENDS,
     Refused,
@@ -75,25 +76,6 @@ FORMAT_VERSION = 1
 
 KeyPath = tuple[Any, ...]
 """A key path into pack data: mapping keys and list indices, e.g. ``("books", "kinds", 0)``."""
-
-
-@attrs.frozen
-class RulePack:
-    """A loaded rule pack: the validated spec plus where it came from and what it was."""
-
-    spec: RulePackSpec = attrs.field(repr=False, hash=False)
-    """The structured, validated, merged pack."""
-    name: str
-    """``spec.name``, or the file stem when the pack does not set one."""
-    source: str
-    """The file path as given, or ``"<string>"``."""
-    digest: str
-    """SHA-256 of the canonical JSON of :attr:`raw`: identifies the pack version in saves."""
-    raw: dict[str, Any] = attrs.field(repr=False, hash=False)
-    """The merged plain data (after ``extends``), as written; shared by cached loads, so
-    treat it as read-only."""
-    options: Any = attrs.field(default=None, repr=False, hash=False)
-    """The pack's ``options:`` structured by its plugin's ``options_class`` (else None)."""
 
 
 # --------------------------------------------------------------------------- bundled packs

@@ -19,10 +19,14 @@ from ._cards import (
     standard_deck_kinds,
 )
 from ._actions import ActionSpace
-from ._errors import SetupError
+from ._registry import plugin_for
+from ._seating import seating
 
 if TYPE_CHECKING:
-    from ._loader import RulePack
+    from ._pack import RulePack
+    from .plugins import Plugin
+
+_FIND = object()  # Rules.of(pack): find the pack's plugin in the registry
 
 WILD = N_RANKS  # the slot of a side's wild meld (melds made only of wild cards)
 """Meld slot used for melds made only of wild cards."""
@@ -85,7 +89,9 @@ class Rules:
     """Most compiled packs kept (a server loading many uploaded packs stays bounded; a
     game keeps its own compiled rules, so dropping one from the cache costs only time)."""
 
-    def __init__(self, pack: RulePack):
+    def __init__(self, pack: RulePack, plugin: Plugin | None | object = _FIND):
+        """Compile ``pack``; ``plugin`` is the plugin it names (None: none; by default
+        looked up in :mod:`meldkit._registry`)."""
         spec = pack.spec
         self.pack = pack
         self.spec = spec
@@ -207,9 +213,7 @@ class Rules:
         self.upcard_again_wild = "wild" in d.upcard_turn_again
         self.high_card_rank = {rank_index(c): i for i, c in enumerate(d.high_card_order)}
         # --- plugin hooks and action interning ------------------------------------------
-        from .plugins import plugin_for
-
-        self.plugin = plugin_for(pack)
+        self.plugin = plugin_for(pack) if plugin is _FIND else plugin
         hooks = self.plugin.actions() if self.plugin is not None else ()
         self.hooks = {h.verb: h for h in hooks}
         self.draw_hooks = tuple(h for h in hooks if h.phase == "draw")
@@ -260,13 +264,14 @@ class Rules:
         return found
 
     @classmethod
-    def of(cls, pack: RulePack) -> Rules:
+    def of(cls, pack: RulePack, plugin: Plugin | None | object = _FIND) -> Rules:
         """The compiled rules of ``pack`` (cached by the pack's digest, least recently
-        used dropped beyond :attr:`CACHE_SIZE`)."""
+        used dropped beyond :attr:`CACHE_SIZE`); ``plugin``, the plugin the pack names, is
+        looked up in :mod:`meldkit._registry` when not given."""
         cache = cls._cache
         rules = cache.pop(pack.digest, None)
         if rules is None:
-            rules = cls(pack)
+            rules = cls(pack, plugin)
             while len(cache) >= cls.CACHE_SIZE:
                 try:
                     cache.pop(next(iter(cache)), None)
@@ -308,40 +313,9 @@ class Rules:
         return self.min_books_by_players.get(n_players, self.min_books)
 
     def seating(self, n_players: int, partners: bool | None) -> tuple[list[int], int]:
-        """``(team_of_seat, n_teams)`` for a table; raises :class:`SetupError` when the pack
-        does not allow that table."""
-        pl = self.spec.players
-        if not isinstance(n_players, int) or not pl.min <= n_players <= pl.max:
-            counts = f"{pl.min}" if pl.min == pl.max else f"{pl.min} to {pl.max}"
-            raise SetupError(f"{self.name} is played by {counts} players, not {n_players!r}")
-        if pl.counts and n_players not in pl.counts:
-            counts = ", ".join(map(str, pl.counts))
-            raise SetupError(f"{self.name} is played by {counts} players, not {n_players}")
-        mode = pl.partners
-        if partners is None:
-            partners = pl.partners_by_players.get(n_players, mode == "always")
-        if partners and mode == "never":
-            raise SetupError(f"{self.name} has no partnerships (players.partners: never)")
-        if not partners and mode == "always":
-            raise SetupError(f"{self.name} is always played in partnerships")
-        if not partners:
-            return list(range(n_players)), n_players
-        if n_players < pl.min_for_partners:
-            raise SetupError(
-                f"partnerships need at least {pl.min_for_partners} players, not {n_players}"
-            )
-        if pl.teams is not None:
-            n_teams = pl.teams
-        else:
-            if n_players % pl.team_size:
-                raise SetupError(
-                    f"{n_players} players cannot form teams of {pl.team_size} "
-                    f"({n_players} is not a multiple of {pl.team_size})"
-                )
-            n_teams = n_players // pl.team_size
-        if n_teams < 2 or n_players < n_teams:
-            raise SetupError(f"{n_players} players cannot form {n_teams} teams")
-        return [s % n_teams for s in range(n_players)], n_teams
+        """``(team_of_seat, n_teams)`` for a table; raises :class:`~meldkit.SetupError` when the
+        pack does not allow that table (:func:`meldkit._seating.seating`)."""
+        return seating(self.spec.players, self.name, n_players, partners)
 
     def target_for(self, n_players: int) -> int:
         """The game's target at a table of ``n_players`` (``game.target_by_players``)."""

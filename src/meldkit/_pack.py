@@ -1,0 +1,36 @@
+"""A loaded rule pack, :class:`RulePack` — a leaf: it imports nothing of meldkit's.
+
+Every layer reads packs (the game-state contract, the engines, the loader, the tools), so
+the record lives below all of them; :mod:`meldkit._loader` builds it and re-exports it
+(``from meldkit._loader import RulePack`` keeps working).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+if TYPE_CHECKING:
+    from ._schema import RulePackSpec
+
+__all__ = ["RulePack"]
+
+
+@attrs.frozen
+class RulePack:
+    """A loaded rule pack: the validated spec plus where it came from and what it was."""
+
+    spec: RulePackSpec = attrs.field(repr=False, hash=False)
+    """The structured, validated, merged pack."""
+    name: str
+    """``spec.name``, or the file stem when the pack does not set one."""
+    source: str
+    """The file path as given, or ``"<string>"``."""
+    digest: str
+    """SHA-256 of the canonical JSON of :attr:`raw`: identifies the pack version in saves."""
+    raw: dict[str, Any] = attrs.field(repr=False, hash=False)
+    """The merged plain data (after ``extends``), as written; shared by cached loads, so
+    treat it as read-only."""
+    options: Any = attrs.field(default=None, repr=False, hash=False)
+    """The pack's ``options:`` structured by its plugin's ``options_class`` (else None)."""
