@@ -244,10 +244,24 @@ MIN_KEY_BYTES = 16
 
 
 def _key_bytes(key: bytes | str) -> bytes:
-    k = key.encode() if isinstance(key, str) else key
-    if not isinstance(k, (bytes, bytearray)) or len(k) < MIN_KEY_BYTES:
-        raise ValueError(f"a signing key is at least {MIN_KEY_BYTES} bytes (bytes or str)")
-    return bytes(k)
+    """The bytes of a signing key, by the rules of :func:`sign` and :func:`verify`: a key
+    that is neither bytes-like nor text is a ``TypeError`` (a bug in the caller); an
+    empty or short key, or text that is not UTF-8, is a :class:`~meldkit.SaveError` — so
+    a server that catches ``SaveError`` around ``verify`` never sees a raw ``ValueError``."""
+    if isinstance(key, str):
+        try:
+            k = key.encode("utf-8")
+        except UnicodeEncodeError:
+            raise SaveError("a signing key given as text must be UTF-8 (it holds a lone "
+                            "surrogate); use bytes: secrets.token_bytes(32)") from None
+    elif isinstance(key, (bytes, bytearray, memoryview)):
+        k = bytes(key)
+    else:
+        raise TypeError(f"a signing key is bytes (or str), not {type(key).__name__}")
+    if len(k) < MIN_KEY_BYTES:
+        raise SaveError(f"a signing key is at least {MIN_KEY_BYTES} bytes, this one has "
+                        f"{len(k)}; use secrets.token_bytes(32)")
+    return k
 
 
 def _mac(key: bytes, text: str) -> str:
@@ -260,6 +274,10 @@ def sign(save_text: str, key: bytes | str) -> str:
     with the server's ``key``.  :func:`verify` gives the save back only if not one
     character changed.  Signing proves where a save came from, not what it hides: a save
     holds every hidden card, so never hand one to a player in a game still being played.
+
+    ``key`` is bytes (``secrets.token_bytes(32)``) or text (UTF-8 encoded), at least
+    :data:`MIN_KEY_BYTES` bytes long; an empty or shorter key, or text that is not UTF-8,
+    is a :class:`~meldkit.SaveError`, and a key of any other type a ``TypeError``.
 
     >>> import meldkit
     >>> from meldkit import saves
@@ -278,7 +296,10 @@ def sign(save_text: str, key: bytes | str) -> str:
 def verify(signed_text: str | bytes, key: bytes | str) -> str:
     """The save text inside ``signed_text`` if its signature is the one ``key`` makes,
     else :class:`~meldkit.SaveError` (``signature`` in the message).  Pass the result to
-    :meth:`~meldkit.GameState.from_json`, which still checks every field.
+    :meth:`~meldkit.GameState.from_json`, which still checks every field.  ``key``
+    follows the rules of :func:`sign` (a bad key is a ``SaveError``, a key that is not
+    bytes or text a ``TypeError``), so a server catching ``SaveError`` sees every bad key
+    or text as a refusal, never a raw ``ValueError``.
 
     >>> from meldkit import saves
     >>> key = b"a server key of at least 16 bytes"
