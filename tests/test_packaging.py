@@ -41,3 +41,20 @@ def test_python_dash_m_meldkit_shows_help():
     out = subprocess.run([sys.executable, "-m", "meldkit", "--help"], capture_output=True, text=True)
     assert out.returncode == 0
     assert "simulate" in out.stdout
+
+
+def _readme_commands() -> list[str]:
+    """The two commands the README opens with (the lines of its first shell block)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("```bash\n", 1)[1].split("```", 1)[0]
+    return [line for line in block.splitlines() if line and not line.startswith("#")]
+
+
+def test_ci_runs_the_readme_test_command_first_with_only_what_it_installs():
+    """``.ci/run`` runs the README's test command exactly as written before it installs any
+    extra, so a test that needs an extra must skip cleanly with ``.[test]`` alone."""
+    install_and_run, install_and_test = _readme_commands()
+    assert "pip install" in install_and_run and "pip install" in install_and_test
+    ci = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
+    first_install = next(i for i, line in enumerate(ci) if "pip install" in line)
+    assert ci[first_install] == install_and_test

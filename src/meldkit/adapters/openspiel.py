@@ -26,6 +26,8 @@ saw it, and their view), kept incrementally.  States serialize as their action h
 
 from __future__ import annotations
 
+__doctest_requires__ = ("numpy", "pyspiel")  # tests/test_doctests.py skips without the extra
+
 import json
 
 try:

@@ -19,6 +19,8 @@ True
 
 from __future__ import annotations
 
+__doctest_requires__ = ("numpy", "gymnasium", "pettingzoo")  # tests/test_doctests.py skips without the extra
+
 try:
     import numpy as np
     from gymnasium import spaces
