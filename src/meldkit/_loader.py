@@ -60,7 +60,18 @@ from meldkit._pack_limits import (
     read_pack_file,
     reader_error_position,
 )
-from meldkit._schema import RulePackSpec
+from meldkit._schema import (
+    CANASTA,
+    ENGINE_NAMES,
+    ENGINES,
+    ENGINE_PACKS,
+    HOUSES,
+    KEY_NEEDS,
+    KEY_READERS,
+    TABLE,
+    RulePackSpec,
+    inert_value,
+)
 
 __all__ = [
     "RulePack",
@@ -756,6 +767,63 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+def _written(data: Any, path: KeyPath) -> bool:
+    """Whether the merged pack data (the pack and its parents) writes ``path``."""
+    for step in path:
+        if not isinstance(data, dict) or step not in data:
+            return False
+        data = data[step]
+    return True
+
+
+def _is_rank(selector: str) -> bool:
+    """Whether ``selector`` is a rank code (``"2"``, ``"JK"``), not a card code."""
+    try:
+        rank_index(selector)
+    except (ValueError, TypeError):
+        return False
+    return True
+
+
+def kinds_matching_ok(selector: str) -> bool:
+    """Whether ``selector`` names cards at all (bad selectors are reported elsewhere)."""
+    try:
+        return bool(kinds_matching(selector))
+    except (ValueError, TypeError):
+        return False
+
+
+def _inline(value: Any) -> str:
+    """A value as YAML writes it inline: ``[]``, ``{}``, ``null``, ``false``, ``side``."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_inline(v) for v in value) + "]" if len(value) <= 4 else "a list"
+    if isinstance(value, dict):
+        return "{}" if not value else "a mapping"
+    if attrs.has(type(value)):
+        return "a mapping"
+    return _quote(value) if isinstance(value, str) and len(value) > _SHOWN_CHARS else str(value)
+
+
+def _schema_default() -> Any:
+    from meldkit._schema import _DEFAULT
+
+    return _DEFAULT
+
+
+def _not_read(engine: str, readers: frozenset[str], inert: Any, say_inert: bool) -> str:
+    """The sentence refusing a key that ``engine`` does not read."""
+    by = " and ".join(f"{ENGINE_NAMES[e]} ({ENGINE_PACKS[e]})" for e in ENGINES if e in readers)
+    why = {CANASTA: "it declares no melds.kinds", TABLE: "it declares melds.kinds",
+           HOUSES: "its plugin houses plays the whole game"}[engine]
+    fix = f"remove it (or write {_inline(inert)})" if say_inert else "remove it"
+    return (f"is read only by {by}; this pack is played by {ENGINE_NAMES[engine]} ({why}), "
+            f"which would ignore it: {fix}")
+
+
 class _Checker:
     """The semantic checks on a structured pack; each adds problems, none raises."""
 
@@ -787,10 +855,76 @@ class _Checker:
             self.by_player_count,
             self.canasta_family,
             self.table_melds,
+            self.key_owners,
+            self.wild_ranks,
+            self.plugin_hooks,
             self.runnable,
             self.plugin_checks,
         ):
             check()
+
+    def engine(self) -> str | None:
+        """The engine that plays this pack, as :data:`meldkit._schema.ENGINES` names it;
+        None for a plugin's own engine that the key table does not know, or a plugin that
+        could not be loaded (reported already)."""
+        if self.spec.plugin:
+            if self.plugin is None:
+                return None
+            if self.plugin.engine is not None:
+                return HOUSES if self.spec.plugin == HOUSES else None
+        return TABLE if self.spec.melds.kinds else CANASTA
+
+    def key_owners(self) -> None:
+        """Every key the pack sets (to anything but its inert value) is read by the pack's
+        engine (:data:`meldkit._schema.KEY_READERS`), and has what it needs
+        (:data:`meldkit._schema.KEY_NEEDS`): a key accepted is never ignored."""
+        engine = self.engine()
+        if engine is None:
+            return
+        data = self.problems.doc.data
+        for dotted, owners in KEY_READERS.items():
+            path = tuple(dotted.split("."))
+            if not _written(data, path):
+                continue
+            value = _get(self.spec, path)
+            if engine in owners.readers:
+                need = KEY_NEEDS.get(dotted)
+                if need is not None and value != inert_value(dotted):
+                    needed = tuple(need[0].split("."))
+                    if _get(self.spec, needed) == inert_value(need[0]):
+                        self.add(path, f"{_inline(value)}, but {need[1]}",
+                                 related=(needed,))
+                continue
+            if value == inert_value(dotted):
+                continue
+            cause = {TABLE: (("melds", "kinds"),), HOUSES: (("plugin",),)}.get(engine, ())
+            self.add(path, _not_read(engine, owners.readers, inert_value(dotted),
+                                     owners.inert is not _schema_default()), related=cause)
+
+    def wild_ranks(self) -> None:
+        """The canasta kernel makes whole ranks wild: a card code in ``cards.wild``
+        (``2H``) would make every card of its rank wild, so it is refused."""
+        if self.engine() != CANASTA:
+            return
+        for i, selector in enumerate(self.spec.cards.wild):
+            if not kinds_matching_ok(selector) or _is_rank(selector):
+                continue  # a rank, or not a card selector (reported by the selector checks)
+            rank = RANKS[rank_of_kind(min(kinds_matching(selector)))]
+            self.add(("cards", "wild", i), f"{selector!r} is a card code, but "
+                     f"{ENGINE_NAMES[CANASTA]} ({ENGINE_PACKS[CANASTA]}) makes whole ranks "
+                     f"wild: every {rank} would be wild (write {rank!r}; only a pack with "
+                     "melds.kinds makes single cards wild)")
+
+    def plugin_hooks(self) -> None:
+        """A rule-hook plugin's hooks run in the pack's engine
+        (:data:`meldkit.kernel.checks.HOOKS_RUN`), or the plugin is refused."""
+        if self.plugin is None or self.plugin.engine is not None:
+            return
+        from .kernel.checks import check_plugin_hooks
+
+        engine = self.engine()
+        if engine is not None:
+            check_plugin_hooks(engine, self.plugin, self.add)
 
     def runnable(self) -> None:
         """Upper bounds and cross-key checks, so that a pack that loads can be played:

@@ -468,6 +468,14 @@ class HandEndSpec:
     one_side_left: bool = _f(
         True, "With `players_out_without_discard`: the hand ends when only one side has players."
     )
+    last_card_bonus: Literal["play_on", "meld_then_end", "end_at_once"] = _f(
+        "play_on",
+        "When the last card of the stock, drawn, is a bonus card (laid out, with nothing left "
+        "to replace it): `play_on`: the drawer plays the turn as usual and the hand goes on "
+        "with an empty stock; `meld_then_end`: the drawer may meld and lay off but not "
+        "discard, and `end` then ends the hand (classic canasta, Hoyle); `end_at_once`: the "
+        "hand ends at once, the drawer neither melding nor discarding.",
+    )
 
 
 @frozen
@@ -522,6 +530,12 @@ class ScoringSpec:
     going_out: int = _f(0, "Bonus for going out.")
     concealed_going_out: int = _f(
         0, "Extra bonus for going out without having melded before that turn."
+    )
+    concealed_needs_book: bool = _f(
+        False,
+        "Going out concealed also needs a book of the player's own: `books.size` or more "
+        "cards laid in one meld in that turn (classic canasta: a canasta the partner laid "
+        "does not make the hand concealed).",
     )
 
 
@@ -595,3 +609,260 @@ class RulePackSpec:
     options: dict[str, Any] = _f(
         {}, "Plugin settings (free-form, validated by the plugin named in `plugin`)."
     )
+
+
+# --------------------------------------------------------------------------- who reads each key
+
+CANASTA = "canasta"
+"""The canasta kernel (:class:`meldkit.RummyState`): every pack without ``melds.kinds``
+and without a plugin engine."""
+TABLE = "table"
+"""The table-melds kernel (:class:`meldkit.kernel.table.TableState`): packs with
+``melds.kinds``."""
+HOUSES = "houses"
+"""The Houses engine, the ``houses`` plugin's own game engine."""
+
+ENGINES: tuple[str, ...] = (CANASTA, TABLE, HOUSES)
+"""The engines whose reading of every key :data:`KEY_READERS` records."""
+
+ENGINE_NAMES: dict[str, str] = {
+    CANASTA: "the canasta kernel",
+    TABLE: "the table-melds kernel",
+    HOUSES: "the Houses engine",
+}
+ENGINE_PACKS: dict[str, str] = {
+    CANASTA: "packs without melds.kinds",
+    TABLE: "packs with melds.kinds",
+    HOUSES: "plugin: houses",
+}
+"""Which packs each engine plays, in words."""
+
+_DEFAULT: Any = object()
+"""``inert`` of a key whose default is also what the engines that ignore it do."""
+
+
+@attrs.frozen
+class KeyOwners:
+    """Which engines read one key, and what it means in a pack whose engine does not."""
+
+    readers: frozenset[str]
+    """The engines that honour the key (a subset of :data:`ENGINES`)."""
+    inert: Any = _DEFAULT
+    """The value that says what the other engines do anyway (``cards.bonus: []`` in a
+    table-meld pack: no bonus cards); :data:`_DEFAULT`: the key's default.  A pack whose
+    engine does not read the key may write it only with this value."""
+    needs: str = ""
+    """What else the pack must set for the key to have an effect, in words ("" if nothing);
+    see :data:`KEY_NEEDS` for the needs the loader enforces."""
+
+
+def _k(*readers: str, inert: Any = _DEFAULT, needs: str = "") -> KeyOwners:
+    return KeyOwners(frozenset(readers), inert, needs)
+
+
+_ALL = _k(CANASTA, TABLE, HOUSES)
+_C = _k(CANASTA)
+_T = _k(TABLE)
+_CT = _k(CANASTA, TABLE)
+
+KEY_READERS: dict[str, KeyOwners] = {
+    # --- the pack itself: read by the loader for every engine
+    "meldkit": _ALL, "name": _ALL, "title": _ALL, "description": _ALL, "extends": _ALL,
+    "plugin": _ALL, "plugin_package": _ALL,
+    "options": _k(CANASTA, TABLE, HOUSES, needs="plugin (the plugin validates them)"),
+    # --- deck (the Houses engine brings its own deck)
+    "deck.decks": _CT,
+    "deck.decks_per_player": _CT,
+    "deck.jokers_per_deck": _CT,
+    "deck.decks_by_players": _k(CANASTA, TABLE, inert={}),
+    # --- players and sides: the seating every engine shares
+    "players.min": _ALL, "players.max": _ALL, "players.partners": _ALL, "players.teams": _ALL,
+    "players.team_size": _ALL, "players.min_for_partners": _ALL, "players.counts": _ALL,
+    "players.partners_by_players": _ALL,
+    # --- the deal
+    "deal.hand": _ALL,
+    "deal.hand_by_players": _k(CANASTA, TABLE, inert={}),
+    "deal.reserve": _k(CANASTA, inert=0),
+    "deal.reserve_name": _k(CANASTA, needs="deal.reserve above 0"),
+    "deal.order": _k(CANASTA, needs="deal.reserve above 0 (or a stacked deck)"),
+    "deal.upcard": _k(CANASTA, TABLE, inert=False),
+    "deal.upcard_turn_again": _k(CANASTA, inert=[]),
+    "deal.first_player": _k(CANASTA, TABLE, inert="left_of_dealer"),
+    "deal.high_card_order": _k(CANASTA, TABLE, needs="deal.first_player or "
+                               "deal.next_hand_first: high_card"),
+    "deal.next_hand_first": _k(CANASTA, TABLE, inert="left_of_previous"),
+    # --- cards: the canasta categories; wild cards and values in both kernels
+    "cards.wild": _k(CANASTA, TABLE, inert=[]),
+    "cards.bonus": _k(CANASTA, inert=[]),
+    "cards.dead": _k(CANASTA, inert=[]),
+    "cards.unmeldable": _k(CANASTA, inert=[]),
+    "cards.values": _CT,
+    # --- the turn (the table kernel and Houses draw one card)
+    "turn.draw": _k(CANASTA, inert=1),
+    "turn.draw_by_players": _k(CANASTA, inert={}),
+    "turn.keep_card_to_discard": _C,
+    # --- melds: rank slots in the canasta kernel, kinds in the table kernel
+    "melds.min_size": _C, "melds.min_naturals": _C, "melds.max_wilds": _C,
+    "melds.no_wild_ranks": _C, "melds.going_out_ranks": _C, "melds.wild_melds": _C,
+    "melds.kinds": _k(TABLE, inert=[]),
+    "melds.lay_off.onto": _k(TABLE, inert="side"),
+    "melds.lay_off.max_per_end": _k(TABLE, inert=None),
+    "melds.sequences": _k(CANASTA, inert=None),
+    # --- books (canastas)
+    "books.size": _C, "books.close_at_size": _C, "books.kinds": _C,
+    # --- the initial meld
+    "initial_meld.minimums": _C, "initial_meld.minimums_by_players": _C,
+    "initial_meld.by_hand": _C, "initial_meld.pile_top_counts": _C,
+    # --- the discard pile
+    "pile.freezes_on": _k(CANASTA, inert=[]),
+    "pile.blocked_by": _k(CANASTA, inert=[]),
+    "pile.requires_melded": _C,
+    "pile.take_with": _C,
+    "pile.take": _k(TABLE, inert="pile"),
+    "pile.first_upcard": _k(TABLE, needs="deal.upcard"),
+    "pile.discard_taken_card": _T,
+    "pile.frozen_until_melded": _C, "pile.single_card_rule": _C, "pile.take_count": _C,
+    "pile.onto_book": _k(CANASTA, needs="pile.take_with: [onto_meld]"),
+    "pile.frozen_take_with": _C,
+    # --- reserve piles
+    "reserve.pickup_on_book": _k(CANASTA, needs="deal.reserve above 0"),
+    "reserve.pickup_at_turn_start": _k(CANASTA, needs="deal.reserve above 0"),
+    "reserve.bonus_replaced": _k(CANASTA, needs="deal.reserve above 0 and cards.bonus"),
+    "reserve.pickup_on_empty_hand": _k(CANASTA, needs="deal.reserve above 0"),
+    # --- the stock running low
+    "stock.when_empty": _k(TABLE, inert="end_hand"),
+    "stock.wall": _k(TABLE, inert=0),
+    "stock.wall_knock_with_upcard": _k(TABLE, needs="stock.wall above 0"),
+    # --- knocking
+    "knock.max_deadwood": _k(TABLE, needs="scoring.style: knock"),
+    "knock.from_upcard": _k(TABLE, needs="knock.max_deadwood and deal.upcard"),
+    "knock.test": _k(TABLE, needs="knock.max_deadwood"),
+    "knock.spade_upcard_doubles": _k(TABLE, needs="deal.upcard"),
+    "knock.gin_bonus": _k(TABLE, needs="scoring.style: knock"),
+    "knock.big_gin_bonus": _k(TABLE, needs="scoring.style: knock"),
+    "knock.undercut_bonus": _k(TABLE, needs="scoring.style: knock"),
+    "knock.tie_is_undercut": _k(TABLE, needs="scoring.style: knock"),
+    "knock.lay_off_on_gin": _k(TABLE, needs="scoring.style: knock"),
+    "knock.pile_take_limit": _T,
+    "knock.returned_card_limit": _T,
+    # --- going out
+    "going_out.required_books": _k(CANASTA, needs="books.kinds"),
+    "going_out.min_books": _C,
+    "going_out.min_books_by_players": _C,
+    "going_out.requires_reserve": _k(CANASTA, needs="deal.reserve above 0"),
+    "going_out.requires_discard": _CT,
+    # --- other ends of a hand
+    "hand_end.stock_empty": _C,
+    "hand_end.players_out_without_discard": _C,
+    "hand_end.one_side_left": _k(CANASTA, needs="hand_end.players_out_without_discard"),
+    "hand_end.last_card_bonus": _k(CANASTA, needs="cards.bonus"),
+    # --- scoring: the style in both kernels, canasta's items in the canasta kernel
+    "scoring.style": _CT,
+    "scoring.melded_cards": _C,
+    "scoring.bonus.value": _k(CANASTA, needs="cards.bonus"),
+    "scoring.bonus.set_size": _k(CANASTA, needs="cards.bonus"),
+    "scoring.bonus.set_value": _k(CANASTA, needs="cards.bonus and scoring.bonus.set_size"),
+    "scoring.bonus.negative_if_not_melded": _k(CANASTA, needs="cards.bonus"),
+    "scoring.bonus.by_count": _k(CANASTA, needs="cards.bonus"),
+    "scoring.bonus.sets_by": _k(CANASTA, needs="cards.bonus"),
+    "scoring.dead_in_hand": _k(CANASTA, needs="cards.dead"),
+    "scoring.hand_penalty": _C,
+    "scoring.reserve_penalty": _k(CANASTA, needs="deal.reserve above 0"),
+    "scoring.reserve_values": _k(CANASTA, needs="deal.reserve above 0"),
+    "scoring.going_out": _C,
+    "scoring.concealed_going_out": _C,
+    "scoring.concealed_needs_book": _k(CANASTA, needs="scoring.concealed_going_out above 0"),
+    # --- the game (Houses ends by its own rules)
+    "game.target": _k(CANASTA, TABLE, needs="game.hands null"),
+    "game.target_by_players": _k(CANASTA, TABLE, inert={}, needs="game.hands null"),
+    "game.hands": _k(CANASTA, TABLE, inert=None),
+    "game.winner": _k(TABLE, inert="highest"),
+    "game.game_bonus": _k(TABLE, inert=0),
+    "game.box_bonus": _k(TABLE, inert=0),
+    "game.hand_turn_limit": _k(TABLE, inert=None),
+    "game.tie": _CT,
+}
+"""Every key of the pack format (as :func:`pack_leaves` names them) and the engines that
+read it: the one table the loader's ownership check, ``meldkit keys`` and the reference
+page are driven by.  A key set (to anything but its ``inert`` value) in a pack whose engine
+is not among its readers is refused at its ``file:line:col``; a list of mappings
+(``books.kinds``) is one key, its items' keys go with it."""
+
+KEY_NEEDS: dict[str, tuple[str, str]] = {
+    "scoring.dead_in_hand": ("cards.dead", "no card is dead (cards.dead is empty), so it "
+                             "would score nothing: list the dead cards in cards.dead, or "
+                             "remove it"),
+}
+"""Needs the loader enforces: key → (the key it needs set, the sentence of the refusal).
+Each is a key that is honoured only when another is set to something but its default."""
+
+
+def _fields_of(cls: type) -> dict[str, Any]:
+    from typing import get_type_hints
+
+    return get_type_hints(cls)
+
+
+def pack_leaves(cls: type = RulePackSpec, prefix: str = "") -> list[tuple[str, attrs.Attribute]]:
+    """Every key :data:`KEY_READERS` covers, as ``(dotted path, attrs field)``, depth first:
+    each field of a section; a section (``melds.lay_off``) is walked, a list, table or
+    optional of mappings (``books.kinds``, ``melds.sequences``) is one key.
+
+    >>> paths = [path for path, _ in pack_leaves()]
+    >>> paths[:3], "melds.lay_off.onto" in paths, "books.kinds" in paths
+    (['meldkit', 'name', 'title'], True, True)
+    """
+    hints = _fields_of(cls)
+    out: list[tuple[str, attrs.Attribute]] = []
+    for field in attrs.fields(cls):
+        path = prefix + field.name
+        tp = hints[field.name]
+        if isinstance(tp, type) and attrs.has(tp):
+            out += pack_leaves(tp, path + ".")
+        else:
+            out.append((path, field))
+    return out
+
+
+def key_default(field: attrs.Attribute) -> Any:
+    """A field's default value (a factory called)."""
+    default = field.default
+    if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
+        default = default.factory()
+    return default
+
+
+def owners_of(path: str) -> KeyOwners:
+    """The :class:`KeyOwners` of a key path (``books.kinds[].value`` goes with
+    ``books.kinds``; ``melds.sequences.ranks`` with ``melds.sequences``).
+
+    >>> sorted(owners_of("knock.max_deadwood").readers), owners_of("cards.bonus").inert
+    (['table'], [])
+    """
+    path = path.replace("[]", "")
+    while path not in KEY_READERS:
+        if "." not in path:
+            raise KeyError(path)
+        path = path.rpartition(".")[0]
+    return KEY_READERS[path]
+
+
+def inert_value(path: str) -> Any:
+    """The value of ``path`` that a pack whose engine does not read it may write."""
+    owners = KEY_READERS[path]
+    if owners.inert is not _DEFAULT:
+        return owners.inert
+    fields = dict(pack_leaves())
+    return key_default(fields[path])
+
+
+def applies_to(path: str) -> str:
+    """Which packs a key applies to, in words (``meldkit keys``, the reference page).
+
+    >>> applies_to("pile.take")
+    'the table-melds kernel (packs with melds.kinds)'
+    """
+    readers = owners_of(path).readers
+    if readers == frozenset(ENGINES):
+        return "every pack"
+    return ", ".join(f"{ENGINE_NAMES[e]} ({ENGINE_PACKS[e]})" for e in ENGINES if e in readers)

@@ -7,6 +7,57 @@ from typing import Any, Callable
 
 _CANASTA_ONLY_STYLE = "canasta"
 
+# --------------------------------------------------------------------------- plugin hooks
+
+RULE_HOOKS: tuple[str, ...] = ("actions", "adjust_scores", "view")
+"""The plugin hooks that run during play (``deck_size``, ``validate`` and
+``options_class`` run in the loader, for every engine).  Every such hook of
+:class:`meldkit.plugins.Plugin` is listed here (a test checks it), so that a new hook is
+refused by the engines that do not yet run it instead of silently never running."""
+
+HOOKS_RUN: dict[str, frozenset[str]] = {
+    "canasta": frozenset(RULE_HOOKS),
+    "table": frozenset(),  # TABLE-KERNEL HOOKS ROW: flip to frozenset(RULE_HOOKS) when TableState runs them
+}
+"""The capability table: engine (as :data:`meldkit._schema.ENGINES` names it) → the rule
+hooks it runs.  The loader refuses a plugin that gives a hook its pack's engine does not
+run, naming the hook.  A plugin with its own engine runs its own hooks (not listed)."""
+
+
+def hooks_named(plugin: Any) -> list[str]:
+    """The rule hooks ``plugin`` gives: ``actions`` when it returns any action type, and
+    every other rule hook its class overrides."""
+    from ..plugins import Plugin
+
+    named = []
+    for hook in RULE_HOOKS:
+        if hook == "actions":
+            try:
+                given = bool(list(plugin.actions()))
+            except Exception:  # reported by the plugin's validation
+                given = False
+        else:
+            given = getattr(type(plugin), hook, None) is not getattr(Plugin, hook)
+        if given:
+            named.append(hook)
+    return named
+
+
+def check_plugin_hooks(engine: str, plugin: Any, add: Callable[..., None]) -> None:
+    """Refuse, at ``plugin:``, each rule hook of ``plugin`` that ``engine`` does not run."""
+    runs = HOOKS_RUN.get(engine)
+    if runs is None:
+        return
+    from .._schema import ENGINE_NAMES, ENGINE_PACKS
+
+    for hook in hooks_named(plugin):
+        if hook not in runs:
+            others = [e for e, hooks in HOOKS_RUN.items() if hook in hooks]
+            where = " and ".join(f"{ENGINE_NAMES[e]} ({ENGINE_PACKS[e]})" for e in others)
+            add(("plugin",), f"plugin {plugin.name!r} gives the {hook} hook, which "
+                f"{ENGINE_NAMES[engine]} ({ENGINE_PACKS[engine]}) does not run: it would "
+                f"never be called" + (f" (it runs in {where})" if where else ""))
+
 
 def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
                      deck_size: Callable[[int], int | None]) -> None:
@@ -17,7 +68,9 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
     """
     melds = spec.melds
     if not melds.kinds:
-        _no_table_keys(spec, add)
+        if spec.scoring.style != _CANASTA_ONLY_STYLE:
+            add(("scoring", "style"), f"{spec.scoring.style} needs melds.kinds (sets and "
+                "runs); a canasta pack scores with style canasta", related=(("melds",),))
         return
     for i, kind in enumerate(melds.kinds):
         path = ("melds", "kinds", i)
@@ -116,11 +169,3 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
                 f"{wall + 1} (stock.wall + 1)", related=(("deck",), ("stock", "wall")))
             return
 
-
-def _no_table_keys(spec: Any, add: Callable[..., None]) -> None:
-    """Table-meld keys in a canasta pack would be ignored: refuse them."""
-    if spec.scoring.style != _CANASTA_ONLY_STYLE:
-        add(("scoring", "style"), f"{spec.scoring.style} needs melds.kinds (sets and runs); "
-            "a canasta pack scores with style canasta", related=(("melds",),))
-    if spec.knock.max_deadwood is not None:
-        add(("knock", "max_deadwood"), "knocking needs melds.kinds (sets and runs)")

@@ -21,6 +21,7 @@ neither touches the state.
 
 from __future__ import annotations
 
+import json
 import random
 import secrets
 from typing import Any, ClassVar
@@ -28,9 +29,18 @@ from typing import Any, ClassVar
 import attrs
 
 from .._actions import Action
-from .._cards import JOKER_KIND, SUITS, card_code, kind_of_code, kinds_matching, standard_deck_kinds
-from .._errors import NotationError, SaveError, SetupError
-from .._game import GameState
+from .._cards import (
+    JOKER_KIND,
+    SUITS,
+    card_code,
+    kind_of_code,
+    kinds_matching,
+    rank_index,
+    rank_of_kind,
+    standard_deck_kinds,
+)
+from .._errors import NotationError, PluginError, SaveError, SetupError
+from .._game import GameState, call_hook
 from .._stacking import KindsLeft, check_named
 from .melds import Match, MeldKind, MeldRules
 from .scoring import KnockTerms, TableFinal, TableScore, score_table_hand
@@ -45,6 +55,8 @@ WALL = "wall"
 OVER = "over"
 
 _SIMPLE = ("draw", "take", "pass", "done", "knock")
+TABLE_VERBS = frozenset({*_SIMPLE, "meld", "add", "discard"})
+"""The table kernel's own action verbs (a plugin's action verb may not be one)."""
 
 
 # --------------------------------------------------------------------------- compiled rules
@@ -93,6 +105,26 @@ class TableRules:
         self.openspiel_knock = kn.test == "openspiel"
         self.take_limit = kn.pile_take_limit
         self.returned_limit = kn.returned_card_limit
+        # --- plugin rule hooks: a pack without them keeps the plain phase table, so a
+        # decision costs what it costs without plugins
+        from .._registry import plugin_for
+
+        self.plugin = plugin_for(pack)
+        """The pack's rule-hook plugin (its ``actions``, ``adjust_scores``, ``view``), or
+        None."""
+        hooks = tuple(self.plugin.actions()) if self.plugin is not None else ()
+        for problem in hook_problems(spec, self.plugin):
+            raise SetupError(problem)  # the loader refuses these first, at ``plugin:``
+        self.hooks = {h.verb: h for h in hooks}
+        """Action hooks by verb."""
+        self.hook_shapes = {h.verb: (h.cards, h.target) for h in hooks}
+        """Verb → (cards it names, whether it names a meld): for the parser."""
+        self.phase_hooks = {ph: tuple(h for h in hooks if h.phase == ph) for ph in PHASES}
+        """Phase → the action hooks played in it."""
+        self.phase_methods = {ph: _HOOKED if self.phase_hooks[ph] else pair
+                              for ph, pair in PHASES.items()}
+        """Phase → its ``(legal, do)`` method names: :data:`PHASES`, but a phase with
+        action hooks lists and applies them too."""
 
     @classmethod
     def of(cls, pack) -> TableRules:
@@ -110,10 +142,33 @@ class TableRules:
         return self.spec.deal.hand_by_players.get(players, self.spec.deal.hand)
 
     def deck_kinds(self, players: int) -> list[int]:
-        """The kind of every physical card, by card id."""
+        """The kind of every physical card, by card id (``deck.decks_by_players`` first)."""
         d = self.spec.deck
-        decks = d.decks if d.decks is not None else (d.decks_per_player or 1) * players
+        decks = d.decks_by_players.get(players)
+        if decks is None:
+            decks = d.decks if d.decks is not None else (d.decks_per_player or 1) * players
         return standard_deck_kinds(decks, d.jokers_per_deck)
+
+    def first_seat(self, key: str, players: int, rule: str) -> int:
+        """The seat that starts a hand, drawn with the RNG ``key``: at random (left of a
+        dealer drawn by lot), or with ``rule`` ``high_card`` the player who draws the
+        highest card of ``deal.high_card_order`` from the deck (any other rank, or a tie,
+        draws again)."""
+        rng = random.Random(key)
+        if rule != "high_card":
+            return rng.randrange(players)
+        place = {rank_index(c): i for i, c in enumerate(self.spec.deal.high_card_order)}
+        kinds = self.deck_kinds(players)
+        while True:
+            places = [place.get(rank_of_kind(kinds[rng.randrange(len(kinds))]), 99)
+                      for _ in range(players)]
+            best = min(places)
+            if best != 99 and places.count(best) == 1:
+                return places.index(best)
+
+    def target_for(self, players: int) -> int:
+        """The game's target for a table of ``players`` (``game.target_by_players``)."""
+        return self.spec.game.target_by_players.get(players, self.spec.game.target)
 
 
 # --------------------------------------------------------------------------- actions
@@ -297,7 +352,8 @@ class TableState(GameState):
         s.wins = [0] * s.n_teams
         first = s.options.get("first_player")
         if first is None:
-            first = random.Random(f"meldkit:{s.seed}:first").randrange(players)
+            first = s.rules.first_seat(f"meldkit:{s.seed}:first", players,
+                                       s.rules.spec.deal.first_player)
         s._deal(first)
         return s
 
@@ -878,8 +934,8 @@ class TableState(GameState):
             return
         nxt = self.rules.spec.deal.next_hand_first
         first = self._next(self.hand_first) if nxt == "left_of_previous" else \
-            random.Random(f"meldkit:{self.seed}:first:{self.hand_number}").randrange(
-                self.n_players)
+            self.rules.first_seat(f"meldkit:{self.seed}:first:{self.hand_number}",
+                                  self.n_players, nxt)
         self._deal(first)
 
     def _score(self, final: TableFinal):
@@ -892,7 +948,9 @@ class TableState(GameState):
 
     def _game_over(self) -> bool:
         spec = self.rules.spec.game
-        if max(self.scores) < spec.target:
+        if spec.hands is not None:  # game.hands: a fixed number of hands
+            return self.hand_number >= spec.hands
+        if max(self.scores) < self.rules.target_for(self.n_players):
             return False
         if spec.winner == "highest" and spec.tie == "play_on":
             best = max(self.scores)
@@ -940,6 +998,32 @@ class TableState(GameState):
         for m in self.melds:
             z[f"meld:m{m.id}"] = m.cards[:]
         return z
+
+    # ------------------------------------------------------------------ game-AI hooks
+    def action_universe(self) -> list[Action]:
+        """Every action the pack can allow at this table, in id order (the integer action
+        space; :func:`meldkit.kernel.universe.table_universe`)."""
+        from .universe import table_universe
+
+        return table_universe(self, _action)
+
+    def observation_layout(self):
+        """The ``(spec, fill)`` functions of :meth:`observation`."""
+        from .universe import TABLE_LAYOUT
+
+        return TABLE_LAYOUT
+
+    def set_zone_cards(self, assignment: dict[tuple[str, int], int]) -> None:
+        """Put card ``c`` at each hidden ``(zone, index)`` (what a resample deals)."""
+        from .universe import table_set_zone_cards
+
+        table_set_zone_cards(self, assignment)
+
+    def view_schema(self) -> dict[str, Any]:
+        """The JSON Schema :meth:`view` follows."""
+        from ..ai.view_schema import TABLE_VIEW, schema
+
+        return schema(TABLE_VIEW)
 
     def _codes(self, cards) -> list[str]:
         return [card_code(self.kind_of[c]) for c in cards]
@@ -1098,27 +1182,213 @@ class TableState(GameState):
         return s
 
     def _check_position(self) -> None:
-        """Refuse a saved position that no game reaches (a phase without what it needs)."""
+        """Refuse a saved position that no game reaches: every field checked against the
+        phase (what only one phase holds — ``knocker``, ``taken``, ``must_use``,
+        ``defenders`` … — only there), the pack's limits and the rest of the state; the hand
+        records against the scores; and the liveness invariant (a game that is not over has
+        a legal action), each refusal a :class:`~meldkit.SaveError` naming the field."""
         from .. import saves as sv
 
+        self._check_results()
         phase = self.phase
+        n = self.n_players
+        rules = self.rules
         if phase == OVER:
             return
+        knocking = phase in (KNOCK, LAYOFF)
         if phase in (WALL, FIRST_UPCARD) and not self.pile:
             raise sv.bad("phase", f"{phase}, but the discard pile is empty")
         if phase in (WALL, KNOCK, DISCARD) and self.knock_value is None:
             raise sv.bad("phase", f"{phase}, but the pack has no knocking")
         if phase == PLAY and self.knock_value is not None:
             raise sv.bad("phase", "play, but in this pack melds are laid only on a knock")
-        if phase in (KNOCK, LAYOFF) and self.knocker is None:
+        if phase == FIRST_UPCARD and not rules.offer_upcard:
+            raise sv.bad("phase", "first_upcard, but this pack does not offer the upcard "
+                                  "(pile.first_upcard)")
+        if phase == WALL and not (rules.wall_knock and len(self.stock) <= rules.wall):
+            raise sv.bad("phase", f"wall, but the stock holds {len(self.stock)} cards above "
+                                  f"the wall of {rules.wall} (or the pack has no knock at the "
+                                  "wall)")
+        if phase in (DRAW, FIRST_UPCARD) and rules.wall and len(self.stock) <= rules.wall:
+            raise sv.bad("stock", f"{len(self.stock)} cards in the {phase} phase: a hand ends "
+                                  f"at the wall of {rules.wall}")
+        if knocking and self.knocker is None:
             raise sv.bad("knocker", f"none, but the phase is {phase}")
+        if not knocking and self.knocker is not None:
+            raise sv.bad("knocker", f"expected null in the {phase} phase (only the knock and "
+                                    f"lay-off phases have a knocker), got {self.knocker}")
         if phase == KNOCK and self.knocker != self.current:
             raise sv.bad("knocker", "the player to move is not the knocker")
-        if phase == LAYOFF and (not self.defenders or self.defenders[0] != self.current):
-            raise sv.bad("defenders", "the player to move is not the defender laying off")
+        if not knocking and self.knock_discarded:
+            raise sv.bad("knock_discarded", f"expected false in the {phase} phase (only a "
+                                            "knocker has discarded)")
+        if phase == LAYOFF:
+            k = self.knocker
+            order = [(k + i) % n for i in range(1, n)]
+            if not self.defenders or self.defenders != order[len(order) - len(self.defenders):]:
+                raise sv.bad("defenders", f"expected the seats after the knocker in turn, "
+                                          f"ending with {order}, got {self.defenders}")
+            if self.defenders[0] != self.current:
+                raise sv.bad("defenders", "the player to move is not the defender laying off")
+            if self.layoff_stage not in (1, 2):
+                raise sv.bad("layoff_stage", f"expected 1 or 2 in the layoff phase, got "
+                                             f"{self.layoff_stage}")
+        else:
+            if self.defenders:
+                raise sv.bad("defenders", f"expected [] in the {phase} phase (defenders lay "
+                                          f"off only in the layoff phase), got "
+                                          f"{self.defenders}")
+            if self.layoff_stage:
+                raise sv.bad("layoff_stage", f"expected 0 in the {phase} phase, got "
+                                             f"{self.layoff_stage}")
+        if self.must_use is not None:
+            if phase != PLAY:
+                raise sv.bad("must_use", f"expected null in the {phase} phase (a card taken "
+                                         "deep in the pile is owed only in the play phase "
+                                         "of the turn that took it)")
+            if rules.take != "deep":
+                raise sv.bad("must_use", "expected null: this pack takes no card deep in the "
+                                         f"pile (pile.take is {rules.take})")
+            if self.taken is not None:
+                raise sv.bad("taken", "expected null with must_use set (a card taken deep "
+                                      "in the pile is not the top card)")
+        if self.taken is not None:
+            allowed = (PLAY, DISCARD) + ((KNOCK, LAYOFF) if not self.knock_discarded else ())
+            if phase not in allowed:
+                raise sv.bad("taken", f"expected null in the {phase} phase (a card taken from "
+                                      "the pile is remembered only until its taker discards)")
+            if self.taken not in self.kind_of:
+                raise sv.bad("taken", f"{card_code(self.taken)} is not a card of this deck")
+            if phase == DISCARD and self.taken not in self._kinds(self.hands[self.current]):
+                raise sv.bad("taken", f"{card_code(self.taken)} is not in the hand of the "
+                                      "player to move, who took it this turn")
+        if phase == FIRST_UPCARD:
+            expected = self.hand_first if self.passes >= n else (self.hand_first + self.passes) % n
+            if self.current != expected:
+                raise sv.bad("current", f"expected seat {expected}: after {self.passes} "
+                                        f"pass(es) of the upcard from seat {self.hand_first}")
+            if len(self.pile) != 1 or self.melds or self.turns:
+                raise sv.bad("phase", "first_upcard, but the hand has gone past its upcard "
+                                      "(a pile of one card, no meld, no turn played)")
+        kn = rules.spec.knock
+        if self.knock_value is not None:
+            most = max(rules.values) if kn.from_upcard else kn.max_deadwood
+            if not kn.from_upcard and self.knock_value != kn.max_deadwood:
+                raise sv.bad("knock_value", f"expected {kn.max_deadwood} (knock.max_deadwood), "
+                                            f"got {self.knock_value}")
+            if self.knock_value > most:
+                raise sv.bad("knock_value", f"expected 0 to {most} (the upcard's value), got "
+                                            f"{self.knock_value}")
+        if self.multiplier != 1 and not kn.spade_upcard_doubles:
+            raise sv.bad("multiplier", f"expected 1: this pack doubles no hand "
+                                       f"(knock.spade_upcard_doubles), got {self.multiplier}")
+        for field, limit, key in (("pile_takes", rules.take_limit, "knock.pile_take_limit"),
+                                  ("returned_in_row", rules.returned_limit,
+                                   "knock.returned_card_limit"),
+                                  ("turns", rules.turn_limit, "game.hand_turn_limit")):
+            value = getattr(self, field)
+            if limit is not None and value >= limit:
+                raise sv.bad(field, f"expected 0 to {limit - 1} (the hand ends at {key}: "
+                                    f"{limit}), got {value}")
+        if phase != LAYOFF and phase != KNOCK:
+            empty = [p for p in range(n) if not self.hands[p]]
+            if empty:
+                raise sv.bad(f"hands[{empty[0]}]", f"empty in the {phase} phase: a player "
+                                                   "with no card has gone out, ending the hand")
+        if self.knock_value is not None:  # gin: melds are laid only on a knock
+            size = rules.hand_size(n)
+            if phase == KNOCK:
+                exact, may_meld = [p for p in range(n) if p != self.knocker], {self.knocker}
+            elif phase == LAYOFF:
+                exact = self.defenders[1:]
+                may_meld = set(range(n)) - set(exact)
+                if self.layoff_stage == 1:
+                    may_meld.discard(self.current)
+            else:
+                exact, may_meld = list(range(n)), set()
+            for p in exact:
+                want = size + (1 if phase == DISCARD and p == self.current else 0)
+                if len(self.hands[p]) != want:
+                    raise sv.bad(f"hands[{p}]", f"expected {want} cards in the {phase} phase, "
+                                                f"got {len(self.hands[p])}")
+            for i, m in enumerate(self.melds):
+                if m.owner not in may_meld:
+                    raise sv.bad(f"melds[{i}][1]", f"seat {m.owner} cannot have laid a meld "
+                                                   f"by the {phase} phase (in this pack melds "
+                                                   "are laid on a knock)")
         if not self._cached_legal():
             raise sv.bad("phase", f"{phase}, but the player to move would have no legal action: "
                                   "no game reaches such a position")
+
+    _ENDINGS = frozenset({"went_out", "knock", "gin", "big_gin", "undercut", "wall",
+                          "stock_empty", "limit", "turn_limit", "no_legal_move", "no_progress"})
+    """Every ``ended_by`` a table-meld hand can have."""
+
+    def _check_results(self) -> None:
+        """The hand records of a save: numbered in order, each rescoring to its recorded
+        scores, and together what ``scores``, ``wins`` and ``hand_number`` say."""
+        from .. import saves as sv
+
+        n = self.n_players
+        totals = [0] * self.n_teams
+        wins = [0] * self.n_teams
+        for i, r in enumerate(self.hand_results):
+            where = f"hand_results[{i}]"
+            if r.hand_number != i + 1:
+                raise sv.bad(f"{where}.hand_number", f"expected {i + 1}, got {r.hand_number!r}")
+            if r.ended_by not in self._ENDINGS:
+                raise sv.bad(f"{where}.ended_by", f"expected one of "
+                                                  f"{', '.join(sorted(self._ENDINGS))}, got "
+                                                  f"{sv.what(r.ended_by)}")
+            f = r.final
+            if list(f.team_of) != list(self.team_of):
+                raise sv.bad(f"{where}.final.team_of", f"expected the game's seating "
+                                                       f"{self.team_of}")
+            if len(f.deadwood) != n or not all(type(x) is int and 0 <= x <= 10**6
+                                               for x in f.deadwood):
+                raise sv.bad(f"{where}.final.deadwood", f"expected {n} card values")
+            if r.went_out != f.went_out or (r.went_out is not None and not (
+                    type(r.went_out) is int and 0 <= r.went_out < n)):
+                raise sv.bad(f"{where}.went_out", f"expected a seat 0 to {n - 1} or null, the "
+                                                  "same as final.went_out")
+            if f.multiplier not in (1, 2) or type(f.big_gin) is not bool:
+                raise sv.bad(f"{where}.final", "multiplier 1 or 2 and big_gin true or false")
+            if len(f.game_end) not in (0, self.n_teams) or (f.game_end and i != len(
+                    self.hand_results) - 1):
+                raise sv.bad(f"{where}.final.game_end", "game-end bonuses belong to the last "
+                                                        "hand, one list per team")
+            scores, net, ending = self._score(f)
+            if tuple(scores) != tuple(r.scores) or tuple(net) != tuple(r.net) or (
+                    ending != r.ended_by):
+                raise sv.bad(f"{where}.scores", "the hand's scores are not what its final "
+                                                "zones score")
+            for s in scores:
+                totals[s.team] += s.total
+            if r.ended_by == "no_progress" and i != len(self.hand_results) - 1:
+                raise sv.bad(f"{where}.ended_by", "no_progress ends the game: only the last "
+                                                  "hand can end so")
+            best = max(range(n), key=lambda q: net[q])
+            if net[best] > 0:
+                wins[self.team_of[best]] += 1
+        if totals != list(self.scores):
+            raise sv.bad("scores", f"{list(self.scores)} are not the sum of the hands' scores "
+                                   f"{totals}")
+        if wins != list(self.wins):
+            raise sv.bad("wins", f"expected {wins}, the hands each team won in hand_results")
+        done = len(self.hand_results)
+        expected = done if self.phase == OVER else done + 1
+        if self.hand_number != expected:
+            raise sv.bad("hand_number", f"expected {expected}, after the {done} finished "
+                                        f"hand(s) in hand_results, got {self.hand_number}")
+        if self.phase == OVER and done and self.hand_results[-1].ended_by != "no_progress" \
+                and not self._game_over():
+            raise sv.bad("phase", f"over, but no team has reached the target "
+                                  f"{self.rules.spec.game.target} (scores {list(self.scores)})")
+        if self.phase == OVER and not done:
+            raise sv.bad("phase", "over, but no hand has been played")
+        if self.phase != OVER and self._game_over() and done:
+            raise sv.bad("phase", f"{self.phase}, but the scores {list(self.scores)} have "
+                                  "ended the game")
 
 
 PHASES: dict[str, tuple[str, str]] = {
