@@ -896,6 +896,9 @@ def _key_lines(key, width: int) -> list[str]:
                                      subsequent_indent="    ")
     lines = [f"{key.path}  ({key.type_text}; default: {inline_yaml(key.default)})"]
     lines += textwrap.wrap(key.doc, width, initial_indent="    ", subsequent_indent="    ")
+    lines += textwrap.wrap(f"applies to: {key.applies_to}" + (
+        f"; needs: {key.needs}" if key.needs else ""), width, initial_indent="    ",
+        subsequent_indent="      ")
     if key.example != key.default:
         source = f" ({key.example_source})" if key.example_source else ""
         lines.append(f"    example{source}: {key.name}: {inline_yaml(key.example)}")

@@ -29,7 +29,7 @@ from typing import Any, Literal
 
 import attrs
 
-from ._schema import RulePackSpec
+from ._schema import KEY_NEEDS, RulePackSpec, applies_to, owners_of
 
 __all__ = [
     "DEFAULT_SCHEMA_URL",
@@ -86,6 +86,11 @@ class PackKey:
     """A value this key takes in a bundled pack, or a curated one."""
     example_source: str
     """The bundled pack the example comes from, or ``""`` for a curated example."""
+    applies_to: str = ""
+    """Which packs the key applies to: the engines that read it
+    (:data:`meldkit._schema.KEY_READERS`); ``""`` for a section."""
+    needs: str = ""
+    """What else a pack must set for the key to have an effect (``""``: nothing)."""
 
 
 # --------------------------------------------------------------------------- types
@@ -214,6 +219,7 @@ def _walk(cls: type, prefix: str) -> Iterator[PackKey]:
         tp = hints[field.name]
         default = _default(field)
         example, source = _example(path, default, tp)
+        applies, needs = _owners(path, tp)
         yield PackKey(
             path=path,
             anchor=path.replace("[]", ""),
@@ -225,11 +231,25 @@ def _walk(cls: type, prefix: str) -> Iterator[PackKey]:
             doc=field.metadata["doc"],
             example=example,
             example_source=source,
+            applies_to=applies,
+            needs=needs,
         )
         if attrs.has(tp):
             yield from _walk(tp, f"{path}.")
         elif typing.get_origin(tp) is list and attrs.has(typing.get_args(tp)[0]):
             yield from _walk(typing.get_args(tp)[0], f"{path}[].")
+
+
+def _owners(path: str, tp: Any) -> tuple[str, str]:
+    """``(applies to, needs)`` of a key in words; ``("", "")`` for a section."""
+    if attrs.has(tp):
+        return "", ""
+    owners = owners_of(path)
+    needs = owners.needs
+    enforced = KEY_NEEDS.get(path.replace("[]", ""))
+    if enforced is not None and enforced[0] not in needs:
+        needs = f"{needs}; {enforced[0]}" if needs else enforced[0]
+    return applies_to(path), needs
 
 
 def pack_keys() -> list[PackKey]:
@@ -464,6 +484,14 @@ key is optional: a pack that leaves a key out gets its default or, with
 `deck.decks` or `deck.decks_per_player`. The same classes give the
 [JSON Schema](json-schema.md) for editors.
 
+**Applies to.** Each key names the engines that read it: the canasta kernel (packs without
+`melds.kinds`), the table-melds kernel (packs with `melds.kinds`) and the Houses engine
+(`plugin: houses`). A pack that sets a key its engine does not read is refused at the key's
+`file:line:col`, saying which engine reads it; writing the value that says what the engine
+does anyway (`cards.bonus: []` in a gin pack) is accepted. **Needs** names what else must be
+set for the key to have an effect. A key is never accepted and ignored
+([validating](validating.md#every-key-is-read)).
+
 **Card selectors.** Where a key lists cards (`cards.wild`, `pile.blocked_by`, the keys of
 `cards.values`…), a rank code (`A`, `2` … `10`, `J`, `Q`, `K`, and `JK` for the joker)
 names every card of that rank, and a card code (`3H`, `10D`) names one kind. Quote the
@@ -480,6 +508,9 @@ def _key_section(key: PackKey) -> list[str]:
         f"### `{key.path}` {{ #{key.anchor} }}",
         "",
         f"**Type:** {key.type_text} · **Default:** `{inline_yaml(key.default)}`",
+        "",
+        f"**Applies to:** {key.applies_to}"
+        + (f" · **Needs:** {key.needs}" if key.needs else ""),
         "",
         key.doc,
         "",
