@@ -47,6 +47,12 @@ __all__ = [
     "DEAL_KEYS",
     "EXPECT_KEYS",
     "SCENARIO_KEYS",
+    "MAX_DEPTH",
+    "MAX_FILE_BYTES",
+    "MAX_FILE_STEPS",
+    "MAX_SCENARIOS",
+    "MAX_SCENARIO_STEPS",
+    "MAX_VALUES",
     "STEP_KEYS",
     "Scenario",
     "ScenarioError",
@@ -244,6 +250,8 @@ class _Reader:
     def __init__(self, label: str):
         self.label = label
         self.problems: list[PackProblem] = []
+        self.file_steps = 0
+        self.step_lists: set[int] = set()
 
     def problem(self, at: _At, path: str, message: str, suggestion: str | None = None) -> None:
         self.problems.append(PackProblem(self.label, at.line, at.col, path, message, suggestion))
@@ -377,12 +385,43 @@ class _Reader:
                 self.problem(at, "scenarios", f"expected a list of scenarios, got "
                                               f"{_kind_text(items)}")
                 return []
+        if len(items) > MAX_SCENARIOS:  # aliases expanded (the parse counted them once)
+            self.problem(self.at_node(items[MAX_SCENARIOS], self.at_value(items, MAX_SCENARIOS)),
+                         f"scenarios[{MAX_SCENARIOS}]", _too_many_scenarios())
+            return []
         out = []
         for i, item in enumerate(items):
+            if not self.steps_within(item, self.at_value(items, i), f"scenarios[{i}]"):
+                break
             sc = self.scenario(item, self.at_value(items, i), f"scenarios[{i}]", default_players)
             if sc is not None:
                 out.append(sc)
         return out
+
+    def steps_within(self, node: Any, at: _At, path: str) -> bool:
+        """Whether scenario ``node``'s steps keep within :data:`MAX_SCENARIO_STEPS` and,
+        with the scenarios before it, :data:`MAX_FILE_STEPS`; else the problem, at the step
+        that crosses the limit."""
+        raw = node.get("steps") if isinstance(node, dict) else None
+        if not isinstance(raw, list):
+            return True
+        repeated = id(raw) in self.step_lists  # an alias: locate it at this scenario's key
+        self.step_lists.add(id(raw))
+        count = 0
+        for i, step in enumerate(raw):
+            moves = step.get("moves") if isinstance(step, dict) else None
+            count += max(len(moves), 1) if isinstance(moves, list) else 1
+            in_file = self.file_steps + count > MAX_FILE_STEPS
+            if count > MAX_SCENARIO_STEPS or in_file:
+                if repeated:
+                    self.problem(self.at_key(node, "steps"), f"{path}.steps",
+                                 _too_many_steps(in_file))
+                else:
+                    self.problem(self.at_node(step, self.at_value(raw, i)),
+                                 f"{path}.steps[{i}]", _too_many_steps(in_file))
+                return False
+        self.file_steps += count
+        return True
 
     def scenario(self, node: Any, at: _At, path: str, players: int | None) -> Scenario | None:
         at = self.at_node(node, at)
@@ -644,41 +683,179 @@ def _is_rank(code: str) -> bool:
     return True
 
 
-MAX_VALUES = 200_000
-"""Most values (after expanding aliases) a scenario file may hold."""
+MAX_VALUES = 50_000
+"""Most values (mappings, lists, scalars and keys, after expanding aliases) a scenario file
+may hold: reading is the dearest part of a run (the bundled files hold about 90 values per
+scenario)."""
 MAX_DEPTH = 16
 """Deepest nesting of lists and mappings in a scenario file."""
+MAX_SCENARIOS = 500
+"""Most scenarios in one file (each deals a game); split a longer suite into files."""
+MAX_SCENARIO_STEPS = 1_000
+"""Most steps in one scenario, each move of a ``moves:`` list counting as a step."""
+MAX_FILE_STEPS = 10_000
+"""Most steps in one file, counted as for :data:`MAX_SCENARIO_STEPS`."""
+
+
+def _too_many_scenarios() -> str:
+    return (f"more than {MAX_SCENARIOS:,} scenarios (a scenario file holds at most "
+            f"{MAX_SCENARIOS:,}: split them into several files)")
+
+
+def _too_many_steps(in_file: bool) -> str:
+    if in_file:
+        return (f"more than {MAX_FILE_STEPS:,} steps in the file (a scenario file holds at "
+                f"most {MAX_FILE_STEPS:,}, each move of a moves: list counting as one)")
+    return (f"more than {MAX_SCENARIO_STEPS:,} steps in one scenario (a scenario holds at most "
+            f"{MAX_SCENARIO_STEPS:,}, each move of a moves: list counting as one)")
+
+
+class _Counter:
+    """Counts scenarios and steps as the parser hands over YAML events, so a file with too
+    many is refused where the limit is crossed, before the rest is read.  An alias counts
+    as the one item it stands for here; :class:`_Reader` counts again on the built tree,
+    aliases expanded."""
+
+    # a collection's role, from its parent's role and its key (mappings) or none (lists)
+    _VALUE_ROLES = {("root", "scenarios"): "scenarios", ("scenario", "steps"): "steps",
+                    ("step", "moves"): "moves"}
+    _ITEM_ROLES = {"root": "scenario", "scenarios": "scenario", "steps": "step",
+                   "moves": "move"}
+
+    def __init__(self) -> None:
+        # per open collection: [role, is a mapping, next node is a key, its key, items seen]
+        self.open: list[list[Any]] = []
+        self.step_path = ""
+        self.scenarios = 0
+        self.steps = 0
+        self.file_steps = 0
+
+    def see(self, event: Any) -> None:
+        from ruamel.yaml.events import (
+            AliasEvent,
+            CollectionEndEvent,
+            CollectionStartEvent,
+            MappingStartEvent,
+            ScalarEvent,
+        )
+
+        if isinstance(event, CollectionEndEvent):
+            if self.open:
+                self.open.pop()
+            return
+        if not isinstance(event, (ScalarEvent, CollectionStartEvent, AliasEvent)):
+            return
+        role = "other"
+        if not self.open:
+            role = "root"
+        else:
+            parent = self.open[-1]
+            if parent[1]:  # a mapping: keys and values alternate
+                if parent[2]:
+                    parent[2], parent[3] = False, getattr(event, "value", None)
+                    role = "key"
+                else:
+                    parent[2] = True
+                    role = self._VALUE_ROLES.get((parent[0], parent[3]), "other")
+            else:
+                parent[4] += 1
+                role = self._ITEM_ROLES.get(parent[0], "other")
+                if role == "move" and parent[4] == 1:
+                    role = "other"  # a step's first move is the step itself
+        if role == "scenario":
+            self.scenarios += 1
+            self.steps = 0
+            if self.scenarios > MAX_SCENARIOS:
+                raise _refused(_too_many_scenarios(), event, f"scenarios[{self.scenarios - 1}]")
+        elif role in ("step", "move"):
+            self.steps += 1
+            self.file_steps += 1
+            index = self.open[-1][4] - 1
+            if role == "step":
+                self.step_path = f"scenarios[{self.scenarios - 1}].steps[{index}]"
+            if self.steps > MAX_SCENARIO_STEPS or self.file_steps > MAX_FILE_STEPS:
+                path = self.step_path + (f".moves[{index}]" if role == "move" else "")
+                raise _refused(_too_many_steps(self.file_steps > MAX_FILE_STEPS), event, path)
+        if isinstance(event, CollectionStartEvent):
+            self.open.append([role, isinstance(event, MappingStartEvent), True, None, 0])
+
+
+def _refused(message: str, event: Any, path: str) -> Exception:
+    """A scenario-file limit crossed at ``event``: the pack guard's ``Refused``, with the
+    key path where it was."""
+    from ._pack_limits import Refused
+
+    exc = Refused(message, event.start_mark.line + 1, event.start_mark.column + 1)
+    exc.path = path  # type: ignore[attr-defined]
+    return exc
+
+
+def _load_yaml(text: str) -> Any:
+    """``text`` built by ruamel.yaml's round-trip loader (positions kept) in one pass whose
+    every event passes the pack loader's guard (values, depth, tags) and :class:`_Counter`:
+    the first refusal stops the build (``_pack_limits.Refused``)."""
+    from ruamel.yaml import YAML
+
+    from ._pack_limits import _comment_overlap, _EventGuard, _precheck
+
+    _precheck(text, MAX_DEPTH, MAX_FILE_BYTES)
+    guard = _EventGuard(MAX_VALUES, MAX_DEPTH)
+    counter = _Counter()
+    yaml = YAML(typ="rt")
+    base = yaml.Parser
+
+    class GuardedParser(base):  # type: ignore[misc,valid-type]
+        def get_event(self) -> Any:
+            event = super().get_event()
+            if event is not None:
+                guard.see(event)
+                counter.see(event)
+            return event
+
+    yaml.Parser = GuardedParser
+    try:
+        return yaml.load(text)
+    except NotImplementedError as exc:  # a comment layout ruamel cannot keep
+        raise _comment_overlap(exc) from None
 
 
 def _parse_text(text: str, label: str) -> Any:
-    from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
+    from ruamel.yaml.reader import ReaderError
 
-    from ._pack_limits import Refused, guard_yaml
+    from ._pack_limits import Refused, reader_error_position
 
-    try:  # bounded work before ruamel builds the tree (the pack loader's guard)
-        guard_yaml(text, max_nodes=MAX_VALUES, max_depth=MAX_DEPTH, max_bytes=MAX_FILE_BYTES)
+    def problem(line: int | None, col: int | None, message: str) -> ScenarioError:
+        return ScenarioError([PackProblem(label, line, col, "", message)])
+
+    nul = text.find("\0")
+    if nul >= 0:  # binary data, not text: say so before the parser does (it gives no place)
+        raise problem(*reader_error_position(text, nul),
+                      "a NUL byte: a scenario file is YAML text, not binary data")
+    try:
+        return _load_yaml(text)
     except Refused as exc:
         message = exc.message
         for pack_words, ours in (("a pack holds", "a scenario file holds"),
                                  ("in a pack nest", "in a scenario file nest"),
+                                 ("the pack is", "the file is"),
                                  ("the pack format", "scenario files")):
             message = message.replace(pack_words, ours)
-        raise ScenarioError([PackProblem(label, exc.line, exc.col, "", message)]) from None
-    except YAMLError:
-        pass  # malformed YAML: the parse below says where
-    try:
-        return YAML(typ="rt").load(text)
+        raise ScenarioError([PackProblem(label, exc.line, exc.col, getattr(exc, "path", ""),
+                                         message)]) from None
+    except ReaderError as exc:  # a character YAML forbids: ruamel gives only an offset
+        char = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        raise problem(*reader_error_position(text, exc.position),
+                      f"invalid YAML: the character U+{char:04X} is not allowed in YAML "
+                      "text") from None
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         ctx = f" ({exc.context})" if exc.context else ""
-        raise ScenarioError([PackProblem(label, mark.line + 1 if mark else None,
-                                         mark.column + 1 if mark else None, "",
-                                         f"invalid YAML: {exc.problem}{ctx}")]) from None
+        raise problem(mark.line + 1 if mark else None, mark.column + 1 if mark else None,
+                      f"invalid YAML: {exc.problem}{ctx}") from None
     except (YAMLError, RecursionError, ValueError) as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise ScenarioError([PackProblem(label, None, None, "", f"invalid YAML: {first}")]) \
-            from None
+        raise problem(None, None, f"invalid YAML: {first}") from None
 
 
 def _read_file(path: str | os.PathLike[str], label: str) -> str:
