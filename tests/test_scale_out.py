@@ -1,7 +1,8 @@
 """Simulations past one process: the same records and summary with ``--jobs 1``, ``--jobs 2``
 and ``--ray``, whatever the batch size; records written whole and in game order; an
-interrupted run resumed to the file an uninterrupted run writes; a worker killed in the
-middle of a batch costs nothing; tasks handed out lazily; Ray never imported unless asked.
+interrupted run resumed to the file an uninterrupted run writes; a full disk leaves whole
+records and one line; a worker killed in the middle of a batch costs nothing; tasks handed
+out lazily; Ray never imported unless asked.
 
 The Ray tests share one local Ray (2 CPUs, no dashboard) started by a module fixture; they
 are skipped, with the reason, when Ray is not installed (CI installs the ``ray`` extra).
@@ -9,6 +10,7 @@ are skipped, with the reason, when Ray is not installed (CI installs the ``ray``
 
 from __future__ import annotations
 
+import errno
 import itertools
 import json
 import logging
@@ -23,9 +25,9 @@ from pathlib import Path
 import pytest
 
 from meldkit import load_pack
-from meldkit._sim_backends import RunSpec, _Backend, run_games
+from meldkit._sim_backends import _Backend, run_games
 from meldkit.cli import main
-from meldkit.simulate import record_line, simulate, summarize
+from meldkit.simulate import RunSpec, record_line, simulate, summarize
 
 needs_proc = pytest.mark.skipif(not os.path.isdir("/proc"),
                                 reason="finds worker processes through /proc (Linux)")
@@ -212,16 +214,16 @@ def test_a_run_that_loses_a_batch_for_good_keeps_its_whole_records_and_says_resu
     assert len(err) == len(resume) + 1
 
 
-def _die_on_game_5(start: int, stop: int):
-    if start <= 5 < stop:
+def _die_on_game_5(games: range):
+    if 5 in games:
         os._exit(1)
-    return _sim_backends_pool_batch(start, stop)
+    return _sim_backends_pool_batch(games)
 
 
-def _sim_backends_pool_batch(start, stop):
+def _sim_backends_pool_batch(games):
     from meldkit import _sim_backends
 
-    return _sim_backends.play_batch(_sim_backends._WORKER_SPEC, start, stop)
+    return _sim_backends.play_batch(_sim_backends._WORKER_PLAY, games)
 
 
 # --------------------------------------------------------------------------- interrupt, resume
@@ -372,6 +374,67 @@ def test_resume_without_out_is_a_usage_error(capsys):
     assert "--resume continues the --out FILE" in capsys.readouterr().err
 
 
+# --------------------------------------------------------------------------- a full disk
+
+
+class _FullDisk:
+    """A raw file that takes ``room`` more bytes, then fails as a full disk does: the write
+    that crosses the limit writes what fits, the next raises ENOSPC."""
+
+    def __init__(self, real, room: int):
+        self._real = real
+        self.room = room
+
+    def write(self, data) -> int:
+        if self.room <= 0:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        n = self._real.write(bytes(data)[:self.room])
+        self.room -= n
+        return n
+
+    def __getattr__(self, name):
+        return getattr(self._real, name)
+
+
+@pytest.mark.parametrize(("whole", "cut"), [(0, 0), (2, 0), (2, 1), (3, 150)])
+def test_simulate_out_on_a_full_disk_keeps_only_whole_records_and_says_so_in_one_line(
+        whole, cut, reference, tmp_path, monkeypatch, capsys):
+    from meldkit.simulate import RecordFile
+
+    lines = reference[0].splitlines(keepends=True)
+    room = sum(map(len, lines[:whole])) + cut  # full part-way through the next record
+    real_open = RecordFile._open
+    monkeypatch.setattr(RecordFile, "_open",
+                        staticmethod(lambda path, mode: _FullDisk(real_open(path, mode), room)))
+    path = tmp_path / "run.jsonl"
+    assert main([*RUN, "--games", "30", "--out", str(path)]) == 1
+    assert path.read_bytes() == b"".join(lines[:whole])
+    err = capsys.readouterr().err
+    assert err == (f"meldkit: error: {path}: No space left on device: the record of game "
+                   f"{whole} was not written, and the file was cut back to the whole records "
+                   "before it; make room, then continue the run with the same command and "
+                   "--resume\n")
+
+
+def test_resume_on_a_full_disk_keeps_the_records_it_had(reference, tmp_path, monkeypatch,
+                                                         capsys):
+    from meldkit.simulate import RecordFile
+
+    lines = reference[0].splitlines(keepends=True)
+    path = tmp_path / "run.jsonl"
+    path.write_bytes(b"".join(lines[:5]))
+    real_open = RecordFile._open
+    monkeypatch.setattr(RecordFile, "_open",
+                        staticmethod(lambda path, mode: _FullDisk(real_open(path, mode),
+                                                                  len(lines[5]) + 40)))
+    assert main([*RUN, "--games", "30", "--out", str(path), "--resume"]) == 1
+    assert path.read_bytes() == b"".join(lines[:6])
+    assert "the record of game 6 was not written" in capsys.readouterr().err
+    monkeypatch.undo()
+    out, _ = run_cli(capsys, [*RUN, "--games", "30", "--out", str(path), "--resume"])
+    assert reference == (path.read_bytes(), out.replace(str(path), "OUT"))
+
+
 # --------------------------------------------------------------------------- bounded work
 
 
@@ -385,19 +448,19 @@ class _CountingBackend(_Backend):
         self.submitted: list[tuple[int, int]] = []
         self.queue: list[tuple[int, int]] = []
 
-    def submit(self, start, stop):
-        self.submitted.append((start, stop))
-        self.queue.append((start, stop))
+    def submit(self, start, games):
+        self.submitted.append((start, start + len(games)))
+        self.queue.append((start, games))
 
     def wait(self):
-        start, stop = self.queue.pop()  # the newest first: out of order on purpose
-        return [(start, [type("R", (), {"game": g})() for g in range(start, stop)])]
+        start, games = self.queue.pop()  # the newest first: out of order on purpose
+        return [(start, [type("R", (), {"game": g})() for g in games])]
 
 
 def test_tasks_are_handed_out_lazily_and_records_come_in_game_order():
     backend = _CountingBackend()
     spec = RunSpec(load_pack("pony_tail"), 4, 0, ("random",))
-    run = run_games(spec, games=50_000_000, batch=10, backend=backend)
+    run = run_games(spec, range(50_000_000), batch=10, backend=backend)
     assert [r.game for r in itertools.islice(run, 1000)] == list(range(1000))
     run.close()
     assert max(stop for _start, stop in backend.submitted) <= 1000 + 4 * 4 * 10 + 10

@@ -1,28 +1,32 @@
 """Where the games of a run are played: in this process, in a pool of local worker processes
 (``--jobs``), or as tasks on a Ray cluster (``--ray``).
 
-Every backend plays *batches*: a range of game numbers ``[start, stop)``.  A game's record
-depends only on the run (pack, table, bots, seed) and its number (see
-:func:`meldkit.simulate.game_seed`), so the batch size, the number of workers and the backend
-change how fast the records come, never what they are.  :func:`run_games` hands out batches
-lazily (a bounded window ahead of the first game not yet returned, so ``--games 50000000``
-never builds fifty million tasks), collects them in the order they finish, and yields the
-records in game order.
+A run is a pure per-game function ``play`` (picklable: a module-level function or a frozen
+object with ``__call__``) and a sequence of ``items``, one per game; game ``k``'s result is
+``play(items[k])``.  ``simulate`` plays game numbers (:class:`meldkit.simulate.RunSpec`),
+``tournament`` plays ``(bot, bot, game)`` triples.  Every backend plays *batches*: the
+items at positions ``[start, stop)``.  As a result depends only on ``play`` and its item,
+the batch size, the number of workers and the backend change how fast the results come,
+never what they are.  :func:`run_games` hands out batches lazily (a bounded window ahead of
+the first game not yet returned, so fifty million games never build fifty million tasks),
+collects them in the order they finish, and yields the results in the order of ``items``.
 
 A batch lost with its worker is played again: Ray retries the task (``max_retries``); a
-broken local pool is replaced by a new one and the lost batches are submitted again.  Either
-gives up, naming the batch, when it has killed its worker more than ``retries`` times.  Closing the iterator (or an exception,
-Ctrl-C, or SIGTERM turned into an exception by the command line) stops the workers: the
-local pool's processes are terminated, and each worker also exits by itself when the process
-that started it is gone.
+broken local pool is replaced by a new one and the lost batches are submitted again.
+Either gives up, naming the batch, when it has killed its worker more than ``retries``
+times.  Closing the iterator (or an exception, Ctrl-C, or SIGTERM turned into an exception
+by the command line) stops the workers: the local pool's processes are terminated, and
+each worker also exits by itself when the process that started it is gone.
 
-Ray is imported only by the Ray backend, on first use.
+This module knows nothing of games beyond that: it sits below ``simulate`` and
+``tournament``, which pass their per-game function in.  Ray is imported only by the Ray
+backend, on first use.
 
->>> from meldkit import load_pack
->>> from meldkit._sim_backends import RunSpec, run_games
->>> spec = RunSpec(load_pack("pony_tail"), players=4, seed=1, bots=("random",))
->>> [r.game for r in run_games(spec, games=5, first=2, batch=2)]
-[2, 3, 4]
+>>> from meldkit._sim_backends import make_backend, run_games
+>>> list(run_games(abs, [-3, 1, -2, 4], first=1, batch=2))
+[1, 2, 4]
+>>> list(run_games(abs, range(-3, 3), backend=make_backend(abs, jobs=2)))
+[3, 2, 1, 0, 1, 2]
 """
 
 from __future__ import annotations
@@ -32,23 +36,20 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any, TextIO
-
-import attrs
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TextIO
 
 from ._errors import MeldkitError
 from ._table import Progress
-
-if TYPE_CHECKING:
-    from ._loader import RulePack
-    from .simulate import GameRecord
 
 RAY_INSTALL = 'pip install "meldkit[ray]"'
 """How to install the Ray extra."""
 
 DEFAULT_RETRIES = 3
 """How many times a batch lost with its worker is played again before the run fails."""
+
+Play = Callable[[Any], Any]
+"""A pure per-game function: an item in, that game's result out (both picklable)."""
 
 
 class WorkerLostError(MeldkitError, RuntimeError):
@@ -62,23 +63,9 @@ class RayNotInstalledError(MeldkitError, ImportError):
         super().__init__(f"--ray needs Ray, which is not installed: {RAY_INSTALL}")
 
 
-@attrs.frozen
-class RunSpec:
-    """Everything a worker needs to play any game of a run (sent to each worker once)."""
-
-    pack: RulePack
-    players: int
-    seed: int
-    bots: tuple[str, ...]
-    options: dict | None = None
-
-
-def play_batch(spec: RunSpec, start: int, stop: int) -> list[GameRecord]:
-    """The records of games ``start`` … ``stop - 1`` of the run ``spec``."""
-    from .simulate import play_one
-
-    return [play_one(spec.pack, spec.players, spec.seed, g, spec.bots, spec.options)
-            for g in range(start, stop)]
+def play_batch(play: Play, items: Sequence) -> list:
+    """The results of one batch: ``play`` of each item, in order."""
+    return [play(item) for item in items]
 
 
 def auto_batch(games: int, workers: int) -> int:
@@ -95,6 +82,13 @@ def auto_batch(games: int, workers: int) -> int:
     return max(1, min(16, games // (workers * 16)))
 
 
+def _games(start: int, items: Sequence) -> tuple[str, str]:
+    """``("games 4-7", "them")``: the positions of a batch in its run, and its pronoun."""
+    if len(items) == 1:
+        return f"game {start}", "it"
+    return f"games {start}-{start + len(items) - 1}", "them"
+
+
 # --------------------------------------------------------------------------- backends
 
 
@@ -104,11 +98,12 @@ class _Backend:
     slots: int = 1
     workers: int = 1
 
-    def submit(self, start: int, stop: int) -> None:
+    def submit(self, start: int, items: Sequence) -> None:
+        """Play the batch ``items``, the games from position ``start`` of the run."""
         raise NotImplementedError
 
-    def wait(self) -> list[tuple[int, list[GameRecord]]]:
-        """Block until at least one batch is done; its ``(start, records)``."""
+    def wait(self) -> list[tuple[int, list]]:
+        """Block until at least one batch is done; its ``(start, results)``."""
         raise NotImplementedError
 
     def close(self) -> None:
@@ -118,30 +113,31 @@ class _Backend:
 class _SerialBackend(_Backend):
     """In this process, one batch at a time."""
 
-    def __init__(self, spec: RunSpec):
-        self._spec = spec
-        self._queue: list[tuple[int, int]] = []
+    def __init__(self, play: Play):
+        self._play = play
+        self._queue: list[tuple[int, Sequence]] = []
 
-    def submit(self, start: int, stop: int) -> None:
-        self._queue.append((start, stop))
+    def submit(self, start: int, items: Sequence) -> None:
+        self._queue.append((start, items))
 
-    def wait(self) -> list[tuple[int, list[GameRecord]]]:
-        start, stop = self._queue.pop(0)
-        return [(start, play_batch(self._spec, start, stop))]
+    def wait(self) -> list[tuple[int, list]]:
+        start, items = self._queue.pop(0)
+        return [(start, play_batch(self._play, items))]
 
 
 # --- a pool of local processes
 
-_WORKER_SPEC: RunSpec | None = None
+_WORKER_PLAY: Play | None = None
 
 
-def _pool_worker_init(spec: RunSpec) -> None:
-    """In each pool worker: keep the run's spec, leave Ctrl-C to the driver, and exit when
-    the process that started this worker is gone (no orphans, whatever killed it)."""
+def _pool_worker_init(play: Play) -> None:
+    """In each pool worker: keep the run's per-game function, leave Ctrl-C to the driver,
+    and exit when the process that started this worker is gone (no orphans, whatever
+    killed it)."""
     import signal
 
-    global _WORKER_SPEC
-    _WORKER_SPEC = spec
+    global _WORKER_PLAY
+    _WORKER_PLAY = play
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # a forked worker inherits the driver's handlers; the command line's SIGTERM handler
     # would turn the pool's terminate() into a KeyboardInterrupt sent back as a result
@@ -157,9 +153,9 @@ def _pool_worker_init(spec: RunSpec) -> None:
     threading.Thread(target=watch, name="meldkit-orphan-watch", daemon=True).start()
 
 
-def _pool_batch(start: int, stop: int) -> list[GameRecord]:
-    assert _WORKER_SPEC is not None
-    return play_batch(_WORKER_SPEC, start, stop)
+def _pool_batch(items: Sequence) -> list:
+    assert _WORKER_PLAY is not None
+    return play_batch(_WORKER_PLAY, items)
 
 
 class _PoolBackend(_Backend):
@@ -171,26 +167,26 @@ class _PoolBackend(_Backend):
     again, the run fails naming it.
     """
 
-    def __init__(self, spec: RunSpec, jobs: int, retries: int):
-        self._spec = spec
+    def __init__(self, play: Play, jobs: int, retries: int):
+        self._play = play
         self.workers = jobs
         self.slots = 2 * jobs
         self._retries = retries
         self._lost: dict[int, int] = {}  # batch start -> times lost
-        self._futures: dict[Any, tuple[int, int]] = {}
-        self._ready: list[tuple[int, list[GameRecord]]] = []  # played alone, not yet returned
+        self._futures: dict[Any, tuple[int, Sequence]] = {}
+        self._ready: list[tuple[int, list]] = []  # played alone, not yet returned
         self._pool = self._new_pool()
 
     def _new_pool(self, workers: int | None = None):
         from concurrent.futures import ProcessPoolExecutor
 
         return ProcessPoolExecutor(max_workers=workers or self.workers,
-                                   initializer=_pool_worker_init, initargs=(self._spec,))
+                                   initializer=_pool_worker_init, initargs=(self._play,))
 
-    def submit(self, start: int, stop: int) -> None:
-        self._futures[self._pool.submit(_pool_batch, start, stop)] = (start, stop)
+    def submit(self, start: int, items: Sequence) -> None:
+        self._futures[self._pool.submit(_pool_batch, items)] = (start, items)
 
-    def wait(self) -> list[tuple[int, list[GameRecord]]]:
+    def wait(self) -> list[tuple[int, list]]:
         from concurrent.futures import FIRST_COMPLETED
         from concurrent.futures import wait as wait_futures
         from concurrent.futures.process import BrokenProcessPool
@@ -204,7 +200,7 @@ class _PoolBackend(_Backend):
             if isinstance(f.exception(), BrokenProcessPool):
                 broken = True
                 continue
-            start, _stop = self._futures.pop(f)
+            start, _items = self._futures.pop(f)
             out.append((start, f.result()))  # a game's own error propagates from here
         if broken:
             self._restart()
@@ -213,37 +209,37 @@ class _PoolBackend(_Backend):
     def _restart(self) -> None:
         """A worker died: every batch not finished is lost; play them on a new pool."""
         lost = []
-        for f, (start, stop) in list(self._futures.items()):
+        for f, (start, items) in list(self._futures.items()):
             if f.done() and f.exception() is None:
                 continue  # finished before the pool broke: kept for the next wait()
             del self._futures[f]
-            lost.append((start, stop))
+            lost.append((start, items))
         _terminate_pool(self._pool)
         again = []
-        for start, stop in lost:
+        for start, items in lost:
             n = self._lost[start] = self._lost.get(start, 0) + 1
             if n <= self._retries:
-                again.append((start, stop))
+                again.append((start, items))
                 continue
-            records = self._play_alone(start, stop)
-            if records is None:
+            results = self._play_alone(items)
+            if results is None:
                 self.close()
+                games, them = _games(start, items)
                 raise WorkerLostError(
-                    f"games {start}-{stop - 1}: a worker process died {n + 1} times while "
-                    f"playing them, the last time alone (the retries are {self._retries}); "
-                    "out of memory?")
-            self._ready.append((start, records))
+                    f"{games}: a worker process died {n + 1} times while playing {them}, "
+                    f"the last time alone (the retries are {self._retries}); out of memory?")
+            self._ready.append((start, results))
         self._pool = self._new_pool()
-        for start, stop in again:
-            self.submit(start, stop)
+        for start, items in again:
+            self.submit(start, items)
 
-    def _play_alone(self, start: int, stop: int) -> list[GameRecord] | None:
-        """The batch's records from a pool of its own, or None if its worker died."""
+    def _play_alone(self, items: Sequence) -> list | None:
+        """The batch's results from a pool of its own, or None if its worker died."""
         from concurrent.futures.process import BrokenProcessPool
 
         pool = self._new_pool(1)
         try:
-            return pool.submit(_pool_batch, start, stop).result()
+            return pool.submit(_pool_batch, items).result()
         except BrokenProcessPool:
             return None
         finally:
@@ -298,32 +294,32 @@ class _RayBackend(_Backend):
     and left running; one started here is shut down by :meth:`close`.
     """
 
-    def __init__(self, spec: RunSpec, address: str, jobs: int | None, retries: int):
+    def __init__(self, play: Play, address: str, jobs: int | None, retries: int):
         ray = self._ray = import_ray()
         self._started = _init_ray(ray, address, jobs)
         self._task = ray.remote(num_cpus=1, max_retries=retries,
                                 retry_exceptions=False)(play_batch)
-        self._spec_ref = ray.put(spec)
+        self._play_ref = ray.put(play)
         cpus = int(ray.cluster_resources().get("CPU", 1)) or 1
         self.workers = cpus
         self.slots = 2 * cpus
-        self._refs: dict[Any, tuple[int, int]] = {}
+        self._refs: dict[Any, tuple[int, Sequence]] = {}
         self._retries = retries
 
-    def submit(self, start: int, stop: int) -> None:
-        ref = self._task.remote(self._spec_ref, start, stop)
-        self._refs[ref] = (start, stop)
+    def submit(self, start: int, items: Sequence) -> None:
+        ref = self._task.remote(self._play_ref, items)
+        self._refs[ref] = (start, items)
 
-    def wait(self) -> list[tuple[int, list[GameRecord]]]:
+    def wait(self) -> list[tuple[int, list]]:
         ray = self._ray
         ready, _ = ray.wait(list(self._refs), num_returns=1)
         more, _ = ray.wait([r for r in self._refs if r not in ready],
                            num_returns=len(self._refs) - len(ready), timeout=0)
         out = []
         for ref in [*ready, *more]:
-            start, stop = self._refs.pop(ref)
+            start, items = self._refs.pop(ref)
             try:
-                records = ray.get(ref)
+                results = ray.get(ref)
             except ray.exceptions.RayTaskError as e:  # the game itself failed: its error
                 cause = getattr(e, "cause", None)
                 if isinstance(cause, BaseException):
@@ -332,15 +328,16 @@ class _RayBackend(_Backend):
             except (ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError,
                     ray.exceptions.ObjectLostError) as e:
                 n = self._retries + 1
+                games, them = _games(start, items)
                 raise WorkerLostError(
-                    f"games {start}-{stop - 1}: the Ray worker playing them was lost "
+                    f"{games}: the Ray worker playing {them} was lost "
                     f"{n} time{'s' if n != 1 else ''} ({type(e).__name__}); out of memory?"
                 ) from None
             except ray.exceptions.RayError as e:  # the cluster itself: lost head, ...
                 first = (str(e).strip().splitlines() or [""])[0]
-                raise WorkerLostError(f"games {start}-{stop - 1}: Ray failed "
+                raise WorkerLostError(f"{_games(start, items)[0]}: Ray failed "
                                       f"({type(e).__name__}: {first})") from None
-            out.append((start, records))
+            out.append((start, results))
         return out
 
     def close(self) -> None:
@@ -396,29 +393,32 @@ def ray_session(address: str | None, jobs: int | None = None) -> Iterator[None]:
 # --------------------------------------------------------------------------- the driver
 
 
-def make_backend(spec: RunSpec, jobs: int = 1, ray: str | None = None,
+def make_backend(play: Play, jobs: int = 1, ray: str | None = None,
                  retries: int = DEFAULT_RETRIES) -> _Backend:
-    """The backend for ``jobs`` local processes (0: one per CPU), or for Ray at ``ray``
-    (``"local"``: start one here, with ``jobs`` CPUs if ``jobs`` > 0; ``"auto"`` or
-    ``"ray://host:10001"``: an existing cluster)."""
+    """The backend that plays ``play`` in ``jobs`` local processes (0: one per CPU; 1: this
+    process), or on Ray at ``ray`` (``"local"``: start one here, with ``jobs`` CPUs if
+    ``jobs`` > 0; ``"auto"`` or ``"ray://host:10001"``: an existing cluster).  A batch lost
+    with its worker is played again up to ``retries`` times."""
     if ray is not None:
-        return _RayBackend(spec, ray, jobs or None, retries)
+        return _RayBackend(play, ray, jobs or None, retries)
     if jobs == 0:
         jobs = os.cpu_count() or 1
     if jobs <= 1:
-        return _SerialBackend(spec)
-    return _PoolBackend(spec, jobs, retries)
+        return _SerialBackend(play)
+    return _PoolBackend(play, jobs, retries)
 
 
-def run_games(spec: RunSpec, games: int, first: int = 0, batch: int | None = None,
+def run_games(play: Play, items: Sequence, first: int = 0, batch: int | None = None,
               backend: _Backend | None = None,
-              progress: Callable[[int, int], None] | None = None) -> Iterator[GameRecord]:
-    """Yield the records of games ``first`` … ``games - 1`` in game order, played in
-    batches of ``batch`` games (default: :func:`auto_batch`) on ``backend`` (default: this
-    process).  ``progress(done, games)`` is called as batches arrive, ``done`` counting the
-    ``first`` games too.  The backend is closed when the iterator ends or is closed."""
+              progress: Callable[[int, int], None] | None = None) -> Iterator[Any]:
+    """Yield ``play(items[k])`` for ``k`` = ``first`` … ``len(items) - 1``, in that order,
+    played in batches of ``batch`` games (default: :func:`auto_batch`) on ``backend``
+    (default: this process; it must have been made for the same ``play``).
+    ``progress(done, total)`` is called as batches arrive, ``done`` counting the ``first``
+    games too.  The backend is closed when the iterator ends or is closed."""
     if backend is None:
-        backend = _SerialBackend(spec)
+        backend = _SerialBackend(play)
+    games = len(items)
     if batch is None:
         batch = auto_batch(games - first, backend.workers)
     if batch < 1:
@@ -426,24 +426,24 @@ def run_games(spec: RunSpec, games: int, first: int = 0, batch: int | None = Non
     window = 4 * backend.slots * batch  # never more than this many games ahead of the output
     next_submit = next_yield = first
     in_flight = 0
-    finished: dict[int, list[GameRecord]] = {}
+    finished: dict[int, list] = {}
     try:
         while next_yield < games:
             while (in_flight < backend.slots and next_submit < games
                    and next_submit < next_yield + window):
                 stop = min(next_submit + batch, games)
-                backend.submit(next_submit, stop)
+                backend.submit(next_submit, items[next_submit:stop])
                 in_flight += 1
                 next_submit = stop
-            for start, records in backend.wait():
-                finished[start] = records
+            for start, results in backend.wait():
+                finished[start] = results
                 in_flight -= 1
             while next_yield in finished:
-                records = finished.pop(next_yield)
-                next_yield += len(records)
+                results = finished.pop(next_yield)
+                next_yield += len(results)
                 if progress:
                     progress(next_yield, games)
-                yield from records
+                yield from results
     finally:
         backend.close()
 

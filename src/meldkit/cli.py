@@ -312,16 +312,10 @@ def _terminate_as_interrupt():
         signal.signal(signal.SIGTERM, old)
 
 
-def _write_whole(f, data: bytes) -> None:
-    """One record to an unbuffered file: one write call, so a killed run leaves whole lines."""
-    view = memoryview(data)
-    while view:
-        view = view[f.write(view):]
-
-
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from ._sim_backends import RateProgress, ray_session
-    from .simulate import format_summary, record_line, resume_records, simulate, summarize
+    from .simulate import (RecordFile, RecordWriteError, format_summary, resume_records,
+                           simulate, summarize)
 
     pack = _load(args.pack, args.set)
     players = _players(args, pack)
@@ -339,8 +333,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             sys.stderr.write(f"resuming {args.out}: {len(records)} of {args.games} games "
                              "already played\n")
     first = len(records)
-    record_file = (open(args.out, "ab" if args.resume else "wb", buffering=0)  # noqa: SIM115
-                   if args.out else None)
+    record_file = RecordFile(args.out, append=args.resume) if args.out else None
     progress = RateProgress(args.games, first, "games", sys.stderr,
                             enabled=_isatty(sys.stderr))
     try:
@@ -351,7 +344,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
                                             **scale)) as run:
             for r in run:
                 if record_file:
-                    _write_whole(record_file, record_line(r))
+                    record_file.write(r)
                 records.append(r)
                 if not args.quiet:
                     progress.clear()
@@ -363,7 +356,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
                     out.flush()
     except BaseException as e:  # interrupted, or a worker or the cluster lost for good
         progress.close()
-        if record_file and (records or isinstance(e, KeyboardInterrupt)):
+        if record_file and (records or isinstance(e, KeyboardInterrupt)) and not isinstance(
+                e, RecordWriteError):  # its message says it all
             sys.stderr.write(f"meldkit: {len(records)} whole games are in {args.out}; "
                              "continue the run with the same command and --resume\n")
         raise
@@ -1264,9 +1258,10 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
         progress.update(played)
 
     try:
-        result = run_tournament(pack, names, games=args.games, players=args.players,
-                                seed=args.seed, ratings=not args.no_ratings,
-                                progress=step, jobs=args.jobs)
+        with _terminate_as_interrupt():  # SIGTERM stops the workers as Ctrl-C does
+            result = run_tournament(pack, names, games=args.games, players=args.players,
+                                    seed=args.seed, ratings=not args.no_ratings,
+                                    progress=step, jobs=args.jobs)
     finally:
         progress.clear()
     print(result.report())

@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 import os
@@ -32,6 +33,7 @@ import attrs
 
 from ._errors import MeldkitError, PackProblem, RulePackError
 from ._loader import RulePack, load_pack, load_pack_text
+from ._sim_backends import make_backend, run_games
 from .bots import StuckGameError, make_bot, play_game
 
 Z95 = 1.959963984540054
@@ -96,6 +98,78 @@ def record_line(record: GameRecord) -> bytes:
     return (json.dumps(record.to_dict(), separators=(",", ":")) + "\n").encode()
 
 
+class RecordWriteError(MeldkitError, OSError):
+    """A record that could not be written to ``--out`` (a full disk, say); the file was
+    cut back to the whole records before it."""
+
+
+class RecordFile:
+    """An ``--out`` file that only ever holds whole records: each record is one line
+    written whole (one buffer, unbuffered writes, then a flush); a write that fails is cut
+    back to the end of the last whole record and raises :class:`RecordWriteError`, one
+    line naming the file.  ``append`` continues a file (``--resume``) instead of starting
+    it afresh.
+
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp(), "run.jsonl")
+    >>> with RecordFile(path) as out:
+    ...     for r in simulate("pony_tail", 4, games=2, seed=1):
+    ...         out.write(r)
+    >>> [json.loads(line)["game"] for line in path.read_bytes().splitlines()]
+    [0, 1]
+    """
+
+    def __init__(self, path: str | os.PathLike, append: bool = False):
+        self.path = os.fspath(path)
+        self._file = self._open(self.path, "ab" if append else "wb")
+        self._whole = self._file.seek(0, os.SEEK_END)  # the end of the last whole record
+
+    @staticmethod
+    def _open(path: str, mode: str):
+        return open(path, mode, buffering=0)  # noqa: SIM115 - closed by close()
+
+    def write(self, record: GameRecord) -> None:
+        """Append ``record`` as one whole line, or leave the file as it was and raise."""
+        line = record_line(record)
+        try:
+            view = memoryview(line)
+            while view:
+                n = self._file.write(view)
+                if not n:
+                    raise OSError(errno.EIO, "the file took none of the record")
+                view = view[n:]
+            self._file.flush()
+        except OSError as e:
+            cut = self._cut()
+            reason = e.strerror or str(e) or type(e).__name__
+            kept = ("the file was cut back to the whole records before it" if cut
+                    else "the file may end with part of it (--resume cuts that off)")
+            raise RecordWriteError(
+                f"{self.path}: {reason}: the record of game {record.game} was not written, "
+                f"and {kept}; make room, then continue the run with the same command and "
+                "--resume") from None
+        self._whole += len(line)
+
+    def _cut(self) -> bool:
+        """Truncate the file to its last whole record; False if that failed too."""
+        try:
+            self._file.truncate(self._whole)
+            self._file.seek(self._whole)
+        except OSError:
+            return False
+        return True
+
+    def close(self) -> None:
+        """Close the file."""
+        self._file.close()
+
+    def __enter__(self) -> RecordFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 def _jsonable(value):
     if isinstance(value, (tuple, list)):
         return [_jsonable(v) for v in value]
@@ -147,6 +221,26 @@ def play_one(pack: RulePack, players: int, seed: int, game: int,
     )
 
 
+@attrs.frozen
+class RunSpec:
+    """Everything a worker needs to play any game of a run (sent to each worker once):
+    called with a game number, it plays that game (:func:`play_one`).
+
+    >>> spec = RunSpec(load_pack("pony_tail"), players=4, seed=1, bots=("random",))
+    >>> spec(3) == play_one(spec.pack, 4, 1, 3)
+    True
+    """
+
+    pack: RulePack
+    players: int
+    seed: int
+    bots: tuple[str, ...]
+    options: dict | None = None
+
+    def __call__(self, game: int) -> GameRecord:
+        return play_one(self.pack, self.players, self.seed, game, self.bots, self.options)
+
+
 def simulate(pack: RulePack | str | os.PathLike, players: int, games: int, seed: int = 0,
              bots: Sequence[str] = ("random",), options: dict | None = None,
              progress: Callable[[int, int], None] | None = None,
@@ -168,7 +262,6 @@ def simulate(pack: RulePack | str | os.PathLike, players: int, games: int, seed:
     [4, 5]
     """
     from . import new_game
-    from ._sim_backends import RunSpec, make_backend, run_games
 
     if not isinstance(pack, RulePack):
         pack = load_pack(pack)
@@ -187,7 +280,7 @@ def simulate(pack: RulePack | str | os.PathLike, players: int, games: int, seed:
 
     def run() -> Iterator[GameRecord]:  # workers start on the first next(), not before
         backend = make_backend(spec, jobs, ray, retries)
-        yield from run_games(spec, games, first, batch, backend, progress)
+        yield from run_games(spec, range(games), first, batch, backend, progress)
 
     return run()
 

@@ -18,17 +18,18 @@ half) with its Wilson 95% interval.
 
 from __future__ import annotations
 
-import functools
+import contextlib
 import itertools
 import math
-import os
 from dataclasses import dataclass, field
 
 import meldkit
 from meldkit._errors import StuckGameError
+from meldkit._sim_backends import DEFAULT_RETRIES, make_backend, run_games
 from meldkit.bots import make_bot, play_game
 
-__all__ = ["STUCK", "TournamentResult", "play_pairing", "run_tournament", "wilson"]
+__all__ = ["STUCK", "PairingGames", "TournamentResult", "play_pairing", "run_tournament",
+           "wilson"]
 
 
 def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -103,14 +104,39 @@ def play_pairing(pack, players: int, a: str, b: str, i: int, seed: int = 0,
     return None if win is None else seat_bot[g.team_players(win)[0]]
 
 
+@dataclass(frozen=True)
+class PairingGames:
+    """The games of one tournament as a pure per-game function for the pool backend
+    (:mod:`meldkit._sim_backends`): called with ``(a, b, i)``, it plays game ``i`` between
+    bots ``a`` and ``b`` (:func:`play_pairing`).  Picklable, so any process may play it.
+
+    >>> PairingGames("gin_rummy", 2, seed=1)(("random", "greedy", 0)) == play_pairing(
+    ...     "gin_rummy", 2, "random", "greedy", 0, seed=1)
+    True
+    """
+
+    pack: meldkit.RulePack | str
+    players: int
+    seed: int = 0
+    max_actions: int = 20_000
+
+    def __call__(self, game: tuple[str, str, int]) -> str | None:
+        a, b, i = game
+        return play_pairing(self.pack, self.players, a, b, i, self.seed, self.max_actions)
+
+
 def run_tournament(pack, bots: list[str], games: int = 20, players: int | None = None,
                    seed: int = 0, ratings: bool = True, max_actions: int = 20_000,
-                   progress=None, jobs: int = 1) -> TournamentResult:
+                   progress=None, jobs: int = 1,
+                   retries: int = DEFAULT_RETRIES) -> TournamentResult:
     """Play the round robin (see the module) and return its :class:`TournamentResult`.
 
-    ``jobs`` worker processes play the games (0: one per CPU); the result is the same
-    for any number — outcomes are folded into the tallies and ratings in game order.
-    ``progress(a, b, done, games)`` is called after each game of each pair."""
+    ``jobs`` worker processes play the games (0: one per CPU), on the backend ``simulate``
+    uses: the result is the same for any number, as outcomes are folded into the tallies
+    and ratings in game order (pair by pair, as :func:`itertools.combinations` lists
+    them).  A game lost with its worker is played again, up to ``retries`` times (then
+    :class:`~meldkit._sim_backends.WorkerLostError`); an exception, Ctrl-C included, stops
+    the workers.  ``progress(a, b, done, games)`` is called after each game of each pair."""
     if not isinstance(pack, meldkit.RulePack):
         pack = meldkit.load_pack(pack)
     if len(bots) < 2:
@@ -123,41 +149,32 @@ def run_tournament(pack, bots: list[str], games: int = 20, players: int | None =
     model = _rating_model() if ratings else None
     rated = {b: model.rating(name=b) for b in bots} if model else {}
     result = TournamentResult(pack.name, n)
-    workers = (os.cpu_count() or 1) if jobs == 0 else jobs
-    pool = None
-    if workers > 1:
-        from concurrent.futures import ProcessPoolExecutor
-
-        pool = ProcessPoolExecutor(max_workers=workers)
-    try:
-        for a, b in itertools.combinations(bots, 2):
-            play = functools.partial(play_pairing, pack, n, a, b, seed=seed,
-                                     max_actions=max_actions)
-            outcomes = (pool.map(play, range(games), chunksize=max(1, games // (4 * workers)))
-                        if pool is not None else map(play, range(games)))
-            w = t = l = stuck = 0
-            for i, outcome in enumerate(outcomes):
-                if outcome == STUCK:
-                    stuck += 1
-                    t += 1
-                    rank = None
-                elif outcome is None:
-                    t += 1
-                    rank = [0, 0]
-                elif outcome == a:
-                    w += 1
-                    rank = [0, 1]
-                else:
-                    l += 1
-                    rank = [1, 0]
-                if model is not None and rank is not None:
-                    [[ra], [rb]] = model.rate([[rated[a]], [rated[b]]], ranks=rank)
-                    rated[a], rated[b] = ra, rb
-                if progress is not None:
-                    progress(a, b, i + 1, games)
-            result.pairs.append((a, b, w, t, l, stuck))
-    finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
+    pairs = list(itertools.combinations(bots, 2))
+    schedule = [(a, b, i) for a, b in pairs for i in range(games)]
+    play = PairingGames(pack, n, seed, max_actions)
+    tally = {pair: [0, 0, 0, 0] for pair in pairs}  # won, tied, lost, stuck
+    backend = make_backend(play, jobs if len(schedule) > 1 else 1, retries=retries)
+    with contextlib.closing(run_games(play, schedule, backend=backend)) as outcomes:
+        for (a, b, i), outcome in zip(schedule, outcomes):
+            counts = tally[a, b]
+            if outcome == STUCK:
+                counts[3] += 1
+                counts[1] += 1
+                rank = None
+            elif outcome is None:
+                counts[1] += 1
+                rank = [0, 0]
+            elif outcome == a:
+                counts[0] += 1
+                rank = [0, 1]
+            else:
+                counts[2] += 1
+                rank = [1, 0]
+            if model is not None and rank is not None:
+                [[ra], [rb]] = model.rate([[rated[a]], [rated[b]]], ranks=rank)
+                rated[a], rated[b] = ra, rb
+            if progress is not None:
+                progress(a, b, i + 1, games)
+    result.pairs = [(a, b, *tally[a, b]) for a, b in pairs]
     result.ratings = {name: (r.mu, r.sigma) for name, r in rated.items()}
     return result
