@@ -7,17 +7,20 @@ exact outcomes: reason codes of refused actions, zones, and the scores of the ha
 
 Going out (CC-16) needs one canasta with 3 or 4 players and two with 2 or 6; the script
 :func:`going_out` reaches it at each count with seat 0 going out in its first turn that
-melds (concealed): with 6 players its partners have made the two canastas before.
+melds (concealed, with a canasta of its own): with 6 players its partner has made the
+second canasta before.
 """
 
 from __future__ import annotations
+
+from collections import Counter
 
 import pytest
 from clauses import cards, play, rank
 
 import meldkit
 from meldkit import SetupError
-from meldkit.testing import refusal, stacked_game
+from meldkit.testing import refusal, stack_deck, stacked_game
 
 PACK = "classic_canasta"
 PLAYERS = [2, 3, 4, 6]
@@ -105,20 +108,32 @@ def going_out(players: int, form: str):
         if form == "discard":
             return g, ["draw", "meld 9 9 9 9 9 9 9", "meld A A A A", "discard 5"]
         return g, ["draw", "meld 9 9 9 9 9 9 9 9", "meld A A A A"]
-    # six players, two canastas: seat 0's partners (seats 2 and 4) meld one each first
-    g = deal(6, {0: "AC AD AH AS KC KD KH QC QD QH JC JD JH", 2: f"{EIGHTS} 4C",
-                 4: "7C 7C 7D 7D 7H 7H 7S 4S"},
-             stock="4S 4H 4C 4D 4S 4H " + ("5C" if form == "discard" else "JS"))
+    # six players, two canastas: seat 0's partner (seat 2) melds one first
+    g = six_players_partners_meld({0: f"{NINES} AC AD AH KC KD KH"}, first="8",
+                                  then="5C" if form == "discard" else "9S")
+    melds_ = ["meld A A A", "meld K K K"]
+    if form == "discard":
+        return g, ["draw", "meld 9 9 9 9 9 9 9", *melds_, "discard 5"]
+    return g, ["draw", "meld 9 9 9 9 9 9 9 9", *melds_]
+
+
+def six_players_partners_meld(hands: dict, first: str, then: str, second: str = ""):
+    """Six players: seat 0 passes, its partner seat 2 melds a natural canasta of rank
+    ``first`` (and seat 4 one of rank ``second``, if given); seat 0, holding ``hands[0]``,
+    is to move again and draws ``then``."""
+    canasta = {"8": EIGHTS, "7": "7C 7C 7D 7D 7H 7H 7S"}
+    hands = {**hands, 2: f"{canasta[first]} 4C"}
+    if second:
+        hands[4] = f"{canasta[second]} 4S"
+    g = deal(6, hands, stock=f"4S 4H 4C 4D 4S 4H {then}")
     play(g, "draw", "discard 4")                                    # seat 0 passes
     play(g, "draw", "discard 4")                                    # seat 1
-    play(g, "draw", "meld 8 8 8 8 8 8 8", "discard 4")              # seat 2: 70, a canasta
+    play(g, "draw", f"meld {' '.join([first] * 7)}", "discard 4")   # seat 2: 70, a canasta
     play(g, "draw", "discard 4")                                    # seat 3
-    play(g, "draw", "meld 7 7 7 7 7 7 7", "discard 4")              # seat 4: a canasta
+    play(g, "draw", *([f"meld {' '.join([second] * 7)}"] if second else []),
+         "discard 4")                                               # seat 4
     play(g, "draw", "discard 4")                                    # seat 5
-    melds_ = ["meld A A A A", "meld K K K", "meld Q Q Q"]
-    if form == "discard":
-        return g, ["draw", *melds_, "meld J J J", "discard 5"]
-    return g, ["draw", *melds_, "meld J J J J"]
+    return g
 
 
 def melded_then_round(players: int, discard: str, other_rank: str = "7"):
@@ -505,6 +520,95 @@ def test_CC_17_concealed_is_judged_per_player_whatever_the_partner_did(players):
         play(g, "draw", "discard 4")                            # seat 5
     play(g, "draw", "meld 9 9 9 9 9 9 9", "meld A A A A", *finish)
     assert ("went_out", 200) == (g.last_hand.ended_by, g.last_hand.scores[0].going_out)
+
+
+@pytest.mark.parametrize("players", [4, 6])
+def test_CC_17_a_concealed_hand_needs_a_canasta_of_its_own(players):
+    """Seat 0 melds its whole hand in one turn, not having melded before, on the canastas
+    its partners laid: the ordinary 100, not the concealed 200."""
+    if players == 4:
+        g = deal(4, {0: "AC AD AH AS KC KD KH QC QD QH 5D", 2: f"{NINES} 4C"},
+                 stock="4S 4H 4D 4S QS")
+        play(g, "draw", "discard 4", "draw", "discard 4")          # seats 0 and 1
+        play(g, "draw", "meld 9 9 9 9 9 9 9", "discard 4")         # seat 2: the canasta
+        play(g, "draw", "discard 4")                               # seat 3
+        out = ["meld A A A A", "meld K K K", "meld Q Q Q Q", "discard 5"]
+    else:  # seats 2 and 4 lay the two canastas
+        g = six_players_partners_meld({0: "AC AD AH AS KC KD KH QC QD QH JC JD 5D"},
+                                      first="8", second="7", then="JH")
+        out = ["meld A A A A", "meld K K K", "meld Q Q Q", "meld J J J", "discard 5"]
+    assert (0, False) == (g.current_player, g.player_melded[0])
+    play(g, "draw", *out)
+    assert ("went_out", 0) == (g.last_hand.ended_by, g.last_hand.went_out)
+    assert (False, 100) == (g.last_hand.final.concealed, g.last_hand.scores[0].going_out)
+
+
+RED_THREES = {2: "3H 3H 3D 3D", 3: "3H 3H 3D 3D", 4: "3H 3H 3D 3D", 6: "3H 3H 3H 3D 3D 3D"}
+"""CC-6: the red threes of the deck (two decks; three for six players)."""
+
+
+def last_card_red_three(players: int, hand: str, pack=PACK) -> meldkit.GameState:
+    """A stacked game in which seat 0, holding ``hand``, is to draw the stock's last card,
+    a red three: every other red three starts the pile (CC-5), the stock is run down by
+    each seat discarding a card it drew, and the first player is chosen so that the
+    last draw falls to seat 0."""
+    threes = RED_THREES[players].split()
+    upcard = " ".join(threes[1:]) + " KC"  # the other red threes, covered
+    total = 162 if players == 6 else 108
+    stock = total - players * DEAL[players] - len(upcard.split())
+    first = -((stock - 1) // DRAW[players]) % players  # seat 0 draws last
+    order = stack_deck(PACK, players, {0: cards(hand)}, upcard=cards(upcard),
+                       first_player=first)
+    fresh = meldkit.new_game(PACK, players=players)
+    rest = Counter(fresh.card_code(c) for zone in fresh.zone_cards().values() for c in zone)
+    rest.subtract(order + [threes[0]])
+    g = meldkit.new_game(pack, players=players, options={"first_player": first},
+                         deck_order=order + sorted(rest.elements()) + [threes[0]])
+    while g.view(0)["stock_size"] > DRAW[players]:
+        p = g.current_player
+        before = Counter(g.hand_codes(p))
+        play(g, "draw")
+        drawn = Counter(g.hand_codes(p)) - before
+        play(g, f"discard {rank(min(drawn))}")
+    assert (0, "draw") == (g.current_player, g.phase)
+    return g
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_CC_18_a_red_three_drawn_last_ends_play_its_drawer_may_meld_but_not_discard(players):
+    g = last_card_red_three(players, "KC KD KH AC AD AH")
+    bonus_before = len(g.view(0)["players"][0]["bonus"])
+    play(g, "draw")
+    seat = g.view(0)["players"][0]
+    assert ("play", 0, bonus_before + 1) == (g.phase, g.view(0)["stock_size"], len(seat["bonus"]))
+    assert "3H" == seat["bonus"][-1] or "3D" == seat["bonus"][-1]
+    assert "discard/after-last-bonus" == refused(g, "discard K")
+    play(g, "meld K K K")  # 30: the initial meld is still short of 50
+    assert "end/initial-meld-pending" == refused(g, "end")
+    play(g, "meld A A A")  # 90
+    legal = [str(a) for a in g.legal_actions()]
+    assert "end" in legal and not [a for a in legal if a.startswith("discard")]
+    play(g, "end")
+    assert ("stock_empty", None, 1) == (g.last_hand.ended_by, g.last_hand.went_out,
+                                        len(g.hand_results))
+    assert (90, 100 * (bonus_before + 1)) == (g.last_hand.scores[0].melded_cards,
+                                              g.last_hand.scores[0].bonus_cards)
+
+
+@pytest.mark.parametrize("mode, phase", [("end_at_once", None), ("play_on", "play")])
+def test_CC_18_other_tables_end_at_once_or_play_on_after_a_red_three_drawn_last(mode, phase):
+    """hand_end.last_card_bonus: ``end_at_once`` (the drawer neither melds nor discards)
+    or ``play_on`` (the turn as usual, and play goes on with an empty stock)."""
+    variant = meldkit.load_pack_text(f"extends: classic_canasta\nname: cc_{mode}\n"
+                                     f"hand_end: {{last_card_bonus: {mode}}}\n")
+    g = last_card_red_three(4, "KC KD KH AC AD AH", variant)
+    play(g, "draw")
+    if phase is None:
+        assert ("stock_empty", 1) == (g.last_hand.ended_by, len(g.hand_results))
+    else:
+        play(g, "meld K K K", "meld A A A")
+        play(g, next(str(a) for a in g.legal_actions() if a.type == "discard"))
+        assert (1, "draw", 0) == (g.current_player, g.phase, len(g.hand_results))
 
 
 @pytest.mark.parametrize("players", PLAYERS)

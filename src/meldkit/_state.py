@@ -73,7 +73,7 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, HandEn
         "stock", "pile", "pile_frozen", "hands", "hand_size", "reserves", "reserve_taken",
         "bonus", "melds", "open_melds", "melded", "out", "pending", "pile_pending",
         "pending_top", "failed_initial", "melded_at_turn_start", "player_melded", "plugin",
-        "ext",
+        "ext", "final_play", "turn_start_sizes",
     )
 
     # ------------------------------------------------------------------ creation
@@ -261,6 +261,8 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, HandEn
             if not self.pending:
                 return _r("withdraw/nothing-pending", "there is no initial meld to take back")
             return None
+        if t == END and self.final_play:
+            return self._check_final_end()
         if t in (DRAW, TAKE, PICKUP, END):
             return _r("turn/already-drawn", "you have already drawn this turn")
         return _r("action/unknown", f"unknown action type {t!r}")
@@ -269,13 +271,7 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, HandEn
     def _do(self, a: Action) -> None:
         t = a.type
         if t == DRAW:
-            self._draw_from_stock(self.current, self.rules.draw_for(self.n_players))
-            self.phase = PLAY_PHASE
-            if not self.stock and not self._legal():
-                # the last cards of the stock were bonus cards, laid out and not replaced,
-                # leaving a hand that can neither meld nor discard: the hand ends there
-                # (as classic canasta ends on a red 3 drawn as the last card)
-                self._end_hand("stock_empty", None)
+            self._do_draw()
         elif t == TAKE:
             self._do_take(a)
         elif t == PICKUP:
@@ -338,6 +334,8 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, HandEn
         c.failed_initial = self.failed_initial
         c.melded_at_turn_start = self.melded_at_turn_start
         c.player_melded = self.player_melded[:]
+        c.final_play = self.final_play
+        c.turn_start_sizes = self.turn_start_sizes[:]
         c.history = self.history[:]
         c.hand_results = self.hand_results[:]
         c._legal_cache = self._legal_cache
@@ -442,6 +440,8 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, HandEn
             "failed_initial": self.failed_initial,
             "melded_at_turn_start": self.melded_at_turn_start,
             "player_melded": self.player_melded,
+            "final_play": self.final_play,
+            "turn_start_sizes": self.turn_start_sizes,
             "history": self.history,
             "hand_results": [
                 {"hand_number": h.hand_number, "ended_by": h.ended_by, "went_out": h.went_out,
@@ -583,6 +583,7 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, HandEn
             raise S.bad("pending_top", f"expected -1 with no pile pending, got {s.pending_top}")
         if s.phase != OVER and s.out[s.current]:
             raise S.bad("current", f"seat {s.current} is out of this hand and cannot move")
+        s._load_turn_marks(d)
         s.hand_results = []
         totals = [0] * n_teams
         for i, h in enumerate(S.array(S.get(d, "hand_results"), "hand_results",

@@ -506,6 +506,14 @@ def _hand_end(spec) -> list[str]:
                    "(or cannot) take the pile.")
     if h.players_out_without_discard and h.one_side_left:
         out.append("- It also ends when only one side still has players in the hand.")
+    if spec.cards.bonus and h.last_card_bonus == "meld_then_end":
+        out.append("- When the last card of the stock, drawn, is a bonus card, it is laid out "
+                   "and play ends: the player who drew it may meld and lay off but not "
+                   "discard.")
+    elif spec.cards.bonus and h.last_card_bonus == "end_at_once":
+        out.append("- When the last card of the stock, drawn, is a bonus card, it is laid out "
+                   "and the hand ends at once: the player who drew it neither melds nor "
+                   "discards.")
     return out
 
 
@@ -550,8 +558,10 @@ def _scoring(spec) -> list[str]:
     if sc.going_out:
         out.append(f"| going out | {sc.going_out:,} |")
     if sc.concealed_going_out:
-        out.append(f"| going out concealed (the player had not melded before that turn) | "
-                   f"{sc.concealed_going_out:,} more |")
+        book = (f", and lays a book of their own in it: {_cards(b.size)} in one meld"
+                if sc.concealed_needs_book else "")
+        out.append(f"| going out concealed (the player had not melded before that turn{book}) "
+                   f"| {sc.concealed_going_out:,} more |")
     return out
 
 

@@ -114,6 +114,8 @@ class DealPhase:
         self.current = first
         self.phase = DRAW_PHASE
         self.melded_at_turn_start = False
+        self.final_play = False
+        self.turn_start_sizes = []
         self._legal_cache = None
 
     def _upcard_again(self, kind: int) -> bool:

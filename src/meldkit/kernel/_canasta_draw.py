@@ -199,16 +199,51 @@ class DrawPhase:
         self.pile_frozen = self.pile_frozen and bool(self.pile)
         self._lay_out_bonus(p, replace=False)
 
-    def _draw_from_stock(self, p: int, count: int) -> None:
+    def _do_draw(self) -> None:
+        """Draw from the stock; the stock's last card a bonus card ends the hand as
+        ``hand_end.last_card_bonus`` says."""
+        p = self.current
+        last_bonus = self._draw_from_stock(p, self.rules.draw_for(self.n_players))
+        self.phase = PLAY_PHASE
+        if last_bonus:
+            mode = self.rules.spec.hand_end.last_card_bonus
+            if mode == "end_at_once":
+                self._end_hand("stock_empty", None)
+                return
+            if mode == "meld_then_end":  # CC-18: meld and lay off, no discard, then the end
+                self.final_play = True
+                return
+        if not self.stock and not self._legal():
+            # the last cards of the stock were bonus cards, laid out and not replaced,
+            # leaving a hand that can neither meld nor discard: the hand ends there
+            self._end_hand("stock_empty", None)
+
+    def _draw_from_stock(self, p: int, count: int) -> bool:
+        """Draw ``count`` cards into p's hand, bonus cards laid out and replaced; True if
+        the stock's last card was a bonus card (laid out, with nothing to replace it)."""
         is_bonus = self.rules.is_bonus_kind
         for _ in range(count):
             while self.stock:
                 c = self.stock.pop()
                 if is_bonus[self.kind_of[c]]:  # PT-8: laid out at once and replaced
                     self.bonus[p].append(c)
+                    if not self.stock:
+                        return True
                     continue
                 self._to_hand(p, c)
                 break
+        return False
+
+    def _check_final_end(self) -> Reason | None:
+        """``end`` after the stock's last card, a bonus card, was drawn
+        (``hand_end.last_card_bonus: meld_then_end``)."""
+        if self.pending:
+            got = self._pending_value(self.current)
+            need = self.initial_minimum(self.team_of[self.current])
+            return _r("end/initial-meld-pending",
+                      f"your melds total {got} of the {need} needed: meld more, or withdraw "
+                      "them")
+        return None
 
     def _pick_up_reserve(self, p: int) -> None:
         cards = self.reserves[p]

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import json
 
+from .. import saves as _saves
 from .._game import call_hook
 from .._scoring import HandFinal, TeamScore, score_hand
-from ._canasta_common import DRAW_PHASE, OVER, HandResult
+from ._canasta_common import DRAW_PHASE, OVER, PLAY_PHASE, HandResult
 
 
 class HandEnd:
@@ -18,6 +19,9 @@ class HandEnd:
     __slots__ = ()
 
     def _next_turn(self) -> None:
+        if self.final_play:  # the stock's last card was a bonus card: play ends with this turn
+            self._end_hand("stock_empty", None)
+            return
         rules = self.rules
         n = self.n_players
         if rules.players_leave and rules.one_side_left_ends:
@@ -34,6 +38,48 @@ class HandEnd:
         self.phase = DRAW_PHASE
         self.failed_initial = False
         self.melded_at_turn_start = self.player_melded[q]  # PC-20: judged per player
+        self.turn_start_sizes = [len(m.cards) for m in self.melds[self.team_of[q]]]
+
+    def _went_out_concealed(self, p: int) -> bool:
+        """CC-17: the player going out had not melded before this turn — and, with
+        ``scoring.concealed_needs_book``, laid a book's worth of cards in one meld in it
+        (a canasta of their own, not one the partner laid)."""
+        if self.melded_at_turn_start:
+            return False
+        if not self.rules.spec.scoring.concealed_needs_book:
+            return True
+        start = self.turn_start_sizes
+        size = self.rules.book_size
+        return any(len(m.cards) - (start[i] if i < len(start) else 0) >= size
+                   for i, m in enumerate(self.melds[self.team_of[p]]))
+
+    def _load_turn_marks(self, d: dict) -> None:
+        """``final_play`` and ``turn_start_sizes`` from a save, checked against the state
+        (saves from before them: none, and the side's melds as they stand)."""
+        S = _saves
+        melds = self.melds[self.team_of[self.current]]
+        self.final_play = S.boolean(d.get("final_play", False), "final_play")
+        if self.final_play:
+            mode = self.rules.spec.hand_end.last_card_bonus
+            if mode != "meld_then_end":
+                raise S.bad("final_play", f"true, but hand_end.last_card_bonus is {mode}")
+            if self.phase != PLAY_PHASE or self.stock or not self.bonus[self.current]:
+                raise S.bad("final_play", "true only in the play phase of a player who drew "
+                                          "the stock's last card, a bonus card")
+        if "turn_start_sizes" not in d:
+            self.turn_start_sizes = [len(m.cards) for m in melds if not m.pending]
+            return
+        sizes = S.array_of(d["turn_start_sizes"], "turn_start_sizes", S.integer,
+                           max_len=len(melds))
+        for i, n in enumerate(sizes):
+            if melds[i].pending or not 1 <= n <= len(melds[i].cards):
+                raise S.bad(f"turn_start_sizes[{i}]", f"{n}, but the meld it sizes holds "
+                            f"{len(melds[i].cards)} cards"
+                            + (" laid this turn" if melds[i].pending else ""))
+        if self.phase == DRAW_PHASE and sizes != [len(m.cards) for m in melds]:
+            raise S.bad("turn_start_sizes", "in the draw phase: the sizes of the side's melds "
+                                            "as they stand")
+        self.turn_start_sizes = sizes
 
     def _score(self, final: HandFinal) -> list[TeamScore]:
         scores = score_hand(self.rules, final)
@@ -47,6 +93,7 @@ class HandEnd:
         return tuple(s.total for s in self._score(result.final))
 
     def _end_hand(self, ended_by: str, went_out: int | None) -> None:
+        self.final_play = False
         final = HandFinal(
             team_of=tuple(self.team_of),
             hands=tuple(tuple(c for cards in h for c in cards) for h in self.hands),
@@ -56,7 +103,7 @@ class HandEnd:
             melds=tuple(tuple((m.slot, tuple(m.cards)) for m in ms) for ms in self.melds),
             melded=tuple(self.melded),
             went_out=went_out,
-            concealed=went_out is not None and not self.melded_at_turn_start,
+            concealed=went_out is not None and self._went_out_concealed(went_out),
             hand_number=self.hand_number,
             ext=json.loads(json.dumps(self.ext)) if self.ext else {},
         )

@@ -75,6 +75,8 @@ class GoingOut:
             # it leaves, so that the player is never left holding a card they cannot play
             return self._hand_after_ok(p, foot, new_books, foot or 1)
         if hand_after == 1:
+            if self.final_play:  # no discard follows: the hand ends with the card held
+                return None
             why = self._go_out_reason(p, new_books, reserve_gained)
             if why is None:
                 return None

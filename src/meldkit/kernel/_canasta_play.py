@@ -5,7 +5,7 @@ A mixin of :class:`meldkit.RummyState` (``meldkit._state``), which ties the phas
 
 from __future__ import annotations
 
-from .._actions import ADD, MELD, WITHDRAW, Action, Reason
+from .._actions import ADD, END, MELD, WITHDRAW, Action, Reason
 from .._cards import JOKER_KIND, N_RANKS, RANKS, card_code, rank_of_kind
 from .._game import call_hook
 from .._rules import SEQ, WILD
@@ -57,6 +57,8 @@ class PlayPhase:
         get = self.actions.get
         if self.pending:
             out.append(get(WITHDRAW))
+        elif self.final_play:  # the stock's last card was a bonus card: no discard
+            out.append(get(END))
         elif rules.suits_matter:  # the discard names its suit
             kind_of, by_kind = self.kind_of, rules.kind_discard_actions
             acts = [by_kind[k] for k in sorted({kind_of[c] for cards in hand for c in cards})]
@@ -220,6 +222,10 @@ class PlayPhase:
         return out
 
     def _check_discard(self, a: Action) -> Reason | None:
+        if self.final_play:
+            return _r("discard/after-last-bonus",
+                      "the stock's last card was a bonus card: you may meld, but not discard; "
+                      "'end' ends the hand")
         p = self.current
         r = a.cards[0]
         if self.rules.suits_matter:  # a kind: the discard names its suit
