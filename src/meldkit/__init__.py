@@ -34,13 +34,14 @@ from ._actions import Reason
 from ._state import HandResult, RummyState
 
 if TYPE_CHECKING:
-    from ._loader import RulePack, available_packs, check_pack, load_pack, load_pack_text
+    from ._loader import available_packs, check_pack, load_pack, load_pack_text
+    from ._pack import RulePack
     from .plugins import ActionHook, Plugin
 
 # The pack loader (ruamel.yaml, cattrs) and the plugin registry (importlib.metadata) load
 # on first use, so that `import meldkit` stays fast.
 _LAZY = {
-    "RulePack": "_loader",
+    "RulePack": "_pack",
     "available_packs": "_loader",
     "check_pack": "_loader",
     "load_pack": "_loader",
@@ -122,10 +123,12 @@ def new_game(
     >>> g.current_player
     0
     """
-    from ._loader import RulePack, load_pack
-    from .plugins import engine_for
+    from ._pack import RulePack
+    from ._registry import engine_for
 
     if not isinstance(pack, RulePack):
+        from ._loader import load_pack
+
         pack = load_pack(pack)
     if seed is None:
         import secrets

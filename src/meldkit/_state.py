@@ -179,6 +179,32 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, HandEn
                 z[f"meld:{t}:{i}"] = list(m.cards)
         return z
 
+    # ------------------------------------------------------------------ game-AI hooks
+    def action_universe(self) -> list[Action]:
+        """Every action the pack can allow at this table, in id order (the integer action
+        space; :func:`meldkit.kernel.universe.canasta_universe`)."""
+        from .kernel.universe import canasta_universe
+
+        return canasta_universe(self)
+
+    def observation_layout(self):
+        """The ``(spec, fill)`` functions of :meth:`observation`."""
+        from .kernel.universe import CANASTA_LAYOUT
+
+        return CANASTA_LAYOUT
+
+    def set_zone_cards(self, assignment: dict[tuple[str, int], int]) -> None:
+        """Put card ``c`` at each hidden ``(zone, index)`` (what a resample deals)."""
+        from .kernel.universe import canasta_set_zone_cards
+
+        canasta_set_zone_cards(self, assignment)
+
+    def view_schema(self) -> dict[str, Any]:
+        """The JSON Schema :meth:`view` follows."""
+        from .ai.view_schema import RUMMY_VIEW, schema
+
+        return schema(RUMMY_VIEW)
+
     # ------------------------------------------------------------------ notation
     def parse_action(self, text: str | Action) -> Action:
         """Parse notation (``"meld 9 9 2"``) into an action; raises ``NotationError``."""

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 from ._errors import PluginError
+from ._registry import engine_for  # noqa: F401 - re-exported: the engine that plays a pack
 
 if TYPE_CHECKING:
     from ._actions import Action
@@ -39,16 +40,23 @@ if TYPE_CHECKING:
 
 ENTRY_POINT_GROUP = "meldkit.plugins"
 API_VERSION = 1
+HOOK_PHASES = ("draw", "play", "first_upcard", "discard", "knock", "layoff", "wall")
+"""Every phase an :class:`ActionHook` may name: the canasta kernel's ``draw`` and ``play``,
+and the table-melds kernel's phases; the loader refuses a hook whose phase its pack lacks."""
 
 
 @attrs.frozen
 class ActionHook:
-    """A new action type for the rummy kernel.
+    """A new action type, in the canasta kernel and in the table-melds kernel.
 
     ``verb`` is its notation word (``bury 3``: the verb, then rank codes, then optionally
-    ``to <rank>``); ``cards`` (how many rank codes it takes; None: any number) and
-    ``target`` (whether it takes ``to <rank>``) let the parser refuse a misshapen action
-    with a ``NotationError``.  ``phase`` is ``"draw"`` or ``"play"``.  ``legal(state)``
+    ``to <rank>``; in a pack with ``melds.kinds``, card codes and a meld id: ``bury 9H``,
+    ``bury 9H to m2``); ``cards`` (how many cards it names; None: any number) and
+    ``target`` (whether it takes ``to <rank>`` / ``to m<id>``) let the parser refuse a
+    misshapen action with a ``NotationError``.  ``phase`` is one of the pack's phases
+    (:data:`HOOK_PHASES`: ``"draw"`` or ``"play"`` in a canasta pack; ``draw``, ``play``,
+    ``first_upcard``, ``discard``, ``knock``, ``layoff`` or ``wall`` as a table pack has
+    them), checked when the pack loads.  ``legal(state)``
     yields the legal actions of this type (build them with ``state.actions.get(verb, cards,
     target)``); ``check(state, action)`` returns None or a :class:`~meldkit.Reason`;
     ``apply(state, action)`` changes the state and may rely on ``check`` having passed (it
@@ -158,8 +166,9 @@ def validate_plugin(plugin: Any, name: str) -> Plugin:
             raise _fail(name, f"actions() must give ActionHook objects, not {hook!r}")
         if hook.verb in seen:
             raise _fail(name, f"action verb {hook.verb!r} clashes with an existing action")
-        if hook.phase not in ("draw", "play"):
-            raise _fail(name, f"action {hook.verb!r}: phase must be 'draw' or 'play'")
+        if hook.phase not in HOOK_PHASES:  # and one of its pack's: checked at load
+            raise _fail(name, f"action {hook.verb!r}: phase must be one of "
+                              f"{', '.join(HOOK_PHASES)}, not {hook.phase!r}")
         for part, n_args in (("legal", 1), ("check", 2), ("apply", 2)):
             fn = getattr(hook, part)
             if not callable(fn):
@@ -231,17 +240,3 @@ def plugin_for(pack: RulePack) -> Plugin | None:
         return None
     return get_plugin(spec.plugin, spec.plugin_package)
 
-
-def engine_for(pack: RulePack) -> type[GameState]:
-    """The game-state class that plays ``pack``: its plugin's engine, the table-melds
-    kernel for a pack that declares meld kinds (sets and runs), or the canasta kernel."""
-    from ._state import RummyState
-
-    plugin = plugin_for(pack)
-    if plugin is not None and plugin.engine is not None:
-        return plugin.engine
-    if pack.spec.melds.kinds:
-        from .kernel.table import TableState
-
-        return TableState
-    return RummyState

@@ -152,194 +152,35 @@ def action_space_for(state: GameState) -> ActionIds:
 
 
 def _universe(state: GameState) -> list[Action]:
+    """Every action of the space, from the engine's ``action_universe()`` hook (each engine
+    has one: the kernels' are in :mod:`meldkit.kernel.universe`)."""
     hook = getattr(state, "action_universe", None)
-    if hook is not None:
-        try:
-            actions = list(hook())
-        except MeldkitError:
-            raise
-        except Exception as e:
-            raise ActionSpaceError(
-                f"{type(state).__name__}.action_universe raised {type(e).__name__}: {e}") from e
-        if not all(isinstance(a, Action) for a in actions):
-            raise ActionSpaceError(
-                f"{type(state).__name__}.action_universe must list Action values")
-        return actions
-    from .._state import RummyState
-
-    if isinstance(state, RummyState):
-        return _kernel_universe(state)
-    from ..kernel.table import TableState
-
-    if isinstance(state, TableState):
-        return _table_universe(state)
-    from ..houses._engine import HousesState
-
-    if isinstance(state, HousesState):
-        return _houses_universe(state)
-    raise ActionSpaceError(
-        f"engine {type(state).__name__} (pack {state.pack.name!r}) does not list its actions: "
-        "give it an action_universe() method returning every action the pack can allow")
+    if hook is None:
+        raise ActionSpaceError(
+            f"engine {type(state).__name__} (pack {state.pack.name!r}) does not list its "
+            "actions: give it an action_universe() method returning every action the pack "
+            "can allow")
+    try:
+        actions = list(hook())
+    except MeldkitError:
+        raise
+    except Exception as e:
+        raise ActionSpaceError(
+            f"{type(state).__name__}.action_universe raised {type(e).__name__}: {e}") from e
+    if not all(isinstance(a, Action) for a in actions):
+        raise ActionSpaceError(
+            f"{type(state).__name__}.action_universe must list Action values")
+    return actions
 
 
-def _sorted(actions, verbs: tuple[str, ...]) -> list[Action]:
+def sorted_actions(actions, verbs: tuple[str, ...]) -> list[Action]:
+    """``actions`` without repeats, in the order of action ids: by verb (in the order of
+    ``verbs``, any other verb after them by name), then by the number of cards, the cards
+    and the target.  An engine's ``action_universe()`` may return this."""
     order = {v: i for i, v in enumerate(verbs)}
     uniq = {tuple.__new__(tuple, a): a for a in actions}
     return sorted(uniq.values(), key=lambda a: (order.get(a[0], len(order)), a[0], len(a[1]),
                                                 a[1], a[2]))
-
-
-# --------------------------------------------------------------------------- the canasta kernel
-
-
-def _kernel_universe(state) -> list[Action]:
-    from .._actions import ADD, DISCARD, DRAW, END, EXTEND, MELD, PICKUP, RUN, TAKE, WITHDRAW
-    from .._cards import N_RANKS, rank_of_kind
-    from .._rules import WILD
-
-    rules = state.rules
-    if rules.hooks:
-        plugin = rules.plugin
-        hook = getattr(plugin, "action_universe", None)
-        if hook is None:
-            raise ActionSpaceError(
-                f"pack {state.pack.name!r}: plugin {plugin.name!r} adds the verbs "
-                f"{', '.join(sorted(rules.hooks))} but has no action_universe(state) hook "
-                "listing their actions, so the pack has no integer action ids")
-        extra = list(hook(state))
-    else:
-        extra = []
-    space = rules.action_space
-    look = space.lookup
-    held = [0] * (N_RANKS + 1)
-    for k in state.kind_of:
-        if not rules.is_bonus_kind[k]:
-            held[rank_of_kind(k)] += 1
-    wild_counts = [held[w] for w in rules.wild_ranks]
-    out = [look(DRAW), look(END), look(PICKUP), look(WITHDRAW), look(TAKE)]
-    for r in range(N_RANKS):
-        if held[r] and not rules.suits_matter:  # else a discard names its suit
-            out.append(look(DISCARD, (r,)))
-        if held[r] >= 2:
-            out.append(look(TAKE, (r, r)))
-        if rules.is_natural_rank[r] and held[r]:
-            for w in rules.wild_ranks:
-                if held[w]:
-                    out.append(look(TAKE, space.canonical((r, w))))
-    mixes = rules.mixes_for(wild_counts)
-    total_cards = sum(held)
-    for new in (True, False):
-        for slot in rules.meld_slots:
-            room = min(rules.max_meld_size, total_cards)
-            if new:
-                lo, least = rules.min_naturals, rules.min_size
-            else:
-                lo, least = 0, 1
-            max_w = room if slot == WILD else rules.slot_max_wilds[slot]
-            if slot == WILD:
-                lo = hi = 0
-            else:
-                hi = min(held[slot], room)
-            for n in range(lo, hi + 1):
-                for mix, w in mixes:
-                    total = n + w
-                    if w > max_w or total > room or total < least:
-                        continue
-                    cards = [slot] * n if slot != WILD else []
-                    for c, wr in zip(mix, rules.wild_ranks):
-                        cards.extend([wr] * c)
-                    cards_t = space.canonical(cards)
-                    out.append(look(MELD, cards_t) if new else look(ADD, cards_t, slot))
-    if rules.suits_matter:
-        out.extend(look(DISCARD, (k,)) for k in sorted(set(state.kind_of))
-                   if not rules.is_bonus_kind[k])
-    out.extend(_sequence_universe(rules, space, state.kind_of))
-    out.extend(extra)
-    return _sorted(out, (DRAW, END, PICKUP, TAKE, WITHDRAW, DISCARD, MELD, ADD, RUN, EXTEND))
-
-
-def _sequence_universe(rules, space, kind_of) -> list[Action]:
-    """Every ``run``, ``extend`` and ``take to <sequence>`` of a pack with
-    ``melds.sequences`` (none for other packs)."""
-    from .._actions import EXTEND, RUN, TAKE, seq_target
-
-    if not rules.sequences:
-        return []
-    look = space.lookup
-    ranks, n = rules.seq_ranks, len(rules.seq_ranks)
-    most, least = rules.seq_max, rules.seq_min
-    present = set(kind_of)
-    out = []
-    for s in range(4):
-        if not all(r * 4 + s in present for r in ranks):
-            continue  # a deck without some card of the suit: its sequences are not listed
-        for lo in range(n):
-            for hi in range(lo + least - 1, min(n, lo + most)):
-                out.append(look(RUN, tuple(ranks[i] * 4 + s for i in range(lo, hi + 1))))
-                size = hi - lo + 1
-                if size >= most:
-                    continue
-                target = seq_target(s, lo, hi)
-                if lo > 0 or hi < n - 1:
-                    out.append(look(TAKE, (), target))
-                for a in range(lo + 1):
-                    for b in range(n - hi):
-                        if 0 < a + b <= most - size:
-                            pos = [*range(lo - a, lo), *range(hi + 1, hi + 1 + b)]
-                            out.append(look(EXTEND, tuple(ranks[i] * 4 + s for i in pos), target))
-    return out
-
-
-# --------------------------------------------------------------------------- table melds
-
-
-def _table_universe(state) -> list[Action]:
-    from ..kernel.table import _action
-
-    rules = state.rules
-    kinds = sorted(state.kind_of)
-    distinct = sorted(set(kinds))
-    out = [_action(v) for v in ("draw", "take", "pass", "knock", "done")]
-    out += [_action("discard", (k,)) for k in distinct]
-    if rules.take == "deep":
-        out += [_action("take", (k,)) for k in distinct]
-    out += [_action("meld", m) for m in rules.melds.melds_in(kinds)]
-    if rules.lay_off != "none" or rules.knock is not None:
-        least = min(k.min_size for k in rules.kinds)
-        most_melds = len(kinds) // max(1, least)
-        out += [_action("add", (k,), mid) for mid in range(1, most_melds + 1) for k in distinct]
-    return _sorted(out, ("draw", "take", "pass", "knock", "done", "discard", "meld", "add"))
-
-
-# --------------------------------------------------------------------------- Houses
-
-
-def _houses_universe(state) -> list[Action]:
-    from ..houses._engine import (
-        AGREE,
-        DRAW,
-        MOVE,
-        PASS,
-        PLACE,
-        PROPOSE,
-        RECEIVE,
-        REFUSE,
-        REMOVE,
-        STEAL,
-        VERBS,
-    )
-
-    r = state.rules
-    look = r.lookup
-    cards = range(len(r.codes))
-    spaces = range(r.spaces)
-    out = [look(v) for v in (DRAW, RECEIVE, PASS, PROPOSE, AGREE, REFUSE)]
-    out += [look(PASS, (k,)) for k in cards]
-    out += [look(PLACE, (k,), s) for k in cards for s in spaces]
-    out += [look(STEAL, (a,), b) for a in spaces for b in spaces]
-    out += [look(MOVE, (a,), b) for a in spaces for b in spaces if a != b]
-    out += [look(REMOVE, (s,)) for s in spaces]
-    return _sorted(out, VERBS)
 
 
 def apply_id(state: GameState, action_id) -> Action:

@@ -114,12 +114,10 @@ def _end_event(state: GameState, result) -> Event:
 
 def replay_start(state: GameState) -> GameState:
     """A new game with ``state``'s pack, table, seed, options and stacked deck: the
-    position its history starts from."""
-    from .. import new_game
-
-    opts = dict(state.options)
-    return new_game(state.pack, players=state.n_players, seed=state.seed, options=opts,
-                    deck_order=state.deck_order)
+    position its history starts from (dealt by the state's own engine, as
+    :func:`meldkit.new_game` deals it)."""
+    return type(state)._new(state.pack, state.n_players, state.seed, dict(state.options),
+                            state.deck_order)
 
 
 def public_history(state: GameState) -> list[Event]:

@@ -167,59 +167,16 @@ class Determinizer:
 
 
 def _write(s, assignment: dict[tuple[str, int], int]) -> None:
-    from .._state import RummyState
-    from ..houses._engine import HousesState
-    from ..kernel.table import TableState
+    """Deal ``assignment`` (card at each hidden ``(zone, index)``) into ``s`` through its
+    engine's ``set_zone_cards`` hook (the kernels' are in :mod:`meldkit.kernel.universe`)."""
+    hook = getattr(s, "set_zone_cards", None)
+    if hook is None:
+        from .action_space import ActionSpaceError
 
-    if isinstance(s, TableState):
-        for (z, i), c in assignment.items():
-            _zone_list_table(s, z)[i] = c
-    elif isinstance(s, RummyState):
-        from .._cards import N_RANKS
-
-        flat = {f"hand:{p}": [c for cards in s.hands[p] for c in cards]
-                for p in range(s.n_players)}
-        for (z, i), c in assignment.items():
-            if z == "stock":
-                s.stock[i] = c
-            elif z.startswith("reserve:"):
-                s.reserves[int(z[8:])][i] = c
-            elif z.startswith("hand:"):
-                flat[z][i] = c
-            else:
-                raise ValueError(f"cannot resample zone {z}")
-        for p in range(s.n_players):
-            buckets = [[] for _ in range(N_RANKS)]
-            for c in flat[f"hand:{p}"]:
-                buckets[s.rank_of[c]].append(c)
-            s.hands[p] = buckets
-    elif isinstance(s, HousesState):
-        for (z, i), c in assignment.items():
-            if z == "stock":
-                s.stock[i] = c
-            elif z.startswith("hand:"):
-                s.hands[int(z[5:])][i] = c
-            elif z.startswith("incoming:"):
-                s.incoming[int(z[9:])] = c
-            else:
-                raise ValueError(f"cannot resample zone {z}")
-    else:
-        hook = getattr(s, "set_zone_cards", None)
-        if hook is None:
-            from .action_space import ActionSpaceError
-
-            raise ActionSpaceError(
-                f"engine {type(s).__name__} cannot be resampled: give it a "
-                "set_zone_cards(assignment) method")
-        hook(assignment)
-
-
-def _zone_list_table(s, z: str) -> list[int]:
-    if z == "stock":
-        return s.stock
-    if z.startswith("hand:"):
-        return s.hands[int(z[5:])]
-    raise ValueError(f"cannot resample zone {z}")
+        raise ActionSpaceError(
+            f"engine {type(s).__name__} cannot be resampled: give it a "
+            "set_zone_cards(assignment) method")
+    hook(assignment)
 
 
 def resample(state: GameState, player: int, rng: random.Random | None = None):

@@ -403,6 +403,96 @@ class HousesState(GameState):
             z[f"removed:{p}"] = [c for g in self.removed[p] for c in g]
         return z
 
+    # ------------------------------------------------------------------ game-AI hooks
+    def action_universe(self) -> list[Action]:
+        """Every action of the pack at this table, in id order (the integer action space)."""
+        from ..ai.action_space import sorted_actions
+
+        r = self.rules
+        look = r.lookup
+        cards = range(len(r.codes))
+        spaces = range(r.spaces)
+        out = [look(v) for v in (DRAW, RECEIVE, PASS, PROPOSE, AGREE, REFUSE)]
+        out += [look(PASS, (k,)) for k in cards]
+        out += [look(PLACE, (k,), s) for k in cards for s in spaces]
+        out += [look(STEAL, (a,), b) for a in spaces for b in spaces]
+        out += [look(MOVE, (a,), b) for a in spaces for b in spaces if a != b]
+        out += [look(REMOVE, (s,)) for s in spaces]
+        return sorted_actions(out, VERBS)
+
+    def observation_layout(self):
+        """The ``(spec, fill)`` functions of :meth:`observation`: ``spec(state)`` names the
+        slices, ``fill(state, player, spec, out)`` writes what ``player`` sees."""
+        return HousesState._observation_spec, HousesState._observation_fill
+
+    _PHASES = (TAKE, ACT, ANSWER, OVER)  # the phase slice of an observation
+
+    def _observation_spec(self):
+        from ..ai.observation import ObservationSpec
+
+        r = self.rules
+        n, nc, sp = self.n_players, len(r.codes), r.spaces
+        s = ObservationSpec("houses", list(r.codes))
+        s.add("hand", nc, "own hand: 1 for each card held")
+        s.add("groups", n * sp * nc, "cards in each group space (relative seat x space x card)")
+        s.add("group_tops", n * sp * nc, "the top card of each group space (one-hot)")
+        s.add("removed", n * nc, "cards in each seat's removed groups (relative seat x card)")
+        s.add("hand_sizes", n, "cards in each seat's hand (relative seat)")
+        s.add("passed_waiting", n, "1 where a face-down passed card waits for that seat")
+        s.add("passed_by_me", nc, "the card I passed that my partner has not yet received")
+        s.add("stock", 1, "cards left in the deck")
+        s.add("scores", self.n_teams, "each team's score (relative team)")
+        s.add("phase", len(self._PHASES), "the phase, one-hot: " + ", ".join(self._PHASES))
+        s.add("to_move", n, "the seat to act, one-hot (relative seat)")
+        return s
+
+    def _observation_fill(self, p: int, spec, out) -> None:
+        from ..ai.observation import fill_scores, rel
+
+        r = self.rules
+        n, nc, sp = self.n_players, len(r.codes), r.spaces
+        for c in self.hands[p]:
+            out[spec["hand"].start + c] = 1
+        for q in range(n):
+            rq = rel(p, q, n)
+            for s_i, g in enumerate(self.groups[q]):
+                base = (rq * sp + s_i) * nc
+                for c in g:
+                    out[spec["groups"].start + base + c] = 1
+                if g:
+                    out[spec["group_tops"].start + base + g[-1]] = 1
+            for g in self.removed[q]:
+                for c in g:
+                    out[spec["removed"].start + rq * nc + c] = 1
+            out[spec["hand_sizes"].start + rq] = len(self.hands[q])
+            out[spec["passed_waiting"].start + rq] = 1 if self.incoming[q] >= 0 else 0
+        mine = self.incoming[self.partner(p)]
+        if mine >= 0:
+            out[spec["passed_by_me"].start + mine] = 1
+        out[spec["stock"].start] = len(self.stock)
+        fill_scores(self, p, spec, out)
+        out[spec["phase"].start + self._PHASES.index(self.phase)] = 1
+        if self.phase != "over":
+            out[spec["to_move"].start + rel(p, self.current, n)] = 1
+
+    def set_zone_cards(self, assignment: dict[tuple[str, int], int]) -> None:
+        """Put card ``c`` at each hidden ``(zone, index)`` (what a resample deals)."""
+        for (z, i), c in assignment.items():
+            if z == "stock":
+                self.stock[i] = c
+            elif z.startswith("hand:"):
+                self.hands[int(z[5:])][i] = c
+            elif z.startswith("incoming:"):
+                self.incoming[int(z[9:])] = c
+            else:
+                raise ValueError(f"cannot resample zone {z}")
+
+    def view_schema(self) -> dict[str, Any]:
+        """The JSON Schema :meth:`view` follows."""
+        from ..ai.view_schema import HOUSES_VIEW, schema
+
+        return schema(HOUSES_VIEW)
+
     def view(self, player: int) -> dict[str, Any]:
         """What ``player`` sees: their hand, every group and removed group, and only the
         number of cards in the deck, other hands and passed cards."""

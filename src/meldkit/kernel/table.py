@@ -41,6 +41,7 @@ from .._cards import (
 )
 from .._errors import NotationError, PluginError, SaveError, SetupError
 from .._game import GameState, call_hook
+from .._pack_limits import IDLE_ENDINGS, NO_PROGRESS_HANDS
 from .._stacking import KindsLeft, check_named
 from .melds import Match, MeldKind, MeldRules
 from .scoring import KnockTerms, TableFinal, TableScore, score_table_hand
@@ -191,12 +192,19 @@ def _action(type_: str, cards: tuple[int, ...] = (), target: int = -1) -> Action
     return a
 
 
-def parse_table_action(text: str | Action) -> Action:
+def parse_table_action(text: str | Action,
+                       hooks: dict[str, tuple[int | None, bool]] | None = None) -> Action:
     """Parse table-meld notation (``meld 4H 5H 6H``, ``add 7H to m3``, ``discard 10C``,
     ``take``, ``take 5H``, ``draw``, ``pass``, ``knock``, ``done``).
 
+    ``hooks`` maps a plugin's action verbs to their shapes (how many cards, whether the
+    action names a meld): ``bury 9H``, ``swap 9H to m2`` — card codes with suits, a meld by
+    its id, cards in canonical order (by card kind), as the kernel's own actions.
+
     >>> str(parse_table_action("add 7h to M3")), parse_table_action("meld 4H 5H 6H").cards
     ('add 7H to m3', (14, 18, 22))
+    >>> str(parse_table_action("BURY 9h", {"bury": (1, False)}))
+    'bury 9H'
     """
     if isinstance(text, Action):
         if (type(text[0]) is not str or type(text[1]) is not tuple or type(text[2]) is not int
@@ -226,8 +234,11 @@ def parse_table_action(text: str | Action) -> Action:
         target = int(t[1:])
         rest = rest[:-2]
     elif verb not in ("meld", "discard", "take"):
+        if hooks and verb in hooks:
+            return _parse_hook_action(verb, rest, hooks[verb], text)
+        added = f"; this game adds {', '.join(hooks)}" if hooks else ""
         raise NotationError("notation/unknown", f"unknown action {words[0]!r} (expected draw, "
-                            "take, pass, discard, meld, add, knock or done)", text)
+                            f"take, pass, discard, meld, add, knock or done{added})", text)
     cards = []
     for w in rest:
         try:
@@ -241,6 +252,66 @@ def parse_table_action(text: str | Action) -> Action:
         raise NotationError("notation/meld", "name the cards of the meld", text)
     return _action(verb, tuple(cards), target)
 
+
+def _parse_hook_action(verb: str, rest: list[str], shape: tuple[int | None, bool],
+                       text: str) -> Action:
+    """A plugin action: the verb, card codes, then ``to m<id>`` when it names a meld."""
+    n, takes_target = shape
+    target = -1
+    if len(rest) >= 2 and rest[-2].lower() == "to":
+        t = rest[-1].lower()
+        if not (t.startswith("m") and t[1:].isascii() and t[1:].isdigit() and len(t) < 8):
+            raise NotationError("notation/meld-id",
+                                f"{rest[-1]!r} is not a meld id (m1, m2 …)", text)
+        target = int(t[1:])
+        rest = rest[:-2]
+    cards = []
+    for w in rest:
+        try:
+            cards.append(kind_of_code(w))
+        except ValueError:
+            raise NotationError("notation/bad-card", f"{w!r} is not a card code "
+                                "(a rank and a suit, such as 7H, 10D, QS, or JK)", text) from None
+    if (n is not None and len(cards) != n) or (target >= 0) != takes_target:
+        form = " ".join([verb] + ["<card>"] * (n if n is not None else 1)
+                        + (["to", "<meld>"] if takes_target else []))
+        raise NotationError("notation/shape", f"write '{form}'", text)
+    return _action(verb, tuple(sorted(cards)), target)
+
+
+class TableActions:
+    """Builds the table kernel's interned actions: ``state.actions`` for a plugin's
+    ``legal`` (as :class:`meldkit._actions.ActionSpace` is in the canasta kernel).
+
+    Cards are card kinds (``kind_of_code("9H")``), in canonical order — by kind, which
+    :meth:`canonical` gives; ``target`` is a meld id (``m3`` → 3) or -1.
+
+    >>> str(TABLE_ACTIONS.get("bury", (kind_of_code("9H"),)))
+    'bury 9H'
+    """
+
+    __slots__ = ()
+
+    @staticmethod
+    def get(type: str, cards: tuple[int, ...] = (), target: int = -1) -> Action:
+        """The interned action (the parser returns the same object for its notation)."""
+        return _action(type, tuple(cards), target)
+
+    lookup = get
+
+    @staticmethod
+    def canonical(cards) -> tuple[int, ...]:
+        """Card kinds in canonical order (by kind)."""
+        return tuple(sorted(cards))
+
+    @staticmethod
+    def interned(action) -> Action | None:
+        """The interned action equal to ``action``, or None."""
+        return _ACTION_CACHE.get(action)
+
+
+TABLE_ACTIONS = TableActions()
+"""The one :class:`TableActions` (it holds nothing: actions are interned module-wide)."""
 
 _DISCARD = tuple(_action("discard", (k,)) for k in range(JOKER_KIND + 1))
 """``discard <card>`` for every card kind, built once."""
@@ -278,11 +349,15 @@ class TableHandResult:
 
     @classmethod
     def from_dict(cls, d: dict) -> TableHandResult:
+        final = TableFinal.from_dict(d["final"])
+        if not isinstance(final.ext, dict):
+            raise TypeError("final.ext is plugin data: an object")
         return cls(
             hand_number=d["hand_number"], ended_by=d["ended_by"], went_out=d["went_out"],
             scores=tuple(TableScore(s["team"], tuple((str(a), int(b)) for a, b in s["items"]))
                          for s in d["scores"]),
-            net=tuple(d["net"]), final=TableFinal.from_dict(d["final"]),
+            net=tuple(d["net"]),
+            final=attrs.evolve(final, hand_number=d["hand_number"]),  # the record's number
         )
 
 
@@ -315,7 +390,11 @@ class TableState(GameState):
     __slots__ = ("rules", "kind_of", "hands", "stock", "pile", "melds", "next_meld",
                  "hand_first", "passes", "knocker", "knock_value", "knock_discarded",
                  "layoff_stage", "defenders", "taken", "must_use", "pile_takes",
-                 "returned_in_row", "turns", "wins", "multiplier")
+                 "returned_in_row", "turns", "wins", "multiplier", "ext")
+
+    actions: ClassVar[TableActions] = TABLE_ACTIONS
+    """Builds interned actions, for a plugin's ``legal`` (``state.actions.get(verb, cards,
+    target)``)."""
 
     PROGRESS_TYPES: ClassVar[frozenset[str]] = frozenset({"meld", "add"})
     """The actions that move a hand forward (a random bot melds first); taking the discard
@@ -350,6 +429,7 @@ class TableState(GameState):
             s._check_stack(deck_order)
         s.hand_number = 0
         s.wins = [0] * s.n_teams
+        s.ext = {}
         first = s.options.get("first_player")
         if first is None:
             first = s.rules.first_seat(f"meldkit:{s.seed}:first", players,
@@ -567,16 +647,16 @@ class TableState(GameState):
     # ------------------------------------------------------------------ the contract
     def parse_action(self, text: str | Action) -> Action:
         """Parse notation into an action; raises :class:`~meldkit.NotationError`."""
-        return parse_table_action(text)
+        return parse_table_action(text, self.rules.hook_shapes)
 
     def _hooks_may_fail(self) -> bool:
-        return False  # no plugin code runs in this engine: apply needs no snapshot
+        return self.rules.plugin is not None  # plugin code runs: apply snapshots the state
 
     def _interned(self, action: Action) -> Action | None:
         return _ACTION_CACHE.get(action)
 
     def _legal(self) -> list[Action]:
-        return getattr(self, PHASES[self.phase][0])()
+        return getattr(self, self.rules.phase_methods[self.phase][0])()
 
     def _check(self, action: Action):
         from .._actions import Reason
@@ -584,10 +664,93 @@ class TableState(GameState):
         legal = self._cached_legal()
         if action in legal:
             return None
+        hook = self.rules.hooks.get(action.type)
+        if hook is not None:
+            return self._check_hook(hook, action)
         return Reason(*self._why(action))
 
     def _do(self, action: Action) -> None:
-        getattr(self, PHASES[self.phase][1])(action)
+        getattr(self, self.rules.phase_methods[self.phase][1])(action)
+        self._keep_live()
+
+    # ------------------------------------------------------------------ plugin actions
+    def _legal_hooked(self) -> list[Action]:
+        """The phase's own legal actions, then those of the plugin's action hooks for this
+        phase that their ``check`` accepts (as the canasta kernel lists them)."""
+        out = getattr(self, PHASES[self.phase][0])()
+        name = self.rules.plugin.name
+        for hook in self.rules.phase_hooks[self.phase]:
+            for a in call_hook(name, f"{hook.verb}.legal", hook.legal, self):
+                if not isinstance(a, Action) or a.type != hook.verb:
+                    raise PluginError(f"plugin {name!r}: hook {hook.verb}.legal listed "
+                                      f"{a!r:.60}, not a {hook.verb!r} action (build them "
+                                      "with state.actions.get)")
+                if self._check_hook(hook, a) is None:
+                    out.append(a)
+        return out
+
+    def _do_hooked(self, a: Action) -> None:
+        """Apply a plugin's action through its hook, or the phase's own action."""
+        hook = self.rules.hooks.get(a.type)
+        if hook is None:
+            getattr(self, PHASES[self.phase][1])(a)
+        else:
+            call_hook(self.rules.plugin.name, f"{a.type}.apply", hook.apply, self, a)
+
+    def _check_hook(self, hook, a: Action):
+        """None or the :class:`~meldkit.Reason` refusing a plugin action: its shape and
+        phase are the kernel's to check, the rest the hook's ``check``."""
+        from .._actions import Reason
+
+        t = a.type
+        if ((hook.cards is not None and len(a.cards) != hook.cards)
+                or (a.target >= 0) != hook.target):
+            return Reason("action/malformed", f"'{a}' is not a well-formed {t} action")
+        if hook.phase != self.phase:
+            return Reason("turn/not-now", f"'{t}' is played {_WHEN.get(hook.phase, hook.phase)}")
+        return call_hook(self.rules.plugin.name, f"{t}.check", hook.check, self, a)
+
+    # ------------------------------------------------------------------ for plugins
+    @property
+    def plugin(self):
+        """The pack's rule-hook plugin, or None."""
+        return self.rules.plugin
+
+    def card_code(self, card: int) -> str:
+        """The text code of a card id (``QH``)."""
+        return card_code(self.kind_of[card])
+
+    def card_kind(self, card: int) -> int:
+        """The kind of a card id (rank × 4 + suit, ``JK`` = 52): what actions name."""
+        return self.kind_of[card]
+
+    def card_rank(self, card: int) -> int:
+        """The rank number of a card id (A=0 … K=12, JK=13; see ``meldkit.RANKS``)."""
+        return rank_of_kind(self.kind_of[card])
+
+    def is_wild(self, card: int) -> bool:
+        """True for a wild card of this pack (``cards.wild``)."""
+        return self.kind_of[card] in self.rules.wild
+
+    def hand_cards(self, player: int) -> list[int]:
+        """The card ids in a player's hand (a copy)."""
+        return self.hands[player][:]
+
+    def remove_from_hand(self, player: int, card: int) -> None:
+        """Take one given card id out of a player's hand (for plugin actions: put it in
+        another zone next, so that every card stays in exactly one zone)."""
+        self.hands[player].remove(card)
+
+    def add_to_hand(self, player: int, card: int) -> None:
+        """Put a card id into a player's hand."""
+        self.hands[player].append(card)
+
+    def put_on_stock(self, card: int, bottom: bool = False) -> None:
+        """Put a card id on the top (or the bottom) of the stock."""
+        if bottom:
+            self.stock.insert(0, card)
+        else:
+            self.stock.append(card)
 
     def _why(self, a: Action) -> tuple[str, str]:
         """A reason code and sentence for an action that is not legal now."""
@@ -917,10 +1080,38 @@ class TableState(GameState):
         self.phase = KNOCK
 
     # ------------------------------------------------------------------ the end of a hand
+    def _keep_live(self) -> None:
+        """Liveness after every action: the game is over or the player to move has a legal
+        action.  A position the rules leave without one (which the loader cannot always
+        foresee) ends the hand, ``ended_by: no_legal_move``; the legal actions found are
+        kept for the next call, so the check costs nothing when a player asks for them."""
+        for _ in range(NO_PROGRESS_HANDS + 1):  # idle hands end the game within this
+            if self.phase == OVER:
+                return
+            legal = self._legal()
+            if legal:
+                self._legal_cache = legal
+                return
+            self._end_hand("no_legal_move", None)
+
+    def _idle_streak(self) -> int:
+        """Finished hands in a row, to the last, that ended idle (:data:`IDLE_ENDINGS`: in
+        this engine such a hand is void, so no score moved)."""
+        streak = 0
+        for r in reversed(self.hand_results):
+            if r.ended_by not in IDLE_ENDINGS or r.went_out is not None:
+                break
+            streak += 1
+        return streak
+
     def _end_hand(self, how: str, who: int | None) -> None:
+        if who is None and how in IDLE_ENDINGS and self._idle_streak() + 1 >= NO_PROGRESS_HANDS:
+            how = "no_progress"  # the game makes no progress: it ends with this hand
         deadwood = tuple(self._value(h) for h in self.hands)
         big_gin = how == "knock" and not self.knock_discarded
-        final = TableFinal(tuple(self.team_of), deadwood, how, who, big_gin, self.multiplier)
+        final = TableFinal(tuple(self.team_of), deadwood, how, who, big_gin, self.multiplier,
+                           hand_number=self.hand_number,
+                           ext=json.loads(json.dumps(self.ext)) if self.ext else {})
         scores, net, ending = self._score(final)
         self.hand_results.append(TableHandResult(self.hand_number, ending, who, scores, net,
                                                  final))
@@ -929,7 +1120,7 @@ class TableState(GameState):
         best = max(range(self.n_players), key=lambda q: net[q])
         if net[best] > 0:  # a hand won (for the box bonus)
             self.wins[self.team_of[best]] += 1
-        if self._game_over():
+        if how == "no_progress" or self._game_over():
             self._finish_game()
             return
         nxt = self.rules.spec.deal.next_hand_first
@@ -939,11 +1130,34 @@ class TableState(GameState):
         self._deal(first)
 
     def _score(self, final: TableFinal):
-        return score_table_hand(self.rules.style, final, self.rules.terms)
+        """``(team scores, net per player, ending)`` of a hand from its record.  With a
+        plugin, its ``adjust_scores(state, final, scores)`` changes the hand's team scores
+        (a list of :class:`~meldkit.kernel.scoring.TableScore`, one per team) before the
+        game-end items (box and game bonuses) are added; ``net`` and the ending are the
+        kernel's."""
+        plugin = self.rules.plugin
+        if plugin is None:
+            return score_table_hand(self.rules.style, final, self.rules.terms)
+        game_end = final.game_end
+        scores, net, ending = score_table_hand(
+            self.rules.style, attrs.evolve(final, game_end=()) if game_end else final,
+            self.rules.terms)
+        scores = call_hook(plugin.name, "adjust_scores", plugin.adjust_scores, self, final,
+                           list(scores))
+        try:
+            scores = tuple(scores)
+            ok = all(isinstance(s, TableScore) for s in scores)
+        except TypeError:
+            ok = False
+        if not ok:
+            raise PluginError(f"plugin {plugin.name!r}: hook adjust_scores must return a list "
+                              f"of TableScore (one per team) in a table-meld pack, not "
+                              f"{scores!r:.80}")
+        return _with_game_end(scores, game_end), net, ending
 
     def rescore(self, result) -> tuple[int, ...]:
         """A finished hand's team totals recomputed from its record (``result.final``)."""
-        scores, _, _ = score_table_hand(self.rules.style, result.final, self.rules.terms)
+        scores, _, _ = self._score(result.final)
         return tuple(s.total for s in scores)
 
     def _game_over(self) -> bool:
@@ -970,7 +1184,7 @@ class TableState(GameState):
         if any(extra):  # recorded in the last hand's record, so it rescores the same
             last = self.hand_results[-1]
             final = attrs.evolve(last.final, game_end=tuple(tuple(e) for e in extra))
-            scores, _, _ = self._score(final)
+            scores = _with_game_end(last.scores, final.game_end)  # no second adjust_scores
             self.hand_results[-1] = attrs.evolve(last, scores=scores, final=final)
             for t in range(self.n_teams):
                 self.scores[t] += sum(p for _, p in extra[t])
@@ -1002,10 +1216,23 @@ class TableState(GameState):
     # ------------------------------------------------------------------ game-AI hooks
     def action_universe(self) -> list[Action]:
         """Every action the pack can allow at this table, in id order (the integer action
-        space; :func:`meldkit.kernel.universe.table_universe`)."""
+        space; :func:`meldkit.kernel.universe.table_universe`), then its plugin's actions
+        (:func:`plugin_action_universe`)."""
         from .universe import table_universe
 
-        return table_universe(self, _action)
+        out = table_universe(self, _action)
+        if self.rules.hooks:
+            from ..ai.action_space import ActionSpaceError, sorted_actions
+
+            extra = plugin_action_universe(self)
+            if extra is None:
+                raise ActionSpaceError(
+                    f"pack {self.pack.name!r}: plugin {self.rules.plugin.name!r} adds the "
+                    f"verbs {', '.join(sorted(self.rules.hooks))} but has no "
+                    "action_universe(state) hook listing their actions, so the pack has no "
+                    "integer action ids")
+            out += sorted_actions(extra, ())  # plugin verbs sort after the kernel's
+        return out
 
     def observation_layout(self):
         """The ``(spec, fill)`` functions of :meth:`observation`."""
@@ -1030,10 +1257,11 @@ class TableState(GameState):
 
     def view(self, player: int) -> dict[str, Any]:
         """What ``player`` may see, as JSON-able data: their own hand, the sizes of the
-        others, the melds on the table, the discard pile (face up), the stock's size."""
+        others, the melds on the table, the discard pile (face up), the stock's size — and,
+        under ``"plugin"``, what the pack's plugin's ``view(state, player)`` adds."""
         if not isinstance(player, int) or not 0 <= player < self.n_players:
             raise ValueError(f"player must be a seat 0..{self.n_players - 1}, not {player!r}")
-        return {
+        v = {
             "pack": self.pack.name,
             "player": player,
             "hand_number": self.hand_number,
@@ -1051,6 +1279,12 @@ class TableState(GameState):
             "knocker": self.knocker,
             "scores": list(self.scores),
         }
+        plugin = self.rules.plugin
+        if plugin is not None:
+            extra = call_hook(plugin.name, "view", plugin.view, self, player)
+            if extra is not None:
+                v["plugin"] = extra
+        return v
 
     def clone(self) -> TableState:
         """An independent copy."""
@@ -1069,6 +1303,7 @@ class TableState(GameState):
         s.melds = [m.copy() for m in self.melds]
         s.defenders = self.defenders[:]
         s.wins = self.wins[:]
+        s.ext = json.loads(json.dumps(self.ext)) if self.ext else {}
         s._legal_cache = None
         return s
 
@@ -1087,6 +1322,8 @@ class TableState(GameState):
             defenders=self.defenders[:],
             hand_results=[r.to_dict() for r in self.hand_results],
         )
+        if self.rules.plugin is not None:  # plugin data, as the canasta kernel saves it
+            d["ext"] = self.ext
         return d
 
     @classmethod
@@ -1104,6 +1341,10 @@ class TableState(GameState):
         s.rules = rules = TableRules.of(pack)
         s.kind_of = rules.deck_kinds(s.n_players)
         n, n_cards = s.n_players, len(s.kind_of)
+        ext = sv.json_data(sv.obj(d.get("ext", {}), "ext"), "ext")
+        if ext and rules.plugin is None:
+            raise sv.bad("ext", "plugin data, but the pack names no plugin")
+        s.ext = json.loads(json.dumps(ext))
 
         def seat(v: Any, path: str) -> int:
             return sv.integer(v, path, 0, n - 1)
@@ -1413,3 +1654,76 @@ PHASE_ACTIONS: dict[str, frozenset[str]] = {
 }
 """The action types each phase knows (an action of another type is refused as
 ``turn/wrong-phase``)."""
+
+# --------------------------------------------------------------------------- plugin hooks
+
+_HOOKED = ("_legal_hooked", "_do_hooked")
+"""The ``(legal, do)`` pair of a phase in which a plugin's action hooks are played."""
+
+_WHEN = {DRAW: "before drawing", PLAY: "after drawing", FIRST_UPCARD: "while the first "
+         "upcard is offered", DISCARD: "after drawing, before discarding or knocking",
+         KNOCK: "by the knocker, laying melds", LAYOFF: "by a defender, laying off",
+         WALL: "at the wall"}
+"""When an action hook of each phase is played (for the ``turn/not-now`` sentence)."""
+
+
+def _with_game_end(scores, game_end) -> tuple[TableScore, ...]:
+    """``scores`` with each team's game-end items (box and game bonuses) appended."""
+    if not game_end:
+        return tuple(scores)
+    return tuple(attrs.evolve(s, items=s.items + tuple(game_end[s.team])) for s in scores)
+
+
+def table_phases(spec: Any) -> tuple[str, ...]:
+    """The phases a table-meld pack reaches (in :data:`PHASES` order): ``draw`` and
+    ``play`` without knocking; ``draw``, ``discard``, ``knock`` and ``layoff`` with it,
+    and ``wall`` when a player may knock at the wall; ``first_upcard`` when the upcard is
+    offered.  A plugin's action hook may name any of them."""
+    kn = spec.knock
+    have = {DRAW}
+    if spec.pile.first_upcard == "offer" and spec.deal.upcard:
+        have.add(FIRST_UPCARD)
+    if kn.max_deadwood is not None or kn.from_upcard:
+        have |= {DISCARD, KNOCK, LAYOFF}
+        if spec.stock.wall and spec.stock.wall_knock_with_upcard:
+            have.add(WALL)
+    else:
+        have.add(PLAY)
+    return tuple(p for p in PHASES if p in have)
+
+
+def hook_problems(spec: Any, plugin: Any) -> list[str]:
+    """What a pack's rule-hook plugin asks that the pack's kernel cannot do: an action
+    hook played in a phase the pack does not have (a canasta pack has ``draw`` and
+    ``play``; a table pack :func:`table_phases`), or a verb that is one of the table
+    kernel's own (``pass``, ``knock`` …).  For the loader (each problem is refused at
+    ``plugin:``) and for :class:`TableRules`."""
+    if plugin is None or plugin.engine is not None:
+        return []
+    table = bool(spec.melds.kinds)
+    phases = table_phases(spec) if table else (DRAW, PLAY)
+    out = []
+    for hook in plugin.actions():
+        if hook.phase not in phases:
+            out.append(f"plugin {plugin.name!r}: action {hook.verb!r} is played in the "
+                       f"{hook.phase} phase, which this pack does not have (its phases: "
+                       f"{', '.join(phases)})")
+        if table and hook.verb in TABLE_VERBS:
+            out.append(f"plugin {plugin.name!r}: action verb {hook.verb!r} clashes with the "
+                       "table-melds kernel's own action")
+    return out
+
+
+def plugin_action_universe(state: TableState) -> list[Action] | None:
+    """Every action the pack's plugin may add, for the integer action space
+    (:mod:`meldkit.ai.action_space`): ``[]`` without action hooks, else what the plugin's
+    ``action_universe(state)`` lists (as in the canasta kernel), or None when it has no
+    such method — the pack then has no integer action ids (the caller raises
+    ``ActionSpaceError``).  Add these to the kernel's own universe."""
+    rules = state.rules
+    if not rules.hooks:
+        return []
+    hook = getattr(rules.plugin, "action_universe", None)
+    if hook is None:
+        return None
+    return list(hook(state))

@@ -1,0 +1,326 @@
+"""The game-AI hooks of the two kernels: every action a pack can allow (the integer action
+space), the observation layout, and the write a resampled deal makes.
+
+:class:`~meldkit.RummyState` (the canasta kernel) and :class:`~meldkit.kernel.table.TableState`
+(the table-melds kernel) implement ``action_universe()``, ``observation_layout()`` and
+``set_zone_cards(assignment)`` with the functions here, as any engine does (see *Engine
+plugins*), so that :mod:`meldkit.ai` reads the contract only and never imports an engine.
+This module imports neither engine: the table kernel passes in its action interner.
+"""
+
+from __future__ import annotations
+
+from array import array
+
+from .._actions import (
+    ADD,
+    DISCARD,
+    DRAW,
+    END,
+    EXTEND,
+    MELD,
+    PICKUP,
+    RUN,
+    TAKE,
+    WITHDRAW,
+    Action,
+    seq_target,
+)
+from .._cards import N_RANKS, card_code, rank_of_kind
+from .._rules import WILD
+from ..ai.action_space import ActionSpaceError, sorted_actions
+from ..ai.observation import ObservationSpec, fill_scores, kinds_index, rel
+
+# --------------------------------------------------------------------------- the canasta kernel
+
+
+def canasta_universe(state) -> list[Action]:
+    """Every action a canasta-kernel pack can allow at ``state``'s table (with the actions
+    its plugin's ``action_universe(state)`` hook lists for the verbs it adds)."""
+    rules = state.rules
+    if rules.hooks:
+        plugin = rules.plugin
+        hook = getattr(plugin, "action_universe", None)
+        if hook is None:
+            raise ActionSpaceError(
+                f"pack {state.pack.name!r}: plugin {plugin.name!r} adds the verbs "
+                f"{', '.join(sorted(rules.hooks))} but has no action_universe(state) hook "
+                "listing their actions, so the pack has no integer action ids")
+        extra = list(hook(state))
+    else:
+        extra = []
+    space = rules.action_space
+    look = space.lookup
+    held = [0] * (N_RANKS + 1)
+    for k in state.kind_of:
+        if not rules.is_bonus_kind[k]:
+            held[rank_of_kind(k)] += 1
+    wild_counts = [held[w] for w in rules.wild_ranks]
+    out = [look(DRAW), look(END), look(PICKUP), look(WITHDRAW), look(TAKE)]
+    for r in range(N_RANKS):
+        if held[r] and not rules.suits_matter:  # else a discard names its suit
+            out.append(look(DISCARD, (r,)))
+        if held[r] >= 2:
+            out.append(look(TAKE, (r, r)))
+        if rules.is_natural_rank[r] and held[r]:
+            for w in rules.wild_ranks:
+                if held[w]:
+                    out.append(look(TAKE, space.canonical((r, w))))
+    mixes = rules.mixes_for(wild_counts)
+    total_cards = sum(held)
+    for new in (True, False):
+        for slot in rules.meld_slots:
+            room = min(rules.max_meld_size, total_cards)
+            if new:
+                lo, least = rules.min_naturals, rules.min_size
+            else:
+                lo, least = 0, 1
+            max_w = room if slot == WILD else rules.slot_max_wilds[slot]
+            if slot == WILD:
+                lo = hi = 0
+            else:
+                hi = min(held[slot], room)
+            for n in range(lo, hi + 1):
+                for mix, w in mixes:
+                    total = n + w
+                    if w > max_w or total > room or total < least:
+                        continue
+                    cards = [slot] * n if slot != WILD else []
+                    for c, wr in zip(mix, rules.wild_ranks):
+                        cards.extend([wr] * c)
+                    cards_t = space.canonical(cards)
+                    out.append(look(MELD, cards_t) if new else look(ADD, cards_t, slot))
+    if rules.suits_matter:
+        out.extend(look(DISCARD, (k,)) for k in sorted(set(state.kind_of))
+                   if not rules.is_bonus_kind[k])
+    out.extend(sequence_universe(rules, space, state.kind_of))
+    out.extend(extra)
+    return sorted_actions(out, (DRAW, END, PICKUP, TAKE, WITHDRAW, DISCARD, MELD, ADD, RUN,
+                                EXTEND))
+
+
+def sequence_universe(rules, space, kind_of) -> list[Action]:
+    """Every ``run``, ``extend`` and ``take to <sequence>`` of a pack with
+    ``melds.sequences`` (none for other packs)."""
+    if not rules.sequences:
+        return []
+    look = space.lookup
+    ranks, n = rules.seq_ranks, len(rules.seq_ranks)
+    most, least = rules.seq_max, rules.seq_min
+    present = set(kind_of)
+    out = []
+    for s in range(4):
+        if not all(r * 4 + s in present for r in ranks):
+            continue  # a deck without some card of the suit: its sequences are not listed
+        for lo in range(n):
+            for hi in range(lo + least - 1, min(n, lo + most)):
+                out.append(look(RUN, tuple(ranks[i] * 4 + s for i in range(lo, hi + 1))))
+                size = hi - lo + 1
+                if size >= most:
+                    continue
+                target = seq_target(s, lo, hi)
+                if lo > 0 or hi < n - 1:
+                    out.append(look(TAKE, (), target))
+                for a in range(lo + 1):
+                    for b in range(n - hi):
+                        if 0 < a + b <= most - size:
+                            pos = [*range(lo - a, lo), *range(hi + 1, hi + 1 + b)]
+                            out.append(look(EXTEND, tuple(ranks[i] * 4 + s for i in pos), target))
+    return out
+
+
+_CANASTA_PHASES = ("draw", "play", "over")
+
+
+def canasta_spec(state) -> ObservationSpec:
+    """The observation layout of a canasta-kernel table."""
+    kinds, _ = kinds_index(state.kind_of)
+    n, nk, nt = state.n_players, len(kinds), state.n_teams
+    slots = N_RANKS + 1
+    s = ObservationSpec("rummy", [card_code(k) for k in kinds])
+    s.add("hand", nk, "own hand: count of each card kind")
+    s.add("pile_top", nk, "the top card of the pile (one-hot; zeros when empty)")
+    s.add("pile_size", 1, "cards in the discard pile")
+    s.add("pile_frozen", 1, "1 when the pile is frozen")
+    s.add("melds", nt * slots, "cards on each team's melds by rank slot (relative team x "
+          "A..K, JK, wild meld)")
+    s.add("meld_wilds", nt * slots, "wild cards in each team's melds by rank slot")
+    s.add("meld_closed", nt * slots, "1 where a team's meld of that slot is closed")
+    s.add("melded", nt, "1 when the team has made its initial meld (relative team)")
+    s.add("bonus", n, "bonus cards laid out by each seat (relative seat)")
+    s.add("hand_sizes", n, "cards in each seat's hand (relative seat)")
+    s.add("reserve_sizes", n, "cards in each seat's face-down reserve (relative seat)")
+    s.add("out", n, "1 for a seat that has left the hand (relative seat)")
+    s.add("stock", 1, "cards left in the stock")
+    s.add("scores", nt, "each team's score (relative team)")
+    s.add("phase", len(_CANASTA_PHASES), "the phase, one-hot: " + ", ".join(_CANASTA_PHASES))
+    s.add("to_move", n, "the seat to act, one-hot (relative seat)")
+    s.add("pending", 1, "1 while an initial meld is pending (below the minimum)")
+    s.add("hand_number", 1, "the hand being played (1, 2 …)")
+    if state.rules.sequences:
+        s.add("sequences", nt * 4 * len(state.rules.seq_ranks),
+              "cards in each team's suited sequences (relative team x suit C, D, H, S x "
+              "place in melds.sequences.ranks)")
+    return s
+
+
+def canasta_fill(state, p: int, spec: ObservationSpec, out: array) -> None:
+    """Write what seat ``p`` sees into ``out`` (zeros, laid out by :func:`canasta_spec`)."""
+    _, idx = kinds_index(state.kind_of)
+    n, nt, kind_of = state.n_players, state.n_teams, state.kind_of
+    slots = N_RANKS + 1
+    b = spec["hand"].start
+    for cards in state.hands[p]:
+        for c in cards:
+            out[b + idx[kind_of[c]]] += 1
+    if state.pile:
+        out[spec["pile_top"].start + idx[kind_of[state.pile[-1]]]] = 1
+    out[spec["pile_size"].start] = len(state.pile)
+    out[spec["pile_frozen"].start] = 1 if state.pile_frozen else 0
+    t0 = state.team_of[p]
+    for t in range(nt):
+        rt = (t - t0) % nt
+        for m in state.melds[t]:
+            if m.slot >= slots:  # a suited sequence
+                base = spec["sequences"].start + (rt * 4 + m.suit) * len(state.rules.seq_ranks)
+                for q in range(m.lo, m.hi + 1):
+                    out[base + q] += 1
+                continue
+            i = rt * slots + m.slot
+            out[spec["melds"].start + i] += len(m.cards)
+            out[spec["meld_wilds"].start + i] += m.wild
+            if m.closed:
+                out[spec["meld_closed"].start + i] = 1
+        out[spec["melded"].start + rt] = 1 if state.melded[t] else 0
+    for q in range(n):
+        rq = rel(p, q, n)
+        out[spec["bonus"].start + rq] = len(state.bonus[q])
+        out[spec["hand_sizes"].start + rq] = state.hand_size[q]
+        out[spec["reserve_sizes"].start + rq] = len(state.reserves[q])
+        out[spec["out"].start + rq] = 1 if state.out[q] else 0
+    out[spec["stock"].start] = len(state.stock)
+    fill_scores(state, p, spec, out)
+    out[spec["phase"].start + _CANASTA_PHASES.index(state.phase)] = 1
+    if state.phase != "over":
+        out[spec["to_move"].start + rel(p, state.current, n)] = 1
+    out[spec["pending"].start] = 1 if state.pending else 0
+    out[spec["hand_number"].start] = state.hand_number
+
+
+CANASTA_LAYOUT = (canasta_spec, canasta_fill)
+"""``RummyState.observation_layout()``: the spec and fill functions."""
+
+
+def canasta_set_zone_cards(s, assignment: dict[tuple[str, int], int]) -> None:
+    """Put card ``c`` at each hidden position ``(zone, index)`` of ``assignment`` (a
+    resampled deal); a hand is re-bucketed by rank afterwards."""
+    flat = {f"hand:{p}": [c for cards in s.hands[p] for c in cards]
+            for p in range(s.n_players)}
+    for (z, i), c in assignment.items():
+        if z == "stock":
+            s.stock[i] = c
+        elif z.startswith("reserve:"):
+            s.reserves[int(z[8:])][i] = c
+        elif z.startswith("hand:"):
+            flat[z][i] = c
+        else:
+            raise ValueError(f"cannot resample zone {z}")
+    for p in range(s.n_players):
+        buckets = [[] for _ in range(N_RANKS)]
+        for c in flat[f"hand:{p}"]:
+            buckets[s.rank_of[c]].append(c)
+        s.hands[p] = buckets
+
+
+# --------------------------------------------------------------------------- table melds
+
+
+def table_universe(state, action) -> list[Action]:
+    """Every action a table-melds pack can allow at ``state``'s table; ``action`` is the
+    kernel's interner (``action(type, cards, target)``)."""
+    rules = state.rules
+    kinds = sorted(state.kind_of)
+    distinct = sorted(set(kinds))
+    out = [action(v) for v in ("draw", "take", "pass", "knock", "done")]
+    out += [action("discard", (k,)) for k in distinct]
+    if rules.take == "deep":
+        out += [action("take", (k,)) for k in distinct]
+    out += [action("meld", m) for m in rules.melds.melds_in(kinds)]
+    if rules.lay_off != "none" or rules.knock is not None:
+        least = min(k.min_size for k in rules.kinds)
+        most_melds = len(kinds) // max(1, least)
+        out += [action("add", (k,), mid) for mid in range(1, most_melds + 1) for k in distinct]
+    return sorted_actions(out, ("draw", "take", "pass", "knock", "done", "discard", "meld",
+                                "add"))
+
+
+_TABLE_PHASES = ("first_upcard", "draw", "play", "discard", "knock", "layoff", "wall", "over")
+
+
+def table_spec(state) -> ObservationSpec:
+    """The observation layout of a table-melds table."""
+    kinds, _ = kinds_index(state.kind_of)
+    n, nk = state.n_players, len(kinds)
+    s = ObservationSpec("table", [card_code(k) for k in kinds])
+    s.add("hand", nk, "own hand: count of each card kind")
+    s.add("pile", nk, "discard pile (face up): count of each card kind")
+    s.add("pile_top", nk, "the top card of the pile (one-hot; zeros when empty)")
+    s.add("melds", n * nk, "cards in melds owned by each seat (relative seat x kind)")
+    s.add("hand_sizes", n, "cards in each seat's hand (relative seat)")
+    s.add("stock", 1, "cards left in the stock")
+    s.add("scores", state.n_teams, "each team's score (relative team)")
+    s.add("phase", len(_TABLE_PHASES), "the phase, one-hot: " + ", ".join(_TABLE_PHASES))
+    s.add("to_move", n, "the seat to act, one-hot (relative seat)")
+    s.add("knocker", n, "the seat that knocked, one-hot (relative seat; zeros: none)")
+    s.add("knock_value", 1, "the most deadwood a knock allows this hand (-1: no knocking)")
+    s.add("deadwood", 1, "own least deadwood")
+    s.add("hand_number", 1, "the hand being played (1, 2 …)")
+    return s
+
+
+def table_fill(state, p: int, spec: ObservationSpec, out: array) -> None:
+    """Write what seat ``p`` sees into ``out`` (zeros, laid out by :func:`table_spec`)."""
+    _, idx = kinds_index(state.kind_of)
+    nk, n, kind_of = len(idx), state.n_players, state.kind_of
+    b = spec["hand"].start
+    for c in state.hands[p]:
+        out[b + idx[kind_of[c]]] += 1
+    b = spec["pile"].start
+    for c in state.pile:
+        out[b + idx[kind_of[c]]] += 1
+    if state.pile:
+        out[spec["pile_top"].start + idx[kind_of[state.pile[-1]]]] = 1
+    b = spec["melds"].start
+    for m in state.melds:
+        base = b + rel(p, m.owner, n) * nk
+        for c in m.cards:
+            out[base + idx[kind_of[c]]] += 1
+    b = spec["hand_sizes"].start
+    for q in range(n):
+        out[b + rel(p, q, n)] = len(state.hands[q])
+    out[spec["stock"].start] = len(state.stock)
+    fill_scores(state, p, spec, out)
+    out[spec["phase"].start + _TABLE_PHASES.index(state.phase)] = 1
+    if state.phase != "over":
+        out[spec["to_move"].start + rel(p, state.current, n)] = 1
+    if state.knocker is not None:
+        out[spec["knocker"].start + rel(p, state.knocker, n)] = 1
+    out[spec["knock_value"].start] = -1 if state.knock_value is None else state.knock_value
+    out[spec["deadwood"].start] = state.rules.melds.min_deadwood(state._kinds(state.hands[p]))
+    out[spec["hand_number"].start] = state.hand_number
+
+
+TABLE_LAYOUT = (table_spec, table_fill)
+"""``TableState.observation_layout()``: the spec and fill functions."""
+
+
+def table_set_zone_cards(s, assignment: dict[tuple[str, int], int]) -> None:
+    """Put card ``c`` at each hidden position ``(zone, index)`` of ``assignment`` (the
+    stock and the hands)."""
+    for (z, i), c in assignment.items():
+        if z == "stock":
+            s.stock[i] = c
+        elif z.startswith("hand:"):
+            s.hands[int(z[5:])][i] = c
+        else:
+            raise ValueError(f"cannot resample zone {z}")
