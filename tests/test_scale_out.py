@@ -411,7 +411,7 @@ def test_simulate_out_on_a_full_disk_keeps_only_whole_records_and_says_so_in_one
     assert path.read_bytes() == b"".join(lines[:whole])
     err = capsys.readouterr().err
     assert err == (f"meldkit: error: {path}: No space left on device: the record of game "
-                   f"{whole} was not written, and the file was cut back to the whole records "
+                   f"{whole} was not written, and the file holds only the whole records "
                    "before it; make room, then continue the run with the same command and "
                    "--resume\n")
 

@@ -131,8 +131,8 @@ class RecordFile:
     def write(self, record: GameRecord) -> None:
         """Append ``record`` as one whole line, or leave the file as it was and raise."""
         line = record_line(record)
+        view = memoryview(line)
         try:
-            view = memoryview(line)
             while view:
                 n = self._file.write(view)
                 if not n:
@@ -140,9 +140,9 @@ class RecordFile:
                 view = view[n:]
             self._file.flush()
         except OSError as e:
-            cut = self._cut()
+            cut = len(view) == len(line) or self._cut()  # nothing written: nothing to cut
             reason = e.strerror or str(e) or type(e).__name__
-            kept = ("the file was cut back to the whole records before it" if cut
+            kept = ("the file holds only the whole records before it" if cut
                     else "the file may end with part of it (--resume cuts that off)")
             raise RecordWriteError(
                 f"{self.path}: {reason}: the record of game {record.game} was not written, "
