@@ -8,6 +8,7 @@ card of that rank, a card code (``"3H"``) names one kind.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 import attrs
@@ -839,7 +840,7 @@ def owners_of(path: str) -> KeyOwners:
     >>> sorted(owners_of("knock.max_deadwood").readers), owners_of("cards.bonus").inert
     (['table'], [])
     """
-    path = path.replace("[]", "")
+    path = re.sub(r"\[[^\]]*\]", "", path)
     while path not in KEY_READERS:
         if "." not in path:
             raise KeyError(path)
