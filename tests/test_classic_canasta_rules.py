@@ -13,6 +13,7 @@ second canasta before.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import pytest
@@ -593,6 +594,24 @@ def test_CC_18_a_red_three_drawn_last_ends_play_its_drawer_may_meld_but_not_disc
                                         len(g.hand_results))
     assert (90, 100 * (bonus_before + 1)) == (g.last_hand.scores[0].melded_cards,
                                               g.last_hand.scores[0].bonus_cards)
+
+
+def test_CC_18_a_save_keeps_the_play_after_a_red_three_drawn_last_and_checks_it():
+    g = last_card_red_three(4, "KC KD KH AC AD AH")
+    play(g, "draw", "meld K K K")
+    loaded = meldkit.GameState.from_json(g.to_json())
+    assert loaded == g and "end/initial-meld-pending" == refused(loaded, "end")
+    play(loaded, "meld A A A", "end")
+    assert ("stock_empty", 90) == (loaded.last_hand.ended_by,
+                                   loaded.last_hand.scores[0].melded_cards)
+    save = json.loads(g.to_json())
+    save["turn_start_sizes"] = [3]  # the K K K was laid this turn, not before it
+    with pytest.raises(meldkit.SaveError, match="turn_start_sizes"):
+        meldkit.GameState.from_json(json.dumps(save))
+    early = json.loads(meldkit.new_game(PACK, players=4, seed=1).to_json())
+    early["final_play"] = True  # a draw phase with a full stock
+    with pytest.raises(meldkit.SaveError, match="final_play"):
+        meldkit.GameState.from_json(json.dumps(early))
 
 
 @pytest.mark.parametrize("mode, phase", [("end_at_once", None), ("play_on", "play")])
