@@ -24,6 +24,50 @@ EXIT_USAGE = 2
 
 _FORMATTER = argparse.RawDescriptionHelpFormatter
 
+DEFAULT_BOTS = "greedy"
+"""The bots of ``simulate``, ``compare`` and the seats of ``play`` when ``--bots`` is not
+given."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with a did-you-mean: a misspelt command or choice (``meldkit simualte``)
+    and an unknown option (``--gams``) name the closest one the parser knows.  An unknown
+    option is reported by the (sub)command's own parser, so it names that command's usage
+    and options."""
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        import difflib
+
+        choices = action.choices
+        if choices is not None and value not in choices:
+            names = [str(c) for c in choices]
+            close = difflib.get_close_matches(str(value), names, n=1)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            raise argparse.ArgumentError(
+                action, f"invalid choice: {value!r} ({hint}choose from {', '.join(names)})")
+        super()._check_value(action, value)
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        namespace, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}{self._suggest(extras)}")
+        return namespace, extras
+
+    def _suggest(self, extras: list[str]) -> str:
+        import difflib
+
+        known = [o for a in self._actions for o in a.option_strings if o.startswith("--")]
+        hints = []
+        for word in extras:
+            if not word.startswith("-") or word in ("-", "--"):
+                continue
+            option = word.split("=", 1)[0]
+            dashed = option if option.startswith("--") else "-" + option
+            close = difflib.get_close_matches(dashed, known, n=1)
+            if close and close[0] not in hints:
+                hints.append(close[0])
+        return f" (did you mean {' or '.join(hints)}?)" if hints else ""
+
 
 
 def _wrap(text: str) -> str:
@@ -105,6 +149,66 @@ def _isatty(stream: Any) -> bool:
         return bool(stream.isatty())
     except (AttributeError, ValueError):
         return False
+
+
+PIPED_PROGRESS_LINES = 10
+"""When standard error is not a terminal, ``compare`` and ``tournament`` write a progress
+line every 1/PIPED_PROGRESS_LINES of the games (and one at the end) ..."""
+PIPED_PROGRESS_SECONDS = 10.0
+"""... but no sooner than this many seconds after the start or the previous line: a run
+of a few seconds stays silent, a long one in a log shows it is alive."""
+
+
+class _ProgressLines:
+    """Progress for a log or a pipe: the bar's text without the bar, on a line of its own
+    (``meldkit tournament: 40/60 games  1.6 games/s  25 s, 12 s left``), every ``every``
+    games once :data:`PIPED_PROGRESS_SECONDS` have passed, and at the end if any line was
+    written."""
+
+    def __init__(self, command: str, total: int, first: int, stream: TextIO):
+        import math
+        import time
+
+        from ._sim_backends import RateProgress
+
+        self._clock = time.monotonic
+        self.text = RateProgress(total, first, "games", stream, enabled=False, width=0)
+        self.command = command
+        self.stream = stream
+        self.every = max(1, math.ceil(total / PIPED_PROGRESS_LINES))
+        self.next = (first // self.every + 1) * self.every
+        self.last = self._clock()
+        self.written = False
+
+    def update(self, done: int, total: int | None = None) -> None:
+        end = done >= self.text.total
+        if done < self.next and not end:
+            return
+        self.next = (done // self.every + 1) * self.every
+        now = self._clock()
+        if (not end or not self.written) and now - self.last < PIPED_PROGRESS_SECONDS:
+            return
+        self.last = now
+        self.written = True
+        self.stream.write(f"meldkit {self.command}: {self.text.line(done, now).strip()}\n")
+        self.stream.flush()
+
+    def clear(self) -> None:
+        """Nothing to take off: each line stays in the log."""
+
+    def close(self) -> None:
+        """Nothing to end: the last line ended itself."""
+
+
+def _progress(command: str, total: int, first: int = 0, quiet: bool = False):
+    """The progress of a run of ``total`` games on standard error: a bar on a terminal
+    (simulate's), :class:`_ProgressLines` in a pipe or a log, nothing when ``quiet``."""
+    from ._sim_backends import RateProgress
+
+    stream = sys.stderr
+    if quiet or _isatty(stream):
+        return RateProgress(total, first, "games", stream, enabled=not quiet)
+    return _ProgressLines(command, total, first, stream)
 
 
 def _style(args: argparse.Namespace, stream: TextIO):
@@ -227,6 +331,11 @@ def _cmd_rules(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- simulate
 
 
+def _install_hint(extra: str) -> str:
+    """How to install an extra, from PyPI and in a source checkout."""
+    return f'pip install "meldkit[{extra}]", or in a checkout pip install ".[{extra}]"'
+
+
 def _need_matplotlib():
     try:
         import matplotlib
@@ -235,35 +344,63 @@ def _need_matplotlib():
         import matplotlib.pyplot as plt
     except ImportError:
         raise MeldkitError(
-            '--plot needs matplotlib, which is not installed: pip install "meldkit[plot]"'
+            f"--plot needs matplotlib, which is not installed: {_install_hint('plot')}"
         ) from None
     return plt
 
 
+def _need_openskill() -> None:
+    """Before a tournament plays its first game: the ratings' library, or one line."""
+    try:
+        import openskill.models  # noqa: F401
+    except ImportError:
+        raise MeldkitError(
+            "tournament ratings need OpenSkill, which is not installed: "
+            f"{_install_hint('tournament')} (or pass --no-ratings)") from None
+
+
 def _plot(plt, records, summary, path: str, title: str) -> None:
-    """Three histograms: final scores by team, hands per game, decisions per game."""
+    """simulate's figure: final scores by team, hands per game, decisions per game."""
+    scores = [(f"team {t}", [r.scores[t] for r in records]) for t in range(summary.n_teams)]
+    _histograms(plt, scores, [("", [r.hands for r in records])],
+                [("", [r.decisions for r in records])], path, title)
+
+
+def _plot_runs(plt, runs, path: str, title: str) -> None:
+    """compare's figure: the same three panels with one histogram per run (``runs`` are
+    ``(label, records)``), the final scores of every team together."""
+    _histograms(plt, [(label, [s for r in rs for s in r.scores]) for label, rs in runs],
+                [(label, [r.hands for r in rs]) for label, rs in runs],
+                [(label, [r.decisions for r in rs]) for label, rs in runs], path, title)
+
+
+def _histograms(plt, scores, hands, decisions, path: str, title: str) -> None:
+    """Three panels of histograms, each a list of ``(label, values)`` drawn over each
+    other on shared bins (one unlabelled series is drawn grey)."""
     from matplotlib.ticker import MaxNLocator
 
-    fig, (ax1, ax2, ax3) = plt.subplots(1, 3, figsize=(14, 4.2))
-    scores = [[r.scores[t] for r in records] for t in range(summary.n_teams)]
-    lo = min(min(s) for s in scores)
-    hi = max(max(s) for s in scores)
-    step = max((hi - lo) / 24, 1)
-    edges = [lo + i * step for i in range(25)]
-    for t, values in enumerate(scores):
-        ax1.hist(values, bins=edges, alpha=0.55, label=f"team {t}")
-    ax1.set_title("Final scores")
-    ax1.set_xlabel("points")
-    ax1.legend()
-    hands = [r.hands for r in records]
-    ax2.hist(hands, bins=[x - 0.5 for x in range(min(hands), max(hands) + 2)], color="tab:gray")
-    ax2.set_title("Game length in hands")
-    ax2.set_xlabel("hands per game")
-    ax2.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax3.hist([r.decisions for r in records], bins=20, color="tab:gray")
-    ax3.set_title("Game length in decisions")
-    ax3.set_xlabel("decisions per game")
-    for ax in (ax1, ax2, ax3):
+    fig, axes = plt.subplots(1, 3, figsize=(14, 4.2))
+    panels = (("Final scores", "points", scores, None),
+              ("Game length in hands", "hands per game", hands, 1),
+              ("Game length in decisions", "decisions per game", decisions, None))
+    for ax, (name, xlabel, series, unit) in zip(axes, panels):
+        values = [v for _, vs in series for v in vs]
+        lo, hi = min(values), max(values)
+        if unit:  # whole numbers: one bar each
+            edges = [x - 0.5 for x in range(lo, hi + 2)]
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        else:
+            step = max((hi - lo) / 24, 1)
+            edges = [lo + i * step for i in range(26)]
+        for label, vs in series:
+            if label:
+                ax.hist(vs, bins=edges, alpha=0.55, label=label)
+            else:
+                ax.hist(vs, bins=edges, color="tab:gray")
+        if any(label for label, _ in series):
+            ax.legend()
+        ax.set_title(name)
+        ax.set_xlabel(xlabel)
         ax.set_ylabel("games")
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     fig.suptitle(title)
@@ -383,7 +520,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 def _cmd_compare(args: argparse.Namespace) -> int:
     from ._loader import load_pack
-    from ._sim_backends import RateProgress, ray_session
+    from ._sim_backends import ray_session
     from .simulate import compare, format_comparison, simulate, variant_pack
 
     if not args.set:
@@ -393,8 +530,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     players = _players(args, base)
     bots = _bot_names(args.bots)
     scale = _scale(args)
-    progress = RateProgress(2 * args.games, 0, "games", sys.stderr,
-                            enabled=_isatty(sys.stderr) and not args.quiet)
+    plt = _need_matplotlib() if args.plot else None
+    progress = _progress("compare", 2 * args.games, quiet=args.quiet)
     try:
         with ray_session(scale["ray"], scale["jobs"] or None), _terminate_as_interrupt():
             with contextlib.closing(simulate(base, players, args.games, args.seed, bots,
@@ -414,6 +551,13 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     out.write(f"{args.games} games each on the same seeds (seed {args.seed}), {players} players, "
               f"bots {','.join(bots)}; 95% confidence intervals\n\n")
     out.write(format_comparison(c))
+    if plt is not None:
+        title = (f"{_title(base)}: base vs {', '.join(args.set)}; {args.games} games each, "
+                 f"{players} players, seed {args.seed}, bots {','.join(bots)}")
+        changed = ", ".join(args.set)
+        _plot_runs(plt, [("base", a), (changed if len(changed) <= 30 else "variant", b)],
+                   args.plot, title)
+        out.write(f"plot: {args.plot}\n")
     return EXIT_OK
 
 
@@ -722,20 +866,17 @@ def _cmd_play(args: argparse.Namespace) -> int:
     human = args.seat if args.seat is not None else extras.get("seat", 0)
     if not 0 <= human < n:
         raise ValueError(f"--seat {human}: the table has seats 0 to {n - 1}")
-    if args.bots is not None:
-        names = _bot_names(args.bots)
+    saved = extras.get("bots")
+    if args.bots is None and isinstance(saved, list) and len(saved) == n:
+        seat_names = [str(x) for x in saved]
+        seat_names[human] = "you"
+        _bot_names(",".join(x for q, x in enumerate(seat_names) if q != human))
+    else:
+        names = _bot_names(args.bots if args.bots is not None else DEFAULT_BOTS)
         others = [q for q in range(n) if q != human]
         seat_names = ["you"] * n
         for i, q in enumerate(others):
             seat_names[q] = names[i % len(names)]
-    else:
-        saved = extras.get("bots")
-        if isinstance(saved, list) and len(saved) == n:
-            seat_names = [str(x) for x in saved]
-            seat_names[human] = "you"
-            _bot_names(",".join(x for q, x in enumerate(seat_names) if q != human))
-        else:
-            seat_names = ["you" if q == human else "greedy" for q in range(n)]
     out = sys.stdout
     style = _style(args, out)
     game = _Game(state, human, seat_names, style, out, sys.stdin, seed)
@@ -951,7 +1092,7 @@ def _common(p: argparse.ArgumentParser, *, bots_default: str | None, seed_defaul
                    help="number of players (default: the pack's minimum)")
     p.add_argument("--seed", type=int, default=seed_default, metavar="N", help=seed_help)
     if bots_help is None:
-        bots_help = ("comma-separated bot names (random, greedy), one per seat, repeated "
+        bots_help = (f"comma-separated bot names ({_bot_list()}), one per seat, repeated "
                      f"around the table (default: {bots_default})")
     p.add_argument("--bots", default=bots_default, metavar="NAMES", help=bots_help)
     p.add_argument("--partners", action="store_true",
@@ -989,7 +1130,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``meldkit`` command."""
     from . import __version__
 
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="meldkit",
         formatter_class=_FORMATTER,
         description=_wrap(
@@ -1026,8 +1167,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="a bundled pack name or a .yaml file (default: pony_tail)")
     _common(sp, bots_default=None, seed_default=None,
             seed_help="seed of the deal (default: a random seed, printed at the start)",
-            bots_help="comma-separated bot names (random, greedy) for the other seats, in "
-                      "seat order, repeated (default: greedy)")
+            bots_help=f"comma-separated bot names ({_bot_list()}) for the other seats, in "
+                      f"seat order, repeated (default: {DEFAULT_BOTS})")
     sp.add_argument("--seat", type=int, default=None, metavar="N",
                     help="your seat, 0 to players-1 (default: 0)")
     sp.add_argument("--resume", metavar="FILE",
@@ -1055,7 +1196,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="a bundled pack name or a .yaml file (default: pony_tail)")
     sp.add_argument("--games", type=_positive, default=10, metavar="N",
                     help="number of games (default: 10)")
-    _common(sp, bots_default="greedy", seed_default=0, seed_help="seed of the run (default: 0)")
+    _common(sp, bots_default=DEFAULT_BOTS, seed_default=0,
+            seed_help="seed of the run (default: 0)")
     _scale_options(sp)
     _set_option(sp)
     sp.add_argument("--out", metavar="FILE.jsonl",
@@ -1064,8 +1206,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="continue the --out FILE of an interrupted run: play only the games "
                          "missing from it (the file ends as an uninterrupted run's would)")
     sp.add_argument("--plot", metavar="FILE.png",
-                    help='plot the score and game-length distributions (needs matplotlib: '
-                         'pip install "meldkit[plot]")')
+                    help="plot the score and game-length distributions (needs matplotlib: "
+                         f"{_install_hint('plot')})")
     sp.add_argument("--quiet", "-q", action="store_true",
                     help="print only the summary, not a line per game (the progress bar "
                          "still shows on a terminal)")
@@ -1084,15 +1226,21 @@ def build_parser() -> argparse.ArgumentParser:
                "  meldkit compare pony_tail --set game.target=20000 --games 100 --jobs 4\n"
                "  meldkit compare pony_tail --set deal.hand=13 --set deal.reserve=11\n"
                "  meldkit compare pony_canasta --players 4 --partners --set turn.draw=1\n"
-               "  meldkit compare pony_tail --set deal.hand=13 --games 20000 --ray auto")
+               "  meldkit compare pony_tail --set deal.hand=13 --games 20000 --ray auto\n"
+               "  meldkit compare pony_tail --set game.target=20000 --plot target.png")
     sp.add_argument("pack", help="a bundled pack name or a .yaml file")
     _set_option(sp)
     sp.add_argument("--games", type=_positive, default=50, metavar="N",
                     help="games on each side (default: 50)")
-    _common(sp, bots_default="random", seed_default=0, seed_help="seed of the run (default: 0)")
+    _common(sp, bots_default=DEFAULT_BOTS, seed_default=0,
+            seed_help="seed of the run (default: 0)")
     _scale_options(sp)
+    sp.add_argument("--plot", metavar="FILE.png",
+                    help="plot the final scores and game lengths of the base and the variant "
+                         f"over each other (needs matplotlib: {_install_hint('plot')})")
     sp.add_argument("--quiet", "-q", action="store_true",
-                    help="no progress bar (it shows only on a terminal anyway)")
+                    help="no progress (a bar on a terminal; elsewhere a line every tenth of "
+                         f"the games, once a run has taken {PIPED_PROGRESS_SECONDS:.0f} s)")
     sp.set_defaults(func=_cmd_compare)
 
     # validate
@@ -1213,13 +1361,14 @@ def build_parser() -> argparse.ArgumentParser:
         description=_wrap(
             "Play every pair of bots against each other, seats rotated, and report each "
             "pair's score with a 95% confidence interval and OpenSkill ratings with 95% "
-            "intervals (ratings need: pip install 'meldkit[tournament]')."),
+            f"intervals (ratings need OpenSkill: {_install_hint('tournament')})."),
         epilog="examples:\n"
                "  meldkit tournament gin_rummy --bots random,greedy,ismcts --games 20\n"
-               "  meldkit tournament houses --bots greedy,random --games 50 --no-ratings")
+               "  meldkit tournament houses --bots greedy,random --games 50 --no-ratings\n"
+               "  meldkit tournament gin_rummy --bots greedy,ismcts -q > results.txt")
     sp.add_argument("pack", help="a bundled pack name or a .yaml file")
     sp.add_argument("--bots", required=True, metavar="A,B,...",
-                    help="two or more bots: " + ", ".join(sorted(_bot_registry())))
+                    help=f"two or more bots, comma-separated: {_bot_list()}")
     sp.add_argument("--games", type=_positive, default=20, metavar="N",
                     help="games per pair of bots (default: 20)")
     sp.add_argument("--players", type=_positive, default=None, metavar="N",
@@ -1229,27 +1378,31 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--jobs", "-j", type=_count, default=1, metavar="N",
                     help="worker processes (0: one per CPU; default: 1); the results are the "
                          "same for any number")
+    sp.add_argument("--quiet", "-q", action="store_true",
+                    help="no progress (a bar on a terminal; elsewhere a line every tenth of "
+                         f"the games, once a run has taken {PIPED_PROGRESS_SECONDS:.0f} s)")
     sp.set_defaults(func=_cmd_tournament)
     return p
 
 
-def _bot_registry():
+def _bot_list() -> str:
+    """The names of the bots every command accepts (:data:`meldkit.bots.BOTS`), for help."""
     from .bots import BOTS
 
-    return BOTS
+    return ", ".join(sorted(BOTS))
 
 
 def _cmd_tournament(args: argparse.Namespace) -> int:
-    from ._sim_backends import RateProgress
     from .tournament import run_tournament
 
     names = _bot_names(args.bots)
     if len(names) < 2:
         raise _UsageError("--bots: a tournament needs at least two bots, e.g. --bots greedy,random")
+    if not args.no_ratings:
+        _need_openskill()
     pack = _load(args.pack)
     pairs = len(names) * (len(names) - 1) // 2
-    progress = RateProgress(pairs * args.games, 0, "games", sys.stderr,
-                            enabled=_isatty(sys.stderr))
+    progress = _progress("tournament", pairs * args.games, quiet=args.quiet)
     played = 0
 
     def step(a: str, b: str, done: int, games: int) -> None:
