@@ -23,6 +23,8 @@ import fnmatch
 from functools import cache
 from pathlib import Path
 
+import pytest
+
 SRC = Path(__file__).resolve().parents[1] / "src"
 PACKAGE = "meldkit"
 
@@ -217,3 +219,29 @@ def test_the_cycle_check_sees_function_level_imports_and_skips_type_checking():
     g = import_graph()
     assert f"{PACKAGE}.kernel.universe" in g[f"{PACKAGE}._state"]
     assert not [t for t in g[f"{PACKAGE}.ai.action_space"] if layer_of(t) > 1]
+
+
+def test_the_registry_names_engines_and_finds_each_pack_its_engine():
+    import subprocess
+    import sys
+
+    import meldkit
+    from meldkit import _registry
+    from meldkit.houses._engine import HousesState
+    from meldkit.kernel.table import TableState
+
+    assert _registry.engine_for(meldkit.load_pack("gin_rummy")) is TableState
+    assert _registry.engine_for(meldkit.load_pack("pony_tail")) is meldkit.RummyState
+    assert _registry.engine_for(meldkit.load_pack("houses")) is HousesState  # its plugin's
+    assert _registry.plugin_for(meldkit.load_pack("pony_tail")) is None
+    assert _registry.resolve_bundled("gin_rummy", "") is meldkit.load_pack("gin_rummy")
+    assert _registry.resolve_bundled("../gin_rummy", "") is None  # never a path
+    with pytest.raises(ValueError, match="module:Class"):
+        _registry.register_engine("x", "meldkit.kernel.table.TableState")
+    # `import meldkit` imports neither the table kernel nor the plugin API nor the loader
+    code = ("import sys, meldkit; print(sorted(m for m in ('meldkit.kernel.table', "
+            "'meldkit.plugins', 'meldkit._loader', 'meldkit.ai.action_space') "
+            "if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"
