@@ -132,7 +132,7 @@ def test_a_game_that_kills_every_worker_fails_with_one_line_naming_it(monkeypatc
 
 @needs_proc
 def test_a_worker_killed_from_outside_costs_no_game_and_no_traceback(capsys):
-    argv = [*TOURNAMENT, "--games", "120", "--no-ratings"]
+    argv = [*TOURNAMENT, "--games", "120", "--no-ratings", "-q"]
     assert main([*argv, "--jobs", "1"]) == 0
     expected = capsys.readouterr().out
     proc = _meldkit(*argv, "--jobs", "2")
