@@ -12,6 +12,7 @@ digest.  An engine subclass supplies the rules: ``_new``, ``_legal``, ``_check``
 from __future__ import annotations
 
 import json
+import operator
 from typing import Any, ClassVar
 
 from . import saves as _saves
@@ -118,7 +119,8 @@ class GameState:
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise SetupError(f"seed must be an int, not {seed!r}")
         first = options.get("first_player")
-        if first is not None and (not isinstance(first, int) or not 0 <= first < players):
+        if first is not None and (not isinstance(first, int) or isinstance(first, bool)
+                                  or not 0 <= first < players):
             raise SetupError(f"option first_player must be a seat 0..{players - 1}, not {first!r}")
         self.n_players, self.seed, self.options = players, seed, options
         self.deck_order = list(deck_order) if deck_order else None
@@ -202,7 +204,8 @@ class GameState:
             if not isinstance(action, str) and hasattr(type(action), "__index__"):
                 from .ai.action_space import apply_id
 
-                return apply_id(self, action)  # an integer action id (state.action_space)
+                # an integer action id (state.action_space); refused with action/bad-id
+                return apply_id(self, _action_id(action))
             if not isinstance(action, str):
                 raise IllegalActionError(
                     "action/malformed",
@@ -529,6 +532,29 @@ def bundled_pack_resolver(name: str, digest: str):
     from ._registry import resolve_bundled
 
     return resolve_bundled(name, digest)
+
+
+def _action_id(value) -> int:
+    """``value`` as an action id (an int, or an object with ``__index__``, such as a numpy
+    integer); a bool, or an ``__index__`` that raises or gives no int, is an
+    :class:`~meldkit.IllegalActionError` (``action/bad-id``) naming the input's type."""
+    kind = type(value).__name__
+    if type(value) is int:
+        return value
+    if isinstance(value, bool):
+        raise IllegalActionError("action/bad-id", "an action id is an int, not bool")
+    try:
+        index = operator.index(value)
+    except Exception as e:  # a foreign __index__ may raise anything
+        raise IllegalActionError(
+            "action/bad-id",
+            f"an action id is an int, not {kind} (its __index__ raised "
+            f"{type(e).__name__}: {str(e)[:60]})") from None
+    if type(index) is not int:  # operator.index guarantees an int subclass: refuse bool
+        raise IllegalActionError("action/bad-id",
+                                 f"an action id is an int, not {kind} (its __index__ gave "
+                                 f"{type(index).__name__})")
+    return index
 
 
 def call_hook(plugin: str, hook: str, fn, *args):
