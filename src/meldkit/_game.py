@@ -29,23 +29,33 @@ class GameState:
     Every engine (the rummy kernel, a plugin's engine) is a subclass, so code written
     against this class works with every pack.
 
+    >>> import meldkit
+    >>> game = meldkit.new_game("pony_tail", players=4, seed=7)
+    >>> isinstance(game, meldkit.GameState), game.n_players, game.n_teams, game.phase
+    (True, 4, 2, 'draw')
+    >>> game.apply("draw")
+    >>> game.history, game.scores
+    (['draw'], [0, 0])
+
     Attributes:
-        pack: The :class:`~meldkit.RulePack` being played.
-        n_players: The number of seats.
-        seed: The seed that fixes every shuffle (a secret: it reveals every deal).
-        options: The game options (``partners``, ``first_player``).
-        deck_order: The stacked top of the first hand's deck (card codes), or None.
-        team_of: The team of each seat.
-        n_teams: The number of teams (sides).
-        scores: Each team's running score.
-        hand_number: The hand being played (1, 2 …).
-        current: The seat to act (see :attr:`current_player`, None once over).
-        phase: The phase (``draw``, ``play`` … as the engine names them; ``over`` at the end).
-        history: The host's record: the notation of every action applied, in order — enough
-            to replay the game from its seed.  It may name face-down cards; share
-            :meth:`public_history` instead.
-        hand_results: The record of each finished hand (``hand_number``, ``ended_by``,
-            ``went_out``, ``scores``, ``totals``).
+        pack (RulePack): The :class:`~meldkit.RulePack` being played.
+        n_players (int): The number of seats.
+        seed (int): The seed that fixes every shuffle (a secret: it reveals every deal).
+        options (dict[str, Any]): The game options (``partners``, ``first_player``).
+        deck_order (list[str] | None): The stacked top of the first hand's deck (card
+            codes), or None.
+        team_of (list[int]): The team of each seat.
+        n_teams (int): The number of teams (sides).
+        scores (list[int]): Each team's running score.
+        hand_number (int): The hand being played (1, 2 …).
+        current (int): The seat to act (see :attr:`current_player`, None once over).
+        phase (str): The phase (``draw``, ``play`` … as the engine names them; ``over`` at
+            the end).
+        history (list[str]): The host's record: the notation of every action applied, in
+            order — enough to replay the game from its seed.  It may name face-down cards;
+            share :meth:`public_history` instead.
+        hand_results (list[HandResult]): The record of each finished hand (``hand_number``,
+            ``ended_by``, ``went_out``, ``scores``, ``totals``).
     """
 
     __slots__ = ("pack", "n_players", "seed", "options", "deck_order", "team_of", "n_teams",
@@ -76,7 +86,20 @@ class GameState:
         raise NotImplementedError
 
     def parse_action(self, text: str | Action) -> Action:
-        """Parse notation text into an action; raises :class:`~meldkit.NotationError`."""
+        """Parse notation text into an action; raises :class:`~meldkit.NotationError`.
+
+        Parsing says what the text means, not whether it is legal now (see :meth:`check`).
+
+        >>> import meldkit
+        >>> game = meldkit.new_game("pony_tail", players=4, seed=7)
+        >>> action = game.parse_action("discard 9")
+        >>> action, action.type
+        (Action('discard 9'), 'discard')
+        >>> game.parse_action("fly away")
+        Traceback (most recent call last):
+        ...
+        meldkit._errors.NotationError: unknown action 'fly' (expected one of draw, take, pickup, meld, add, discard, withdraw, end) [notation/unknown-verb]
+        """
         raise NotImplementedError
 
     def zone_cards(self) -> dict[str, list[int]]:
@@ -84,11 +107,32 @@ class GameState:
         raise NotImplementedError
 
     def view(self, player: int) -> dict[str, Any]:
-        """What ``player`` may see, as JSON-able data."""
+        """What ``player`` may see, as JSON-able data.
+
+        Their own hand in full, the other hands only by size: what a server sends a player.
+
+        >>> import meldkit
+        >>> game = meldkit.new_game("pony_tail", players=4, seed=7)
+        >>> view = game.view(0)
+        >>> view["you"], view["phase"], view["current_player"], len(view["hand"])
+        (0, 'draw', 3, 15)
+        >>> [p["hand_size"] for p in view["players"]]
+        [15, 15, 15, 15]
+        >>> "hand" in view["players"][1]   # another seat's cards are not in the view
+        False
+        """
         raise NotImplementedError
 
     def clone(self) -> GameState:
-        """An independent copy."""
+        """An independent copy: what is applied to one does not change the other.
+
+        >>> import meldkit
+        >>> game = meldkit.new_game("pony_tail", players=4, seed=7)
+        >>> copy = game.clone()
+        >>> copy.apply("draw")
+        >>> game.phase, copy.phase
+        ('draw', 'play')
+        """
         raise NotImplementedError
 
     def _state_dict(self) -> dict[str, Any]:
@@ -167,7 +211,16 @@ class GameState:
 
     def legal_actions(self) -> list[Action]:
         """Every action the player to move may take, in a stable order (a new list: the
-        caller may change it)."""
+        caller may change it).
+
+        >>> import meldkit
+        >>> game = meldkit.new_game("pony_tail", players=4, seed=7)
+        >>> game.current_player, game.legal_actions()
+        (3, [Action('draw'), Action('take A JK')])
+        >>> game.apply("draw")
+        >>> len(game.legal_actions()), game.legal_actions()[0]
+        (30, Action('meld 6 6 2'))
+        """
         return self._cached_legal()[:]
 
     def _cached_legal(self) -> list[Action]:
@@ -179,7 +232,18 @@ class GameState:
 
     def check(self, action: Action | str):
         """None if ``action`` is legal now, else the :class:`~meldkit.Reason` it is refused.
-        :meth:`apply` accepts exactly the actions this accepts."""
+
+        :meth:`apply` accepts exactly the actions this accepts.  A reason has a stable
+        ``code`` and a ``sentence`` a player understands.
+
+        >>> import meldkit
+        >>> game = meldkit.new_game("pony_tail", players=4, seed=7)
+        >>> game.check("draw") is None
+        True
+        >>> why = game.check("discard 9")
+        >>> why.code, why.sentence
+        ('turn/draw-first', 'draw first: from the stock or the discard pile')
+        """
         from ._actions import Reason
 
         try:
@@ -247,20 +311,48 @@ class GameState:
         return action_space_for(self)
 
     def legal_mask(self) -> bytearray:
-        """A byte per action id of :attr:`action_space`: 1 where that action is legal now."""
+        """A byte per action id of :attr:`action_space`: 1 where that action is legal now.
+
+        >>> import meldkit
+        >>> game = meldkit.new_game("pony_tail", players=4, seed=7)
+        >>> mask = game.legal_mask()
+        >>> len(mask) == game.action_space.size, sum(mask)
+        (True, 2)
+        >>> [i for i, legal in enumerate(mask) if legal] == game.legal_ids()
+        True
+        """
         from .ai.action_space import action_space_for
 
         return action_space_for(self).mask(self._cached_legal())
 
     def legal_ids(self) -> list[int]:
-        """The ids of the legal actions, in the order of :meth:`legal_actions`."""
+        """The ids of the legal actions, in the order of :meth:`legal_actions`.
+
+        >>> import meldkit
+        >>> game = meldkit.new_game("pony_tail", players=4, seed=7)
+        >>> ids = game.legal_ids()
+        >>> [game.action_space.action_of(i) for i in ids] == game.legal_actions()
+        True
+        >>> game.apply(ids[0])   # apply takes an id too
+        >>> game.history
+        ['draw']
+        """
         from .ai.action_space import action_space_for
 
         return action_space_for(self).ids(self._cached_legal())
 
     def observation(self, player: int):
         """What ``player`` may see as a flat ``array('f')``, laid out by
-        :meth:`observation_spec` (seats relative to ``player``)."""
+        :meth:`observation_spec` (seats relative to ``player``).
+
+        >>> import meldkit
+        >>> game = meldkit.new_game("pony_tail", players=4, seed=7)
+        >>> obs = game.observation(0)
+        >>> obs.typecode, len(obs) == game.observation_spec().size
+        ('f', True)
+        >>> game.observation(0) == game.observation(0)   # a pure function of the position
+        True
+        """
         from .ai.observation import observation
 
         return observation(self, player)
@@ -276,14 +368,31 @@ class GameState:
         """Every event so far — deals, actions (who acted, what everyone saw, what the
         actor saw), hand ends — as :class:`~meldkit.ai.Event` values, replayed from the
         seed.  Unlike :attr:`history` (the host's record, which names face-down cards),
-        its ``public`` texts may be shown to every player."""
+        its ``public`` texts may be shown to every player.
+
+        >>> import meldkit
+        >>> game = meldkit.new_game("pony_tail", players=4, seed=7)
+        >>> game.apply("draw")
+        >>> [(event.kind, event.player, event.public) for event in game.public_history()]
+        [('deal', None, 'hand 1 dealt, seat 3 to act, upcard AD'), ('action', 3, 'draw')]
+        """
         from .ai.infostate import public_history
 
         return public_history(self)
 
     def information_state(self, player: int) -> dict[str, Any]:
         """``player``'s perfect-recall view: every event as they saw it and their
-        current :meth:`view`."""
+        current :meth:`view`.
+
+        >>> import meldkit
+        >>> game = meldkit.new_game("pony_tail", players=4, seed=7)
+        >>> game.apply("draw")
+        >>> info = game.information_state(1)
+        >>> sorted(info)
+        ['events', 'pack', 'player', 'view']
+        >>> info["events"][1], info["view"] == game.view(1)
+        ('seat 3: draw', True)
+        """
         from .ai.infostate import information_state
 
         return information_state(self, player)
@@ -292,14 +401,29 @@ class GameState:
         """A full state consistent with everything ``player`` has seen (their information
         state): every card hidden from them dealt anew, uniformly, under the rules'
         constraints, with a fresh seed (later deals unknown).  For many samples of one
-        position use :class:`meldkit.ai.Determinizer`."""
+        position use :class:`meldkit.ai.Determinizer`.
+
+        >>> import random, meldkit
+        >>> game = meldkit.new_game("pony_tail", players=4, seed=7)
+        >>> sample = game.resample(1, rng=random.Random(0))
+        >>> sample.view(1) == game.view(1)   # the same to seat 1 ...
+        True
+        >>> sample.view(0) == game.view(0)   # ... but seat 0's hidden hand is dealt anew
+        False
+        """
         from .ai.resample import resample
 
         return resample(self, player, rng)
 
     def returns(self) -> list[float]:
         """Each seat's return, as OpenSpiel names it: zeros until the game is over, then +1
-        for the winning team's seats and -1/(teams - 1) for the others (zeros on a tie)."""
+        for the winning team's seats and -1/(teams - 1) for the others (zeros on a tie).
+
+        >>> import meldkit
+        >>> game = meldkit.new_game("pony_tail", players=4, seed=7)
+        >>> game.returns()
+        [0.0, 0.0, 0.0, 0.0]
+        """
         from .ai.chance import returns
 
         return returns(self)
@@ -317,7 +441,16 @@ class GameState:
 
     def undo(self) -> None:
         """Take back the last action (clone-and-replay from the seed: costs about the
-        time the game took so far)."""
+        time the game took so far).
+
+        >>> import meldkit
+        >>> game = meldkit.new_game("pony_tail", players=4, seed=7)
+        >>> start = game.clone()
+        >>> game.apply("draw")
+        >>> game.undo()
+        >>> game.history, game == start
+        ([], True)
+        """
         from .ai.chance import undo
 
         undo(self)
@@ -340,7 +473,21 @@ class GameState:
         """Apply a legal action (or its notation).  An illegal one raises
         :class:`~meldkit.IllegalActionError` and leaves the state exactly as it was; so
         does a plugin hook that raises (as a :class:`~meldkit.PluginError` naming the
-        plugin and the hook).  The history records the action's canonical notation."""
+        plugin and the hook).  The history records the action's canonical notation.
+
+        >>> import meldkit
+        >>> game = meldkit.new_game("pony_tail", players=4, seed=7)
+        >>> game.apply("discard 9")
+        Traceback (most recent call last):
+        ...
+        meldkit._errors.IllegalActionError: discard 9: draw first: from the stock or the discard pile [turn/draw-first]
+        >>> game.history   # the refused action changed nothing
+        []
+        >>> game.apply("DRAW")
+        >>> game.apply(game.legal_actions()[0])
+        >>> game.history
+        ['draw', 'meld 6 6 2']
+        """
         a = self._canonical(action)
         if self.phase == self.OVER:
             raise IllegalActionError("game/over", "the game is over", a)
@@ -384,7 +531,17 @@ class GameState:
         :meth:`from_json` refuses it against another version of the pack.
 
         A save holds every hidden card and the seed (which fixes every future deal): it is
-        for the host, not for a player — send players :meth:`view` instead."""
+        for the host, not for a player — send players :meth:`view` instead.
+
+        >>> import json, meldkit
+        >>> game = meldkit.new_game("pony_tail", players=4, seed=7)
+        >>> game.apply("draw")
+        >>> save = json.loads(game.to_json())
+        >>> save["format"], save["pack"], save["players"], save["seed"]
+        ('meldkit-save/1', 'pony_tail', 4, 7)
+        >>> meldkit.GameState.from_json(game.to_json()) == game
+        True
+        """
         d = self._to_dict()
         digest = self._action_space_digest()
         if digest is not None:
