@@ -91,7 +91,8 @@ def test_meldkit_keys_prints_one_key_with_type_default_and_meaning(capsys):
     assert code == 0
     lines = out.splitlines()
     assert lines[0] == f"deal.hand  (integer; default: {key.default})"
-    assert " ".join(line.strip() for line in lines[1:-1]) == key.doc
+    assert " ".join(line.strip() for line in lines[1:-2]) == key.doc
+    assert lines[-2] == "    applies to: every pack"
     assert lines[-1].startswith("    example (")
 
 

@@ -706,7 +706,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "melds.min_size": _C, "melds.min_naturals": _C, "melds.max_wilds": _C,
     "melds.no_wild_ranks": _C, "melds.going_out_ranks": _C, "melds.wild_melds": _C,
     "melds.kinds": _k(TABLE, inert=[]),
-    "melds.lay_off.onto": _k(TABLE, inert="side"),
+    "melds.lay_off.onto": _T,
     "melds.lay_off.max_per_end": _k(TABLE, inert=None),
     "melds.sequences": _k(CANASTA, inert=None),
     # --- books (canastas)
