@@ -43,7 +43,17 @@ from ._errors import NotationError
 
 @attrs.frozen
 class Reason:
-    """Why an action is refused: a stable ``code`` and a ``sentence`` a player understands."""
+    """Why an action is refused: a stable ``code`` and a ``sentence`` a player understands.
+
+    >>> import meldkit
+    >>> game = meldkit.new_game("pony_tail", players=4, seed=7)
+    >>> game.apply("draw")
+    >>> why = game.check("meld 2 3")
+    >>> why
+    Reason(code='meld/unmeldable-rank', sentence='3s can never be melded')
+    >>> print(why)
+    3s can never be melded [meld/unmeldable-rank]
+    """
 
     code: str
     """A stable machine-readable code, ``area/what`` (``pile/frozen``, ``action/bad-id`` …)."""
@@ -100,6 +110,14 @@ class Action(tuple):
     Build actions with :meth:`GameState.parse_action` or take them from
     :meth:`GameState.legal_actions`.  An action is a tuple ``(type, cards, target)``
     underneath, so comparing and hashing it costs no Python call.
+
+    >>> import meldkit
+    >>> game = meldkit.new_game("pony_tail", players=4, seed=7)
+    >>> action = game.parse_action("take A JK")
+    >>> action, str(action), action.type, action.cards, action.target
+    (Action('take A JK'), 'take A JK', 'take', (0, 13), -1)
+    >>> action == ("take", (0, 13), -1), action in game.legal_actions()
+    (True, True)
     """
 
     type = property(itemgetter(0), doc="The action type (``meld``, ``discard`` …).")

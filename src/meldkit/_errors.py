@@ -7,12 +7,33 @@ import attrs
 
 
 class MeldkitError(Exception):
-    """Base class of every error meldkit raises on purpose."""
+    """Base class of every error meldkit raises on purpose.
+
+    Catch it to catch them all; each also subclasses a built-in (most ``ValueError``).
+
+    >>> import meldkit
+    >>> try:
+    ...     meldkit.new_game("pony_tail", players=3)
+    ... except meldkit.MeldkitError as e:
+    ...     print(type(e).__name__, "-", e)
+    SetupError - pony_tail is played by 4 to 6 players, not 3
+    """
 
 
 @attrs.frozen
 class PackProblem:
-    """One problem found in a rule pack: where, which key, what was wrong, what was expected."""
+    """One problem found in a rule pack: where, which key, what was wrong, what was expected.
+
+    >>> import meldkit
+    >>> try:
+    ...     meldkit.load_pack_text("extends: pony_tail\\nplayers:\\n  mx: 6\\n", filename="house.yaml")
+    ... except meldkit.RulePackError as e:
+    ...     problem = e.problems[0]
+    >>> problem.file, problem.line, problem.col, problem.path, problem.suggestion
+    ('house.yaml', 3, 3, 'players.mx', 'max')
+    >>> print(problem)
+    house.yaml:3:3: players.mx: unknown key (did you mean 'max'?)
+    """
 
     file: str
     line: int | None
@@ -34,7 +55,15 @@ class PackProblem:
 
 class RulePackError(MeldkitError, ValueError):
     """A rule pack could not be loaded.  ``problems`` lists every problem found, each with
-    ``file:line:col``, the key path, the bad value and what was expected."""
+    ``file:line:col``, the key path, the bad value and what was expected.
+
+    >>> import meldkit
+    >>> meldkit.load_pack_text("extends: pony_tail\\nplayers:\\n  mx: 6\\n", filename="house.yaml")
+    Traceback (most recent call last):
+    ...
+    meldkit._errors.RulePackError: 1 problem in rule pack:
+      house.yaml:3:3: players.mx: unknown key (did you mean 'max'?)
+    """
 
     def __init__(self, problems: list[PackProblem] | str):
         if isinstance(problems, str):
@@ -53,7 +82,14 @@ class PluginError(RulePackError):
 
     Raised while loading a pack it lists the pack's problems like a
     :class:`RulePackError`; raised on its own (``get_plugin``, ``validate_plugin``) its
-    message is the one sentence."""
+    message is the one sentence.
+
+    >>> from meldkit.plugins import get_plugin
+    >>> get_plugin("nosuch")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    meldkit._errors.PluginError: this pack needs the plugin 'nosuch', which is not installed: install it with `pip install meldkit-nosuch` (installed plugins: ...)
+    """
 
     def __init__(self, problems: list[PackProblem] | str):
         if isinstance(problems, str):
@@ -70,7 +106,16 @@ class PluginError(RulePackError):
 
 class IllegalActionError(MeldkitError, ValueError):
     """An action was refused.  ``code`` is stable (``pile/frozen-needs-pair``); ``reason``
-    is a sentence a player understands.  The state is unchanged."""
+    is a sentence a player understands.  The state is unchanged.
+
+    >>> import meldkit
+    >>> game = meldkit.new_game("pony_tail", players=4, seed=7)
+    >>> try:
+    ...     game.apply("discard 9")
+    ... except meldkit.IllegalActionError as e:
+    ...     print(e.code, "-", e.reason, "-", e.action)
+    turn/draw-first - draw first: from the stock or the discard pile - discard 9
+    """
 
     def __init__(self, code: str, reason: str, action: object = None):
         self.code = code
@@ -84,17 +129,40 @@ class IllegalActionError(MeldkitError, ValueError):
 
 
 class NotationError(IllegalActionError):
-    """Action text that does not parse."""
+    """Action text that does not parse (an :class:`IllegalActionError` too).
+
+    >>> import meldkit
+    >>> game = meldkit.new_game("pony_tail", players=4, seed=7)
+    >>> try:
+    ...     game.apply("discard 5H")
+    ... except meldkit.NotationError as e:
+    ...     print(e.code, "-", e.reason)
+    notation/bad-card - '5H' is not a rank (expected one of A, 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K, JK); actions name ranks, not suits: write '5'
+    """
 
 
 class SaveError(MeldkitError, ValueError):
     """A saved game could not be loaded: not JSON, not a save, damaged or tampered with
     (the message names the field, e.g. ``hands[2][5]``), or made with another version of
-    the pack."""
+    the pack.
+
+    >>> import meldkit
+    >>> meldkit.GameState.from_json("not json")
+    Traceback (most recent call last):
+    ...
+    meldkit._errors.SaveError: not a meldkit save: Expecting value: line 1 column 1 (char 0)
+    """
 
 
 class SetupError(MeldkitError, ValueError):
-    """A game could not be set up (player count, options, stacked deck)."""
+    """A game could not be set up (player count, options, stacked deck).
+
+    >>> import meldkit
+    >>> meldkit.new_game("pony_tail", players=4, options={"first_player": 9})
+    Traceback (most recent call last):
+    ...
+    meldkit._errors.SetupError: option first_player must be a seat 0..3, not 9
+    """
 
 
 class StuckGameError(MeldkitError, RuntimeError):

@@ -19,7 +19,20 @@ __all__ = ["RulePack"]
 
 @attrs.frozen
 class RulePack:
-    """A loaded rule pack: the validated spec plus where it came from and what it was."""
+    """A loaded rule pack: the validated spec plus where it came from and what it was.
+
+    Load one with :func:`meldkit.load_pack` (a bundled name or a path) or
+    :func:`meldkit.load_pack_text`; it is frozen, and the same file loads to the same pack.
+
+    >>> import meldkit
+    >>> pack = meldkit.load_pack("pony_tail")
+    >>> pack.name, pack.spec.title, pack.spec.players.min, pack.spec.players.max
+    ('pony_tail', 'Pony Tail', 4, 6)
+    >>> len(pack.digest), meldkit.load_pack("pony_tail").digest == pack.digest
+    (64, True)
+    >>> meldkit.new_game(pack, players=4, seed=1).pack is pack
+    True
+    """
 
     spec: RulePackSpec = attrs.field(repr=False, hash=False)
     """The structured, validated, merged pack."""

@@ -82,6 +82,16 @@ class Rules:
 
     Build it with :meth:`Rules.of` (cached per pack digest, at most
     :attr:`CACHE_SIZE` packs: the least recently used is dropped).
+
+    >>> import meldkit
+    >>> pack = meldkit.load_pack("pony_tail")
+    >>> rules = meldkit.Rules.of(pack)
+    >>> rules.name, rules.book_size, rules.min_size, rules.digest == pack.digest
+    ('pony_tail', 7, 3, True)
+    >>> [meldkit.RANKS[r] for r in rules.wild_ranks]
+    ['2', 'JK']
+    >>> meldkit.Rules.of(pack) is rules   # compiled once per pack
+    True
     """
 
     _cache: dict[str, Rules] = {}

@@ -19,7 +19,21 @@ class HandFinal:
     """The zones and facts a hand's score depends on, as they stood at its end.
 
     ``melds[t]`` lists ``(slot, card_ids)`` for every meld of team ``t`` (slot is the rank,
-    or ``WILD`` = 14 for a wild meld).
+    or ``WILD`` = 14 for a wild meld).  Each finished hand's record keeps one
+    (``HandResult.final``), and :func:`score_hand` scores it again from that alone.
+
+    >>> import meldkit
+    >>> from meldkit.bots import GreedyBot
+    >>> game, bot = meldkit.new_game("pony_canasta", players=2, seed=29), GreedyBot(seed=0)
+    >>> while not game.hand_results:
+    ...     game.apply(bot.choose(game))
+    >>> final = game.last_hand.final
+    >>> final.team_of, final.hand_number, final.went_out in (None, 0, 1)
+    ((0, 1), 1, True)
+    >>> meldkit.score_hand(meldkit.Rules.of(game.pack), final) == list(game.last_hand.scores)
+    True
+    >>> type(final).from_dict(final.to_dict()) == final
+    True
     """
 
     team_of: tuple[int, ...]
@@ -62,7 +76,13 @@ class HandFinal:
 
 @attrs.frozen
 class TeamScore:
-    """One team's score for one hand, item by item."""
+    """One team's score for one hand, item by item; :attr:`total` adds them up.
+
+    >>> from meldkit import TeamScore
+    >>> score = TeamScore(team=0, books=300, melded_cards=360, hand_cards=-5)
+    >>> score.total
+    655
+    """
 
     team: int
     """The team."""

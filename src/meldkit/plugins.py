@@ -64,6 +64,18 @@ class ActionHook:
     plugin data that must survive save/load lives in ``state.ext[plugin_name]`` (JSON-able;
     saved with the game, copied by ``clone()``, and snapshotted into each hand's
     ``HandFinal.ext``).
+
+    >>> from meldkit.plugins import ActionHook, Plugin, validate_plugin
+    >>> bury = ActionHook(verb="bury", phase="play", cards=1,
+    ...                   legal=lambda state: [],
+    ...                   check=lambda state, action: None,
+    ...                   apply=lambda state, action: None)
+    >>> class Bury(Plugin):
+    ...     name = "bury-example"
+    ...     def actions(self):
+    ...         return [bury]
+    >>> [hook.verb for hook in validate_plugin(Bury(), "bury-example").actions()]
+    ['bury']
     """
 
     verb: str
@@ -76,7 +88,23 @@ class ActionHook:
 
 
 class Plugin:
-    """Base class of meldkit plugins; subclass it and set what you contribute."""
+    """Base class of meldkit plugins; subclass it and set what you contribute.
+
+    A plugin is published under the ``meldkit.plugins`` entry point (or, in a notebook,
+    given to :func:`register`) and named by a pack's ``plugin:`` key.
+
+    >>> import attrs
+    >>> from meldkit.plugins import Plugin, get_plugin, validate_plugin
+    >>> class Tip(Plugin):  # ten points more for every side, every hand
+    ...     name = "tip"
+    ...     def adjust_scores(self, state, final, scores):
+    ...         return [attrs.evolve(s, adjustments=s.adjustments + (("tip", 10),))
+    ...                 for s in scores]
+    >>> validate_plugin(Tip(), "tip").name
+    'tip'
+    >>> get_plugin("houses").engine.__name__   # an installed plugin with its own engine
+    'HousesState'
+    """
 
     name: ClassVar[str] = ""
     """The name packs use (``plugin: houses``); must equal the entry-point name."""

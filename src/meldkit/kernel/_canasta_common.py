@@ -18,7 +18,21 @@ _SLOTS = N_RANKS + 1  # natural ranks 0..13 and the WILD slot
 
 @attrs.frozen
 class HandResult:
-    """The record of one finished hand."""
+    """The record of one finished hand (a canasta-kernel game's ``hand_results``).
+
+    >>> import meldkit
+    >>> from meldkit.bots import GreedyBot
+    >>> game, bot = meldkit.new_game("pony_canasta", players=2, seed=29), GreedyBot(seed=0)
+    >>> while not game.hand_results:
+    ...     game.apply(bot.choose(game))
+    >>> hand = game.last_hand
+    >>> hand.hand_number, hand.ended_by in ("went_out", "stock_empty", "one_side_left")
+    (1, True)
+    >>> hand.totals == tuple(score.total for score in hand.scores) == game.rescore(hand)
+    True
+    >>> list(hand.totals) == game.scores   # the first hand's totals are the running scores
+    True
+    """
 
     hand_number: int
     """The hand's number in the game (1, 2 …)."""
