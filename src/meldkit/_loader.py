@@ -925,6 +925,10 @@ class _Checker:
         engine = self.engine()
         if engine is not None:
             check_plugin_hooks(engine, self.plugin, self.add)
+        from .kernel.table import hook_problems  # each action's phase is one of the pack's
+
+        for message in hook_problems(self.spec, self.plugin):
+            self.add(("plugin",), message)
 
     def runnable(self) -> None:
         """Upper bounds and cross-key checks, so that a pack that loads can be played:

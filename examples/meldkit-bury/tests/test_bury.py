@@ -237,3 +237,73 @@ def test_the_bury_pack_passes_meldkit_conformance_check():
     from meldkit.testing import check_conformance
 
     assert check_conformance(meldkit_bury.pack_path(), players=4, games=2, max_actions=20000) > 0
+
+
+# --------------------------------------------------------------------------- a gin child pack
+GIN = meldkit_bury.gin_pack_path()
+
+
+def gin_game():
+    """Gin Rummy with Bury, past the upcard: seat 1 to draw, holding the king of spades."""
+    g = stacked_game(GIN, players=2, hands={1: ["KS", "9H", "2C"]})
+    for text in ("pass", "pass", "draw"):
+        g.apply(text)
+    g.apply(next(a for a in g.legal_actions() if a.type == "discard"))
+    assert (g.current_player, g.phase) == (1, "draw")
+    return g
+
+
+def test_the_gin_pack_loads_in_the_table_kernel():
+    pack = meldkit.load_pack(GIN)
+    assert meldkit.check_pack(GIN) == []
+    assert pack.options == meldkit_bury.BuryOptions(cards=["J", "Q", "K"], replace=True,
+                                                    max_per_hand=1, penalty=10)
+    assert type(meldkit.new_game(pack, players=2, seed=1)).__name__ == "TableState"
+
+
+def test_in_gin_a_bury_names_the_card_with_its_suit_and_keeps_the_hand_size():
+    g = gin_game()
+    assert "bury KS" in [str(a) for a in g.legal_actions()]
+    assert g.parse_action("bury ks") is g.parse_action("bury KS")
+    hand, stock = len(g.hands[1]), len(g.stock)
+    top = g.stock[-1]
+    g.apply("bury KS")
+    assert (len(g.hands[1]), len(g.stock)) == (hand, stock)
+    assert g.card_code(g.stock[0]) == "KS"  # under the stock
+    assert top in g.hands[1]  # the stock's top card in its place
+    assert (g.current_player, g.phase) == (1, "draw")
+    assert g.ext["bury"] == {"hand": 1, "count": [0, 1]}
+    assert g.view(0)["plugin"] == {"buries_left": [1, 0]}
+    assert_cards_conserved(g)
+
+
+def test_in_gin_refusals_name_the_rule():
+    g = gin_game()
+    assert g.check("bury 9H").code == "bury/no-dead-card"
+    assert g.check("bury K").code == "notation/bad-card"  # a gin action names the suit
+    assert g.check("bury KS 9H").code == "notation/shape"
+    g.apply("bury KS")
+    assert g.check("bury KS").code == "bury/limit-reached"
+    g.apply("draw")
+    assert g.check("bury QS").code == "turn/not-now"
+
+
+def test_a_gin_pack_must_name_its_cards_and_replace_them():
+    with pytest.raises(meldkit.RulePackError) as e:
+        meldkit.load_pack_text("extends: gin_rummy\nname: bad_gin_bury\nplugin: bury\n")
+    assert sorted(p.path for p in e.value.problems) == ["options.cards", "options.replace"]
+
+
+def test_gin_saves_ids_and_scores_keep_the_buries():
+    g = gin_game()
+    g.apply("bury KS")
+    loaded = meldkit.GameState.from_json(g.to_json(), pack=g.pack)
+    assert loaded == g and loaded.ext == g.ext
+    assert g.action_space.id_of("bury KS") in range(g.action_space.size)
+    bot = RandomBot(seed=4)
+    play_out_hand(g, bot)
+    result = g.hand_results[0]
+    buried = [item for s in result.scores for item in s.items if item[0] == "buried cards"]
+    assert ("buried cards", -10) in buried
+    assert g.rescore(result) == result.totals
+    assert meldkit.GameState.from_json(g.to_json(), pack=g.pack) == g

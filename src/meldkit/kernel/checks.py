@@ -17,7 +17,7 @@ refused by the engines that do not yet run it instead of silently never running.
 
 HOOKS_RUN: dict[str, frozenset[str]] = {
     "canasta": frozenset(RULE_HOOKS),
-    "table": frozenset(),  # TABLE-KERNEL HOOKS ROW: flip to frozenset(RULE_HOOKS) when TableState runs them
+    "table": frozenset(RULE_HOOKS),  # TableState runs every rule hook (kernel/table.py)
 }
 """The capability table: engine (as :data:`meldkit._schema.ENGINES` names it) → the rule
 hooks it runs.  The loader refuses a plugin that gives a hook its pack's engine does not

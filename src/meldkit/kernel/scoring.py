@@ -56,6 +56,8 @@ class TableFinal:
     went out or knocked (None for a void hand); ``big_gin`` marks a knock with no discard;
     ``multiplier`` doubles a hand (Oklahoma's spade upcard); ``game_end`` holds each team's
     game-end items (box and game bonuses) when this was the game's last hand.
+    ``hand_number`` and ``ext`` (a plugin's ``state.ext`` as the hand ended) are what a
+    plugin's ``adjust_scores`` reads, as in the canasta kernel's ``HandFinal``.
     """
 
     team_of: tuple[int, ...]
@@ -65,19 +67,28 @@ class TableFinal:
     big_gin: bool = False
     multiplier: int = 1
     game_end: tuple[tuple[tuple[str, int], ...], ...] = ()
+    hand_number: int = 0
+    """Which hand of the game this was (1 = the first); saved in the hand's record."""
+    ext: dict = attrs.field(factory=dict, hash=False)
+    """Plugin data (``state.ext``) as it stood at the end of the hand (saved only when
+    there is some), so a plugin's ``adjust_scores`` rescores the hand from the record."""
 
     def to_dict(self) -> dict:
-        return {"team_of": list(self.team_of), "deadwood": list(self.deadwood),
-                "ended_by": self.ended_by, "went_out": self.went_out, "big_gin": self.big_gin,
-                "multiplier": self.multiplier,
-                "game_end": [[list(i) for i in t] for t in self.game_end]}
+        d = {"team_of": list(self.team_of), "deadwood": list(self.deadwood),
+             "ended_by": self.ended_by, "went_out": self.went_out, "big_gin": self.big_gin,
+             "multiplier": self.multiplier,
+             "game_end": [[list(i) for i in t] for t in self.game_end]}
+        if self.ext:
+            d["ext"] = self.ext
+        return d
 
     @classmethod
     def from_dict(cls, d: dict) -> TableFinal:
         return cls(team_of=tuple(d["team_of"]), deadwood=tuple(d["deadwood"]),
                    ended_by=d["ended_by"], went_out=d["went_out"], big_gin=d["big_gin"],
                    multiplier=d["multiplier"],
-                   game_end=tuple(tuple((str(a), int(b)) for a, b in t) for t in d["game_end"]))
+                   game_end=tuple(tuple((str(a), int(b)) for a, b in t) for t in d["game_end"]),
+                   hand_number=d.get("hand_number", 0), ext=d.get("ext", {}))
 
 
 def knock_outcome(knocker_deadwood: int, defender_deadwood: int, terms: KnockTerms,

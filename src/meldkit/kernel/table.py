@@ -707,7 +707,9 @@ class TableState(GameState):
                 or (a.target >= 0) != hook.target):
             return Reason("action/malformed", f"'{a}' is not a well-formed {t} action")
         if hook.phase != self.phase:
-            return Reason("turn/not-now", f"'{t}' is played {_WHEN.get(hook.phase, hook.phase)}")
+            now = "" if self.phase in (DRAW, PLAY) else f", not in the {self.phase} phase"
+            return Reason("turn/not-now",
+                          f"'{t}' is played {_WHEN.get(hook.phase, hook.phase)}{now}")
         return call_hook(self.rules.plugin.name, f"{t}.check", hook.check, self, a)
 
     # ------------------------------------------------------------------ for plugins
@@ -1502,7 +1504,8 @@ class TableState(GameState):
                 raise sv.bad("taken", f"{card_code(self.taken)} is not a card of this deck")
             if phase == DISCARD and self.taken not in self._kinds(self.hands[self.current]):
                 raise sv.bad("taken", f"{card_code(self.taken)} is not in the hand of the "
-                                      "player to move, who took it this turn")
+                                      "player to move, who took it this turn: no game "
+                                      "reaches such a position")
         if phase == FIRST_UPCARD:
             expected = self.hand_first if self.passes >= n else (self.hand_first + self.passes) % n
             if self.current != expected:

@@ -1,9 +1,12 @@
-"""Bury — a small meldkit plugin that adds one action to the rummy kernel.
+"""Bury — a small meldkit plugin that adds one action, in every rummy pack.
 
 Before drawing, a player may *bury* a dead card (in Pony Tail, a black 3) from their hand
 at the bottom of the stock: ``bury 3``.  Each player may bury at most ``max_per_hand``
 times per hand, and every bury costs the player's side ``penalty`` points when the hand is
-scored.
+scored.  The same plugin plays in a pack with ``melds.kinds`` (gin, rummy), where actions
+name cards with their suits (``bury KS``), the cards that may be buried are named by the
+``cards`` option, and with ``replace`` the player takes the top card of the stock in place
+of the buried one (a gin hand keeps its size): see ``gin_rummy_bury.yaml``.
 
 A plugin is an object published under the entry-point group ``meldkit.plugins`` (see this
 package's ``pyproject.toml``).  This one contributes three things:
@@ -27,6 +30,7 @@ import pathlib
 
 import attrs
 
+import meldkit
 from meldkit import ActionHook, Plugin, Reason
 
 NAME = "bury"
@@ -45,6 +49,12 @@ def pack_path() -> pathlib.Path:
     return pathlib.Path(__file__).with_name("pony_tail_bury.yaml")
 
 
+def gin_pack_path() -> pathlib.Path:
+    """The path of Gin Rummy with Bury (``extends: gin_rummy``): the same plugin in the
+    table-melds kernel, where a player buries a face card and takes the stock's top card."""
+    return pathlib.Path(__file__).with_name("gin_rummy_bury.yaml")
+
+
 # --------------------------------------------------------------------------- options
 @attrs.frozen(kw_only=True)
 class BuryOptions:
@@ -59,6 +69,14 @@ class BuryOptions:
         default=1, metadata={"doc": "How many times each player may bury per hand."})
     penalty: int = attrs.field(
         default=50, metadata={"doc": "Points each bury costs the player's side at hand end."})
+    cards: list[str] = attrs.field(
+        factory=list, metadata={"doc": "The cards a player may bury, as card codes or ranks "
+                                       "(KS, K); empty: the pack's dead cards (cards.dead). A "
+                                       "pack with melds.kinds names them here."})
+    replace: bool = attrs.field(
+        default=False, metadata={"doc": "Take the top card of the stock in place of the "
+                                        "buried card, so the hand keeps its size (needed in "
+                                        "a pack with knocking, such as gin)."})
 
 
 # --------------------------------------------------------------------------- plugin data
@@ -92,9 +110,31 @@ def _options(state) -> BuryOptions:
     return state.pack.options
 
 
+def _suited(state) -> bool:
+    """True in a pack with ``melds.kinds`` (the table-melds kernel), whose actions name
+    cards with their suits (``bury KS``: card kinds); a canasta pack's name ranks."""
+    return bool(state.pack.spec.melds.kinds)
+
+
+def _named(state):
+    """What an action calls a card id: its kind in a suited pack, else its rank."""
+    return state.card_kind if _suited(state) else state.card_rank
+
+
+def _may_bury(state, card: int) -> bool:
+    """True for a card the options let a player bury (by default the pack's dead cards)."""
+    chosen = _options(state).cards
+    if not chosen:
+        return state.is_dead(card)
+    code = state.card_code(card)
+    return code in chosen or (code[:-1] if code != "JK" else code) in chosen
+
+
 def _dead_ranks(state, seat: int) -> list[int]:
-    """The ranks (A=0 … K=12, JK=13) of which ``seat`` holds at least one dead card."""
-    return sorted({state.card_rank(c) for c in state.hand_cards(seat) if state.is_dead(c)})
+    """What ``bury`` may name for ``seat``: the ranks (A=0 … K=12, JK=13) — in a pack
+    with ``melds.kinds``, the card kinds — of which it holds a card it may bury."""
+    named = _named(state)
+    return sorted({named(c) for c in state.hand_cards(seat) if _may_bury(state, c)})
 
 
 # --------------------------------------------------------------------------- the action
@@ -121,9 +161,15 @@ def check(state, action) -> Reason | None:
         return Reason("bury/limit-reached",
                       f"you may bury only {limit} card{'s' if limit != 1 else ''} per hand")
     if action.cards[0] not in _dead_ranks(state, seat):
-        rank = str(action).removeprefix(f"{VERB} ")  # the notation names the rank
+        rank = str(action).removeprefix(f"{VERB} ")  # the notation names the rank (or card)
+        chosen = _options(state).cards
+        if chosen:
+            return Reason("bury/no-dead-card",
+                          f"you hold no {rank} you may bury (you may bury {', '.join(chosen)})")
         dead = ", ".join(state.pack.spec.cards.dead)
         return Reason("bury/no-dead-card", f"you hold no dead {rank} to bury (dead cards: {dead})")
+    if _options(state).replace and not state.stock:
+        return Reason("bury/stock-empty", "the stock is empty: no card to take in its place")
     return None
 
 
@@ -134,10 +180,13 @@ def apply(state, action) -> None:
     the player still draws (or takes the pile) afterwards.
     """
     seat = state.current
+    named = _named(state)
     card = next(c for c in state.hand_cards(seat)
-                if state.card_rank(c) == action.cards[0] and state.is_dead(c))
+                if named(c) == action.cards[0] and _may_bury(state, c))
     state.remove_from_hand(seat, card)  # every card must always be in exactly one zone:
     state.put_on_stock(card, bottom=True)  # out of the hand, under the stock
+    if _options(state).replace:  # the hand keeps its size: the stock's top card instead
+        state.add_to_hand(seat, state.stock.pop())
     counts = list(_counts(state))  # a copy: never change a list read from another hand
     counts[seat] += 1
     data = state.ext.setdefault(NAME, {})
@@ -170,10 +219,20 @@ class BuryPlugin(Plugin):
         for score in scores:  # TeamScore is frozen: make a changed copy
             buries = sum(n for seat, n in enumerate(counts) if final.team_of[seat] == score.team)
             if buries:
-                score = attrs.evolve(
-                    score, adjustments=score.adjustments + (("buried cards", -buries * penalty),))
+                item = ("buried cards", -buries * penalty)
+                if _suited(state):  # a table-melds pack: a TableScore, (label, points) items
+                    score = attrs.evolve(score, items=score.items + (item,))
+                else:
+                    score = attrs.evolve(score, adjustments=score.adjustments + (item,))
             out.append(score)
         return out
+
+    def action_universe(self, state):
+        """Every bury action the pack can allow at ``state``'s table, for the integer
+        action ids (``state.action_space``)."""
+        named = _named(state)
+        return [state.actions.get(VERB, (x,)) for x in
+                sorted({named(c) for c in range(len(state.kind_of)) if _may_bury(state, c)})]
 
     def view(self, state, player):
         """Each player sees how many buries every seat has left this hand."""
@@ -188,8 +247,23 @@ class BuryPlugin(Plugin):
             problems.append((("max_per_hand",), f"expected at least 1, got {options.max_per_hand}"))
         if options.penalty < 0:
             problems.append((("penalty",), f"expected 0 or more, got {options.penalty}"))
-        if not spec.cards.dead:
+        for i, code in enumerate(options.cards):
+            if code not in meldkit.RANKS:
+                try:
+                    if meldkit.card_code(meldkit.kind_of_code(code)) == code:
+                        continue
+                except ValueError:
+                    pass
+                problems.append((("cards", i), f"{code!r} is not a card code or a rank "
+                                                "(KS, K, 10H, JK)"))
+        if not options.cards and spec.melds.kinds:
+            problems.append((("cards",), "empty, but a pack with melds.kinds has no dead "
+                                         "cards: name the cards a player may bury"))
+        elif not options.cards and not spec.cards.dead:
             problems.append("the bury plugin needs dead cards to bury, but cards.dead is empty")
+        if spec.knock.max_deadwood is not None and not options.replace:
+            problems.append((("replace",), "false, but in a pack with knocking every hand "
+                                           "keeps its size: set replace: true"))
         return problems
 
 
