@@ -465,9 +465,26 @@ class GameState:
 
     def _hooks_may_fail(self) -> bool:
         """True when :meth:`_do` runs code from outside meldkit (a plugin's hooks or
-        engine), so :meth:`apply` snapshots the state to stay atomic if it raises: by
-        default, for engines defined outside meldkit."""
-        return not type(self).__module__.startswith("meldkit.")
+        engine), so :meth:`apply` snapshots the state to stay atomic if it raises and
+        :func:`call_hook` checks what each hook leaves: by default, for engines defined
+        outside meldkit and for a state whose ``plugin`` attribute names a plugin (an
+        engine that calls plugin hooks through :func:`call_hook` keeps the plugin there,
+        or overrides this to say so)."""
+        return (not type(self).__module__.startswith("meldkit.")
+                or getattr(self, "plugin", None) is not None)
+
+    def _snapshot(self) -> _Snapshot:
+        """What :meth:`apply` keeps to undo a move plugin code takes part in; a state
+        that cannot be copied (plugin data that is not JSON) is a
+        :class:`~meldkit.PluginError`, raised before anything changed."""
+        try:
+            return _Snapshot(self)
+        except MeldkitError:
+            raise
+        except Exception as e:  # an engine's clone() failing on what plugin code left
+            raise PluginError(
+                f"plugin {self.pack.spec.plugin!r}: the state cannot be copied before a move "
+                f"({type(e).__name__}: {e}); nothing was applied") from e
 
     def apply(self, action: Action | str) -> None:
         """Apply a legal action (or its notation).  An illegal one raises
@@ -496,14 +513,24 @@ class GameState:
             why = self._check(a)
             if why is not None:
                 raise IllegalActionError(why.code, why.sentence, a)
-        snapshot = self.clone() if self._hooks_may_fail() else None
+        snapshot = self._snapshot() if self._hooks_may_fail() else None
         self._legal_cache = None
         self.history.append(str(a))
         if snapshot is None:
             self._do(a)
             return
+        key = id(self)
+        outer = _GUARDS.get(key)
+        _GUARDS[key] = snapshot  # call_hook checks each hook against it
         try:
             self._do(a)
+            if not type(self).__module__.startswith("meldkit."):  # a plugin's whole engine
+                problem = _conservation_problem(self, snapshot)
+                if problem is not None:
+                    raise PluginError(
+                        f"plugin {self.pack.spec.plugin!r}: its engine {type(self).__name__} "
+                        f"broke card conservation applying {a}: {problem} (the state is "
+                        "unchanged)")
         except BaseException as e:
             self._restore(snapshot)
             if (isinstance(e, MeldkitError) or not isinstance(e, Exception)
@@ -513,12 +540,35 @@ class GameState:
                 f"plugin {self.pack.spec.plugin!r}: its engine {type(self).__name__} raised "
                 f"{type(e).__name__} while applying {a}: {e} (the state is unchanged)") from e
 
-    def _restore(self, snapshot: GameState) -> None:
-        """Make this state what ``snapshot`` (an independent clone) holds."""
+    def _restore(self, snapshot: GameState | _Snapshot) -> None:
+        """Make this state what ``snapshot`` (an independent clone, or what
+        :meth:`_snapshot` kept) holds.  The containers a clone shares with this state
+        (options, deck tables) and the plugin data of finished hands' records are put
+        back in place, so every object that shares them sees them as they were."""
+        kept = snapshot if isinstance(snapshot, _Snapshot) else None
+        if kept is not None:
+            snapshot = kept.state
         for klass in type(self).__mro__:
             for name in getattr(klass, "__slots__", ()):
                 if hasattr(snapshot, name):
                     object.__setattr__(self, name, getattr(snapshot, name))
+        if kept is None:
+            return
+        for name, shared, saved in kept.shared:
+            _refill(shared, saved)
+            object.__setattr__(self, name, shared)
+        for ext, text in kept.records:
+            try:
+                same = json.dumps(ext) == text
+            except Exception:  # a hook left something JSON cannot write
+                same = False
+            if not same:
+                ext.clear()
+                ext.update(json.loads(text))
+        if kept.ext is not _NO_EXT:
+            object.__setattr__(self, "ext", json.loads(kept.ext))
+        if hasattr(self, "_legal_cache"):
+            self._legal_cache = None
 
     # ------------------------------------------------------------------ saves
     SAVE_ENVELOPE: ClassVar[frozenset[str]] = frozenset(
@@ -714,12 +764,315 @@ def _action_id(value) -> int:
     return index
 
 
-def call_hook(plugin: str, hook: str, fn, *args):
-    """Call a plugin's hook; anything it raises becomes a :class:`~meldkit.PluginError`
-    naming the plugin and the hook (a :class:`~meldkit.MeldkitError` passes unchanged)."""
+# --------------------------------------------------------------------------- plugin hooks
+_GUARDS: dict[int, _Snapshot] = {}
+"""The snapshot of each state (by id) while :meth:`GameState.apply` runs plugin code."""
+
+_NO_EXT = object()
+_ATOMS = frozenset({int, str, float, bool, type(None), bytes})
+_CONTAINERS = frozenset({list, dict, set, bytearray})
+_NOT_SNAPSHOTTED = frozenset({"_legal_cache", "ext"})  # cleared by apply / kept as JSON
+_SLOT_NAMES: dict[type, tuple[str, ...]] = {}
+_SHARED_SLOTS: dict[type, tuple[str, ...]] = {}
+"""Per engine, the slots its ``clone()`` shares with the original (found once)."""
+_FLAT: dict[int, Any] = {}
+"""Large lists of plain values seen before (deck tables), by id: copied without a look."""
+
+
+def _slot_names(klass: type) -> tuple[str, ...]:
+    names = _SLOT_NAMES.get(klass)
+    if names is None:
+        names = _SLOT_NAMES[klass] = tuple(dict.fromkeys(
+            n for k in klass.__mro__ for n in getattr(k, "__slots__", ())
+            if n not in _NOT_SNAPSHOTTED))
+    return names
+
+
+def _plain_copy(value: Any) -> Any:
+    """An independent copy of a list, dict or set of plain data (numbers, text, and
+    lists, tuples, dicts and sets of them), or None for anything else (an engine's own
+    objects, which its ``clone()`` copies)."""
+    t = type(value)
+    if t is bytearray:
+        return bytearray(value)
+    if _FLAT.get(id(value)) is value:  # a deck table shared by every game of a pack
+        return t(value)
+    if t is dict:
+        if _ATOMS.issuperset(map(type, value)) and _ATOMS.issuperset(map(type, value.values())):
+            return dict(value)
+    elif t is list or t is set:
+        if _ATOMS.issuperset(map(type, value)):
+            if len(value) >= 32:
+                if len(_FLAT) >= 256:
+                    _FLAT.clear()
+                _FLAT[id(value)] = value  # kept alive here, so its id stays its own
+            return t(value)
+    else:
+        return None
+    stack, seen = [value], 0
+    while stack:  # nested: copy deeply only if it is plain data all the way down
+        v = stack.pop()
+        seen += 1
+        if seen > 100_000:
+            return None
+        if type(v) in (list, tuple, set, frozenset):
+            stack.extend(v)
+        elif type(v) is dict:
+            stack.extend(v)
+            stack.extend(v.values())
+        elif type(v) not in _ATOMS:
+            return None
+    import copy
+
+    return copy.deepcopy(value)
+
+
+def _refill(shared: Any, saved: Any) -> None:
+    """Put ``saved``'s contents back into the container ``shared``."""
+    if isinstance(shared, (list, bytearray)):
+        shared[:] = saved
+    else:
+        shared.clear()
+        shared.update(saved)
+
+
+def _json_text(value: Any, path: str) -> tuple[str | None, str | None]:
+    """``(its JSON text, None)`` if ``value`` is JSON data (it comes back equal from JSON:
+    no tuple, set, non-text key or NaN), else ``(None, what is wrong)`` (``ext.bury: set
+    is not JSON data``)."""
     try:
-        return fn(*args)
-    except MeldkitError:
+        text = json.dumps(value)  # the default encoder is the fast one; NaN fails below
+        if json.loads(text) == value:
+            return text, None
+    except (TypeError, ValueError, RecursionError):
+        pass
+    try:
+        _saves.json_data(value, path)
+    except SaveError as e:
+        return None, str(e).removeprefix("damaged meldkit save: ")
+    return None, f"{path} does not come back equal from JSON"
+
+
+def _json_problem(value: Any, path: str) -> str | None:
+    """None if ``value`` is JSON data, else what is wrong."""
+    return _json_text(value, path)[1]
+
+
+class _Snapshot:
+    """What :meth:`GameState.apply` keeps to undo a move that plugin code takes part in:
+    a clone (the engine's own zones and objects), ``ext`` as JSON text (every level of the
+    plugin data), a copy of each container the clone shares with the state (options, the
+    deck's tables: a hook can reach them through ``state``), and the plugin data of the
+    finished hands' records (``HandFinal.ext``), whose other fields are frozen."""
+
+    __slots__ = ("state", "ext", "shared", "records", "_cards")
+
+    def __init__(self, live: GameState):
+        ext = getattr(live, "ext", _NO_EXT)
+        if ext is not _NO_EXT:
+            ext, problem = _json_text(ext, "ext")
+            if problem is not None:
+                raise PluginError(
+                    f"plugin {live.pack.spec.plugin!r}: state.ext holds data a save cannot "
+                    f"hold ({problem}; plugin data is JSON: dicts with str keys, lists, str, "
+                    "int, float, bool, None); nothing was applied")
+        self.ext = ext
+        self.state = state = live.clone()
+        self.shared = []
+        names = _SHARED_SLOTS.get(type(live))
+        if names is None:
+            names = _SHARED_SLOTS[type(live)] = tuple(
+                n for n in _slot_names(type(live))
+                if getattr(state, n, _NO_EXT) is getattr(live, n, None)
+                and type(getattr(live, n)) not in _ATOMS - {type(None)})
+        for name in names:
+            value = getattr(live, name, None)
+            if type(value) in _CONTAINERS and getattr(state, name, None) is value:
+                saved = _plain_copy(value)
+                if saved is not None:
+                    self.shared.append((name, value, saved))
+        self.records = []
+        for record in getattr(live, "hand_results", ()):
+            data = getattr(getattr(record, "final", None), "ext", None)
+            if type(data) is dict and data:
+                try:
+                    self.records.append((data, json.dumps(data)))
+                except (TypeError, ValueError):
+                    pass  # not JSON: no save holds it either
+        self._cards: list | None = None
+
+    def cards(self) -> list:
+        """The card ids of every zone before the move, sorted (computed once, when a hook
+        that may move cards has run)."""
+        if self._cards is None:
+            self._cards = sorted(c for ids in self.state.zone_cards().values() for c in ids)
+        return self._cards
+
+
+def _card_name(state: GameState, card: Any) -> str:
+    try:
+        return f"{state.card_code(card)} (id {card})"  # type: ignore[attr-defined]
+    except Exception:
+        return repr(card)[:20]
+
+
+def _conservation_problem(state: GameState, snapshot: _Snapshot) -> str | None:
+    """None if the zones of ``state`` hold exactly the cards they held in ``snapshot``
+    (every card in exactly one zone), else which cards are missing or doubled."""
+    try:
+        zones = state.zone_cards()
+        after = [c for ids in zones.values() for c in ids]
+        odd = next((c for c in after if type(c) is not int), None)
+        if odd is not None:
+            return f"a zone holds {odd!r:.40}, which is not a card id"
+        if sorted(after) == snapshot.cards():
+            return None
+    except Exception as e:  # the hook left the zones unreadable
+        return f"the zones cannot be read ({type(e).__name__}: {str(e)[:80]})"
+    from collections import Counter
+
+    before, now = Counter(snapshot.cards()), Counter(after)
+    parts = []
+    missing = sorted((before - now).elements())
+    if missing:
+        parts.append(f"{len(missing)} card(s) in no zone: "
+                     + ", ".join(_card_name(state, c) for c in missing[:5]))
+    for c in sorted(set((now - before).elements()))[:5]:
+        where = [name for name, ids in zones.items() if c in ids]
+        if c in before:
+            parts.append(f"{_card_name(state, c)} in {now[c]} places ({', '.join(where)})")
+        else:
+            parts.append(f"card id {c} is not in this deck (in {', '.join(where)})")
+    return "; ".join(parts) or "the cards in play changed"
+
+
+_WRITING_HOOKS = frozenset({"apply", "adjust_scores"})
+"""The hooks that may change the state; the others (legal, check, view) only read it."""
+
+
+def _hook_result(plugin: str, hook: str, kind: str, result: Any, args: tuple) -> Any:
+    """``result`` if it is what hook ``hook`` must return, else a PluginError saying
+    what was expected (the caller would otherwise fail on it with a bare TypeError)."""
+    def refuse(expected: str, got: str | None = None) -> PluginError:
+        if got is None:
+            got = f"{result!r:.60} ({type(result).__name__})"
+        return PluginError(f"plugin {plugin!r}: hook {hook} must return {expected}, got {got}")
+
+    if kind == "legal":
+        verb = hook.rpartition(".")[0]
+        what = f"a list of {verb!r} actions (state.actions.get({verb!r}, ...))"
+        if isinstance(result, (str, bytes, dict)) or not hasattr(result, "__iter__"):
+            raise refuse(what)
+        try:
+            actions = list(result)
+        except Exception as e:  # a generator running plugin code
+            raise PluginError(f"plugin {plugin!r}: hook {hook} raised {type(e).__name__}: "
+                              f"{e}") from e
+        for a in actions:
+            if not isinstance(a, Action):
+                raise refuse(what, f"{a!r:.40} ({type(a).__name__}) in the list")
+            if verb and a.type != verb:
+                raise refuse(what, f"a {a.type!r} action in the list")
+        return actions
+    if kind == "check":
+        from ._actions import Reason
+
+        if result is not None and not isinstance(result, Reason):
+            raise refuse("None (legal) or a meldkit.Reason (refused)")
+        return result
+    if kind == "view":
+        if result is not None:
+            if not isinstance(result, dict):
+                raise refuse("None or a dict of JSON data")
+            problem = _json_problem(result, "view")
+            if problem is not None:
+                raise refuse("None or a dict of JSON data", problem)
+        return result
+    if kind == "adjust_scores" and args:
+        given = args[-1]
+        n = len(given)
+        name = type(given[0]).__name__ if n else "score"
+        what = f"a list of {n} {name} (one per team, as given)"
+        if not isinstance(result, (list, tuple)):
+            raise refuse(what)
+        if len(result) != n:
+            raise refuse(what, f"a list of {len(result)}")
+        for s, g in zip(sorted(result, key=_team_key), sorted(given, key=_team_key)):
+            if type(s) is not type(g):
+                raise refuse(what, f"{s!r:.40} ({type(s).__name__}) in the list")
+            if getattr(s, "team", None) != getattr(g, "team", None):
+                teams = sorted(str(getattr(x, "team", None)) for x in result)
+                raise refuse(what, f"scores for teams {', '.join(teams)}")
+            try:
+                total = s.total
+            except Exception as e:
+                total = e
+            if type(total) is not int:
+                raise refuse(what, f"a score of team {g.team} whose total is "
+                                   f"{total!r:.40} ({type(total).__name__}), not an int")
+        return result
+    return result
+
+
+def _team_key(score: Any) -> Any:
+    team = getattr(score, "team", None)
+    return (0, team) if type(team) is int else (1, 0)
+
+
+def call_hook(plugin: str, hook: str, fn, *args):
+    """Call a plugin's hook and check what it did.  Anything it raises becomes a
+    :class:`~meldkit.PluginError` naming the plugin and the hook (a
+    :class:`~meldkit.MeldkitError` passes unchanged); so does a result of the wrong shape.
+
+    Engines call every hook through here, named ``<verb>.legal``, ``<verb>.check``,
+    ``<verb>.apply`` (an :class:`~meldkit.ActionHook`), ``adjust_scores`` or ``view``,
+    with the state as the first argument, and get the same guarantees:
+
+    * ``legal`` gives a list of actions of its verb; ``check`` None or a
+      :class:`~meldkit.Reason`; ``view`` None or a dict of JSON data; ``adjust_scores``
+      one score per team given, of the type given, each with an int total;
+    * after ``apply`` and ``adjust_scores`` (the hooks that may change the state), every
+      card is where a card may be — the zones hold exactly the cards they held before the
+      move — and ``state.ext`` holds JSON data only;
+    * a failure raises a PluginError and leaves the state as it was before the move:
+      inside :meth:`GameState.apply` (whose snapshot covers the whole move: an engine
+      that calls hooks makes :meth:`GameState._hooks_may_fail` true), or, for a changing
+      hook called outside ``apply`` (``rescore``), by a snapshot of this call alone."""
+    state = args[0] if args and isinstance(args[0], GameState) else None
+    kind = hook.rpartition(".")[2]
+    writes = state is not None and kind in _WRITING_HOOKS
+    guard = _GUARDS.get(id(state)) if state is not None else None
+    local = None
+    if writes and guard is None:
+        local = guard = state._snapshot()  # type: ignore[union-attr]
+        _GUARDS[id(state)] = local
+    try:
+        tail = " (the state is unchanged)" if guard is not None else ""
+        try:
+            result = fn(*args)
+        except MeldkitError:
+            raise
+        except Exception as e:
+            raise PluginError(f"plugin {plugin!r}: hook {hook} raised {type(e).__name__}: "
+                              f"{e}{tail}") from e
+        result = _hook_result(plugin, hook, kind, result, args)
+        if writes:
+            ext = getattr(state, "ext", _NO_EXT)
+            problem = None if ext is _NO_EXT else _json_problem(ext, "ext")
+            if problem is not None:
+                raise PluginError(
+                    f"plugin {plugin!r}: hook {hook} left data a save cannot hold in "
+                    f"state.ext ({problem}; plugin data is JSON: dicts with str keys, lists, "
+                    f"str, int, float, bool, None){tail}")
+            problem = _conservation_problem(state, guard)  # type: ignore[arg-type]
+            if problem is not None:
+                raise PluginError(f"plugin {plugin!r}: hook {hook} broke card conservation: "
+                                  f"{problem}{tail}")
+        return result
+    except BaseException:
+        if local is not None:
+            state._restore(local)  # type: ignore[union-attr]
         raise
-    except Exception as e:
-        raise PluginError(f"plugin {plugin!r}: hook {hook} raised {type(e).__name__}: {e}") from e
+    finally:
+        if local is not None:
+            del _GUARDS[id(state)]
