@@ -548,10 +548,16 @@ def test_deal_arithmetic_checks_the_smallest_table_with_decks_per_player(tmp_pat
     )
 
 
-def test_deal_that_fits_exactly_is_accepted(tmp_path: Path) -> None:
-    # 4 × 26 + 1 = 105 cards from 2 × 54 = 108
+def test_deal_that_fits_exactly_passes_the_arithmetic_but_its_stock_is_refused(
+        tmp_path: Path) -> None:
+    # 4 × 26 + 1 = 105 cards from 2 × 54 = 108: dealt, but 3 cards of stock cannot be played
     text = STANDALONE.replace("hand: 11", "hand: 26\n  upcard: true")
-    assert load_pack(write(tmp_path, "p.yaml", text)).spec.deal.hand == 26
+    path = write(tmp_path, "p.yaml", text)
+    message = problem_at(path, "deal")
+    assert "leave 3 of 108 cards in the stock" in message
+    assert "= 105 cards" not in message  # the deal itself fits the deck
+    fits = STANDALONE.replace("hand: 11", "hand: 22\n  upcard: true")  # 19 left: 2 turns
+    assert load_pack(write(tmp_path, "q.yaml", fits)).spec.deal.hand == 22
 
 
 def test_counts_that_must_be_positive_are_all_reported(tmp_path: Path) -> None:

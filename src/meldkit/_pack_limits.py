@@ -344,6 +344,69 @@ AT_MOST: tuple[tuple[tuple[str, ...], int], ...] = (
 ``new_game`` or legal-action generation run out of memory or time."""
 
 
+NO_PROGRESS_HANDS = 10
+"""Hands in a row that may end idle — on an empty stock or with no legal move, with no card
+melded and nobody going out — before the game ends with ``ended_by: no_progress`` (the last
+hand's record).  A game of a bundled pack never has two idle hands in a row (random and
+greedy self-play, every pack); a pack whose stock is too small for anyone to meld has
+nothing else in every hand, and without this bound would play on for ever with its scores
+falling (issue 19).  The streak is counted from the hand records, so a save needs no field
+for it."""
+
+IDLE_ENDINGS = frozenset({"stock_empty", "no_legal_move", "no_progress"})
+"""The hand endings that count towards :data:`NO_PROGRESS_HANDS` when no card was melded
+(``no_progress`` is the last such hand, relabelled)."""
+
+MAX_HANDS_WITHOUT_GAIN = 1_000
+"""Hands in a row in which the leading total reaches no new high, after which a game that
+plays to ``game.target`` ends with ``ended_by: no_progress`` at the next hand nobody goes
+out of: its totals are not moving towards the target (a pack whose sides lose more each
+hand than they gain; a gin pack in which nobody can ever knock, so every hand ends at the
+wall).  Far above what play shows: in self-play of the bundled packs the longest such run
+is 4 hands for greedy and random bots, except random gin, which knocks so rarely that runs
+of 600 wall hands occur (about 1 hand in 50 scores, so a run of 1,000 has odds below
+1 in 10^8)."""
+
+
+def no_progress(results, idle) -> bool:
+    """Whether a game has stopped making progress, judged from its finished hands
+    ``results`` (records with ``ended_by``, ``went_out`` and ``totals``): the last
+    :data:`NO_PROGRESS_HANDS` all idle (``idle(record)``: the engine says whether the hand
+    changed anything), or :data:`MAX_HANDS_WITHOUT_GAIN` hands since the leading total last
+    reached a new high.  Engines call it when a hand ends with nobody going out; it is a
+    pure function of the records, so a loaded save is judged the same way.
+
+    >>> from types import SimpleNamespace as Hand
+    >>> idle = Hand(ended_by="stock_empty", went_out=None, totals=(-50, -40))
+    >>> no_progress([idle] * (NO_PROGRESS_HANDS - 1), lambda h: True)
+    False
+    >>> no_progress([idle] * NO_PROGRESS_HANDS, lambda h: True)
+    True
+    >>> no_progress([idle] * MAX_HANDS_WITHOUT_GAIN, lambda h: False)
+    True
+    """
+    if len(results) >= NO_PROGRESS_HANDS and all(
+            idle(h) for h in results[-NO_PROGRESS_HANDS:]):
+        return True
+    if len(results) < MAX_HANDS_WITHOUT_GAIN:
+        return False
+    totals = [0] * len(results[0].totals)
+    peak, since = 0, 0
+    for h in results:
+        for t, v in enumerate(h.totals):
+            totals[t] += v
+        if max(totals) > peak:
+            peak, since = max(totals), 0
+        else:
+            since += 1
+    return since >= MAX_HANDS_WITHOUT_GAIN
+
+MIN_STOCK_DRAWS = 2
+"""Turns each player must be able to draw from the stock left by the deal (hands, reserves
+and the upcard), in packs of the canasta kernel: with less, a hand ends before anyone can
+build an initial meld, so every hand ends idle (the bundled packs leave at least 12)."""
+
+
 def _get(spec, path):
     for name in path:
         spec = getattr(spec, name)
@@ -386,9 +449,69 @@ def check_runnable(spec, add, player_counts, deck_size, own_deck: bool = False,
             add(("deal", "high_card_order"), "names no rank in the deck (there are no jokers: "
                 "deck.jokers_per_deck is 0), so no card could ever win the draw",
                 related=(("deck", "jokers_per_deck"),))
+    if getattr(spec.melds, "kinds", None) and not engine:
+        _check_knock_deal(spec, add, player_counts)
     if engine or getattr(spec.melds, "kinds", None):
         return  # another engine plays this pack: the canasta kernel's keys do not apply
+    _check_stock(spec, add, player_counts, deck_size)
     _check_canasta_kernel(spec, add)
+
+
+def _check_stock(spec, add, player_counts, deck_size) -> None:
+    """The canasta kernel deals hands, reserves and the upcard from one deck: the stock
+    left must give every player :data:`MIN_STOCK_DRAWS` turns of drawing, or no hand can
+    be played (each ends on an empty stock before anyone can meld)."""
+    deal = spec.deal
+    short = []
+    for count in player_counts:
+        size = deck_size(count)
+        if size is None:
+            return
+        hand = (deal.hand_by_players or {}).get(count, deal.hand)
+        draw = (spec.turn.draw_by_players or {}).get(count, spec.turn.draw)
+        stock = size - count * (hand + deal.reserve) - (1 if deal.upcard else 0)
+        if stock < 0 or draw < 1:
+            continue  # a deal larger than the deck is reported by the deal arithmetic
+        if stock < MIN_STOCK_DRAWS * count * draw:
+            short.append((count, hand, draw, stock, size))
+    if not short:
+        return
+    count, hand, draw, stock, size = short[0]
+    reserve = f" + {deal.reserve} reserve" if deal.reserve else ""
+    others = [str(c) for c, *_ in short[1:]]
+    also = f" (too few also for {', '.join(others)} players)" if others else ""
+    add(("deal",), f"{count} players × ({hand} hand{reserve}){' + 1 upcard' if deal.upcard else ''} "
+        f"leave {stock} of {size} cards in the stock, but {count} players drawing {draw} a "
+        f"turn need at least {MIN_STOCK_DRAWS * count * draw} for {MIN_STOCK_DRAWS} turns "
+        f"each{also}: every hand would end on an empty stock before anyone could meld "
+        "(deal fewer cards or use more decks)",
+        related=(("deck",), ("turn", "draw"), ("players",)))
+
+
+def _check_knock_deal(spec, add, player_counts) -> None:
+    """In a knock pack (``knock.max_deadwood``) the knocker discards, then lays melds from
+    the cards dealt: a deal smaller than the smallest meld can never lay one (no gin, a
+    knock only of unmelded cards), and ``knock.test: openspiel`` is OpenSpiel's test of
+    the eleven cards of a ten-card deal, which on other deals offers knocks that no
+    discard can complete (``oklahoma_gin`` with ``deal: {hand: 2}`` reached the knock
+    phase with no legal action)."""
+    if spec.knock.max_deadwood is None:
+        return
+    deal = spec.deal
+    hands = sorted({(deal.hand_by_players or {}).get(n, deal.hand) for n in player_counts})
+    if not hands:
+        return
+    smallest = min(k.min_size for k in spec.melds.kinds)
+    if hands[0] < smallest:
+        add(("deal", "hand"), f"{hands[0]} cards dealt, fewer than the smallest meld "
+            f"({smallest} cards, melds.kinds min_size): a knocker could lay no meld, so no "
+            "hand could be won by gin (deal at least as many cards as a meld holds)",
+            related=(("knock", "max_deadwood"), ("melds", "kinds")))
+    if spec.knock.test == "openspiel" and hands != [10]:
+        shown = ", ".join(map(str, hands))
+        add(("knock", "test"), f"openspiel judges the eleven cards of OpenSpiel's ten-card "
+            f"deal, but this pack deals {shown}: it would offer knocks that no discard can "
+            "complete (use best_discard, or deal 10)", related=(("deal", "hand"),))
 
 
 def _is_rank(selector: str) -> bool:

@@ -314,6 +314,7 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, HandEn
             self._do_withdraw()
         else:
             call_hook(self.plugin.name, f"{t}.apply", self.rules.hooks[t].apply, self, a)
+        self._keep_live()
 
     # ------------------------------------------------------------------ copies and saves
     def clone(self) -> RummyState:
@@ -618,7 +619,7 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, HandEn
             h = S.obj(h, where)
             S.integer(S.get(h, "hand_number", f"{where}."), f"{where}.hand_number", i + 1, i + 1)
             ended_by = S.choice(S.get(h, "ended_by", f"{where}."), f"{where}.ended_by",
-                                ("went_out", "stock_empty", "one_side_left"))
+                                s._ENDINGS)
             went_out = S.get(h, "went_out", f"{where}.")
             if went_out is not None:
                 S.integer(went_out, f"{where}.went_out", 0, n - 1)
@@ -638,7 +639,73 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, HandEn
         if totals != s.scores:
             raise S.bad("scores", f"{s.scores} are not the sum of the hands' scores {totals}")
         s._legal_cache = None
+        s._check_position()
         return s
+
+    _ENDINGS = ("went_out", "stock_empty", "one_side_left", "no_legal_move", "no_progress")
+    """Every ``ended_by`` a hand of the canasta kernel can have."""
+
+    def _check_position(self) -> None:
+        """Refuse a saved position that no game reaches: the fields a phase holds only
+        there, the sides' melds against ``melded``, the reserves against ``reserve_taken``,
+        ``over`` against the game's end, and the liveness invariant (a game that is not
+        over has a legal action); each a :class:`~meldkit.SaveError` naming the field."""
+        S = _saves
+        rules = self.rules
+        n, phase = self.n_players, self.phase
+        results = self.hand_results
+        for i, h in enumerate(results[:-1]):
+            if h.ended_by == "no_progress":
+                raise S.bad(f"hand_results[{i}].ended_by", "no_progress ends the game: only "
+                                                            "the last hand can end so")
+        best = max(self.scores)
+        ended = bool(results) and (
+            results[-1].ended_by == "no_progress"
+            or (rules.fixed_hands is not None and len(results) >= rules.fixed_hands)
+            or (rules.fixed_hands is None and best >= rules.target_for(n) and (
+                self.scores.count(best) == 1 or rules.spec.game.tie == "draw")))
+        if (phase == OVER) != ended:
+            if phase == OVER:
+                raise S.bad("phase", f"over, but after {len(results)} hand(s) with scores "
+                                     f"{self.scores} the game goes on")
+            raise S.bad("phase", f"{phase}, but the game ended after hand {len(results)} "
+                                 f"(scores {self.scores})")
+        if phase == OVER:
+            return
+        for p in range(n):
+            if not self.reserve_taken[p] and len(self.reserves[p]) != rules.reserve_size:
+                raise S.bad(f"reserves[{p}]", f"expected the {rules.reserve_size} cards dealt "
+                                              f"(not picked up), got {len(self.reserves[p])}")
+            if self.out[p] and self.hand_size[p] > 1:
+                raise S.bad(f"out[{p}]", f"seat {p} holds {self.hand_size[p]} cards: a player "
+                                         "leaves the hand only with no card to discard")
+            if not self.out[p] and not self.hand_size[p] and not (
+                    phase == PLAY_PHASE and p == self.current):
+                raise S.bad(f"hands[{p}]", "empty, but the seat is not out of the hand (a "
+                                           "player with no card goes out, leaves or picks up "
+                                           "the reserve)")
+        if all(self.out):
+            raise S.bad("out", "every seat is out, but the hand goes on")
+        for t in range(self.n_teams):
+            if self.melded[t] and not self.melds[t]:
+                raise S.bad(f"melded[{t}]", "true, but the side has no meld on the table")
+        if self.pile_frozen and not self.pile:
+            raise S.bad("pile_frozen", "true, but the discard pile is empty (taking the pile "
+                                       "unfreezes it)")
+        team = self.team_of[self.current]
+        if self.failed_initial and self.melded[team]:
+            raise S.bad("failed_initial", "true, but the side to move has melded (only a "
+                                          "side still to make its initial meld can fail it)")
+        if self.melded_at_turn_start and not self.player_melded[self.current]:
+            raise S.bad("melded_at_turn_start", f"true, but seat {self.current} has not melded "
+                                                "this hand (player_melded)")
+        if phase == DRAW_PHASE:
+            if self.pending or self.pile_pending:
+                raise S.bad("pending", "true in the draw phase (melds are pending only after "
+                                       "the draw)")
+        if not self._cached_legal():
+            raise S.bad("phase", f"{phase}, but seat {self.current} would have no legal action: "
+                                 "no game reaches such a position")
 
     def _run_from_save(self, ids: list[int], where: str) -> Run:
         """A sequence from a save: cards of one suit at consecutive places of

@@ -905,4 +905,64 @@ class HousesState(GameState):
         if expected != s.scores:
             raise S.bad("scores", f"{s.scores} are not the points of the removed groups {expected}")
         s._legal_cache = None
+        s._check_position()
         return s
+
+    def _check_position(self) -> None:
+        """Refuse a saved position that no game reaches: the flags of a turn (``proposed``,
+        ``passes_in_row``, ``post_deck``, ``positions``) against the phase and the deck, an
+        ending against what ends a game (SH-10, SH-13), and the liveness invariant (a game
+        that is not over has a legal action); each a :class:`~meldkit.SaveError` naming
+        the field."""
+        from .. import saves as S
+
+        r = self.rules
+        n, p, phase = self.n_players, self.current, self.phase
+        limit = r.options.repetitions
+        cleared = [t for t, seats in enumerate(self.team_seats)
+                   if any(self.removed[q] for q in seats)
+                   and not any(g for q in seats for g in self.groups[q])]
+        if phase == OVER:
+            why = {"table_cleared": not cleared,
+                   "agreed": not self.proposed,
+                   "all_passed": self.passes_in_row < n,
+                   "repetition": limit not in self.positions.values()}[self.ended_by]
+            if why:
+                raise S.bad("ended_by", f"{self.ended_by}, but the position does not end the "
+                                        "game so (SH-10, SH-13)")
+            return
+        if cleared:
+            raise S.bad("groups", f"team {cleared[0]} has cleared its table, which ends the "
+                                  "game (SH-13)")
+        if any(self.removed[q] for q in range(n)) and not self.post_deck:
+            raise S.bad("removed", "groups are removed only after the deck is exhausted, but "
+                                   "post_deck is false")
+        if self.passes_in_row >= n or (self.passes_in_row and not self.post_deck):
+            raise S.bad("passes_in_row", f"expected 0 to {n - 1}, and 0 while the deck lasts "
+                                         f"(a turn is passed only after it), got "
+                                         f"{self.passes_in_row}")
+        if self.proposed and phase == TAKE:
+            raise S.bad("proposed", "true in the take phase (a proposal is made after the "
+                                    "card is taken)")
+        if phase == ANSWER and self.cards_in_play() > r.options.end_proposal_max_cards:
+            raise S.bad("phase", f"answer, but {self.cards_in_play()} cards are in play: an "
+                                 f"end may be proposed only with "
+                                 f"{r.options.end_proposal_max_cards} or fewer")
+        if phase == ACT and self.incoming[p] >= 0:
+            raise S.bad(f"incoming[{p}]", "a card passed to the player to move is picked up "
+                                          "before anything else (the take phase)")
+        if phase == TAKE and not self.stock and not self.post_deck:
+            raise S.bad("post_deck", "false at the start of a turn with the deck exhausted")
+        if self.positions and not self.post_deck:
+            raise S.bad("positions", "positions are counted only after the deck is exhausted "
+                                     "(SH-10), but post_deck is false")
+        for key, count in self.positions.items():
+            if count >= limit:
+                raise S.bad(f"positions.{key}", f"seen {count} times: the game ends at the "
+                                                f"{limit}th occurrence (SH-10)")
+        if phase == TAKE and self.post_deck and self.position_key() not in self.positions:
+            raise S.bad("positions", "the position at the start of this turn is not counted "
+                                     "(SH-10)")
+        if not self._cached_legal():
+            raise S.bad("phase", f"{phase}, but seat {p} would have no legal action: no game "
+                                 "reaches such a position")

@@ -9,6 +9,7 @@ import json
 
 from .. import saves as _saves
 from .._game import call_hook
+from .._pack_limits import IDLE_ENDINGS, NO_PROGRESS_HANDS, no_progress
 from .._scoring import HandFinal, TeamScore, score_hand
 from ._canasta_common import DRAW_PHASE, OVER, PLAY_PHASE, HandResult
 
@@ -92,6 +93,27 @@ class HandEnd:
         """A finished hand's team totals recomputed from its final zones."""
         return tuple(s.total for s in self._score(result.final))
 
+    def _keep_live(self) -> None:
+        """Liveness after every action: the game is over or the player to move has a legal
+        action.  A position the rules leave without one ends the hand, ``ended_by:
+        no_legal_move``; the legal actions found are kept for the next call (unless plugin
+        code made them), so the check costs nothing when a player asks for them."""
+        for _ in range(NO_PROGRESS_HANDS + 1):  # idle hands end the game within this
+            if self.phase == OVER:
+                return
+            legal = self._legal()
+            if legal:
+                if not self._hooks_may_fail():  # plugin code is asked again, when wanted
+                    self._legal_cache = legal
+                return
+            self._end_hand("no_legal_move", None)
+
+    @staticmethod
+    def _idle(h: HandResult) -> bool:
+        """Whether a finished hand was idle: it ended on an empty stock or with no legal
+        move, nobody went out, and no card was melded."""
+        return h.went_out is None and h.ended_by in IDLE_ENDINGS and not any(h.final.melds)
+
     def _end_hand(self, ended_by: str, went_out: int | None) -> None:
         self.final_play = False
         final = HandFinal(
@@ -120,6 +142,12 @@ class HandEnd:
         best = max(self.scores)
         if best >= self.rules.target_for(self.n_players) and (
                 self.scores.count(best) == 1 or self.rules.spec.game.tie == "draw"):
+            self.phase = OVER
+            return
+        if went_out is None and no_progress(self.hand_results, self._idle):
+            h = self.hand_results[-1]  # the game makes no progress: it ends here
+            self.hand_results[-1] = HandResult(h.hand_number, "no_progress", None, h.scores,
+                                               h.final)
             self.phase = OVER
             return
         self._start_hand(self._ordered_deck())

@@ -41,7 +41,7 @@ from .._cards import (
 )
 from .._errors import NotationError, PluginError, SaveError, SetupError
 from .._game import GameState, call_hook
-from .._pack_limits import IDLE_ENDINGS, NO_PROGRESS_HANDS
+from .._pack_limits import IDLE_ENDINGS, NO_PROGRESS_HANDS, no_progress
 from .._stacking import KindsLeft, check_named
 from .melds import Match, MeldKind, MeldRules
 from .scoring import KnockTerms, TableFinal, TableScore, score_table_hand
@@ -1086,29 +1086,26 @@ class TableState(GameState):
         """Liveness after every action: the game is over or the player to move has a legal
         action.  A position the rules leave without one (which the loader cannot always
         foresee) ends the hand, ``ended_by: no_legal_move``; the legal actions found are
-        kept for the next call, so the check costs nothing when a player asks for them."""
+        kept for the next call (unless plugin code made them), so the check costs nothing
+        when a player asks for them."""
         for _ in range(NO_PROGRESS_HANDS + 1):  # idle hands end the game within this
             if self.phase == OVER:
                 return
             legal = self._legal()
             if legal:
-                self._legal_cache = legal
+                if not self._hooks_may_fail():  # plugin code is asked again, when wanted
+                    self._legal_cache = legal
                 return
             self._end_hand("no_legal_move", None)
 
-    def _idle_streak(self) -> int:
-        """Finished hands in a row, to the last, that ended idle (:data:`IDLE_ENDINGS`: in
-        this engine such a hand is void, so no score moved)."""
-        streak = 0
-        for r in reversed(self.hand_results):
-            if r.ended_by not in IDLE_ENDINGS or r.went_out is not None:
-                break
-            streak += 1
-        return streak
+    @staticmethod
+    def _idle(r: TableHandResult) -> bool:
+        """Whether a finished hand was idle: it ended on an empty stock or with no legal
+        move and nobody went out (in this engine such a hand is void: no score moves, and
+        its melds leave the table with it)."""
+        return r.went_out is None and r.ended_by in IDLE_ENDINGS
 
     def _end_hand(self, how: str, who: int | None) -> None:
-        if who is None and how in IDLE_ENDINGS and self._idle_streak() + 1 >= NO_PROGRESS_HANDS:
-            how = "no_progress"  # the game makes no progress: it ends with this hand
         deadwood = tuple(self._value(h) for h in self.hands)
         big_gin = how == "knock" and not self.knock_discarded
         final = TableFinal(tuple(self.team_of), deadwood, how, who, big_gin, self.multiplier,
@@ -1122,7 +1119,14 @@ class TableState(GameState):
         best = max(range(self.n_players), key=lambda q: net[q])
         if net[best] > 0:  # a hand won (for the box bonus)
             self.wins[self.team_of[best]] += 1
-        if how == "no_progress" or self._game_over():
+        if self._game_over():
+            self._finish_game()
+            return
+        if who is None and no_progress(self.hand_results, self._idle):
+            last = self.hand_results[-1]  # the game makes no progress: it ends here (void)
+            self.hand_results[-1] = attrs.evolve(
+                last, ended_by="no_progress",
+                final=attrs.evolve(last.final, ended_by="no_progress"))
             self._finish_game()
             return
         nxt = self.rules.spec.deal.next_hand_first
