@@ -12,7 +12,17 @@ Nothing generated is written into ``docs/``: each page is a virtual file added t
   docs (``docs/games/<pack>.md``, clauses with ids from a named source) gets that page
   first and the generated parts after it, under *What the pack plays*;
 * ``api/<module>.md`` — one mkdocstrings page per public module;
-* ``reference/cli.md`` — the ``meldkit`` command's help, from its argument parser.
+* ``reference/cli.md`` — the ``meldkit`` command's help, from its argument parser;
+* a spec table at the top of every game page (players, decks, action-space size,
+  observation shape, a typical game's length), computed from the engine;
+* on the home page, a real ``meldkit play`` screen (a scripted session run through
+  :func:`meldkit.cli.main`, its colours kept) and a ``meldkit simulate --plot`` figure
+  (skipped, with a note, when matplotlib is not installed); on the Game AI page, the
+  table of every bundled pack's action-space size.
+
+A page may hold a stub of a generated page (``authoring/reference.md``: a note saying it is
+generated, and that ``meldkit keys`` prints the same offline) so that links to it resolve
+when the Markdown is read on its own; the build replaces the stub.
 
 The nav in ``mkdocs.yml`` names the hand-written index of each generated section; the
 pages generated for it are added after that index.
@@ -23,10 +33,15 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
+import html
+import io
 import json
 import os
 import pkgutil
+import re
+import statistics
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +60,9 @@ from meldkit import schema_docs
 REFERENCE = "authoring/reference.md"
 SCHEMA = "schema/rulepack.schema.json"
 RESOLVED = Path(__file__).parent / "games" / "resolved.yaml"
+STUB = "<!-- stub: generated at build time by docs/hooks.py -->"
+"""Marks a page in ``docs/`` that stands in for a generated one (the build replaces it)."""
+SIMULATE_PLOT = "assets/simulate-gin_rummy.png"
 
 
 # --------------------------------------------------------------------------- what exists
@@ -264,8 +282,11 @@ def sections_table() -> str:
 
 
 def api_page(module: str) -> str:
-    """A module's reference: its docstring and public members, from mkdocstrings."""
-    return f"::: {module}\n    options:\n      heading_level: 1\n"
+    """A module's reference: its docstring and public members, from mkdocstrings. The top
+    package's members, and the game state's, come in the order of the play loop
+    (``docs/griffe_docstrings.py`` gives them as ``exports``)."""
+    order = "      members_order: [__all__, source]\n" if module == "meldkit" else ""
+    return f"::: {module}\n    options:\n      heading_level: 1\n{order}"
 
 
 def cli_page() -> str:
@@ -315,6 +336,218 @@ def _columns(width: int):
             os.environ["COLUMNS"] = old
 
 
+# --------------------------------------------------------------------------- spec tables
+
+
+@functools.cache
+def typical_game(pack_name: str, players: int, games: int = 10) -> tuple[float, float]:
+    """The median decisions and hands of ``games`` games between greedy bots (seed 0)."""
+    from meldkit.simulate import simulate
+
+    records = list(simulate(pack_name, players=players, games=games, seed=0, bots=["greedy"]))
+    return (statistics.median(r.decisions for r in records),
+            statistics.median(r.hands for r in records))
+
+
+@functools.cache
+def table_facts(pack_name: str, players: int) -> dict[str, Any]:
+    """What a table of ``players`` has: teams, cards in play, action ids, observation size."""
+    game = meldkit.new_game(pack_name, players=players, seed=0)
+    return {
+        "teams": game.n_teams,
+        "cards": sum(len(ids) for ids in game.zone_cards().values()),
+        "actions": game.action_space.size,
+        "observation": game.observation_spec().size,
+    }
+
+
+def _player_counts(pack: meldkit.RulePack, most: int = 4) -> list[int]:
+    """The table sizes a spec table shows: the pack's smallest ``most`` sizes."""
+    players = pack.spec.players
+    allowed = [n for n in range(players.min, players.max + 1)
+               if not players.counts or n in players.counts]
+    return allowed[:most]
+
+
+def _per_count(values: dict[int, Any]) -> str:
+    """``1,126`` when every table size gives the same, else ``1,126 (2) · 1,400 (3)``."""
+    shown = {n: f"{v:,}" if isinstance(v, int) else str(v) for n, v in values.items()}
+    if len(set(shown.values())) == 1:
+        return next(iter(shown.values()))
+    return " · ".join(f"{v} ({n} players)" for n, v in shown.items())
+
+
+def _decks(pack: meldkit.RulePack, players: int) -> str:
+    """The standard decks a table of ``players`` uses (as the engine counts them), or the
+    plugin's own deck."""
+    deck = pack.spec.deck
+    if pack.spec.plugin and deck.decks is None and deck.decks_per_player is None:
+        return "own deck"
+    decks = (deck.decks_by_players or {}).get(players)
+    if decks is None:
+        decks = deck.decks if deck.decks is not None else (deck.decks_per_player or 1) * players
+    return str(decks)
+
+
+def spec_table(pack: meldkit.RulePack) -> str:
+    """A game's specification, computed from the engine at each table size: teams, decks
+    and cards, the size of the integer action space (``state.action_space.size``), the
+    shape of ``state.observation()`` (``observation_spec().size``); then the median length
+    of ten games between greedy bots at the smallest table."""
+    spec = pack.spec
+    counts = _player_counts(pack)
+    facts = {n: table_facts(pack.name, n) for n in counts}
+    low = counts[0]
+    decisions, hands = typical_game(pack.name, low)
+    more = (f" (tables of more than {counts[-1]} not shown)"
+            if spec.players.max > counts[-1] else "")
+
+    def row(name: str, cell: Any) -> str:
+        return f"| {name} | " + " | ".join(cell(n) for n in counts) + " |"
+
+    out = [
+        "| At a table of | " + " | ".join(f"{n} players" for n in counts) + " |",
+        "| --- |" + " --- |" * len(counts),
+        row("Teams", lambda n: str(facts[n]["teams"])),
+        row("Decks (cards in play)", lambda n: f"{_decks(pack, n)} ({facts[n]['cards']:,})"),
+        row("Action space (ids)", lambda n: f"{facts[n]['actions']:,}"),
+        row("Observation shape", lambda n: f"({facts[n]['observation']:,},)"),
+        "",
+        f"**Players:** {_seats(spec)}{more} · **partnerships:** {spec.players.partners} · "
+        f"**a typical game** at {low} players: {decisions:g} decisions in {hands:g} "
+        f"hand{'s' if hands != 1 else ''} (median of 10 games between greedy bots, seed 0). "
+        "Computed from the engine when this page was built: "
+        "[`state.action_space`](../game-ai.md#integer-actions-and-the-legal-mask)"
+        ".size, `state.observation_spec()`.size (a flat `array('f')`), "
+        "`meldkit.simulate`.",
+    ]
+    return "\n".join(out) + "\n"
+
+
+def with_spec_table(page: str, pack: meldkit.RulePack) -> str:
+    """A game page with its spec table after its title."""
+    title, _, rest = page.partition("\n")
+    return f"{title}\n\n{spec_table(pack)}\n{rest.lstrip(chr(10))}"
+
+
+def action_space_table() -> str:
+    """Every bundled pack's action-space size at its smallest table (for the Game AI page)."""
+    rows = ["| Pack | Players | Ids (at the smallest table) | Observation size |",
+            "| --- | --- | --- | --- |"]
+    for pack in bundled_packs():
+        low = pack.spec.players.min
+        facts = table_facts(pack.name, low)
+        rows.append(f"| [{pack.name}](games/{pack.name}.md) | {_seats(pack.spec)} "
+                    f"| {facts['actions']:,} | {facts['observation']:,} |")
+    return "\n".join(rows)
+
+
+# --------------------------------------------------------------------------- the home page
+
+PLAY_ARGS = ["play", "pony_canasta", "--players", "2", "--seed", "7", "--color", "always"]
+"""The session shown on the home page: you against a greedy bot, seed 7."""
+
+_SGR = re.compile(r"\x1b\[([0-9;]*)m")
+_STYLE = {"1": "font-weight:bold", "2": "opacity:.7", "31": "color:#ff7b72",
+          "32": "color:#7ee787", "33": "color:#e3b341", "34": "color:#79c0ff",
+          "35": "color:#d2a8ff", "36": "color:#56d4dd"}
+
+
+def run_cli(argv: list[str], stdin: str = "") -> str:
+    """What ``meldkit <argv>`` prints (standard output and error) given ``stdin``."""
+    from meldkit.cli import main
+
+    out = io.StringIO()
+    old_stdin = sys.stdin
+    sys.stdin = io.StringIO(stdin)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out), _columns(100):
+            main(argv)
+    finally:
+        sys.stdin = old_stdin
+    return out.getvalue()
+
+
+def ansi_html(text: str) -> str:
+    """Terminal text with colour codes (SGR) as HTML spans."""
+    out: list[str] = []
+    styles: list[str] = []
+    pos = 0
+    for match in _SGR.finditer(text):
+        chunk = html.escape(text[pos : match.start()])
+        out.append(f'<span style="{";".join(styles)}">{chunk}</span>' if styles and chunk
+                   else chunk)
+        for code in (match.group(1) or "0").split(";"):
+            if code == "0":
+                styles = []
+            elif code in _STYLE and _STYLE[code] not in styles:
+                styles.append(_STYLE[code])
+        pos = match.end()
+    out.append(html.escape(text[pos:]))
+    return "".join(out)
+
+
+@functools.cache
+def play_session() -> str:
+    """A scripted ``meldkit play`` session: draw, ask for a hint, play it, quit; the
+    screen from the hint on."""
+    first = run_cli(PLAY_ARGS, "1\nhint\nquit\n")
+    hint = re.search(r"hint: (.+)", _SGR.sub("", first))
+    move = hint.group(1).strip() if hint else "1"
+    text = run_cli(PLAY_ARGS, f"1\nhint\n{move}\nquit\n")
+    start = text.find("your move> hint")
+    return text[start if start >= 0 else 0 :].rstrip() + "\n"
+
+
+def play_screen() -> str:
+    """The play session as a terminal picture (an HTML ``<pre>``), with how it was made."""
+    lines = ansi_html(play_session()).splitlines()
+    body = "\n".join(line if line.strip() else " " for line in lines)
+    command = "meldkit " + " ".join(a for a in PLAY_ARGS if a not in ("--color", "always"))
+    return (
+        f'<pre class="meldkit-screen" style="background:#161b22;color:#e6edf3;padding:1em;'
+        f'border-radius:6px;font-size:.72rem;line-height:1.35;overflow-x:auto">{body}</pre>\n\n'
+        f"*A real session, replayed when this site was built: `{command}`, the moves "
+        "typed on standard input (`1` to draw, `hint`, the hinted meld, `quit`).*\n"
+    )
+
+
+SIMULATE_ARGS = ["simulate", "gin_rummy", "--games", "40", "-q"]
+
+
+@functools.cache
+def simulate_figure() -> tuple[bytes | None, str]:
+    """The ``simulate --plot`` figure (PNG bytes, or None without matplotlib) and the
+    printed summary."""
+    try:
+        import matplotlib  # noqa: F401
+    except ModuleNotFoundError:
+        return None, ""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "plot.png")
+        text = run_cli([*SIMULATE_ARGS, "--plot", path])
+        data = Path(path).read_bytes() if os.path.exists(path) else None
+    summary = "\n".join(line for line in text.splitlines() if not line.startswith("plot:"))
+    return data, summary.strip()
+
+
+def simulate_section() -> str:
+    """The figure and summary of a ``simulate --plot`` run, or a note when skipped."""
+    data, summary = simulate_figure()
+    command = "meldkit " + " ".join(SIMULATE_ARGS) + " --plot scores.png"
+    if data is None:
+        return (f"*(`{command}` draws a figure here when the site is built with matplotlib "
+                "installed: `python -m pip install \".[docs]\"`.)*\n")
+    return (
+        f"![The figure of `{command}`: final scores, and game length in hands and in "
+        f"decisions]({SIMULATE_PLOT})\n\n"
+        f'??? note "What `{command}` printed"\n\n'
+        + "    ```text\n"
+        + "".join(f"    {line}\n" for line in summary.splitlines())
+        + "    ```\n"
+    )
+
+
 # --------------------------------------------------------------------------- mkdocs events
 
 
@@ -361,14 +594,27 @@ def on_files(files: Files, config: Any) -> Files:
         if written is not None:
             rules_of_record = Path(written.abs_src_path).read_text(encoding="utf-8")
             files.remove(written)
-        generated[uri] = pack_page(pack, choices.get(pack.name, []), rules_of_record)
+        page = pack_page(pack, choices.get(pack.name, []), rules_of_record)
+        generated[uri] = with_spec_table(page, pack)
     for module in public_modules():
         generated[f"api/{module}.md"] = api_page(module)
+    figure, _ = simulate_figure()
+    if figure is not None:
+        generated[SIMULATE_PLOT] = figure
     for uri, content in generated.items():
-        if files.get_file_from_path(uri) is not None:
-            raise ValueError(f"docs/{uri} is generated at build time: remove the file")
+        existing = files.get_file_from_path(uri)
+        if existing is not None:
+            if not _is_stub(existing.abs_src_path):
+                raise ValueError(f"docs/{uri} is generated at build time: remove the file "
+                                 f"(or make it a stub: {STUB})")
+            files.remove(existing)
         files.append(File.generated(config, uri, content=content))
     return files
+
+
+def _is_stub(path: str | None) -> bool:
+    """Whether a file in ``docs/`` is a stub of a generated page."""
+    return bool(path) and path.endswith(".md") and STUB in Path(path).read_text(encoding="utf-8")
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str:
@@ -376,6 +622,9 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
     markers = {
         "<!-- generated: packs-table -->": packs_table,
         "<!-- generated: sections-table -->": sections_table,
+        "<!-- generated: play-screen -->": play_screen,
+        "<!-- generated: simulate-plot -->": simulate_section,
+        "<!-- generated: action-space-table -->": action_space_table,
     }
     for marker, make in markers.items():
         if marker in markdown:
