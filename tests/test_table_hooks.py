@@ -109,6 +109,22 @@ _registered(_phase_plugin("tt_knock_tap", "knock"))
 _registered(_phase_plugin("tt_pass_verb", "draw", verb="pass"))
 
 
+class DropPlugin(Plugin):
+    """A broken plugin: its action takes a card out of the hand and puts it nowhere."""
+
+    name = "tt_drop"
+
+    def actions(self):
+        def drop(state, action):
+            state.remove_from_hand(state.current, state.hand_cards(state.current)[0])
+
+        return (ActionHook("drop", "draw", lambda s: [s.actions.get("drop")],
+                           lambda s, a: None, drop, cards=0),)
+
+
+_registered(DropPlugin())
+
+
 def pack(base: str, plugin: str = SWAP):
     return meldkit.load_pack_text(f"extends: {base}\nname: {base}_{plugin}\nplugin: {plugin}\n")
 
@@ -116,7 +132,7 @@ def pack(base: str, plugin: str = SWAP):
 def to_draw(g):
     """Play on (the first listed action, never a plugin's) to seat 1's draw phase."""
     while (g.current_player, g.phase) != (1, "draw"):
-        g.apply(next(a for a in g.legal_actions() if a.type not in ("swap", "tap")))
+        g.apply(next(a for a in g.legal_actions() if a.type not in ("swap", "tap", "drop")))
     return g
 
 
@@ -256,6 +272,15 @@ def test_a_hook_that_raises_leaves_the_state_unchanged():
         FAIL.clear()
     assert before == g.to_json()
     g.apply("swap 9H")  # and the game goes on
+
+
+@pytest.mark.parametrize("base", BASES)
+def test_a_hook_that_loses_a_card_is_refused_and_changes_nothing(base):
+    g = to_draw(meldkit.new_game(pack(base, "tt_drop"), players=2, seed=1))
+    before = g.to_json()
+    with pytest.raises(meldkit.PluginError, match=r"hook drop\.apply broke card conservation"):
+        g.apply("drop")
+    assert before == g.to_json()
 
 
 # --------------------------------------------------------------------------- the loader
