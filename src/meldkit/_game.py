@@ -265,7 +265,8 @@ class GameState:
         canonical text.  Raises :class:`~meldkit.IllegalActionError` (``action/malformed``)
         or :class:`~meldkit.NotationError`."""
         if not isinstance(action, Action):
-            if not isinstance(action, str) and hasattr(type(action), "__index__"):
+            if not isinstance(action, str) and (hasattr(type(action), "__index__")
+                                                or _is_bool(action)):
                 from .ai.action_space import apply_id
 
                 # an integer action id (state.action_space); refused with action/bad-id
@@ -539,6 +540,11 @@ class GameState:
             raise PluginError(
                 f"plugin {self.pack.spec.plugin!r}: its engine {type(self).__name__} raised "
                 f"{type(e).__name__} while applying {a}: {e} (the state is unchanged)") from e
+        finally:
+            if outer is None:
+                del _GUARDS[key]
+            else:  # apply called again from inside a move (a hook's own apply)
+                _GUARDS[key] = outer
 
     def _restore(self, snapshot: GameState | _Snapshot) -> None:
         """Make this state what ``snapshot`` (an independent clone, or what
@@ -741,6 +747,12 @@ def bundled_pack_resolver(name: str, digest: str):
     return resolve_bundled(name, digest)
 
 
+def _is_bool(value) -> bool:
+    """True for a bool, Python's or numpy's (``numpy.bool_`` has no ``__index__``)."""
+    return isinstance(value, bool) or (type(value).__module__ == "numpy"
+                                       and type(value).__name__ in ("bool", "bool_"))
+
+
 def _action_id(value) -> int:
     """``value`` as an action id (an int, or an object with ``__index__``, such as a numpy
     integer); a bool, or an ``__index__`` that raises or gives no int, is an
@@ -748,7 +760,7 @@ def _action_id(value) -> int:
     kind = type(value).__name__
     if type(value) is int:
         return value
-    if isinstance(value, bool):
+    if _is_bool(value):
         raise IllegalActionError("action/bad-id", "an action id is an int, not bool")
     try:
         index = operator.index(value)
