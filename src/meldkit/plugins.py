@@ -59,8 +59,11 @@ class ActionHook:
     them), checked when the pack loads.  ``legal(state)``
     yields the legal actions of this type (build them with ``state.actions.get(verb, cards,
     target)``); ``check(state, action)`` returns None or a :class:`~meldkit.Reason`;
-    ``apply(state, action)`` changes the state and may rely on ``check`` having passed (it
-    must not fail half-way).  The pack's structured options are ``state.pack.options``;
+    ``apply(state, action)`` changes the state and may rely on ``check`` having passed.
+    The engine checks each hook (a result of the wrong shape, a card lost or doubled by
+    ``apply``, plugin data that is not JSON: a :class:`PluginError` naming the hook) and
+    undoes a move whose hook fails, so ``state`` is left as it was; ``legal`` and ``check``
+    must only read it.  The pack's structured options are ``state.pack.options``;
     plugin data that must survive save/load lives in ``state.ext[plugin_name]`` (JSON-able;
     saved with the game, copied by ``clone()``, and snapshotted into each hand's
     ``HandFinal.ext``).
@@ -122,7 +125,10 @@ class Plugin:
 
     def adjust_scores(self, state: Any, final: HandFinal,
                       scores: list[TeamScore]) -> list[TeamScore]:
-        """Change the rummy kernel's hand scores (return the new list)."""
+        """Change a hand's scores: return a list of one score per team, of the type given
+        (:class:`~meldkit.TeamScore` in the canasta kernel; add points as
+        ``adjustments``), each with an int total; anything else is a :class:`PluginError`
+        naming this hook."""
         return scores
 
     def view(self, state: Any, player: int) -> dict | None:
