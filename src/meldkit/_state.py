@@ -376,6 +376,8 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, HandEn
             raise SetupError(f"player must be a seat 0..{self.n_players - 1}, not {player!r}")
         codes = self.codes
         teams = []
+        sides = []
+        all_melds = []  # the core's melds: the same records as each team's
         for t in range(self.n_teams):
             melds = []
             for m in self.melds[t]:
@@ -384,59 +386,69 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, HandEn
                     k = self.rules.book_kind(m.slot, m.wild)
                     book = k.name if k else None
                 if m.slot == SEQ:
-                    melds.append({
-                        "rank": "run",
-                        "sequence": span_text(self.rules.seq_ranks, m.suit, m.lo, m.hi),
-                        "cards": [codes[c] for c in m.cards],
-                        "closed": m.closed,
-                        "book": book,
-                        "pending": m.pending,
-                    })
-                    continue
+                    kind, rank = "run", "run"
+                    sequence = span_text(self.rules.seq_ranks, m.suit, m.lo, m.hi)
+                else:
+                    kind, rank = ("wild", "wild") if m.slot == WILD else ("set", RANKS[m.slot])
+                    sequence = None
                 melds.append({
-                    "rank": "wild" if m.slot == WILD else RANKS[m.slot],
+                    "id": None, "owner": None, "side": t, "kind": kind,
+                    "rank": rank,
+                    "sequence": sequence,
                     "cards": [codes[c] for c in m.cards],
                     "closed": m.closed,
                     "book": book,
                     "pending": m.pending,
                 })
+            all_melds += melds
+            seats = self.team_players(t)
             teams.append({
                 "team": t,
-                "players": self.team_players(t),
+                "players": seats,
                 "score": self.scores[t],
                 "melded": self.melded[t],
                 "minimum": self.initial_minimum(t),
                 "melds": melds,
             })
+            sides.append({"side": t, "seats": seats[:], "score": self.scores[t]})
+        team_of, hand_size = self.team_of, self.hand_size
         players = [{
             "seat": q,
-            "team": self.team_of[q],
-            "hand_size": self.hand_size[q],
+            "team": team_of[q],
+            "hand_size": hand_size[q],
             "reserve_size": len(self.reserves[q]),
             "reserve_picked_up": self.reserve_taken[q],
             "bonus": [codes[c] for c in self.bonus[q]],
             "out": self.out[q],
         } for q in range(self.n_players)]
-        v: dict[str, Any] = {
+        v: dict[str, Any] = {  # the core (ai/view_schema.CORE), then this engine's keys
             "pack": self.rules.name,
-            "you": player,
-            "team": self.team_of[player],
+            "player": player,
+            "team": team_of[player],
             "hand_number": self.hand_number,
             "phase": self.phase,
             "current_player": self.current_player,
             "dealer": self.dealer,
             "hand": self.hand_codes(player),
-            "players": players,
-            "teams": teams,
+            "seats": [{"seat": q, "side": team_of[q], "hand_size": hand_size[q]}
+                      for q in range(self.n_players)],
+            "sides": sides,
+            "melds": all_melds,
             "stock_size": len(self.stock),
             "pile": {
                 "top": codes[self.pile[-1]] if self.pile else None,
                 "size": len(self.pile),
                 "frozen": self.pile_frozen,
+                "cards": None,  # squared up: only the top is seen
             },
+            "knock": None,
+            "deadwood": None,
+            "legal_actions": ([str(a) for a in self.legal_actions()]
+                              if self.current_player == player else None),
+            "you": player,
+            "players": players,
+            "teams": teams,
         }
-        if self.current_player == player:
-            v["legal_actions"] = [str(a) for a in self.legal_actions()]
         if self.plugin is not None:
             extra = call_hook(self.plugin.name, "view", self.plugin.view, self, player)
             if extra is not None:
@@ -684,8 +696,6 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, HandEn
                 raise S.bad(f"hands[{p}]", "empty, but the seat is not out of the hand (a "
                                            "player with no card goes out, leaves or picks up "
                                            "the reserve)")
-        if all(self.out):
-            raise S.bad("out", "every seat is out, but the hand goes on")
         for t in range(self.n_teams):
             if self.melded[t] and not self.melds[t]:
                 raise S.bad(f"melded[{t}]", "true, but the side has no meld on the table")
@@ -699,10 +709,6 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, HandEn
         if self.melded_at_turn_start and not self.player_melded[self.current]:
             raise S.bad("melded_at_turn_start", f"true, but seat {self.current} has not melded "
                                                 "this hand (player_melded)")
-        if phase == DRAW_PHASE:
-            if self.pending or self.pile_pending:
-                raise S.bad("pending", "true in the draw phase (melds are pending only after "
-                                       "the draw)")
         if not self._cached_legal():
             raise S.bad("phase", f"{phase}, but seat {self.current} would have no legal action: "
                                  "no game reaches such a position")

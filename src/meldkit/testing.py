@@ -201,7 +201,9 @@ def check_conformance(
     returns the number of actions checked, or raises :class:`ConformanceError` saying
     which invariant broke, in which game and after which actions.
 
-    After every action: each card of the deck is in exactly one zone. Every ``every``
+    After every action: each card of the deck is in exactly one zone, and the game is
+    over or the player to move has a legal action (liveness: a position with no legal
+    action in a game that is not over is reported, naming its phase). Every ``every``
     actions: every legal action passes ``check``; a refused action raises
     ``IllegalActionError`` and leaves the state unchanged; a save loads back equal; a
     clone is equal and independent; a finished hand rescores to its recorded totals.
@@ -238,8 +240,8 @@ def check_conformance(
             if state.is_over or (hands is not None and len(state.hand_results) >= hands):
                 break
             legal = state.legal_actions()
-            if not legal:
-                raise fail("no legal action in a game that is not over")
+            if not legal:  # the dealt position (after an action, checked below)
+                raise fail(_dead_end(state))
             if step % every == 0:
                 _check_position(state, legal, rng, fail)
             state.apply(legal[rng.randrange(len(legal))])
@@ -247,6 +249,8 @@ def check_conformance(
             ids = sorted(c for zone in state.zone_cards().values() for c in zone)
             if ids != list(range(n_cards)):
                 raise fail("card conservation: a card is missing or in two zones")
+            if not state.is_over and not state.legal_actions():
+                raise fail(_dead_end(state))
             if len(state.hand_results) > results:
                 results = len(state.hand_results)
                 hr = state.hand_results[-1]
@@ -258,6 +262,13 @@ def check_conformance(
         if GameState.from_json(saved, pack=pack).to_json() != saved:
             raise fail("the finished game does not load back equal")
     return checked
+
+
+def _dead_end(state) -> str:
+    """The liveness failure of a state with no legal action that is not over."""
+    return (f"liveness: no legal action in the {state.phase} phase (hand "
+            f"{state.hand_number}, seat {state.current_player} to move) of a game that is "
+            "not over")
 
 
 def _check_position(state, legal, rng, fail) -> None:
