@@ -404,7 +404,7 @@ def no_progress(results, idle) -> bool:
 MIN_STOCK_DRAWS = 2
 """Turns each player must be able to draw from the stock left by the deal (hands, reserves
 and the upcard), in packs of the canasta kernel: with less, a hand ends before anyone can
-build an initial meld, so every hand ends idle (the bundled packs leave at least 12)."""
+build an initial meld, so every hand ends idle (the bundled packs leave at least 10)."""
 
 
 def _get(spec, path):
