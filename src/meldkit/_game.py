@@ -264,6 +264,10 @@ class GameState:
         the notation of those parts (up to spacing and case) — and the result carries the
         canonical text.  Raises :class:`~meldkit.IllegalActionError` (``action/malformed``)
         or :class:`~meldkit.NotationError`."""
+        if type(action) is int:  # the id path: a legal id's action, as legal_ids() keeps it
+            cache = self._legal_cache
+            if type(cache) is _LegalIds and action in cache.ids:
+                return cache[cache.ids.index(action)]
         if not isinstance(action, Action):
             if not isinstance(action, str) and (hasattr(type(action), "__index__")
                                                 or _is_bool(action)):
@@ -322,9 +326,14 @@ class GameState:
         >>> [i for i, legal in enumerate(mask) if legal] == game.legal_ids()
         True
         """
-        from .ai.action_space import action_space_for
-
-        return action_space_for(self).mask(self._cached_legal())
+        legal = self._legal_ids()
+        mask = legal.mask
+        if mask is None:
+            m = bytearray(_action_space_of(self).size)
+            for i in legal.ids:
+                m[i] = 1
+            mask = legal.mask = bytes(m)
+        return bytearray(mask)
 
     def legal_ids(self) -> list[int]:
         """The ids of the legal actions, in the order of :meth:`legal_actions`.
@@ -338,9 +347,21 @@ class GameState:
         >>> game.history
         ['draw']
         """
-        from .ai.action_space import action_space_for
+        return self._legal_ids().ids[:]
 
-        return action_space_for(self).ids(self._cached_legal())
+    def _legal_ids(self) -> _LegalIds:
+        """The legal-action cache with the actions' ids beside it (made once per position:
+        the id path then costs what the object path costs, and ``apply(id)`` finds a legal
+        id's action there without parsing or checking it again)."""
+        cache = self._cached_legal()
+        if type(cache) is _LegalIds:
+            return cache
+        legal = _LegalIds(cache)
+        legal.ids = _action_space_of(self).ids(cache)
+        legal.mask = None
+        if self._legal_cache is cache:
+            self._legal_cache = legal
+        return legal
 
     def observation(self, player: int):
         """What ``player`` may see as a flat ``array('f')``, laid out by
@@ -471,8 +492,11 @@ class GameState:
         outside meldkit and for a state whose ``plugin`` attribute names a plugin (an
         engine that calls plugin hooks through :func:`call_hook` keeps the plugin there,
         or overrides this to say so)."""
-        return (not type(self).__module__.startswith("meldkit.")
-                or getattr(self, "plugin", None) is not None)
+        kind = _ENGINE_KIND.get(type(self))
+        if kind is None:  # (defined outside meldkit, has a plugin attribute), once per class
+            kind = _ENGINE_KIND[type(self)] = (not type(self).__module__.startswith("meldkit."),
+                                               hasattr(type(self), "plugin"))
+        return kind[0] or (kind[1] and getattr(self, "plugin", None) is not None)
 
     def _snapshot(self) -> _Snapshot:
         """What :meth:`apply` keeps to undo a move plugin code takes part in; a state
@@ -753,6 +777,28 @@ def _is_bool(value) -> bool:
                                        and type(value).__name__ in ("bool", "bool_"))
 
 
+class _LegalIds(list):
+    """The legal actions of one position (what :meth:`GameState._cached_legal` keeps), with
+    their action ids (``ids``, in order) and the legal mask once asked for (``mask``,
+    bytes).  A new position starts a new cache, so they never go stale."""
+
+    __slots__ = ("ids", "mask")
+
+
+_space_lookup = None
+
+
+def _action_space_of(state: GameState):
+    """``meldkit.ai.action_space.action_space_for(state)``, imported on first use (the AI
+    layer is not loaded by ``import meldkit``)."""
+    global _space_lookup
+    if _space_lookup is None:
+        from .ai.action_space import action_space_for
+
+        _space_lookup = action_space_for
+    return _space_lookup(state)
+
+
 def _action_id(value) -> int:
     """``value`` as an action id (an int, or an object with ``__index__``, such as a numpy
     integer); a bool, or an ``__index__`` that raises or gives no int, is an
@@ -778,6 +824,7 @@ def _action_id(value) -> int:
 
 # --------------------------------------------------------------------------- plugin hooks
 _GUARDS: dict[int, _Snapshot] = {}
+_ENGINE_KIND: dict[type, tuple[bool, bool]] = {}
 """The snapshot of each state (by id) while :meth:`GameState.apply` runs plugin code."""
 
 _NO_EXT = object()
