@@ -285,7 +285,8 @@ def api_page(module: str) -> str:
     """A module's reference: its docstring and public members, from mkdocstrings. The top
     package's members, and the game state's, come in the order of the play loop
     (``docs/griffe_docstrings.py`` gives them as ``exports``)."""
-    order = "      members_order: [__all__, source]\n" if module == "meldkit" else ""
+    order = ("      members_order: [__all__, source]\n      group_by_category: false\n"
+             if module == "meldkit" else "")
     return f"::: {module}\n    options:\n      heading_level: 1\n{order}"
 
 
