@@ -470,8 +470,8 @@ def _check_stock(spec, add, player_counts, deck_size) -> None:
         hand = (deal.hand_by_players or {}).get(count, deal.hand)
         draw = (spec.turn.draw_by_players or {}).get(count, spec.turn.draw)
         stock = size - count * (hand + deal.reserve) - (1 if deal.upcard else 0)
-        if stock < 0 or draw < 1:
-            continue  # a deal larger than the deck is reported by the deal arithmetic
+        if stock < 0 or not 1 <= draw <= dict(AT_MOST)[("turn", "draw")]:
+            continue  # a deal larger than the deck, or a draw out of bounds: reported apart
         if stock < MIN_STOCK_DRAWS * count * draw:
             short.append((count, hand, draw, stock, size))
     if not short:
