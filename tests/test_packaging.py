@@ -58,3 +58,19 @@ def test_ci_runs_the_readme_test_command_first_with_only_what_it_installs():
     ci = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
     first_install = next(i for i, line in enumerate(ci) if "pip install" in line)
     assert ci[first_install] == install_and_test
+
+
+def test_readme_samples_script_rewrites_and_checks_a_sample(tmp_path):
+    """benchmarks/readme_samples.py reruns each ``$ meldkit …`` text block: --check reports a
+    stale one (exit 1), a rewrite makes it current (exit 0)."""
+    script = ROOT / "benchmarks" / "readme_samples.py"
+    readme = tmp_path / "README.md"
+    readme.write_text("intro\n\n```text\n$ meldkit packs\nnot what it prints\n```\n\nend\n")
+    check = [sys.executable, str(script), "--readme", str(readme), "--check"]
+    stale = subprocess.run(check, capture_output=True, text=True)
+    assert stale.returncode == 1 and "out of date: $ meldkit packs" in stale.stdout
+    subprocess.run([sys.executable, str(script), "--readme", str(readme)], check=True,
+                   capture_output=True)
+    text = readme.read_text()
+    assert "pony_tail" in text and "not what it prints" not in text and text.endswith("end\n")
+    assert subprocess.run(check, capture_output=True, text=True).returncode == 0
