@@ -1,9 +1,27 @@
 """Per-decision cost of the game-AI interface (issue 13): legal_mask(), legal_ids(),
 observation(p), beside legal_actions(); clone() and copy.deepcopy(); a Determinizer (one
-replay) and one sample from it; undo() (clone-and-replay).  Positions come from random play
-of every bundled pack; times are medians in microseconds.
+replay) and one sample from it; undo().  Positions come from random play of every bundled
+pack; times are medians in microseconds.
 
-Usage: python benchmarks/bench_ai.py [--positions 300]
+The fast-path section (issue 22, item 5; ``--only fast``) times, per pack:
+
+* **object vs id path**: one decision of random self-play through ``legal_actions()`` +
+  ``apply(action)`` and through ``legal_ids()`` + ``apply(int)``, the same games (the same
+  choices) both ways, whole random games;
+* **information_state vs observation**: ``information_state(p)`` and ``observation(p)`` for
+  the player to move at every decision of random games (as an RL loop calls them), per call;
+* **undo mid-hand**: at a position 40 decisions in, ``apply(a); undo()`` repeated: the
+  first undo of the state (cold) and the median of the rest (warm), per call;
+* **PettingZoo vs OpenSpiel**: player decisions per second of meldkit's PettingZoo env
+  (``env("gin_rummy")``, ``last()`` + a random legal id from the mask + ``step``) and of
+  OpenSpiel's native C++ ``gin_rummy`` (``legal_actions()`` + ``apply_action``, its chance
+  nodes sampled on the clock), same run.
+
+Times are CPU time of the thread (``time.thread_time``: a busy machine's waits are not
+counted), medians over ``--runs`` runs that alternate the paths compared.  To compare two
+checkouts, run each with its ``src`` on ``PYTHONPATH``, alternating, on one core.
+
+Usage: python benchmarks/bench_ai.py [--positions 300] [--only table,fast] [--runs 5]
 """
 
 from __future__ import annotations
@@ -30,10 +48,7 @@ def timed(fn, repeat: int = 5) -> float:
     return min(best) * 1e6
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--positions", type=int, default=300)
-    args = ap.parse_args(argv)
+def table(args) -> None:
     print(f"{'pack':<14}{'legal_actions':>14}{'legal_mask':>12}{'legal_ids':>11}"
           f"{'observation':>13}{'clone':>9}{'deepcopy':>10}{'determinizer':>14}"
           f"{'sample':>9}{'undo':>9}   (median us; determinizer and undo at move 100)")
@@ -69,6 +84,199 @@ def main(argv=None) -> int:
         print(f"{pack:<14}{med['legal']:>14.1f}{med['mask']:>12.1f}{med['ids']:>11.1f}"
               f"{med['obs']:>13.1f}{med['clone']:>9.1f}{med['deep']:>10.1f}{det_cost:>14.0f}"
               f"{sample_cost:>9.1f}{undo_cost:>9.0f}")
+
+
+# --------------------------------------------------------------------------- fast paths
+FAST_TABLES = [("gin_rummy", 2), ("pony_tail", 4), ("rummy", 4), ("houses", 4)]
+clock = time.thread_time
+
+
+def play_decisions(pack: str, players: int, seed: int, by_id: bool, limit: int) -> tuple[float, int]:
+    """CPU seconds and decisions of one random game (at most ``limit`` decisions), through
+    the object path or the id path; the same seed makes the same choices either way."""
+    rng = random.Random(seed)
+    g = meldkit.new_game(pack, players=players, seed=seed)
+    n = 0
+    t = clock()
+    if by_id:
+        while not g.is_over and n < limit:
+            ids = g.legal_ids()
+            g.apply(ids[rng.randrange(len(ids))])
+            n += 1
+    else:
+        while not g.is_over and n < limit:
+            acts = g.legal_actions()
+            g.apply(acts[rng.randrange(len(acts))])
+            n += 1
+    return clock() - t, n
+
+
+def decision_paths(pack: str, players: int, runs: int, games: int) -> tuple[float, float]:
+    """Median µs per decision of the object path and of the id path."""
+    obj: list[float] = []
+    ids: list[float] = []
+    for r in range(runs):
+        spent = {False: 0.0, True: 0.0}
+        count = {False: 0, True: 0}
+        for k in range(games):
+            order = (False, True) if (r + k) % 2 == 0 else (True, False)
+            for by_id in order:
+                t, n = play_decisions(pack, players, 1000 * r + k, by_id, 400)
+                spent[by_id] += t
+                count[by_id] += n
+        obj.append(spent[False] / count[False] * 1e6)
+        ids.append(spent[True] / count[True] * 1e6)
+    return statistics.median(obj), statistics.median(ids)
+
+
+def infostate_vs_observation(pack: str, players: int, runs: int, decisions: int
+                             ) -> tuple[float, float]:
+    """Median µs per call of information_state(p) and observation(p) for the player to move,
+    called at each decision of random games (``decisions`` per run)."""
+    info: list[float] = []
+    obs: list[float] = []
+    for r in range(runs):
+        rng = random.Random(r)
+        g = meldkit.new_game(pack, players=players, seed=r)
+        game = 0
+        for i in range(decisions):
+            if g.is_over:
+                game += 1
+                g = meldkit.new_game(pack, players=players, seed=r * 7919 + game)
+            p = g.current_player
+            first = (lambda: g.information_state(p), lambda: g.observation(p))
+            for j in ((0, 1) if i % 2 == 0 else (1, 0)):
+                t = clock()
+                first[j]()
+                (info if j == 0 else obs).append(clock() - t)
+            acts = g.legal_actions()
+            g.apply(acts[rng.randrange(len(acts))])
+    return statistics.median(info) * 1e6, statistics.median(obs) * 1e6
+
+
+def undo_mid_hand(pack: str, players: int, runs: int, reps: int = 40) -> tuple[float, float]:
+    """Median µs of the first undo() of a state 40 decisions into a hand, and of the next
+    ``reps`` undos there (``apply(a); undo()`` repeated, as a search does)."""
+    cold: list[float] = []
+    warm: list[float] = []
+    for r in range(runs):
+        rng = random.Random(r)
+        g = meldkit.new_game(pack, players=players, seed=r)
+        tries = 0
+        while True:
+            for _ in range(40):
+                acts = g.legal_actions()
+                g.apply(acts[rng.randrange(len(acts))])
+                if g.is_over or g.hand_results:
+                    break
+            if not g.is_over and not g.hand_results:
+                break
+            tries += 1
+            g = meldkit.new_game(pack, players=players, seed=r + 100 * tries)
+        for k in range(reps + 1):
+            acts = g.legal_actions()
+            g.apply(acts[rng.randrange(len(acts))])
+            t = clock()
+            g.undo()
+            (cold if k == 0 else warm).append(clock() - t)
+    return statistics.median(cold) * 1e6, statistics.median(warm) * 1e6
+
+
+def pettingzoo_steps(seconds: float, seed: int) -> float | None:
+    """Player decisions per CPU second of meldkit's PettingZoo env (gin_rummy, the wrapped
+    ``env()``), random legal ids from the action mask; None without the extra."""
+    try:
+        import numpy as np
+        from meldkit.adapters.pettingzoo import env
+    except ImportError:
+        return None
+    rng = random.Random(seed)
+    e = env("gin_rummy")
+    e.reset(seed=seed)
+    steps = 0
+    spent = 0.0
+    episode = 0
+    while spent < seconds:
+        t = clock()
+        for _ in range(200):
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                if not e.agents:
+                    episode += 1
+                    e.reset(seed=seed + episode)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            e.step(int(legal[rng.randrange(len(legal))]))
+            steps += 1
+        spent += clock() - t
+    return steps / spent
+
+
+def open_spiel_steps(seconds: float, seed: int) -> float | None:
+    """Player decisions per CPU second of OpenSpiel's C++ gin_rummy, random play (its deal
+    and stock-draw chance nodes sampled, on the clock); None without OpenSpiel."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    pristine = pyspiel.load_game("gin_rummy").new_initial_state()
+    rng = random.Random(seed)
+    steps = 0
+    spent = 0.0
+    while spent < seconds:
+        t = clock()
+        state = pristine.clone()
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            chance = state.is_chance_node()
+            state.apply_action(legal[rng.randrange(len(legal))])
+            steps += not chance
+        spent += clock() - t
+    return steps / spent
+
+
+def fast_paths(args) -> None:
+    runs = args.runs
+    print(f"Fast AI paths (issue 22 item 5): medians of {runs} runs, CPU us per call")
+    print(f"{'pack':<12}{'object':>9}{'id':>9}{'id/obj':>8}{'infostate':>11}{'observ.':>9}"
+          f"{'info/obs':>10}{'undo cold':>11}{'undo warm':>11}")
+    for pack, n in FAST_TABLES:
+        o, i = decision_paths(pack, n, runs, args.games)
+        info, obs = infostate_vs_observation(pack, n, runs, args.decisions)
+        cold, warm = undo_mid_hand(pack, n, runs)
+        print(f"{pack:<12}{o:>9.1f}{i:>9.1f}{i / o:>7.2f}x{info:>11.1f}{obs:>9.1f}"
+              f"{info / obs:>9.1f}x{cold:>11.1f}{warm:>11.1f}", flush=True)
+    pz: list[float] = []
+    os_: list[float] = []
+    for r in range(runs):
+        for name in (("pz", "os") if r % 2 == 0 else ("os", "pz")):
+            v = (pettingzoo_steps if name == "pz" else open_spiel_steps)(args.seconds, r)
+            if v is not None:
+                (pz if name == "pz" else os_).append(v)
+    if pz and os_:
+        a, b = statistics.median(pz), statistics.median(os_)
+        print(f"gin_rummy decisions/s: PettingZoo env {a:,.0f}, OpenSpiel native {b:,.0f}: "
+              f"{a / b:.2f}x")
+    else:
+        print("PettingZoo or OpenSpiel not installed: no steps/s row")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--positions", type=int, default=300)
+    ap.add_argument("--only", default="table,fast", help="sections: table, fast")
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--games", type=int, default=6, help="games per run (object vs id)")
+    ap.add_argument("--decisions", type=int, default=120,
+                    help="decisions per run (information_state vs observation)")
+    ap.add_argument("--seconds", type=float, default=1.0, help="per run (steps/s)")
+    args = ap.parse_args(argv)
+    only = set(args.only.split(","))
+    if "table" in only:
+        table(args)
+    if "fast" in only:
+        fast_paths(args)
     return 0
 
 

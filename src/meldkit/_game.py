@@ -264,10 +264,14 @@ class GameState:
         the notation of those parts (up to spacing and case) — and the result carries the
         canonical text.  Raises :class:`~meldkit.IllegalActionError` (``action/malformed``)
         or :class:`~meldkit.NotationError`."""
-        if type(action) is int:  # the id path: a legal id's action, as legal_ids() keeps it
-            cache = self._legal_cache
-            if type(cache) is _LegalIds and action in cache.ids:
-                return cache[cache.ids.index(action)]
+        if type(action) is int:  # the id path: the action space's own action of the id
+            last = _last_space  # (inlined: this path costs what the object path costs)
+            if last[1] is self.pack and last[0] is type(self) and last[2] == self.n_players:
+                actions = last[3].actions
+            else:
+                actions = _action_space_of(self).actions
+            if 0 <= action < len(actions):
+                return actions[action]
         if not isinstance(action, Action):
             if not isinstance(action, str) and (hasattr(type(action), "__index__")
                                                 or _is_bool(action)):
@@ -326,14 +330,7 @@ class GameState:
         >>> [i for i, legal in enumerate(mask) if legal] == game.legal_ids()
         True
         """
-        legal = self._legal_ids()
-        mask = legal.mask
-        if mask is None:
-            m = bytearray(_action_space_of(self).size)
-            for i in legal.ids:
-                m[i] = 1
-            mask = legal.mask = bytes(m)
-        return bytearray(mask)
+        return _action_space_of(self).mask(self._cached_legal())
 
     def legal_ids(self) -> list[int]:
         """The ids of the legal actions, in the order of :meth:`legal_actions`.
@@ -347,21 +344,17 @@ class GameState:
         >>> game.history
         ['draw']
         """
-        return self._legal_ids().ids[:]
-
-    def _legal_ids(self) -> _LegalIds:
-        """The legal-action cache with the actions' ids beside it (made once per position:
-        the id path then costs what the object path costs, and ``apply(id)`` finds a legal
-        id's action there without parsing or checking it again)."""
-        cache = self._cached_legal()
-        if type(cache) is _LegalIds:
-            return cache
-        legal = _LegalIds(cache)
-        legal.ids = _action_space_of(self).ids(cache)
-        legal.mask = None
-        if self._legal_cache is cache:
-            self._legal_cache = legal
-        return legal
+        cache = self._legal_cache
+        if cache is None:
+            cache = self._cached_legal()
+        last = _last_space  # (inlined: this path costs what the object path costs)
+        if not (last[1] is self.pack and last[0] is type(self) and last[2] == self.n_players):
+            _action_space_of(self)
+            last = _last_space
+        try:  # the engine's interned actions, by object
+            return list(map(last[4], map(id, cache)))
+        except KeyError:
+            return last[3].ids(cache)
 
     def observation(self, player: int):
         """What ``player`` may see as a flat ``array('f')``, laid out by
@@ -777,26 +770,25 @@ def _is_bool(value) -> bool:
                                        and type(value).__name__ in ("bool", "bool_"))
 
 
-class _LegalIds(list):
-    """The legal actions of one position (what :meth:`GameState._cached_legal` keeps), with
-    their action ids (``ids``, in order) and the legal mask once asked for (``mask``,
-    bytes).  A new position starts a new cache, so they never go stale."""
-
-    __slots__ = ("ids", "mask")
-
-
-_space_lookup = None
+_last_space: tuple = (None, None, None, None, None)
+"""The engine, pack, table size and action space of the last :func:`_action_space_of`, and
+the space's id of an action object (``_by_object.__getitem__``); one tuple, replaced whole,
+so a thread reads a consistent one."""
 
 
 def _action_space_of(state: GameState):
     """``meldkit.ai.action_space.action_space_for(state)``, imported on first use (the AI
-    layer is not loaded by ``import meldkit``)."""
-    global _space_lookup
-    if _space_lookup is None:
-        from .ai.action_space import action_space_for
+    layer is not loaded by ``import meldkit``); the last one is kept at hand."""
+    global _last_space
+    last = _last_space
+    if last[1] is state.pack and last[2] == state.n_players and last[0] is type(state):
+        return last[3]
+    from .ai.action_space import action_space_for
 
-        _space_lookup = action_space_for
-    return _space_lookup(state)
+    space = action_space_for(state)
+    _last_space = (type(state), state.pack, state.n_players, space,
+                   space._by_object.__getitem__)
+    return space
 
 
 def _action_id(value) -> int:

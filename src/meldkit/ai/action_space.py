@@ -47,7 +47,9 @@ class ActionIds:
     """
 
     __slots__ = (
+        "_by_object",
         "_by_text",
+        "_held",
         "_ids",
         "actions",
         "digest",
@@ -68,6 +70,11 @@ class ActionIds:
         """How many ids there are (ids are ``0 .. size - 1``)."""
         self._ids = {tuple.__new__(tuple, a): i for i, a in enumerate(actions)}
         self._by_text = {t: i for i, t in enumerate(self.texts)}
+        # the action id of each action object seen (kept alive by ``actions`` and ``_held``,
+        # so an object with one of these ids is that action): engines hand out interned
+        # objects, whose ids then need no hashing
+        self._by_object = {id(a): i for i, a in enumerate(self.actions)}
+        self._held: list[Action] = []
         if len(self._ids) != self.size or len(self._by_text) != self.size:
             raise ActionSpaceError(f"pack {pack_name!r}: two actions of its space are equal")
         h = hashlib.sha256()
@@ -124,15 +131,27 @@ class ActionIds:
     def mask(self, actions) -> bytearray:
         """A ``size``-byte mask with 1 at the id of each of ``actions``."""
         m = bytearray(self.size)
-        ids = self._ids
-        for a in actions:
-            m[ids[tuple.__new__(tuple, a)]] = 1
+        for i in self.ids(actions):
+            m[i] = 1
         return m
 
     def ids(self, actions) -> list[int]:
         """The ids of ``actions``, in their order."""
-        ids = self._ids
-        return [ids[tuple.__new__(tuple, a)] for a in actions]
+        by_object = self._by_object
+        try:
+            return list(map(by_object.__getitem__, map(id, actions)))
+        except KeyError:  # objects not seen before (an engine's own interned ones)
+            pass
+        held, ids, out = self._held, self._ids, []
+        for a in actions:
+            i = by_object.get(id(a))
+            if i is None:
+                i = ids[tuple.__new__(tuple, a)]
+                if len(held) < 4 * self.size:  # bounded: an engine interns few objects
+                    held.append(a)
+                    by_object[id(a)] = i
+            out.append(i)
+        return out
 
 
 _CACHE: dict[tuple, ActionIds] = {}
