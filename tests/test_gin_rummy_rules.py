@@ -93,7 +93,7 @@ def test_GR_2_ten_cards_each_then_the_upcard_then_the_stock():
     g = deal(KNOCKER, DEFENDER, "8C", "QD 5C")
     assert sorted(KNOCKER.split()) == sorted(g.view(0)["hand"])
     assert sorted(DEFENDER.split()) == sorted(g.view(1)["hand"])
-    assert ["8C"] == g.view(0)["pile"]
+    assert ["8C"] == g.view(0)["pile"]["cards"]
     assert 31 == g.view(0)["stock"]
     assert 0 == g.current_player  # the non-dealer plays first
     play(g, "pass", "pass", "draw")
@@ -129,7 +129,7 @@ def test_GR_3_the_non_dealer_who_takes_the_upcard_discards_then_the_dealer_plays
     assert "8C" in g.view(0)["hand"] and 11 == len(g.view(0)["hand"])
     g.apply("discard 2D")
     assert ("draw", 1, ["draw", "take"]) == (g.phase, g.current_player, legal(g))
-    assert ["2D"] == g.view(1)["pile"]
+    assert ["2D"] == g.view(1)["pile"]["cards"]
 
 
 def test_GR_3_the_dealer_may_take_the_upcard_the_non_dealer_passed():
@@ -476,7 +476,7 @@ def test_GR_15_openspiel_void_on_the_50th_take_of_the_discard():
     play(g, "pass", "pass", "draw", "discard 2D")
     for take in range(1, 51):
         p = g.current_player
-        top = g.view(p)["pile"][-1]
+        top = g.view(p)["pile"]["cards"][-1]
         g.apply("take")
         if take == 50:
             break
@@ -491,7 +491,7 @@ def test_GR_15_book_takes_are_not_limited():
     play(g, "pass", "pass", "draw", "discard 2D")
     for _ in range(60):
         p = g.current_player
-        top = g.view(p)["pile"][-1]
+        top = g.view(p)["pile"]["cards"][-1]
         g.apply("take")
         g.apply(f"discard {next(c for c in g.view(p)['hand'] if c != top)}")
     assert not g.hand_results

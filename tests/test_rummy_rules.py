@@ -80,7 +80,7 @@ def test_RU_2_ten_cards_for_two_seven_for_three_or_four_six_for_five_or_six(play
     g = meldkit.new_game("rummy", players=players, seed=7)
     view = g.view(0)
     assert [size] * players == view["hand_sizes"]
-    assert (1, 52 - players * size - 1) == (len(view["pile"]), view["stock"])
+    assert (1, 52 - players * size - 1) == (len(view["pile"]["cards"]), view["stock"])
 
 
 def test_RU_2_a_stacked_deck_deals_seat_by_seat_then_the_upcard():
@@ -88,7 +88,7 @@ def test_RU_2_a_stacked_deck_deals_seat_by_seat_then_the_upcard():
     g = deal(*hands, upcard="KH", stock="8H")
     for seat, hand in enumerate(hands):
         assert sorted(hand.split()) == sorted(g.view(seat)["hand"])
-    assert ["KH"] == g.view(0)["pile"]
+    assert ["KH"] == g.view(0)["pile"]["cards"]
     g.apply("draw")
     assert "8H" in g.view(0)["hand"]
 
@@ -120,7 +120,7 @@ def test_RU_4_draw_from_the_stock_or_take_the_top_discard():
     assert ("draw", ["draw", "take"]) == (g.phase, legal(g))
     assert "pile/cannot-take" == g.check("take 4D").code  # only the top card, no deep take
     g.apply("take")
-    assert "4D" in g.view(0)["hand"] and [] == g.view(0)["pile"]
+    assert "4D" in g.view(0)["hand"] and [] == g.view(0)["pile"]["cards"]
     g.apply("discard QH")
     g.apply("draw")
     assert "8S" in g.view(1)["hand"]
@@ -159,7 +159,7 @@ def test_RU_6_lay_off_on_anyones_meld_at_either_end_or_as_a_fourth_card():
 def test_RU_7_a_discard_ends_the_turn():
     g = deal("AS 2S 3S QH KH AH 5C 7D 9C JD", SEAT1, upcard="4D", stock="8S")
     play(g, "draw", "discard QH")
-    assert (1, "draw", "QH") == (g.current_player, g.phase, g.view(1)["pile"][-1])
+    assert (1, "draw", "QH") == (g.current_player, g.phase, g.view(1)["pile"]["cards"][-1])
 
 
 def test_RU_7_a_card_taken_from_the_pile_may_not_be_discarded_in_the_same_turn():
@@ -205,14 +205,14 @@ def test_RU_9_when_the_stock_runs_out_the_pile_is_turned_over_and_play_goes_on()
     g = meldkit.new_game("rummy", players=6, seed=5, options={"first_player": 0})
     drawn = draw_and_throw_back(g, 15)
     assert not g.hand_results
-    assert ([drawn[-1]], 15) == (g.view(0)["pile"], g.view(0)["stock"])  # the top stays up
+    assert ([drawn[-1]], 15) == (g.view(0)["pile"]["cards"], g.view(0)["stock"])  # the top stays up
     assert ["draw", "take"] == legal(g)  # the next player may still take the top discard
 
 
 def test_RU_9_the_turned_pile_is_drawn_from_its_old_bottom():
     # turning the face-up pile over puts its bottom card, the first upcard, on top
     g = meldkit.new_game("rummy", players=6, seed=5, options={"first_player": 0})
-    upcard = g.view(0)["pile"][0]
+    upcard = g.view(0)["pile"]["cards"][0]
     drawn = draw_and_throw_back(g, 15)
     assert [upcard, *drawn[:-2]] == draw_and_throw_back(g, 14)
 

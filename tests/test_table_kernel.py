@@ -47,7 +47,7 @@ def test_take_top_takes_one_card_only():
              "5S", stock=["KS"])
     assert "take" in texts(g)
     g.apply("take")
-    assert "5S" in g.view(0)["hand"] and g.view(0)["pile"] == []
+    assert "5S" in g.view(0)["hand"] and g.view(0)["pile"]["cards"] == []
 
 
 def test_discard_taken_card_false_refuses_giving_back_the_card_taken():
@@ -66,7 +66,7 @@ def test_pile_take_pile_takes_the_whole_pile():
     g.apply("draw")
     g.apply("discard 2C")
     g.apply("take")
-    assert {"5S", "2C"} <= set(g.view(1)["hand"]) and g.view(1)["pile"] == []
+    assert {"5S", "2C"} <= set(g.view(1)["hand"]) and g.view(1)["pile"]["cards"] == []
 
 
 DEEP = "pile: {take: deep, discard_taken_card: true}\n"
@@ -86,7 +86,7 @@ def test_deep_take_down_to_a_chosen_card_that_must_be_used_at_once():
     assert "take 4H" in legal and "take" in legal
     assert "take 9C" not in legal  # 9C could not be melded at once
     g.apply("take 4H")
-    assert {"4H", "9C", "8S"} <= set(g.view(0)["hand"]) and g.view(0)["pile"] == []
+    assert {"4H", "9C", "8S"} <= set(g.view(0)["hand"]) and g.view(0)["pile"]["cards"] == []
     # until 4H is used, only melds or lay-offs that use it are legal
     assert texts(g) == ["meld 4H 5H 6H"]
     assert g.check("discard 9C").code == "pile/must-use"
@@ -205,7 +205,7 @@ def test_turn_pile_turns_the_pile_over_as_the_new_stock():
     g.apply("discard 2C")
     g.apply("draw")
     g.apply("discard 4C")       # stock empty: the pile but its top becomes the stock
-    assert g.view(0)["pile"] == ["4C"]
+    assert g.view(0)["pile"]["cards"] == ["4C"]
     assert g.view(0)["stock"] == 2 and g.hand_number == 1
     assert g.stock[-1] == moved[0]  # the bottom card of the pile is drawn first
 
@@ -321,7 +321,7 @@ def test_view_hides_the_other_hand_and_the_stock():
     theirs = {meldkit.card_code(g.kind_of[c]) for c in g.hands[1]}
     text = json.dumps(v)
     assert v["hand_sizes"] == [10, 10]
-    assert not any(f'"{c}"' in text for c in theirs - set(v["pile"]))
+    assert not any(f'"{c}"' in text for c in theirs - set(v["pile"]["cards"]))
 
 
 def test_notation_round_trips_with_suits():

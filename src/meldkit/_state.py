@@ -377,7 +377,7 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, HandEn
         codes = self.codes
         teams = []
         sides = []
-        all_melds = []  # the core's melds: the same records as each team's
+        all_melds = []  # the core's melds: every side's, with their side
         for t in range(self.n_teams):
             melds = []
             for m in self.melds[t]:
@@ -385,22 +385,20 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, HandEn
                 if len(m.cards) >= self.rules.book_size:
                     k = self.rules.book_kind(m.slot, m.wild)
                     book = k.name if k else None
+                cards = [codes[c] for c in m.cards]
                 if m.slot == SEQ:
-                    kind, rank = "run", "run"
                     sequence = span_text(self.rules.seq_ranks, m.suit, m.lo, m.hi)
+                    melds.append({"rank": "run", "sequence": sequence, "cards": cards,
+                                  "closed": m.closed, "book": book, "pending": m.pending})
+                    kind = rank = "run"
                 else:
                     kind, rank = ("wild", "wild") if m.slot == WILD else ("set", RANKS[m.slot])
                     sequence = None
-                melds.append({
-                    "id": None, "owner": None, "side": t, "kind": kind,
-                    "rank": rank,
-                    "sequence": sequence,
-                    "cards": [codes[c] for c in m.cards],
-                    "closed": m.closed,
-                    "book": book,
-                    "pending": m.pending,
-                })
-            all_melds += melds
+                    melds.append({"rank": rank, "cards": cards, "closed": m.closed,
+                                  "book": book, "pending": m.pending})
+                all_melds.append({"id": None, "owner": None, "side": t, "kind": kind,
+                                  "rank": rank, "sequence": sequence, "cards": cards[:],
+                                  "closed": m.closed, "book": book, "pending": m.pending})
             seats = self.team_players(t)
             teams.append({
                 "team": t,
@@ -439,8 +437,7 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, HandEn
                 "top": codes[self.pile[-1]] if self.pile else None,
                 "size": len(self.pile),
                 "frozen": self.pile_frozen,
-                "cards": None,  # squared up: only the top is seen
-            },
+            },  # squared up: only the top is seen (no "cards")
             "knock": None,
             "deadwood": None,
             "legal_actions": ([str(a) for a in self.legal_actions()]
@@ -643,7 +640,8 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, HandEn
             scores = tuple(s._score(final))
             for sc in scores:
                 totals[sc.team] += sc.total
-            s.hand_results.append(HandResult(i + 1, ended_by, went_out, scores, final))
+            net = tuple(sc.total for sc in scores)  # a side's net is its total
+            s.hand_results.append(HandResult(i + 1, ended_by, went_out, scores, net, final))
         done = len(s.hand_results)
         if s.hand_number != (done if s.phase == OVER else done + 1):
             raise S.bad("hand_number", f"{s.hand_number} does not follow the {done} finished "

@@ -178,7 +178,7 @@ def _render_table_melds(view: dict[str, Any], style: Style, title: str) -> str:
         who = "you" if m["owner"] == you else f"seat {m['owner']}"
         shown = " ".join(style.card(c) for c in m["cards"])
         lines.append(f"  {m['id']:<4} {m['kind']:<4} ({who}) [{shown}]")
-    pile = view["pile"]
+    pile = view["pile"]["cards"]  # face up, bottom first
     top = style.card(pile[-1]) if pile else "empty"
     lines.append(f"pile: {top}" + (f" (and {_plural(len(pile) - 1, 'card')} below: "
                                    + " ".join(pile[:-1][-8:]) + ")" if len(pile) > 1 else ""))

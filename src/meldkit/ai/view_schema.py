@@ -1,26 +1,52 @@
-"""JSON Schemas of :meth:`~meldkit.GameState.view`, one per engine (as packs have one).
+"""The JSON Schema of :meth:`~meldkit.GameState.view`: one core every engine fills, and
+each engine's extras beside it.
+
+Every engine's ``view(player)`` holds the **core** (:data:`CORE`): the same keys with the
+same meaning in every pack — ``pack, player, team, hand_number, phase, current_player,
+dealer, hand, seats, sides, melds, stock_size, pile, knock, deadwood, legal_actions`` —
+with null where the engine has no such thing (Houses has no pile; only the table kernel
+knocks). ``plugin`` is there when the pack's plugin adds to the view. The keys an engine
+showed before the core existed stay beside it, documented per engine (:data:`RUMMY_VIEW`,
+:data:`TABLE_VIEW`, :data:`HOUSES_VIEW`): a client written against the core runs on every
+pack, one written against an engine's own keys keeps working.
+
+The shipped file ``view.schema.json`` (:func:`shipped_view_schema_path`) is
+:func:`view_schema_document`: the core, which every view follows, with each bundled engine's
+whole schema under ``$defs``.
 
 >>> import meldkit
 >>> from meldkit.ai.view_schema import view_schema
 >>> g = meldkit.new_game("gin_rummy", players=2, seed=1)
 >>> sorted(view_schema(g)["required"])[:4]
-['current_player', 'deadwood', 'hand', 'hand_number']
+['current_player', 'deadwood', 'dealer', 'hand']
+>>> v = g.view(g.current_player)
+>>> v["seats"][1], v["pile"]["size"], v["legal_actions"][:1]
+({'seat': 1, 'side': 1, 'hand_size': 10}, 1, ['take'])
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-__all__ = ["HOUSES_VIEW", "RUMMY_VIEW", "TABLE_VIEW", "view_schema"]
+__all__ = ["CORE", "CORE_KEYS", "HOUSES_VIEW", "RUMMY_VIEW", "TABLE_VIEW",
+           "shipped_view_schema_path", "view_schema", "view_schema_document",
+           "view_schema_text"]
+
+SHIPPED_VIEW_SCHEMA = "view.schema.json"
+"""The file name of the view's JSON Schema shipped inside the package."""
+
+_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+_ID = "https://meldkit.github.io/meldkit/latest/schema/view.schema.json"
 
 _SEAT = {"type": "integer", "minimum": 0}
 _SEAT_OR_NULL = {"type": ["integer", "null"], "minimum": 0}
+_INT_OR_NULL = {"type": ["integer", "null"]}
+_CODE = {"type": "string", "description": "a card, as the pack's notation writes it"}
 _CARD = {"type": "string", "pattern": "^([AJQK2-9]|10)[CDHS]$|^JK$",
          "description": "a card code: rank and suit (7H, 10D, QS) or JK"}
-_CARDS = {"type": "array", "items": _CARD}
+_HCARD = {"type": "string", "pattern": "^[A-Z]{2}$", "description": "role + house code"}
 _INTS = {"type": "array", "items": {"type": "integer"}}
-_LEGAL = {"type": "array", "items": {"type": "string"},
-          "description": "the legal actions' notation (only for the player to move)"}
 
 
 def _obj(props: dict[str, Any], required=None, **extra) -> dict[str, Any]:
@@ -29,68 +55,132 @@ def _obj(props: dict[str, Any], required=None, **extra) -> dict[str, Any]:
             "additionalProperties": False, **extra}
 
 
-TABLE_VIEW = _obj({
-    "pack": {"type": "string"},
-    "player": _SEAT,
-    "hand_number": {"type": "integer", "minimum": 1},
-    "phase": {"enum": ["first_upcard", "draw", "play", "discard", "knock", "layoff", "wall",
-                       "over"]},
-    "current_player": _SEAT_OR_NULL,
-    "hand": {**_CARDS, "description": "the player's own hand, sorted"},
-    "hand_sizes": _INTS,
-    "stock": {"type": "integer", "minimum": 0, "description": "cards left in the stock"},
-    "pile": {**_CARDS, "description": "the discard pile, bottom first (face up)"},
-    "melds": {"type": "array", "items": _obj({
-        "id": {"type": "string", "pattern": "^m[0-9]+$"}, "owner": _SEAT,
-        "kind": {"type": "string"}, "cards": _CARDS})},
-    "deadwood": {"type": "integer", "description": "the player's least deadwood"},
-    "knock_value": {"type": ["integer", "null"]},
-    "knocker": _SEAT_OR_NULL,
-    "scores": _INTS,
-}, title="view() of a table-meld game (gin, rummy)")
+def _cards(card: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "array", "items": card}
 
-RUMMY_VIEW = _obj({
-    "pack": {"type": "string"},
-    "you": _SEAT,
-    "team": {"type": "integer"},
-    "hand_number": {"type": "integer", "minimum": 1},
-    "phase": {"enum": ["draw", "play", "over"]},
-    "current_player": _SEAT_OR_NULL,
-    "dealer": _SEAT,
-    "hand": _CARDS,
+
+def _core(card: dict[str, Any], phases: list[str] | None = None) -> dict[str, dict[str, Any]]:
+    """The core's properties, with ``card`` for each card (and ``phases`` for the phase)."""
+    cards = _cards(card)
+    return {
+        "pack": {"type": "string", "description": "the pack's name"},
+        "player": {**_SEAT, "description": "the seat this view is for"},
+        "team": {"type": "integer", "minimum": 0,
+                 "description": "that seat's side (its index in `sides`)"},
+        "hand_number": {"type": "integer", "minimum": 1},
+        "phase": ({"enum": phases} if phases else {"type": "string"})
+        | {"description": "the phase; `over` when the game is over"},
+        "current_player": {**_SEAT_OR_NULL, "description": "the seat to move (null: over)"},
+        "dealer": {**_SEAT_OR_NULL, "description": "the dealer (null: the engine names none)"},
+        "hand": {**cards, "description": "the player's own hand"},
+        "seats": {"type": "array", "description": "every seat, in order: never its cards",
+                  "items": _obj({"seat": _SEAT, "side": _SEAT,
+                                 "hand_size": {"type": "integer", "minimum": 0}})},
+        "sides": {"type": "array", "description": "every side (team; a player without "
+                                                  "partners is a side of one), in order",
+                  "items": _obj({"side": _SEAT, "seats": _INTS,
+                                 "score": {"type": "integer",
+                                           "description": "the side's running score"}})},
+        "melds": {"type": "array", "description": "every meld on the table",
+                  "items": _obj({
+                      "id": {"type": ["string", "null"],
+                             "description": "how actions name the meld (`m3`; a Houses "
+                                            "space, `1`-`4`); null: actions name it by its "
+                                            "rank or sequence"},
+                      "owner": {**_SEAT_OR_NULL,
+                                "description": "the seat that owns it (null: its side does)"},
+                      "side": _SEAT,
+                      "kind": {"type": "string",
+                               "description": "the meld kind's name (`set`, `run`, `wild`, "
+                                              "`group` …)"},
+                      "rank": {"type": ["string", "null"],
+                               "description": "a rank slot's rank, `wild`, or `run` "
+                                              "(canasta kernel), else null"},
+                      "sequence": {"type": ["string", "null"],
+                                   "description": "a canasta-kernel sequence's ends (4H-6H), "
+                                                  "as actions name it, else null"},
+                      "cards": cards,
+                      "closed": {"type": "boolean"},
+                      "book": {"type": ["string", "null"],
+                               "description": "the book kind it made, else null"},
+                      "pending": {"type": "boolean",
+                                  "description": "laid this turn, not yet committed"}})},
+        "stock_size": {"type": "integer", "minimum": 0},
+        "pile": {"description": "the discard pile (null: the game has none)", "anyOf": [
+            {"type": "null"},
+            _obj({"top": {"anyOf": [card, {"type": "null"}]},
+                  "size": {"type": "integer", "minimum": 0},
+                  "frozen": {"type": "boolean"},
+                  "cards": {**cards, "description": "the whole pile, bottom first: only "
+                                                    "where it lies face up (table kernel)"}},
+                 required=["top", "size", "frozen"])]},
+        "knock": {"description": "knocking (null: the pack does not knock)", "anyOf": [
+            {"type": "null"},
+            _obj({"value": {**_INT_OR_NULL, "description": "most deadwood to knock with"},
+                  "knocker": {**_SEAT_OR_NULL, "description": "the seat that knocked"}})]},
+        "deadwood": {**_INT_OR_NULL,
+                     "description": "the player's least deadwood (null: no deadwood)"},
+        "legal_actions": {"anyOf": [{"type": "array", "items": {"type": "string"}},
+                                    {"type": "null"}],
+                          "description": "the legal actions' notation in the mover's own "
+                                         "view; null in every other view"},
+        "plugin": {"description": "what the pack's plugin adds (its own shape); present only "
+                                  "when it adds something"},
+    }
+
+
+CORE_KEYS = ("pack", "player", "team", "hand_number", "phase", "current_player", "dealer",
+             "hand", "seats", "sides", "melds", "stock_size", "pile", "knock", "deadwood",
+             "legal_actions")
+"""The keys every engine's view holds (``plugin`` may be there too)."""
+
+CORE = {"type": "object", "properties": _core(_CODE), "required": sorted(CORE_KEYS),
+        "title": "view() of any meldkit game: the core every engine fills",
+        "description": "Engines add their own keys beside the core ($defs)."}
+"""The core: what every view holds (other keys allowed)."""
+
+
+def _engine(extras: dict[str, Any], card: dict[str, Any], phases: list[str],
+            title: str) -> dict[str, Any]:
+    props = _core(card, phases) | extras
+    return _obj(props, required=[*CORE_KEYS, *extras], title=title)
+
+
+_CANASTA_MELD = _obj({
+    "rank": {"type": "string",
+             "description": "the meld's rank, `wild`, or `run` for a suited sequence"},
+    "sequence": {"type": ["string", "null"],
+                 "pattern": "^([AJQK2-9]|10)[CDHS]-([AJQK2-9]|10)[CDHS]$",
+                 "description": "a suited sequence's ends (4H-6H), as actions name it"},
+    "cards": _cards(_CARD), "closed": {"type": "boolean"},
+    "book": {"type": ["string", "null"]}, "pending": {"type": "boolean"}},
+    required=["rank", "cards", "closed", "book", "pending"])
+
+RUMMY_VIEW = _engine({
+    "you": {**_SEAT, "description": "the seat (as `player`)"},
     "players": {"type": "array", "items": _obj({
         "seat": _SEAT, "team": {"type": "integer"}, "hand_size": {"type": "integer"},
         "reserve_size": {"type": "integer"}, "reserve_picked_up": {"type": "boolean"},
-        "bonus": _CARDS, "out": {"type": "boolean"}})},
+        "bonus": _cards(_CARD), "out": {"type": "boolean"}}),
+        "description": "each seat with the canasta kernel's own details (reserve, bonus cards)"},
     "teams": {"type": "array", "items": _obj({
         "team": {"type": "integer"}, "players": _INTS, "score": {"type": "integer"},
         "melded": {"type": "boolean"}, "minimum": {"type": "integer"},
-        "melds": {"type": "array", "items": _obj({
-            "rank": {"type": "string",
-                     "description": "the meld's rank, `wild`, or `run` for a suited sequence"},
-            "sequence": {"type": "string", "pattern": "^([AJQK2-9]|10)[CDHS]-([AJQK2-9]|10)[CDHS]$",
-                         "description": "a suited sequence's ends (4H-6H), as actions name it"},
-            "cards": _CARDS, "closed": {"type": "boolean"},
-            "book": {"type": ["string", "null"]}, "pending": {"type": "boolean"}},
-            required=["rank", "cards", "closed", "book", "pending"])}})},
-    "stock_size": {"type": "integer", "minimum": 0},
-    "pile": _obj({"top": {"anyOf": [_CARD, {"type": "null"}]},
-                  "size": {"type": "integer", "minimum": 0}, "frozen": {"type": "boolean"}}),
-    "legal_actions": _LEGAL,
-    "plugin": {"description": "what the pack's plugin adds (its own shape)"},
-}, required=["pack", "you", "team", "hand_number", "phase", "current_player", "dealer", "hand",
-             "players", "teams", "stock_size", "pile"],
-   title="view() of a canasta-family game (Pony Tail, Pony Canasta)")
+        "melds": {"type": "array", "items": _CANASTA_MELD}}),
+        "description": "each side with its melds, whether it has melded, its minimum"},
+}, _CARD, ["draw", "play", "over"], "view() of a canasta-family game (Pony Tail, Samba …)")
 
-_HCARD = {"type": "string", "pattern": "^[A-Z]{2}$", "description": "role + house code"}
-HOUSES_VIEW = _obj({
-    "pack": {"type": "string"},
-    "you": _SEAT,
-    "team": {"type": "integer"},
-    "phase": {"enum": ["take", "act", "answer", "over"]},
-    "current_player": _SEAT_OR_NULL,
-    "hand": {"type": "array", "items": _HCARD},
-    "stock_size": {"type": "integer", "minimum": 0},
+TABLE_VIEW = _engine({
+    "hand_sizes": {**_INTS, "description": "each seat's hand size (as `seats`)"},
+    "stock": {"type": "integer", "minimum": 0, "description": "as `stock_size`"},
+    "knock_value": {**_INT_OR_NULL, "description": "as `knock.value`"},
+    "knocker": {**_SEAT_OR_NULL, "description": "as `knock.knocker`"},
+    "scores": {**_INTS, "description": "each side's score (as `sides`)"},
+}, _CARD, ["first_upcard", "draw", "play", "discard", "knock", "layoff", "wall", "over"],
+    "view() of a table-meld game (gin, rummy)")
+
+HOUSES_VIEW = _engine({
+    "you": {**_SEAT, "description": "the seat (as `player`)"},
     "players": {"type": "array", "items": _obj({
         "seat": _SEAT, "team": {"type": "integer"}, "hand_size": {"type": "integer"},
         "passed_card_waiting": {"type": "boolean",
@@ -99,15 +189,13 @@ HOUSES_VIEW = _obj({
         "removed": {"type": "array", "items": {"type": "array", "items": _HCARD}}})},
     "scores": _INTS,
     "proposal_pending": {"type": "boolean"},
-    "legal_actions": _LEGAL,
-}, required=["pack", "you", "team", "phase", "current_player", "hand", "stock_size", "players",
-             "scores", "proposal_pending"], title="view() of Houses")
+}, _HCARD, ["take", "act", "answer", "over"], "view() of Houses")
 
 
 def schema(view: dict[str, Any]) -> dict[str, Any]:
     """A view schema (``TABLE_VIEW`` …) as a whole JSON Schema document (draft 2020-12):
     what an engine's ``view_schema()`` returns."""
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **view}
+    return {"$schema": _DIALECT, **view}
 
 
 def view_schema(state) -> dict[str, Any]:
@@ -117,3 +205,31 @@ def view_schema(state) -> dict[str, Any]:
     if hook is None:
         raise TypeError(f"engine {type(state).__name__} publishes no view schema")
     return hook()
+
+
+def view_schema_document() -> dict[str, Any]:
+    """The published schema: the core (every view follows it) and, under ``$defs``, each
+    bundled engine's whole schema (``canasta``, ``table``, ``houses``).
+
+    >>> doc = view_schema_document()
+    >>> sorted(doc["$defs"]), doc["required"] == sorted(CORE_KEYS)
+    (['canasta', 'houses', 'table'], True)
+    """
+    return {"$schema": _DIALECT, "$id": _ID, **CORE,
+            "$defs": {"canasta": RUMMY_VIEW, "table": TABLE_VIEW, "houses": HOUSES_VIEW}}
+
+
+def view_schema_text() -> str:
+    """:func:`view_schema_document` as the text of the shipped ``view.schema.json``."""
+    return json.dumps(view_schema_document(), indent=2, ensure_ascii=False) + "\n"
+
+
+def shipped_view_schema_path() -> str:
+    """The path of ``view.schema.json`` installed with meldkit.
+
+    >>> shipped_view_schema_path().endswith("view.schema.json")
+    True
+    """
+    import pathlib
+
+    return str(pathlib.Path(__file__).resolve().parents[1] / SHIPPED_VIEW_SCHEMA)

@@ -22,6 +22,7 @@ import attrs
 from .._actions import Action, Reason
 from .._errors import NotationError, SetupError
 from .._game import GameState
+from ..records import HandResult, totals
 
 TAKE, ACT, ANSWER, OVER = "take", "act", "answer", "over"
 DRAW, RECEIVE, PLACE, PASS, STEAL, MOVE, REMOVE = (
@@ -51,23 +52,12 @@ class HousesTeamScore:
         return sum(g.points for g in self.groups)
 
 
-@attrs.frozen
-class HousesResult:
-    """The record of a finished game of Houses (one deal)."""
-
-    hand_number: int
-    ended_by: str
-    """``table_cleared``, ``agreed``, ``all_passed`` or ``repetition``."""
-    scores: tuple[HousesTeamScore, ...]
-    final: dict
-    """``{"removed": [...], "table": [...]}`` (group card ids per player): what the score is
-    computed from."""
-    went_out: None = None
-
-    @property
-    def totals(self) -> tuple[int, ...]:
-        """Each team's score."""
-        return tuple(s.total for s in self.scores)
+HousesResult = HandResult
+"""The record of a finished game of Houses (one deal): :class:`meldkit.records.HandResult`
+(the one shape), with :class:`HousesTeamScore` lines; ``ended_by`` is ``table_cleared``,
+``agreed``, ``all_passed`` or ``repetition``, ``went_out`` None; ``final`` is
+``{"removed": [...], "table": [...]}`` (group card ids per player): what the score is
+computed from."""
 
 
 class HousesRules:
@@ -499,14 +489,32 @@ class HousesState(GameState):
         if type(player) is not int or not 0 <= player < self.n_players:
             raise SetupError(f"player must be a seat 0..{self.n_players - 1}, not {player!r}")
         code = self.rules.codes
-        v = {
+        team_of, hands = self.team_of, self.hands
+        mover = self.current_player == player
+        v = {  # the core (ai/view_schema.CORE), then this engine's keys
             "pack": self.pack.name,
-            "you": player,
-            "team": self.team_of[player],
+            "player": player,
+            "team": team_of[player],
+            "hand_number": self.hand_number,
             "phase": self.phase,
             "current_player": self.current_player,
-            "hand": sorted(code[c] for c in self.hands[player]),
+            "dealer": None,
+            "hand": sorted(code[c] for c in hands[player]),
+            "seats": [{"seat": q, "side": team_of[q], "hand_size": len(hands[q])}
+                      for q in range(self.n_players)],
+            "sides": [{"side": t, "seats": self.team_players(t), "score": self.scores[t]}
+                      for t in range(self.n_teams)],
+            "melds": [{"id": str(s_i + 1), "owner": q, "side": team_of[q], "kind": "group",
+                       "rank": None, "sequence": None, "cards": [code[c] for c in g],
+                       "closed": False, "book": None, "pending": False}
+                      for q in range(self.n_players) for s_i, g in enumerate(self.groups[q])
+                      if g],
             "stock_size": len(self.stock),
+            "pile": None,
+            "knock": None,
+            "deadwood": None,
+            "legal_actions": [str(a) for a in self.legal_actions()] if mover else None,
+            "you": player,
             "players": [{
                 "seat": q,
                 "team": self.team_of[q],
@@ -518,8 +526,6 @@ class HousesState(GameState):
             "scores": list(self.scores),
             "proposal_pending": self.phase == ANSWER,
         }
-        if self.current_player == player:
-            v["legal_actions"] = [str(a) for a in self.legal_actions()]
         return v
 
     # ------------------------------------------------------------------ notation
@@ -748,7 +754,8 @@ class HousesState(GameState):
         final = self._final()
         scores = self._score(final)
         self.scores = [s.total for s in scores]
-        self.hand_results.append(HousesResult(1, how, tuple(scores), final))
+        self.hand_results.append(HousesResult(1, how, None, tuple(scores), totals(scores),
+                                              final))
 
     def _score(self, final: dict) -> list[HousesTeamScore]:
         r = self.rules
@@ -896,7 +903,8 @@ class HousesState(GameState):
         s.hand_results = []
         if s.phase == OVER:
             final = s._final()
-            result = HousesResult(1, s.ended_by, tuple(s._score(final)), final)
+            scores = tuple(s._score(final))
+            result = HousesResult(1, s.ended_by, None, scores, totals(scores), final)
             s.hand_results.append(result)
             expected = list(result.totals)
         else:

@@ -3,52 +3,16 @@ helpers and phase names."""
 
 from __future__ import annotations
 
-import attrs
-
 from .._actions import ADD, DISCARD, DRAW, END, EXTEND, MELD, PICKUP, RUN, TAKE, WITHDRAW, Reason
 from .._cards import N_RANKS, RANKS
 from .._rules import SEQ, WILD
-from .._scoring import HandFinal, TeamScore
+from .._scoring import HandFinal, TeamScore  # noqa: F401 - re-exported (HandResult's parts)
+from ..records import HandResult, totals  # noqa: F401 - the one hand record
 
 DRAW_PHASE = "draw"
 PLAY_PHASE = "play"
 OVER = "over"
 _SLOTS = N_RANKS + 1  # natural ranks 0..13 and the WILD slot
-
-
-@attrs.frozen
-class HandResult:
-    """The record of one finished hand (a canasta-kernel game's ``hand_results``).
-
-    >>> import meldkit
-    >>> from meldkit.bots import GreedyBot
-    >>> game, bot = meldkit.new_game("pony_canasta", players=2, seed=29), GreedyBot(seed=0)
-    >>> while not game.hand_results:
-    ...     game.apply(bot.choose(game))
-    >>> hand = game.last_hand
-    >>> hand.hand_number, hand.ended_by in ("went_out", "stock_empty", "one_side_left")
-    (1, True)
-    >>> hand.totals == tuple(score.total for score in hand.scores) == game.rescore(hand)
-    True
-    >>> list(hand.totals) == game.scores   # the first hand's totals are the running scores
-    True
-    """
-
-    hand_number: int
-    """The hand's number in the game (1, 2 …)."""
-    ended_by: str
-    """``went_out``, ``stock_empty`` or ``one_side_left``."""
-    went_out: int | None
-    """The seat that went out, or None."""
-    scores: tuple[TeamScore, ...]
-    """Each team's score for the hand, item by item."""
-    final: HandFinal
-    """The zones at the end of the hand, what the scores are computed from."""
-
-    @property
-    def totals(self) -> tuple[int, ...]:
-        """Each team's score for this hand."""
-        return tuple(s.total for s in self.scores)
 
 
 class Meld:

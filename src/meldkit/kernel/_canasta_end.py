@@ -11,7 +11,7 @@ from .. import saves as _saves
 from .._game import call_hook
 from .._pack_limits import IDLE_ENDINGS, NO_PROGRESS_HANDS, no_progress
 from .._scoring import HandFinal, TeamScore, score_hand
-from ._canasta_common import DRAW_PHASE, OVER, PLAY_PHASE, HandResult
+from ._canasta_common import DRAW_PHASE, OVER, PLAY_PHASE, HandResult, totals
 
 
 class HandEnd:
@@ -130,7 +130,8 @@ class HandEnd:
             ext=json.loads(json.dumps(self.ext)) if self.ext else {},
         )
         scores = tuple(self._score(final))
-        self.hand_results.append(HandResult(self.hand_number, ended_by, went_out, scores, final))
+        self.hand_results.append(HandResult(self.hand_number, ended_by, went_out, scores,
+                                            totals(scores), final))
         for s in scores:
             self.scores[s.team] += s.total
         if self.rules.fixed_hands is not None:  # game.hands: a fixed number of hands
@@ -147,7 +148,7 @@ class HandEnd:
         if went_out is None and no_progress(self.hand_results, self._idle):
             h = self.hand_results[-1]  # the game makes no progress: it ends here
             self.hand_results[-1] = HandResult(h.hand_number, "no_progress", None, h.scores,
-                                               h.final)
+                                               h.net, h.final)
             self.phase = OVER
             return
         self._start_hand(self._ordered_deck())
