@@ -31,8 +31,8 @@ PACKAGE = "meldkit"
 LAYERS: list[tuple[str, list[str]]] = [
     # 0: imports nothing above itself; most import nothing of meldkit at all
     # (kernel/__init__ imports nothing; _pack_limits: the work bounds and YAML guards)
-    ("leaves", ["_errors", "_cards", "_actions", "saves", "_schema", "_pack", "_pack_limits",
-                "_seating", "_registry", "_stacking", "kernel", "kernel.melds",
+    ("leaves", ["_errors", "_cards", "notation", "_actions", "saves", "_schema", "_pack",
+                "_pack_limits", "_seating", "_registry", "_stacking", "kernel", "kernel.melds",
                 "kernel.scoring"]),
     # 1: the game-state contract and the AI services written against it alone
     ("contract", ["_game", "ai", "ai.*"]),

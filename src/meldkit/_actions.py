@@ -28,7 +28,13 @@ the card discarded, with their suits (which suit is given away matters there):
 
 In these actions ``cards`` are card kinds (``rank * 4 + suit``, ``52`` the joker), lowest
 first, and the
-``target`` of a sequence is :func:`seq_target` of its suit and its ends.
+``target`` of a sequence is :func:`seq_target` of its suit and its ends.  The table
+kernel's spelling of a run is read too: ``meld 4H 5H 6H`` is ``run 4H 5H 6H``, ``add 7H to
+4H-6H`` is ``extend 7H to 4H-6H``.
+
+Text is read by the pack's dialect of the one grammar (:mod:`meldkit.notation`); cards
+may be written in any order — they are put in canonical order before the action is
+looked up — and ``str(action)`` is always the canonical text.
 """
 
 from __future__ import annotations
@@ -37,8 +43,9 @@ from operator import itemgetter
 
 import attrs
 
-from ._cards import RANKS, SUITS, card_code, kind_of_code, rank_index
+from ._cards import RANKS, SUITS, card_code
 from ._errors import NotationError
+from .notation import RANK_ORDER, SEQUENCE_ORDER, Dialect, rank_dialect
 
 
 @attrs.frozen
@@ -97,10 +104,6 @@ def seq_target_parts(target: int) -> tuple[int, int, int]:
     t = target - SEQ_TARGET_BASE
     return t // 256, (t // 16) % 16, t % 16
 _NO_CARDS: tuple[int, ...] = ()
-MAX_WORDS = 64
-"""The most words an action's notation may have (a meld of 60 cards is not a move)."""
-MAX_CHARS = 400
-"""The longest notation text accepted."""
 
 
 class Action(tuple):
@@ -166,7 +169,8 @@ def format_action(type: str, cards: tuple[int, ...], target: int,
 class ActionSpace:
     """Interns the actions of one compiled pack and parses notation.
 
-    ``wild_ranks`` decides the canonical order of cards: naturals by rank, then wilds.
+    ``wild_ranks`` decides the canonical order of cards: naturals by rank, then wilds;
+    ``seq_ranks`` (``melds.sequences.ranks``) that of a sequence's cards, lowest first.
     """
 
     def __init__(self, wild_ranks: tuple[int, ...],
@@ -179,6 +183,9 @@ class ActionSpace:
         self._seq_pos = {r: i for i, r in enumerate(self.seq_ranks)}
         seq_verbs = SEQUENCE_ACTION_TYPES if self.seq_ranks else ()
         self.verbs = KERNEL_ACTION_TYPES + seq_verbs + tuple(self._shapes)
+        self.dialect: Dialect = rank_dialect(self.verbs, self._shapes,
+                                             sequences=bool(self.seq_ranks), span=self._seq_span)
+        """How the pack writes its actions (:func:`meldkit.notation.rank_dialect`)."""
 
     def get(self, type: str, cards: tuple[int, ...] = _NO_CARDS, target: int = -1) -> Action:
         """The interned action; ``cards`` must already be in canonical order.  Only legal
@@ -208,62 +215,21 @@ class ActionSpace:
         return tuple(sorted(cards, key=lambda r: (w[r], r)))
 
     def parse(self, text: str) -> Action:
-        """Parse notation text into an interned action; raises :class:`NotationError`."""
+        """Parse notation text into an action (interned if the pack's legal generation has
+        built it); raises :class:`NotationError`.  The cards may be written in any order:
+        they are put in canonical order before the action is looked up.
+
+        The pack's :attr:`dialect` reads the text (:mod:`meldkit.notation`): ranks, and
+        with suited sequences (Samba) the sequence forms and their table-kernel aliases."""
         if isinstance(text, Action):
             return text
-        text = str(text)
-        if len(text) > MAX_CHARS:  # before any work on the text
-            raise NotationError("notation/too-long",
-                                f"an action has at most {MAX_WORDS} words ({MAX_CHARS} characters)")
-        words = text.split()
-        if not words:
-            raise NotationError("notation/empty", "no action given")
-        if len(words) > MAX_WORDS:
-            raise NotationError("notation/too-long",
-                                f"an action has at most {MAX_WORDS} words ({MAX_CHARS} characters)")
-        verb = words[0].lower()
-        rest = words[1:]
-        if verb not in self.verbs:
-            known = ", ".join(self.verbs)
-            raise NotationError(
-                "notation/unknown-verb", f"unknown action {words[0]!r} (expected one of {known})"
-            )
-        if verb in SEQUENCE_ACTION_TYPES or (
-                verb == TAKE and self.seq_ranks and rest and "-" in rest[-1]):
-            return self._parse_sequence(verb, rest)
-        if verb == DISCARD and self.seq_ranks:  # suits matter: the discard names one
-            if len(rest) != 1:
-                raise NotationError("notation/one-discard",
-                                    "discard exactly one card, with its suit, e.g. 'discard 9H'")
-            return self.lookup(DISCARD, (self._kind(rest[0], "a discard"),))
-        target = -1
-        if verb not in KERNEL_ACTION_TYPES and len(rest) >= 2 and rest[-2].lower() == "to":
-            t = rest[-1]
-            target = _WILD_TARGET if t.lower() == "wild" else self._rank(t)
-            rest = rest[:-2]
-        if verb == ADD:
-            if len(rest) < 3 or rest[-2].lower() != "to":
-                raise NotationError(
-                    "notation/add-needs-target",
-                    "write 'add <cards> to <rank>', e.g. 'add 9 2 to 9' or 'add 2 to wild'",
-                )
-            t = rest[-1]
-            target = _WILD_TARGET if t.lower() == "wild" else self._rank(t)
-            rest = rest[:-2]
-        cards = tuple(self._rank(w) for w in rest)
-        if verb in self._shapes:
-            n, takes_target = self._shapes[verb]
-            if (n is not None and len(cards) != n) or (target >= 0) != takes_target:
-                shape = " ".join([verb] + ["<rank>"] * (n if n is not None else 1)
-                                 + (["to", "<rank>"] if takes_target else []))
-                raise NotationError("notation/shape", f"write '{shape}'")
-        if verb in (DRAW, PICKUP, WITHDRAW, END) and cards:
-            raise NotationError("notation/no-cards", f"'{verb}' takes no cards")
-        if verb in (MELD, ADD, DISCARD) and not cards:
-            raise NotationError("notation/needs-cards", f"'{verb}' needs the cards it uses")
-        if verb == DISCARD and len(cards) != 1:
-            raise NotationError("notation/one-discard", "discard exactly one card, e.g. 'discard 9'")
-        return self.lookup(verb, self.canonical(cards), target)
+        p = self.dialect.parse(str(text))
+        cards = p.cards
+        if p.order == SEQUENCE_ORDER:
+            cards = self.seq_canonical(cards)
+        elif p.order == RANK_ORDER:
+            cards = self.canonical(cards)
+        return self.lookup(p.verb, cards, p.target)  # type: ignore[arg-type]
 
     def seq_canonical(self, kinds) -> tuple[int, ...]:
         """Sequence cards (kinds) lowest first, by their place in ``melds.sequences.ranks``
@@ -271,38 +237,11 @@ class ActionSpace:
         pos = self._seq_pos
         return tuple(sorted(kinds, key=lambda k: (pos.get(k // 4, 99), k)))
 
-    def _parse_sequence(self, verb: str, rest: list[str]) -> Action:
-        """``run 4H 5H 6H``, ``extend 7H to 4H-6H``, ``take to 4H-6H``."""
-        target = -1
-        if verb == RUN and any(w.lower() == "to" for w in rest):
-            raise NotationError("notation/shape", "write 'run <cards>', e.g. 'run 4H 5H 6H': "
-                                "a new sequence goes onto nothing")
-        if verb != RUN:
-            if len(rest) < 2 or rest[-2].lower() != "to":
-                example = "'extend 7H to 4H-6H'" if verb == EXTEND else "'take to 4H-6H'"
-                raise NotationError("notation/sequence-needs-target",
-                                    f"name the sequence, e.g. {example}")
-            target = self._seq_span(rest[-1])
-            rest = rest[:-2]
-        if verb == TAKE:
-            if rest:
-                raise NotationError("notation/shape", "write 'take to <sequence>', e.g. "
-                                    "'take to 4H-6H': the top card goes alone onto it")
-            return self.lookup(TAKE, (), target)
-        if not rest:
-            raise NotationError("notation/needs-cards",
-                                f"'{verb}' needs the cards it uses, with suits (e.g. 7H)")
-        kinds = tuple(self._kind(w) for w in rest)
-        return self.lookup(verb, self.seq_canonical(kinds), target)
-
-    def _seq_span(self, word: str) -> int:
-        ends = word.split("-")
-        if len(ends) != 2:
-            raise NotationError("notation/bad-sequence",
-                                f"{word!r} is not a sequence: write its ends, e.g. 4H-6H")
-        lo_k, hi_k = (self._kind(e) for e in ends)
+    def _seq_span(self, lo_k: int, hi_k: int, word: str) -> int:
+        """The target of the side's sequence written by its ends (``4H-6H``): both ends
+        ranks of ``melds.sequences.ranks``, the lowest first."""
         pos = self._seq_pos
-        if lo_k % 4 != hi_k % 4 or lo_k // 4 not in pos or hi_k // 4 not in pos:
+        if lo_k // 4 not in pos or hi_k // 4 not in pos:
             raise NotationError("notation/bad-sequence",
                                 f"{word!r} is not a sequence of one suit in this game")
         lo, hi = pos[lo_k // 4], pos[hi_k // 4]
@@ -310,24 +249,3 @@ class ActionSpace:
             raise NotationError("notation/bad-sequence",
                                 f"{word!r} is not a sequence: write its lowest card first")
         return seq_target(lo_k % 4, lo, hi)
-
-    @staticmethod
-    def _kind(word: str, what: str = "a sequence") -> int:
-        try:
-            k = kind_of_code(word)
-        except ValueError as e:
-            raise NotationError("notation/bad-card", f"{e}; {what} names cards with suits") \
-                from None
-        if k == 52 and what == "a sequence":
-            raise NotationError("notation/bad-card", "a sequence takes no joker")
-        return k
-
-    @staticmethod
-    def _rank(word: str) -> int:
-        try:
-            return rank_index(word)
-        except ValueError as e:
-            hint = ""
-            if len(word) >= 2 and word[-1].upper() in "CDHS" and word[:-1].upper() in RANKS:
-                hint = f"; actions name ranks, not suits: write {word[:-1].upper()!r}"
-            raise NotationError("notation/bad-card", f"{e}{hint}") from None

@@ -43,7 +43,7 @@ from .._errors import NotationError, PluginError, SaveError, SetupError
 from .._game import GameState, call_hook
 from .._pack_limits import IDLE_ENDINGS, NO_PROGRESS_HANDS, no_progress
 from .._stacking import KindsLeft, check_named
-from ..records import HandResult
+from ..notation import KIND_ORDER, MELD_ORDER, Dialect, Span, table_dialect
 from .melds import Match, MeldKind, MeldRules
 from .scoring import KnockTerms, TableFinal, TableScore, score_table_hand
 
@@ -193,19 +193,83 @@ def _action(type_: str, cards: tuple[int, ...] = (), target: int = -1) -> Action
     return a
 
 
-def parse_table_action(text: str | Action,
-                       hooks: dict[str, tuple[int | None, bool]] | None = None) -> Action:
-    """Parse table-meld notation (``meld 4H 5H 6H``, ``add 7H to m3``, ``discard 10C``,
-    ``take``, ``take 5H``, ``draw``, ``pass``, ``knock``, ``done``).
+def _lookup(type_: str, cards: tuple[int, ...] = (), target: int = -1) -> Action:
+    """The interned action if the engine has built it, else a new one (parsed text is
+    looked up, never interned, so text never fills the cache)."""
+    a = _ACTION_CACHE.get((type_, cards, target))
+    if a is None:
+        parts = [type_, *(card_code(k) for k in cards)]
+        if target >= 0:
+            parts += ["to", f"m{target}"]
+        a = Action(type_, cards, target, " ".join(parts))
+    return a
 
-    ``hooks`` maps a plugin's action verbs to their shapes (how many cards, whether the
+
+_DIALECTS: dict[tuple, Dialect] = {}
+
+
+def _dialect(hooks: dict[str, tuple[int | None, bool]] | None) -> Dialect:
+    """The table dialect with these plugin verbs (built once for each set of them)."""
+    key = tuple(hooks.items()) if hooks else ()
+    d = _DIALECTS.get(key)
+    if d is None:
+        if len(_DIALECTS) >= 64:
+            _DIALECTS.clear()
+        d = _DIALECTS[key] = table_dialect(hooks)
+    return d
+
+
+def _meld_order(state: Any, cards: tuple[int, ...]) -> tuple[int, ...]:
+    """The cards of a meld in canonical order — as the meld would lie (a set by suit, wild
+    cards last; a run low to high, each wild card where it stands), as legal generation
+    lists them; by kind when they form no meld (or with no game to say which)."""
+    if state is not None and len(cards) > 1:
+        m = state.rules.melds.match(cards)
+        if m is not None:
+            return m.cards
+    return tuple(sorted(cards))
+
+
+def _meld_of_span(state: Any, span: Span, text: str) -> int:
+    """The id of the one run on the table whose ends are those the span names."""
+    word = span.word
+    if state is None:
+        raise NotationError("notation/meld-id", f"{word!r} names a run by its ends, which "
+                            "only a game can tell: name the meld by its id (m1, m2 …)", text)
+    suit, low, high = span.low & 3, span.low >> 2, span.high >> 2
+    found = [m.id for m in state.melds if m.match.suit == suit
+             and m.match.low % 13 == low and m.match.high % 13 == high]
+    if not found:
+        raise NotationError("notation/no-such-meld", f"no run on the table is {word}", text)
+    if len(found) > 1:
+        ids = ", ".join(f"m{i}" for i in found)
+        raise NotationError("notation/ambiguous-meld",
+                            f"{len(found)} runs on the table are {word} ({ids}): name one by "
+                            "its id", text)
+    return found[0]
+
+
+def parse_table_action(text: str | Action,
+                       hooks: dict[str, tuple[int | None, bool]] | None = None,
+                       state: Any = None) -> Action:
+    """Parse table-meld notation (``meld 4H 5H 6H``, ``add 7H to m3``, ``discard 10C``,
+    ``take``, ``take 5H``, ``draw``, ``pass``, ``knock``, ``done``) in the table dialect
+    (:func:`meldkit.notation.table_dialect`): the canasta spelling of a run is an alias
+    (``run 4H 5H 6H`` is ``meld 4H 5H 6H``; ``extend 7H to 4H-6H`` and ``add 7H to 4H-6H``
+    are ``add 7H to m<id>`` of the one run on ``state``'s table with those ends).
+
+    A meld's cards may be written in any order: they are put in canonical order — as
+    ``state``'s meld rules lay them, by kind without a state — before the action is looked
+    up.  ``hooks`` maps a plugin's action verbs to their shapes (how many cards, whether the
     action names a meld): ``bury 9H``, ``swap 9H to m2`` — card codes with suits, a meld by
     its id, cards in canonical order (by card kind), as the kernel's own actions.
 
-    >>> str(parse_table_action("add 7h to M3")), parse_table_action("meld 4H 5H 6H").cards
+    >>> str(parse_table_action("add 7h to M3")), parse_table_action("meld 6H 4H 5H").cards
     ('add 7H to m3', (14, 18, 22))
     >>> str(parse_table_action("BURY 9h", {"bury": (1, False)}))
     'bury 9H'
+    >>> str(parse_table_action("run 5h 4h 6h"))
+    'meld 4H 5H 6H'
     """
     if isinstance(text, Action):
         if (type(text[0]) is not str or type(text[1]) is not tuple or type(text[2]) is not int
@@ -215,69 +279,16 @@ def parse_table_action(text: str | Action,
     if not isinstance(text, str):
         raise NotationError("notation/not-text",
                             f"an action is notation text or an Action, not {type(text).__name__}")
-    if len(text) > 200:
-        raise NotationError("notation/too-long", "action text is too long (over 200 characters)")
-    words = text.split()
-    if not words:
-        raise NotationError("notation/empty", "no action given")
-    verb = words[0].lower()
-    rest = words[1:]
-    target = -1
-    if verb in _SIMPLE and not rest:
-        return _action(verb)
-    if verb == "add":
-        if len(rest) < 3 or rest[-2].lower() != "to":
-            raise NotationError("notation/add", "write a lay-off as 'add 7H to m3'", text)
-        t = rest[-1].lower()
-        if not (t.startswith("m") and t[1:].isascii() and t[1:].isdigit() and len(t) < 8):
-            raise NotationError("notation/meld-id",
-                                f"{rest[-1]!r} is not a meld id (m1, m2 …)", text)
-        target = int(t[1:])
-        rest = rest[:-2]
-    elif verb not in ("meld", "discard", "take"):
-        if hooks and verb in hooks:
-            return _parse_hook_action(verb, rest, hooks[verb], text)
-        added = f"; this game adds {', '.join(hooks)}" if hooks else ""
-        raise NotationError("notation/unknown", f"unknown action {words[0]!r} (expected draw, "
-                            f"take, pass, discard, meld, add, knock or done{added})", text)
-    cards = []
-    for w in rest:
-        try:
-            cards.append(kind_of_code(w))
-        except ValueError:
-            raise NotationError("notation/bad-card", f"{w!r} is not a card code "
-                                "(a rank and a suit, such as 7H, 10D, QS, or JK)", text) from None
-    if verb in ("discard", "take", "add") and len(cards) != 1:
-        raise NotationError("notation/one-card", f"{verb} names exactly one card", text)
-    if verb == "meld" and not cards:
-        raise NotationError("notation/meld", "name the cards of the meld", text)
-    return _action(verb, tuple(cards), target)
-
-
-def _parse_hook_action(verb: str, rest: list[str], shape: tuple[int | None, bool],
-                       text: str) -> Action:
-    """A plugin action: the verb, card codes, then ``to m<id>`` when it names a meld."""
-    n, takes_target = shape
-    target = -1
-    if len(rest) >= 2 and rest[-2].lower() == "to":
-        t = rest[-1].lower()
-        if not (t.startswith("m") and t[1:].isascii() and t[1:].isdigit() and len(t) < 8):
-            raise NotationError("notation/meld-id",
-                                f"{rest[-1]!r} is not a meld id (m1, m2 …)", text)
-        target = int(t[1:])
-        rest = rest[:-2]
-    cards = []
-    for w in rest:
-        try:
-            cards.append(kind_of_code(w))
-        except ValueError:
-            raise NotationError("notation/bad-card", f"{w!r} is not a card code "
-                                "(a rank and a suit, such as 7H, 10D, QS, or JK)", text) from None
-    if (n is not None and len(cards) != n) or (target >= 0) != takes_target:
-        form = " ".join([verb] + ["<card>"] * (n if n is not None else 1)
-                        + (["to", "<meld>"] if takes_target else []))
-        raise NotationError("notation/shape", f"write '{form}'", text)
-    return _action(verb, tuple(sorted(cards)), target)
+    p = _dialect(hooks).parse(text)
+    cards = p.cards
+    if p.order == MELD_ORDER:
+        cards = _meld_order(state, cards)
+    elif p.order == KIND_ORDER:
+        cards = tuple(sorted(cards))
+    target = p.target
+    if isinstance(target, Span):
+        target = _meld_of_span(state, target, text)
+    return _lookup(p.verb, cards, target)
 
 
 class TableActions:
@@ -323,24 +334,43 @@ _DRAW, _TAKE, _PASS, _DONE, _KNOCK = (_action(t) for t in ("draw", "take", "pass
 # --------------------------------------------------------------------------- the state
 
 
-TableHandResult = HandResult
-"""A table-meld hand's record: :class:`meldkit.records.HandResult` (the one shape), with
-:class:`TableScore` lines and a :class:`TableFinal`; ``ended_by`` is ``went_out``,
-``knock``, ``gin``, ``big_gin``, ``undercut`` — or a void hand: ``wall``, ``stock_empty``,
-``limit``, ``turn_limit``; ``net`` is zero-sum."""
+@attrs.frozen
+class TableHandResult:
+    """The record of one finished table-meld hand."""
 
+    hand_number: int
+    ended_by: str
+    """``went_out``, ``knock``, ``gin``, ``big_gin``, ``undercut`` — or a void hand:
+    ``wall``, ``stock_empty``, ``limit``, ``turn_limit``."""
+    went_out: int | None
+    """The seat that went out or knocked (None for a void hand)."""
+    scores: tuple[TableScore, ...]
+    net: tuple[int, ...]
+    """What the hand was worth to each player, zero-sum, before game and box bonuses."""
+    final: TableFinal
 
-def _table_score(s: dict) -> TableScore:
-    return TableScore(s["team"], tuple((str(a), int(b)) for a, b in s["items"]))
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each team's score for this hand."""
+        return tuple(s.total for s in self.scores)
 
+    def to_dict(self) -> dict:
+        return {"hand_number": self.hand_number, "ended_by": self.ended_by,
+                "went_out": self.went_out, "scores": [s.to_dict() for s in self.scores],
+                "net": list(self.net), "final": self.final.to_dict()}
 
-def table_hand_from_dict(d: dict) -> HandResult:
-    """A table-meld hand's record read back from a save (``to_dict``'s data)."""
-    final = TableFinal.from_dict(d["final"])
-    if not isinstance(final.ext, dict):
-        raise TypeError("final.ext is plugin data: an object")
-    final = attrs.evolve(final, hand_number=d["hand_number"])  # the record's number
-    return HandResult.from_dict(d, _table_score, lambda _: final)
+    @classmethod
+    def from_dict(cls, d: dict) -> TableHandResult:
+        final = TableFinal.from_dict(d["final"])
+        if not isinstance(final.ext, dict):
+            raise TypeError("final.ext is plugin data: an object")
+        return cls(
+            hand_number=d["hand_number"], ended_by=d["ended_by"], went_out=d["went_out"],
+            scores=tuple(TableScore(s["team"], tuple((str(a), int(b)) for a, b in s["items"]))
+                         for s in d["scores"]),
+            net=tuple(d["net"]),
+            final=attrs.evolve(final, hand_number=d["hand_number"]),  # the record's number
+        )
 
 
 class TableMeld:
@@ -628,8 +658,9 @@ class TableState(GameState):
 
     # ------------------------------------------------------------------ the contract
     def parse_action(self, text: str | Action) -> Action:
-        """Parse notation into an action; raises :class:`~meldkit.NotationError`."""
-        return parse_table_action(text, self.rules.hook_shapes)
+        """Parse notation into an action; raises :class:`~meldkit.NotationError`.  A meld's
+        cards may come in any order; a run may be named by its ends (``4H-6H``)."""
+        return parse_table_action(text, self.rules.hook_shapes, self)
 
     def _hooks_may_fail(self) -> bool:
         return self.rules.plugin is not None  # plugin code runs: apply snapshots the state
@@ -1249,39 +1280,23 @@ class TableState(GameState):
         under ``"plugin"``, what the pack's plugin's ``view(state, player)`` adds."""
         if not isinstance(player, int) or not 0 <= player < self.n_players:
             raise ValueError(f"player must be a seat 0..{self.n_players - 1}, not {player!r}")
-        team_of, kinds, scores = self.team_of, self.rules.kinds, self.scores
-        sizes = [len(h) for h in self.hands]
-        pile = self._codes(self.pile)
-        v = {  # the core (ai/view_schema.CORE), then this engine's keys
+        v = {
             "pack": self.pack.name,
             "player": player,
-            "team": team_of[player],
             "hand_number": self.hand_number,
             "phase": self.phase,
             "current_player": self.current_player,
-            "dealer": None,
             "hand": sorted(self._codes(self.hands[player]), key=kind_of_code),
-            "seats": [{"seat": q, "side": team_of[q], "hand_size": n}
-                      for q, n in enumerate(sizes)],
-            "sides": [{"side": t, "seats": self.team_players(t), "score": scores[t]}
-                      for t in range(self.n_teams)],
-            "melds": [{"id": f"m{m.id}", "owner": m.owner, "side": team_of[m.owner],
-                       "kind": kinds[m.match.kind].name, "rank": None, "sequence": None,
-                       "cards": self._codes(m.cards), "closed": False, "book": None,
-                       "pending": False} for m in self.melds],
-            "stock_size": len(self.stock),
-            "pile": {"top": pile[-1] if pile else None, "size": len(pile), "frozen": False,
-                     "cards": pile},  # face up, bottom first
-            "knock": (None if self.rules.knock is None
-                      else {"value": self.knock_value, "knocker": self.knocker}),
-            "deadwood": self.rules.melds.min_deadwood(self._kinds(self.hands[player])),
-            "legal_actions": ([str(a) for a in self.legal_actions()]
-                              if self.current_player == player else None),
-            "hand_sizes": sizes[:],
+            "hand_sizes": [len(h) for h in self.hands],
             "stock": len(self.stock),
+            "pile": self._codes(self.pile),
+            "melds": [{"id": f"m{m.id}", "owner": m.owner,
+                       "kind": self.rules.kinds[m.match.kind].name,
+                       "cards": self._codes(m.cards)} for m in self.melds],
+            "deadwood": self.rules.melds.min_deadwood(self._kinds(self.hands[player])),
             "knock_value": self.knock_value,
             "knocker": self.knocker,
-            "scores": list(scores),
+            "scores": list(self.scores),
         }
         plugin = self.rules.plugin
         if plugin is not None:
@@ -1418,7 +1433,7 @@ class TableState(GameState):
         for i, r in enumerate(sv.array(sv.get(d, "hand_results"), "hand_results",
                                        max_len=10_000)):
             try:
-                s.hand_results.append(table_hand_from_dict(
+                s.hand_results.append(TableHandResult.from_dict(
                     sv.json_data(r, f"hand_results[{i}]")))
             except (KeyError, TypeError, ValueError, AttributeError):
                 raise sv.bad(f"hand_results[{i}]", "not a hand record") from None
