@@ -100,10 +100,11 @@ class Verb:
     ``name`` is the verb of the action (what ``str(action)`` writes); ``cards`` the card
     form; ``at_least``/``at_most`` bound the number of cards, ``few``/``many`` the
     refusals (``count_first``: counted before the cards are read); ``target`` is
-    ``never``, ``optional`` or ``required`` (``to <target>`` after at least
-    ``target_after - 1`` other words, else ``missing``), ``targets`` its forms; ``no_to``
-    refuses a ``to`` anywhere; ``shape`` is a plugin verb's refusal when it does not have
-    ``exactly`` cards (None: any number) or has a target iff ``shape_target`` is false.
+    ``never``, ``optional`` or ``required`` — then the words after the verb must end in
+    ``to <target>`` and be at least ``target_after`` (3: a card comes first), else
+    ``missing`` —, ``targets`` its forms; ``no_to`` refuses a ``to`` anywhere; ``shape``
+    is a plugin verb's refusal when it does not have ``exactly`` cards (None: any number)
+    or has a target iff ``shape_target`` is false.
     """
 
     name: str
