@@ -203,10 +203,16 @@ def _scoring(spec) -> list[str]:
 def _game(spec) -> list[str]:
     g = spec.game
     out = ["## The end of the game", ""]
-    if g.winner == "lowest":
-        out.append(f"- The game ends when a player reaches {g.target}; the lowest total wins.")
+    best = "lowest" if g.winner == "lowest" else "highest"
+    if g.hands is not None:  # game.hands: the table kernel plays that many, whatever the scores
+        out.append(f"- The game is {_n(g.hands, 'hand')}, whatever the scores; the {best} "
+                   "total then wins.")
     else:
-        out.append(f"- The game ends when a player reaches {g.target}; the highest total "
+        by = ""
+        if g.target_by_players:  # the target for the table's size
+            by = " (" + ", ".join(f"{v} with {n} players"
+                                  for n, v in sorted(g.target_by_players.items())) + ")"
+        out.append(f"- The game ends when a player reaches {g.target}{by}; the {best} total "
                    "wins.")
     if g.box_bonus:
         out.append(f"- Each player then scores {g.box_bonus} for every hand they won (the "
