@@ -1,17 +1,43 @@
 """meldkit packs as OpenSpiel games (``pip install 'meldkit[openspiel]'``).
 
-Importing this module registers ``python_meldkit`` with pyspiel; its parameters are
-``pack`` (a bundled pack's name), ``players`` (0: the pack's smallest table), ``deals``
-(how many different deals the opening chance node chooses among: the deal's seed) and
-``max_actions`` (0: :meth:`~meldkit.GameState.max_game_length`; a game reaching it ends
-there with returns 0 — for short test games).
+Importing this module registers ``python_meldkit`` with pyspiel.  Its parameters, each
+checked when the game is loaded (a bad one is a :class:`~meldkit.SetupError` naming the
+value and what was expected):
 
-The game is sequential, imperfect-information and zero-sum, with terminal rewards
-(:meth:`~meldkit.GameState.player_returns`).  The first node is chance's: it picks the
-deal (seed ``0 … deals - 1``); after that the engine plays deterministically.  Actions are
-the pack's integer ids; the observation tensor is :meth:`~meldkit.GameState.observation`;
-the information-state string is the player's perfect-recall record (every event as they
-saw it, and their view), kept incrementally.  States serialize as their action history.
+``pack``
+    A bundled pack's name (``gin_rummy``, ``houses`` …; :func:`meldkit.available_packs`).
+``players``
+    The table size; 0 (the default) is the pack's smallest table.
+``chance``
+    ``seed`` (the default): the first node is chance's and picks the deal's seed among
+    ``deals`` seeds, uniformly; after it the engine plays deterministically.  ``cards``:
+    card-level chance nodes, as OpenSpiel's own gin rummy has them — the deal is one chance
+    node per card dealt and every draw from the stock one per card drawn, each uniform over
+    the cards that may come (outcomes are card kinds, :attr:`MeldkitGame.card_kinds`; a
+    kind the deck holds twice is twice as likely).  ``cards`` needs ``episode: hand``.
+``deals``
+    How many seeds the deal chooses among with ``chance: seed`` (1 … 1,000,000; 1000).
+``episode``
+    ``match`` (the default): the whole match to the pack's end, each seat's return +1 for
+    the winning side and -1/(sides - 1) for the others (0 for all on a tie).  ``hand``: one
+    hand, as OpenSpiel's and RLCard's gin are; each seat's return is its side's points for
+    that hand less the mean of the other sides' (zero-sum), and 0 for all when the hand is
+    cut short by ``max_actions``.
+``max_actions``
+    0 (the default) is :meth:`~meldkit.GameState.max_game_length`; a game reaching it
+    ends there with returns 0 (short test games).
+
+The game is sequential, imperfect-information and zero-sum, with terminal rewards.
+Actions are the pack's integer ids; an id out of range, an illegal one, a chance outcome
+that cannot come and a bool are refused (an :class:`~meldkit.IllegalActionError` names
+it).  The observation tensor is :meth:`~meldkit.GameState.observation` (what the player
+sees now, not perfect recall); the information-state string is the player's
+perfect-recall record (every event as they saw it, and their view).  There is no
+information-state tensor: a perfect-recall record has no fixed size, so
+``information_state_tensor`` raises a :class:`~meldkit.MeldkitError` saying so rather than
+return the observation.  ``resample_from_infostate`` deals the cards hidden from the
+player anew (:meth:`~meldkit.GameState.resample`), as OpenSpiel's information-set MCTS
+needs, and ``undo_action`` takes back the last action.
 
 >>> import pyspiel
 >>> import meldkit.adapters.openspiel
@@ -22,6 +48,10 @@ saw it, and their view), kept incrementally.  States serialize as their action h
 >>> state.apply_action(7)
 >>> state.current_player() in (0, 1), len(state.legal_actions()) > 0
 (True, True)
+>>> hand = pyspiel.load_game("python_meldkit", {"chance": "cards", "episode": "hand"})
+>>> s = hand.new_initial_state()
+>>> len(s.chance_outcomes()), s.action_to_string(s.chance_outcomes()[0][0])
+(52, 'deal AC')
 """
 
 from __future__ import annotations
@@ -29,6 +59,7 @@ from __future__ import annotations
 __doctest_requires__ = ("numpy", "pyspiel")  # tests/test_doctests.py skips without the extra
 
 import json
+import random
 
 try:
     import numpy as np
@@ -38,11 +69,19 @@ except ImportError as e:  # pragma: no cover - depends on the extra
         "meldkit.adapters.openspiel needs OpenSpiel: pip install 'meldkit[openspiel]'") from e
 
 import meldkit
-from meldkit.ai.infostate import _deal_event, step_events
+from meldkit._errors import IllegalActionError, MeldkitError, SetupError
+from meldkit.ai.infostate import _deal_event, card_code_of, step_events
 
-__all__ = ["GAME_TYPE", "MeldkitGame", "MeldkitState"]
+__all__ = ["GAME_TYPE", "MeldkitGame", "MeldkitObserver", "MeldkitState"]
 
-_DEFAULTS = {"pack": "gin_rummy", "players": 0, "deals": 1000, "max_actions": 0}
+_DEFAULTS = {"pack": "gin_rummy", "players": 0, "deals": 1000, "max_actions": 0,
+             "chance": "seed", "episode": "match"}
+_CHOICES = {"chance": ("seed", "cards"), "episode": ("match", "hand")}
+MAX_DEALS = 1_000_000
+"""The most seeds ``deals`` may name (the chance node lists every one)."""
+HAND_UTILITY_BOUND = 1_000_000.0
+"""``min_utility``/``max_utility`` with ``episode: hand``: a bound on a hand's point
+difference, not a tight one (no bundled pack comes near it; meldkit proves no smaller)."""
 
 GAME_TYPE = pyspiel.GameType(
     short_name="python_meldkit",
@@ -62,22 +101,102 @@ GAME_TYPE = pyspiel.GameType(
 )
 
 
+def _int_param(p: dict, name: str, low: int, high: int, what: str) -> int:
+    v = p[name]
+    if type(v) is not int or not low <= v <= high:
+        raise SetupError(f"python_meldkit: parameter {name!r} must be {what} "
+                         f"(got {v!r} that is a {type(v).__name__})")
+    return v
+
+
+def _params(params) -> dict:
+    """The parameters with their defaults, every one checked."""
+    p = dict(_DEFAULTS)
+    p.update(params or {})
+    unknown = sorted(set(p) - set(_DEFAULTS))
+    if unknown:
+        raise SetupError(f"python_meldkit: unknown parameter(s) {', '.join(unknown)} "
+                         f"(expected: {', '.join(sorted(_DEFAULTS))})")
+    if not isinstance(p["pack"], str) or p["pack"] not in meldkit.available_packs():
+        raise SetupError(f"python_meldkit: parameter 'pack' must be a bundled pack's name, "
+                         f"one of {', '.join(meldkit.available_packs())} (got {p['pack']!r})")
+    spec = meldkit.load_pack(p["pack"]).spec.players
+    players = p["players"]
+    if type(players) is not int or not (players == 0 or spec.min <= players <= spec.max):
+        raise SetupError(f"python_meldkit: parameter 'players' must be 0 (the smallest "
+                         f"table) or {spec.min}..{spec.max} for pack {p['pack']!r} "
+                         f"(got {players!r} that is a {type(players).__name__})")
+    _int_param(p, "deals", 1, MAX_DEALS, f"a number of deals 1..{MAX_DEALS:,}")
+    _int_param(p, "max_actions", 0, 10**7, "0 (no cap below the game's own) or a cap "
+               "1..10,000,000")
+    for name, choices in _CHOICES.items():
+        if p[name] not in choices:
+            raise SetupError(f"python_meldkit: parameter {name!r} must be one of "
+                             f"{', '.join(choices)} (got {p[name]!r})")
+    if p["chance"] == "cards" and p["episode"] != "hand":
+        raise SetupError("python_meldkit: chance 'cards' needs episode 'hand' (a match's "
+                         "later deals would come from a hidden seed, not from chance nodes)")
+    return p
+
+
 class _Table:
     """What a game of one pack at one table size needs (kept outside the pyspiel object,
     whose Python attributes do not survive OpenSpiel's own copies of the game)."""
 
-    def __init__(self, pack_name: str, players: int, deals: int, max_actions: int):
+    def __init__(self, pack_name: str, players: int, deals: int, max_actions: int,
+                 chance: str, episode: str):
         self.pack = meldkit.load_pack(pack_name)
         self.players = players or self.pack.spec.players.min
         self.deals = deals
+        self.cards = chance == "cards"
+        self.one_hand = episode == "hand"
         probe = meldkit.new_game(self.pack, players=self.players, seed=0)
         self.ids = probe.action_space
         self.obs_size = probe.observation_spec().size
         self.max_length = max_actions or probe.max_game_length()
         """Actions after which the game is cut short (a terminal state, returns 0)."""
+        self.deck_size = sum(len(z) for z in probe.zone_cards().values())
+        self.codes = [card_code_of(probe, c) for c in range(self.deck_size)]
+        """The code of each card id (the deck as the engine numbers it)."""
+        self.kinds = sorted(set(self.codes), key=self.codes.index)
+        """The card-level chance outcomes: outcome ``i`` is a card of kind ``kinds[i]``."""
+        self.kind_index = {k: i for i, k in enumerate(self.kinds)}
+        if self.cards and not isinstance(getattr(probe, "stock", None), list):
+            raise SetupError(f"python_meldkit: chance 'cards' needs a pack with a stock; "
+                             f"pack {pack_name!r} has none")
+        self.dealt = self.deck_size - len(getattr(probe, "stock", ()))
+        """Cards dealt from the deck's top before the first turn (chance nodes)."""
+        draw = getattr(getattr(probe, "rules", None), "draw_count", 1) or 1
+        self.draw_count = draw
+        chance_nodes = (self.dealt + self.max_length * draw) if self.cards else 1
+        self.max_game_length = self.max_length + chance_nodes
 
     def __deepcopy__(self, memo):
         return self  # immutable: shared by every copy of a state
+
+    def __reduce__(self):
+        return _table_of, (self.key,)  # a serialized state names its table
+
+
+class _Box:
+    """Holds a state's meldkit game: a copy clones it, and a serialized state (OpenSpiel
+    pickles a Python state's attributes) holds it as a meldkit save, so any engine's
+    state serializes."""
+
+    __slots__ = ("game",)
+
+    def __init__(self, game):
+        self.game = game
+
+    def __deepcopy__(self, memo):
+        return _Box(self.game.clone() if self.game is not None else None)
+
+    def __reduce__(self):
+        return _unbox, (None if self.game is None else self.game.to_json(),)
+
+
+def _unbox(text):
+    return _Box(None if text is None else meldkit.GameState.from_json(text))
 
 
 class _Events(list):
@@ -87,16 +206,31 @@ class _Events(list):
         return _Events(self)
 
 
+class _Frozen:
+    """A snapshot a state replays from (see :meth:`MeldkitState.undo_action`): never
+    changed, so copies of a state share it."""
+
+    def __init__(self, state: MeldkitState):
+        self.state = state
+
+    def __deepcopy__(self, memo):
+        return self
+
+
 _TABLES: dict[tuple, _Table] = {}
+_FIELDS = ("pack", "players", "deals", "max_actions", "chance", "episode")
 
 
 def _table(params) -> _Table:
-    p = dict(_DEFAULTS)
-    p.update(params or {})
-    key = (str(p["pack"]), int(p["players"]), int(p["deals"]), int(p["max_actions"]))
+    p = _params(params)
+    return _table_of(tuple(p[f] for f in _FIELDS))
+
+
+def _table_of(key: tuple) -> _Table:
     t = _TABLES.get(key)
     if t is None:
         t = _TABLES[key] = _Table(*key)
+        t.key = key
     return t
 
 
@@ -105,17 +239,25 @@ class MeldkitGame(pyspiel.Game):
 
     def __init__(self, params=None):
         t = _table(params)
+        bound = HAND_UTILITY_BOUND if t.one_hand else 1.0
         info = pyspiel.GameInfo(
             num_distinct_actions=t.ids.size,
-            max_chance_outcomes=t.deals,
+            max_chance_outcomes=len(t.kinds) if t.cards else t.deals,
             num_players=t.players,
-            min_utility=-1.0,
-            max_utility=1.0,
+            min_utility=-bound,
+            max_utility=bound,
             utility_sum=0.0,
-            max_game_length=t.max_length + 1,
+            max_game_length=t.max_game_length,
         )
-        super().__init__(GAME_TYPE, info, {"pack": t.pack.name, "players": t.players,
-                                           "deals": t.deals, "max_actions": t.max_length})
+        super().__init__(GAME_TYPE, info, {
+            "pack": t.pack.name, "players": t.players, "deals": t.deals,
+            "max_actions": t.max_length, "chance": "cards" if t.cards else "seed",
+            "episode": "hand" if t.one_hand else "match"})
+
+    @property
+    def card_kinds(self) -> list[str]:
+        """The card code of each card-level chance outcome (``chance: cards``)."""
+        return list(_table(self.get_parameters()).kinds)
 
     def new_initial_state(self):
         return MeldkitState(self)
@@ -124,8 +266,19 @@ class MeldkitGame(pyspiel.Game):
         return MeldkitObserver(_table(self.get_parameters()), iig_obs_type, params)
 
 
+def _check_id(action, what: str = "action") -> int:
+    """``action`` as an int id; a bool, a float or a string is refused."""
+    if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+        raise IllegalActionError("action/bad-id", f"an {what} is an int, not "
+                                 f"{type(action).__name__} ({action!r:.40})")
+    return int(action)
+
+
 class MeldkitState(pyspiel.State):
     """A game in progress: before the deal, a chance node."""
+
+    s = property(lambda self: self._box.game, lambda self, game: setattr(
+        self, "_box", _Box(game)), doc="The meldkit state (None before the deal).")
 
     def __init__(self, game: MeldkitGame):
         super().__init__(game)
@@ -133,80 +286,296 @@ class MeldkitState(pyspiel.State):
         self.s = None  # the meldkit state, once dealt
         self.events = _Events()  # meldkit.ai.Event values
         self.steps = 0
+        self.dealing: list[int] = []  # chance: cards — the card kinds dealt so far
+        self.pending = None  # chance: cards — a stock draw waiting for its cards
+        self.fixed = 0  # cards of the pending draw fixed so far
+        self.fresh_stock = True  # the stock is still the deck's tail (not a pile turned over)
+        self.record: list[tuple[int, int]] = []  # (player, action) of every move
+        self.base = None  # a _Frozen snapshot to replay from (a resampled state), or None
+        self.base_len = 0  # moves of `record` the snapshot holds
+
+    # ------------------------------------------------------------------ whose turn
+    def _hand_done(self) -> bool:
+        return self.g.one_hand and bool(self.s.hand_results)
+
+    def is_terminal(self):
+        return self.s is not None and self.pending is None and (
+            self.s.is_over or self.steps >= self.g.max_length or self._hand_done())
 
     def current_player(self):
-        if self.s is None:
+        if self.s is None or self.pending is not None:
             return pyspiel.PlayerId.CHANCE
-        if self.s.is_over or self.steps >= self.g.max_length:
+        if self.is_terminal():
             return pyspiel.PlayerId.TERMINAL
         return self.s.current_player
 
     def _legal_actions(self, player):
         return sorted(self.s.legal_ids())
 
+    # ------------------------------------------------------------------ chance
     def chance_outcomes(self):
-        p = 1.0 / self.g.deals
-        return [(i, p) for i in range(self.g.deals)]
-
-    def _apply_action(self, action):
+        g = self.g
+        if not g.cards:
+            if self.s is not None:
+                return []
+            p = 1.0 / g.deals
+            return [(i, p) for i in range(g.deals)]
         if self.s is None:
-            self.s = meldkit.new_game(self.g.pack, players=self.g.players, seed=int(action))
+            left: dict[str, int] = {}
+            for code in g.codes:
+                left[code] = left.get(code, 0) + 1
+            for k in self.dealing:
+                left[g.kinds[k]] -= 1
+        elif self.pending is not None:
+            stock = self.s.stock
+            left = {}
+            for c in stock[:len(stock) - self.fixed]:
+                code = g.codes[c]
+                left[code] = left.get(code, 0) + 1
+        else:
+            return []
+        n = sum(left.values())
+        return [(g.kind_index[k], v / n) for k, v in sorted(
+            left.items(), key=lambda kv: g.kind_index[kv[0]]) if v]
+
+    def _chance(self, outcome: int) -> None:
+        legal = dict(self.chance_outcomes())
+        if outcome not in legal:
+            raise IllegalActionError(
+                "chance/outcome", f"chance outcome {outcome} cannot come now (outcomes: "
+                f"{self._outcome_range(legal)})")
+        g = self.g
+        if not g.cards:
+            self.s = meldkit.new_game(g.pack, players=g.players, seed=outcome)
             self.events.append(_deal_event(self.s))
             return
-        self.events.extend(step_events(self.s, self.s.action_space.action_of(int(action))))
-        self.steps += 1
+        if self.s is None:
+            self.dealing.append(outcome)
+            if len(self.dealing) == g.dealt:
+                self._deal()
+            return
+        self._fix_stock_card(g.kinds[outcome])
+
+    @staticmethod
+    def _outcome_range(legal: dict) -> str:
+        keys = sorted(legal)
+        if keys == list(range(len(keys))):
+            return f"0..{len(keys) - 1}"
+        return ", ".join(map(str, keys))
+
+    def _deal(self) -> None:
+        """The deal's chance nodes are done: stack the deck (the cards dealt, then the rest
+        in a fixed order) and deal it."""
+        g = self.g
+        top = [g.kinds[k] for k in self.dealing]
+        rest = list(g.codes)
+        for code in top:
+            rest.remove(code)
+        random.Random(0).shuffle(rest)  # rule-drawn cards (a bonus replaced) come from here
+        self.s = meldkit.new_game(g.pack, players=g.players, seed=0, deck_order=top + rest)
+        self.events.append(_deal_event(self.s))
+
+    def _fix_stock_card(self, code: str) -> None:
+        """Bring the first card of kind ``code`` below the fixed ones to the top of the
+        stock (the others keep their order, so the stacked deck still replays), then apply
+        the pending draw once each of its cards is fixed."""
+        s, g = self.s, self.g
+        stock = s.stock
+        top = len(stock) - 1 - self.fixed
+        for i in range(top, -1, -1):
+            if g.codes[stock[i]] == code:
+                stock.insert(top, stock.pop(i))
+                break
+        self.fixed += 1
+        if self.fixed >= min(g.draw_count, len(stock)):
+            used = g.deck_size - len(stock)
+            s.deck_order = list(s.deck_order[:used]) + [g.codes[c] for c in reversed(stock)]
+            a, self.pending, self.fixed = self.pending, None, 0
+            s._legal_cache = None
+            self._play(a)
+
+    # ------------------------------------------------------------------ moves
+    def apply_action(self, action):
+        """Apply an action id (or a chance outcome); a bool is refused."""
+        super().apply_action(_check_id(action))
+
+    def apply_action_with_legality_check(self, action):
+        super().apply_action_with_legality_check(_check_id(action))
+
+    def _apply_action(self, action):
+        action = _check_id(action)
+        player = self.current_player()
+        if self.is_terminal():
+            raise IllegalActionError("game/over", "the game is over")
+        if player == pyspiel.PlayerId.CHANCE:
+            self._chance(action)
+        else:
+            a = self.s.action_space.action_of(action)  # refuses an id out of range
+            why = self.s.check(a)
+            if why is not None:
+                raise IllegalActionError(why.code, why.sentence, a)
+            self.steps += 1
+            if self.g.cards and self.fresh_stock and a.type == "draw" and self.s.stock:
+                self.pending = a  # chance fixes the cards the draw takes
+            else:
+                self._play(a)
+        self.record.append((player, action))
+
+    def _play(self, a) -> None:
+        before = len(self.s.stock) if self.g.cards else 0
+        self.events.extend(step_events(self.s, a))
+        if self.g.cards and len(self.s.stock) > before:
+            self.fresh_stock = False  # a pile turned over: its order is known, not chance
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal {action}"
+            if not self.g.cards:
+                return f"deal {action}"
+            if not 0 <= action < len(self.g.kinds):
+                return f"chance outcome {action} (out of range)"
+            return f"{'draw' if self.s is not None else 'deal'} {self.g.kinds[action]}"
+        if not 0 <= action < self.g.ids.size:
+            return f"action {action} (out of range)"
         return self.g.ids.texts[action]
 
-    def is_terminal(self):
-        return self.s is not None and (self.s.is_over or self.steps >= self.g.max_length)
+    # ------------------------------------------------------------------ history and undo
+    def history(self):
+        return [a for _, a in self.record]
 
-    def returns(self):
-        if self.s is None or not self.s.is_over:
-            return [0.0] * self.g.players
-        return self.s.player_returns()
+    def full_history(self):
+        out = []
+        for p, a in self.record:
+            pa = pyspiel.PlayerAction()
+            pa.player, pa.action = p, a
+            out.append(pa)
+        return out
 
-    def __str__(self):
+    def history_str(self):
+        return ", ".join(map(str, self.history()))
+
+    def move_number(self):
+        return len(self.record)
+
+    def undo_action(self, player, action):
+        """Take back the last move, which must be ``player``'s ``action`` (OpenSpiel's
+        contract).  The state is rebuilt by replaying its moves; a resampled state can be
+        taken back only to the position it was resampled at."""
+        player, action = _check_id(player, "player"), _check_id(action)
+        if not self.record or self.record[-1] != (player, action):
+            last = self.record[-1] if self.record else None
+            raise IllegalActionError("undo/not-last", f"undo_action({player}, {action}): the "
+                                     f"last move is {last} (player, action)")
+        if len(self.record) <= self.base_len:
+            raise IllegalActionError("undo/resampled", "cannot undo past the position this "
+                                     "state was resampled at")
+        fresh = (self.base.state.clone() if self.base is not None
+                 else MeldkitState(self.get_game()))
+        for _, a in self.record[self.base_len:-1]:
+            fresh._apply_action(a)
+        for k in ("s", "events", "steps", "dealing", "pending", "fixed", "fresh_stock"):
+            setattr(self, k, getattr(fresh, k))
+        self.record = self.record[:-1]
+
+    # ------------------------------------------------------------------ information sets
+    def resample_from_infostate(self, player_id, probability_sampler):
+        """A state ``player_id`` cannot tell from this one, every card hidden from them
+        dealt anew (:meth:`~meldkit.GameState.resample`), drawn with
+        ``probability_sampler`` (a function giving floats in [0, 1), as OpenSpiel passes).
+        Its :meth:`history` is this state's (the record of what was played, as meldkit's
+        resampled states keep theirs); :meth:`undo_action` stops at it."""
+        player_id = _check_id(player_id, "player")
+        if not 0 <= player_id < self.g.players:
+            raise ValueError(f"player must be a seat 0..{self.g.players - 1}, not {player_id}")
+        c = self.clone()
         if self.s is None:
-            return "(not dealt)"
-        return json.dumps({"hand_number": self.s.hand_number, "phase": self.s.phase,
-                           "current": self.s.current, "scores": self.s.scores,
-                           "actions": len(self.s.history)})
+            if self.dealing:
+                raise MeldkitError("resample_from_infostate: the deal is under way (call it "
+                                   "at a player's turn)")
+            return c
+        seed = int(probability_sampler() * 2**53)
+        c.s = self.s.resample(player_id, random.Random(seed))
+        c.base = _Frozen(c.clone())
+        c.base_len = len(c.record)
+        return c
 
-    def __deepcopy__(self, memo):
+    def clone(self):
         c = MeldkitState(self.get_game())
         c.s = self.s.clone() if self.s is not None else None
         c.events = _Events(self.events)
-        c.steps = self.steps
+        c.steps, c.dealing, c.pending = self.steps, list(self.dealing), self.pending
+        c.fixed, c.fresh_stock = self.fixed, self.fresh_stock
+        c.record, c.base, c.base_len = list(self.record), self.base, self.base_len
         return c
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    # ------------------------------------------------------------------ outcome
+    def returns(self):
+        n = self.g.players
+        if not self.is_terminal() or not (self.s.is_over or self._hand_done()):
+            return [0.0] * n  # under way, or cut short by max_actions
+        if not self.g.one_hand:
+            return self.s.player_returns()
+        totals = list(self.s.hand_results[0].totals)
+        team = self.s.team_of
+        sides = len(totals)
+        if sides < 2:
+            return [0.0] * n
+        whole = sum(totals)
+        return [float(totals[team[p]] - (whole - totals[team[p]]) / (sides - 1))
+                for p in range(n)]
+
+    def __str__(self):
+        if self.s is None:
+            return f"(dealing: {len(self.dealing)} cards)" if self.dealing else "(not dealt)"
+        return json.dumps({"hand_number": self.s.hand_number, "phase": self.s.phase,
+                           "current": self.s.current, "scores": self.s.scores,
+                           "actions": len(self.s.history),
+                           "pending_draw": self.pending is not None})
 
 
 class MeldkitObserver:
     """Observations: the player's observation vector (tensor) and, as strings, their view
-    (``perfect_recall=False``) or their information state (``perfect_recall=True``)."""
+    (``perfect_recall=False``) or their information state (``perfect_recall=True``).
+
+    A perfect-recall observer has no tensor (``tensor`` is None, as OpenSpiel marks an
+    observer without one); asking it for one raises, rather than hand back the
+    observation, which is not perfect-recall."""
 
     def __init__(self, game: _Table, iig_obs_type, params):
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
         self.perfect_recall = bool(iig_obs_type and iig_obs_type.perfect_recall)
-        self.tensor = np.zeros(game.obs_size, np.float32)
-        self.dict = {"observation": self.tensor}
+        if self.perfect_recall:
+            self.tensor = None
+            self.dict = {}
+        else:
+            self.tensor = np.zeros(game.obs_size, np.float32)
+            self.dict = {"observation": self.tensor}
 
     def set_from(self, state: MeldkitState, player: int):
+        if self.perfect_recall:
+            raise MeldkitError(
+                "python_meldkit has no information-state tensor (a perfect-recall record "
+                "has no fixed size): use information_state_string, or observation_tensor "
+                "for what the player sees now (not perfect recall)")
         self.tensor.fill(0)
         if state.s is not None:
             self.tensor[:] = state.s.observation(player)
 
     def string_from(self, state: MeldkitState, player: int):
         if state.s is None:
-            return f"p{player} (not dealt)"
+            mine = ""
+            if state.dealing and state.g.cards:
+                mine = f", {len(state.dealing)} cards dealt"
+            return f"p{player} (not dealt{mine})"
         view = json.dumps(state.s.view(player), sort_keys=True, separators=(",", ":"))
         if not self.perfect_recall:
             return view
         seen = "\n".join(e.seen_by(player) for e in state.events)
+        if state.pending is not None:
+            seen += f"\nseat {state.s.current}: {state.pending} (cards coming)"
         return f"{seen}\n{view}"
 
 
