@@ -51,7 +51,7 @@ def test_every_engines_views_follow_the_core_and_the_engines_schema(pack, player
     core = jsonschema.Draft202012Validator(view_schema_document())
     checked = 0
     for seed in (1, 2):
-        for g in positions(pack, players, seed):
+        for g in positions(pack, players, seed, steps=300, every=11):
             engine = jsonschema.Draft202012Validator(view_schema(g))
             for p in range(players):
                 v = g.view(p)
@@ -59,7 +59,7 @@ def test_every_engines_views_follow_the_core_and_the_engines_schema(pack, player
                 engine.validate(v)
                 assert json.loads(json.dumps(v)) == v  # plain JSON data
                 checked += 1
-    assert checked > 20
+    assert checked > 10
 
 
 @pytest.mark.parametrize("pack,players", TABLES)
