@@ -1,11 +1,30 @@
 """A PettingZoo AEC environment for any meldkit pack (``pip install 'meldkit[pettingzoo]'``).
 
-Agents are ``player_0 … player_{n-1}``.  Each observation is a dict: ``observation``, the
-player's :meth:`~meldkit.GameState.observation` as float32, and ``action_mask``, the
-:meth:`~meldkit.GameState.legal_mask` as int8; actions are the pack's integer ids
-(:attr:`~meldkit.GameState.action_space`).  Rewards arrive at the end of the game
-(:meth:`~meldkit.GameState.player_returns`); a game reaching
-:meth:`~meldkit.GameState.max_game_length` actions is truncated.
+Agents are ``player_0 … player_{n-1}``.  It follows the conventions of PettingZoo's
+classic environments (chess, connect four, gin rummy):
+
+* Each observation is a dict: ``observation``, the player's
+  :meth:`~meldkit.GameState.observation` as float32, and ``action_mask``, the
+  :meth:`~meldkit.GameState.legal_mask` as int8 (zeros for an agent not to act).  Actions
+  are the pack's integer ids (:attr:`~meldkit.GameState.action_space`).
+* The observation space has the true bounds of each slice of the
+  :meth:`~meldkit.GameState.observation_spec` (a card count at most the copies of that
+  kind in the deck, a one-hot slice 0..1, a size at most the deck); only scores and the
+  hand number are unbounded above (and scores below).
+* An illegal move (an id the mask forbids) ends the game: every agent is terminated and
+  truncated, the mover's reward is ``illegal_reward`` (-1) and the others' 0, and the
+  mover's info says ``illegal_move: True`` — the classic environments'
+  ``TerminateIllegalWrapper``.  An id out of range, None for a live agent or a bool
+  (``step(True)``) is refused with an :class:`~meldkit.IllegalActionError` (``env`` also
+  asserts the range, as the classic ``AssertOutOfBoundsWrapper`` does).
+* ``reset(seed)`` seeds the environment's random stream and each ``reset()`` after it
+  deals the next game of that stream, so a seeded sequence of resets is reproducible.
+* Rewards arrive when the game ends (:meth:`~meldkit.GameState.player_returns`: +1 for
+  the winning side, -1/(sides - 1) for the others); a game reaching
+  :meth:`~meldkit.GameState.max_game_length` actions (or ``max_actions``) is truncated.
+* :meth:`MeldkitAEC.state` is the global state: every seat's observation, seat 0 first
+  (it shows every hand: for centralised critics, never for a player).  ``infos`` give
+  each agent its ``hand_number``.
 
 >>> from meldkit.adapters.pettingzoo import env
 >>> e = env("gin_rummy")
@@ -15,53 +34,135 @@ player's :meth:`~meldkit.GameState.observation` as float32, and ``action_mask``,
 >>> int(obs["action_mask"].sum()) > 0
 True
 >>> e.step(int(obs["action_mask"].nonzero()[0][0]))
+>>> mask = e.observe(e.agent_selection)["action_mask"]
+>>> bad = int((mask == 0).nonzero()[0][0])
+>>> e.step(bad)  # an illegal move: the game ends, the mover loses  # doctest: +ELLIPSIS
+[WARNING]: Illegal move made, game terminating with current player losing...
+>>> e.terminations[e.agent_selection], e.rewards["player_0"] + e.rewards["player_1"]
+(True, -1.0)
 """
 
 from __future__ import annotations
 
 __doctest_requires__ = ("numpy", "gymnasium", "pettingzoo")  # tests/test_doctests.py skips without the extra
 
+import math
+
 try:
     import numpy as np
     from gymnasium import spaces
+    from gymnasium.utils import seeding
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
+    from pettingzoo.utils.env_logger import EnvLogger
 except ImportError as e:  # pragma: no cover - depends on the extra
     raise ImportError(
         "meldkit.adapters.pettingzoo needs PettingZoo: pip install 'meldkit[pettingzoo]'"
     ) from e
 
 import meldkit
+from meldkit._errors import IllegalActionError
 
-__all__ = ["MeldkitAEC", "env", "raw_env"]
+__all__ = ["MeldkitAEC", "env", "observation_bounds", "raw_env"]
 
-_BOUND = 1e7
+_ONE_HOT = frozenset({"pile_top", "pile_frozen", "meld_closed", "melded", "out", "phase",
+                      "to_move", "pending", "knocker", "group_tops", "passed_waiting",
+                      "passed_by_me"})
+"""Slices holding 0 or 1."""
+_BY_KIND = frozenset({"hand", "pile", "groups", "removed"})
+"""Slices counting cards of each kind (at most the copies of a kind in the deck)."""
+_SIZES = frozenset({"pile_size", "bonus", "hand_sizes", "reserve_sizes", "stock",
+                    "meld_wilds", "sequences"})
+"""Slices counting cards (at most the deck)."""
+
+
+def observation_bounds(state) -> tuple[np.ndarray, np.ndarray]:
+    """The least and greatest value of each element of ``state.observation(p)``, from
+    its :meth:`~meldkit.GameState.observation_spec` and the deck: true bounds (a slice
+    whose values have no bound — scores, the hand number — is infinite there).
+
+    >>> import meldkit
+    >>> low, high = observation_bounds(meldkit.new_game("gin_rummy", players=2, seed=0))
+    >>> spec = meldkit.new_game("gin_rummy", players=2, seed=0).observation_spec()
+    >>> float(high[spec["hand"]].max()), float(high[spec["stock"]][0]), float(high[spec["scores"]][0])
+    (1.0, 52.0, inf)
+    """
+    spec = state.observation_spec()
+    cards = [c for z in state.zone_cards().values() for c in z]
+    deck = float(len(cards))
+    kind_of = getattr(state, "kind_of", None)
+    if kind_of is not None:
+        copies: dict[int, int] = {}
+        for c in cards:
+            copies[kind_of[c]] = copies.get(kind_of[c], 0) + 1
+        most = float(max(copies.values()))
+    else:
+        most = 1.0  # every card its own kind
+    values = getattr(getattr(state, "rules", None), "values", None)
+    points = float(sum(abs(values[kind_of[c]]) for c in cards)) if (
+        values is not None and kind_of is not None) else math.inf
+    low = np.zeros(spec.size, np.float32)
+    high = np.full(spec.size, np.inf, np.float32)
+    for name, start, length, meaning in spec.fields:
+        part = slice(start, start + length)
+        if name in _ONE_HOT:
+            high[part] = 1
+        elif name in _BY_KIND or (name == "melds" and "x kind" in meaning):
+            high[part] = most
+        elif name in _SIZES or name == "melds":
+            high[part] = deck
+        elif name == "deadwood":
+            high[part] = points
+        elif name == "knock_value":
+            low[part] = -1
+            high[part] = points
+        else:  # scores, hand_number and any slice not named here: no bound known
+            low[part] = 0 if name == "hand_number" else -np.inf
+    return low, high
 
 
 class MeldkitAEC(AECEnv):
-    """An AEC environment playing one pack at one table size."""
+    """An AEC environment playing one pack at one table size (see the module)."""
 
     metadata = {"render_modes": ["human", "ansi"], "name": "meldkit_v0",
                 "is_parallelizable": False}
 
     def __init__(self, pack="gin_rummy", players: int | None = None, options: dict | None = None,
-                 render_mode: str | None = None, max_actions: int | None = None):
+                 render_mode: str | None = None, max_actions: int | None = None,
+                 illegal_reward: float = -1.0):
         super().__init__()
         self.pack = pack if isinstance(pack, meldkit.RulePack) else meldkit.load_pack(pack)
+        if players is not None and (type(players) is not int or not (
+                self.pack.spec.players.min <= players <= self.pack.spec.players.max)):
+            raise meldkit.SetupError(
+                f"players must be {self.pack.spec.players.min}..{self.pack.spec.players.max}"
+                f" for pack {self.pack.name!r} (got {players!r})")
+        if max_actions is not None and (type(max_actions) is not int or max_actions < 1):
+            raise meldkit.SetupError(f"max_actions must be a positive int or None (got "
+                                     f"{max_actions!r})")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise meldkit.SetupError(f"render_mode must be None, 'human' or 'ansi' (got "
+                                     f"{render_mode!r})")
         self.n = players or self.pack.spec.players.min
         self.game_options = options
         self.render_mode = render_mode
+        self.illegal_reward = float(illegal_reward)
         probe = meldkit.new_game(self.pack, players=self.n, seed=0, options=options)
         self.ids = probe.action_space
         self.spec_ = probe.observation_spec()
         self.max_actions = max_actions or probe.max_game_length()
         self.possible_agents = [f"player_{i}" for i in range(self.n)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        obs = spaces.Box(-_BOUND, _BOUND, (self.spec_.size,), np.float32)
+        low, high = observation_bounds(probe)
+        obs = spaces.Box(low, high, (self.spec_.size,), np.float32)
         mask = spaces.Box(0, 1, (self.ids.size,), np.int8)
         self._obs_space = spaces.Dict({"observation": obs, "action_mask": mask})
         self._act_space = spaces.Discrete(self.ids.size)
+        self.state_space = spaces.Box(np.tile(low, self.n), np.tile(high, self.n),
+                                      (self.spec_.size * self.n,), np.float32)
+        """The space of :meth:`state`."""
         self.state_ = None
+        self._np_random = None
         self.metadata = dict(self.metadata, name=f"meldkit_{self.pack.name}_v0")
 
     def observation_space(self, agent):
@@ -71,9 +172,12 @@ class MeldkitAEC(AECEnv):
         return self._act_space
 
     def reset(self, seed: int | None = None, options: dict | None = None):
-        if seed is None:
-            seed = int(np.random.SeedSequence().entropy % (2**63))
-        self.state_ = meldkit.new_game(self.pack, players=self.n, seed=int(seed),
+        """Deal a new game: the next of the random stream ``seed`` starts (a stream from
+        the operating system's entropy when the environment was never seeded)."""
+        if seed is not None or self._np_random is None:
+            self._np_random, _ = seeding.np_random(seed)
+        game_seed = int(self._np_random.integers(0, 2**63 - 1))
+        self.state_ = meldkit.new_game(self.pack, players=self.n, seed=game_seed,
                                        options=self.game_options)
         self.steps = 0
         self.agents = self.possible_agents[:]
@@ -81,42 +185,77 @@ class MeldkitAEC(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos = {a: {"hand_number": 1} for a in self.agents}
         self.agent_selection = self.possible_agents[self.state_.current_player]
 
     def observe(self, agent):
         i = self.agent_name_mapping[agent]
         s = self.state_
         obs = np.asarray(s.observation(i), dtype=np.float32)
-        if s.is_over or s.current_player != i:
+        if s.is_over or s.current_player != i or self.terminations[agent] \
+                or self.truncations[agent]:
             mask = np.zeros(self.ids.size, np.int8)
         else:
             mask = np.frombuffer(bytes(s.legal_mask()), dtype=np.int8).copy()
         return {"observation": obs, "action_mask": mask}
+
+    def state(self) -> np.ndarray:
+        """The global state: every seat's observation, seat 0 first (:attr:`state_space`).
+        It shows every hand: for a centralised critic, never for a player."""
+        return np.concatenate([np.asarray(self.state_.observation(p), dtype=np.float32)
+                               for p in range(self.n)])
+
+    def _action_id(self, action) -> int:
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise IllegalActionError("action/bad-id", f"an action is an int id "
+                                     f"0..{self.ids.size - 1}, not {type(action).__name__} "
+                                     f"({action!r:.40})")
+        a = int(action)
+        if not 0 <= a < self.ids.size:
+            raise IllegalActionError("action/bad-id", f"action id {a} is outside the action "
+                                     f"space 0..{self.ids.size - 1}")
+        return a
 
     def step(self, action):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        a = self._action_id(action)
         s = self.state_
-        s.apply(int(action))
+        if not s.legal_mask()[a]:
+            self._illegal(agent)
+            return
+        s.apply(a)
         self.steps += 1
         self._cumulative_rewards[agent] = 0.0
-        for a in self.agents:
-            self.rewards[a] = 0.0
+        for x in self.agents:
+            self.rewards[x] = 0.0
+            self.infos[x] = {"hand_number": s.hand_number}
         if s.is_over:
-            for a, r in zip(self.possible_agents, s.player_returns()):
-                self.rewards[a] = r
-                self.terminations[a] = True
+            for x, r in zip(self.possible_agents, s.player_returns()):
+                self.rewards[x] = r
+                self.terminations[x] = True
         elif self.steps >= self.max_actions:
-            for a in self.agents:
-                self.truncations[a] = True
+            for x in self.agents:
+                self.truncations[x] = True
         if not (s.is_over or self.steps >= self.max_actions):
             self.agent_selection = self.possible_agents[s.current_player]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _illegal(self, agent) -> None:
+        """The classic environments' illegal-move rule (``TerminateIllegalWrapper``)."""
+        EnvLogger.warn_on_illegal_move()
+        self._cumulative_rewards[agent] = 0.0
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.truncations = dict.fromkeys(self.agents, True)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = self.illegal_reward
+        self.infos[agent] = dict(self.infos[agent], illegal_move=True)
+        self._accumulate_rewards()
+        self._deads_step_first()
 
     def render(self):
         if self.state_ is None:
@@ -131,12 +270,13 @@ class MeldkitAEC(AECEnv):
 
 
 def raw_env(pack="gin_rummy", **kwargs) -> MeldkitAEC:
-    """The bare environment."""
+    """The bare environment (it already follows the illegal-move convention)."""
     return MeldkitAEC(pack, **kwargs)
 
 
 def env(pack="gin_rummy", **kwargs):
-    """The environment with PettingZoo's standard checks (order enforcing, out-of-bounds)."""
+    """The environment with PettingZoo's standard checks (order enforcing, out-of-bounds),
+    as the classic environments wrap theirs."""
     e = raw_env(pack, **kwargs)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     return wrappers.OrderEnforcingWrapper(e)
