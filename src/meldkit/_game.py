@@ -60,7 +60,7 @@ class GameState:
 
     __slots__ = ("pack", "n_players", "seed", "options", "deck_order", "team_of", "n_teams",
                  "scores", "hand_number", "current", "phase", "history", "hand_results",
-                 "_legal_cache")
+                 "_legal_cache", "_info", "_undo")
 
     OVER: ClassVar[str] = "over"
 
@@ -172,6 +172,8 @@ class GameState:
         self.history = []
         self.hand_results = []
         self._legal_cache = None
+        self._info = None  # the incremental information-state record (ai.infostate)
+        self._undo = None  # the states before the last actions, once undo is used
         return options
 
     # ------------------------------------------------------------------ shared behaviour
@@ -455,8 +457,13 @@ class GameState:
         return max_game_length(self)
 
     def undo(self) -> None:
-        """Take back the last action (clone-and-replay from the seed: costs about the
-        time the game took so far).
+        """Take back the last action: the state becomes what replaying its history but
+        the last action from the seed gives.
+
+        A state that keeps undo (:meth:`keep_undo`; the first ``undo()`` turns it on) holds
+        the state before each action, so undoing one of those costs microseconds; otherwise
+        (a new, cloned or loaded state's first undo, or deeper than the states kept) it is
+        a replay from the seed, about the time the game took so far.
 
         >>> import meldkit
         >>> game = meldkit.new_game("pony_tail", players=4, seed=7)
@@ -466,9 +473,54 @@ class GameState:
         >>> game.history, game == start
         ([], True)
         """
+        history = self.history
+        stack = getattr(self, "_undo", None)
+        if stack is None or stack.state != id(self):
+            stack = _UndoStack(self)  # kept from now on
+        self._undo = stack
+        states = stack.states
+        while states and history:
+            before = states.pop()
+            kept = before.history
+            if len(kept) >= len(history):
+                continue  # kept for a move that raised, or undone since
+            if len(kept) == len(history) - 1 and kept == history[:-1]:
+                self._restore(before)
+                self._undo = stack
+                return
+            break
+        states.clear()
         from .ai.chance import undo
 
         undo(self)
+        self._undo = stack
+
+    def keep_undo(self, depth: int = 256) -> None:
+        """From now on, keep the state before each action (the last ``depth`` of them), so
+        that :meth:`undo` takes an action back in microseconds instead of replaying the game
+        from the seed; ``depth=0`` stops.  Each action then costs a :meth:`clone` more.
+        Per state: a clone or a loaded save starts without it.
+
+        >>> import meldkit
+        >>> game = meldkit.new_game("gin_rummy", players=2, seed=7)
+        >>> game.keep_undo()
+        >>> before = game.clone()
+        >>> game.apply(game.legal_actions()[0])
+        >>> game.undo()
+        >>> game == before
+        True
+        """
+        if type(depth) is not int or depth < 0:
+            raise ValueError(f"depth must be an int >= 0, not {depth!r}")
+        if depth == 0:
+            self._undo = None
+            return
+        stack = getattr(self, "_undo", None)
+        if stack is None or stack.state != id(self):
+            stack = _UndoStack(self)
+        stack.depth = depth
+        del stack.states[:-depth]
+        self._undo = stack
 
     def __deepcopy__(self, memo) -> GameState:
         return self.clone()  # shares the compiled rules, as clone() does
@@ -531,6 +583,8 @@ class GameState:
             why = self._check(a)
             if why is not None:
                 raise IllegalActionError(why.code, why.sentence, a)
+        if _undo_in_use:  # some state keeps undo: this one too?
+            _keep_for_undo(self)
         snapshot = self._snapshot() if self._hooks_may_fail() else None
         self._legal_cache = None
         self.history.append(str(a))
@@ -789,6 +843,36 @@ def _action_space_of(state: GameState):
     _last_space = (type(state), state.pack, state.n_players, space,
                    space._by_object.__getitem__)
     return space
+
+
+_undo_in_use = False
+"""True once any state keeps undo (:meth:`GameState.keep_undo`): until then
+:meth:`GameState.apply` pays one test for it."""
+
+
+class _UndoStack:
+    """The states before the last actions of one state (``state``: its ``id()``; a clone
+    that copies the slot is another state, and keeps nothing), at most ``depth``."""
+
+    __slots__ = ("depth", "state", "states")
+
+    def __init__(self, state: GameState, depth: int = 256):
+        global _undo_in_use
+        _undo_in_use = True
+        self.state = id(state)
+        self.depth = depth
+        self.states: list[GameState] = []
+
+
+def _keep_for_undo(state: GameState) -> None:
+    """Before an action: keep a clone of ``state`` if it keeps undo."""
+    stack = getattr(state, "_undo", None)
+    if stack is None or stack.state != id(state):
+        return
+    states = stack.states
+    if len(states) >= stack.depth:
+        del states[:len(states) - stack.depth + 1]
+    states.append(state.clone())
 
 
 def _action_id(value) -> int:

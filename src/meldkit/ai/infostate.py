@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 if TYPE_CHECKING:
     from .._game import GameState
 
-__all__ = ["Event", "card_code_of", "information_state", "public_history", "public_text"]
+__all__ = ["Event", "card_code_of", "information_state", "information_state_afresh",
+           "public_history", "public_history_afresh", "public_text"]
 
 
 class Event(NamedTuple):
@@ -121,8 +122,16 @@ def replay_start(state: GameState) -> GameState:
 
 
 def public_history(state: GameState) -> list[Event]:
-    """Every event of the game so far (deals, actions, hand ends), replayed from the
-    seed.  Cost: one replay, about the time the game took to play."""
+    """Every event of the game so far (deals, actions, hand ends), as a replay from the
+    seed makes them (:func:`public_history_afresh`), kept incrementally: the state keeps
+    the replay and its events, and a call steps them over the actions applied since the
+    last (a clone, a load or an undo starts a new replay the first time)."""
+    return list(_record(state).events)
+
+
+def public_history_afresh(state: GameState) -> list[Event]:
+    """:func:`public_history` computed from scratch: one replay from the seed, about the
+    time the game took to play (the twin the incremental record is tested against)."""
     from .._errors import IllegalActionError, MeldkitError
 
     s = replay_start(state)
@@ -134,11 +143,77 @@ def public_history(state: GameState) -> list[Event]:
         raise MeldkitError(
             f"the history does not replay from this state's seed (action {i}: {e}); a "
             "resampled state has a new seed and no replayable history") from None
+    _check_replayed(s, state)
+    return events
+
+
+def _check_replayed(s: GameState, state: GameState) -> None:
+    from .._errors import MeldkitError
+
     if s.zone_cards() != state.zone_cards() or (s.phase, s.current) != (state.phase,
                                                                       state.current):
         raise MeldkitError("the history does not replay from this state's seed to this "
                            "position (a resampled state has a new seed)")
-    return events
+
+
+class _Record:
+    """What a state keeps for :func:`public_history` and :func:`information_state`: the
+    replay from its seed (``twin``) at ``texts`` (the history it has replayed), the events
+    so far, and each player's view of them (filled when asked for).  ``owner`` is the
+    history list of the state it belongs to: a record a clone shares is copied before it
+    changes."""
+
+    __slots__ = ("events", "owner", "seen", "texts", "twin")
+
+    def __init__(self, state: GameState):
+        self.twin = twin = replay_start(state)
+        self.texts: list[str] = []
+        self.events = [_deal_event(twin)]
+        self.seen: list[list[str]] = [[] for _ in range(state.n_players)]
+        self.owner = state.history
+
+    def copy_for(self, state: GameState) -> _Record:
+        new = object.__new__(_Record)
+        new.twin = self.twin.clone()
+        new.texts = self.texts[:]
+        new.events = self.events[:]
+        new.seen = [seen[:] for seen in self.seen]
+        new.owner = state.history
+        return new
+
+
+def _record(state: GameState) -> _Record:
+    """``state``'s record stepped to its history (made afresh when it has none or its
+    history is not the one recorded: after an undo, a load, a resample)."""
+    from .._errors import IllegalActionError, MeldkitError
+
+    rec = getattr(state, "_info", None)
+    history = state.history
+    if rec is not None:
+        n = len(rec.texts)
+        twin = rec.twin
+        if (len(history) < n or history[:n] != rec.texts or twin.seed != state.seed
+                or twin.n_players != state.n_players or twin.pack is not state.pack):
+            rec = None
+        elif rec.owner is not history:  # shared with a clone: copy before stepping
+            rec = rec.copy_for(state)
+    if rec is None:
+        rec = _Record(state)
+    state._info = None  # a record is kept only once it is known good
+    twin, texts, events = rec.twin, rec.texts, rec.events
+    i = len(texts)
+    try:
+        for i in range(len(texts), len(history)):
+            text = history[i]
+            events.extend(step_events(twin, text, i))
+            texts.append(text)
+    except IllegalActionError as e:
+        raise MeldkitError(
+            f"the history does not replay from this state's seed (action {i}: {e}); a "
+            "resampled state has a new seed and no replayable history") from None
+    _check_replayed(twin, state)
+    state._info = rec
+    return rec
 
 
 def step_events(s: GameState, text, index: int | None = None) -> list[Event]:
@@ -185,13 +260,35 @@ def step_events(s: GameState, text, index: int | None = None) -> list[Event]:
 
 def information_state(state: GameState, player: int) -> dict[str, Any]:
     """``player``'s perfect-recall view: every event as they saw it, and their current
-    view.  Equal for two states exactly when ``player`` cannot tell them apart."""
-    if not isinstance(player, int) or isinstance(player, bool) \
-            or not 0 <= player < state.n_players:
-        raise ValueError(f"player must be a seat 0..{state.n_players - 1}, not {player!r}")
+    view.  Equal for two states exactly when ``player`` cannot tell them apart.  Kept
+    incrementally (see :func:`public_history`): a call costs the events since the last
+    call and the view, not a replay; :func:`information_state_afresh` is its twin."""
+    _check_player(state, player)
+    rec = _record(state)
+    seen = rec.seen[player]
+    events = rec.events
+    if len(seen) < len(events):
+        seen.extend(e.seen_by(player) for e in events[len(seen):])
     return {
         "pack": state.pack.name,
         "player": player,
-        "events": [e.seen_by(player) for e in public_history(state)],
+        "events": seen[:],
         "view": state.view(player),
     }
+
+
+def information_state_afresh(state: GameState, player: int) -> dict[str, Any]:
+    """:func:`information_state` computed from scratch (one replay from the seed)."""
+    _check_player(state, player)
+    return {
+        "pack": state.pack.name,
+        "player": player,
+        "events": [e.seen_by(player) for e in public_history_afresh(state)],
+        "view": state.view(player),
+    }
+
+
+def _check_player(state: GameState, player) -> None:
+    if not isinstance(player, int) or isinstance(player, bool) \
+            or not 0 <= player < state.n_players:
+        raise ValueError(f"player must be a seat 0..{state.n_players - 1}, not {player!r}")
