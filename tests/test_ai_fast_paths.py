@@ -1,0 +1,252 @@
+"""Fast game-AI paths (issue 22, item 5): the integer-id path plays exactly the object
+path's games; information_state() and public_history(), kept incrementally, equal a
+from-scratch replay at every position (also after a save and load, a clone, an undo); an
+undo from the states kept equals the replay undo at every position."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+from ai_tables import seats, tables
+
+import meldkit
+from meldkit import IllegalActionError, MeldkitError
+from meldkit.ai.chance import ChanceGame
+from meldkit.ai.chance import undo as replay_undo
+from meldkit.ai.infostate import information_state_afresh, public_history_afresh
+
+TABLES = tables(("rummy", 4), ("gin_rummy", 2))
+SOME = [("gin_rummy", 2), ("pony_tail", 4), ("rummy", 3), ("houses", 4), ("samba", None),
+        ("hand_and_foot", None)]
+
+
+def random_game(pack, players, seed, actions):
+    rng = random.Random(seed)
+    g = meldkit.new_game(pack, players=players, seed=seed)
+    for _ in range(actions):
+        if g.is_over:
+            break
+        g.apply(rng.choice(g.legal_actions()))
+    return g, rng
+
+
+# --------------------------------------------------------------------------- the id path
+@pytest.mark.parametrize("pack,players", TABLES)
+def test_the_id_path_plays_the_object_paths_game_and_lists_the_spaces_ids(pack, players):
+    players = seats(pack, players)
+    games = []
+    for by_id in (False, True):
+        rng = random.Random(5)
+        g = meldkit.new_game(pack, players=players, seed=5)
+        space = g.action_space
+        for _ in range(250):
+            if g.is_over:
+                break
+            legal = g.legal_actions()
+            ids = g.legal_ids()
+            assert ids == [space.id_of(a) for a in legal]
+            mask = g.legal_mask()
+            assert sum(mask) == len(set(ids)) and all(mask[i] for i in ids)
+            k = rng.randrange(len(legal))
+            g.apply(ids[k] if by_id else legal[k])
+        games.append(g)
+    assert games[0].history == games[1].history
+    assert games[0] == games[1]
+
+
+def test_an_illegal_id_is_refused_with_the_rules_reason_and_a_bad_one_by_range():
+    g = meldkit.new_game("pony_tail", players=4, seed=7)
+    space = g.action_space
+    g.legal_ids()
+    discard = space.id_of(g.parse_action("discard 9"))
+    with pytest.raises(IllegalActionError) as e:
+        g.apply(discard)
+    assert "turn/draw-first" == e.value.code
+    for bad in (-1, space.size, True):
+        with pytest.raises(IllegalActionError) as e:
+            g.apply(bad)
+        assert "action/bad-id" == e.value.code
+    assert [] == g.history
+    g.apply(g.legal_ids()[0])
+    assert ["draw"] == g.history
+
+
+def test_the_id_path_is_within_ten_percent_of_the_object_path():
+    def cost(by_id: bool) -> float:
+        best = []
+        for _ in range(5):
+            rng = random.Random(3)
+            g = meldkit.new_game("gin_rummy", players=2, seed=3)
+            t = time.thread_time()
+            for _ in range(300):
+                if g.is_over:
+                    break
+                legal = g.legal_ids() if by_id else g.legal_actions()
+                g.apply(legal[rng.randrange(len(legal))])
+            best.append(time.thread_time() - t)
+        return min(best)
+
+    cost(True)
+    # generous against a busy machine: the bar (1.10) is the benchmark's, this catches a
+    # return of the 1.9x path
+    assert cost(True) < 1.35 * cost(False)
+
+
+# --------------------------------------------------------------------------- info states
+def assert_same_as_afresh(g) -> None:
+    assert public_history_afresh(g) == g.public_history()
+    for p in range(g.n_players):
+        assert information_state_afresh(g, p) == g.information_state(p)
+
+
+@pytest.mark.parametrize("pack,players", TABLES)
+def test_incremental_information_state_equals_a_replay_at_every_position(pack, players):
+    players = seats(pack, players)
+    rng = random.Random(11)
+    g = meldkit.new_game(pack, players=players, seed=11)
+    for n in range(160):
+        p = n % players
+        assert information_state_afresh(g, p) == g.information_state(p), n
+        if g.is_over:
+            break
+        g.apply(rng.choice(g.legal_actions()))
+    assert_same_as_afresh(g)
+
+
+@pytest.mark.parametrize("pack,players", SOME)
+def test_incremental_information_state_after_save_load_clone_and_undo(pack, players):
+    players = seats(pack, players)
+    g, rng = random_game(pack, players, 4, 60)
+    g.information_state(0)
+    loaded = meldkit.GameState.from_json(g.to_json())
+    assert_same_as_afresh(loaded)
+    twin = g.clone()  # may share the record: each steps its own
+    for _ in range(8):
+        for s in (g, twin):
+            if not s.is_over:
+                s.apply(rng.choice(s.legal_actions()))
+        assert_same_as_afresh(twin)
+        assert_same_as_afresh(g)
+    for s in (g, loaded):
+        for _ in range(3):
+            if not s.is_over:
+                s.apply(rng.choice(s.legal_actions()))
+                s.information_state(1)
+                s.undo()
+                assert_same_as_afresh(s)
+    loaded.undo()
+    loaded.undo()
+    assert_same_as_afresh(loaded)
+
+
+def test_a_state_that_does_not_replay_is_refused_as_by_the_replay():
+    g, rng = random_game("gin_rummy", 2, 2, 10)
+    g.information_state(0)
+    sample = g.resample(0, rng=random.Random(1))
+    for fn in (lambda s: s.information_state(0), lambda s: information_state_afresh(s, 0),
+               lambda s: s.public_history()):
+        with pytest.raises(MeldkitError, match="does not replay"):
+            fn(sample)
+    chance = ChanceGame(meldkit.new_game("rummy", players=2, seed=4,
+                                         options={"first_player": 0}))
+    chance.state.information_state(0)
+    while not chance.is_chance_node():
+        chance.apply(chance.legal_actions()[0])
+    chance.apply_chance(chance.chance_outcomes()[-1][0])
+    for fn in (lambda s: s.information_state(0), lambda s: information_state_afresh(s, 0)):
+        with pytest.raises(MeldkitError, match="does not replay"):
+            fn(chance.state)
+
+
+def test_information_state_costs_far_less_than_a_replay_late_in_a_game():
+    g, _ = random_game("pony_tail", 4, 9, 300)
+    g.information_state(0)
+
+    def best(fn) -> float:
+        runs = []
+        for _ in range(5):
+            t = time.thread_time()
+            fn()
+            runs.append(time.thread_time() - t)
+        return min(runs)
+
+    assert best(lambda: g.information_state(1)) * 5 < best(
+        lambda: information_state_afresh(g, 1))
+
+
+# --------------------------------------------------------------------------- undo
+@pytest.mark.parametrize("pack,players", TABLES)
+def test_undo_from_the_kept_states_equals_the_replay_undo_at_every_position(pack, players):
+    players = seats(pack, players)
+    rng = random.Random(8)
+    g = meldkit.new_game(pack, players=players, seed=8)
+    g.keep_undo()
+    for n in range(150):
+        if g.is_over:
+            break
+        before = g.clone()
+        g.apply(rng.choice(g.legal_actions()))
+        replayed = g.clone()
+        replay_undo(replayed)
+        g.undo()
+        assert before == replayed == g, n
+        assert replayed.legal_actions() == g.legal_actions()
+        g.apply(rng.choice(g.legal_actions()))
+        if n % 7 == 0 and not g.is_over:  # two back, then on
+            g.apply(rng.choice(g.legal_actions()))
+            want = g.clone()
+            replay_undo(want)
+            replay_undo(want)
+            g.undo()
+            g.undo()
+            assert want == g, n
+
+
+def test_undo_falls_back_to_the_replay_beyond_its_depth_on_clones_and_loads():
+    g, rng = random_game("gin_rummy", 2, 6, 20)
+    g.keep_undo(depth=2)
+    for _ in range(4):
+        g.apply(rng.choice(g.legal_actions()))
+    want = g.clone()
+    for _ in range(4):
+        replay_undo(want)
+        g.undo()  # two kept states, then replays
+        assert want == g
+    for other in (g.clone(), meldkit.GameState.from_json(g.to_json())):
+        want = other.clone()
+        other.apply(rng.choice(other.legal_actions()))
+        other.undo()
+        assert want == other
+    g.keep_undo(0)
+    assert g._undo is None
+    with pytest.raises(ValueError, match="depth"):
+        g.keep_undo(-1)
+    fresh = meldkit.new_game("gin_rummy", players=2, seed=1)
+    with pytest.raises(IllegalActionError, match="no action to undo"):
+        fresh.undo()
+
+
+def test_an_illegal_move_leaves_the_kept_states_as_they_were():
+    g, rng = random_game("pony_tail", 4, 3, 30)
+    g.keep_undo()
+    g.apply(rng.choice(g.legal_actions()))
+    kept = len(g._undo.states)
+    legal = set(g.legal_ids())
+    illegal = next(i for i in range(g.action_space.size) if i not in legal)
+    with pytest.raises(IllegalActionError):
+        g.apply(illegal)  # refused by the rules, before anything is kept
+    assert kept == len(g._undo.states)
+
+
+def test_undo_kept_mid_hand_costs_under_a_millisecond():
+    g, rng = random_game("pony_tail", 4, 1, 40)
+    g.keep_undo()
+    runs = []
+    for _ in range(20):
+        g.apply(rng.choice(g.legal_actions()))
+        t = time.thread_time()
+        g.undo()
+        runs.append(time.thread_time() - t)
+    assert min(runs) < 0.001  # the bar is 100 us (benchmarks/bench_ai.py); a busy machine
