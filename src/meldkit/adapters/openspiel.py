@@ -60,6 +60,7 @@ __doctest_requires__ = ("numpy", "pyspiel")  # tests/test_doctests.py skips with
 
 import json
 import random
+from typing import NamedTuple
 
 try:
     import numpy as np
@@ -266,6 +267,13 @@ class MeldkitGame(pyspiel.Game):
         return MeldkitObserver(_table(self.get_parameters()), iig_obs_type, params)
 
 
+class _PlayerAction(NamedTuple):
+    """A move as ``full_history`` gives it (``player`` and ``action``, as pyspiel's)."""
+
+    player: int
+    action: int
+
+
 def _check_id(action, what: str = "action") -> int:
     """``action`` as an int id; a bool, a float or a string is refused."""
     if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
@@ -410,7 +418,10 @@ class MeldkitState(pyspiel.State):
         if player == pyspiel.PlayerId.CHANCE:
             self._chance(action)
         else:
-            a = self.s.action_space.action_of(action)  # refuses an id out of range
+            if not 0 <= action < self.g.ids.size:
+                raise IllegalActionError("action/bad-id", f"action id {action} is outside "
+                                         f"the action space 0..{self.g.ids.size - 1}")
+            a = self.s.action_space.action_of(action)
             why = self.s.check(a)
             if why is not None:
                 raise IllegalActionError(why.code, why.sentence, a)
@@ -443,12 +454,7 @@ class MeldkitState(pyspiel.State):
         return [a for _, a in self.record]
 
     def full_history(self):
-        out = []
-        for p, a in self.record:
-            pa = pyspiel.PlayerAction()
-            pa.player, pa.action = p, a
-            out.append(pa)
-        return out
+        return [_PlayerAction(p, a) for p, a in self.record]
 
     def history_str(self):
         return ", ".join(map(str, self.history()))
