@@ -332,7 +332,16 @@ class GameState:
         >>> [i for i, legal in enumerate(mask) if legal] == game.legal_ids()
         True
         """
-        return _action_space_of(self).mask(self._cached_legal())
+        global _last_mask
+        cache = self._legal_cache
+        if cache is None:
+            cache = self._cached_legal()
+        last = _last_mask
+        if last[0] is cache:  # asked again at this position (an env's observe, then step)
+            return bytearray(last[1])
+        mask = _action_space_of(self).mask(cache)
+        _last_mask = (cache, bytes(mask))
+        return mask
 
     def legal_ids(self) -> list[int]:
         """The ids of the legal actions, in the order of :meth:`legal_actions`.
@@ -844,6 +853,10 @@ def _action_space_of(state: GameState):
                    space._by_object.__getitem__)
     return space
 
+
+_last_mask: tuple = (None, b"")
+"""The legal-action list of the last :meth:`GameState.legal_mask` (held here, so no other
+list has its identity) and its mask."""
 
 _undo_in_use = False
 """True once any state keeps undo (:meth:`GameState.keep_undo`): until then

@@ -87,10 +87,19 @@ def observation(state: GameState, player: int) -> array:
     if not isinstance(player, int) or isinstance(player, bool) \
             or not 0 <= player < state.n_players:
         raise ValueError(f"player must be a seat 0..{state.n_players - 1}, not {player!r}")
-    spec = observation_spec(state)
-    out = array("f", bytes(4 * spec.size))
-    _engine(state)[1](state, player, spec, out)
+    global _last_layout
+    last = _last_layout  # the last table's layout, kept at hand (one tuple, replaced whole)
+    if not (last[0] is type(state) and last[1] is state.pack and last[2] == state.n_players
+            and last[3] == state.n_teams):
+        spec = observation_spec(state)
+        last = _last_layout = (type(state), state.pack, state.n_players, state.n_teams,
+                               spec, _engine(state)[1], array("f", bytes(4 * spec.size)))
+    out = last[6][:]  # zeros
+    last[5](state, player, last[4], out)
     return out
+
+
+_last_layout: tuple = (None,) * 7
 
 
 def _engine(state):
@@ -109,9 +118,20 @@ def _engine(state):
 
 def kinds_index(kind_of) -> tuple[list[int], dict[int, int]]:
     """The card kinds of a deck (``kind_of``: the kind of each card id), sorted, and the
-    place of each in that order: the order of card-count slices."""
+    place of each in that order: the order of card-count slices.  The last deck's answer
+    is kept (every observation asks again): the list and dict are shared, not to be
+    changed."""
+    global _last_kinds
+    last = _last_kinds
+    if last[0] == kind_of:  # a list compare: much cheaper than sorting the deck again
+        return last[1]
     kinds = sorted(set(kind_of))
-    return kinds, {k: i for i, k in enumerate(kinds)}
+    found = kinds, {k: i for i, k in enumerate(kinds)}
+    _last_kinds = (kind_of[:], found)
+    return found
+
+
+_last_kinds: tuple = (None, None)
 
 
 def rel(p: int, q: int, n: int) -> int:
