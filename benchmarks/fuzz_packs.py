@@ -1,53 +1,428 @@
-"""A long fuzzing campaign over rule packs: the properties of ``tests/test_fuzz_packs.py``
-with many more examples than CI runs.
+"""A bounded fuzzing campaign over rule packs: every schema key, in packs of every engine.
 
-    python benchmarks/fuzz_packs.py                      # 2,000 examples each, every bundled pack
-    python benchmarks/fuzz_packs.py --examples 10000 --packs pony_tail houses
+    taskset -c 1 python benchmarks/fuzz_packs.py --seconds 300          # every bundled pack
+    python benchmarks/fuzz_packs.py --seconds 60 --packs pony_tail rummy
+    python benchmarks/fuzz_packs.py --hypothesis 2000                    # the pytest properties
 
-Each example mutates a bundled pack (its data: keys set to hostile values or deleted; or
-its text: spans deleted, repeated or spliced with YAML's special characters) and checks
-that loading refuses it with located problems, or that it deals and plays random games to
-the end or to the named stop — never any other exception.  Hypothesis shrinks a failure to
-a small pack and prints it.  Exits 1 if either property fails.
+Each case is a child pack of a bundled pack (``extends: <pack>``) setting one to three keys
+drawn from :data:`meldkit._schema.KEY_READERS` (the one table the loader checks against, so
+a key added there is fuzzed without touching this file) and the keys of their list items,
+to values built from the key's schema type (each choice of a ``Literal``, ints around the
+bounds, card codes and ranks, tables by player count, item mappings) or hostile ones; the
+keys are visited in turn so that every key meets every bundled pack.  Some cases instead
+mangle a bundled pack's text (spans deleted, repeated, spliced with YAML's specials).
+
+The property, under a per-case time bound (``--case-seconds``, by ``SIGALRM``):
+
+* loading refuses with a :class:`~meldkit.RulePackError` whose every problem is located
+  (file, line and column), or
+* the pack deals at its fewest and most players, and random decisions are played with, after
+  each one, **card conservation** (every id of the deck in exactly one zone) and **liveness**
+  (a game that is not over has a legal action, and each chosen action passes ``check``);
+  now and then a save round-trip and the hidden-card check (a seat's view is the same when
+  the cards it cannot see are shuffled).
+
+Anything else — another exception, a problem without a place, a hang — is a failure: its
+input is written to ``--out`` (one file per distinct failure) and summarised.  Prints the
+counts the issue notes quote; exits 1 if any failure was found.
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
+import json
+import random
+import signal
 import sys
 import time
 import traceback
+import typing
 from pathlib import Path
+from typing import Any, Literal
 
-from hypothesis import HealthCheck, settings
+import attrs
+import yaml
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "tests"))
 
-import test_fuzz_packs as fuzz  # noqa: E402  (the tests directory, added above)
+import meldkit  # noqa: E402
+from meldkit import MeldkitError, RulePackError  # noqa: E402
+from meldkit._loader import bundled_pack_dir  # noqa: E402
+from meldkit._schema import KEY_READERS, RulePackSpec, key_default, pack_leaves  # noqa: E402
+
+# --------------------------------------------------------------------------- the keys
+
+
+def _optional(tp: Any) -> tuple[bool, Any]:
+    args = typing.get_args(tp)
+    if type(None) in args:
+        rest = [a for a in args if a is not type(None)]
+        return True, rest[0] if len(rest) == 1 else typing.Union[tuple(rest)]
+    return False, tp
+
+
+def _owner_class(path: str) -> type:
+    cls: type = RulePackSpec
+    for step in path.split(".")[:-1]:
+        cls = typing.get_type_hints(cls)[step]
+    return cls
+
+
+def schema_keys() -> list[tuple[str, Any]]:
+    """``(dotted path, type)`` of every key :data:`KEY_READERS` names (from the schema
+    walk, so a new key is here as soon as the schema and the table have it)."""
+    out = []
+    for path, field in pack_leaves():
+        tp = typing.get_type_hints(_owner_class(path))[field.name]
+        out.append((path, tp))
+    missing = set(KEY_READERS) - {p for p, _ in out}
+    assert not missing, f"KEY_READERS names keys the schema walk lacks: {sorted(missing)}"
+    return out
+
+
+KEYS = schema_keys()
+DEFAULTS = {path: key_default(field) for path, field in pack_leaves()}
+
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK"]
+SUITS = "CDHS"
+HOSTILE = [-1, 0, 1, 2, 3, 7, 13, 52, 101, 10**6, 10**12, 2**63, -(2**70), True, False,
+           None, 0.5, float("inf"), "", "JK", "7S", "3H", "banana", "\x00", "é" * 3, [], {},
+           ["JK"], [None], [[1]], {"JK": 0}, {"bogus": 1}, {2: None}, {-1: 1}, "high_card"]
+
+
+def _card(rng: random.Random) -> str:
+    r = rng.choice(RANKS)
+    return r if r == "JK" or rng.random() < 0.6 else r + rng.choice(SUITS)
+
+
+def _int(rng: random.Random) -> int:
+    roll = rng.random()
+    if roll < 0.55:
+        return rng.randint(0, 12)
+    if roll < 0.8:
+        return rng.choice([13, 15, 20, 25, 30, 50, 100, 500, 1000, 5000])
+    if roll < 0.9:
+        return rng.choice([-1, -5, -100])
+    return rng.choice([10**4, 10**6, 10**9, 2**40, 2**63])
+
+
+def value_of(tp: Any, rng: random.Random, depth: int = 0) -> Any:
+    """A value of schema type ``tp`` (mostly well typed, sometimes at or past a bound)."""
+    optional, tp = _optional(tp)
+    if optional and rng.random() < 0.15:
+        return None
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin is typing.Union:
+        return value_of(rng.choice(args), rng, depth)
+    if tp is bool:
+        return rng.random() < 0.5
+    if tp is int:
+        return _int(rng)
+    if tp is float:
+        return rng.choice([0.0, 0.5, 1.0, 2.5])
+    if tp is str:
+        return rng.choice([_card(rng), rng.choice(RANKS), "book", "natural", "x", ""])
+    if tp is Any:
+        return rng.choice([1, "x", True, [1], {"a": 1}])
+    if origin is Literal:
+        return rng.choice(args)
+    if isinstance(tp, type) and attrs.has(tp):
+        hints = typing.get_type_hints(tp)
+        fields = list(attrs.fields(tp))
+        chosen = rng.sample(fields, rng.randint(0, min(len(fields), 4)))
+        return {f.name: value_of(hints[f.name], rng, depth + 1) for f in chosen}
+    if origin is list:
+        n = rng.choice([0, 1, 1, 2, 3]) if depth < 3 else 0
+        return [value_of(args[0], rng, depth + 1) for _ in range(n)]
+    if origin is dict:
+        key_tp, val_tp = args
+        n = rng.choice([0, 1, 2]) if depth < 3 else 0
+        out = {}
+        for _ in range(n):
+            k = rng.randint(1, 9) if key_tp is int else (
+                rng.choice(RANKS + [_card(rng)]) if key_tp is str else value_of(key_tp, rng))
+            out[k] = value_of(val_tp, rng, depth + 1)
+        return out
+    raise AssertionError(f"no value for {tp!r}")
+
+
+def _nest(path: str, value: Any, into: dict) -> None:
+    steps = path.split(".")
+    node = into
+    for step in steps[:-1]:
+        child = node.get(step)
+        if not isinstance(child, dict):
+            child = node[step] = {}
+        node = child
+    node[steps[-1]] = value
+
+
+class _Dumper(yaml.SafeDumper):
+    pass
+
+
+def _str(dumper, data):  # quote every string: "2" stays a rank, "" stays a string
+    return dumper.represent_scalar("tag:yaml.org,2002:str", data, style='"')
+
+
+_Dumper.add_representer(str, _str)
+
+
+def key_pack(base: str, rng: random.Random, first: str | None = None) -> tuple[str, list[str]]:
+    """A child pack of ``base`` setting one to three keys (``first`` among them)."""
+    data: dict = {}
+    keys = [first] if first else []
+    keys += [p for p, _ in rng.sample(KEYS, rng.choice([0, 0, 1, 2]))]
+    types = dict(KEYS)
+    for path in keys:
+        roll = rng.random()
+        if roll < 0.1:
+            value = rng.choice(HOSTILE)
+        elif roll < 0.2:
+            value = DEFAULTS[path]
+        else:
+            value = value_of(types[path], rng)
+        if path in ("extends", "plugin", "plugin_package", "meldkit") and rng.random() < 0.8:
+            continue  # mostly keep the base: these choose another pack, not a key to fuzz
+        _nest(path, value, data)
+    text = f"extends: {base}\n" + (yaml.dump(data, Dumper=_Dumper, sort_keys=False,
+                                             allow_unicode=True) if data else "")
+    return text, keys
+
+
+SPECIALS = list("[]{}&*!|>:-?#'\",%@`<\t\n ") + ["\x00", "<<: ", "!!omap ", "&a ", "*a",
+                                                  "\u2028", "\ufeff", "\x85", "99999999999"]
+
+
+def mangled_text(text: str, rng: random.Random) -> str:
+    for _ in range(rng.randint(1, 4)):
+        i = rng.randint(0, len(text))
+        j = rng.randint(i, min(len(text), i + 40))
+        how = rng.choice(["delete", "repeat", "insert", "insert"])
+        if how == "delete":
+            text = text[:i] + text[j:]
+        elif how == "repeat":
+            text = text[:j] + text[i:j] * rng.randint(1, 50) + text[j:]
+        else:
+            text = text[:i] + rng.choice(SPECIALS) + text[i:]
+    return text
+
+
+# --------------------------------------------------------------------------- one case
+class Hang(BaseException):
+    """A case ran past its time bound (a BaseException: code under test that catches
+    ``Exception`` cannot swallow it; the timer repeats in case it is swallowed anyway)."""
+
+
+def _alarm(signum, frame):
+    raise Hang("time bound crossed")
+
+
+class Tally:
+    def __init__(self) -> None:
+        self.counts: collections.Counter[str] = collections.Counter()
+        self.failures: dict[str, tuple[str, str]] = {}  # signature -> (input, traceback)
+        self.key_cases: collections.Counter[tuple[str, str]] = collections.Counter()
+
+    def fail(self, signature: str, text: str, detail: str) -> None:
+        self.counts["failures"] += 1
+        self.failures.setdefault(signature, (text, detail))
+
+
+def _signature(exc: BaseException) -> str:
+    tb = traceback.extract_tb(exc.__traceback__)
+    where = next((f for f in reversed(tb) if "/meldkit/" in f.filename), tb[-1] if tb else None)
+    loc = f"{Path(where.filename).name}:{where.lineno}" if where else "?"
+    return f"{type(exc).__name__} at {loc}"
+
+
+def _conserved(g, deck: int) -> bool:
+    seen = sorted(c for ids in g.zone_cards().values() for c in ids)
+    return seen == list(range(deck))
+
+
+def shuffle_hidden(g, player: int, rng: random.Random):
+    """A copy of ``g`` whose cards hidden from ``player`` are permuted among the hidden
+    positions (``tests/strategies.py``'s, loading with the game's own pack)."""
+    from strategies import FACE_UP_PILE_ENGINES, hidden_positions
+
+    saved = json.loads(g.to_json())
+    positions = hidden_positions(saved, player,
+                                 pile_face_up=type(g).__name__ in FACE_UP_PILE_ENGINES)
+
+    def slot(path):
+        return (saved[path[0]], path[1]) if len(path) == 2 else (saved[path[0]][path[1]],
+                                                                  path[2])
+
+    ids = [lst[i] for lst, i in map(slot, positions)]
+    rng.shuffle(ids)
+    for path, c in zip(positions, ids):
+        lst, i = slot(path)
+        lst[i] = c
+    return type(g).from_json(json.dumps(saved), pack=g.pack)
+
+
+def play_checked(g, rng: random.Random, decisions: int, tally: Tally, shuffle_every: int = 0
+                 ) -> None:
+    """Random decisions on ``g`` with conservation and liveness after each (an
+    ``AssertionError`` says which broke)."""
+    deck = sum(len(ids) for ids in g.zone_cards().values())
+    assert _conserved(g, deck), "a new game's cards are not one of each id"
+    for step in range(decisions):
+        if g.is_over:
+            tally.counts["games played to the end"] += 1
+            return
+        legal = g.legal_actions()
+        assert legal, f"not over but no legal action (phase {g.phase}, {g.history[-6:]})"
+        a = rng.choice(legal)
+        why = g.check(a)
+        assert why is None, f"listed {a} refused by check: {why}"
+        g.apply(a)
+        tally.counts["decisions with conservation checked"] += 1
+        assert _conserved(g, deck), f"cards not conserved after {a} ({g.history[-6:]})"
+        if shuffle_every and step % shuffle_every == shuffle_every - 1 and not g.is_over:
+            text = g.to_json()
+            back = type(g).from_json(text, pack=g.pack)
+            assert back.to_json() == text, "a save does not round-trip"
+            p = g.current_player
+            if p is not None and p >= 0:
+                try:
+                    other = shuffle_hidden(g, p, rng)
+                except meldkit.SaveError:  # Houses counts positions (SH-10): a reshuffled
+                    tally.counts["hidden-card checks skipped (Houses)"] += 1  # save is not one
+                    continue
+                assert json.dumps(other.view(p), sort_keys=True) == json.dumps(
+                    g.view(p), sort_keys=True), f"seat {p}'s view shows a card it cannot see"
+                tally.counts["hidden-card checks"] += 1
+
+
+def run_case(text: str, tally: Tally, rng: random.Random, seconds: float, decisions: int
+             ) -> str:
+    """Load ``text`` and, if it loads, deal and play; returns the outcome's name."""
+    signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)
+    try:
+        try:
+            pack = meldkit.load_pack_text(text, filename="fuzz.yaml")
+        except RulePackError as e:
+            unlocated = [p for p in e.problems if not p.file or p.line is None or p.col is None]
+            if not e.problems or unlocated:
+                tally.fail("a refusal without file:line:col: "
+                           + (str(unlocated[0]).split(":", 1)[-1][:70] if unlocated else
+                              "no problems"), text, str(e))
+                return "unlocated"
+            return "refused"
+        players = sorted({pack.spec.players.min, min(pack.spec.players.max, 8)})
+        for n in players:
+            try:
+                g = meldkit.new_game(pack, players=n, seed=rng.randrange(2**32))
+            except meldkit.SetupError as e:
+                tally.fail(f"a loaded pack does not deal {n}: {str(e)[:60]}", text, str(e))
+                return "setup"
+            play_checked(g, rng, decisions, tally, shuffle_every=40)
+        return "loaded"
+    except Hang:
+        tally.fail("a hang (time bound crossed)", text, traceback.format_exc(limit=-8))
+        return "hang"
+    except AssertionError as e:
+        tally.fail(f"invariant: {str(e).split('(')[0][:80]}", text, traceback.format_exc())
+        return "invariant"
+    except Exception as e:  # another exception: never
+        tally.fail(_signature(e), text, traceback.format_exc())
+        return "error"
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+# --------------------------------------------------------------------------- campaign
+def campaign(packs: list[str], seconds: float, *, case_seconds: float = 10.0,
+             decisions: int = 150, seed: int = 0, max_cases: int | None = None,
+             text_share: float = 0.2) -> Tally:
+    """Cases until ``seconds`` have passed (or ``max_cases``): keys in turn over every pack,
+    a share of text manglings."""
+    signal.signal(signal.SIGALRM, _alarm)
+    rng = random.Random(seed)
+    tally = Tally()
+    texts = {p: (bundled_pack_dir() / f"{p}.yaml").read_text(encoding="utf-8") for p in packs}
+    deadline = time.monotonic() + seconds
+    i = 0
+    while time.monotonic() < deadline and (max_cases is None or i < max_cases):
+        base = packs[i % len(packs)]
+        if rng.random() < text_share:
+            text = mangled_text(texts[base], rng)
+            kind = "mangled text"
+        else:
+            key = KEYS[(i // len(packs)) % len(KEYS)][0]
+            text, _ = key_pack(base, rng, first=key)
+            tally.key_cases[(key, base)] += 1
+            kind = "key pack"
+        outcome = run_case(text, tally, random.Random(rng.randrange(2**32)), case_seconds,
+                           decisions)
+        tally.counts[f"{kind}: {outcome}"] += 1
+        tally.counts["packs"] += 1
+        i += 1
+    tally.counts["keys"] = len(KEYS)
+    tally.counts["keys met in every pack"] = sum(
+        all(tally.key_cases[(k, p)] for p in packs) for k, _ in KEYS)
+    return tally
+
+
+def report(tally: Tally, out: Path | None, elapsed: float) -> None:
+    for name, n in sorted(tally.counts.items()):
+        print(f"  {name}: {n:,}")
+    print(f"  distinct failures: {len(tally.failures)} ({elapsed:.0f} s)")
+    for k, (sig, (text, detail)) in enumerate(sorted(tally.failures.items())):
+        print(f"FAILURE {k}: {sig}")
+        print("    " + detail.strip().splitlines()[-1][:300])
+        if out:
+            out.mkdir(parents=True, exist_ok=True)
+            (out / f"pack_failure_{k}.yaml").write_text(text, encoding="utf-8")
+            (out / f"pack_failure_{k}.txt").write_text(sig + "\n\n" + detail, encoding="utf-8")
+
+
+def _hypothesis(packs: list[str], examples: int) -> bool:
+    from hypothesis import HealthCheck, settings
+
+    import test_fuzz_packs as fuzz
+
+    fuzz.PACKS = tuple(packs)
+    ok = True
+    for test in (fuzz.test_a_mutated_pack_is_refused_or_deals_and_plays,
+                 fuzz.test_a_mangled_pack_text_is_refused_or_deals_and_plays):
+        run = settings(max_examples=examples, deadline=None, database=None,
+                       suppress_health_check=list(HealthCheck))(test)
+        try:
+            run()
+            print(f"{test.__name__}: ok, {examples} examples")
+        except Exception:
+            traceback.print_exc()
+            ok = False
+    return ok
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--examples", type=int, default=2000, help="examples per property")
-    parser.add_argument("--packs", nargs="+", default=list(fuzz.PACKS),
-                        help="bundled packs to mutate (default: all)")
+    parser.add_argument("--seconds", type=float, default=300, help="wall time of the campaign")
+    parser.add_argument("--case-seconds", type=float, default=10, help="time bound of a case")
+    parser.add_argument("--decisions", type=int, default=150, help="decisions per game")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--packs", nargs="+", default=list(meldkit.available_packs()))
+    parser.add_argument("--out", type=Path, default=Path("fuzz_findings"),
+                        help="where failing inputs are written")
+    parser.add_argument("--hypothesis", type=int, default=0, metavar="N",
+                        help="also run the pytest properties with N examples each")
     args = parser.parse_args(argv)
-    fuzz.PACKS = tuple(args.packs)
-    failed = False
-    for test in (fuzz.test_a_mutated_pack_is_refused_or_deals_and_plays,
-                 fuzz.test_a_mangled_pack_text_is_refused_or_deals_and_plays):
-        run = settings(max_examples=args.examples, deadline=None, database=None,
-                       suppress_health_check=list(HealthCheck))(test)
-        start = time.perf_counter()
-        try:
-            run()
-            verdict = "ok"
-        except Exception:  # the shrunk failing example is in the traceback
-            traceback.print_exc()
-            verdict, failed = "FAILED", True
-        print(f"{test.__name__}: {verdict}, {args.examples} examples over "
-              f"{', '.join(fuzz.PACKS)} in {time.perf_counter() - start:.0f} s", flush=True)
-    return 1 if failed else 0
+    start = time.monotonic()
+    tally = campaign(args.packs, args.seconds, case_seconds=args.case_seconds,
+                     decisions=args.decisions, seed=args.seed)
+    print(f"fuzz_packs: {len(args.packs)} bundled packs ({', '.join(args.packs)}), "
+          f"{len(KEYS)} schema keys")
+    report(tally, args.out, time.monotonic() - start)
+    ok = not tally.failures
+    if args.hypothesis:
+        ok = _hypothesis(args.packs, args.hypothesis) and ok
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

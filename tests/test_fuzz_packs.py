@@ -187,3 +187,37 @@ def mutated_texts(draw) -> str:
 @given(mutated_texts())
 def test_a_mangled_pack_text_is_refused_or_deals_and_plays(text: str) -> None:
     _load_and_play(text)
+
+
+# --------------------------------------------------------------------------- the campaign
+def _campaign_module():
+    """``benchmarks/fuzz_packs.py``: the key-driven campaign, run here with a tiny budget."""
+    import importlib
+    import pathlib
+    import sys
+
+    bench = pathlib.Path(__file__).resolve().parents[1] / "benchmarks"
+    if str(bench) not in sys.path:
+        sys.path.insert(0, str(bench))
+    return importlib.import_module("fuzz_packs")
+
+
+def test_the_campaign_fuzzes_every_key_the_loader_checks_ownership_of():
+    from meldkit._schema import KEY_READERS
+
+    fp = _campaign_module()
+    assert {path for path, _ in fp.KEYS} == set(KEY_READERS)
+    assert {"hand_end.last_card_bonus", "scoring.concealed_needs_book"} <= set(KEY_READERS)
+    rng = __import__("random").Random(3)
+    for path, tp in fp.KEYS:  # every key has values of its type, written in a child pack
+        text, keys = fp.key_pack("pony_tail", rng, first=path)
+        assert text.startswith("extends: pony_tail\n") and keys[0] == path
+
+
+def test_a_short_key_campaign_over_every_engine_finds_nothing():
+    fp = _campaign_module()
+    packs = ["pony_tail", "gin_rummy", "rummy", "houses"]
+    tally = fp.campaign(packs, seconds=6, max_cases=16, case_seconds=5, decisions=40, seed=7)
+    assert tally.counts["packs"] >= 4
+    assert not tally.failures, {sig: detail[-600:] for sig, (_, detail) in
+                                tally.failures.items()}

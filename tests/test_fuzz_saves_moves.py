@@ -211,3 +211,38 @@ def test_legal_actions_are_exactly_the_moves_check_accepts_among_many_candidates
         accepted = g.check(text) is None
         if accepted:
             assert str(g.parse_action(text)) in legal, f"{text!r} passes check, not listed"
+
+
+# --------------------------------------------------------------------------- the campaign
+def _campaign_module():
+    """``benchmarks/fuzz_saves_moves.py``, run here with a tiny budget per campaign."""
+    import importlib
+    import pathlib
+    import sys
+
+    bench = pathlib.Path(__file__).resolve().parents[1] / "benchmarks"
+    if str(bench) not in sys.path:
+        sys.path.insert(0, str(bench))
+    return importlib.import_module("fuzz_saves_moves")
+
+
+def test_short_campaigns_of_saves_signed_saves_ids_hooks_and_scenarios_find_nothing():
+    import random
+    import signal
+
+    fz = _campaign_module()
+    signal.signal(signal.SIGALRM, fz._alarm)
+    rng = random.Random(11)
+    tally = fz.Tally()
+    some = {n: ts[:: max(1, len(ts) // 4)] for n, ts in fz.collect_saves(
+        ["pony_tail", "rummy", "houses"], rng, per_game=2, max_steps=120).items()}
+    fz.saves_campaign(some, 1.0, rng, tally, 5)
+    fz.signed_campaign(some, 0.3, rng, tally, 5)
+    fz.ids_campaign(some, 0.8, rng, tally, 5)
+    fz.hooks_campaign(0.8, rng, tally, 5, bases=["pony_tail", "gin_rummy"])
+    fz.scenarios_campaign(0.3, rng, tally, 5, packs=["pony_tail"])
+    for counted in ("saves", "signed saves", "positions probed with odd ids and moves",
+                    "hook games", "scenario files"):
+        assert tally.counts[counted] > 0, counted
+    assert not tally.failures, {sig: detail[-600:] for sig, (_, detail) in
+                                tally.failures.items()}
