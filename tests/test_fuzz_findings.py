@@ -1,0 +1,50 @@
+"""Failures the fuzzing campaigns (``benchmarks/fuzz_packs.py``,
+``benchmarks/fuzz_saves_moves.py``) found, each as the smallest input that shows it.
+
+A finding not yet fixed is ``xfail(strict=True)``: it runs (under a time bound), is
+reported, and turns into a failure the moment the fix lands, so the marker is removed with
+the fix.
+"""
+
+from __future__ import annotations
+
+import signal
+import time
+
+import pytest
+
+import meldkit
+
+
+class _TooSlow(BaseException):
+    pass
+
+
+def _bounded(seconds: float, body):
+    """``body()``'s result, or ``_TooSlow`` raised after ``seconds`` of wall time."""
+
+    def alarm(signum, frame):
+        raise _TooSlow(f"still running after {seconds:g} s")
+
+    old = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return body()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+@pytest.mark.xfail(strict=True, raises=_TooSlow, reason=(
+    "fuzz_packs (issue 20, item 9): a table-meld pack of many decks loads (2,600 cards is "
+    "under MAX_DECK_CARDS), but its first to_json() computes the whole action universe for "
+    "the action-space digest (kernel/universe.table_universe -> melds_in over every copy of "
+    "every card): rummy with 8 decks 1.2 s, 16 decks 15 s, 50 decks minutes"))
+def test_a_loaded_table_pack_of_many_decks_saves_in_bounded_time():
+    pack = meldkit.load_pack_text("extends: rummy\ndeck:\n  decks_by_players:\n    6: 24\n",
+                                  filename="many_decks.yaml")
+    game = meldkit.new_game(pack, players=6, seed=1)
+    start = time.perf_counter()
+    text = _bounded(5.0, game.to_json)
+    assert meldkit.GameState.from_json(text, pack=pack).to_json() == text
+    assert time.perf_counter() - start < 5.0
