@@ -36,8 +36,10 @@ True
 >>> e.step(int(obs["action_mask"].nonzero()[0][0]))
 >>> mask = e.observe(e.agent_selection)["action_mask"]
 >>> bad = int((mask == 0).nonzero()[0][0])
->>> e.step(bad)  # an illegal move: the game ends, the mover loses  # doctest: +ELLIPSIS
-[WARNING]: Illegal move made, game terminating with current player losing...
+>>> from pettingzoo.utils.env_logger import EnvLogger
+>>> EnvLogger.suppress_output()  # PettingZoo warns of an illegal move
+>>> e.step(bad)  # an illegal move: the game ends, the mover loses
+>>> EnvLogger.unsuppress_output()
 >>> e.terminations[e.agent_selection], e.rewards["player_0"] + e.rewards["player_1"]
 (True, -1.0)
 """
