@@ -328,7 +328,7 @@ def test_play_a_whole_game_of_pony_tail_with_greedy_partners(monkeypatch, capsys
     # the table: scores, melds, the Pony Tail, the pile, the stock, the hand grouped by rank
     assert "Scores: " in out and "Pony Tail of 13 down" in out
     assert "Pile: " in out and "Stock: " in out
-    assert "seat 0 (greedy, team 0): draw" in out
+    assert "seat 0 (greedy, team 0): drew 2 cards from the stock" in out
     assert "Game over after" in out and "End of input" not in out
 
 

@@ -155,10 +155,12 @@ def _books(team: dict) -> Counter:
 
 def auto_events(before: dict, after: dict, reserve_name: str = "reserve",
                 seat_name: Callable[[int], str] = lambda q: f"seat {q}",
-                action: str = "") -> list[str]:
+                action: str = "",
+                side_name: Callable[[int], str] = lambda t: f"team {t}") -> list[str]:
     """What an action set off by itself, from two views of the table (before and after):
     books completed (once no longer pending), reserve piles picked up (but by a ``pickup``
-    ``action``), bonus cards laid out.
+    ``action``), bonus cards laid out; ``seat_name`` and ``side_name`` name a seat and a
+    side (``you`` where each side is one player).
 
     >>> b = {"hand_number": 1, "players": [{"seat": 0, "bonus": [], "reserve_picked_up": False,
     ...      "reserve_size": 13}], "teams": []}
@@ -177,7 +179,9 @@ def auto_events(before: dict, after: dict, reserve_name: str = "reserve",
                 new = _books(t) - _books(old_teams.get(t["team"], {}))
                 for rank, book in new.elements():
                     shown = "wild cards" if rank == "wild" else f"{rank}s"
-                    out.append(f"team {t['team']} completes a {book} book of {shown}")
+                    side = side_name(t["team"])
+                    verb = "complete" if side == "you" else "completes"
+                    out.append(f"{side} {verb} a {book} book of {shown}")
         for p in after.get("players", ()):
             q = p["seat"]
             old = {} if new_hand else old_players.get(q, {})
@@ -196,3 +200,114 @@ def auto_events(before: dict, after: dict, reserve_name: str = "reserve",
         return out
     except (KeyError, TypeError, AttributeError):
         return []  # an engine whose view is not the rummy kernel's
+
+
+# --------------------------------------------------------------------------- help
+
+_COMMANDS = """\
+Commands:
+  moves        list your moves again         table        draw the table again
+  hint         what the greedy bot would do  undo         take back your last move
+  save FILE    save the game (resume with: meldkit play --resume FILE)
+  help         this help                     quit         leave the game
+"""
+
+_GROUPS = """\
+A line ending in "(N ways)" groups moves that differ only in their wild cards (or, in a
+long list, the moves of one rank): type its number to choose among them, or type the
+move itself ({example}).
+"""
+
+
+def pack_moves(state) -> list[tuple[str, str]]:
+    """The moves of ``state``'s pack, each as ``(an example in notation, what it does)``:
+    read from the pack's rules (a knock only where it knocks, ``pickup`` only where it has
+    a reserve), so that ``help`` lists the game's own moves; for an engine of neither
+    kernel, one example of each verb of its action universe.
+
+    >>> import meldkit
+    >>> [m for m, _ in pack_moves(meldkit.new_game("gin_rummy", players=2, seed=1))]
+    ['take', 'pass', 'draw', 'discard 7H', 'knock', 'meld 4H 5H 6H', 'add 7H to m1', 'done']
+    """
+    from ._state import RummyState
+    from .kernel.table import TableState
+
+    spec = state.pack.spec
+    if isinstance(state, TableState):
+        return _table_moves(spec)
+    if isinstance(state, RummyState):
+        return _canasta_moves(spec, state)
+    examples: dict[str, str] = {}
+    for a in state.action_universe():
+        examples.setdefault(str(a).split()[0] if str(a) else "", str(a))
+    return [(text, "") for verb, text in examples.items() if verb]
+
+
+def _table_moves(spec) -> list[tuple[str, str]]:
+    knock = spec.knock is not None and spec.knock.max_deadwood is not None
+    out = []
+    if spec.pile.first_upcard != "none":
+        out += [("take", "take the first upcard (or the discard on top)"),
+                ("pass", "pass the first upcard")]
+    out.append(("draw", "draw the top card of the stock"))
+    take = spec.pile.take
+    if spec.pile.first_upcard == "none":
+        out.append(("take", {"top": "take the top card of the discard pile",
+                             "pile": "take the whole discard pile"}.get(
+                                 take, "take the top card of the discard pile")))
+    if take == "deep":
+        out.append(("take 5H", "take the pile down to 5H (you must use 5H at once)"))
+    out.append(("discard 7H", "discard a card (ends your turn)"))
+    if knock:
+        out += [("knock", f"knock with {spec.knock.max_deadwood} or less deadwood: "
+                          "then discard and lay down your melds"),
+                ("meld 4H 5H 6H", "after a knock: lay down a set or a run"),
+                ("add 7H to m1", "after the other side knocks: lay off on its meld m1"),
+                ("done", "finish laying down (or laying off)")]
+    else:
+        out.append(("meld 4H 5H 6H", "lay down a set or a run"))
+        if spec.melds.lay_off.onto != "none":
+            out.append(("add 7H to m1", "lay off on meld m1 (the ids are on the table)"))
+    if getattr(spec.stock, "wall", 0) and not knock:
+        out.append(("pass", "at the wall: end the hand"))
+    return out
+
+
+def _canasta_moves(spec, state) -> list[tuple[str, str]]:
+    n = spec.turn.draw
+    out = [("draw", "draw from the stock" if n == 1 else f"draw {n} cards from the stock")]
+    take = spec.pile.take_with or ()
+    if "natural_pair" in take:
+        out.append(("take 9 9", "take the pile with two natural 9s (a 9 on top)"))
+    if "natural_and_wild" in take:
+        out.append(("take 9 2", "take the pile with a 9 and a wild card"))
+    if "onto_meld" in take:
+        out.append(("take to 9", "take the pile, its top card onto your side's meld of 9s"))
+    if spec.deal.reserve:
+        out.append(("pickup", f"pick up your {spec.deal.reserve_name}"))
+    out.append(("meld 9 9 2", "lay down a new meld"))
+    out.append(("add 9 to 9", "add to your side's meld of 9s"))
+    if getattr(state.rules, "sequences", None):
+        out.append(("run 4H 5H 6H", "lay down a sequence of one suit"))
+        out.append(("extend 7H to 4H-6H", "add to the sequence 4H-6H"))
+    out.append(("discard 9", "discard a card (ends your turn)"))
+    if any(t.minimum for t in (spec.initial_meld.minimums or ())):
+        out.append(("withdraw", "take back an initial meld short of the minimum"))
+    out.append(("end", "end the hand when the stock is empty"))
+    return out
+
+
+def play_help(state) -> str:
+    """``meldkit play``'s help for ``state``'s pack: its own moves with examples, the
+    commands, and how grouped lines open."""
+    moves = pack_moves(state)
+    width = max((len(m) for m, _ in moves), default=0) + 2
+    lines = [f"The moves of {state.pack.spec.title or state.pack.name}. Type a move's "
+             "number, or the move itself in notation:"]
+    lines += [f"  {m:<{width}}{what}".rstrip() for m, what in moves]
+    text = "\n".join(lines) + "\n" + _COMMANDS
+    from ._state import RummyState
+
+    if isinstance(state, RummyState):
+        text += _GROUPS.format(example="meld 9 9 9 2")
+    return text

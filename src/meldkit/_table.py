@@ -133,12 +133,14 @@ def blocked_codes(pack) -> frozenset[str]:
     return frozenset(out)
 
 
-def render_state(state, player: int, style: Style) -> str:
+def render_state(state, player: int, style: Style, fresh: Sequence[str] = (),
+                 fresh_note: str = "new") -> str:
     """The table as ``player`` sees it in ``state``, as lines of text, drawn by the
     renderer of the state's engine with the roles the pack gives its cards: table melds
     with ids (rummy, gin); a side's melds and books, the pile marked FROZEN or BLOCKED and
     the reserve (the canasta kernel); the view's keys for any other engine (Houses, a
-    plugin's)."""
+    plugin's).  ``fresh`` are the cards just come into the hand (drawn, taken), marked
+    with ``*`` and named after it with ``fresh_note`` (``drawn``, ``from the pile``)."""
     from ._state import RummyState
     from .kernel.table import TableState
 
@@ -147,49 +149,157 @@ def render_state(state, player: int, style: Style) -> str:
     view = state.view(player)
     try:
         if isinstance(state, TableState):
-            return _render_table_melds(view, style, title)
+            return _render_table_melds(view, style, title, fresh, fresh_note,
+                                       pack.spec.turn.draw)
         if isinstance(state, RummyState):
             reserve = pack.spec.deal.reserve_name if pack.spec.deal.reserve else None
             return _render_rummy(view, style, title, wild_codes(pack), reserve,
-                                 blocked_codes(pack), pack.spec.pile.frozen_until_melded)
+                                 blocked_codes(pack), pack.spec.pile.frozen_until_melded,
+                                 fresh, fresh_note, books_needed(pack, state.n_players))
     except (KeyError, TypeError, IndexError):  # a view this renderer does not read
         pass
     return _render_generic(view, style, title)
 
 
+PHASE_WORDS = {
+    "first_upcard": "the first upcard: take it or pass",
+    "draw": "draw phase: draw from the stock or take from the pile",
+    "play": "play phase: meld, lay off, then discard",
+    "discard": "discard phase: discard a card",
+    "knock": "knock phase: discard, lay down your melds, then done",
+    "layoff": "lay-off phase: lay off on the knocker's melds and meld the rest, then done",
+    "wall": "the wall: knock with the top discard, or pass (the hand is void)",
+    "over": "the game is over",
+}
+"""Each phase of the two kernels in words, as the table names it."""
+
+
+def phase_words(phase: str, knock: bool = False) -> str:
+    """A phase in words (``first_upcard`` → ``the first upcard: take it or pass``); a
+    phase of another engine as it is.
+
+    >>> phase_words("discard", knock=True)
+    'discard phase: discard a card, or knock'
+    """
+    text = PHASE_WORDS.get(phase, f"{phase} phase")
+    if phase == "discard" and knock:
+        text += ", or knock"
+    return text
+
+
+def is_solo(view: dict[str, Any]) -> bool:
+    """Whether every side of the table is one player (no partners): then the table speaks
+    of "you" and of the others by seat, never of teams."""
+    return all(len(s["seats"]) == 1 for s in view["sides"])
+
+
+def seat_label(q: int, you: int) -> str:
+    """``you``, or ``seat 2``."""
+    return "you" if q == you else f"seat {q}"
+
+
+def _marked(cards: Sequence[str], style: Style, fresh: Sequence[str], wild=frozenset()
+            ) -> list[str]:
+    """The cards shown, those in ``fresh`` (as many times as they are there) with ``*``."""
+    left = list(fresh)
+    out = []
+    for c in cards:
+        if c in left:
+            left.remove(c)
+            out.append(style.card(c, wild) + style.yellow("*"))
+        else:
+            out.append(style.card(c, wild))
+    return out
+
+
+def _fresh_in(hand: Sequence[str], fresh: Sequence[str]) -> list[str]:
+    left = list(hand)
+    out = []
+    for c in fresh:
+        if c in left:
+            left.remove(c)
+            out.append(c)
+    return out
+
+
+def books_needed(pack, players: int) -> tuple[tuple[str, ...], int]:
+    """``(the required book kinds, the number of books)`` a side needs to go out
+    (``going_out.required_books``, ``going_out.min_books`` for this table)."""
+    going = pack.spec.going_out
+    least = (going.min_books_by_players or {}).get(players, going.min_books) or 0
+    return tuple(going.required_books or ()), least
+
+
+def missing_books(required: Sequence[str], melds: Sequence[dict]) -> list[str]:
+    """The required book kinds a side has not made yet (a kind required twice needs
+    two books of it).
+
+    >>> missing_books(["sevens", "wild", "red", "black"], [{"book": "red"}, {"book": None}])
+    ['sevens', 'wild', 'black']
+    """
+    made = [m["book"] for m in melds if m.get("book") and not m.get("pending")]
+    out = []
+    for kind in required:
+        if kind in made:
+            made.remove(kind)
+        else:
+            out.append(kind)
+    return out
+
+
 _SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
 
-def _render_table_melds(view: dict[str, Any], style: Style, title: str) -> str:
+def _render_table_melds(view: dict[str, Any], style: Style, title: str,
+                        fresh: Sequence[str] = (), fresh_note: str = "new",
+                        draw: int = 1) -> str:
     """A table-meld game (rummy, gin) as its player sees it: the melds on the table with
     their ids, the pile, the stock, the other hands' sizes, and one's hand by suit."""
     you = view["player"]
+    solo = is_solo(view)
+    knock = view.get("knock_value") is not None
+
+    cp = view.get("current_player")
+    turn = ""
+    if cp is not None:
+        turn = f" · to play: {seat_label(cp, you)} — {phase_words(view['phase'], knock)}"
+    elif view["phase"] == "over":
+        turn = " · the game is over"
     lines = [style.bold(title) if title else "",
-             f"hand {view['hand_number']} · phase {view['phase']} · scores "
-             + ", ".join(f"{'you' if p == you else f'seat {p}'} {s}"
-                         for p, s in enumerate(view["scores"]))]
-    if view.get("knock_value") is not None:
+             f"hand {view['hand_number']}{turn}",
+             "scores: " + ", ".join(
+                 f"{seat_label(s['seats'][0], you) if solo else 'team ' + str(s['side'])} "
+                 f"{s['score']}" for s in view["sides"])]
+    if knock:
+        k = view.get("knocker")
         lines.append(f"knock with {view['knock_value']} or less"
-                     + (f" · seat {view['knocker']} knocked" if view.get("knocker") is not None
-                        else ""))
+                     + (f" · {seat_label(k, you)} knocked" if k is not None else ""))
     melds = view["melds"]
-    lines.append("melds: " + ("none" if not melds else ""))
+    lines.append("melds: none" if not melds else "melds:")
     for m in melds:
-        who = "you" if m["owner"] == you else f"seat {m['owner']}"
         shown = " ".join(style.card(c) for c in m["cards"])
-        lines.append(f"  {m['id']:<4} {m['kind']:<4} ({who}) [{shown}]")
+        lines.append(f"  {m['id']:<4} {m['kind']:<4} ({seat_label(m['owner'], you)}) [{shown}]")
     pile = view["pile"]["cards"]  # face up, bottom first
     top = style.card(pile[-1]) if pile else "empty"
     lines.append(f"pile: {top}" + (f" (and {_plural(len(pile) - 1, 'card')} below: "
                                    + " ".join(pile[:-1][-8:]) + ")" if len(pile) > 1 else ""))
-    lines.append(f"stock: {_plural(view['stock'], 'card')} · others hold: " + ", ".join(
-        f"seat {p}: {n}" for p, n in enumerate(view["hand_sizes"]) if p != you))
+    lines.append(f"stock: {_plural(view['stock_size'], 'card')} · " + ", ".join(
+        f"{seat_label(s['seat'], you)} holds {_plural(s['hand_size'], 'card')}"
+        for s in view["seats"] if s["seat"] != you))
     by_suit: dict[str, list[str]] = {}
     for c in view["hand"]:
         by_suit.setdefault(c[-1], []).append(c)
-    lines.append("your hand: " + _join([" ".join(style.card(c) for c in cards)
-                                        for _, cards in sorted(by_suit.items())], "   ")
-                 + f"   (deadwood {view['deadwood']})")
+    new = _fresh_in(view["hand"], fresh)
+    rows = []
+    left = list(new)
+    for _, cards in sorted(by_suit.items()):
+        mine = [c for c in left if c in cards]
+        for c in mine:
+            left.remove(c)
+        rows.append(" ".join(_marked(cards, style, mine)))
+    note = f"; * {fresh_note}: {' '.join(new)}" if new else ""
+    lines.append("your hand: " + _join(rows, "   ")
+                 + f"   (deadwood {view['deadwood']}{note})")
     return "\n".join(line for line in lines if line != "") + "\n"
 
 
@@ -226,40 +336,77 @@ def _meld_text(m: dict[str, Any], style: Style, wild) -> str:
     return f"{head} [{shown}]"
 
 
+def pile_mark(pile: dict[str, Any], blocked=frozenset(), frozen_for_you: bool = False) -> str:
+    """The one state of the pile that governs taking it: BLOCKED (a card on top that no one
+    may take the pile under), else FROZEN, else FROZEN for your side until it melds, else
+    nothing.
+
+    >>> pile_mark({"top": "3S", "frozen": True}, {"3S"})
+    'BLOCKED: 3S on top, the pile cannot be taken'
+    >>> pile_mark({"top": "9H", "frozen": True}, {"3S"})
+    'FROZEN: only a natural pair takes it'
+    """
+    top = pile.get("top")
+    if top and top in blocked:
+        return f"BLOCKED: {top} on top, the pile cannot be taken"
+    if pile.get("frozen"):
+        return "FROZEN: only a natural pair takes it" if top else "frozen"
+    if frozen_for_you and top:
+        return "FROZEN for your side until it melds"
+    return ""
+
+
 def _render_rummy(view: dict[str, Any], style: Style, title: str, wild,
                   reserve_name: str | None, blocked=frozenset(),
-                  frozen_until_melded: bool = False) -> str:
-    """A canasta-kernel game; ``reserve_name`` None: the game has no reserve."""
+                  frozen_until_melded: bool = False, fresh: Sequence[str] = (),
+                  fresh_note: str = "new",
+                  needed: tuple[tuple[str, ...], int] = ((), 0)) -> str:
+    """A canasta-kernel game; ``reserve_name`` None: the game has no reserve; ``needed``
+    the books a side needs to go out (:func:`books_needed`)."""
     you = view["you"]
     your_team = view["team"]
     players = view["players"]
     teams = view["teams"]
+    solo = is_solo(view)
     lines: list[str] = []
     head = title or view.get("pack", "")
     bits = [f"hand {view['hand_number']}"]
     if view.get("dealer") is not None:
-        bits.append(f"dealer: seat {view['dealer']}")
+        bits.append(f"dealer: {seat_label(view['dealer'], you)}")
     if view.get("current_player") is not None:
         cp = view["current_player"]
         bits.append(f"to play: seat {cp}" + (" (you)" if cp == you else "")
-                    + f", {view['phase']} phase")
+                    + f" — {phase_words(view['phase'])}")
     lines.append(style.bold(f"── {head} ── " + " · ".join(bits)))
+
+    def side_name(t: dict[str, Any]) -> str:
+        if solo:
+            (q,) = t["players"]
+            return "you" if q == you else f"seat {q}"
+        seats = ", ".join(str(p) for p in t["players"])
+        return f"team {t['team']} (seat{'s' if len(t['players']) != 1 else ''} {seats})"
+
     # scores
     parts = []
     for t in teams:
-        seats = ", ".join(str(p) for p in t["players"])
-        label = f"team {t['team']} (seat{'s' if len(t['players']) != 1 else ''} {seats})"
-        if t["team"] == your_team:
+        label = side_name(t)
+        if t["team"] == your_team and not solo:
             label = style.green(label + " ← you")
+        elif t["team"] == your_team:
+            label = style.green(label)
         parts.append(f"{label}: {t['score']:,}")
     lines.append("Scores: " + " · ".join(parts))
-    # each team's table
+    required, least = needed
+    # each side's table
     for t in sorted(teams, key=lambda t: t["team"] != your_team):
         seats = [p for p in players if p["team"] == t["team"]]
         status = "melded" if t["melded"] else f"not melded yet (minimum {t['minimum']})"
-        label = f"Team {t['team']}"
+        if solo:
+            label = "You" if t["team"] == your_team else f"Seat {t['players'][0]}"
+        else:
+            label = f"Team {t['team']}"
         if t["team"] == your_team:
-            label = style.green(label + " (yours)")
+            label = style.green(label if solo else label + " (yours)")
         lines.append(f"{style.bold(label)} — {status}")
         books = [m for m in t["melds"] if m.get("book")]
         melds = [m for m in t["melds"] if not m.get("book")]
@@ -273,6 +420,16 @@ def _render_rummy(view: dict[str, Any], style: Style, title: str, wild,
                 lines.append("    " + _meld_text(m, style, wild))
         if not books and not melds:
             lines.append(style.dim("  no melds"))
+        if required:
+            missing = missing_books(required, t["melds"])
+            lines.append("  " + (style.yellow("books still needed to go out: "
+                                              + ", ".join(missing)) if missing
+                                 else "every required book made"))
+        elif least:
+            made = sum(1 for m in books if not m.get("pending"))
+            if made < least:
+                lines.append("  " + style.yellow(f"books to go out: {made} of the {least} "
+                                                 "needed"))
         for p in seats:
             bits = []
             who = f"seat {p['seat']}" + (" (you)" if p["seat"] == you else "")
@@ -289,29 +446,31 @@ def _render_rummy(view: dict[str, Any], style: Style, title: str, wild,
             lines.append(f"  {who}: " + ", ".join(bits))
     # pile and stock
     pile = view["pile"]
+    mark = pile_mark(pile, blocked, frozen_until_melded and not any(
+        t["melded"] for t in teams if t["team"] == your_team))
+    mark = f" · {style.cyan(mark)}" if mark else ""
+    stock = f"   ·   Stock: {_plural(view['stock_size'], 'card')}"
     if pile["top"]:
-        frozen = style.cyan(" FROZEN") if pile["frozen"] else ""
-        if not pile["frozen"] and frozen_until_melded and not any(
-                t["melded"] for t in teams if t["team"] == your_team):
-            frozen = style.cyan(" FROZEN for your side until it melds")
-        if pile["top"] in blocked:
-            frozen += style.cyan(f" BLOCKED (a {pile['top']} on top: it cannot be taken)")
         lines.append(f"Pile: {style.card(pile['top'], wild)} on top, "
-                     f"{_plural(pile['size'], 'card')}{frozen}   ·   Stock: "
-                     f"{_plural(view['stock_size'], 'card')}")
+                     f"{_plural(pile['size'], 'card')}{mark}{stock}")
     else:
-        frozen = style.cyan(" (frozen)") if pile["frozen"] else ""
-        lines.append(f"Pile: empty{frozen}   ·   Stock: {_plural(view['stock_size'], 'card')}")
+        lines.append(f"Pile: empty{mark}{stock}")
     # the viewer's own hand
     hand = view["hand"]
-    lines.append(style.bold(f"Your hand (seat {you}, {_plural(len(hand), 'card')}):"))
+    new = _fresh_in(hand, fresh)
+    lines.append(style.bold(f"Your hand (seat {you}, {_plural(len(hand), 'card')}):")
+                 + (f"  * {fresh_note}: {' '.join(new)}" if new else ""))
     groups = group_hand(hand, wild)
     if groups:
         row: list[str] = []
         width = 0
+        left = list(new)
         for rank, cards in groups:
-            cell = f"{rank}: " + " ".join(style.card(c, wild) for c in cards)
-            plain = len(rank) + 2 + sum(len(c) + 1 for c in cards)
+            mine = [c for c in left if c in cards]
+            for c in mine:
+                left.remove(c)
+            cell = f"{rank}: " + " ".join(_marked(cards, style, mine, wild))
+            plain = len(rank) + 2 + sum(len(c) + 1 for c in cards) + len(mine)
             if row and width + plain > 76:
                 lines.append("  " + "   ".join(row))
                 row, width = [], 0
@@ -394,3 +553,165 @@ class Progress:
         if self.enabled and self._drawn:
             self.stream.write("\n")
             self.stream.flush()
+
+
+# --------------------------------------------------------------------------- a hand's end
+
+_ENDINGS = {"went_out": "{who} went out", "stock_empty": "the stock ran out",
+            "one_side_left": "only one side was left", "knock": "{who} knocked",
+            "gin": "{who} went gin", "big_gin": "{who} went big gin",
+            "undercut": "{who} knocked and was undercut", "wall": "the stock reached the wall",
+            "limit": "the pile was taken too often", "turn_limit": "the hand went on too long",
+            "no_legal_move": "no one could move", "no_progress": "the game made no progress"}
+
+
+def ending_words(ended_by: str, who: str | None) -> str:
+    """How a hand ended, in words (``knock``, ``seat 1`` → ``seat 1 knocked``)."""
+    return _ENDINGS.get(ended_by, ended_by).format(who=who or "nobody")
+
+
+_ITEMS = (("books", "books"), ("melded_cards", "melded cards"), ("bonus_cards", "bonus"),
+          ("dead_cards", "dead cards"), ("hand_cards", "cards in hand"),
+          ("reserve_cards", "reserve"), ("going_out", "going out"))
+
+
+def render_hand_end(state, result, style: Style, you: int | None = None, *,
+                    before=None, action=None, layoffs: Sequence[tuple[int, str, str]] = (),
+                    reserve_name: str = "reserve") -> str:
+    """The end of a hand, for its scoring style: the canasta kernel's score item by item;
+    a knock hand (gin) both hands — melds, lay-offs, deadwood — and ``9 vs 17 → +8 to
+    you``; a rummy hand the cards left and who scores them.  ``you`` names a seat "you";
+    ``before`` is the state before ``action``, the hand's last (the table kernel deals the
+    next hand at once: its hands are read there), ``layoffs`` the ``(seat, card, meld id)``
+    laid off in the hand."""
+    from .kernel.table import TableState
+
+    if isinstance(state, TableState):
+        try:
+            return _table_hand_end(state, result, style, you, before, action, layoffs)
+        except (AttributeError, KeyError, IndexError, TypeError, ValueError):
+            pass  # a plugin's record this summary does not read: the short form
+    return _canasta_hand_end(state, result, style, you, reserve_name)
+
+
+def _side_label(state, team: int, you: int | None) -> str:
+    seats = state.team_players(team)
+    if len(seats) == 1:
+        return "you" if seats[0] == you else f"seat {seats[0]}"
+    return f"team {team}" + (" (yours)" if you is not None and you in seats else "")
+
+
+def _seat_text(q: int | None, you: int | None) -> str | None:
+    if q is None:
+        return None
+    return "you" if q == you else f"seat {q}"
+
+
+def _canasta_hand_end(state, hr, style: Style, you: int | None, reserve_name: str) -> str:
+    how = ending_words(hr.ended_by, _seat_text(hr.went_out, you))
+    lines = [style.bold(f"── Hand {hr.hand_number} is over: {how} ──")]
+    items = tuple((a, reserve_name if a == "reserve_cards" else label) for a, label in _ITEMS)
+    for s in getattr(hr, "scores", ()):
+        parts = []
+        for attr, label in items:
+            v = getattr(s, attr, 0)
+            if isinstance(v, int) and v:
+                extra = f" ({', '.join(s.book_kinds)})" if attr == "books" and s.book_kinds else ""
+                parts.append(f"{label}{extra} {v:+,}")
+        for label, points in getattr(s, "adjustments", ()) or getattr(s, "items", ()):
+            parts.append(f"{label.replace('_', ' ')} {points:+,}")
+        total = state.scores[s.team] if s.team < len(state.scores) else 0
+        lines.append(f"  {_side_label(state, s.team, you)}: {s.total:+,}  = "
+                     + (", ".join(parts) or "nothing") + f"   → {total:,}")
+    return "\n".join(lines) + "\n"
+
+
+def _table_hand_end(state, hr, style: Style, you, before, action, layoffs) -> str:
+    from ._cards import card_code, kind_of_code
+
+    final = hr.final
+    n = len(final.team_of)
+    knocker = hr.went_out
+    how = ending_words(hr.ended_by, _seat_text(knocker, you))
+    lines = [style.bold(f"── Hand {hr.hand_number} is over: {how} ──")]
+
+    def name(q: int) -> str:
+        return _seat_text(q, you) or ""
+
+    def cards(codes: Sequence[str]) -> str:
+        return " ".join(style.card(c) for c in sorted(codes, key=kind_of_code))
+
+    if before is not None:
+        hands = [[card_code(before.kind_of[c]) for c in before.hands[q]] for q in range(n)]
+        melds = {f"m{m.id}": (m.owner, [card_code(before.kind_of[c]) for c in m.cards])
+                 for m in before.melds}
+        actor = before.current_player
+        if action is not None and actor is not None and action.type in ("discard", "meld",
+                                                                        "add"):
+            used = [card_code(k) for k in action.cards]
+            for c in used:
+                hands[actor].remove(c)
+            if action.type == "meld":
+                melds[f"m{before.next_meld}"] = (actor, used)
+            elif action.type == "add" and f"m{action.target}" in melds:
+                melds[f"m{action.target}"][1].extend(used)
+        laid: dict[int, dict[str, list[str]]] = {}
+        laid_cards: dict[str, list[str]] = {}
+        for q, c, mid in layoffs:
+            laid.setdefault(q, {}).setdefault(mid, []).append(c)
+            laid_cards.setdefault(mid, []).append(c)
+        order = list(range(n))
+        if knocker is not None:  # the knocker first
+            order = [knocker] + [q for q in order if q != knocker]
+        for q in order:
+            own = []
+            for mid, (owner, codes) in melds.items():
+                if owner != q:
+                    continue
+                extra = list(laid_cards.get(mid, ()))
+                mine = list(codes)
+                for c in extra:  # the cards laid off on it are shown with who laid them
+                    if c in mine:
+                        mine.remove(c)
+                own.append(f"[{cards(mine)}]")
+            bits = [("melds " + " ".join(own)) if own else "no melds"]
+            if laid.get(q):
+                bits.append("laid off " + ", ".join(f"{cards(cs)} on {mid}"
+                                                    for mid, cs in laid[q].items()))
+            left = hands[q]
+            word = "deadwood" if state.rules.style == "knock" else "cards left"
+            bits.append(f"{word} {cards(left)} = {final.deadwood[q]}" if left
+                        else "no cards left" if hr.ended_by not in ("gin", "big_gin")
+                        else "gin: no deadwood")
+            lines.append(f"  {name(q)}: " + " · ".join(bits))
+    net = list(hr.net)
+    best = max(range(n), key=lambda q: net[q])
+    items = [i for s in hr.scores for i in s.items if i[0] not in ("box", "game")]
+    worth = ", ".join(f"{label.replace('_', ' ')} {points:+,}" for label, points in items)
+    style_of = state.rules.style
+    if knocker is None or not any(net):
+        lines.append("  no score: the hand is void" if knocker is None
+                     else "  no score")
+    elif style_of == "knock":
+        d = next(q for q in range(n) if q != knocker)
+        head = f"  {final.deadwood[knocker]} vs {final.deadwood[d]} → {net[best]:+,} to {name(best)}"
+        if len(items) > 1 or (items and items[0][0] != "deadwood"):
+            head += f" ({worth})"
+        if getattr(final, "multiplier", 1) > 1:
+            head += f", doubled ×{final.multiplier}"
+        lines.append(head)
+    elif style_of == "winner_takes_hands":
+        lines.append(f"  {name(best)} {'score' if best == you else 'scores'} "
+                     f"{net[best]:+,}: the cards left in the other hands ("
+                     + ", ".join(f"{name(q)} {final.deadwood[q]}" for q in range(n)
+                                 if q != best) + ")")
+    else:
+        lines.append("  " + ", ".join(f"{name(q)} {net[q]:+,}" for q in range(n)))
+    extras = [(s.team, label, points) for s in hr.scores for label, points in s.items
+              if label in ("box", "game")]
+    if extras:
+        lines.append("  game end: " + ", ".join(
+            f"{_side_label(state, t, you)} {label} bonus {points:+,}" for t, label, points in extras))
+    lines.append("  scores: " + ", ".join(
+        f"{_side_label(state, t, you)} {state.scores[t]:,}" for t in range(len(state.scores))))
+    return "\n".join(lines) + "\n"

@@ -219,28 +219,13 @@ def _style(args: argparse.Namespace, stream: TextIO):
 
 
 
-def _hand_report(state, hr, style, reserve_name: str = "reserve") -> str:
-    """The end of a hand: how it ended and each team's score, item by item."""
-    how = {"went_out": f"seat {hr.went_out} went out",
-           "stock_empty": "the stock ran out",
-           "one_side_left": "only one side was left"}.get(hr.ended_by, hr.ended_by)
-    lines = [style.bold(f"── Hand {hr.hand_number} is over: {how} ──")]
-    items = (("books", "books"), ("melded_cards", "melded cards"), ("bonus_cards", "bonus"),
-             ("dead_cards", "dead cards"), ("hand_cards", "cards in hand"),
-             ("reserve_cards", reserve_name), ("going_out", "going out"))
-    for s in getattr(hr, "scores", ()):
-        parts = []
-        for attr, label in items:
-            v = getattr(s, attr, 0)
-            if isinstance(v, int) and v:
-                extra = f" ({', '.join(s.book_kinds)})" if attr == "books" and s.book_kinds else ""
-                parts.append(f"{label}{extra} {v:+,}")
-        for label, points in getattr(s, "adjustments", ()):
-            parts.append(f"{label} {points:+,}")
-        total = state.scores[s.team] if s.team < len(state.scores) else 0
-        lines.append(f"  team {s.team}: {s.total:+,}  = " + (", ".join(parts) or "nothing")
-                     + f"   → {total:,}")
-    return "\n".join(lines) + "\n"
+def _hand_report(state, hr, style, reserve_name: str = "reserve", you: int | None = None,
+                 **details: Any) -> str:
+    """The end of a hand for its scoring style (see :func:`meldkit._table.render_hand_end`):
+    how it ended and each side's score, item by item; ``you`` names a seat "you"."""
+    from ._table import render_hand_end
+
+    return render_hand_end(state, hr, style, you, reserve_name=reserve_name, **details)
 
 
 def _game_over(state, style, you_team: int | None = None) -> str:
@@ -250,7 +235,12 @@ def _game_over(state, style, you_team: int | None = None) -> str:
     if w is None:
         head = f"Game over after {n} hand{'s' if n != 1 else ''}: a tie, {scores}."
     else:
-        head = f"Game over after {n} hand{'s' if n != 1 else ''}: team {w} wins, {scores}."
+        seats = state.team_players(w)
+        if len(seats) == 1:  # no partners: the winner by seat
+            who = "you win" if w == you_team else f"seat {seats[0]} wins"
+        else:
+            who = f"team {w} wins"
+        head = f"Game over after {n} hand{'s' if n != 1 else ''}: {who}, {scores}."
     if you_team is not None and w is not None:
         head += style.green(" You win!") if w == you_team else " You lose."
     return style.bold(head) + "\n"
@@ -563,23 +553,6 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------------- play
 
-_PLAY_HELP = """\
-Type a move's number, or the move itself in notation:
-  draw        draw from the stock          take 9 9     take the pile with two 9s
-  pickup      pick up your reserve pile    meld 9 9 2   lay down a new meld
-  add 9 to 9  add to your side's meld      discard 9    discard a card (ends your turn)
-  withdraw    take back an initial meld    end          end the hand (empty stock)
-Commands:
-  moves       list your moves again        table        draw the table again
-A line ending in "(N ways)" groups moves that differ only in their wild cards (or, in a
-long list, the moves of one rank): type its number to choose among them, or type the
-move itself (meld 9 9 9 2).
-  hint        what the greedy bot would do undo         take back your last move
-  save FILE   save the game (resume with: meldkit play --resume FILE)
-  help        this help                    quit         leave the game
-"""
-
-
 class _Game:
     """One interactive game: the state, the seats, and the terminal."""
 
@@ -597,12 +570,27 @@ class _Game:
         self.pack = pack_of(state)
         self.bots = {q: make_bot(names[q], seed=seed + 1 + q)
                      for q in range(state.n_players) if q != human}
-        self.undo: list[tuple[Any, str]] = []
+        self.undo: list[tuple[Any, str, list]] = []
         self.hands_seen = len(state.hand_results)
         self.wild = _table_wild_codes(self.pack)
         self.echo = not _isatty(inp)
         self.menu: list[Any] = []  # the move list shown, and the step open in it (if any)
         self.open: Any = None
+        self.partners = any(len(state.team_players(t)) > 1 for t in range(state.n_teams))
+        self.fresh: list[str] = []  # the cards just come into your hand, marked on the table
+        self.fresh_note = "new"
+        self.layoffs: list[tuple[int, str, str]] = []  # (seat, card, meld id) this hand
+        from .kernel.table import TableState
+
+        self.table_kernel = isinstance(state, TableState)
+
+    def who(self, q: int) -> str:
+        """``you``, or a bot by seat: ``seat 1 (greedy)``, with its team where there are
+        partners (``seat 1 (greedy, team 1)``)."""
+        if q == self.human:
+            return "you"
+        team = f", team {self.state.team_of[q]}" if self.partners else ""
+        return f"seat {q} ({self.names[q]}{team})"
 
     # ------------------------------------------------------------ output
     def say(self, text: str = "") -> None:
@@ -622,7 +610,7 @@ class _Game:
     def table(self) -> None:
         from ._table import render_state
 
-        self.say(render_state(self.state, self.human, self.style))
+        self.say(render_state(self.state, self.human, self.style, self.fresh, self.fresh_note))
 
     def moves(self) -> None:
         """The legal moves, grouped: moves that differ only in wild cards share a line,
@@ -651,17 +639,105 @@ class _Game:
         after = self.state.view(self.human)
         for text in auto_events(before, after, self.pack.spec.deal.reserve_name,
                                 lambda q: f"seat {q} (you)" if q == self.human else f"seat {q}",
-                                action):
+                                action, self.side_name):
             self.say(f"    {text}")
 
-    def after_apply(self) -> None:
+    def side_name(self, team: int) -> str:
+        seats = self.state.team_players(team)
+        if len(seats) == 1:
+            return "you" if seats[0] == self.human else f"seat {seats[0]}"
+        return f"team {team}"
+
+    def after_apply(self, before=None, action=None) -> None:
+        """The end of each hand the last action finished (``before``: the state before
+        ``action``, where a table-meld hand's last hands are read)."""
         results = self.state.hand_results
         while self.hands_seen < len(results):
             self.say(_hand_report(self.state, results[self.hands_seen], self.style,
-                                  self.pack.spec.deal.reserve_name))
+                                  self.pack.spec.deal.reserve_name, self.human,
+                                  before=before, action=action, layoffs=self.layoffs))
+            before = action = None
             self.hands_seen += 1
+            self.layoffs = []
+            self.fresh = []
             if not self.state.is_over:
                 self.say(self.style.bold(f"── Hand {self.state.hand_number} ──"))
+
+    def what_happened(self, p: int, action, seen: dict, after: dict, shown: str) -> list[str]:
+        """The log of ``p``'s ``action``: the card drawn and the cards taken named to the
+        player who may see them (you), never an opponent's stock draw (``drew from the
+        stock``); ``seen`` and ``after`` are your views before and after it."""
+        t = action.type
+        same_hand = seen.get("hand_number") == after.get("hand_number")
+        pile = seen.get("pile") or {}
+        top, size = pile.get("top"), pile.get("size") or 0
+        took = ""
+        if t == "take" and top is not None:
+            if self.table_kernel:
+                n = size - ((after.get("pile") or {}).get("size") or 0) if same_hand else 1
+                cards = (pile.get("cards") or [top])[-max(n, 1):]
+                took = (f"{top} from the pile" if len(cards) == 1
+                        else f"{len(cards)} cards from the pile ({' '.join(cards)})")
+            else:
+                took = f"the pile ({size} card{'' if size == 1 else 's'}, {top} on top)"
+        if p != self.human:
+            if t == "draw":
+                n = self.pack.spec.turn.draw
+                return [f"drew {'' if n == 1 else f'{n} cards '}from the stock"]
+            if took:
+                return [f"took {took}" if self.table_kernel else f"{shown} — took {took}"]
+            return [shown]
+        gained: list[str] = []
+        if same_hand:
+            left = list(seen.get("hand") or ())
+            for c in after.get("hand") or ():
+                if c in left:
+                    left.remove(c)
+                else:
+                    gained.append(c)
+        new = " ".join(gained)
+        lines = [str(action)]
+        if t == "draw":
+            lines.append(f"You drew {new}." if new else "You drew from the stock.")
+            self.fresh, self.fresh_note = gained, "drawn"
+        elif t == "take" and took:
+            if self.table_kernel:
+                lines.append(f"You took {took}.")
+            else:
+                lines.append(f"You took {took}" + (f"; new in your hand: {new}." if new
+                                                   else "."))
+            self.fresh, self.fresh_note = gained, "from the pile"
+        elif t == "pickup":
+            lines.append(f"You picked up your {self.pack.spec.deal.reserve_name}: {new}.")
+            self.fresh, self.fresh_note = gained, "picked up"
+        elif gained:
+            lines.append(f"New in your hand: {new}.")
+            self.fresh, self.fresh_note = self.fresh + gained, "new"
+        return lines
+
+    def play(self, p: int, action, before=None) -> None:
+        """Apply ``p``'s ``action`` and log it: what it was, what came of it, the end of
+        the hand it ended (``before``: a clone of the state before it, if one is kept)."""
+        from ._cards import card_code
+        from .ai.infostate import public_text
+
+        state = self.state
+        if p != self.human:
+            self.fresh = []
+        seen = state.view(self.human)
+        shown = public_text(state, action)  # a card passed face down is not named
+        if before is None and self.table_kernel:
+            before = state.clone()  # a table-meld hand's last hands are read there
+        if self.table_kernel and action.type == "add" and action.cards:
+            self.layoffs.append((p, card_code(action.cards[0]), f"m{action.target}"))
+        state.apply(action)
+        after = state.view(self.human)
+        lines = self.what_happened(p, action, seen, after, shown)
+        self.say(f"  {self.who(p)}: {lines[0]}")
+        for line in lines[1:]:
+            self.say(f"    {line}")
+        self.events(seen, str(action))
+        self.after_apply(before, action)
 
     # ------------------------------------------------------------ the loop
     def run(self) -> int:
@@ -678,15 +754,7 @@ class _Game:
 
                 raise _ReplayError(f"the game cannot go on: {stuck_reason(state)}")
             if p != self.human:
-                a = self.bots[p].choose(state)
-                before = state.view(self.human)
-                from .ai.infostate import public_text
-
-                shown = public_text(state, a)  # a card passed face down is not named
-                state.apply(a)
-                self.say(f"  seat {p} ({self.names[p]}, team {state.team_of[p]}): {shown}")
-                self.events(before, str(a))
-                self.after_apply()
+                self.play(p, self.bots[p].choose(state))
                 show = True
                 continue
             if show:
@@ -705,7 +773,9 @@ class _Game:
             word, _, rest = line.partition(" ")
             cmd = word.lower()
             if cmd in ("help", "?", "h"):
-                self.say(_PLAY_HELP)
+                from ._movelist import play_help
+
+                self.say(play_help(state))
             elif cmd in ("quit", "exit", "q"):
                 self.say("Game left unfinished.")
                 return EXIT_OK
@@ -721,9 +791,10 @@ class _Game:
                 if not self.undo:
                     self.say("  nothing to undo")
                 else:
-                    before, move = self.undo.pop()
+                    before, move, self.layoffs = self.undo.pop()
                     self.state = before
                     self.hands_seen = len(before.hand_results)
+                    self.fresh = []
                     self.say(f"  undone: {move}")
                     show = True
             elif cmd == "save":
@@ -756,12 +827,8 @@ class _Game:
                 return False
             action = state.parse_action(line)
         before = state.clone()
-        seen = state.view(self.human)
-        state.apply(action)
-        self.undo.append((before, str(action)))
-        self.say(f"  you: {action}")
-        self.events(seen, str(action))
-        self.after_apply()
+        self.undo.append((before, str(action), self.layoffs[:]))
+        self.play(self.human, action, before)
         self.menu, self.open = [], None
         return True
 
@@ -860,7 +927,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
         seed = extras["bot_seed"] if extras["bot_seed"] is not None else state.seed
     else:
         pack = _load(args.pack or "pony_tail")
-        seed = args.seed if args.seed is not None else secrets.randbits(128)
+        # a short seed, printed, so that the game can be dealt again with --seed
+        seed = args.seed if args.seed is not None else 100_000 + secrets.randbelow(900_000)
         state = new_game(pack, players=_players(args, pack), seed=seed, options=_options(args))
     n = state.n_players
     human = args.seat if args.seat is not None else extras.get("seat", 0)
@@ -881,13 +949,22 @@ def _cmd_play(args: argparse.Namespace) -> int:
     style = _style(args, out)
     game = _Game(state, human, seat_names, style, out, sys.stdin, seed)
     pack = game.pack
-    teams = "; ".join(
-        f"team {t}: " + ", ".join(f"seat {q} ({seat_names[q]})" for q in state.team_players(t))
-        for t in range(state.n_teams))
     verb = "Resuming" if args.resume else "New game of"
+    if game.partners:
+        teams = "; ".join(
+            f"team {t}: " + ", ".join(f"seat {q} ({seat_names[q]})"
+                                      for q in state.team_players(t))
+            for t in range(state.n_teams))
+        seats = f"You are seat {human}, team {state.team_of[human]}.\n{teams}"
+    else:  # no partners: you, and the others by seat
+        others = [q for q in range(n) if q != human]
+        seats = (f"You are seat {human}, against "
+                 + ", ".join(f"seat {q} ({seat_names[q]})" for q in others) + ".")
+    replay = "" if args.resume else (f"Play this deal again with: meldkit play "
+                                     f"{args.pack or 'pony_tail'} --seed {state.seed}"
+                                     + (f" --players {n}" if args.players else "") + "\n")
     out.write(style.bold(f"{verb} {_title(pack)}") + f", {n} players, seed {state.seed}. "
-              f"You are seat {human}, team {state.team_of[human]}.\n{teams}\n"
-              "Type 'help' for help.\n")
+              f"{seats}\n{replay}Type 'help' for the moves of {_title(pack)}.\n")
     return game.run()
 
 
