@@ -313,7 +313,9 @@ def run_case(text: str, tally: Tally, rng: random.Random, seconds: float, decisi
                               "no problems"), text, str(e))
                 return "unlocated"
             return "refused"
-        players = sorted({pack.spec.players.min, min(pack.spec.players.max, 8)})
+        sp = pack.spec.players
+        allowed = sorted(sp.counts) if sp.counts else [sp.min, min(sp.max, 8)]
+        players = sorted({allowed[0], min(allowed[-1], 8)})
         for n in players:
             try:
                 g = meldkit.new_game(pack, players=n, seed=rng.randrange(2**32))
@@ -346,14 +348,16 @@ def campaign(packs: list[str], seconds: float, *, case_seconds: float = 10.0,
     tally = Tally()
     texts = {p: (bundled_pack_dir() / f"{p}.yaml").read_text(encoding="utf-8") for p in packs}
     deadline = time.monotonic() + seconds
-    i = 0
+    i = k = 0
     while time.monotonic() < deadline and (max_cases is None or i < max_cases):
         base = packs[i % len(packs)]
         if rng.random() < text_share:
             text = mangled_text(texts[base], rng)
             kind = "mangled text"
         else:
-            key = KEYS[(i // len(packs)) % len(KEYS)][0]
+            base = packs[k % len(packs)]  # every key meets every pack in turn
+            key = KEYS[(k // len(packs)) % len(KEYS)][0]
+            k += 1
             text, _ = key_pack(base, rng, first=key)
             tally.key_cases[(key, base)] += 1
             kind = "key pack"
