@@ -259,8 +259,8 @@ def _table_moves(spec) -> list[tuple[str, str]]:
         out.append(("take 5H", "take the pile down to 5H (you must use 5H at once)"))
     out.append(("discard 7H", "discard a card (ends your turn)"))
     if knock:
-        out += [("knock", f"knock with {spec.knock.max_deadwood} or less deadwood: "
-                          "then discard and lay down your melds"),
+        out += [("knock", (f"knock with {spec.knock.max_deadwood} or less deadwood: "
+                           "then discard and lay down your melds")),
                 ("meld 4H 5H 6H", "after a knock: lay down a set or a run"),
                 ("add 7H to m1", "after the other side knocks: lay off on its meld m1"),
                 ("done", "finish laying down (or laying off)")]
@@ -302,8 +302,8 @@ def play_help(state) -> str:
     commands, and how grouped lines open."""
     moves = pack_moves(state)
     width = max((len(m) for m, _ in moves), default=0) + 2
-    lines = [f"The moves of {state.pack.spec.title or state.pack.name}. Type a move's "
-             "number, or the move itself in notation:"]
+    title = state.pack.spec.title or state.pack.name
+    lines = [f"The moves of {title}. Type a move's number, or the move itself in notation:"]
     lines += [f"  {m:<{width}}{what}".rstrip() for m, what in moves]
     text = "\n".join(lines) + "\n" + _COMMANDS
     from ._state import RummyState

@@ -164,7 +164,7 @@ def render_state(state, player: int, style: Style, fresh: Sequence[str] = (),
 PHASE_WORDS = {
     "first_upcard": "the first upcard: take it or pass",
     "draw": "draw phase: draw from the stock or take from the pile",
-    "play": "play phase: meld, lay off, then discard",
+    "play": "play phase: meld, add to melds, then discard",
     "discard": "discard phase: discard a card",
     "knock": "knock phase: discard, lay down your melds, then done",
     "layoff": "lay-off phase: lay off on the knocker's melds and meld the rest, then done",
@@ -304,10 +304,36 @@ def _render_table_melds(view: dict[str, Any], style: Style, title: str,
 
 
 def _render_generic(view: dict[str, Any], style: Style, title: str) -> str:
-    """Any engine's view, key by key (for engines whose view is not the rummy kernel's)."""
+    """Any engine's view: its core (the hand, the melds, the sides, whose turn) in words,
+    then the engine's own keys, key by key (for engines whose view is neither kernel's)."""
     lines = [style.bold(title)] if title else []
+    core = ("pack", "player", "team", "hand_number", "phase", "current_player", "dealer",
+            "hand", "seats", "sides", "melds", "stock_size", "pile", "knock", "deadwood",
+            "legal_actions")
+    try:
+        you = view["player"]
+        cp = view.get("current_player")
+        turn = (f" · to play: {seat_label(cp, you)} — {phase_words(view['phase'])}"
+                if cp is not None else "")
+        lines.append(f"hand {view['hand_number']}{turn}")
+        lines.append("scores: " + ", ".join(
+            f"{'your side' if you in s['seats'] else 'side ' + str(s['side'])} "
+            f"(seat{'s' if len(s['seats']) != 1 else ''} "
+            f"{', '.join(str(q) for q in s['seats'])}) {s['score']}" for s in view["sides"]))
+        melds = view["melds"] or []
+        lines.append("melds: none" if not melds else "melds:")
+        for m in melds:
+            lines.append(f"  {m['id']!s:<4} ({seat_label(m['owner'], you)}) ["
+                         + " ".join(style.card(c) for c in m["cards"]) + "]")
+        if view.get("stock_size") is not None:
+            lines.append(f"stock: {_plural(view['stock_size'], 'card')} · " + ", ".join(
+                f"{seat_label(s['seat'], you)} holds {_plural(s['hand_size'], 'card')}"
+                for s in view["seats"] if s["seat"] != you))
+        lines.append("your hand: " + " ".join(view["hand"] or ()))
+    except (KeyError, TypeError, IndexError):  # no core: every key as it is
+        core = ("legal_actions",)
     for key, value in view.items():
-        if key == "legal_actions":
+        if key in core:
             continue
         if isinstance(value, list) and value and isinstance(value[0], dict):
             lines.append(f"{key}:")
@@ -375,8 +401,8 @@ def _render_rummy(view: dict[str, Any], style: Style, title: str, wild,
         bits.append(f"dealer: {seat_label(view['dealer'], you)}")
     if view.get("current_player") is not None:
         cp = view["current_player"]
-        bits.append(f"to play: seat {cp}" + (" (you)" if cp == you else "")
-                    + f" — {phase_words(view['phase'])}")
+        whose = seat_label(cp, you) if solo else f"seat {cp}" + (" (you)" if cp == you else "")
+        bits.append(f"to play: {whose} — {phase_words(view['phase'])}")
     lines.append(style.bold(f"── {head} ── " + " · ".join(bits)))
 
     def side_name(t: dict[str, Any]) -> str:
@@ -658,6 +684,8 @@ def _table_hand_end(state, hr, style: Style, you, before, action, layoffs) -> st
         laid: dict[int, dict[str, list[str]]] = {}
         laid_cards: dict[str, list[str]] = {}
         for q, c, mid in layoffs:
+            if mid not in melds or melds[mid][0] == q:
+                continue  # a card added to one's own meld stays in it
             laid.setdefault(q, {}).setdefault(mid, []).append(c)
             laid_cards.setdefault(mid, []).append(c)
         order = list(range(n))

@@ -683,9 +683,11 @@ class _Game:
         if p != self.human:
             if t == "draw":
                 n = self.pack.spec.turn.draw
+                if same_hand:  # the hand sizes are public
+                    n = (after["seats"][p]["hand_size"] - seen["seats"][p]["hand_size"]) or n
                 return [f"drew {'' if n == 1 else f'{n} cards '}from the stock"]
             if took:
-                return [f"took {took}" if self.table_kernel else f"{shown} — took {took}"]
+                return [f"took {took}" if self.table_kernel else f"{action} — took {took}"]
             return [shown]
         gained: list[str] = []
         if same_hand:
@@ -711,7 +713,7 @@ class _Game:
             lines.append(f"You picked up your {self.pack.spec.deal.reserve_name}: {new}.")
             self.fresh, self.fresh_note = gained, "picked up"
         elif gained:
-            lines.append(f"New in your hand: {new}.")
+            lines.append(f"Into your hand: {new}.")
             self.fresh, self.fresh_note = self.fresh + gained, "new"
         return lines
 
@@ -734,9 +736,13 @@ class _Game:
         after = state.view(self.human)
         lines = self.what_happened(p, action, seen, after, shown)
         self.say(f"  {self.who(p)}: {lines[0]}")
+        drew = action.type in ("draw", "take", "pickup")
+        if not drew:  # what the move set off (a reserve picked up), then what came of it
+            self.events(seen, str(action))
         for line in lines[1:]:
             self.say(f"    {line}")
-        self.events(seen, str(action))
+        if drew:
+            self.events(seen, str(action))
         self.after_apply(before, action)
 
     # ------------------------------------------------------------ the loop
@@ -878,6 +884,27 @@ def _umask() -> int:
     return mask
 
 
+def _same_pack(path: str, data: bytes, pack) -> None:
+    """Refuse a save of another pack than the one named on the command line, naming both
+    (a save of the same pack with another digest is another version of it: from_json says
+    so)."""
+    from ._errors import SaveError
+
+    try:
+        name = json.loads(data).get("pack")
+    except (ValueError, AttributeError):
+        return  # not a save: from_json says so
+    if not isinstance(name, str) or name == pack.name:
+        return
+    from . import available_packs, load_pack
+
+    saved = repr(name[:80])  # a pack that is not bundled: its name only (never opened)
+    if name in available_packs():
+        saved = f"{_title(load_pack(name))} ({name})"
+    raise SaveError(f"{path}: this save is a game of {saved}, not of {_title(pack)} "
+                    f"({pack.name}): resume it with 'meldkit play --resume {path}'")
+
+
 def _read_save(path: str, pack_arg: str | None):
     """A save file and its ``play`` extras, checked: the state (through
     ``GameState.from_json``, which never opens a path the save names) and the extras."""
@@ -887,6 +914,8 @@ def _read_save(path: str, pack_arg: str | None):
     with open(path, "rb") as f:
         data = f.read(64_000_001)
     pack = _load(pack_arg) if pack_arg else None
+    if pack is not None:
+        _same_pack(path, data, pack)
     try:
         state = GameState.from_json(data, pack=pack)
     except SaveError as e:
