@@ -484,13 +484,15 @@ def _hand_codes(state, p: int) -> list[str]:
 
 
 from .ai.ismcts import ISMCTSBot  # noqa: E402  (information-set MCTS, issue 13)
+from .ai.pimc import PIMCBot  # noqa: E402  (determinized search, greedy rollouts: issue 22)
 
-BOTS: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot, "ismcts": ISMCTSBot}
+BOTS: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot, "ismcts": ISMCTSBot,
+                         "pimc": PIMCBot}
 """Bot classes by name, as the command line knows them."""
 
 
 def make_bot(name: str, seed: int | None = None):
-    """A bot by name (``random``, ``greedy``, ``ismcts``)."""
+    """A bot by name (``random``, ``greedy``, ``ismcts``, ``pimc``)."""
     try:
         cls = BOTS[name]
     except KeyError:
