@@ -281,16 +281,21 @@ def _canasta_moves(spec, state) -> list[tuple[str, str]]:
         out.append(("take 9 9", "take the pile with two natural 9s (a 9 on top)"))
     if "natural_and_wild" in take:
         out.append(("take 9 2", "take the pile with a 9 and a wild card"))
+    sequences = bool(getattr(state.rules, "sequences", None))
     if "onto_meld" in take:
-        out.append(("take to 9", "take the pile, its top card onto your side's meld of 9s"))
+        out.append(("take", "take the pile, its top card onto your side's meld of its rank"))
+        if sequences:
+            out.append(("take to 4H-6H", "take the pile, its top card (3H or 7H) onto your "
+                                         "sequence 4H-6H"))
     if spec.deal.reserve:
         out.append(("pickup", f"pick up your {spec.deal.reserve_name}"))
     out.append(("meld 9 9 2", "lay down a new meld"))
     out.append(("add 9 to 9", "add to your side's meld of 9s"))
-    if getattr(state.rules, "sequences", None):
+    if sequences:
         out.append(("run 4H 5H 6H", "lay down a sequence of one suit"))
         out.append(("extend 7H to 4H-6H", "add to the sequence 4H-6H"))
-    out.append(("discard 9", "discard a card (ends your turn)"))
+    # where sequences are melded a discard names its suit
+    out.append(("discard 9H" if sequences else "discard 9", "discard a card (ends your turn)"))
     if any(t.minimum for t in (spec.initial_meld.minimums or ())):
         out.append(("withdraw", "take back an initial meld short of the minimum"))
     out.append(("end", "end the hand when the stock is empty"))

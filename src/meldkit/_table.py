@@ -701,7 +701,7 @@ def _table_hand_end(state, hr, style: Style, you, before, action, layoffs) -> st
                 for c in extra:  # the cards laid off on it are shown with who laid them
                     if c in mine:
                         mine.remove(c)
-                own.append(f"[{cards(mine)}]")
+                own.append(f"{mid} [{cards(mine)}]")
             bits = [("melds " + " ".join(own)) if own else "no melds"]
             if laid.get(q):
                 bits.append("laid off " + ", ".join(f"{cards(cs)} on {mid}"

@@ -1,0 +1,238 @@
+"""``meldkit play`` screens for every engine, from scripted sessions: standard input piped
+into ``meldkit.cli.main(["play", ...])`` with a fixed seed, the screen compared with the
+text a player must see (issue 21, "At the table").
+
+The moves typed for you are the greedy bot's (what ``hint`` says), worked out beforehand on
+a copy of the same game with the same bots, so a session plays whole hands."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import pytest
+
+import meldkit
+from meldkit.bots import GreedyBot, make_bot
+from meldkit.cli import main
+
+
+def greedy_script(pack: str, players: int, seed: int, hands: int = 1, you: int = 0) -> str:
+    """The lines you type to play ``hands`` hands as the greedy bot would, against the
+    greedy bots ``meldkit play`` seats (their seeds as play gives them), then ``quit``."""
+    game = meldkit.new_game(pack, players=players, seed=seed)
+    bots = {q: make_bot("greedy", seed=seed + 1 + q) for q in range(players) if q != you}
+    lines = []
+    while len(game.hand_results) < hands and not game.is_over:
+        p = game.current_player
+        action = GreedyBot().choose(game) if p == you else bots[p].choose(game)
+        if p == you:
+            lines.append(str(action))
+        game.apply(action)
+    return "\n".join(lines + ["quit"]) + "\n"
+
+
+def play(monkeypatch, capsys, argv: list[str], stdin: str) -> str:
+    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    assert main(["play", *argv, "--color", "never"]) == 0
+    return capsys.readouterr().out
+
+
+@pytest.fixture(scope="module")
+def gin_input() -> str:
+    return greedy_script("gin_rummy", 2, 5)
+
+
+# --------------------------------------------------------------------------- gin
+
+
+def test_a_gin_session_names_the_card_you_drew_and_marks_it_in_your_hand(
+        monkeypatch, capsys, gin_input):
+    out = play(monkeypatch, capsys, ["gin_rummy", "--seed", "5"], gin_input)
+    assert "  you: draw\n    You drew 2D.\n" in out
+    assert "2D* 5D 9D 10D JD" in out and "* drawn: 2D)" in out
+
+
+def test_a_gin_hand_end_shows_both_hands_melds_lay_offs_and_the_deadwood_count(
+        monkeypatch, capsys, gin_input):
+    out = play(monkeypatch, capsys, ["gin_rummy", "--seed", "5"], gin_input)
+    expected = (
+        "── Hand 1 is over: you knocked ──\n"
+        "  you: melds m1 [5C 5D 5S] m2 [9D 10D JD] · deadwood AH 2D 2S 4C = 9\n"
+        "  seat 1: melds m3 [6C 6H 6S] · laid off 7D 8D on m2 · deadwood AD 2H 3D 3S 8C = 17\n"
+        "  9 vs 17 → +8 to you\n"
+        "  scores: you 8, seat 1 0\n")
+    assert expected in out
+
+
+def test_an_opponents_stock_draw_never_names_the_card(monkeypatch, capsys, gin_input):
+    out = play(monkeypatch, capsys, ["gin_rummy", "--seed", "5"], gin_input)
+    draws = [line for line in out.splitlines() if line.startswith("  seat 1 (greedy): dr")]
+    assert draws and set(draws) == {"  seat 1 (greedy): drew from the stock"}
+
+
+def test_an_opponent_taking_the_discard_names_the_face_up_card(monkeypatch, capsys):
+    out = play(monkeypatch, capsys, ["gin_rummy", "--seed", "287951"], "1\n1\n1\n1\n1\nquit\n")
+    assert "  you: take\n    You took 3H from the pile.\n" in out
+    assert "3H* 6H" in out and "* from the pile: 3H)" in out
+    assert "  you: discard AD\n  seat 1 (greedy): took AD from the pile\n" in out
+
+
+def test_gin_speaks_of_you_and_seat_1_never_of_teams(monkeypatch, capsys, gin_input):
+    out = play(monkeypatch, capsys, ["gin_rummy", "--seed", "5"], gin_input)
+    assert out.startswith("New game of Gin Rummy, 2 players, seed 5. "
+                          "You are seat 0, against seat 1 (greedy).\n")
+    assert "scores: you 0, seat 1 0" in out
+    assert "team" not in out
+
+
+def test_gin_phases_are_named_in_words(monkeypatch, capsys, gin_input):
+    out = play(monkeypatch, capsys, ["gin_rummy", "--seed", "5"], gin_input)
+    assert "to play: you — the first upcard: take it or pass" in out
+    assert "to play: you — discard phase: discard a card, or knock" in out
+    assert "to play: you — knock phase: discard, lay down your melds, then done" in out
+    assert "first_upcard" not in out
+
+
+def test_gin_help_lists_gins_own_moves(monkeypatch, capsys):
+    out = play(monkeypatch, capsys, ["gin_rummy", "--seed", "5"], "help\nquit\n")
+    help_text = out[out.index("The moves of Gin Rummy"):out.index("Game left")]
+    for line in ("  knock          knock with 10 or less deadwood",
+                 "  done           finish laying down",
+                 "  add 7H to m1   after the other side knocks: lay off on its meld m1",
+                 "  pass           pass the first upcard",
+                 "  discard 7H     discard a card"):
+        assert line in help_text
+    for canasta in ("take 9 9", "pickup", "withdraw", "(N ways)"):
+        assert canasta not in help_text
+
+
+def test_an_oklahoma_gin_hand_itemises_the_gin_bonus(monkeypatch, capsys):
+    out = play(monkeypatch, capsys, ["oklahoma_gin", "--seed", "1"],
+               greedy_script("oklahoma_gin", 2, 1))
+    assert "── Hand 1 is over: seat 1 went gin ──" in out
+    assert ("  seat 1: melds m1 [10H JH QH KH] m2 [3C 3D 3H] m3 [4H 5H 6H] · gin: no deadwood\n"
+            in out)
+    assert "  0 vs 3 → +28 to seat 1 (deadwood +3, gin +25)\n" in out
+
+
+# --------------------------------------------------------------------------- rummy
+
+
+def test_a_rummy_hand_end_shows_the_cards_left_and_who_scores_them(monkeypatch, capsys):
+    out = play(monkeypatch, capsys, ["rummy", "--players", "3", "--seed", "4"],
+               greedy_script("rummy", 3, 4))
+    assert out.startswith("New game of Rummy, 3 players, seed 4. "
+                          "You are seat 0, against seat 1 (greedy), seat 2 (greedy).\n")
+    expected = (
+        "── Hand 1 is over: seat 2 went out ──\n"
+        "  seat 2: melds m3 [3D 3H 3S] m4 [2D 2H 2S] · laid off AH on m2 · no cards left\n"
+        "  you: melds m2 [AC AD AS] · laid off 3C on m3 · cards left 2C 4D 5C = 11\n"
+        "  seat 1: melds m1 [9C 10C JC QC KC] · cards left 4H 4S = 8\n"
+        "  seat 2 scores +19: the cards left in the other hands (you 11, seat 1 8)\n")
+    assert expected in out
+    assert "team" not in out
+
+
+def test_rummy_help_has_no_knock(monkeypatch, capsys):
+    out = play(monkeypatch, capsys, ["rummy", "--seed", "4"], "help\nquit\n")
+    assert "  add 7H to m1   lay off on meld m1" in out
+    assert "knock" not in out and "pickup" not in out
+
+
+# --------------------------------------------------------------------------- canasta
+
+
+def test_pony_tail_shows_the_required_books_each_side_still_needs(monkeypatch, capsys):
+    out = play(monkeypatch, capsys, ["pony_tail", "--seed", "3"],
+               greedy_script("pony_tail", 4, 3))
+    assert "  books still needed to go out: sevens, wild, red, black\n" in out
+    assert "    team 1 completes a sevens book of 7s\n" in out
+    assert "  books still needed to go out: wild, red\n" in out
+
+
+def test_pony_tail_names_the_cards_that_came_with_the_pile(monkeypatch, capsys):
+    out = play(monkeypatch, capsys, ["pony_tail", "--seed", "3"],
+               greedy_script("pony_tail", 4, 3))
+    assert ("    You took the pile (6 cards, JS on top); new in your hand: "
+            "AC 3C 4H 4C 5S.\n") in out
+    assert "    You drew 2S KH.\n" in out  # two cards a turn
+    assert "seat 1 (greedy, team 1): drew 2 cards from the stock" in out
+
+
+def test_pony_tail_help_lists_the_reserve_and_the_pair_takes(monkeypatch, capsys):
+    out = play(monkeypatch, capsys, ["pony_tail", "--seed", "3"], "help\nquit\n")
+    for line in ("  take 9 9    take the pile with two natural 9s",
+                 "  pickup      pick up your Pony Tail",
+                 "  withdraw    take back an initial meld",
+                 "  draw        draw 2 cards from the stock"):
+        assert line in out
+    assert "knock" not in out
+
+
+def test_samba_pile_shows_one_mark(monkeypatch, capsys):
+    out = play(monkeypatch, capsys, ["samba", "--seed", "3"], greedy_script("samba", 4, 3))
+    piles = [line for line in out.splitlines() if line.startswith("Pile: ")]
+    assert piles
+    for line in piles:
+        assert len(re.findall(r"FROZEN|BLOCKED", line)) <= 1, line
+    assert ("Pile: 3C on top, 2 cards · BLOCKED: 3C on top, the pile cannot be taken   ·   "
+            "Stock: 95 cards") in piles
+    assert "  books to go out: 0 of the 2 needed" in out
+
+
+def test_samba_help_writes_its_moves_as_samba_reads_them(monkeypatch, capsys):
+    out = play(monkeypatch, capsys, ["samba", "--seed", "3"], "help\nquit\n")
+    assert "  run 4H 5H 6H" in out and "  extend 7H to 4H-6H" in out
+    assert "  discard 9H" in out and "  pickup" not in out
+
+
+def test_a_two_player_canasta_speaks_of_you_and_seat_1(monkeypatch, capsys):
+    out = play(monkeypatch, capsys, ["pony_canasta", "--players", "2", "--seed", "7"],
+               greedy_script("pony_canasta", 2, 7))
+    assert "You are seat 0, against seat 1 (greedy)." in out
+    assert "Scores: you: 0 · seat 1: 0" in out
+    assert "to play: you — draw phase: draw from the stock or take from the pile" in out
+    assert "── Hand 1 is over: only one side was left ──\n  you: +520  = melded cards" in out
+    assert "  seat 1: +970  = books (mixed) +300" in out
+    assert "team" not in out
+
+
+@pytest.mark.parametrize("pack,players", [
+    ("gin_rummy", 2), ("oklahoma_gin", 2), ("rummy", 3), ("samba", 4), ("pony_tail", 4),
+    ("classic_canasta", 4), ("pony_canasta", 2), ("hand_and_foot", 4), ("houses", 4)])
+def test_every_example_in_help_is_notation_the_pack_reads(pack, players):
+    from meldkit._movelist import pack_moves
+
+    game = meldkit.new_game(pack, players=players, seed=1)
+    examples = [move for move, _ in pack_moves(game)]
+    assert examples
+    for move in examples:
+        reason = game.check(move)
+        assert reason is None or not reason.code.startswith("notation/"), (move, reason)
+
+
+# --------------------------------------------------------------------------- seeds, saves
+
+
+def test_the_default_seed_is_short_and_printed_with_the_command_to_deal_it_again(
+        monkeypatch, capsys):
+    out = play(monkeypatch, capsys, ["gin_rummy"], "quit\n")
+    seed = re.match(r"New game of Gin Rummy, 2 players, seed (\d+)\.", out).group(1)
+    assert len(seed) == 6
+    assert f"Play this deal again with: meldkit play gin_rummy --seed {seed}\n" in out
+    again = play(monkeypatch, capsys, ["gin_rummy", "--seed", seed], "quit\n")
+    assert again == out
+
+
+def test_resuming_a_save_under_another_pack_names_both_packs(monkeypatch, capsys, tmp_path):
+    save = tmp_path / "pony.json"
+    play(monkeypatch, capsys, ["pony_tail", "--seed", "3"], f"save {save}\nquit\n")
+    assert json.loads(save.read_text())["pack"] == "pony_tail"
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["play", "gin_rummy", "--resume", str(save)]) == 1
+    err = capsys.readouterr().err
+    assert (f"{save}: this save is a game of Pony Tail (pony_tail), not of Gin Rummy "
+            f"(gin_rummy): resume it with 'meldkit play --resume {save}'") in err
+    assert "another version" not in err
