@@ -47,10 +47,10 @@ import yaml
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 
-import meldkit  # noqa: E402
-from meldkit import MeldkitError, RulePackError  # noqa: E402
-from meldkit._loader import bundled_pack_dir  # noqa: E402
-from meldkit._schema import KEY_READERS, RulePackSpec, key_default, pack_leaves  # noqa: E402
+import meldkit
+from meldkit import RulePackError
+from meldkit._loader import bundled_pack_dir
+from meldkit._schema import KEY_READERS, RulePackSpec, key_default, pack_leaves
 
 # --------------------------------------------------------------------------- the keys
 
@@ -386,9 +386,8 @@ def report(tally: Tally, out: Path | None, elapsed: float) -> None:
 
 
 def _hypothesis(packs: list[str], examples: int) -> bool:
-    from hypothesis import HealthCheck, settings
-
     import test_fuzz_packs as fuzz
+    from hypothesis import HealthCheck, settings
 
     fuzz.PACKS = tuple(packs)
     ok = True

@@ -49,14 +49,15 @@ import sys
 import tempfile
 import time
 import traceback
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 
-import meldkit  # noqa: E402
-from meldkit import (  # noqa: E402
+import meldkit
+from meldkit import (
     Action,
     GameState,
     IllegalActionError,
@@ -65,7 +66,7 @@ from meldkit import (  # noqa: E402
     SaveError,
     saves,
 )
-from meldkit.bots import RandomBot  # noqa: E402
+from meldkit.bots import RandomBot
 
 try:
     import numpy as np
@@ -650,8 +651,12 @@ def _located(e: meldkit.scenarios.ScenarioError, label: str) -> None:
 
 def scenarios_campaign(seconds: float, rng: random.Random, tally: Tally, case_seconds: float,
                        packs: list[str] | None = None) -> None:
-    from meldkit.scenarios import ScenarioError, bundled_scenarios, load_scenarios, \
-        run_scenario_text
+    from meldkit.scenarios import (
+        ScenarioError,
+        bundled_scenarios,
+        load_scenarios,
+        run_scenario_text,
+    )
 
     files = {n: bundled_scenarios(n) for n in packs or meldkit.available_packs()}
     files = {n: p.read_text(encoding="utf-8") for n, p in files.items() if p is not None}
