@@ -285,8 +285,8 @@ def _canasta_moves(spec, state) -> list[tuple[str, str]]:
     if "onto_meld" in take:
         out.append(("take", "take the pile, its top card onto your side's meld of its rank"))
         if sequences:
-            out.append(("take to 4H-6H", "take the pile, its top card (3H or 7H) onto your "
-                                         "sequence 4H-6H"))
+            out.append(("take to 4H-6H",
+                        "take the pile, its top card (3H or 7H) onto your sequence 4H-6H"))
     if spec.deal.reserve:
         out.append(("pickup", f"pick up your {spec.deal.reserve_name}"))
     out.append(("meld 9 9 2", "lay down a new meld"))
