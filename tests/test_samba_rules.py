@@ -323,7 +323,8 @@ def test_SA_6_three_or_more_cards_of_one_suit_in_order_make_a_sequence():
     assert [("4H-8H", 5, None), ("K", 3, None)] == melds(g)
     seq = g.view(0)["teams"][0]["melds"][0]
     assert {"rank": "run", "sequence": "4H-8H", "cards": cards("4H 5H 6H 7H 8H"),
-            "closed": False, "book": None, "pending": False} == seq
+            "closed": False, "book": None, "pending": False,
+            "id": None, "owner": None, "side": 0, "kind": "run"} == seq
 
 
 @pytest.mark.parametrize("action, code", [

@@ -377,7 +377,7 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, HandEn
         codes = self.codes
         teams = []
         sides = []
-        all_melds = []  # the core's melds: every side's, with their side
+        all_melds: list[dict[str, Any]] = []  # the core's melds: each team's, as one list
         for t in range(self.n_teams):
             melds = []
             for m in self.melds[t]:
@@ -385,20 +385,27 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, HandEn
                 if len(m.cards) >= self.rules.book_size:
                     k = self.rules.book_kind(m.slot, m.wild)
                     book = k.name if k else None
-                cards = [codes[c] for c in m.cards]
                 if m.slot == SEQ:
-                    sequence = span_text(self.rules.seq_ranks, m.suit, m.lo, m.hi)
-                    melds.append({"rank": "run", "sequence": sequence, "cards": cards,
-                                  "closed": m.closed, "book": book, "pending": m.pending})
-                    kind = rank = "run"
-                else:
-                    kind, rank = ("wild", "wild") if m.slot == WILD else ("set", RANKS[m.slot])
-                    sequence = None
-                    melds.append({"rank": rank, "cards": cards, "closed": m.closed,
-                                  "book": book, "pending": m.pending})
-                all_melds.append({"id": None, "owner": None, "side": t, "kind": kind,
-                                  "rank": rank, "sequence": sequence, "cards": cards[:],
-                                  "closed": m.closed, "book": book, "pending": m.pending})
+                    melds.append({
+                        "rank": "run",
+                        "sequence": span_text(self.rules.seq_ranks, m.suit, m.lo, m.hi),
+                        "cards": [codes[c] for c in m.cards],
+                        "closed": m.closed,
+                        "book": book,
+                        "pending": m.pending,
+                        "id": None, "owner": None, "side": t, "kind": "run",
+                    })
+                    continue
+                melds.append({
+                    "rank": "wild" if m.slot == WILD else RANKS[m.slot],
+                    "cards": [codes[c] for c in m.cards],
+                    "closed": m.closed,
+                    "book": book,
+                    "pending": m.pending,
+                    "id": None, "owner": None, "side": t,
+                    "kind": "wild" if m.slot == WILD else "set",
+                })
+            all_melds += melds  # the same records in "teams" and in "melds"
             seats = self.team_players(t)
             teams.append({
                 "team": t,

@@ -93,18 +93,20 @@ def _core(card: dict[str, Any], phases: list[str] | None = None) -> dict[str, di
                       "kind": {"type": "string",
                                "description": "the meld kind's name (`set`, `run`, `wild`, "
                                               "`group` …)"},
-                      "rank": {"type": ["string", "null"],
-                               "description": "a rank slot's rank, `wild`, or `run` "
-                                              "(canasta kernel), else null"},
-                      "sequence": {"type": ["string", "null"],
-                                   "description": "a canasta-kernel sequence's ends (4H-6H), "
-                                                  "as actions name it, else null"},
+                      "rank": {"type": "string",
+                               "description": "canasta kernel only: the meld's rank, `wild`, "
+                                              "or `run`"},
+                      "sequence": {"type": "string",
+                                   "description": "canasta kernel, a sequence only: its ends "
+                                                  "(4H-6H), as actions name it"},
                       "cards": cards,
                       "closed": {"type": "boolean"},
                       "book": {"type": ["string", "null"],
                                "description": "the book kind it made, else null"},
                       "pending": {"type": "boolean",
-                                  "description": "laid this turn, not yet committed"}})},
+                                  "description": "laid this turn, not yet committed"}},
+                      required=["id", "owner", "side", "kind", "cards", "closed", "book",
+                                "pending"])},
         "stock_size": {"type": "integer", "minimum": 0},
         "pile": {"description": "the discard pile (null: the game has none)", "anyOf": [
             {"type": "null"},
@@ -153,8 +155,11 @@ _CANASTA_MELD = _obj({
                  "pattern": "^([AJQK2-9]|10)[CDHS]-([AJQK2-9]|10)[CDHS]$",
                  "description": "a suited sequence's ends (4H-6H), as actions name it"},
     "cards": _cards(_CARD), "closed": {"type": "boolean"},
-    "book": {"type": ["string", "null"]}, "pending": {"type": "boolean"}},
-    required=["rank", "cards", "closed", "book", "pending"])
+    "book": {"type": ["string", "null"]}, "pending": {"type": "boolean"},
+    "id": {"type": "null"}, "owner": {"type": "null"}, "side": _SEAT,
+    "kind": {"enum": ["set", "wild", "run"]}},
+    required=["rank", "cards", "closed", "book", "pending", "id", "owner", "side", "kind"],
+    description="the same records as the core's `melds`")
 
 RUMMY_VIEW = _engine({
     "you": {**_SEAT, "description": "the seat (as `player`)"},

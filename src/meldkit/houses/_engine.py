@@ -491,6 +491,7 @@ class HousesState(GameState):
         code = self.rules.codes
         team_of, hands = self.team_of, self.hands
         mover = self.current_player == player
+        groups = [[[code[c] for c in g] for g in self.groups[q]] for q in range(self.n_players)]
         v = {  # the core (ai/view_schema.CORE), then this engine's keys
             "pack": self.pack.name,
             "player": player,
@@ -505,10 +506,8 @@ class HousesState(GameState):
             "sides": [{"side": t, "seats": self.team_players(t), "score": self.scores[t]}
                       for t in range(self.n_teams)],
             "melds": [{"id": str(s_i + 1), "owner": q, "side": team_of[q], "kind": "group",
-                       "rank": None, "sequence": None, "cards": [code[c] for c in g],
-                       "closed": False, "book": None, "pending": False}
-                      for q in range(self.n_players) for s_i, g in enumerate(self.groups[q])
-                      if g],
+                       "cards": g, "closed": False, "book": None, "pending": False}
+                      for q, spaces in enumerate(groups) for s_i, g in enumerate(spaces) if g],
             "stock_size": len(self.stock),
             "pile": None,
             "knock": None,
@@ -520,7 +519,7 @@ class HousesState(GameState):
                 "team": self.team_of[q],
                 "hand_size": len(self.hands[q]),
                 "passed_card_waiting": self.incoming[q] >= 0,
-                "groups": [[code[c] for c in g] for g in self.groups[q]],
+                "groups": [g[:] for g in groups[q]],
                 "removed": [[code[c] for c in g] for g in self.removed[q]],
             } for q in range(self.n_players)],
             "scores": list(self.scores),

@@ -1280,23 +1280,40 @@ class TableState(GameState):
         under ``"plugin"``, what the pack's plugin's ``view(state, player)`` adds."""
         if not isinstance(player, int) or not 0 <= player < self.n_players:
             raise ValueError(f"player must be a seat 0..{self.n_players - 1}, not {player!r}")
-        v = {
+        team_of, kinds, scores = self.team_of, self.rules.kinds, self.scores
+        sizes = [len(h) for h in self.hands]
+        sides = [{"side": t, "seats": [], "score": scores[t]} for t in range(self.n_teams)]
+        for q, t in enumerate(team_of):
+            sides[t]["seats"].append(q)
+        pile = self._codes(self.pile)
+        v = {  # the core (ai/view_schema.CORE), then this engine's keys
             "pack": self.pack.name,
             "player": player,
+            "team": team_of[player],
             "hand_number": self.hand_number,
             "phase": self.phase,
             "current_player": self.current_player,
+            "dealer": None,
             "hand": sorted(self._codes(self.hands[player]), key=kind_of_code),
-            "hand_sizes": [len(h) for h in self.hands],
-            "stock": len(self.stock),
-            "pile": self._codes(self.pile),
-            "melds": [{"id": f"m{m.id}", "owner": m.owner,
-                       "kind": self.rules.kinds[m.match.kind].name,
-                       "cards": self._codes(m.cards)} for m in self.melds],
+            "seats": [{"seat": q, "side": team_of[q], "hand_size": n}
+                      for q, n in enumerate(sizes)],
+            "sides": sides,
+            "melds": [{"id": f"m{m.id}", "owner": m.owner, "side": team_of[m.owner],
+                       "kind": kinds[m.match.kind].name, "cards": self._codes(m.cards),
+                       "closed": False, "book": None, "pending": False} for m in self.melds],
+            "stock_size": len(self.stock),
+            "pile": {"top": pile[-1] if pile else None, "size": len(pile), "frozen": False,
+                     "cards": pile},  # face up, bottom first
+            "knock": (None if self.rules.knock is None
+                      else {"value": self.knock_value, "knocker": self.knocker}),
             "deadwood": self.rules.melds.min_deadwood(self._kinds(self.hands[player])),
+            "legal_actions": ([str(a) for a in self.legal_actions()]
+                              if self.current_player == player else None),
+            "hand_sizes": sizes[:],
+            "stock": len(self.stock),
             "knock_value": self.knock_value,
             "knocker": self.knocker,
-            "scores": list(self.scores),
+            "scores": list(scores),
         }
         plugin = self.rules.plugin
         if plugin is not None:
