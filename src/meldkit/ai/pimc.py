@@ -35,7 +35,7 @@ import math
 import random
 import time
 
-from .resample import Determinizer
+from .resample import Determinizer, _write
 
 __all__ = ["PIMCBot"]
 
@@ -56,10 +56,11 @@ class PIMCBot:
 
     name = "pimc"
 
-    def __init__(self, seed: int | None = None, time_limit: float = 0.25,
+    def __init__(self, seed: int | None = None, time_limit: float = 0.05,
                  max_samples: int = 64, top_k: int = 3, scale: float | None = None,
                  win_weight: float = 1.0, margin: float = 0.0, confidence: float = 1.0,
-                 rollout_depth: int = 400, fast: bool = True):
+                 rollout_depth: int = 400, fast: bool = True, infer: int = 8,
+                 depth_back: int = 4, strength: float = 0.1):
         from ..bots import GreedyBot
 
         self.rng = random.Random(seed)
@@ -71,6 +72,9 @@ class PIMCBot:
         self.margin = margin
         self.confidence = confidence
         self.fast = fast
+        self.infer = infer
+        self.depth_back = depth_back
+        self.strength = strength
         self.rollout_depth = rollout_depth
         self._greedy = GreedyBot(seed=seed)
         self._rollout_bot = GreedyBot(seed=seed)
@@ -94,15 +98,30 @@ class PIMCBot:
         team = state.team_of[me]
         scale = self.scale or self._default_scale(state)
         det = Determinizer(state, me)
+        signals = self._signals(state, me) if self.infer > 1 else None
         k = len(cands)
         values: list[list[float]] = [[] for _ in cands]
         n = 0
         deadline = t0 + self.time_limit
         per = 0.0
+        sim = None
+        if self.fast and GinRollout.applies(state):
+            sim = GinRollout(state)
+            moves = [str(a) for a in cands]
         while n < self.max_samples:
             if n and time.process_time() + per > deadline:
                 break
-            base = det.sample(self.rng)
+            if sim is not None:  # gin: the sample and the rollouts on lists of kinds
+                lists = self._sample_lists(det, state, signals)
+                for i, mv in enumerate(moves):
+                    hands, stock, pile = lists
+                    net = sim.play_move([h[:] for h in hands], stock[:], pile[:], me,
+                                        state.phase, state.taken, state.returned_in_row, mv)
+                    values[i].append(self._score(net[me] - net[1 - me], scale))
+                n += 1
+                per = (time.process_time() - t0) / n
+                continue
+            base = self._sample(det, state, signals)
             for i, a in enumerate(cands):
                 s = base.clone() if i < k - 1 else base
                 s.apply(a)
@@ -124,6 +143,124 @@ class PIMCBot:
         self.last_seconds = time.process_time() - t0
         self.last_values = {str(a): sum(v) / n for a, v in zip(cands, values)}
         return cands[best]
+
+    # ------------------------------------------------------------------ inference
+    def _signals(self, state, me):
+        """For a two-player knock game (gin): the cards each opponent let go this hand —
+        the upcards it declined and the cards it discarded — as kinds, or None.  A greedy
+        player keeps the cards that meld with its hand, so a sample in which such a card
+        melds with the opponent's hand is unlikely."""
+        rules = getattr(state, "rules", None)
+        if rules is None or getattr(rules, "knock", None) is None:
+            return None
+        from .._cards import kind_of_code
+
+        out: dict[int, list[int]] = {q: [] for q in range(state.n_players) if q != me}
+        turns: dict[int, list] = {q: [] for q in out}  # (kind taken or None, kind discarded)
+        drawn: dict[int, int | None] = {}
+        pile: list[int] = []
+        events = state.public_history()
+        start = max((i for i, e in enumerate(events) if e.kind == "deal"), default=0)
+        for e in events[start:]:
+            text = e.public
+            if e.kind == "deal":
+                up = text.rpartition("upcard ")[2].strip() if "upcard " in text else ""
+                pile = [kind_of_code(up)] if up else []
+                continue
+            verb = text.split(" ", 1)[0]
+            if verb == "discard":
+                pile.append(kind_of_code(text.split()[1]))
+                if e.player in out:
+                    out[e.player].append(pile[-1])
+                    turns[e.player].append((drawn.pop(e.player, None), pile[-1]))
+            elif verb == "take":
+                if pile:
+                    top = pile.pop()
+                    drawn[e.player] = top
+            elif verb in ("draw", "pass") and pile and e.player in out:
+                out[e.player].append(pile[-1])
+                if verb == "draw":
+                    drawn[e.player] = None
+        if not any(out.values()):
+            return None
+        return {q: (out[q], turns[q][-self.depth_back:]) for q in out}
+
+    def _sample_lists(self, det, state, signals):
+        """A gin determinization as lists of kinds: (hands, stock, pile)."""
+        assignment = self._assignment(det, state, signals)
+        ko = state.kind_of
+        hands = [[ko[c] for c in h] for h in state.hands]
+        stock = [ko[c] for c in state.stock]
+        pile = [ko[c] for c in state.pile]
+        zones = {"stock": stock, "pile": pile}
+        for (z, i), c in assignment.items():
+            if z.startswith("hand:"):
+                hands[int(z[5:])][i] = ko[c]
+            else:
+                zones[z][i] = ko[c]
+        return hands, stock, pile
+
+    def _assignment(self, det, state, signals):
+        """The least unlikely of ``infer`` deals of the hidden cards: each opponent's
+        sampled hand scored by the cards it let go that meld with it, and by how many of
+        its last ``depth_back`` discards were not ones a least-deadwood player makes
+        (the hand of each time rebuilt backwards: the hand now, plus the cards let go
+        since, less the cards drawn since — a sampled card for each stock draw)."""
+        if not signals:
+            return det.deal(self.rng)
+        kind_of = state.kind_of
+        md = state.rules.melds.min_deadwood
+        known = {q: [kind_of[c] for c in state.hands[q]] for q in signals}
+        best, best_v = None, None
+        for _ in range(self.infer):
+            assignment = det.deal(self.rng)
+            v = 0
+            for q, (let_go, turns) in signals.items():
+                zone = f"hand:{q}"
+                hand = list(known[q])
+                for (z, i), c in assignment.items():
+                    if z == zone:
+                        hand[i] = kind_of[c]
+                hs = set(hand)
+                v += sum(_melds_with(x, hs) for x in let_go)
+                v += self.strength * md(hand)  # a greedy player's hand is well kept
+                # its discards, latest first: from the hand it held then (its hand now,
+                # plus the cards it let go since, less the cards it drew since), each
+                # was a least-deadwood discard
+                fresh = {kind_of[c] for (z, _), c in assignment.items() if z == zone}
+                after = hand
+                weight = 2.0
+                for took, d in reversed(turns):
+                    before = after + [d]
+                    if md(after) > md(before, discard=True):
+                        v += weight
+                    weight = 1.0
+                    if took is not None:
+                        if took not in before:
+                            break
+                        before.remove(took)
+                    else:
+                        pool = [c for c in before if c in fresh]
+                        if not pool:
+                            break
+                        x = pool[self.rng.randrange(len(pool))]
+                        fresh.discard(x)
+                        before.remove(x)
+                    after = before
+            if best_v is None or v < best_v:
+                best, best_v = assignment, v
+        return best
+
+    def _sample(self, det, state, signals):
+        """A determinization as a state (see :meth:`_assignment`)."""
+        if not signals:
+            return det.sample(self.rng)
+        best = self._assignment(det, state, signals)
+        s = state.clone()
+        _write(s, best)
+        s.seed = self.rng.getrandbits(128)
+        s._legal_cache = None
+        return s
 
     def _default_scale(self, state) -> float:
         if getattr(state.rules, "knock", None) is not None if hasattr(state, "rules") else False:
@@ -238,10 +375,46 @@ class GinRollout:
         hands = [[ko[c] for c in h] for h in s.hands]
         stock = [ko[c] for c in s.stock]
         pile = [ko[c] for c in s.pile]
-        p = s.current_player
-        phase = s.phase
-        taken = s.taken
-        returned = s.returned_in_row
+        return self.play_lists(hands, stock, pile, s.current_player, s.phase, s.taken,
+                               s.returned_in_row)
+
+    def play_move(self, hands, stock, pile, p, phase, taken, returned, move: str):
+        """Play ``move`` (an action's notation: ``take``, ``draw``, ``pass`` at the wall,
+        ``knock``, ``discard <card>``) in the position given by lists of kinds (changed),
+        then the hand on greedily; the net points of each player."""
+        from .._cards import kind_of_code
+
+        hand = hands[p]
+        if phase == "wall":
+            if move == "pass":
+                return [0, 0]
+            hand.append(pile.pop())
+            return self._knock(hands, p)
+        if phase == "draw":
+            if move == "take":
+                taken = pile[-1]
+                hand.append(pile.pop())
+            else:
+                hand.append(stock.pop())
+                taken = None
+            return self.play_lists(hands, stock, pile, p, "discard", taken, returned)
+        if move == "knock":
+            return self._knock(hands, p)
+        card = kind_of_code(move.split()[1])
+        hand.remove(card)
+        pile.append(card)
+        if taken is not None and taken == card:
+            returned += 1
+            if returned >= self.returned_limit:
+                return [0, 0]
+        else:
+            returned = 0
+        phase = "wall" if len(stock) <= 2 else "draw"
+        return self.play_lists(hands, stock, pile, 1 - p, phase, None, returned)
+
+    def play_lists(self, hands, stock, pile, p, phase, taken, returned) -> list[int]:
+        """The greedy hand from a position given by lists of kinds (changed): each
+        player's net points."""
         md = self.rules.min_deadwood
         for _ in range(200):
             hand = hands[p]
@@ -352,6 +525,21 @@ class GinRollout:
                     hand.remove(c)
                     changed = True
         return self.rules.min_deadwood(hand)
+
+
+def _melds_with(x: int, hand) -> int:
+    """1 if card kind ``x`` makes a set or a run of three with cards of ``hand`` (kinds)."""
+    rank, suit = divmod(x, 4)
+    if sum(1 for t in range(4) if t != suit and rank * 4 + t in hand) >= 2:
+        return 1
+
+    def has(r):
+        return 0 <= r <= 12 and r * 4 + suit in hand
+
+    lo1, hi1 = has(rank - 1), has(rank + 1)
+    if (lo1 and hi1) or (lo1 and has(rank - 2)) or (hi1 and has(rank + 2)):
+        return 1
+    return 0
 
 
 def _neighbours(card: int, others) -> int:
