@@ -233,10 +233,12 @@ def test_curated_examples_name_real_keys():
 
 
 def test_every_key_at_its_default_is_a_pack_the_loader_reads():
-    text = schema_docs.defaults_yaml().replace("decks: null", "decks: 1", 1)
+    # Two decks: at its defaults (4 players, 11 cards, draw 2) one deck leaves a stock of 9,
+    # too small for two turns each, which the loader refuses (docs/authoring/validating.md).
+    text = schema_docs.defaults_yaml().replace("decks: null", "decks: 2", 1)
     pack = meldkit.load_pack_text(text, filename="defaults.yaml")
     assert pack.spec == attrs.evolve(
-        RulePackSpec(), deck=attrs.evolve(RulePackSpec().deck, decks=1)
+        RulePackSpec(), deck=attrs.evolve(RulePackSpec().deck, decks=2)
     )
 
 
