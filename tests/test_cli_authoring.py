@@ -332,7 +332,7 @@ def _move_lists(out: str) -> list[list[str]]:
 def test_play_logs_automatic_events_and_marks_a_blocked_pile():
     out = _play_stacked("draw\nmeld 7 7 7 7 7 7 7\nmeld 2 2 2 2 JK JK JK\nquit\n",
                         hands={0: PONY_TAIL_BOOKS}, upcard="3C", stock=["3H", "4H", "KC"])
-    assert "Pile: 3C on top, 1 card BLOCKED (a 3C on top: it cannot be taken)" in out
+    assert "Pile: 3C on top, 1 card · BLOCKED: 3C on top, the pile cannot be taken" in out
     log = out[out.index("  you: draw"):]
     assert log.index("  you: draw\n    seat 0 (you) lays out 3H\n") == 0
     assert "  you: meld 7 7 7 7 7 7 7\n\n" in log  # pending: the initial meld is below 50
@@ -345,6 +345,6 @@ def test_play_logs_automatic_events_and_marks_a_blocked_pile():
 
 def test_play_marks_a_pile_frozen_for_a_side_that_has_not_melded():
     out = _play_stacked("quit\n", pack="classic_canasta", hands={0: ["9H", "9S"]}, upcard="9C")
-    assert "Pile: 9C on top, 1 card FROZEN for your side until it melds" in out
+    assert "Pile: 9C on top, 1 card · FROZEN for your side until it melds" in out
     out = _play_stacked("quit\n", hands={0: ["9H", "9S"]}, upcard="9C")  # Pony Tail: not so
     assert "Pile: 9C on top, 1 card   ·" in out
