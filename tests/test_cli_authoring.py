@@ -334,7 +334,7 @@ def test_play_logs_automatic_events_and_marks_a_blocked_pile():
                         hands={0: PONY_TAIL_BOOKS}, upcard="3C", stock=["3H", "4H", "KC"])
     assert "Pile: 3C on top, 1 card · BLOCKED: 3C on top, the pile cannot be taken" in out
     log = out[out.index("  you: draw"):]
-    assert log.index("  you: draw\n    seat 0 (you) lays out 3H\n") == 0
+    assert log.index("  you: draw\n    You drew 4H KC.\n    seat 0 (you) lays out 3H\n") == 0
     assert "  you: meld 7 7 7 7 7 7 7\n\n" in log  # pending: the initial meld is below 50
     assert ("  you: meld 2 2 2 2 JK JK JK\n"
             "    team 0 completes a sevens book of 7s\n"
