@@ -50,24 +50,14 @@ def test_a_loaded_table_pack_of_many_decks_saves_in_bounded_time():
     assert time.perf_counter() - start < 5.0
 
 
-@pytest.mark.xfail(strict=True, raises=meldkit.SaveError, reason=(
-    "fuzz_packs (issue 20, item 9): in a knocking table pack (gin_rummy) with pile.take: "
-    "deep, a deep take leads to the discard phase with must_use set (kernel/table.py "
-    "_take_deep, _after_draw); the save check added for item 4 (TableState._check_phase: "
-    "'must_use: expected null in the discard phase') refuses that real position's save, and "
-    "after the discard must_use lingers into the next turn ('is not the kind of a card in "
-    "the hand of the player to move'). Either the deep take owes nothing in a pack without "
-    "a play phase, or the loader refuses pile.take: deep with knocking"))
-def test_a_save_after_a_deep_take_in_a_gin_pack_loads():
-    import random
-
-    pack = meldkit.load_pack_text("extends: gin_rummy\npile:\n  take: deep\n",
-                                  filename="deep_gin.yaml")
-    game = meldkit.new_game(pack, players=2, seed=0)
-    rng = random.Random(0)
-    while game.must_use is None and not game.is_over:
-        deep = [a for a in game.legal_actions() if a.type == "take" and a.cards]
-        game.apply(rng.choice(deep or game.legal_actions()))
-    assert game.must_use is not None, "no deep take happened"
-    text = game.to_json()
-    assert meldkit.GameState.from_json(text, pack=pack).to_json() == text
+@pytest.mark.parametrize("take", ["deep", "pile"])
+def test_a_knocking_pack_takes_the_pile_a_card_at_a_time(take):
+    """fuzz_packs (issue 20, item 9) found that gin with ``pile.take: deep`` reached a
+    discard phase owing a meld (``must_use``) that no gin turn can lay, and its save was then
+    refused; a whole-pile take would break the hand size a knock counts on. The loader now
+    refuses both where they are written."""
+    text = f"extends: gin_rummy\npile:\n  take: {take}\n"
+    with pytest.raises(meldkit.RulePackError) as refused:
+        meldkit.load_pack_text(text, filename="deep_gin.yaml")
+    assert f"deep_gin.yaml:3:3: pile.take: {take}, but with knock scoring" in str(refused.value)
+    assert "(pile.take: top)" in str(refused.value)

@@ -113,6 +113,10 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
                 related=(("scoring", "style"),))
     if knock.max_deadwood is not None and not 0 <= knock.max_deadwood <= 1000:
         add(("knock", "max_deadwood"), f"expected 0 to 1000, got {knock.max_deadwood}")
+    if style == "knock" and spec.pile.take != "top":
+        add(("pile", "take"), f"{spec.pile.take}, but with knock scoring no meld is laid "
+            "before the knock and a hand keeps its size between turns: the pile is taken a "
+            "card at a time (pile.take: top)", related=(("scoring", "style"),))
     if style == "knock" and (spec.players.min != 2 or spec.players.max != 2):
         add(("players",), "knock scoring is for two players (players.min and max must be 2)",
             related=(("scoring", "style"),))
