@@ -7,11 +7,14 @@ recomputed by anyone from the record.
 
 from __future__ import annotations
 
+import weakref
+from typing import Any
+
 import attr
 import attrs
 
-from ._cards import rank_of_kind
 from ._rules import Rules
+from .kernel.scoring import NAMED, Item, ScoreLine, canasta_preset, compile_items, score
 
 
 @attrs.frozen
@@ -74,122 +77,77 @@ class HandFinal:
         )
 
 
-@attrs.frozen
-class TeamScore:
-    """One team's score for one hand, item by item; :attr:`total` adds them up.
+_UNSET: Any = object()
+
+
+@attrs.frozen(init=False, repr=False)
+class TeamScore(ScoreLine):
+    """One team's score for one hand in the canasta kernel: a :class:`ScoreLine` kept in
+    one canonical form — the named items (books, melded cards … going out, those not zero)
+    in that order, then the other items (a plugin's ``adjustments``) as given — so a line
+    may be written by its named fields and equals the line the scoring pass makes.
 
     >>> from meldkit import TeamScore
     >>> score = TeamScore(team=0, books=300, melded_cards=360, hand_cards=-5)
-    >>> score.total
-    655
+    >>> score.total, score.items
+    (655, (('books', 300), ('melded_cards', 360), ('hand_cards', -5)))
     """
 
-    team: int
-    """The team."""
-    books: int = 0
-    """Points for completed books."""
-    book_kinds: tuple[str, ...] = ()
-    """The kind of each completed book (``red``, ``sevens`` …)."""
-    melded_cards: int = 0
-    """The values of the cards in the team's melds."""
-    bonus_cards: int = 0
-    """Points for the bonus cards the team laid out."""
-    dead_cards: int = 0
-    """Points for dead cards (black 3s in Pony Tail)."""
-    hand_cards: int = 0
-    """The cards left in the team's hands, counted against it."""
-    reserve_cards: int = 0
-    """Reserves not picked up, counted against the team."""
-    going_out: int = 0
-    """The bonus for going out."""
-    adjustments: tuple[tuple[str, int], ...] = ()
-    """Points added by plugins' scoring rules, as ``(label, points)`` pairs."""
+    def __init__(self, team: int, books: int = _UNSET, book_kinds: tuple[str, ...] = (),
+                 melded_cards: int = _UNSET, bonus_cards: int = _UNSET,
+                 dead_cards: int = _UNSET, hand_cards: int = _UNSET,
+                 reserve_cards: int = _UNSET, going_out: int = _UNSET,
+                 adjustments: tuple[tuple[str, int], ...] = _UNSET,
+                 items: tuple[tuple[str, int], ...] = ()):
+        given = {"books": books, "melded_cards": melded_cards, "bonus_cards": bonus_cards,
+                 "dead_cards": dead_cards, "hand_cards": hand_cards,
+                 "reserve_cards": reserve_cards, "going_out": going_out}
+        named = dict.fromkeys(NAMED, 0)
+        others = []
+        for label, points in items:
+            if label in named:
+                named[label] += points
+            else:
+                others.append((label, points))
+        for label, points in given.items():
+            if points is not _UNSET:  # a named field given (or changed by attrs.evolve)
+                named[label] = points
+        if adjustments is not _UNSET:
+            others = list(adjustments)
+        self.__attrs_init__(team, tuple((n, p) for n, p in named.items() if p) + tuple(
+            (label, points) for label, points in others), tuple(book_kinds))
 
-    @property
-    def total(self) -> int:
-        """The hand score: the sum of every item."""
-        return (
-            self.books
-            + self.melded_cards
-            + self.bonus_cards
-            + self.dead_cards
-            + self.hand_cards
-            + self.reserve_cards
-            + self.going_out
-            + sum(points for _, points in self.adjustments)
-        )
+    def __repr__(self) -> str:
+        return (f"TeamScore(team={self.team!r}, books={self.books!r}, "
+                f"book_kinds={self.book_kinds!r}, melded_cards={self.melded_cards!r}, "
+                f"bonus_cards={self.bonus_cards!r}, dead_cards={self.dead_cards!r}, "
+                f"hand_cards={self.hand_cards!r}, reserve_cards={self.reserve_cards!r}, "
+                f"going_out={self.going_out!r}, adjustments={self.adjustments!r})")
+
+    def to_dict(self) -> dict:
+        """The line's JSON-able data, by named field (as records and saves hold it)."""
+        d: dict = {"team": self.team, "books": self.books, "book_kinds": list(self.book_kinds)}
+        d.update((n, self.points(n)) for n in NAMED[1:])
+        d["adjustments"] = [list(a) for a in self.adjustments]
+        return d
 
 
-def bonus_points(rules: Rules, n: int) -> int:
-    """Points for ``n`` bonus cards counted together — one player's, or a side's with
-    ``scoring.bonus.sets_by: side``: ``by_count`` if it lists ``n``, else full sets and
-    the rest at ``value`` each."""
-    b = rules.spec.scoring.bonus
-    if n in b.by_count:
-        return b.by_count[n]
-    if b.set_size:
-        sets, rest = divmod(n, b.set_size)
-        return sets * b.set_value + rest * b.value
-    return n * b.value
+_ITEMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def canasta_items(rules: Rules) -> tuple[Item, ...]:
+    """The pack's scoring items: the ``canasta`` preset built from its ``scoring`` keys
+    (compiled once per :class:`Rules`)."""
+    items = _ITEMS.get(rules)
+    if items is None:
+        items = _ITEMS[rules] = compile_items(canasta_preset(rules.spec.scoring), rules)
+    return items
 
 
 def score_hand(rules: Rules, final: HandFinal) -> list[TeamScore]:
-    """Score every team for a hand that ended as ``final`` describes."""
-    sc = rules.spec.scoring
-    value = rules.value_of_kind
-    reserve_value = rules.reserve_value_of_kind
-    kind_of = final_kind_of(rules, final)
-    n_teams = max(final.team_of) + 1
-    out_team = final.team_of[final.went_out] if final.went_out is not None else None
-    scores = []
-    for t in range(n_teams):
-        seats = [p for p, tt in enumerate(final.team_of) if tt == t]
-        books = melded = 0
-        kinds: list[str] = []
-        for slot, ids in final.melds[t]:
-            if len(ids) >= rules.book_size:
-                n_wild = sum(1 for c in ids if rules.is_wild_rank[rank_of_kind(kind_of[c])])
-                kind = rules.book_kind(slot, n_wild)
-                if kind is not None:
-                    books += kind.value
-                    kinds.append(kind.name)
-            if sc.melded_cards:
-                melded += sum(value[kind_of[c]] for c in ids)
-        if sc.bonus.sets_by == "side":  # the side's bonus cards together make the sets
-            bonus = bonus_points(rules, sum(len(final.bonus[p]) for p in seats))
-        else:
-            bonus = sum(bonus_points(rules, len(final.bonus[p])) for p in seats)
-        if sc.bonus.negative_if_not_melded and not final.melded[t]:
-            bonus = -bonus
-        dead = hand = reserve = 0
-        hand_counts = sc.hand_penalty == "all" or t != out_team
-        reserve_counts = sc.reserve_penalty == "all" or t != out_team
-        for p in seats:
-            for c in final.hands[p]:
-                k = kind_of[c]
-                if sc.dead_in_hand and rules.is_dead_kind[k]:
-                    dead += sc.dead_in_hand
-                elif hand_counts:
-                    hand -= value[k]
-            if reserve_counts and not final.reserve_taken[p]:
-                reserve -= sum(reserve_value[kind_of[c]] for c in final.reserves[p])
-        going_out = 0
-        if t == out_team:
-            going_out = sc.going_out + (sc.concealed_going_out if final.concealed else 0)
-        scores.append(
-            TeamScore(
-                team=t,
-                books=books,
-                book_kinds=tuple(kinds),
-                melded_cards=melded,
-                bonus_cards=bonus,
-                dead_cards=dead,
-                hand_cards=hand,
-                reserve_cards=reserve,
-                going_out=going_out,
-            )
-        )
-    return scores
+    """Score every team for a hand that ended as ``final`` describes (the scoring pass,
+    :func:`meldkit.kernel.scoring.score`, without the plugin's adjustments)."""
+    return list(score(final, canasta_items(rules), line=TeamScore).lines)
 
 
 def final_kind_of(rules: Rules, final: HandFinal) -> list[int]:

@@ -10,8 +10,9 @@ import json
 from .. import saves as _saves
 from .._game import call_hook
 from .._pack_limits import IDLE_ENDINGS, NO_PROGRESS_HANDS, no_progress
-from .._scoring import HandFinal, TeamScore, score_hand
+from .._scoring import HandFinal, TeamScore, canasta_items
 from ._canasta_common import DRAW_PHASE, OVER, PLAY_PHASE, HandResult, totals
+from .scoring import score
 
 
 class HandEnd:
@@ -83,11 +84,13 @@ class HandEnd:
         self.turn_start_sizes = sizes
 
     def _score(self, final: HandFinal) -> list[TeamScore]:
-        scores = score_hand(self.rules, final)
-        if self.plugin is not None:
-            scores = call_hook(self.plugin.name, "adjust_scores", self.plugin.adjust_scores,
-                               self, final, scores)
-        return scores
+        """The hand's team scores: one pass of the pack's scoring items (the plugin's
+        ``adjust_scores`` where the ``plugin`` item stands)."""
+        plugin = self.plugin
+        adjust = None if plugin is None else (
+            lambda f, lines: call_hook(plugin.name, "adjust_scores", plugin.adjust_scores,
+                                       self, f, lines))
+        return list(score(final, canasta_items(self.rules), line=TeamScore, adjust=adjust).lines)
 
     def rescore(self, result: HandResult) -> tuple[int, ...]:
         """A finished hand's team totals recomputed from its final zones."""

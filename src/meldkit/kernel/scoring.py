@@ -15,26 +15,75 @@ anyone can rescore a hand from its record.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
 import attrs
+
+from .._cards import rank_of_kind
 
 VOID_ENDINGS = frozenset({"wall", "limit", "stock_empty", "turn_limit"})
 """Ways a hand ends with no score."""
 
 
 @attrs.frozen
-class TableScore:
-    """One side's score for one hand, item by item (``items`` are ``(label, points)``)."""
+class ScoreLine:
+    """One side's score for one hand, item by item: ``items`` are ``(label, points)`` pairs
+    in the order the pack's scoring items wrote them, and ``book_kinds`` the kind of each
+    book the side completed.  Every named property sums the items of its label, so a line
+    reads the same whichever items made it.
+
+    >>> line = ScoreLine(0, (("books", 300), ("melded_cards", 250), ("tip", 5)), ("mixed",))
+    >>> line.total, line.books, line.hand_cards, line.adjustments
+    (555, 300, 0, (('tip', 5),))
+    """
 
     team: int
     items: tuple[tuple[str, int], ...] = ()
+    book_kinds: tuple[str, ...] = ()
 
     @property
     def total(self) -> int:
         """The side's points for the hand."""
         return sum(p for _, p in self.items)
 
+    def points(self, label: str) -> int:
+        """The sum of the items labelled ``label``."""
+        return sum(p for lab, p in self.items if lab == label)
+
+    books = property(lambda self: self.points("books"), doc="Points for completed books.")
+    melded_cards = property(lambda self: self.points("melded_cards"),
+                            doc="The values of the cards in the side's melds.")
+    bonus_cards = property(lambda self: self.points("bonus_cards"),
+                           doc="Points for the bonus cards the side laid out.")
+    dead_cards = property(lambda self: self.points("dead_cards"),
+                          doc="Points for dead cards (black 3s in Pony Tail).")
+    hand_cards = property(lambda self: self.points("hand_cards"),
+                          doc="The cards left in the side's hands, counted against it.")
+    reserve_cards = property(lambda self: self.points("reserve_cards"),
+                             doc="Reserves not picked up, counted against the side.")
+    going_out = property(lambda self: self.points("going_out"),
+                         doc="The bonus for going out (concealed or not).")
+
+    @property
+    def adjustments(self) -> tuple[tuple[str, int], ...]:
+        """The items no named property reads: a plugin's, the knock's, game-end bonuses."""
+        return tuple(i for i in self.items if i[0] not in NAMED)
+
     def to_dict(self) -> dict:
-        return {"team": self.team, "items": [list(i) for i in self.items]}
+        d: dict = {"team": self.team, "items": [list(i) for i in self.items]}
+        if self.book_kinds:
+            d["book_kinds"] = list(self.book_kinds)
+        return d
+
+
+NAMED = ("books", "melded_cards", "bonus_cards", "dead_cards", "hand_cards", "reserve_cards",
+         "going_out")
+"""The labels a :class:`ScoreLine` names as properties, in the canasta line's order."""
+
+TableScore = ScoreLine
+"""The table kernel's score line (the one :class:`ScoreLine`)."""
 
 
 @attrs.frozen
@@ -111,54 +160,390 @@ def knock_outcome(knocker_deadwood: int, defender_deadwood: int, terms: KnockTer
     return "knock", 0
 
 
-def score_table_hand(style: str, final: TableFinal, terms: KnockTerms | None = None
-                     ) -> tuple[tuple[TableScore, ...], tuple[int, ...], str]:
-    """``(team scores, net points per player, ending)`` of a finished hand.
+# --------------------------------------------------------------------------- the items
+# One scoring pass: ``score(final, items)`` runs the item functions a pack compiled, in
+# order, over one tally.  An item is named, holds the parameters the pack gave it and a pure
+# function ``fn(final, tally)`` that adds ``(label, points)`` to sides (``tally.add``) and,
+# in a zero-sum game, moves points between players (``tally.pay``).  ``ITEMS`` is the
+# registry: item name -> builder; a preset is a named list of ``(item name, parameters)``.
 
-    ``net`` is zero-sum between the players (what the hand is worth to each, before game
-    and box bonuses): in ``knock`` the winner's points against the loser, in
-    ``winner_takes_hands`` the winner collects what each other player held, in ``penalty``
-    each player loses what they held.
+
+class Tally:
+    """What the items of one hand have written so far: each side's items and book kinds,
+    the points per player (zero-sum presets) and the ending (a knock may rename it)."""
+
+    __slots__ = ("book_kinds", "ending", "final", "items", "lines", "net")
+
+    def __init__(self, final: Any, n_teams: int):
+        self.final = final
+        self.items: list[list[tuple[str, int]]] = [[] for _ in range(n_teams)]
+        self.book_kinds: list[list[str]] = [[] for _ in range(n_teams)]
+        self.net = [0] * len(final.team_of)
+        self.ending: str = getattr(final, "ended_by", "")
+        self.lines: list | None = None  # the lines a plugin returned, once it has run
+
+    def add(self, team: int, label: str, points: int) -> None:
+        """Credit ``points`` to side ``team`` under ``label``."""
+        if self.lines is None:
+            self.items[team].append((label, points))
+        else:  # after a plugin: its lines, as it returned them, gain the item
+            self.lines = [attrs.evolve(s, items=s.items + ((label, points),))
+                          if s.team == team else s for s in self.lines]
+
+    def pay(self, player: int, points: int) -> None:
+        """Move ``points`` to ``player`` in the zero-sum ``net`` (negative: a loss)."""
+        self.net[player] += points
+
+
+@attrs.frozen
+class Item:
+    """One compiled scoring item: its registry name, the parameters the pack gave it and
+    the pure function that scores it."""
+
+    name: str
+    params: tuple[tuple[str, Any], ...]
+    fn: Callable[[Any, Tally], None] = attrs.field(eq=False, repr=False)
+
+
+@attrs.frozen
+class ItemType:
+    """A registry entry: ``build(ctx, **params)`` returns the item's function.  ``ctx`` is
+    the compiled rules the item reads tables from (card values, book kinds), or None."""
+
+    name: str
+    params: tuple[str, ...]
+    build: Callable[..., Callable[[Any, Tally], None]]
+    doc: str
+
+
+ITEMS: dict[str, ItemType] = {}
+"""Every scoring item, by name."""
+
+
+def item(name: str, *params: str):
+    """Register ``build`` as the builder of item ``name`` with parameters ``params``."""
+    def register(build):
+        ITEMS[name] = ItemType(name, params, build, (build.__doc__ or "").strip())
+        return build
+    return register
+
+
+def compile_items(spec: Sequence[tuple[str, dict[str, Any]]], ctx: Any = None
+                  ) -> tuple[Item, ...]:
+    """Items from ``(name, parameters)`` pairs (a preset, or later pack data)."""
+    out = []
+    for name, params in spec:
+        kind = ITEMS[name]
+        unknown = set(params) - set(kind.params)
+        if unknown:
+            raise ValueError(f"scoring item {name!r} takes {', '.join(kind.params) or 'no'} "
+                             f"parameters, not {', '.join(sorted(unknown))}")
+        out.append(Item(name, tuple(sorted(params.items())), kind.build(ctx, **params)))
+    return tuple(out)
+
+
+class Scored(NamedTuple):
+    """A scored hand: each side's line, the points per player and the ending."""
+
+    lines: tuple
+    net: tuple[int, ...]
+    ending: str
+
+
+def score(final: Any, items: Sequence[Item], *, line: type = ScoreLine, zero_sum: bool = False,
+          adjust: Callable[[Any, list], list] | None = None) -> Scored:
+    """Score a finished hand: run ``items`` in order over ``final`` (a
+    :class:`~meldkit.HandFinal` or :class:`TableFinal`).  Lines are of type ``line``;
+    ``net`` is what the items paid each player when ``zero_sum``, else each side's total;
+    ``adjust(final, lines)`` is the plugin's hook, run where the ``plugin`` item stands.
+
+    >>> final = TableFinal(team_of=(0, 1, 2), deadwood=(0, 12, 30), ended_by="went_out",
+    ...                    went_out=0)
+    >>> lines, net, ending = score(final, preset_items("winner_takes_hands"), zero_sum=True)
+    >>> lines[0].items, net, ending
+    ((('cards_in_other_hands', 42),), (42, -12, -30), 'went_out')
     """
-    n_teams = max(final.team_of) + 1
-    n = len(final.team_of)
-    items: list[list[tuple[str, int]]] = [[] for _ in range(n_teams)]
-    net = [0] * n
-    ending = final.ended_by
-    if ending in VOID_ENDINGS or final.went_out is None:
-        pass
-    elif style == "knock":
-        assert terms is not None
-        k = final.went_out
+    tally = Tally(final, max(final.team_of) + 1)
+    for it in items:
+        if it.name == "plugin":
+            if adjust is not None:
+                tally.lines = list(adjust(final, _lines(tally, line)))
+            continue
+        it.fn(final, tally)
+    lines = tuple(tally.lines if tally.lines is not None else _lines(tally, line))
+    net = tuple(tally.net) if zero_sum else tuple(s.total for s in lines)
+    return Scored(lines, net, tally.ending)
+
+
+def _lines(tally: Tally, line: type) -> list:
+    return [line(t, items=tuple(items), book_kinds=tuple(kinds))
+            for t, (items, kinds) in enumerate(zip(tally.items, tally.book_kinds))]
+
+
+# --- the table kernel's items: what the hands held (``final.deadwood``), zero-sum
+
+def _scored(final: Any) -> bool:
+    """Whether a table hand scores at all (nobody out, or a wall or limit: void)."""
+    return final.went_out is not None and final.ended_by not in VOID_ENDINGS
+
+
+@item("knock", "gin_bonus", "big_gin_bonus", "undercut_bonus", "tie_is_undercut")
+def _knock(ctx, gin_bonus: int, big_gin_bonus: int | None, undercut_bonus: int,
+           tie_is_undercut: bool):
+    """The deadwood difference to the knocker, or to the defender with the undercut bonus;
+    gin and big gin with their bonuses; all times the hand's multiplier. Names the ending."""
+    terms = KnockTerms(gin_bonus, big_gin_bonus, undercut_bonus, tie_is_undercut)
+    bonuses = {"gin": gin_bonus, "big_gin": big_gin_bonus or 0, "undercut": undercut_bonus}
+
+    def knock(final, tally: Tally) -> None:
+        if not _scored(final):
+            return
+        n, k = len(final.team_of), final.went_out
         d = next(p for p in range(n) if p != k)
-        ending, points = knock_outcome(final.deadwood[k], final.deadwood[d], terms, final.big_gin)
+        ending, points = knock_outcome(final.deadwood[k], final.deadwood[d], terms,
+                                       final.big_gin)
+        tally.ending = ending
         points *= final.multiplier
         winner, pts = (k, points) if points > 0 else (d, -points)
         loser = d if winner == k else k
         if pts:
             dw = abs(final.deadwood[d] - final.deadwood[k]) * final.multiplier
-            bonus = {"gin": terms.gin_bonus, "big_gin": terms.big_gin_bonus or 0,
-                     "undercut": terms.undercut_bonus}.get(ending, 0) * final.multiplier
+            bonus = bonuses.get(ending, 0) * final.multiplier
             if dw:
-                items[final.team_of[winner]].append(("deadwood", dw))
+                tally.add(final.team_of[winner], "deadwood", dw)
             if bonus:
-                items[final.team_of[winner]].append((ending, bonus))
-            net[winner], net[loser] = pts, -pts
-    elif style == "winner_takes_hands":
-        w = final.went_out
-        taken = sum(final.deadwood[p] for p in range(n) if final.team_of[p] != final.team_of[w])
-        items[final.team_of[w]].append(("cards_in_other_hands", taken))
-        for p in range(n):
-            if final.team_of[p] != final.team_of[w]:
-                net[p] = -final.deadwood[p]
-        net[w] = taken
-    elif style == "penalty":
-        for p in range(n):
-            if final.deadwood[p]:
-                items[final.team_of[p]].append(("cards_in_hand", final.deadwood[p]))
-            net[p] = -final.deadwood[p]
-    else:  # pragma: no cover - the loader refuses other styles in table packs
+                tally.add(final.team_of[winner], ending, bonus)
+            tally.pay(winner, pts)
+            tally.pay(loser, -pts)
+    return knock
+
+
+@item("winner_takes")
+def _winner_takes(ctx):
+    """The player who went out takes the value of the cards left in the others' hands."""
+    def winner_takes(final, tally: Tally) -> None:
+        if not _scored(final):
+            return
+        w, team_of = final.went_out, final.team_of
+        others = [p for p in range(len(team_of)) if team_of[p] != team_of[w]]
+        taken = sum(final.deadwood[p] for p in others)
+        tally.add(team_of[w], "cards_in_other_hands", taken)
+        for p in others:
+            tally.pay(p, -final.deadwood[p])
+        tally.pay(w, taken)
+    return winner_takes
+
+
+@item("penalty")
+def _penalty(ctx):
+    """Each player scores the value of the cards left in their own hand (lowest wins)."""
+    def penalty(final, tally: Tally) -> None:
+        if not _scored(final):
+            return
+        for p, held in enumerate(final.deadwood):
+            if held:
+                tally.add(final.team_of[p], "cards_in_hand", held)
+            tally.pay(p, -held)
+    return penalty
+
+
+@item("game_end")
+def _game_end(ctx):
+    """The box and game bonuses the game's last hand records (``final.game_end``)."""
+    def game_end(final, tally: Tally) -> None:
+        for t, extra in enumerate(final.game_end):
+            for label, points in extra:
+                tally.add(t, label, points)
+    return game_end
+
+
+@item("plugin")
+def _plugin(ctx):
+    """The pack's plugin's ``adjust_scores``, run on the lines scored so far (the
+    interpreter calls it: it needs the game)."""
+    return lambda final, tally: None
+
+
+# --- the canasta kernel's items: the sides' melds, hands, reserves and bonus cards
+# (``ctx`` is the compiled :class:`meldkit.Rules`: card values, book kinds, wild ranks)
+
+def _seats(final: Any, team: int) -> list[int]:
+    return [p for p, t in enumerate(final.team_of) if t == team]
+
+
+def _out_team(final: Any) -> int | None:
+    return final.team_of[final.went_out] if final.went_out is not None else None
+
+
+@item("books")
+def _books(ctx):
+    """Each completed book's value by its kind (``books.kinds``); the kinds are kept."""
+    size, is_wild, book_kind = ctx.book_size, ctx.is_wild_rank, ctx.book_kind
+
+    def books(final, tally: Tally) -> None:
+        kind_of = ctx.deck_kinds(len(final.team_of))
+        for t, melds in enumerate(final.melds):
+            points = 0
+            for slot, ids in melds:
+                if len(ids) >= size:
+                    n_wild = sum(1 for c in ids if is_wild[rank_of_kind(kind_of[c])])
+                    kind = book_kind(slot, n_wild)
+                    if kind is not None:
+                        points += kind.value
+                        tally.book_kinds[t].append(kind.name)
+            tally.add(t, "books", points)
+    return books
+
+
+@item("melded_cards")
+def _melded_cards(ctx):
+    """The values of the cards in each side's melds (``scoring.melded_cards``)."""
+    value = ctx.value_of_kind
+
+    def melded_cards(final, tally: Tally) -> None:
+        kind_of = ctx.deck_kinds(len(final.team_of))
+        for t, melds in enumerate(final.melds):
+            tally.add(t, "melded_cards", sum(value[kind_of[c]] for _, ids in melds
+                                             for c in ids))
+    return melded_cards
+
+
+@item("bonus_cards", "value", "set_size", "set_value", "by_count", "sets_by",
+      "negative_if_not_melded")
+def _bonus_cards(ctx, value: int, set_size: int, set_value: int, by_count: dict,
+                 sets_by: str, negative_if_not_melded: bool):
+    """Bonus cards laid out (red threes): ``by_count`` if it lists the count, else full
+    sets and the rest at ``value``; counted per player or per side; against a side that
+    melded nothing when ``negative_if_not_melded``."""
+    def points(n: int) -> int:
+        if n in by_count:
+            return by_count[n]
+        if set_size:
+            sets, rest = divmod(n, set_size)
+            return sets * set_value + rest * value
+        return n * value
+
+    def bonus_cards(final, tally: Tally) -> None:
+        for t in range(len(tally.items)):
+            seats = _seats(final, t)
+            if sets_by == "side":  # the side's bonus cards together make the sets
+                bonus = points(sum(len(final.bonus[p]) for p in seats))
+            else:
+                bonus = sum(points(len(final.bonus[p])) for p in seats)
+            if negative_if_not_melded and not final.melded[t]:
+                bonus = -bonus
+            tally.add(t, "bonus_cards", bonus)
+    return bonus_cards
+
+
+@item("dead_cards", "points")
+def _dead_cards(ctx, points: int):
+    """``points`` for each dead card (``cards.dead``) left in a hand."""
+    is_dead = ctx.is_dead_kind
+
+    def dead_cards(final, tally: Tally) -> None:
+        kind_of = ctx.deck_kinds(len(final.team_of))
+        for t in range(len(tally.items)):
+            tally.add(t, "dead_cards", sum(points for p in _seats(final, t)
+                                           for c in final.hands[p] if is_dead[kind_of[c]]))
+    return dead_cards
+
+
+@item("hand_cards", "counts", "skip_dead")
+def _hand_cards(ctx, counts: str, skip_dead: bool):
+    """The cards left in hand, against the side: every side (``counts: all``) or the sides
+    that did not go out; dead cards left out when they score as dead cards."""
+    value, is_dead = ctx.value_of_kind, ctx.is_dead_kind
+
+    def hand_cards(final, tally: Tally) -> None:
+        kind_of, out = ctx.deck_kinds(len(final.team_of)), _out_team(final)
+        for t in range(len(tally.items)):
+            if counts == "all" or t != out:
+                tally.add(t, "hand_cards", -sum(
+                    value[kind_of[c]] for p in _seats(final, t) for c in final.hands[p]
+                    if not (skip_dead and is_dead[kind_of[c]])))
+    return hand_cards
+
+
+@item("reserve_cards", "counts")
+def _reserve_cards(ctx, counts: str):
+    """Reserves (feet, pony tails) never picked up, against the side (``reserve_values``):
+    every side (``counts: all``) or the sides that did not go out."""
+    value = ctx.reserve_value_of_kind
+
+    def reserve_cards(final, tally: Tally) -> None:
+        kind_of, out = ctx.deck_kinds(len(final.team_of)), _out_team(final)
+        for t in range(len(tally.items)):
+            if counts == "all" or t != out:
+                tally.add(t, "reserve_cards", -sum(
+                    value[kind_of[c]] for p in _seats(final, t) if not final.reserve_taken[p]
+                    for c in final.reserves[p]))
+    return reserve_cards
+
+
+@item("going_out", "bonus", "concealed")
+def _going_out(ctx, bonus: int, concealed: int):
+    """``bonus`` to the side that went out, ``concealed`` more when it went out concealed."""
+    def going_out(final, tally: Tally) -> None:
+        out = _out_team(final)
+        if out is not None:
+            tally.add(out, "going_out", bonus + (concealed if final.concealed else 0))
+    return going_out
+
+
+def canasta_preset(sc: Any) -> tuple[tuple[str, dict[str, Any]], ...]:
+    """The ``canasta`` style's items from the pack's ``scoring`` keys (``sc``)."""
+    b = sc.bonus
+    spec: list[tuple[str, dict[str, Any]]] = [("books", {})]
+    if sc.melded_cards:
+        spec.append(("melded_cards", {}))
+    spec.append(("bonus_cards", {
+        "value": b.value, "set_size": b.set_size, "set_value": b.set_value,
+        "by_count": dict(b.by_count), "sets_by": b.sets_by,
+        "negative_if_not_melded": b.negative_if_not_melded}))
+    if sc.dead_in_hand:
+        spec.append(("dead_cards", {"points": sc.dead_in_hand}))
+    spec += [("hand_cards", {"counts": sc.hand_penalty, "skip_dead": bool(sc.dead_in_hand)}),
+             ("reserve_cards", {"counts": sc.reserve_penalty}),
+             ("going_out", {"bonus": sc.going_out, "concealed": sc.concealed_going_out}),
+             ("plugin", {})]
+    return tuple(spec)
+
+
+PRESETS: dict[str, tuple[tuple[str, dict[str, Any]], ...] | None] = {
+    "winner_takes_hands": (("winner_takes", {}), ("plugin", {}), ("game_end", {})),
+    "penalty": (("penalty", {}), ("plugin", {}), ("game_end", {})),
+    "knock": (("knock", {}), ("plugin", {}), ("game_end", {})),
+    "canasta": None,  # built from the canasta family's keys: :func:`canasta_preset`
+}
+"""Each ``scoring.style`` as its items.  ``knock``'s parameters come from the pack's
+``knock`` keys (:func:`table_items`)."""
+
+
+def preset_items(style: str, terms: KnockTerms | None = None) -> tuple[Item, ...]:
+    """The compiled items of a table style (``knock`` takes the pack's knock terms)."""
+    spec = PRESETS.get(style)
+    if spec is None:
         raise ValueError(f"unknown scoring style {style!r}")
-    for t, extra in enumerate(final.game_end):
-        items[t].extend(extra)
-    return tuple(TableScore(t, tuple(items[t])) for t in range(n_teams)), tuple(net), ending
+    if style == "knock":
+        assert terms is not None
+        spec = tuple((n, attrs.asdict(terms) if n == "knock" else p) for n, p in spec)
+    return compile_items(spec)
+
+
+@functools.lru_cache(maxsize=64)
+def table_items(style: str, terms: KnockTerms | None = None) -> tuple[Item, ...]:
+    """:func:`preset_items`, compiled once per pack setting."""
+    return preset_items(style, terms)
+
+
+def score_table_hand(style: str, final: TableFinal, terms: KnockTerms | None = None
+                     ) -> tuple[tuple[ScoreLine, ...], tuple[int, ...], str]:
+    """``(team scores, net points per player, ending)`` of a finished hand.
+
+    ``net`` is zero-sum between the players (what the hand is worth to each, before game
+    and box bonuses): in ``knock`` the winner's points against the loser, in
+    ``winner_takes_hands`` the winner collects what each other player held, in ``penalty``
+    each player loses what they held.  One pass of the style's items (:func:`score`).
+    """
+    return tuple(score(final, table_items(style, terms), zero_sum=True))

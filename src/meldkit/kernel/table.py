@@ -45,7 +45,7 @@ from .._pack_limits import IDLE_ENDINGS, NO_PROGRESS_HANDS, no_progress
 from .._stacking import KindsLeft, check_named
 from ..notation import KIND_ORDER, MELD_ORDER, Dialect, Span, table_dialect
 from .melds import Match, MeldKind, MeldRules
-from .scoring import KnockTerms, TableFinal, TableScore, score_table_hand
+from .scoring import KnockTerms, TableFinal, TableScore, score, table_items
 
 FIRST_UPCARD = "first_upcard"
 DRAW = "draw"
@@ -1154,17 +1154,17 @@ class TableState(GameState):
         (a list of :class:`~meldkit.kernel.scoring.TableScore`, one per team) before the
         game-end items (box and game bonuses) are added; ``net`` and the ending are the
         kernel's."""
+        items = table_items(self.rules.style, self.rules.terms)  # the one scoring pass
+        adjust = None if self.rules.plugin is None else self._adjust_scores
+        return score(final, items, zero_sum=True, adjust=adjust)
+
+    def _adjust_scores(self, final: TableFinal, scores: list) -> list:
+        """The plugin's ``adjust_scores`` on the lines scored before the game-end items."""
         plugin = self.rules.plugin
-        if plugin is None:
-            return score_table_hand(self.rules.style, final, self.rules.terms)
-        game_end = final.game_end
-        scores, net, ending = score_table_hand(
-            self.rules.style, attrs.evolve(final, game_end=()) if game_end else final,
-            self.rules.terms)
         scores = call_hook(plugin.name, "adjust_scores", plugin.adjust_scores, self, final,
-                           list(scores))
+                           scores)
         try:
-            scores = tuple(scores)
+            scores = list(scores)
             ok = all(isinstance(s, TableScore) for s in scores)
         except TypeError:
             ok = False
@@ -1172,7 +1172,7 @@ class TableState(GameState):
             raise PluginError(f"plugin {plugin.name!r}: hook adjust_scores must return a list "
                               f"of TableScore (one per team) in a table-meld pack, not "
                               f"{scores!r:.80}")
-        return _with_game_end(scores, game_end), net, ending
+        return scores
 
     def rescore(self, result) -> tuple[int, ...]:
         """A finished hand's team totals recomputed from its record (``result.final``)."""
