@@ -172,7 +172,7 @@ class Tally:
     """What the items of one hand have written so far: each side's items and book kinds,
     the points per player (zero-sum presets) and the ending (a knock may rename it)."""
 
-    __slots__ = ("book_kinds", "ending", "final", "items", "lines", "net")
+    __slots__ = ("book_kinds", "ending", "final", "items", "lines", "memo", "net")
 
     def __init__(self, final: Any, n_teams: int):
         self.final = final
@@ -181,6 +181,7 @@ class Tally:
         self.net = [0] * len(final.team_of)
         self.ending: str = getattr(final, "ended_by", "")
         self.lines: list | None = None  # the lines a plugin returned, once it has run
+        self.memo: dict[str, Any] = {}  # what several items derive from the final alike
 
     def add(self, team: int, label: str, points: int) -> None:
         """Credit ``points`` to side ``team`` under ``label``."""
@@ -371,6 +372,14 @@ def _seats(final: Any, team: int) -> list[int]:
     return [p for p, t in enumerate(final.team_of) if t == team]
 
 
+def _kind_of(ctx: Any, final: Any, tally: Tally) -> list[int]:
+    """The kind of each card id at this table (the deck, built once per hand)."""
+    kinds = tally.memo.get("kind_of")
+    if kinds is None:
+        kinds = tally.memo["kind_of"] = ctx.deck_kinds(len(final.team_of))
+    return kinds
+
+
 def _out_team(final: Any) -> int | None:
     return final.team_of[final.went_out] if final.went_out is not None else None
 
@@ -381,7 +390,7 @@ def _books(ctx):
     size, is_wild, book_kind = ctx.book_size, ctx.is_wild_rank, ctx.book_kind
 
     def books(final, tally: Tally) -> None:
-        kind_of = ctx.deck_kinds(len(final.team_of))
+        kind_of = _kind_of(ctx, final, tally)
         for t, melds in enumerate(final.melds):
             points = 0
             for slot, ids in melds:
@@ -401,7 +410,7 @@ def _melded_cards(ctx):
     value = ctx.value_of_kind
 
     def melded_cards(final, tally: Tally) -> None:
-        kind_of = ctx.deck_kinds(len(final.team_of))
+        kind_of = _kind_of(ctx, final, tally)
         for t, melds in enumerate(final.melds):
             tally.add(t, "melded_cards", sum(value[kind_of[c]] for _, ids in melds
                                              for c in ids))
@@ -442,7 +451,7 @@ def _dead_cards(ctx, points: int):
     is_dead = ctx.is_dead_kind
 
     def dead_cards(final, tally: Tally) -> None:
-        kind_of = ctx.deck_kinds(len(final.team_of))
+        kind_of = _kind_of(ctx, final, tally)
         for t in range(len(tally.items)):
             tally.add(t, "dead_cards", sum(points for p in _seats(final, t)
                                            for c in final.hands[p] if is_dead[kind_of[c]]))
@@ -456,7 +465,7 @@ def _hand_cards(ctx, counts: str, skip_dead: bool):
     value, is_dead = ctx.value_of_kind, ctx.is_dead_kind
 
     def hand_cards(final, tally: Tally) -> None:
-        kind_of, out = ctx.deck_kinds(len(final.team_of)), _out_team(final)
+        kind_of, out = _kind_of(ctx, final, tally), _out_team(final)
         for t in range(len(tally.items)):
             if counts == "all" or t != out:
                 tally.add(t, "hand_cards", -sum(
@@ -472,7 +481,7 @@ def _reserve_cards(ctx, counts: str):
     value = ctx.reserve_value_of_kind
 
     def reserve_cards(final, tally: Tally) -> None:
-        kind_of, out = ctx.deck_kinds(len(final.team_of)), _out_team(final)
+        kind_of, out = _kind_of(ctx, final, tally), _out_team(final)
         for t in range(len(tally.items)):
             if counts == "all" or t != out:
                 tally.add(t, "reserve_cards", -sum(
