@@ -49,6 +49,7 @@ from __future__ import annotations
 __doctest_requires__ = ("numpy", "gymnasium", "pettingzoo")  # tests/test_doctests.py skips without the extra
 
 import math
+from array import array
 
 try:
     import numpy as np
@@ -64,6 +65,7 @@ except ImportError as e:  # pragma: no cover - depends on the extra
 
 import meldkit
 from meldkit._errors import IllegalActionError
+from meldkit.ai.observation import observation_into
 
 __all__ = ["MeldkitAEC", "env", "observation_bounds", "raw_env"]
 
@@ -165,6 +167,13 @@ class MeldkitAEC(AECEnv):
         """The space of :meth:`state`."""
         self.state_ = None
         self._np_random = None
+        self._n_ids = self.ids.size
+        self._buf = array("f", bytes(4 * self.spec_.size))
+        """The observation last written (one buffer reused between steps)."""
+        self._buf_of: tuple | None = None
+        """``(position, seat)`` of what :attr:`_buf` holds (None: nothing)."""
+        self._position = 0
+        """Counts the positions dealt and stepped to: an observation is kept per position."""
         self.metadata = dict(self.metadata, name=f"meldkit_{self.pack.name}_v0")
 
     def observation_space(self, agent):
@@ -189,16 +198,25 @@ class MeldkitAEC(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {"hand_number": 1} for a in self.agents}
         self.agent_selection = self.possible_agents[self.state_.current_player]
+        self._position += 1
 
     def observe(self, agent):
+        """The agent's observation, computed when asked (once per position and seat: a
+        second ask copies the kept vector).  Each call returns new arrays, as the classic
+        environments do: the caller may keep or change them."""
         i = self.agent_name_mapping[agent]
         s = self.state_
-        obs = np.asarray(s.observation(i), dtype=np.float32)
+        at = (self._position, i)
+        if self._buf_of != at:
+            self._buf_of = None  # until written whole
+            observation_into(s, i, self._buf)
+            self._buf_of = at
+        obs = np.frombuffer(self._buf, np.float32).copy()  # (a view kept would not survive a deepcopy)
         if s.is_over or s.current_player != i or self.terminations[agent] \
                 or self.truncations[agent]:
-            mask = np.zeros(self.ids.size, np.int8)
-        else:
-            mask = np.frombuffer(bytes(s.legal_mask()), dtype=np.int8).copy()
+            mask = np.zeros(self._n_ids, np.int8)
+        else:  # a new bytearray each call: wrapped, not copied
+            mask = np.frombuffer(s.legal_mask(), np.int8)
         return {"observation": obs, "action_mask": mask}
 
     def state(self) -> np.ndarray:
@@ -208,6 +226,8 @@ class MeldkitAEC(AECEnv):
                                for p in range(self.n)])
 
     def _action_id(self, action) -> int:
+        if type(action) is int and 0 <= action < self._n_ids:
+            return action
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise IllegalActionError("action/bad-id", f"an action is an int id "
                                      f"0..{self.ids.size - 1}, not {type(action).__name__} "
@@ -221,27 +241,31 @@ class MeldkitAEC(AECEnv):
     def step(self, action):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
+            self._position += 1
             self._was_dead_step(action)
             return
         a = self._action_id(action)
         s = self.state_
-        if not s.legal_mask()[a]:
+        if not s.legal_mask()[a]:  # the mask observe() gave is kept (the kernel's): no rebuild
             self._illegal(agent)
             return
         s.apply(a)
+        self._position += 1
         self.steps += 1
         self._cumulative_rewards[agent] = 0.0
+        rewards, infos, hand = self.rewards, self.infos, s.hand_number
         for x in self.agents:
-            self.rewards[x] = 0.0
-            self.infos[x] = {"hand_number": s.hand_number}
-        if s.is_over:
+            rewards[x] = 0.0
+            infos[x] = {"hand_number": hand}
+        over = s.is_over
+        if over:
             for x, r in zip(self.possible_agents, s.player_returns()):
-                self.rewards[x] = r
+                rewards[x] = r
                 self.terminations[x] = True
         elif self.steps >= self.max_actions:
             for x in self.agents:
                 self.truncations[x] = True
-        if not (s.is_over or self.steps >= self.max_actions):
+        else:
             self.agent_selection = self.possible_agents[s.current_player]
         self._accumulate_rewards()
         if self.render_mode == "human":
@@ -250,6 +274,7 @@ class MeldkitAEC(AECEnv):
     def _illegal(self, agent) -> None:
         """The classic environments' illegal-move rule (``TerminateIllegalWrapper``)."""
         EnvLogger.warn_on_illegal_move()
+        self._position += 1
         self._cumulative_rewards[agent] = 0.0
         self.terminations = dict.fromkeys(self.agents, True)
         self.truncations = dict.fromkeys(self.agents, True)
@@ -276,9 +301,53 @@ def raw_env(pack="gin_rummy", **kwargs) -> MeldkitAEC:
     return MeldkitAEC(pack, **kwargs)
 
 
+class _InBounds(wrappers.AssertOutOfBoundsWrapper):
+    """PettingZoo's ``AssertOutOfBoundsWrapper``, the same assertion; a plain int id in
+    range (what ``Discrete.contains`` accepts first) passes without the space's call."""
+
+    def step(self, action) -> None:
+        raw = self.env
+        if type(action) is int and 0 <= action < raw._n_ids:
+            raw.step(action)
+        else:
+            super().step(action)
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper``, the same checks and warnings; once reset,
+    ``last()``, ``observe()`` and ``step()`` read the environment's own attributes instead
+    of through two wrappers' ``__getattr__`` (the wrapped chain is :func:`env`'s)."""
+
+    def __init__(self, env: _InBounds):
+        super().__init__(env)
+        self._raw = env.env
+
+    def last(self, observe: bool = True):
+        if not self._has_reset:
+            return super().last(observe)  # PettingZoo's error
+        raw = self._raw
+        agent = raw.agent_selection
+        assert agent is not None
+        return (raw.observe(agent) if observe else None, raw._cumulative_rewards[agent],
+                raw.terminations[agent], raw.truncations[agent], raw.infos[agent])
+
+    def observe(self, agent):
+        if not self._has_reset:
+            return super().observe(agent)
+        return self._raw.observe(agent)
+
+    def step(self, action) -> None:
+        if self._has_reset and self._raw.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
 def env(pack="gin_rummy", **kwargs):
     """The environment with PettingZoo's standard checks (order enforcing, out-of-bounds),
     as the classic environments wrap theirs."""
-    e = raw_env(pack, **kwargs)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    return wrappers.OrderEnforcingWrapper(e)
+    return _OrderEnforcing(_InBounds(raw_env(pack, **kwargs)))

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .._game import GameState
 
-__all__ = ["ObservationSpec", "observation", "observation_spec"]
+__all__ = ["ObservationSpec", "observation", "observation_into", "observation_spec"]
 
 
 class ObservationSpec:
@@ -84,19 +84,42 @@ def observation_spec(state: GameState) -> ObservationSpec:
 def observation(state: GameState, player: int) -> array:
     """What ``player`` may see, as a flat ``array('f')`` laid out by
     :func:`observation_spec`."""
+    _check_player(state, player)
+    last = _layout(state)
+    out = last[6][:]  # zeros
+    last[5](state, player, last[4], out)
+    return out
+
+
+def observation_into(state: GameState, player: int, out: array) -> None:
+    """Write :func:`observation` ``(state, player)`` over ``out``, an ``array('f')`` of the
+    spec's size kept by the caller (an environment reusing one buffer between steps)."""
+    _check_player(state, player)
+    last = _layout(state)
+    zeros = last[6]
+    if len(out) != len(zeros):
+        raise ValueError(f"out holds {len(out)} values; this observation has {len(zeros)}")
+    out[:] = zeros  # in place
+    last[5](state, player, last[4], out)
+
+
+def _check_player(state, player) -> None:
     if not isinstance(player, int) or isinstance(player, bool) \
             or not 0 <= player < state.n_players:
         raise ValueError(f"player must be a seat 0..{state.n_players - 1}, not {player!r}")
+
+
+def _layout(state) -> tuple:
+    """``(type, pack, players, teams, spec, fill, zeros)`` of ``state``'s table: the last
+    table's, kept at hand (one tuple, replaced whole)."""
     global _last_layout
-    last = _last_layout  # the last table's layout, kept at hand (one tuple, replaced whole)
+    last = _last_layout
     if not (last[0] is type(state) and last[1] is state.pack and last[2] == state.n_players
             and last[3] == state.n_teams):
         spec = observation_spec(state)
         last = _last_layout = (type(state), state.pack, state.n_players, state.n_teams,
                                spec, _engine(state)[1], array("f", bytes(4 * spec.size)))
-    out = last[6][:]  # zeros
-    last[5](state, player, last[4], out)
-    return out
+    return last
 
 
 _last_layout: tuple = (None,) * 7

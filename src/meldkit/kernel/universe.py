@@ -278,36 +278,71 @@ def table_spec(state) -> ObservationSpec:
     return s
 
 
+def _table_positions(state, spec: ObservationSpec) -> tuple:
+    """Where each card of ``state``'s deck counts in the vector of :func:`table_spec`
+    (by card id: in the hand, the pile, as the pile's top, in a meld of each relative
+    seat) and the start of every other slice: what :func:`table_fill` writes by."""
+    _, idx = kinds_index(state.kind_of)
+    nk, n = len(idx), state.n_players
+    at = [idx[k] for k in state.kind_of]  # the kind slot of each card id
+
+    def by_card(base: int) -> list[int]:
+        return [base + i for i in at]
+
+    melds = spec["melds"].start
+    return (by_card(spec["hand"].start), by_card(spec["pile"].start),
+            by_card(spec["pile_top"].start),
+            tuple(by_card(melds + r * nk) for r in range(n)),
+            spec["hand_sizes"].start, spec["stock"].start, spec["scores"].start,
+            {ph: spec["phase"].start + i for i, ph in enumerate(_TABLE_PHASES)},
+            spec["to_move"].start, spec["knocker"].start, spec["knock_value"].start,
+            spec["deadwood"].start, spec["hand_number"].start)
+
+
+_last_positions: tuple = (None, None, None)
+"""The last deck's :func:`_table_positions` (its ``kind_of``, its spec, the positions):
+every observation asks again, so the last answer is kept (replaced whole)."""
+
+
 def table_fill(state, p: int, spec: ObservationSpec, out: array) -> None:
     """Write what seat ``p`` sees into ``out`` (zeros, laid out by :func:`table_spec`)."""
-    _, idx = kinds_index(state.kind_of)
-    nk, n, kind_of = len(idx), state.n_players, state.kind_of
-    b = spec["hand"].start
-    for c in state.hands[p]:
-        out[b + idx[kind_of[c]]] += 1
-    b = spec["pile"].start
-    for c in state.pile:
-        out[b + idx[kind_of[c]]] += 1
-    if state.pile:
-        out[spec["pile_top"].start + idx[kind_of[state.pile[-1]]]] = 1
-    b = spec["melds"].start
+    global _last_positions
+    kind_of = state.kind_of
+    last = _last_positions
+    if not (last[1] is spec and last[0] == kind_of):  # a list compare: cheap beside a rebuild
+        last = _last_positions = (kind_of[:], spec, _table_positions(state, spec))
+    (in_hand, in_pile, as_top, in_meld, sizes, stock, scores, phases, to_move, knocker,
+     knock_value, deadwood, hand_number) = last[2]
+    n = state.n_players
+    hands = state.hands
+    hand = hands[p]
+    for c in hand:
+        out[in_hand[c]] += 1
+    pile = state.pile
+    if pile:
+        for c in pile:
+            out[in_pile[c]] += 1
+        out[as_top[pile[-1]]] = 1
     for m in state.melds:
-        base = b + rel(p, m.owner, n) * nk
+        at = in_meld[(m.owner - p) % n]
         for c in m.cards:
-            out[base + idx[kind_of[c]]] += 1
-    b = spec["hand_sizes"].start
+            out[at[c]] += 1
     for q in range(n):
-        out[b + rel(p, q, n)] = len(state.hands[q])
-    out[spec["stock"].start] = len(state.stock)
-    fill_scores(state, p, spec, out)
-    out[spec["phase"].start + _TABLE_PHASES.index(state.phase)] = 1
-    if state.phase != "over":
-        out[spec["to_move"].start + rel(p, state.current, n)] = 1
+        out[sizes + (q - p) % n] = len(hands[q])
+    out[stock] = len(state.stock)
+    t0, nt, score = state.team_of[p], state.n_teams, state.scores
+    for t in range(nt):
+        out[scores + (t - t0) % nt] = score[t]
+    phase = state.phase
+    out[phases[phase]] = 1
+    if phase != "over":
+        out[to_move + (state.current - p) % n] = 1
     if state.knocker is not None:
-        out[spec["knocker"].start + rel(p, state.knocker, n)] = 1
-    out[spec["knock_value"].start] = -1 if state.knock_value is None else state.knock_value
-    out[spec["deadwood"].start] = state.rules.melds.min_deadwood(state._kinds(state.hands[p]))
-    out[spec["hand_number"].start] = state.hand_number
+        out[knocker + (state.knocker - p) % n] = 1
+    kv = state.knock_value
+    out[knock_value] = -1 if kv is None else kv
+    out[deadwood] = state.rules.melds.min_deadwood(list(map(kind_of.__getitem__, hand)))
+    out[hand_number] = state.hand_number
 
 
 TABLE_LAYOUT = (table_spec, table_fill)
