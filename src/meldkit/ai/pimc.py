@@ -51,7 +51,19 @@ class PIMCBot:
     ``scale``: points per unit of score (default 25 at gin, the pack's target / 100
     elsewhere); ``win_weight``: the score of a hand won outright; ``margin``: how much
     better than the greedy choice another candidate must be; ``rollout_depth``: actions a
-    rollout plays at most before it is scored as it stands.
+    rollout plays at most before it is scored as it stands; ``confidence``: the greedy
+    choice gives way only to a candidate whose mean paired gain exceeds ``margin`` plus
+    this many standard errors; ``fast``: at two-player knock gin, rollouts on lists of
+    kinds (:class:`GinRollout`); ``infer``, ``depth_back``, ``strength``: at gin, each
+    determinization is the least unlikely of ``infer`` deals (fewest cards the opponent
+    let go that meld with its sampled hand, fewest of its last ``depth_back`` discards
+    that were not least-deadwood ones, plus ``strength`` times its deadwood; 1: uniform).
+    Time is the process's CPU time (``time.process_time``), so a shared machine does not
+    shorten the search.
+
+    Strength (``benchmarks/strength.py``, 400 gin hands each, refereed by OpenSpiel):
+    0.509 [0.460, 0.557] against greedy and 0.504 [0.455, 0.552] against OpenSpiel's simple
+    bot at 0.043 s per decision — level with both, not the issue's 0.60.
     """
 
     name = "pimc"
