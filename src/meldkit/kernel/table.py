@@ -44,6 +44,7 @@ from .._game import GameState, call_hook
 from .._pack_limits import IDLE_ENDINGS, NO_PROGRESS_HANDS, no_progress
 from .._stacking import KindsLeft, check_named
 from ..notation import KIND_ORDER, MELD_ORDER, Dialect, Span, table_dialect
+from ..records import HandResult
 from .melds import Match, MeldKind, MeldRules
 from .scoring import KnockTerms, TableFinal, TableScore, score, table_items
 
@@ -334,43 +335,24 @@ _DRAW, _TAKE, _PASS, _DONE, _KNOCK = (_action(t) for t in ("draw", "take", "pass
 # --------------------------------------------------------------------------- the state
 
 
-@attrs.frozen
-class TableHandResult:
-    """The record of one finished table-meld hand."""
+TableHandResult = HandResult
+"""A table-meld hand's record: :class:`meldkit.records.HandResult` (the one shape), with
+:class:`TableScore` lines and a :class:`TableFinal`; ``ended_by`` is ``went_out``,
+``knock``, ``gin``, ``big_gin``, ``undercut`` — or a void hand: ``wall``, ``stock_empty``,
+``limit``, ``turn_limit``; ``net`` is zero-sum."""
 
-    hand_number: int
-    ended_by: str
-    """``went_out``, ``knock``, ``gin``, ``big_gin``, ``undercut`` — or a void hand:
-    ``wall``, ``stock_empty``, ``limit``, ``turn_limit``."""
-    went_out: int | None
-    """The seat that went out or knocked (None for a void hand)."""
-    scores: tuple[TableScore, ...]
-    net: tuple[int, ...]
-    """What the hand was worth to each player, zero-sum, before game and box bonuses."""
-    final: TableFinal
 
-    @property
-    def totals(self) -> tuple[int, ...]:
-        """Each team's score for this hand."""
-        return tuple(s.total for s in self.scores)
+def _table_score(s: dict) -> TableScore:
+    return TableScore(s["team"], tuple((str(a), int(b)) for a, b in s["items"]))
 
-    def to_dict(self) -> dict:
-        return {"hand_number": self.hand_number, "ended_by": self.ended_by,
-                "went_out": self.went_out, "scores": [s.to_dict() for s in self.scores],
-                "net": list(self.net), "final": self.final.to_dict()}
 
-    @classmethod
-    def from_dict(cls, d: dict) -> TableHandResult:
-        final = TableFinal.from_dict(d["final"])
-        if not isinstance(final.ext, dict):
-            raise TypeError("final.ext is plugin data: an object")
-        return cls(
-            hand_number=d["hand_number"], ended_by=d["ended_by"], went_out=d["went_out"],
-            scores=tuple(TableScore(s["team"], tuple((str(a), int(b)) for a, b in s["items"]))
-                         for s in d["scores"]),
-            net=tuple(d["net"]),
-            final=attrs.evolve(final, hand_number=d["hand_number"]),  # the record's number
-        )
+def table_hand_from_dict(d: dict) -> HandResult:
+    """A table-meld hand's record read back from a save (``to_dict``'s data)."""
+    final = TableFinal.from_dict(d["final"])
+    if not isinstance(final.ext, dict):
+        raise TypeError("final.ext is plugin data: an object")
+    final = attrs.evolve(final, hand_number=d["hand_number"])  # the record's number
+    return HandResult.from_dict(d, _table_score, lambda _: final)
 
 
 class TableMeld:
@@ -1450,7 +1432,7 @@ class TableState(GameState):
         for i, r in enumerate(sv.array(sv.get(d, "hand_results"), "hand_results",
                                        max_len=10_000)):
             try:
-                s.hand_results.append(TableHandResult.from_dict(
+                s.hand_results.append(table_hand_from_dict(
                     sv.json_data(r, f"hand_results[{i}]")))
             except (KeyError, TypeError, ValueError, AttributeError):
                 raise sv.bad(f"hand_results[{i}]", "not a hand record") from None
