@@ -12,7 +12,7 @@ import pytest
 from ai_tables import seats, tables
 
 import meldkit
-from meldkit.ai.pimc import GinRollout, PIMCBot
+from meldkit.pimc import GinRollout, PIMCBot
 from meldkit.bots import BOTS, make_bot
 
 

@@ -14,7 +14,7 @@ def test_make_bot_knows_random_and_greedy():
     assert set(BOTS) >= {"random", "greedy"}
     assert isinstance(make_bot("random", seed=1), RandomBot)
     assert isinstance(make_bot("greedy", seed=1), GreedyBot)
-    with pytest.raises(ValueError, match="unknown bot 'smart'.*greedy, ismcts, random"):
+    with pytest.raises(ValueError, match="unknown bot 'smart'.*greedy, ismcts, pimc, random"):
         make_bot("smart")
 
 

@@ -46,7 +46,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     # 5: the public API (new_game; the lazy names of the loader and the plugin API)
     ("public API", [PACKAGE]),
     # 6: what is built on the API
-    ("applications", ["__main__", "cli", "bots", "simulate", "_sim_backends", "tournament",
+    ("applications", ["__main__", "cli", "bots", "pimc", "simulate", "_sim_backends", "tournament",
                       "scenarios", "testing", "testing_openspiel", "adapters", "adapters.*",
                       "_table", "_movelist"]),
 ]

@@ -16,6 +16,8 @@ True
 
 from __future__ import annotations
 
+import importlib
+
 import random
 from typing import Any, Protocol
 
@@ -484,10 +486,24 @@ def _hand_codes(state, p: int) -> list[str]:
 
 
 from .ai.ismcts import ISMCTSBot  # noqa: E402  (information-set MCTS, issue 13)
-from .ai.pimc import PIMCBot  # noqa: E402  (determinized search, greedy rollouts: issue 22)
 
-BOTS: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot, "ismcts": ISMCTSBot,
-                         "pimc": PIMCBot}
+
+class _Bots(dict):
+    """Bot classes by name; a ``"module:Class"`` value is imported when first looked up, so a
+    bot built on this module's greedy play (:mod:`meldkit.pimc`) is registered here without
+    an import cycle."""
+
+    def __getitem__(self, name: str) -> type:
+        value = super().__getitem__(name)
+        if isinstance(value, str):
+            module, _, attr = value.partition(":")
+            value = getattr(importlib.import_module(module), attr)
+            super().__setitem__(name, value)
+        return value
+
+
+BOTS: dict[str, type] = _Bots(random=RandomBot, greedy=GreedyBot, ismcts=ISMCTSBot,
+                              pimc="meldkit.pimc:PIMCBot")
 """Bot classes by name, as the command line knows them."""
 
 

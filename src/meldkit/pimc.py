@@ -22,7 +22,7 @@ by ``margin`` (in units of the score). Where the greedy policy is the whole of a
 (laying melds after a knock, laying off) the bot plays greedy without searching.
 
 >>> import meldkit
->>> from meldkit.ai.pimc import PIMCBot
+>>> from meldkit.pimc import PIMCBot
 >>> g = meldkit.new_game("gin_rummy", players=2, seed=4)
 >>> bot = PIMCBot(seed=1, max_samples=4)
 >>> bot.choose(g) in g.legal_actions()
@@ -35,7 +35,7 @@ import math
 import random
 import time
 
-from .resample import Determinizer, _write
+from .ai.resample import Determinizer, _write
 
 __all__ = ["PIMCBot"]
 
@@ -73,7 +73,7 @@ class PIMCBot:
                  win_weight: float = 1.0, margin: float = 0.0, confidence: float = 1.0,
                  rollout_depth: int = 400, fast: bool = True, infer: int = 8,
                  depth_back: int = 4, strength: float = 0.1):
-        from ..bots import GreedyBot
+        from .bots import GreedyBot
 
         self.rng = random.Random(seed)
         self.time_limit = time_limit
@@ -165,7 +165,7 @@ class PIMCBot:
         rules = getattr(state, "rules", None)
         if rules is None or getattr(rules, "knock", None) is None:
             return None
-        from .._cards import kind_of_code
+        from ._cards import kind_of_code
 
         out: dict[int, list[int]] = {q: [] for q in range(state.n_players) if q != me}
         turns: dict[int, list] = {q: [] for q in out}  # (kind taken or None, kind discarded)
@@ -313,7 +313,7 @@ class PIMCBot:
 
             return sorted(discards, key=after)
         try:  # the canasta family: the greedy bot's own ranking
-            from ..bots import _Seen, _tables
+            from .bots import _Seen, _tables
 
             tables = _tables(state)
             seen = _Seen(state, tables)
@@ -394,7 +394,7 @@ class GinRollout:
         """Play ``move`` (an action's notation: ``take``, ``draw``, ``pass`` at the wall,
         ``knock``, ``discard <card>``) in the position given by lists of kinds (changed),
         then the hand on greedily; the net points of each player."""
-        from .._cards import kind_of_code
+        from ._cards import kind_of_code
 
         hand = hands[p]
         if phase == "wall":
