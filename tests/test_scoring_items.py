@@ -33,8 +33,9 @@ _spec = importlib.util.spec_from_file_location("scoring_golden",
 golden = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(golden)
 GOLDEN = json.loads(golden.GOLDEN.read_text())
-CONFIGS = sorted({(g["pack"], g["players"], g["bot"]) for g in GOLDEN},
-                 key=lambda c: [g["pack"] for g in GOLDEN].index(c[0]))
+CONFIGS = list(dict.fromkeys((g["pack"], g["players"], g["bot"]) for g in GOLDEN))
+"""Each (pack, players, bot) once, in the golden file's order (the same in every xdist
+worker: a set's order is not)."""
 
 
 def test_the_golden_file_covers_every_bundled_pack_at_two_or_three_counts():
