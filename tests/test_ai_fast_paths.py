@@ -6,6 +6,7 @@ undo from the states kept equals the replay undo at every position."""
 from __future__ import annotations
 
 import random
+import sys
 import time
 
 import pytest
@@ -73,25 +74,37 @@ def test_an_illegal_id_is_refused_with_the_rules_reason_and_a_bad_one_by_range()
     assert ["draw"] == g.history
 
 
-def test_the_id_path_is_within_ten_percent_of_the_object_path():
-    def cost(by_id: bool) -> float:
-        best = []
-        for _ in range(5):
+def test_the_id_path_costs_about_what_the_object_path_costs():
+    """Function calls (Python and C) per decision, counted as tests/test_work_budget.py does:
+    a deterministic stand-in for time, so a busy machine cannot fail it. The id path's extra
+    work is the id conversion (a few calls a decision), not the 1.9x path it replaced; the
+    timed bar (1.10) is benchmarks/bench_ai.py --only fast's."""
+    def calls(by_id: bool) -> int:
+        def play(profiler=None) -> int:
             rng = random.Random(3)
             g = meldkit.new_game("gin_rummy", players=2, seed=3)
-            t = time.thread_time()
-            for _ in range(300):
-                if g.is_over:
-                    break
-                legal = g.legal_ids() if by_id else g.legal_actions()
-                g.apply(legal[rng.randrange(len(legal))])
-            best.append(time.thread_time() - t)
-        return min(best)
+            count = 0
 
-    cost(True)
-    # generous against a busy machine: the bar (1.10) is the benchmark's, this catches a
-    # return of the 1.9x path
-    assert cost(True) < 1.35 * cost(False)
+            def counter(frame, event, arg):
+                nonlocal count
+                if event in ("call", "c_call"):
+                    count += 1
+
+            sys.setprofile(counter if profiler else None)
+            try:
+                for _ in range(300):
+                    if g.is_over:
+                        break
+                    legal = g.legal_ids() if by_id else g.legal_actions()
+                    g.apply(legal[rng.randrange(len(legal))])
+            finally:
+                sys.setprofile(None)
+            return count
+
+        play()  # warm the memo tables and the action space
+        return play(profiler=True)
+
+    assert calls(True) < 1.25 * calls(False)
 
 
 # --------------------------------------------------------------------------- info states
