@@ -169,9 +169,11 @@ class MeldkitAEC(AECEnv):
         self._np_random = None
         self._n_ids = self.ids.size
         self._buf = array("f", bytes(4 * self.spec_.size))
-        """The observation last written (one buffer reused between steps)."""
-        self._buf_of: tuple | None = None
+        """The observation last made (one buffer, written over at each new position)."""
+        self._buf_at: tuple | None = None
         """``(position, seat)`` of what :attr:`_buf` holds (None: nothing)."""
+        self._legal: tuple = (None, b"")
+        """``(position, mask)``: the mask observe() last gave a live agent, for step()."""
         self._position = 0
         """Counts the positions dealt and stepped to: an observation is kept per position."""
         self.metadata = dict(self.metadata, name=f"meldkit_{self.pack.name}_v0")
@@ -201,22 +203,24 @@ class MeldkitAEC(AECEnv):
         self._position += 1
 
     def observe(self, agent):
-        """The agent's observation, computed when asked (once per position and seat: a
-        second ask copies the kept vector).  Each call returns new arrays, as the classic
+        """The agent's observation, made when asked (once per position and seat: asked
+        again, the kept one is copied).  Each call returns new arrays, as the classic
         environments do: the caller may keep or change them."""
         i = self.agent_name_mapping[agent]
         s = self.state_
         at = (self._position, i)
-        if self._buf_of != at:
-            self._buf_of = None  # until written whole
+        if self._buf_at != at:
+            self._buf_at = None  # until written whole
             observation_into(s, i, self._buf)
-            self._buf_of = at
-        obs = np.frombuffer(self._buf, np.float32).copy()  # (a view kept would not survive a deepcopy)
+            self._buf_at = at
+        obs = np.array(self._buf)  # a new float32 array (the buffer's format is 'f')
         if s.is_over or s.current_player != i or self.terminations[agent] \
                 or self.truncations[agent]:
             mask = np.zeros(self._n_ids, np.int8)
-        else:  # a new bytearray each call: wrapped, not copied
-            mask = np.frombuffer(s.legal_mask(), np.int8)
+        else:
+            m = s.legal_mask()  # a new bytearray each call: wrapped, not copied
+            self._legal = (self._position, bytes(m))
+            mask = np.frombuffer(m, np.int8)
         return {"observation": obs, "action_mask": mask}
 
     def state(self) -> np.ndarray:
@@ -226,8 +230,6 @@ class MeldkitAEC(AECEnv):
                                for p in range(self.n)])
 
     def _action_id(self, action) -> int:
-        if type(action) is int and 0 <= action < self._n_ids:
-            return action
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise IllegalActionError("action/bad-id", f"an action is an int id "
                                      f"0..{self.ids.size - 1}, not {type(action).__name__} "
@@ -244,9 +246,11 @@ class MeldkitAEC(AECEnv):
             self._position += 1
             self._was_dead_step(action)
             return
-        a = self._action_id(action)
+        a = action if type(action) is int and 0 <= action < self._n_ids \
+            else self._action_id(action)
         s = self.state_
-        if not s.legal_mask()[a]:  # the mask observe() gave is kept (the kernel's): no rebuild
+        legal = self._legal  # the mask observe() gave at this position, else the kernel's
+        if not (legal[1] if legal[0] == self._position else s.legal_mask())[a]:
             self._illegal(agent)
             return
         s.apply(a)

@@ -281,7 +281,8 @@ def table_spec(state) -> ObservationSpec:
 def _table_positions(state, spec: ObservationSpec) -> tuple:
     """Where each card of ``state``'s deck counts in the vector of :func:`table_spec`
     (by card id: in the hand, the pile, as the pile's top, in a meld of each relative
-    seat) and the start of every other slice: what :func:`table_fill` writes by."""
+    seat), the start of every other slice and whether each card is its own kind (gin's
+    deck): what :func:`table_fill` writes by."""
     _, idx = kinds_index(state.kind_of)
     nk, n = len(idx), state.n_players
     at = [idx[k] for k in state.kind_of]  # the kind slot of each card id
@@ -296,7 +297,8 @@ def _table_positions(state, spec: ObservationSpec) -> tuple:
             spec["hand_sizes"].start, spec["stock"].start, spec["scores"].start,
             {ph: spec["phase"].start + i for i, ph in enumerate(_TABLE_PHASES)},
             spec["to_move"].start, spec["knocker"].start, spec["knock_value"].start,
-            spec["deadwood"].start, spec["hand_number"].start)
+            spec["deadwood"].start, spec["hand_number"].start,
+            state.kind_of == list(range(len(state.kind_of))))
 
 
 _last_positions: tuple = (None, None, None)
@@ -312,7 +314,7 @@ def table_fill(state, p: int, spec: ObservationSpec, out: array) -> None:
     if not (last[1] is spec and last[0] == kind_of):  # a list compare: cheap beside a rebuild
         last = _last_positions = (kind_of[:], spec, _table_positions(state, spec))
     (in_hand, in_pile, as_top, in_meld, sizes, stock, scores, phases, to_move, knocker,
-     knock_value, deadwood, hand_number) = last[2]
+     knock_value, deadwood, hand_number, own_kinds) = last[2]
     n = state.n_players
     hands = state.hands
     hand = hands[p]
@@ -341,7 +343,8 @@ def table_fill(state, p: int, spec: ObservationSpec, out: array) -> None:
         out[knocker + (state.knocker - p) % n] = 1
     kv = state.knock_value
     out[knock_value] = -1 if kv is None else kv
-    out[deadwood] = state.rules.melds.min_deadwood(list(map(kind_of.__getitem__, hand)))
+    out[deadwood] = state.rules.melds.min_deadwood(  # a card its own kind: the hand as it is
+        hand if own_kinds else list(map(kind_of.__getitem__, hand)))
     out[hand_number] = state.hand_number
 
 

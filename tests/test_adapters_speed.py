@@ -1,0 +1,160 @@
+"""The PettingZoo env's fast path (issue 22, item 5) changes no value: the table kernel's
+observation (written by kept positions) equals the straightforward fill it replaced at
+every step of seeded games, for every seat; the env's observation equals the state's; each
+observe() returns new arrays; env() keeps PettingZoo's wrappers and their checks."""
+
+from __future__ import annotations
+
+import random
+from array import array
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.utils import wrappers
+
+import meldkit
+from meldkit.adapters.pettingzoo import env, raw_env
+from meldkit.ai.observation import fill_scores, kinds_index, observation_into, rel
+from meldkit.kernel.universe import _TABLE_PHASES
+
+TABLE_PACKS = [("gin_rummy", 2), ("oklahoma_gin", 2), ("rummy", 2), ("rummy", 4)]
+
+
+def reference_table_observation(state, p: int) -> array:
+    """The table kernel's observation as it was written before the fast path (one slice
+    at a time, looking every card's kind up)."""
+    spec = state.observation_spec()
+    out = array("f", bytes(4 * spec.size))
+    _, idx = kinds_index(state.kind_of)
+    nk, n, kind_of = len(idx), state.n_players, state.kind_of
+    b = spec["hand"].start
+    for c in state.hands[p]:
+        out[b + idx[kind_of[c]]] += 1
+    b = spec["pile"].start
+    for c in state.pile:
+        out[b + idx[kind_of[c]]] += 1
+    if state.pile:
+        out[spec["pile_top"].start + idx[kind_of[state.pile[-1]]]] = 1
+    b = spec["melds"].start
+    for m in state.melds:
+        base = b + rel(p, m.owner, n) * nk
+        for c in m.cards:
+            out[base + idx[kind_of[c]]] += 1
+    b = spec["hand_sizes"].start
+    for q in range(n):
+        out[b + rel(p, q, n)] = len(state.hands[q])
+    out[spec["stock"].start] = len(state.stock)
+    fill_scores(state, p, spec, out)
+    out[spec["phase"].start + _TABLE_PHASES.index(state.phase)] = 1
+    if state.phase != "over":
+        out[spec["to_move"].start + rel(p, state.current, n)] = 1
+    if state.knocker is not None:
+        out[spec["knocker"].start + rel(p, state.knocker, n)] = 1
+    out[spec["knock_value"].start] = -1 if state.knock_value is None else state.knock_value
+    out[spec["deadwood"].start] = state.rules.melds.min_deadwood(state._kinds(state.hands[p]))
+    out[spec["hand_number"].start] = state.hand_number
+    return out
+
+
+def _play(e, seed: int, steps: int):
+    """Random legal ids from the mask, as a user's loop picks them; yields before each."""
+    rng = random.Random(seed)
+    e.reset(seed=seed)
+    for _ in range(steps):
+        obs, _, term, trunc, _ = e.last()
+        if term or trunc:
+            return
+        yield
+        legal = np.flatnonzero(obs["action_mask"])
+        e.step(int(legal[rng.randrange(len(legal))]))
+
+
+@pytest.mark.parametrize("pack,players", TABLE_PACKS)
+def test_observations_equal_the_old_fill_at_every_step(pack, players):
+    e = env(pack, players=players)
+    raw = e.unwrapped
+    melded = 0
+    for seed in range(3):
+        for _ in _play(e, seed, 600):
+            s = raw.state_
+            melded += bool(s.melds)
+            for agent in e.possible_agents:
+                i = raw.agent_name_mapping[agent]
+                want = reference_table_observation(s, i)
+                assert s.observation(i) == want
+                got = e.observe(agent)["observation"]
+                assert got.dtype == np.float32 and got.shape == (len(want),)
+                assert np.array_equal(got, np.asarray(want, np.float32))
+    if pack == "rummy":
+        assert melded  # the meld slices were exercised
+
+
+def test_observation_into_writes_over_a_kept_buffer():
+    g = meldkit.new_game("gin_rummy", players=2, seed=4)
+    buf = array("f", [7.0] * g.observation_spec().size)  # not zeros: written over whole
+    for _ in range(40):
+        for p in range(2):
+            observation_into(g, p, buf)
+            assert buf == g.observation(p)
+        g.apply(g.legal_ids()[0])
+    with pytest.raises(ValueError):
+        observation_into(g, 0, array("f", bytes(8)))
+    with pytest.raises(ValueError):
+        observation_into(g, 2, buf)
+
+
+@pytest.mark.parametrize("pack,players", [("pony_tail", 4), ("houses", 4)])
+def test_other_engines_through_the_env_equal_the_state(pack, players):
+    e = env(pack, players=players)
+    raw = e.unwrapped
+    for _ in _play(e, 1, 150):
+        for agent in e.possible_agents:
+            i = raw.agent_name_mapping[agent]
+            got = e.observe(agent)["observation"]
+            assert np.array_equal(got, np.asarray(raw.state_.observation(i), np.float32))
+
+
+def test_each_observe_gives_new_arrays_and_the_kept_mask_decides():
+    e = env("gin_rummy")
+    e.reset(seed=3)
+    agent = e.agent_selection
+    a, b = e.observe(agent), e.observe(agent)
+    assert a["observation"] is not b["observation"]
+    assert a["action_mask"] is not b["action_mask"]
+    want = b["observation"].copy()
+    legal = int(np.flatnonzero(b["action_mask"])[0])
+    a["observation"][:] = -5  # the caller changes what it was given
+    a["action_mask"][:] = 0
+    c = e.observe(agent)
+    assert np.array_equal(c["observation"], want)
+    assert c["action_mask"][legal] == 1
+    obs, *_ = e.last()
+    assert np.array_equal(obs["observation"], want)
+    e.step(legal)  # legal though the caller zeroed its copy of the mask
+    assert not e.terminations[agent]
+    assert e.unwrapped.state_.history
+
+
+def test_env_keeps_pettingzoos_wrappers_and_checks():
+    e = env("gin_rummy")
+    assert isinstance(e, wrappers.OrderEnforcingWrapper)
+    assert isinstance(e.env, wrappers.AssertOutOfBoundsWrapper)
+    assert isinstance(e.unwrapped, type(raw_env()))
+    assert str(e) == str(e.unwrapped)
+    with pytest.raises(AttributeError):
+        e.last()  # before reset: PettingZoo's error
+    with pytest.raises(AttributeError):
+        _ = e.agent_selection
+    e.reset(seed=0)
+    n = e.action_space(e.agent_selection).n
+    for bad in (n, -1, np.int64(n), "1", 1.0):
+        with pytest.raises(AssertionError):
+            e.step(bad)
+    with pytest.raises(meldkit.IllegalActionError):
+        e.step(True)  # in the space for gymnasium (bool is an int); refused by the env
+    mask = e.observe(e.agent_selection)["action_mask"]
+    e.step(np.int64(np.flatnonzero(mask)[0]))  # a numpy id takes the checked path
+    assert len(e.unwrapped.state_.history) == 1
