@@ -13,7 +13,6 @@ from __future__ import annotations
 import copy
 import json
 
-import numpy as np
 import pytest
 from strategies import assert_cards_conserved
 
@@ -455,8 +454,12 @@ def test_6_an_id_whose_index_raises_is_refused_as_a_bad_id(pack, players, odd, s
 
 
 @pytest.mark.parametrize("pack, players", [("pony_tail", 4), ("gin_rummy", 2), ("houses", 4)])
-@pytest.mark.parametrize("flag", [True, False, np.True_, np.False_])
+@pytest.mark.parametrize("flag", ["True", "False", "numpy.True_", "numpy.False_"])
 def test_6_a_bool_is_never_an_action_id(pack, players, flag):
+    if flag.startswith("numpy."):  # numpy's bools where numpy is installed (an extra's)
+        flag = getattr(pytest.importorskip("numpy"), flag.split(".")[1])
+    else:
+        flag = flag == "True"
     g = meldkit.new_game(pack, players=players, seed=1)
     why = refusal(g, flag)
     assert ("action/bad-id", "an action id is an int, not bool") == (why.code, why.sentence)
@@ -465,6 +468,7 @@ def test_6_a_bool_is_never_an_action_id(pack, players, flag):
 
 
 def test_6_a_numpy_integer_is_still_an_action_id():
+    np = pytest.importorskip("numpy")
     g = meldkit.new_game("pony_tail", players=4, seed=1)
     first = g.legal_ids()[0]
     g.apply(np.int64(first))
