@@ -22,6 +22,7 @@ import time
 import typing
 
 import attrs
+import pytest
 from hypothesis import event, given
 from hypothesis import strategies as st
 
@@ -192,6 +193,7 @@ def test_a_mangled_pack_text_is_refused_or_deals_and_plays(text: str) -> None:
 # --------------------------------------------------------------------------- the campaign
 def _campaign_module():
     """``benchmarks/fuzz_packs.py``: the key-driven campaign, run here with a tiny budget."""
+    pytest.importorskip("yaml", reason="the campaign writes YAML with PyYAML (the docs extra)")
     import importlib
     import pathlib
     import sys

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -216,6 +217,7 @@ def test_legal_actions_are_exactly_the_moves_check_accepts_among_many_candidates
 # --------------------------------------------------------------------------- the campaign
 def _campaign_module():
     """``benchmarks/fuzz_saves_moves.py``, run here with a tiny budget per campaign."""
+    pytest.importorskip("yaml", reason="the campaign writes YAML with PyYAML (the docs extra)")
     import importlib
     import pathlib
     import sys

@@ -72,6 +72,7 @@ def _meldkit(*argv: str) -> subprocess.Popen:
 
 
 def test_jobs_1_and_jobs_2_print_the_same_tournament(capsys):
+    pytest.importorskip("openskill", reason="the ratings need the tournament extra")
     assert main([*TOURNAMENT, "--games", "8", "--jobs", "1"]) == 0
     one = capsys.readouterr().out
     assert main([*TOURNAMENT, "--games", "8", "--jobs", "2"]) == 0
@@ -80,6 +81,7 @@ def test_jobs_1_and_jobs_2_print_the_same_tournament(capsys):
 
 
 def test_jobs_2_folds_mixed_outcomes_into_the_ratings_in_game_order():
+    pytest.importorskip("openskill", reason="the ratings need the tournament extra")
     # Pony Tail, seed 0: random wins some games and loses others, so the ratings depend on
     # the order the outcomes are folded in; one game a batch, so the workers finish out of
     # order
@@ -105,6 +107,7 @@ def _die_once_on_game_3(games):
 
 def test_a_worker_that_dies_mid_run_is_replaced_and_the_result_is_unchanged(
         monkeypatch, tmp_path):
+    pytest.importorskip("openskill", reason="the ratings need the tournament extra")
     marker = tmp_path / "died"
     monkeypatch.setattr(sys.modules[__name__], "_MARKER", str(marker))
     monkeypatch.setattr(_sim_backends, "_pool_batch", _die_once_on_game_3)
