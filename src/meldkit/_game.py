@@ -182,6 +182,27 @@ class GameState:
         """The seat to act, or None when the game is over."""
         return None if self.phase == self.OVER else self.current
 
+    def _keep_live(self) -> None:
+        """Liveness after every action: the game is over or the player to move has a legal
+        action.  A position the rules leave without one (which the loader cannot always
+        foresee) ends the hand, ``ended_by: no_legal_move``; the legal actions found are
+        kept for the next call (unless plugin code made them), so the check costs nothing
+        when a player asks for them.  An engine calls it after each action; its
+        ``_end_hand`` ends the game after ``NO_PROGRESS_HANDS`` idle hands."""
+        ended = 0
+        while not self.is_over:
+            legal = self._legal()
+            if legal:
+                if not self._hooks_may_fail():  # plugin code is asked again, when wanted
+                    self._legal_cache = legal
+                return
+            from ._pack_limits import NO_PROGRESS_HANDS  # only on a dead end: off the hot path
+
+            if ended > NO_PROGRESS_HANDS:  # idle hands have ended the game within this
+                return
+            ended += 1
+            self._end_hand("no_legal_move", None)
+
     @property
     def is_over(self) -> bool:
         """True once the game has ended."""

@@ -9,7 +9,7 @@ import json
 
 from .. import saves as _saves
 from .._game import call_hook
-from .._pack_limits import IDLE_ENDINGS, NO_PROGRESS_HANDS, no_progress
+from .._pack_limits import IDLE_ENDINGS, no_progress
 from .._scoring import HandFinal, TeamScore, canasta_items
 from ._canasta_common import DRAW_PHASE, OVER, PLAY_PHASE, HandResult, totals
 from .scoring import score
@@ -95,21 +95,6 @@ class HandEnd:
     def rescore(self, result: HandResult) -> tuple[int, ...]:
         """A finished hand's team totals recomputed from its final zones."""
         return tuple(s.total for s in self._score(result.final))
-
-    def _keep_live(self) -> None:
-        """Liveness after every action: the game is over or the player to move has a legal
-        action.  A position the rules leave without one ends the hand, ``ended_by:
-        no_legal_move``; the legal actions found are kept for the next call (unless plugin
-        code made them), so the check costs nothing when a player asks for them."""
-        for _ in range(NO_PROGRESS_HANDS + 1):  # idle hands end the game within this
-            if self.phase == OVER:
-                return
-            legal = self._legal()
-            if legal:
-                if not self._hooks_may_fail():  # plugin code is asked again, when wanted
-                    self._legal_cache = legal
-                return
-            self._end_hand("no_legal_move", None)
 
     @staticmethod
     def _idle(h: HandResult) -> bool:

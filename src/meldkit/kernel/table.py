@@ -41,7 +41,7 @@ from .._cards import (
 )
 from .._errors import NotationError, PluginError, SaveError, SetupError
 from .._game import GameState, call_hook
-from .._pack_limits import IDLE_ENDINGS, NO_PROGRESS_HANDS, no_progress
+from .._pack_limits import IDLE_ENDINGS, no_progress
 from .._stacking import KindsLeft, check_named
 from ..notation import KIND_ORDER, MELD_ORDER, Dialect, Span, table_dialect
 from ..records import HandResult
@@ -1077,22 +1077,6 @@ class TableState(GameState):
         self.phase = KNOCK
 
     # ------------------------------------------------------------------ the end of a hand
-    def _keep_live(self) -> None:
-        """Liveness after every action: the game is over or the player to move has a legal
-        action.  A position the rules leave without one (which the loader cannot always
-        foresee) ends the hand, ``ended_by: no_legal_move``; the legal actions found are
-        kept for the next call (unless plugin code made them), so the check costs nothing
-        when a player asks for them."""
-        for _ in range(NO_PROGRESS_HANDS + 1):  # idle hands end the game within this
-            if self.phase == OVER:
-                return
-            legal = self._legal()
-            if legal:
-                if not self._hooks_may_fail():  # plugin code is asked again, when wanted
-                    self._legal_cache = legal
-                return
-            self._end_hand("no_legal_move", None)
-
     @staticmethod
     def _idle(r: TableHandResult) -> bool:
         """Whether a finished hand was idle: it ended on an empty stock or with no legal
