@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 import pytest
+from processes import children, running
 
 from meldkit import load_pack
 from meldkit._sim_backends import _Backend, run_games
@@ -234,27 +235,7 @@ def _meldkit(*argv: str, **kw) -> subprocess.Popen:
                             stderr=subprocess.PIPE, text=True, **kw)
 
 
-def _children(pid: int) -> list[int]:
-    out = []
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                with open(f"/proc/{name}/stat") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                out.append(int(name))
-    return out
-
-
-def _running(pid: int) -> bool:
-    """The process exists and is not a zombie (exited, waiting to be reaped)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
-    except OSError:
-        return False
+_children, _running = children, running
 
 
 def _wait_for_lines(path: Path, n: int, proc: subprocess.Popen, timeout: float = 60) -> None:

@@ -16,6 +16,7 @@ import threading
 import time
 
 import pytest
+from processes import children, running
 
 from meldkit import _sim_backends
 from meldkit.cli import main
@@ -27,29 +28,7 @@ needs_proc = pytest.mark.skipif(not os.path.isdir("/proc"),
 TOURNAMENT = ["tournament", "gin_rummy", "--bots", "random,greedy", "--seed", "3"]
 
 
-def _children(pid: int) -> list[int]:
-    """The processes whose parent is ``pid`` (from /proc)."""
-    out = []
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                with open(f"/proc/{name}/stat") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                out.append(int(name))
-    return out
-
-
-def _running(pid: int) -> bool:
-    """The process exists and is not a zombie (exited, waiting to be reaped)."""
-    try:
-        os.kill(pid, 0)
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
-    except OSError:
-        return False
+_children, _running = children, running
 
 
 def _wait_for_workers(proc: subprocess.Popen, n: int = 2, timeout: float = 30) -> list[int]:
