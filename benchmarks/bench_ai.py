@@ -22,6 +22,7 @@ counted), medians over ``--runs`` runs that alternate the paths compared.  To co
 checkouts, run each with its ``src`` on ``PYTHONPATH``, alternating, on one core.
 
 Usage: python benchmarks/bench_ai.py [--positions 300] [--only table,fast] [--runs 5]
+       python benchmarks/bench_ai.py --only ids,pz [--packs gin_rummy,samba]
 """
 
 from __future__ import annotations
@@ -87,7 +88,10 @@ def table(args) -> None:
 
 
 # --------------------------------------------------------------------------- fast paths
-FAST_TABLES = [("gin_rummy", 2), ("pony_tail", 4), ("rummy", 4), ("houses", 4)]
+FAST_TABLES = [("gin_rummy", 2), ("oklahoma_gin", 2), ("rummy", 4), ("houses", 4),
+               ("pony_tail", 4), ("pony_canasta", 2), ("classic_canasta", 4), ("samba", 4),
+               ("hand_and_foot", 4)]
+"""Every bundled pack (the id path's bar is on each)."""
 clock = time.thread_time
 
 
@@ -236,17 +240,26 @@ def open_spiel_steps(seconds: float, seed: int) -> float | None:
     return steps / spent
 
 
-def fast_paths(args) -> None:
+def fast_paths(args, parts: set[str]) -> None:
+    """The fast-path rows: ``parts`` names which (``ids``: object vs id path; ``obs``:
+    information_state vs observation, undo; ``pz``: PettingZoo vs OpenSpiel)."""
     runs = args.runs
+    packs = FAST_TABLES if args.packs is None else [
+        (p, n) for p, n in FAST_TABLES if p in args.packs.split(",")]
     print(f"Fast AI paths (issue 22 item 5): medians of {runs} runs, CPU us per call")
-    print(f"{'pack':<12}{'object':>9}{'id':>9}{'id/obj':>8}{'infostate':>11}{'observ.':>9}"
-          f"{'info/obs':>10}{'undo cold':>11}{'undo warm':>11}")
-    for pack, n in FAST_TABLES:
-        o, i = decision_paths(pack, n, runs, args.games)
-        info, obs = infostate_vs_observation(pack, n, runs, args.decisions)
-        cold, warm = undo_mid_hand(pack, n, runs)
-        print(f"{pack:<12}{o:>9.1f}{i:>9.1f}{i / o:>7.2f}x{info:>11.1f}{obs:>9.1f}"
+    if parts & {"ids", "obs"}:
+        print(f"{'pack':<16}{'object':>9}{'id':>9}{'id/obj':>8}{'infostate':>11}{'observ.':>9}"
+              f"{'info/obs':>10}{'undo cold':>11}{'undo warm':>11}")
+    nan = float("nan")
+    for pack, n in packs if parts & {"ids", "obs"} else ():
+        o, i = decision_paths(pack, n, runs, args.games) if "ids" in parts else (nan, nan)
+        info, obs = infostate_vs_observation(pack, n, runs, args.decisions) \
+            if "obs" in parts else (nan, nan)
+        cold, warm = undo_mid_hand(pack, n, runs) if "obs" in parts else (nan, nan)
+        print(f"{pack:<16}{o:>9.1f}{i:>9.1f}{i / o:>7.2f}x{info:>11.1f}{obs:>9.1f}"
               f"{info / obs:>9.1f}x{cold:>11.1f}{warm:>11.1f}", flush=True)
+    if "pz" not in parts:
+        return
     pz: list[float] = []
     os_: list[float] = []
     for r in range(runs):
@@ -265,7 +278,9 @@ def fast_paths(args) -> None:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--positions", type=int, default=300)
-    ap.add_argument("--only", default="table,fast", help="sections: table, fast")
+    ap.add_argument("--only", default="table,fast",
+                    help="sections: table, fast (= ids,obs,pz: the fast paths' parts)")
+    ap.add_argument("--packs", default=None, help="fast paths: these packs only (comma list)")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--games", type=int, default=6, help="games per run (object vs id)")
     ap.add_argument("--decisions", type=int, default=120,
@@ -275,8 +290,9 @@ def main(argv=None) -> int:
     only = set(args.only.split(","))
     if "table" in only:
         table(args)
-    if "fast" in only:
-        fast_paths(args)
+    parts = {"ids", "obs", "pz"} if "fast" in only else only & {"ids", "obs", "pz"}
+    if parts:
+        fast_paths(args, parts)
     return 0
 
 
