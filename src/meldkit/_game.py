@@ -290,10 +290,10 @@ class GameState:
         if type(action) is int:  # the id path: the action space's own action of the id
             last = _last_space  # (inlined: this path costs what the object path costs)
             if last[1] is self.pack and last[0] is type(self) and last[2] == self.n_players:
-                actions = last[3].actions
+                actions = last[5]
             else:
-                actions = _action_space_of(self).actions
-            if 0 <= action < len(actions):
+                actions = _action_space_of(self)._live
+            if 0 <= action < len(actions):  # the engine's own object (found by identity)
                 return actions[action]
         if not isinstance(action, Action):
             if not isinstance(action, str) and (hasattr(type(action), "__index__")
@@ -383,9 +383,9 @@ class GameState:
         if not (last[1] is self.pack and last[0] is type(self) and last[2] == self.n_players):
             _action_space_of(self)
             last = _last_space
-        try:  # the engine's interned actions, by object
-            return list(map(last[4], map(id, cache)))
-        except KeyError:
+        try:  # the engine's interned actions carry their ids
+            return list(map(last[4], cache))
+        except AttributeError:
             return last[3].ids(cache)
 
     def observation(self, player: int):
@@ -605,7 +605,16 @@ class GameState:
         >>> game.history
         ['draw', 'meld 6 6 2']
         """
-        a = self._canonical(action)
+        text = None
+        if type(action) is int:  # an action id of this table's space: its engine object
+            last = _last_space  # (what _canonical does, inlined: the id path's hot call)
+            if (last[1] is self.pack and last[0] is type(self) and last[2] == self.n_players
+                    and 0 <= action < len(last[5])):
+                a, text = last[5][action], last[6][action]
+            else:
+                a = self._canonical(action)
+        else:
+            a = self._canonical(action)
         if self.phase == self.OVER:
             raise IllegalActionError("game/over", "the game is over", a)
         cache = self._legal_cache
@@ -617,7 +626,7 @@ class GameState:
             _keep_for_undo(self)
         snapshot = self._snapshot() if self._hooks_may_fail() else None
         self._legal_cache = None
-        self.history.append(str(a))
+        self.history.append(str(a) if text is None else text)
         if snapshot is None:
             self._do(a)
             return
@@ -854,10 +863,11 @@ def _is_bool(value) -> bool:
                                        and type(value).__name__ in ("bool", "bool_"))
 
 
-_last_space: tuple = (None, None, None, None, None)
-"""The engine, pack, table size and action space of the last :func:`_action_space_of`, and
-the space's id of an action object (``_by_object.__getitem__``); one tuple, replaced whole,
-so a thread reads a consistent one."""
+_last_space: tuple = (None, None, None, None, None, None, None)
+"""The engine, pack, table size and action space of the last :func:`_action_space_of`, the
+space's id of an action object (``_id_of_object``: AttributeError for one it has not seen),
+its action of each id as the engine hands it out (``_live``) and the notation of each id
+(``texts``); one tuple, replaced whole, so a thread reads a consistent one."""
 
 
 def _action_space_of(state: GameState):
@@ -871,7 +881,7 @@ def _action_space_of(state: GameState):
 
     space = action_space_for(state)
     _last_space = (type(state), state.pack, state.n_players, space,
-                   space._by_object.__getitem__)
+                   space._id_of_object, space._live, space.texts)
     return space
 
 
@@ -942,8 +952,9 @@ _ATOMS = frozenset({int, str, float, bool, type(None), bytes})
 _CONTAINERS = frozenset({list, dict, set, bytearray})
 _NOT_SNAPSHOTTED = frozenset({"_legal_cache", "ext"})  # cleared by apply / kept as JSON
 _SLOT_NAMES: dict[type, tuple[str, ...]] = {}
-_SHARED_SLOTS: dict[type, tuple[str, ...]] = {}
-"""Per engine, the slots its ``clone()`` shares with the original (found once)."""
+_SHARED_SLOTS: dict[tuple, tuple[str, ...]] = {}
+"""Per engine (and meld model), the slots its ``clone()`` shares with the original (found
+once)."""
 _FLAT: dict[int, Any] = {}
 """Large lists of plain values seen before (deck tables), by id: copied without a look."""
 
@@ -1048,9 +1059,10 @@ class _Snapshot:
         self.ext = ext
         self.state = state = live.clone()
         self.shared = []
-        names = _SHARED_SLOTS.get(type(live))
+        kind = (type(live), getattr(live, "model", None))
+        names = _SHARED_SLOTS.get(kind)
         if names is None:
-            names = _SHARED_SLOTS[type(live)] = tuple(
+            names = _SHARED_SLOTS[kind] = tuple(
                 n for n in _slot_names(type(live))
                 if getattr(state, n, _NO_EXT) is getattr(live, n, None)
                 and type(getattr(live, n)) not in _ATOMS - {type(None)})

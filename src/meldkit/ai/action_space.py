@@ -23,6 +23,8 @@ from.
 from __future__ import annotations
 
 import hashlib
+import itertools
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from .._actions import Action
@@ -47,10 +49,12 @@ class ActionIds:
     """
 
     __slots__ = (
-        "_by_object",
         "_by_text",
-        "_held",
+        "_id_of_object",
         "_ids",
+        "_live",
+        "_name",
+        "_tagged",
         "actions",
         "digest",
         "pack_name",
@@ -70,13 +74,23 @@ class ActionIds:
         """How many ids there are (ids are ``0 .. size - 1``)."""
         self._ids = {tuple.__new__(tuple, a): i for i, a in enumerate(actions)}
         self._by_text = {t: i for i, t in enumerate(self.texts)}
-        # the action id of each action object seen (kept alive by ``actions`` and ``_held``,
-        # so an object with one of these ids is that action): engines hand out interned
-        # objects, whose ids then need no hashing
-        self._by_object = {id(a): i for i, a in enumerate(self.actions)}
-        self._held: list[Action] = []
         if len(self._ids) != self.size or len(self._by_text) != self.size:
             raise ActionSpaceError(f"pack {pack_name!r}: two actions of its space are equal")
+        # Each action object seen carries its id in its own __dict__, under a name of this
+        # space alone (``_name``: spaces sharing an engine's interned objects each write
+        # their own): ``_id_of_object(a)`` reads it with no hashing and no id() int, so
+        # ``legal_ids()`` costs little beside ``legal_actions()``.  Engines hand out
+        # interned objects, tagged the first time ids() meets them (at most ``4 * size``
+        # objects, counted in ``_tagged``: an engine interns few).
+        self._name = f"_action_id_{next(_SERIALS)}"
+        self._id_of_object = attrgetter(self._name)
+        for i, a in enumerate(self.actions):
+            a.__dict__[self._name] = i
+        self._tagged = 0
+        # the action of each id as the engine last handed it out (its interned object, once
+        # ids() has seen it; the space's own until then): what ``state.apply(id)`` applies,
+        # so the engine finds it in its legal list by identity, as the object path does
+        self._live: list[Action] = list(self.actions)
         h = hashlib.sha256()
         for t in self.texts:
             h.update(t.encode())
@@ -137,21 +151,26 @@ class ActionIds:
 
     def ids(self, actions) -> list[int]:
         """The ids of ``actions``, in their order."""
-        by_object = self._by_object
         try:
-            return list(map(by_object.__getitem__, map(id, actions)))
-        except KeyError:  # objects not seen before (an engine's own interned ones)
+            return list(map(self._id_of_object, actions))
+        except AttributeError:  # objects not seen before (an engine's own interned ones)
             pass
-        held, ids, out = self._held, self._ids, []
+        name, ids, out = self._name, self._ids, []
         for a in actions:
-            i = by_object.get(id(a))
+            d = getattr(a, "__dict__", None)
+            i = None if d is None else d.get(name)
             if i is None:
                 i = ids[tuple.__new__(tuple, a)]
-                if len(held) < 4 * self.size:  # bounded: an engine interns few objects
-                    held.append(a)
-                    by_object[id(a)] = i
+                if d is not None and type(a) is Action and self._tagged < 4 * self.size:
+                    d[name] = i  # bounded: an engine interns few objects
+                    self._tagged += 1
+                    self._live[i] = a
             out.append(i)
         return out
+
+
+_SERIALS = itertools.count()
+"""Numbers each :class:`ActionIds`: the attribute its ids are kept under on action objects."""
 
 
 _CACHE: dict[tuple, ActionIds] = {}
