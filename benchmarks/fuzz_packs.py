@@ -246,11 +246,11 @@ def _conserved(g, deck: int) -> bool:
 def shuffle_hidden(g, player: int, rng: random.Random):
     """A copy of ``g`` whose cards hidden from ``player`` are permuted among the hidden
     positions (``tests/strategies.py``'s, loading with the game's own pack)."""
-    from strategies import FACE_UP_PILE_ENGINES, hidden_positions
+    from strategies import FACE_UP_PILE_MODELS, hidden_positions
 
     saved = json.loads(g.to_json())
     positions = hidden_positions(saved, player,
-                                 pile_face_up=type(g).__name__ in FACE_UP_PILE_ENGINES)
+                                 pile_face_up=getattr(g, "meld_model", None) in FACE_UP_PILE_MODELS)
 
     def slot(path):
         return (saved[path[0]], path[1]) if len(path) == 2 else (saved[path[0]][path[1]],

@@ -72,7 +72,7 @@ def play(pack: str, players: int, seed: int, bot: str) -> dict:
     rules = _pack(pack)
     game = meldkit.new_game(rules, players=players, seed=seed)
     bots = [BOTS[bot](seed=seed * 10 + p) for p in range(players)]
-    hands = HANDS if type(game).__name__ == "RummyState" else 10**9
+    hands = HANDS if getattr(game, "meld_model", None) == "rank_slot" else 10**9
     decisions = 0
     while not game.is_over and len(game.hand_results) < hands and decisions < DECISIONS:
         game.apply(bots[game.current_player].choose(game))

@@ -154,14 +154,14 @@ PLAY_LOOP = (
     "action_space", "legal_mask", "legal_ids", "observation", "observation_spec",
     "information_state", "public_history", "resample", "max_game_length",
     # what the engines add, the records, the values
-    "RummyState", "Action", "Reason", "RulePack", "Rules", "HandResult", "HandFinal",
+    "KernelState", "Action", "Reason", "RulePack", "Rules", "HandResult", "HandFinal",
     "TeamScore", "score_hand", "card_code", "kind_of_code", "RANKS", "SUITS",
     "Plugin", "ActionHook",
 )
 """The reading order of the ``meldkit`` page and of the game-state classes: the names
 listed come first, in this order, the others after them in source order."""
 
-ORDERED = ("meldkit", "meldkit._game.GameState", "meldkit._state.RummyState")
+ORDERED = ("meldkit", "meldkit._game.GameState", "meldkit.kernel.state.KernelState")
 """The objects whose members are put in :data:`PLAY_LOOP` order."""
 
 

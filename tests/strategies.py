@@ -336,8 +336,8 @@ HIDDEN_ZONES: dict[str, str] = {
 """Save keys (``to_json`` data) of zones whose cards some player cannot see, and which of
 their positions are hidden.  An engine with other hidden zones adds its keys here."""
 
-FACE_UP_PILE_ENGINES = ("TableState",)
-"""Engines whose whole discard pile lies face up (the table-melds kernel: a deep take
+FACE_UP_PILE_MODELS = ("table",)
+"""Meld models whose whole discard pile lies face up (the table model: a deep take
 chooses a card from anywhere in it), so no card of the pile is hidden."""
 
 
@@ -371,7 +371,7 @@ def shuffle_hidden(state: GameState, player: int, rng: random.Random) -> GameSta
     positions (zone sizes kept), built through ``to_json`` → edit → ``from_json``
     (which re-sorts every hand by rank)."""
     saved = json.loads(state.to_json())
-    face_up = type(state).__name__ in FACE_UP_PILE_ENGINES
+    face_up = getattr(state, "meld_model", None) in FACE_UP_PILE_MODELS
     positions = hidden_positions(saved, player, pile_face_up=face_up)
 
     def slot(path):  # the list holding the card, and its index there

@@ -228,16 +228,16 @@ def test_the_registry_names_engines_and_finds_each_pack_its_engine():
     import meldkit
     from meldkit import _registry
     from meldkit.houses._engine import HousesState
-    from meldkit.kernel.table import TableState
+    from meldkit.kernel.state import KernelState
 
-    assert _registry.engine_for(meldkit.load_pack("gin_rummy")) is TableState
-    assert _registry.engine_for(meldkit.load_pack("pony_tail")) is meldkit.RummyState
+    assert _registry.engine_for(meldkit.load_pack("gin_rummy")) is KernelState  # one engine
+    assert _registry.engine_for(meldkit.load_pack("pony_tail")) is KernelState
     assert _registry.engine_for(meldkit.load_pack("houses")) is HousesState  # its plugin's
     assert _registry.plugin_for(meldkit.load_pack("pony_tail")) is None
     assert _registry.resolve_bundled("gin_rummy", "") is meldkit.load_pack("gin_rummy")
     assert _registry.resolve_bundled("../gin_rummy", "") is None  # never a path
     with pytest.raises(ValueError, match="module:Class"):
-        _registry.register_engine("x", "meldkit.kernel.table.TableState")
+        _registry.register_engine("x", "meldkit.kernel.state.KernelState")
     # `import meldkit` imports neither the table kernel nor the plugin API nor the loader
     code = ("import sys, meldkit; print(sorted(m for m in ('meldkit.kernel.table', "
             "'meldkit.plugins', 'meldkit._loader', 'meldkit.ai.action_space') "

@@ -517,7 +517,7 @@ def _problems(text: str) -> list[str]:
 
 def test_a_suited_wild_card_in_a_rank_only_pack_is_refused_at_the_card():
     found = _problems("extends: pony_tail\ncards:\n  wild: [JK, 2H]\n")
-    assert ["walk.yaml:3:14: cards.wild[1]: '2H' is a card code, but the canasta kernel "
+    assert ["walk.yaml:3:14: cards.wild[1]: '2H' is a card code, but the rank-slot meld model "
             "(packs without melds.kinds) makes whole ranks wild: every 2 would be wild "
             "(write '2'; only a pack with melds.kinds makes single cards wild)"] == found
 
@@ -541,7 +541,7 @@ def test_a_key_written_with_the_value_the_engine_plays_anyway_is_accepted():
 
 def test_keys_a_child_inherits_into_another_engine_are_refused_at_the_childs_line():
     found = _problems("extends: pony_tail\nmelds:\n  kinds: [{type: set}]\n")
-    assert "walk.yaml:3:3: books.kinds: is read only by the canasta kernel" in "\n".join(found)
+    assert "walk.yaml:3:3: books.kinds: is read only by the rank-slot meld model" in "\n".join(found)
     assert all(p.startswith("walk.yaml:3:3: ") for p in found if "is read only by" in p)
 
 
@@ -586,7 +586,7 @@ def test_a_plugin_hook_the_engine_does_not_run_is_refused_naming_the_hook(
     else:
         assert [f"walk.yaml:2:1: plugin: plugin {name!r} gives the {hook} hook, which "
                 f"{ENGINE_NAMES[engine]} ({ENGINE_PACKS[engine]}) does not run: it would "
-                "never be called (it runs in the canasta kernel (packs without "
+                "never be called (it runs in the rank-slot meld model (packs without "
                 "melds.kinds))"] == refusal
 
 

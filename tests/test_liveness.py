@@ -18,7 +18,7 @@ from meldkit import GameState, RulePackError
 from meldkit import _pack_limits as limits
 from meldkit.bots import make_bot
 from meldkit.houses._engine import HousesState
-from meldkit.kernel.table import TableState
+from meldkit.kernel.table import TableModel, TableRules
 from meldkit.simulate import format_summary, play_one, summarize
 from meldkit.testing import ConformanceError, check_conformance
 
@@ -102,7 +102,8 @@ def test_a_knock_deal_too_small_to_knock_with_is_refused(tmp_path) -> None:
 
 def test_a_knock_that_no_discard_completes_ends_the_hand_no_legal_move(monkeypatch) -> None:
     # what two_card_gin did before the loader refused it: a knock offered, then nothing legal
-    monkeypatch.setattr(TableState, "_legal_knock", lambda self: [])
+    monkeypatch.setattr(TableModel, "_legal_knock", lambda self: [])
+    monkeypatch.setattr(TableRules, "_cache", {})  # phase tables compiled with the patch
     g = meldkit.new_game("gin_rummy", players=2, seed=1)
     bots = [make_bot("greedy", seed=p) for p in range(2)]
     while not any(h.ended_by == "no_legal_move" for h in g.hand_results):
@@ -115,7 +116,8 @@ def test_a_knock_that_no_discard_completes_ends_the_hand_no_legal_move(monkeypat
 
 
 def test_table_hands_that_all_dead_end_end_the_game_no_progress(monkeypatch) -> None:
-    monkeypatch.setattr(TableState, "_legal_play", lambda self: [])
+    monkeypatch.setattr(TableModel, "_legal_play", lambda self: [])
+    monkeypatch.setattr(TableRules, "_cache", {})
     g = meldkit.new_game("rummy", players=2, seed=4)
     while not g.is_over:  # draw or take: then the play phase has nothing legal
         hands = len(g.hand_results)
@@ -126,9 +128,9 @@ def test_table_hands_that_all_dead_end_end_the_game_no_progress(monkeypatch) -> 
 
 
 def test_canasta_hands_that_all_dead_end_end_the_game_no_progress(monkeypatch) -> None:
-    from meldkit._state import RummyState
+    from meldkit._state import RankSlotModel
 
-    monkeypatch.setattr(RummyState, "_play_actions", lambda self, filtered=True: [])
+    monkeypatch.setattr(RankSlotModel, "_play_actions", lambda self, filtered=True: [])
     g = meldkit.new_game("classic_canasta", players=4, seed=2)
     hands_before = 0
     while not g.is_over:

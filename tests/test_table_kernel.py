@@ -434,11 +434,11 @@ def test_a_bad_table_key_is_refused_at_its_line(extra, where, says):
 # --------------------------------------------------------------------------- greedy rummy
 def _going_out_rate(players: int, memory: bool, games: int = 12) -> tuple[int, int]:
     from meldkit.bots import GreedyBot, play_game
-    from meldkit.kernel.table import TableState
+    from meldkit.kernel.table import TableModel
 
     class Forgetful(GreedyBot):  # the greedy choice without what the player has seen
         def choose(self, state):
-            return TableState.greedy_policy(state)
+            return TableModel.greedy_policy(state)
 
     ended = []
     for seed in range(games):

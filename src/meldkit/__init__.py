@@ -31,16 +31,19 @@ from ._game import GameState
 from ._rules import Rules
 from ._scoring import HandFinal, TeamScore, score_hand
 from ._actions import Reason
-from ._state import HandResult, RummyState
+from ._state import HandResult
 
 if TYPE_CHECKING:
     from ._loader import available_packs, check_pack, load_pack, load_pack_text
+    from .kernel.state import KernelState, RummyState
     from ._pack import RulePack
     from .plugins import ActionHook, Plugin
 
 # The pack loader (ruamel.yaml, cattrs) and the plugin registry (importlib.metadata) load
 # on first use, so that `import meldkit` stays fast.
 _LAZY = {
+    "KernelState": "kernel.state",
+    "RummyState": "kernel.state",
     "RulePack": "_pack",
     "available_packs": "_loader",
     "check_pack": "_loader",
@@ -76,6 +79,7 @@ __all__ = [
     "Action",
     "ActionHook",
     "Plugin",
+    "KernelState",
     "RummyState",
     "GameState",
     "HandFinal",

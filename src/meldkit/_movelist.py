@@ -229,13 +229,11 @@ def pack_moves(state) -> list[tuple[str, str]]:
     >>> [m for m, _ in pack_moves(meldkit.new_game("gin_rummy", players=2, seed=1))]
     ['take', 'pass', 'draw', 'discard 7H', 'knock', 'meld 4H 5H 6H', 'add 7H to m1', 'done']
     """
-    from ._state import RummyState
-    from .kernel.table import TableState
-
     spec = state.pack.spec
-    if isinstance(state, TableState):
+    model = getattr(state, "meld_model", None)
+    if model == "table":
         return _table_moves(spec)
-    if isinstance(state, RummyState):
+    if model == "rank_slot":
         return _canasta_moves(spec, state)
     examples: dict[str, str] = {}
     for a in state.action_universe():
@@ -311,8 +309,6 @@ def play_help(state) -> str:
     lines = [f"The moves of {title}. Type a move's number, or the move itself in notation:"]
     lines += [f"  {m:<{width}}{what}".rstrip() for m, what in moves]
     text = "\n".join(lines) + "\n" + _COMMANDS
-    from ._state import RummyState
-
-    if isinstance(state, RummyState):
+    if getattr(state, "meld_model", None) == "rank_slot":
         text += _GROUPS.format(example="meld 9 9 9 2")
     return text

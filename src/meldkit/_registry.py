@@ -10,7 +10,7 @@ below an engine imports it (``tests/test_import_layers.py`` keeps the layers hon
 >>> from meldkit._registry import engine_for
 >>> import meldkit
 >>> engine_for(meldkit.load_pack("gin_rummy")).__name__
-'TableState'
+'KernelState'
 """
 
 from __future__ import annotations
@@ -26,8 +26,7 @@ if TYPE_CHECKING:
 __all__ = ["engine_for", "engine_named", "plugin_for", "register_engine", "resolve_bundled"]
 
 _ENGINES: dict[str, str] = {
-    "rummy": "meldkit._state:RummyState",  # the canasta kernel (rank slots, sequences)
-    "table": "meldkit.kernel.table:TableState",  # the table-melds kernel (melds.kinds)
+    "kernel": "meldkit.kernel.state:KernelState",  # every pack but a whole-engine plugin's
 }
 """The built-in engines by name, as ``"module:Class"`` (imported on first use)."""
 _LOADED: dict[str, type] = {}
@@ -46,7 +45,7 @@ def register_engine(name: str, ref: str) -> None:
 
 
 def engine_named(name: str) -> type[GameState]:
-    """The engine class registered as ``name`` (``rummy``, ``table``)."""
+    """The engine class registered as ``name`` (``kernel``: :class:`KernelState`)."""
     cls = _LOADED.get(name)
     if cls is None:
         module, _, attr = _ENGINES[name].partition(":")
@@ -63,12 +62,12 @@ def plugin_for(pack: RulePack) -> Plugin | None:
 
 
 def engine_for(pack: RulePack) -> type[GameState]:
-    """The game-state class that plays ``pack``: its plugin's engine, the table-melds
-    kernel for a pack that declares meld kinds (sets and runs), or the canasta kernel."""
+    """The game-state class that plays ``pack``: its plugin's engine, or the one kernel
+    (which picks the meld model the pack needs)."""
     plugin = plugin_for(pack)
     if plugin is not None and plugin.engine is not None:
         return plugin.engine
-    return engine_named("table" if pack.spec.melds.kinds else "rummy")
+    return engine_named("kernel")
 
 
 def resolve_bundled(name: Any, digest: str) -> RulePack | None:

@@ -615,11 +615,12 @@ class RulePackSpec:
 # --------------------------------------------------------------------------- who reads each key
 
 CANASTA = "canasta"
-"""The canasta kernel (:class:`meldkit.RummyState`): every pack without ``melds.kinds``
-and without a plugin engine."""
+"""The kernel's rank-slot meld model (:class:`meldkit._state.RankSlotModel` of
+:class:`meldkit.KernelState`): every pack without ``melds.kinds`` and without a plugin
+engine."""
 TABLE = "table"
-"""The table-melds kernel (:class:`meldkit.kernel.table.TableState`): packs with
-``melds.kinds``."""
+"""The kernel's table meld model (:class:`meldkit.kernel.table.TableModel` of
+:class:`meldkit.KernelState`): packs with ``melds.kinds``."""
 HOUSES = "houses"
 """The Houses engine, the ``houses`` plugin's own game engine."""
 
@@ -627,8 +628,8 @@ ENGINES: tuple[str, ...] = (CANASTA, TABLE, HOUSES)
 """The engines whose reading of every key :data:`KEY_READERS` records."""
 
 ENGINE_NAMES: dict[str, str] = {
-    CANASTA: "the canasta kernel",
-    TABLE: "the table-melds kernel",
+    CANASTA: "the rank-slot meld model",
+    TABLE: "the table meld model",
     HOUSES: "the Houses engine",
 }
 ENGINE_PACKS: dict[str, str] = {
@@ -861,7 +862,7 @@ def applies_to(path: str) -> str:
     """Which packs a key applies to, in words (``meldkit keys``, the reference page).
 
     >>> applies_to("pile.take")
-    'the table-melds kernel (packs with melds.kinds)'
+    'the table meld model (packs with melds.kinds)'
     """
     readers = owners_of(path).readers
     if readers == frozenset(ENGINES):

@@ -6,7 +6,7 @@ or end the hand on an empty stock) and ``play`` (meld, lay off, discard).  Each 
 room of its own, a mixin in :mod:`meldkit.kernel`: ``_canasta_deal`` (the deal),
 ``_canasta_draw`` (the draw phase), ``_canasta_play`` (melds, lay-offs, discards),
 ``_canasta_out`` (what going out requires) and ``_canasta_end`` (the end of a turn and a
-hand); :class:`RummyState` here ties them together — creation, notation, the legality and
+hand); :class:`RankSlotModel` here ties them together — creation, notation, the legality and
 apply dispatch, views, copies and saves.  Every rule the phases consult comes from the
 compiled :class:`~meldkit._rules.Rules`; nothing here knows which game is being played.
 """
@@ -56,32 +56,44 @@ from .kernel._canasta_play import PlayPhase
 from .kernel._canasta_runs import Run, SequencePlay, span_text
 
 
-class RummyState(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, HandEnd, GameState):
-    """A rummy-family game in progress (the kernel's engine).  Create one with
-    :func:`meldkit.new_game`.
+class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, HandEnd):
+    """The rank-slot meld model of :class:`~meldkit.kernel.state.KernelState`: canasta's
+    "one growing meld per rank per side", Samba's sequences, books, reserves, red threes,
+    pile freezing and initial minimums, for every pack without ``melds.kinds``.
+
+    Not a class of its own games: its methods run on a ``KernelState`` whose ``model`` is
+    this class (the state holds the data, the model the behaviour).
 
     >>> import meldkit
     >>> g = meldkit.new_game("pony_tail", players=4, seed=1)
+    >>> type(g).__name__, g.meld_model
+    ('KernelState', 'rank_slot')
     >>> g.hand_number, g.phase, len(g.legal_actions()) > 0
     (1, 'draw', True)
     >>> g.apply("draw"); g.phase
     'play'
     """
 
-    __slots__ = (
+    __slots__ = ()
+    NAME = "rank_slot"
+    """What :attr:`KernelState.meld_model` says of a game of this model."""
+
+    SLOTS = (
         "rules", "actions", "kind_of", "rank_of", "codes", "dealer",
         "stock", "pile", "pile_frozen", "hands", "hand_size", "reserves", "reserve_taken",
         "bonus", "melds", "open_melds", "melded", "out", "pending", "pile_pending",
         "pending_top", "failed_initial", "melded_at_turn_start", "player_melded", "plugin",
         "ext", "final_play", "turn_start_sizes",
     )
+    """The state fields this model keeps (slots of ``KernelState``)."""
 
     # ------------------------------------------------------------------ creation
     @classmethod
     def _new(cls, pack, players: int, seed: int, options: dict | None,
-             deck_order: list[str] | None) -> RummyState:
+             deck_order: list[str] | None) -> GameState:
         rules = Rules.of(pack)
         s = cls.__new__(cls)
+        s.model, s.phases = RankSlotModel, PHASES
         s.rules = rules
         s.pack = rules.pack
         s.plugin = rules.plugin
@@ -217,14 +229,17 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, HandEn
         return self.plugin is not None
 
     # ------------------------------------------------------------------ legality
-    def _legal(self) -> list[Action]:
-        """The legal actions.  Candidates are generated within the structural limits
-        (cards held, meld shapes), so most are legal by construction; only those whose
-        effects need the full rules (a hand left with one card or none, plugin actions,
-        the draw phase) go through :meth:`_check`, which stays the one definition of
-        legality (a test compares the two over random play)."""
-        if self.phase == DRAW_PHASE:
-            return [a for a in self._draw_candidates() if self._check(a) is None]
+    # The legal actions.  Candidates are generated within the structural limits (cards
+    # held, meld shapes), so most are legal by construction; only those whose effects
+    # need the full rules (a hand left with one card or none, plugin actions, the draw
+    # phase) go through ``_check``, which stays the one definition of legality (a test
+    # compares the two over random play).
+    def _legal_draw(self) -> list[Action]:
+        """The draw phase's legal actions (its room in :data:`PHASES`)."""
+        return [a for a in self._draw_candidates() if self._check(a) is None]
+
+    def _legal_play(self) -> list[Action]:
+        """The play phase's legal actions (its room in :data:`PHASES`)."""
         return self._play_actions()
 
     def _candidates(self) -> list[Action]:
@@ -294,7 +309,8 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, HandEn
         return _r("action/unknown", f"unknown action type {t!r}")
 
     # ------------------------------------------------------------------ applying
-    def _do(self, a: Action) -> None:
+    def _apply(self, a: Action) -> None:
+        """Apply a legal action of either phase (their ``do`` in :data:`PHASES`)."""
         t = a.type
         if t == DRAW:
             self._do_draw()
@@ -314,12 +330,12 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, HandEn
             self._do_withdraw()
         else:
             call_hook(self.plugin.name, f"{t}.apply", self.rules.hooks[t].apply, self, a)
-        self._keep_live()
 
     # ------------------------------------------------------------------ copies and saves
-    def clone(self) -> RummyState:
+    def clone(self) -> GameState:
         """An independent copy (actions applied to it do not touch this state)."""
-        c = RummyState.__new__(RummyState)
+        c = type(self).__new__(type(self))
+        c.model, c.phases = RankSlotModel, PHASES
         c.rules = self.rules
         c.pack = self.pack
         c.plugin = self.plugin
@@ -494,11 +510,12 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, HandEn
         }
 
     @classmethod
-    def _from_state_dict(cls, pack, d: dict) -> RummyState:
+    def _from_state_dict(cls, pack, d: dict) -> GameState:
         """Rebuild a state from a save, checking every field (see :mod:`meldkit.saves`)."""
         S = _saves
         rules = Rules.of(pack)
         s = cls.__new__(cls)
+        s.model, s.phases = RankSlotModel, PHASES
         s.rules = rules
         s.pack = pack
         s.plugin = rules.plugin
@@ -787,3 +804,17 @@ class RummyState(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, HandEn
             hand_number=hand_number,
             ext=json.loads(json.dumps(ext)),
         )
+
+
+def _game_over(state, a: Action) -> Reason:
+    return _r("game/over", "the game is over")
+
+
+PHASES = {
+    DRAW_PHASE: (RankSlotModel._legal_draw, RankSlotModel._check, RankSlotModel._apply),
+    PLAY_PHASE: (RankSlotModel._legal_play, RankSlotModel._check, RankSlotModel._apply),
+    OVER: (lambda state: [], _game_over, None),
+}
+"""The rank-slot model's phase table: each phase's ``(legal, check, do)``, the functions
+:class:`~meldkit.kernel.state.KernelState` dispatches to.  Every action of a turn is
+checked and applied by the same pair: a canasta turn's two rooms differ in what they list."""

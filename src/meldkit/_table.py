@@ -141,17 +141,15 @@ def render_state(state, player: int, style: Style, fresh: Sequence[str] = (),
     the reserve (the canasta kernel); the view's keys for any other engine (Houses, a
     plugin's).  ``fresh`` are the cards just come into the hand (drawn, taken), marked
     with ``*`` and named after it with ``fresh_note`` (``drawn``, ``from the pile``)."""
-    from ._state import RummyState
-    from .kernel.table import TableState
-
     pack = state.pack
     title = pack.spec.title or pack.name
     view = state.view(player)
+    model = getattr(state, "meld_model", None)
     try:
-        if isinstance(state, TableState):
+        if model == "table":
             return _render_table_melds(view, style, title, fresh, fresh_note,
                                        pack.spec.turn.draw)
-        if isinstance(state, RummyState):
+        if model == "rank_slot":
             reserve = pack.spec.deal.reserve_name if pack.spec.deal.reserve else None
             return _render_rummy(view, style, title, wild_codes(pack), reserve,
                                  blocked_codes(pack), pack.spec.pile.frozen_until_melded,
@@ -610,9 +608,7 @@ def render_hand_end(state, result, style: Style, you: int | None = None, *,
     ``before`` is the state before ``action``, the hand's last (the table kernel deals the
     next hand at once: its hands are read there), ``layoffs`` the ``(seat, card, meld id)``
     laid off in the hand."""
-    from .kernel.table import TableState
-
-    if isinstance(state, TableState):
+    if getattr(state, "meld_model", None) == "table":
         try:
             return _table_hand_end(state, result, style, you, before, action, layoffs)
         except (AttributeError, KeyError, IndexError, TypeError, ValueError):

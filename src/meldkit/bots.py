@@ -75,7 +75,7 @@ class RandomBot:
         """A random legal action, melding first."""
         actions = state.legal_actions()
         if self.meld_first:
-            kinds = getattr(type(state), "PROGRESS_TYPES", _MELDING)
+            kinds = getattr(state, "PROGRESS_TYPES", _MELDING)
             melding = [a for a in actions if a.type in kinds]
             if melding:
                 return self.rng.choice(melding)
@@ -261,9 +261,9 @@ class GreedyBot:
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
-        policy = getattr(type(state), "greedy_policy", None)
-        if policy is not None:  # an engine with its own greedy policy (the table kernel)
-            make_memory = getattr(type(state), "greedy_memory", None)
+        policy = getattr(state, "greedy_policy", None)
+        if policy is not None:  # an engine with its own greedy policy (the table model)
+            make_memory = getattr(state, "greedy_memory", None)
             if make_memory is None:
                 return policy(state)
             if self._memory is None or self._memory_for is not type(state):

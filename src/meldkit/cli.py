@@ -580,9 +580,7 @@ class _Game:
         self.fresh: list[str] = []  # the cards just come into your hand, marked on the table
         self.fresh_note = "new"
         self.layoffs: list[tuple[int, str, str]] = []  # (seat, card, meld id) this hand
-        from .kernel.table import TableState
-
-        self.table_kernel = isinstance(state, TableState)
+        self.table_kernel = getattr(state, "meld_model", None) == "table"
 
     def who(self, q: int) -> str:
         """``you``, or a bot by seat: ``seat 1 (greedy)``, with its team where there are

@@ -1027,11 +1027,9 @@ class _Run:
 
     def stackable(self) -> bool:
         """Whether the pack's engine can deal a stacked deck."""
-        from ._state import RummyState
         from .plugins import engine_for
 
-        engine = engine_for(self.pack)
-        return engine is RummyState or getattr(engine, "stack_deck", None) is not None
+        return getattr(engine_for(self.pack), "stack_deck", None) is not None
 
     def result(self) -> ScenarioResult:
         return ScenarioResult(self.sc.name, self.sc.file, self.sc.line, tuple(self.failures))
@@ -1122,7 +1120,7 @@ class _Run:
 
     def hand(self, seat: int) -> list[str]:
         state = self.state
-        if hasattr(state, "hand_codes"):
+        if getattr(state, "meld_model", None) == "rank_slot":
             return list(state.hand_codes(seat))
         return list(state.view(seat)["hand"])
 

@@ -59,11 +59,13 @@ def stack_deck(
     """
     if not isinstance(pack, RulePack):
         pack = load_pack(pack)
-    from ._state import RummyState
+    from ._state import RankSlotModel
+    from .kernel.state import KernelState, model_for
     from .plugins import engine_for
 
     engine = engine_for(pack)
-    if engine is not RummyState:  # an engine with its own deck (Houses) stacks it itself
+    if engine is not KernelState or model_for(pack) is not RankSlotModel:
+        # the table model, or an engine with its own deck (Houses), stacks it itself
         stack = getattr(engine, "stack_deck", None)
         if stack is None:
             raise SetupError(f"the engine of pack {pack.name!r} ({engine.__name__}) cannot "

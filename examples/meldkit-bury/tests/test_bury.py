@@ -253,12 +253,13 @@ def gin_game():
     return g
 
 
-def test_the_gin_pack_loads_in_the_table_kernel():
+def test_the_gin_pack_loads_in_the_table_meld_model():
     pack = meldkit.load_pack(GIN)
     assert meldkit.check_pack(GIN) == []
     assert pack.options == meldkit_bury.BuryOptions(cards=["J", "Q", "K"], replace=True,
                                                     max_per_hand=1, penalty=10)
-    assert type(meldkit.new_game(pack, players=2, seed=1)).__name__ == "TableState"
+    game = meldkit.new_game(pack, players=2, seed=1)
+    assert (type(game).__name__, game.meld_model) == ("KernelState", "table")
 
 
 def test_in_gin_a_bury_names_the_card_with_its_suit_and_keeps_the_hand_size():

@@ -1,6 +1,6 @@
 """The table-melds engine: sets and runs laid on the table with ids and owners.
 
-A pack that declares ``melds.kinds`` is played by :class:`TableState`: rummy (draw, meld,
+A pack that declares ``melds.kinds`` is played by :class:`TableModel`: rummy (draw, meld,
 lay off, discard, go out), gin (draw, discard or knock; the knocker lays melds, the
 defender lays off and melds; deadwood scoring) and their relatives, all configured by pack
 keys.  Cards are named by their codes with suits (``meld 4H 5H 6H``, ``add 7H to m3``).
@@ -128,6 +128,12 @@ class TableRules:
                               for ph, pair in PHASES.items()}
         """Phase → its ``(legal, do)`` method names: :data:`PHASES`, but a phase with
         action hooks lists and applies them too."""
+        self.phase_table = {ph: (getattr(TableModel, legal), TableModel._check,
+                                 getattr(TableModel, do))
+                            for ph, (legal, do) in self.phase_methods.items()}
+        self.phase_table[OVER] = (_nothing, _game_over, None)
+        """Phase → its ``(legal, check, do)`` functions, the rooms
+        :class:`~meldkit.kernel.state.KernelState` dispatches to."""
 
     @classmethod
     def of(cls, pack) -> TableRules:
@@ -378,17 +384,25 @@ class TableMeld:
         return m
 
 
-class TableState(GameState):
-    """A game of a table-meld pack (rummy, gin …); create one with :func:`meldkit.new_game`."""
+class TableModel:
+    """The table-meld model of :class:`~meldkit.kernel.state.KernelState`: melds with ids
+    and owners checked by :class:`~meldkit.kernel.melds.MeldRules`, lay-offs onto them,
+    knocking and deadwood, for every pack that declares ``melds.kinds`` (rummy, gin …).
 
-    __slots__ = ("rules", "kind_of", "hands", "stock", "pile", "melds", "next_meld",
+    Not a class of its own games: its methods run on a ``KernelState`` whose ``model`` is
+    this class (the state holds the data, the model the behaviour)."""
+
+    __slots__ = ()
+    NAME = "table"
+    """What :attr:`KernelState.meld_model` says of a game of this model."""
+
+    SLOTS = ("rules", "kind_of", "hands", "stock", "pile", "melds", "next_meld",
                  "hand_first", "passes", "knocker", "knock_value", "knock_discarded",
                  "layoff_stage", "defenders", "taken", "must_use", "pile_takes",
                  "returned_in_row", "turns", "wins", "multiplier", "ext")
-
-    actions: ClassVar[TableActions] = TABLE_ACTIONS
-    """Builds interned actions, for a plugin's ``legal`` (``state.actions.get(verb, cards,
-    target)``)."""
+    """The state fields this model keeps (slots of ``KernelState``); ``state.actions``
+    is :data:`TABLE_ACTIONS`, which builds interned actions for a plugin's ``legal``
+    (``state.actions.get(verb, cards, target)``)."""
 
     PROGRESS_TYPES: ClassVar[frozenset[str]] = frozenset({"meld", "add"})
     """The actions that move a hand forward (a random bot melds first); taking the discard
@@ -412,12 +426,14 @@ class TableState(GameState):
     # ------------------------------------------------------------------ creation
     @classmethod
     def _new(cls, pack, players: int, seed: int | None, options: dict | None,
-             deck_order: list[str] | None) -> TableState:
+             deck_order: list[str] | None) -> GameState:
         s = cls.__new__(cls)
+        s.model, s.actions = TableModel, TABLE_ACTIONS
         if seed is None:
             seed = secrets.randbits(128)
         s._setup(pack, players, seed, options, deck_order)
         s.rules = TableRules.of(pack)
+        s.plugin, s.phases = s.rules.plugin, s.rules.phase_table
         s.kind_of = s.rules.deck_kinds(players)
         if deck_order:
             s._check_stack(deck_order)
@@ -650,10 +666,8 @@ class TableState(GameState):
     def _interned(self, action: Action) -> Action | None:
         return _ACTION_CACHE.get(action)
 
-    def _legal(self) -> list[Action]:
-        return getattr(self, self.rules.phase_methods[self.phase][0])()
-
     def _check(self, action: Action):
+        """Every phase's check: an action is legal when it is listed; otherwise the reason."""
         from .._actions import Reason
 
         legal = self._cached_legal()
@@ -663,10 +677,6 @@ class TableState(GameState):
         if hook is not None:
             return self._check_hook(hook, action)
         return Reason(*self._why(action))
-
-    def _do(self, action: Action) -> None:
-        getattr(self, self.rules.phase_methods[self.phase][1])(action)
-        self._keep_live()
 
     # ------------------------------------------------------------------ plugin actions
     def _legal_hooked(self) -> list[Action]:
@@ -708,11 +718,6 @@ class TableState(GameState):
         return call_hook(self.rules.plugin.name, f"{t}.check", hook.check, self, a)
 
     # ------------------------------------------------------------------ for plugins
-    @property
-    def plugin(self):
-        """The pack's rule-hook plugin, or None."""
-        return self.rules.plugin
-
     def card_code(self, card: int) -> str:
         """The text code of a card id (``QH``)."""
         return card_code(self.kind_of[card])
@@ -1238,7 +1243,8 @@ class TableState(GameState):
         return schema(TABLE_VIEW)
 
     def _codes(self, cards) -> list[str]:
-        return [card_code(self.kind_of[c]) for c in cards]
+        code, kind = _CODE_OF_KIND, self.kind_of
+        return [code[kind[c]] for c in cards]
 
     def view(self, player: int) -> dict[str, Any]:
         """What ``player`` may see, as JSON-able data: their own hand, the sizes of the
@@ -1260,7 +1266,7 @@ class TableState(GameState):
             "phase": self.phase,
             "current_player": self.current_player,
             "dealer": None,
-            "hand": sorted(self._codes(self.hands[player]), key=kind_of_code),
+            "hand": [_CODE_OF_KIND[k] for k in sorted(self._kinds(self.hands[player]))],
             "seats": [{"seat": q, "side": team_of[q], "hand_size": n}
                       for q, n in enumerate(sizes)],
             "sides": sides,
@@ -1288,12 +1294,12 @@ class TableState(GameState):
                 v["plugin"] = extra
         return v
 
-    def clone(self) -> TableState:
+    def clone(self) -> GameState:
         """An independent copy."""
-        s = TableState.__new__(TableState)
+        s = type(self).__new__(type(self))
         for name in GameState.__slots__:
             setattr(s, name, getattr(self, name))
-        for name in TableState.__slots__:
+        for name in _SHARED:
             setattr(s, name, getattr(self, name))
         s.options = dict(self.options)
         s.scores = self.scores[:]
@@ -1329,18 +1335,20 @@ class TableState(GameState):
         return d
 
     @classmethod
-    def _from_state_dict(cls, pack, d: dict[str, Any]) -> TableState:
+    def _from_state_dict(cls, pack, d: dict[str, Any]) -> GameState:
         """Read a save as untrusted input: every field checked (a
         :class:`~meldkit.SaveError` naming it), every card in exactly one zone, and the
         position one a game can reach."""
         from .. import saves as sv
 
         s = cls.__new__(cls)
+        s.model, s.actions = TableModel, TABLE_ACTIONS
         try:
             s._setup(pack, d["players"], d["seed"], d["options"], d["deck_order"])
         except SetupError as e:
             raise SaveError(f"damaged meldkit save: players/seed/options: {e}") from None
         s.rules = rules = TableRules.of(pack)
+        s.plugin, s.phases = rules.plugin, rules.phase_table
         s.kind_of = rules.deck_kinds(s.n_players)
         n, n_cards = s.n_players, len(s.kind_of)
         ext = sv.json_data(sv.obj(d.get("ext", {}), "ext"), "ext")
@@ -1635,6 +1643,12 @@ class TableState(GameState):
                                   "ended the game")
 
 
+_CODE_OF_KIND = tuple(card_code(k) for k in range(JOKER_KIND + 1))
+"""The code of each card kind (``_CODE_OF_KIND[kind_of_code("QH")] == "QH"``)."""
+
+_SHARED = TableModel.SLOTS + ("model", "phases", "actions", "plugin")
+"""The fields :meth:`TableModel.clone` copies by reference before copying the mutable ones."""
+
 PHASES: dict[str, tuple[str, str]] = {
     FIRST_UPCARD: ("_legal_first_upcard", "_do_first_upcard"),
     DRAW: ("_legal_draw", "_do_draw"),
@@ -1657,6 +1671,17 @@ PHASE_ACTIONS: dict[str, frozenset[str]] = {
 }
 """The action types each phase knows (an action of another type is refused as
 ``turn/wrong-phase``)."""
+
+
+
+def _nothing(state) -> list[Action]:
+    return []
+
+
+def _game_over(state, action: Action):
+    from .._actions import Reason
+
+    return Reason("game/over", "the game is over")
 
 # --------------------------------------------------------------------------- plugin hooks
 
@@ -1717,7 +1742,7 @@ def hook_problems(spec: Any, plugin: Any) -> list[str]:
     return out
 
 
-def plugin_action_universe(state: TableState) -> list[Action] | None:
+def plugin_action_universe(state: GameState) -> list[Action] | None:
     """Every action the pack's plugin may add, for the integer action space
     (:mod:`meldkit.ai.action_space`): ``[]`` without action hooks, else what the plugin's
     ``action_universe(state)`` lists (as in the canasta kernel), or None when it has no
