@@ -15,6 +15,7 @@ Notation (cards are role + house codes, e.g. ``KS`` the Knight of Sun; spaces 1.
 from __future__ import annotations
 
 import random
+from operator import attrgetter
 from typing import Any
 
 import attrs
@@ -29,6 +30,43 @@ DRAW, RECEIVE, PLACE, PASS, STEAL, MOVE, REMOVE = (
     "draw", "receive", "place", "pass", "steal", "move", "remove")
 PROPOSE, AGREE, REFUSE = "propose", "agree", "refuse"
 VERBS = (DRAW, RECEIVE, PLACE, PASS, STEAL, MOVE, REMOVE, PROPOSE, AGREE, REFUSE)
+
+
+# What view() builds at every decision for every seat, made fast.  A view's dicts are copies
+# of templates filled in (copying a dict costs a fraction of building one key by key): the
+# view itself (_VIEW) and, per seat arrangement, each seat's records (_seat_templates).  A
+# group's card codes are looked up once per distinct group (HousesRules.view_codes), not
+# card by card.  Templates hold no lists: every list and dict of a view is new.
+_VIEW = dict.fromkeys((  # the keys in order: the core (ai/view_schema.CORE), then Houses'
+    "pack", "player", "team", "hand_number", "phase", "current_player", "dealer", "hand",
+    "seats", "sides", "melds", "stock_size", "pile", "knock", "deadwood", "legal_actions",
+    "you", "players", "scores", "proposal_pending"))
+_TEXT = attrgetter("_text")
+"""An action's notation: ``str(action)`` without the Python call (``Action.__str__``)."""
+_VIEW_CODES_MAX = 1 << 14
+"""Most groups whose codes :attr:`HousesRules.view_codes` keeps (then it starts again)."""
+
+
+def _remember(memo: dict, key: tuple[int, ...], code) -> tuple[str, ...]:
+    """The codes of the group ``key``, kept in ``memo`` (the view's lookup missed)."""
+    if len(memo) >= _VIEW_CODES_MAX:
+        memo.clear()
+    cards = memo[key] = tuple(map(code, key))
+    return cards
+
+
+def _seat_templates(rules: HousesRules, team_of) -> list:
+    """The view's records of each seat with what the seating fixes filled in: ``(seats
+    record, players record, [melds record of each space])``, kept per seating (a few)."""
+    key = tuple(team_of)
+    found = rules.view_seats[key] = [
+        ({"seat": q, "side": side, "hand_size": None},
+         {"seat": q, "team": side, "hand_size": None, "passed_card_waiting": None,
+          "groups": None, "removed": None},
+         [{"id": name, "owner": q, "side": side, "kind": "group", "cards": None,
+           "closed": False, "book": None, "pending": False} for name in rules.space_names])
+        for q, side in enumerate(key)]
+    return found
 
 
 @attrs.frozen
@@ -86,6 +124,11 @@ class HousesRules:
         self._actions: dict[tuple, Action] = {}
         self._fit_sets: dict[tuple[int, ...], frozenset[int]] = {}
         self._points: dict[tuple[int, ...], int | None] = {}
+        # for view(): a group's card ids -> their codes (filled as seen), each space's name,
+        # the records of each seating (_seat_templates)
+        self.view_codes: dict[tuple[int, ...], tuple[str, ...]] = {}
+        self.space_names = tuple(str(s + 1) for s in range(self.spaces))
+        self.view_seats: dict[tuple[int, ...], list] = {}  # by team_of
         self.all_cards = range(len(self.codes))
         # every action legal-move generation can build, interned once (no call per action)
         spaces, act = range(self.spaces), self.action
@@ -488,43 +531,78 @@ class HousesState(GameState):
         number of cards in the deck, other hands and passed cards."""
         if type(player) is not int or not 0 <= player < self.n_players:
             raise SetupError(f"player must be a seat 0..{self.n_players - 1}, not {player!r}")
-        code = self.rules.codes
-        team_of, hands = self.team_of, self.hands
-        mover = self.current_player == player
-        groups = [[[code[c] for c in g] for g in self.groups[q]] for q in range(self.n_players)]
-        v = {  # the core (ai/view_schema.CORE), then this engine's keys
-            "pack": self.pack.name,
-            "player": player,
-            "team": team_of[player],
-            "hand_number": self.hand_number,
-            "phase": self.phase,
-            "current_player": self.current_player,
-            "dealer": None,
-            "hand": sorted(code[c] for c in hands[player]),
-            "seats": [{"seat": q, "side": team_of[q], "hand_size": len(hands[q])}
-                      for q in range(self.n_players)],
-            "sides": [{"side": t, "seats": self.team_players(t), "score": self.scores[t]}
-                      for t in range(self.n_teams)],
-            "melds": [{"id": str(s_i + 1), "owner": q, "side": team_of[q], "kind": "group",
-                       "cards": g, "closed": False, "book": None, "pending": False}
-                      for q, spaces in enumerate(groups) for s_i, g in enumerate(spaces) if g],
-            "stock_size": len(self.stock),
-            "pile": None,
-            "knock": None,
-            "deadwood": None,
-            "legal_actions": [str(a) for a in self.legal_actions()] if mover else None,
-            "you": player,
-            "players": [{
-                "seat": q,
-                "team": self.team_of[q],
-                "hand_size": len(self.hands[q]),
-                "passed_card_waiting": self.incoming[q] >= 0,
-                "groups": [g[:] for g in groups[q]],
-                "removed": [[code[c] for c in g] for g in self.removed[q]],
-            } for q in range(self.n_players)],
-            "scores": list(self.scores),
-            "proposal_pending": self.phase == ANSWER,
-        }
+        # Built for speed (see _seat_templates): one pass over the seats, the same records
+        # as written out key by key, every list and dict new (a caller may change its view).
+        r = self.rules
+        memo, code = r.view_codes, r.codes.__getitem__
+        team_of, hands, incoming, removed = self.team_of, self.hands, self.incoming, self.removed
+        phase = self.phase
+        current = None if phase == OVER else self.current
+        try:
+            seat_records = r.view_seats[tuple(team_of)]
+        except KeyError:
+            seat_records = _seat_templates(r, team_of)
+        seats, melds, players = [], [], []
+        q = 0
+        for spaces in self.groups:
+            seat_t, player_t, meld_t = seat_records[q]
+            size = len(hands[q])
+            x = seat_t.copy()
+            x["hand_size"] = size
+            seats.append(x)
+            shown = []
+            s_i = 0
+            for g in spaces:
+                if g:
+                    key = tuple(g)
+                    try:
+                        cards = memo[key]
+                    except KeyError:
+                        cards = _remember(memo, key, code)
+                    x = meld_t[s_i].copy()
+                    x["cards"] = [*cards]
+                    melds.append(x)
+                    shown.append([*cards])
+                else:
+                    shown.append([])
+                s_i += 1
+            gone = []
+            for g in removed[q]:  # tuples
+                try:
+                    cards = memo[g]
+                except (KeyError, TypeError):
+                    cards = _remember(memo, tuple(g), code)
+                gone.append([*cards])
+            x = player_t.copy()
+            x["hand_size"] = size
+            x["passed_card_waiting"] = incoming[q] >= 0
+            x["groups"] = shown
+            x["removed"] = gone
+            players.append(x)
+            q += 1
+        scores = self.scores
+        sides = []
+        t = 0
+        for team in self.team_seats:
+            sides.append({"side": t, "seats": [*team], "score": scores[t]})
+            t += 1
+        v = _VIEW.copy()  # dealer, pile, knock, deadwood stay None
+        v["pack"] = self.pack.name
+        v["player"] = v["you"] = player
+        v["team"] = team_of[player]
+        v["hand_number"] = self.hand_number
+        v["phase"] = phase
+        v["current_player"] = current
+        v["hand"] = sorted(map(code, hands[player]))
+        v["seats"] = seats
+        v["sides"] = sides
+        v["melds"] = melds
+        v["stock_size"] = len(self.stock)
+        if current == player:  # only the mover's view lists them (else None)
+            v["legal_actions"] = [*map(_TEXT, self._cached_legal())]  # = legal_actions()
+        v["players"] = players
+        v["scores"] = [*scores]
+        v["proposal_pending"] = phase == ANSWER
         return v
 
     # ------------------------------------------------------------------ notation
