@@ -65,7 +65,7 @@ except ImportError as e:  # pragma: no cover - depends on the extra
 
 import meldkit
 from meldkit._errors import IllegalActionError
-from meldkit.ai.observation import observation_into
+from meldkit.ai.observation import writer_parts
 
 __all__ = ["MeldkitAEC", "env", "observation_bounds", "raw_env"]
 
@@ -170,10 +170,19 @@ class MeldkitAEC(AECEnv):
         self._n_ids = self.ids.size
         self._buf = array("f", bytes(4 * self.spec_.size))
         """The observation last made (one buffer, written over at each new position)."""
-        self._buf_at: tuple | None = None
-        """``(position, seat)`` of what :attr:`_buf` holds (None: nothing)."""
-        self._legal: tuple = (None, b"")
-        """``(position, mask)``: the mask observe() last gave a live agent, for step()."""
+        self._buf_view = np.frombuffer(self._buf, np.float32)
+        """:attr:`_buf` seen by numpy (observe() hands out a copy)."""
+        self._fill = writer_parts(probe)
+        """``(spec, fill, zeros)``: ``_buf[:] = zeros; fill(state, seat, spec, _buf)`` writes
+        an observation (every game here is this table's: ``observation_writer``)."""
+        self._buf_at: int | None = None
+        """The position of what :attr:`_buf` holds (None: nothing), its seat ``_buf_seat``."""
+        self._buf_seat = -1
+        self._legal: tuple = (None, ())
+        """``(position, ids)``: the legal ids observe() last masked for a live agent, which
+        step() checks an action against."""
+        self._info_hand = 1
+        """The hand number the agents' ``infos`` dicts hold (made anew when it changes)."""
         self._position = 0
         """Counts the positions dealt and stepped to: an observation is kept per position."""
         self.metadata = dict(self.metadata, name=f"meldkit_{self.pack.name}_v0")
@@ -199,6 +208,7 @@ class MeldkitAEC(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {"hand_number": 1} for a in self.agents}
+        self._info_hand = 1
         self.agent_selection = self.possible_agents[self.state_.current_player]
         self._position += 1
 
@@ -208,20 +218,22 @@ class MeldkitAEC(AECEnv):
         environments do: the caller may keep or change them."""
         i = self.agent_name_mapping[agent]
         s = self.state_
-        at = (self._position, i)
-        if self._buf_at != at:
+        at = self._position
+        if self._buf_at != at or self._buf_seat != i:
             self._buf_at = None  # until written whole
-            observation_into(s, i, self._buf)
-            self._buf_at = at
-        obs = np.array(self._buf)  # a new float32 array (the buffer's format is 'f')
-        if s.is_over or s.current_player != i or self.terminations[agent] \
-                or self.truncations[agent]:
-            mask = np.zeros(self._n_ids, np.int8)
-        else:
-            m = s.legal_mask()  # a new bytearray each call: wrapped, not copied
-            self._legal = (self._position, bytes(m))
-            mask = np.frombuffer(m, np.int8)
-        return {"observation": obs, "action_mask": mask}
+            spec, fill, zeros = self._fill
+            buf = self._buf
+            buf[:] = zeros
+            fill(s, i, spec, buf)
+            self._buf_at, self._buf_seat = at, i
+        mask = bytearray(self._n_ids)
+        if s.phase != s.OVER and s.current == i and not (self.terminations[agent]
+                                                         or self.truncations[agent]):
+            ids = s.legal_ids()
+            self._legal = (at, ids)
+            for a in ids:
+                mask[a] = 1
+        return {"observation": self._buf_view.copy(), "action_mask": np.frombuffer(mask, np.int8)}
 
     def state(self) -> np.ndarray:
         """The global state: every seat's observation, seat 0 first (:attr:`state_space`).
@@ -249,29 +261,38 @@ class MeldkitAEC(AECEnv):
         a = action if type(action) is int and 0 <= action < self._n_ids \
             else self._action_id(action)
         s = self.state_
-        legal = self._legal  # the mask observe() gave at this position, else the kernel's
-        if not (legal[1] if legal[0] == self._position else s.legal_mask())[a]:
+        legal = self._legal  # the ids observe() masked at this position, else the kernel's
+        if a not in (legal[1] if legal[0] == self._position else s.legal_ids()):
             self._illegal(agent)
             return
         s.apply(a)
         self._position += 1
         self.steps += 1
         self._cumulative_rewards[agent] = 0.0
-        rewards, infos, hand = self.rewards, self.infos, s.hand_number
-        for x in self.agents:
-            rewards[x] = 0.0
-            infos[x] = {"hand_number": hand}
-        over = s.is_over
-        if over:
-            for x, r in zip(self.possible_agents, s.player_returns()):
-                rewards[x] = r
-                self.terminations[x] = True
-        elif self.steps >= self.max_actions:
-            for x in self.agents:
-                self.truncations[x] = True
+        if s.phase != s.OVER and self.steps < self.max_actions:
+            # mid-game: every reward is 0 (as since the deal), so none accumulates; the
+            # infos change only with the hand
+            hand = s.hand_number
+            if hand != self._info_hand:
+                self._info_hand = hand
+                infos = self.infos
+                for x in self.agents:
+                    infos[x] = {"hand_number": hand}
+            self.agent_selection = self.possible_agents[s.current]
         else:
-            self.agent_selection = self.possible_agents[s.current_player]
-        self._accumulate_rewards()
+            rewards, infos, hand = self.rewards, self.infos, s.hand_number
+            self._info_hand = hand
+            for x in self.agents:
+                rewards[x] = 0.0
+                infos[x] = {"hand_number": hand}
+            if s.is_over:
+                for x, r in zip(self.possible_agents, s.player_returns()):
+                    rewards[x] = r
+                    self.terminations[x] = True
+            else:
+                for x in self.agents:
+                    self.truncations[x] = True
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -341,9 +362,13 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
         return self._raw.observe(agent)
 
     def step(self, action) -> None:
-        if self._has_reset and self._raw.agents:
+        raw = self._raw
+        if self._has_reset and raw.agents:
             self._has_updated = True
-            self.env.step(action)
+            if type(action) is int and 0 <= action < raw._n_ids:  # what _InBounds passes
+                raw.step(action)
+            else:
+                self.env.step(action)
         else:
             super().step(action)
 

@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .._game import GameState
 
-__all__ = ["ObservationSpec", "observation", "observation_into", "observation_spec"]
+__all__ = ["ObservationSpec", "observation", "observation_into", "observation_spec",
+           "observation_writer"]
 
 
 class ObservationSpec:
@@ -101,6 +102,36 @@ def observation_into(state: GameState, player: int, out: array) -> None:
         raise ValueError(f"out holds {len(out)} values; this observation has {len(zeros)}")
     out[:] = zeros  # in place
     last[5](state, player, last[4], out)
+
+
+def observation_writer(state: GameState):
+    """A function ``write(s, player, out)`` doing what :func:`observation_into` does for
+    any state ``s`` of ``state``'s table (its engine, pack, seats and teams), without
+    checking its arguments: for an environment that deals every game of one table itself
+    and keeps one buffer of the spec's size (``player`` a seat, ``out`` that buffer).
+
+    >>> import meldkit
+    >>> from array import array
+    >>> g = meldkit.new_game("gin_rummy", players=2, seed=1)
+    >>> write, buf = observation_writer(g), array("f", bytes(4 * g.observation_spec().size))
+    >>> write(g, 0, buf); buf == g.observation(0)
+    True
+    """
+    spec, fill, zeros = writer_parts(state)
+
+    def write(s, player: int, out: array) -> None:
+        out[:] = zeros  # in place
+        fill(s, player, spec, out)
+
+    return write
+
+
+def writer_parts(state: GameState) -> tuple:
+    """``(spec, fill, zeros)`` of ``state``'s table: :func:`observation_writer`'s
+    ``write(s, p, out)`` is ``out[:] = zeros; fill(s, p, spec, out)`` (for a caller that
+    inlines it)."""
+    last = _layout(state)
+    return last[4], last[5], last[6]
 
 
 def _check_player(state, player) -> None:
