@@ -113,7 +113,7 @@ SA, HF, CF = "test_samba_rules", "test_hand_and_foot_rules", "test_canasta_famil
 RK, GR, OG = "test_resolved_keys", "test_gin_rummy_rules", "test_oklahoma_gin_rules"
 RU, TK, KM = "test_rummy_rules", "test_table_kernel", "test_kernel_melds"
 HO, PL, HP = "test_houses_rules", "test_pack_loading", "test_hardening_packs"
-CL, WK = "test_cli", "test_key_walk"
+CL, WK, CO = "test_cli", "test_key_walk", "test_contracts"
 
 _META = {
     "meldkit": (PL, "test_unsupported_format_version_is_reported"),
@@ -142,6 +142,21 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
     "deck.decks_by_players": {
         CANASTA: [(CC, "test_CC_2_two_decks_and_four_jokers_three_decks_for_six")],
         TABLE: [(WK, "test_table_decks_per_player_and_decks_by_players")]},
+    **{key: {engine: [(CO, "test_deck_jokers_counts_the_jokers_of_the_whole_pack_in_both_"
+                           "meld_models")] for engine in (CANASTA, TABLE)}
+       for key in ("deck.jokers", "deck.jokers_by_players")},
+    "initial_meld.melds": {
+        TABLE: [(CO, "test_a_contract_meld_is_pending_until_the_whole_contract_is_down"),
+                (CO, "test_a_meld_of_a_kind_the_contract_does_not_need_is_not_offered")]},
+    "initial_meld.lay_off_before": {
+        TABLE: [(CO, "test_no_lay_off_before_opening_where_the_pack_says_so")]},
+    "pile.buy_limit": {
+        TABLE: [(CO, "test_a_discard_the_next_player_passes_by_is_offered_in_turn_order"),
+                (CO, "test_nobody_buys_when_all_pass_and_a_buyer_runs_out_of_buys")]},
+    "pile.buy_penalty": {
+        TABLE: [(CO, "test_a_discard_the_next_player_passes_by_is_offered_in_turn_order")]},
+    "schedule": {
+        TABLE: [(CO, "test_a_schedule_gives_each_deal_its_own_contract_and_hand_size")]},
     "players.min": {CANASTA: [(PT, "test_pt_2_three_or_seven_players_refused")],
                     TABLE: [(RU, "test_RU_1_two_to_six_players_with_one_deck_and_no_jokers")],
                     HOUSES: [_SEATING]},
@@ -423,6 +438,8 @@ def _refusing_value(tp: Any, inert: Any, engine: str) -> Any:
         if typing.get_origin(item) is Literal:
             return [c for c in typing.get_args(item) if [c] != inert][:1] if (
                 len(typing.get_args(item)) > 2) else list(reversed(typing.get_args(item)))
+        if typing.get_origin(item) is dict:  # schedule: one item that sets a deal key
+            return [{"deal": {"hand": 5}}]
         return [10] if item is int else ["5"]
     if origin is dict:
         key, value = args

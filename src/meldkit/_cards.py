@@ -89,3 +89,32 @@ def standard_deck_kinds(decks: int, jokers_per_deck: int) -> list[int]:
     """The kinds of every card of ``decks`` standard decks, card id order."""
     one = list(range(52)) + [JOKER_KIND] * jokers_per_deck
     return one * decks
+
+
+def deck_plan(deck, players: int) -> tuple[int, int | None]:
+    """``(standard decks, jokers in all)`` of a pack's ``deck`` section at a table of
+    ``players``; jokers None: ``jokers_per_deck`` in each deck.
+
+    >>> from meldkit._schema import DeckSpec
+    >>> deck_plan(DeckSpec(decks=2, jokers=1, decks_by_players={5: 3},
+    ...                    jokers_by_players={5: 2}), 4), deck_plan(DeckSpec(decks=1), 2)
+    ((2, 1), (1, None))
+    >>> deck_plan(DeckSpec(decks=2, jokers=1, decks_by_players={5: 3},
+    ...                    jokers_by_players={5: 2}), 5)
+    (3, 2)
+    """
+    decks = (deck.decks_by_players or {}).get(players)
+    if decks is None:
+        decks = deck.decks if deck.decks is not None else (deck.decks_per_player or 1) * players
+    jokers = (deck.jokers_by_players or {}).get(players, deck.jokers)
+    return decks, jokers
+
+
+def pack_deck_kinds(deck, players: int) -> list[int]:
+    """The kind of every physical card, by card id, of a pack's ``deck`` at a table of
+    ``players``: the standard decks (each with ``jokers_per_deck`` jokers), or, with
+    ``deck.jokers``, the decks and then that many jokers."""
+    decks, jokers = deck_plan(deck, players)
+    if jokers is None:
+        return standard_deck_kinds(decks, deck.jokers_per_deck)
+    return list(range(52)) * decks + [JOKER_KIND] * jokers

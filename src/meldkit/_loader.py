@@ -740,6 +740,9 @@ _SELECTOR_LISTS: tuple[KeyPath, ...] = (
 _SELECTOR_KEYS: tuple[KeyPath, ...] = (("cards", "values"), ("scoring", "reserve_values"))
 _AT_LEAST: tuple[tuple[KeyPath, int], ...] = (
     (("deck", "jokers_per_deck"), 0),
+    (("deck", "jokers"), 0),
+    (("pile", "buy_limit"), 0),
+    (("pile", "buy_penalty"), 0),
     (("players", "min"), 1),
     (("deal", "hand"), 1),
     (("deal", "reserve"), 0),
@@ -993,7 +996,7 @@ class _Checker:
     def lower_bounds(self) -> None:
         for path, least in _AT_LEAST:
             value = _get(self.spec, path)
-            if value < least:
+            if value is not None and value < least:
                 self.add(path, f"expected at least {least}, got {value}")
 
     def _selector_ok(self, path: KeyPath, selector: str) -> bool:
@@ -1045,7 +1048,9 @@ class _Checker:
     def card_values(self) -> None:
         """Every card kind in the deck has a value."""
         in_deck = set(range(_DECK_SIZE))
-        if self.spec.deck.jokers_per_deck > 0:
+        deck = self.spec.deck
+        if (deck.jokers_per_deck > 0 if deck.jokers is None else deck.jokers > 0) or any(
+                n > 0 for n in (deck.jokers_by_players or {}).values()):
             in_deck.add(JOKER_KIND)
         missing = in_deck - self._kinds(list(self.spec.cards.values))
         if not missing:
@@ -1181,6 +1186,17 @@ class _Checker:
             if size is not None:
                 return size, f"{size} (the {self.spec.plugin} plugin's deck)"
         deck = self.spec.deck
+        jokers = (deck.jokers_by_players or {}).get(players, deck.jokers)
+        if jokers is not None:  # jokers for the whole pack
+            decks = (deck.decks_by_players or {}).get(players)
+            if decks is None:
+                decks = (deck.decks if deck.decks is not None
+                         else (deck.decks_per_player or 0) * players)
+            if decks < 1 or jokers < 0:
+                return None
+            size = decks * _DECK_SIZE + jokers
+            return size, (f"{size} ({_plural(decks, 'deck')} × {_DECK_SIZE} + "
+                          f"{_plural(jokers, 'joker')})")
         per_deck = _DECK_SIZE + max(deck.jokers_per_deck, 0)
         by_count = deck.decks_by_players.get(players)
         if by_count is not None and by_count >= 1:
@@ -1505,9 +1521,85 @@ def _build(doc: _Doc, source: str) -> RulePack:
     _Checker(spec, problems, plugin, options).run()
     problems.raise_if_any()
     name = spec.name or pathlib.PurePath(source).stem
-    return RulePack(
-        spec=spec, name=name, source=source, digest=_digest(doc.data), raw=doc.data, options=options
-    )
+    digest = _digest(doc.data)
+    deals = _schedule(doc, spec, problems, name, source, digest, options)
+    return RulePack(spec=spec, name=name, source=source, digest=digest, raw=doc.data,
+                    options=options, deals=deals)
+
+
+_SCHEDULED: dict[str, frozenset[str] | None] = {
+    "deal": frozenset({"hand", "hand_by_players"}),
+    "initial_meld": None,  # every key of the section
+    "pile": frozenset({"buy_limit"}),
+    "going_out": frozenset({"requires_discard"}),
+}
+"""The deal-level keys a ``schedule`` item may set, by section (None: all of it)."""
+
+
+def _schedule_allowed() -> str:
+    keys = [f"{s}.*" if ks is None else ", ".join(f"{s}.{k}" for k in sorted(ks))
+            for s, ks in _SCHEDULED.items()]
+    return ", ".join(keys)
+
+
+def _schedule(doc: _Doc, spec: RulePackSpec, problems: _Problems, name: str, source: str,
+              digest: str, options: Any) -> tuple[RulePack, ...]:
+    """The pack of each deal of ``spec.schedule``: the item merged over the pack and checked
+    like a pack, its problems located at the item's own lines (``schedule[4].deal.hand``)."""
+    if not spec.schedule:
+        return ()
+    base = _Doc({k: v for k, v in doc.data.items() if k != "schedule"},
+                {p: loc for p, loc in doc.locs.items() if p[:1] != ("schedule",)},
+                doc.deps, doc.labels)
+    deals = []
+    for i, item in enumerate(spec.schedule):
+        at: KeyPath = ("schedule", i)
+        bad = False
+        for section, keys in item.items():
+            allowed = _SCHEDULED.get(section, frozenset())
+            if not isinstance(keys, dict):
+                problems.add(at + (section,), f"expected a mapping of {section} keys, got "
+                             f"{_kind(keys)}")
+                bad = True
+                continue
+            for key in keys:
+                if allowed is not None and key not in allowed:
+                    problems.add(at + (section, key), f"{section}.{key} is not a deal-level key "
+                                 f"(a schedule item may set {_schedule_allowed()})")
+                    bad = True
+        if bad:
+            continue
+        over = _Doc(dict(item), {p[2:]: loc for p, loc in doc.locs.items() if p[:2] == at},
+                    [], doc.labels[:1])
+        merged = _merge(base, over)
+        if "name" in doc.data:
+            merged.data["name"] = doc.data["name"]
+        own = _Problems(merged)
+        try:
+            deal_spec = _CONVERTER.structure(merged.data, RulePackSpec)
+        except (cattrs.BaseValidationError, ForbiddenExtraKeysError) as exc:
+            for path, message, suggestion in _structure_errors(exc, ()):
+                own.add(path, message, suggestion)
+            deal_spec = None
+        if deal_spec is not None:
+            own.inherited_at_child = True
+            _Checker(deal_spec, own, _registry_plugin(deal_spec), options).run()
+        for p in own.found:
+            problems.found.append(attrs.evolve(
+                p, path=f"schedule[{i}].{p.path}",
+                message=f"in deal {i + 1}: {p.message}"))
+        if deal_spec is not None and not own.found:
+            deals.append(RulePack(spec=deal_spec, name=name, source=source,
+                                  digest=f"{digest}:deal{i + 1}", raw=merged.data,
+                                  options=options))
+    problems.raise_if_any()
+    return tuple(deals)
+
+
+def _registry_plugin(spec: RulePackSpec) -> Any:
+    from .plugins import get_plugin
+
+    return get_plugin(spec.plugin, spec.plugin_package) if spec.plugin else None
 
 
 def _plugin_options(spec: RulePackSpec, doc: _Doc, problems: _Problems) -> tuple[Any, Any]:

@@ -47,3 +47,19 @@ class RulePack:
     treat it as read-only."""
     options: Any = attrs.field(default=None, repr=False, hash=False)
     """The pack's ``options:`` structured by its plugin's ``options_class`` (else None)."""
+    deals: tuple[RulePack, ...] = attrs.field(default=(), repr=False, hash=False, eq=False)
+    """The pack each deal of its ``schedule`` plays with (deal n: ``deals[n - 1]``), each
+    checked like a pack; empty without a schedule."""
+
+    def for_deal(self, n: int) -> RulePack:
+        """The pack deal ``n`` (from 1) plays with: its ``schedule`` item merged over this
+        pack, or this pack past the schedule's end.
+
+        >>> import meldkit
+        >>> pack = meldkit.load_pack_text(
+        ...     "extends: rummy\nschedule: [{deal: {hand: 5}}, {deal: {hand: 6}}]\n")
+        >>> [pack.for_deal(n).spec.deal.hand for n in (1, 2, 3)]
+        [5, 6, 7]
+        """
+        deals = self.deals
+        return deals[n - 1] if 0 < n <= len(deals) else self

@@ -334,6 +334,9 @@ MAX_WILD_MIXES = 2_000
 wild ranks and melds of up to ``k`` wild cards; Pony Tail has 35)."""
 AT_MOST: tuple[tuple[tuple[str, ...], int], ...] = (
     (("deck", "jokers_per_deck"), 100),
+    (("deck", "jokers"), 1000),
+    (("pile", "buy_limit"), 100),
+    (("pile", "buy_penalty"), 100),
     (("turn", "draw"), 100),
     (("melds", "min_size"), 500),
     (("melds", "max_wilds"), 500),
@@ -443,7 +446,8 @@ def check_runnable(spec, add, player_counts, deck_size, own_deck: bool = False,
             "up", related=(("players", "min"), ("players", "partners")))
     high_card = "high_card" in (spec.deal.first_player, spec.deal.next_hand_first)
     if high_card and spec.deal.high_card_order and not own_deck:
-        in_deck = set(range(13)) | ({13} if spec.deck.jokers_per_deck > 0 else set())
+        jokers = (spec.deck.jokers_per_deck if spec.deck.jokers is None else spec.deck.jokers)
+        in_deck = set(range(13)) | ({13} if jokers > 0 else set())
         named = {rank_index(s) for s in spec.deal.high_card_order if _is_rank(s)}
         if named and not named & in_deck:
             add(("deal", "high_card_order"), "names no rank in the deck (there are no jokers: "

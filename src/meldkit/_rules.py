@@ -14,9 +14,9 @@ from ._cards import (
     RANKS,
     card_code,
     kinds_matching,
+    pack_deck_kinds,
     rank_index,
     rank_of_kind,
-    standard_deck_kinds,
 )
 from ._actions import ActionSpace
 from ._registry import plugin_for
@@ -291,24 +291,17 @@ class Rules:
         return rules
 
     # --- players and decks -----------------------------------------------------------------
-    def card_codes(self, n_cards: int) -> list[str]:
-        """The text code of each card id of a deck of ``n_cards`` (cached)."""
+    def card_codes(self, n_players: int) -> list[str]:
+        """The text code of each card id of the deck for ``n_players`` (cached)."""
         cache = self._codes
-        codes = cache.get(n_cards)
+        codes = cache.get(n_players)
         if codes is None:
-            d = self.spec.deck
-            per_deck = 52 + d.jokers_per_deck
-            kinds = standard_deck_kinds(n_cards // per_deck, d.jokers_per_deck)
-            codes = cache[n_cards] = [card_code(k) for k in kinds]
+            codes = cache[n_players] = [card_code(k) for k in self.deck_kinds(n_players)]
         return codes
 
     def deck_kinds(self, n_players: int) -> list[int]:
         """The kind of each card id for a table of ``n_players``."""
-        d = self.spec.deck
-        decks = d.decks_by_players.get(n_players)
-        if decks is None:
-            decks = d.decks if d.decks is not None else d.decks_per_player * n_players
-        return standard_deck_kinds(decks, d.jokers_per_deck)
+        return pack_deck_kinds(self.spec.deck, n_players)
 
     def hand_size_for(self, n_players: int) -> int:
         """Cards dealt to each hand at a table of ``n_players`` (``deal.hand_by_players``)."""

@@ -48,6 +48,15 @@ class DeckSpec:
         "Standard decks by player count (`{6: 3}`: three decks for six players); a count not "
         "listed gets `decks` or `decks_per_player`.",
     )
+    jokers: int | None = _f(
+        None,
+        "Jokers in the whole pack, instead of `jokers_per_deck` for each deck (a double pack "
+        "with one joker: `decks: 2, jokers: 1`, 105 cards); null: `jokers_per_deck` per deck.",
+    )
+    jokers_by_players: dict[int, int] | None = _by_players(
+        "Jokers in the whole pack by player count (`{5: 2}`), beside `decks_by_players`; a "
+        "count not listed gets `jokers`.",
+    )
 
 
 @frozen
@@ -289,6 +298,18 @@ class InitialMeldSpec:
     pile_top_counts: bool = _f(
         True, "When taking the pile for the initial meld, the top card counts toward the minimum."
     )
+    melds: list[str] = _f(
+        [],
+        "Table-meld packs: the contract — the kinds of the melds a player's opening must hold, "
+        "one meld each (`[set, set]`: two sets; `[set, run]`: a set and a run), laid in one "
+        "turn; until they are all down they are pending (`withdraw` takes them back), and the "
+        "player may not discard. Kinds are the names of `melds.kinds`.",
+    )
+    lay_off_before: bool = _f(
+        True,
+        "Table-meld packs with a contract (`melds`): whether a player who has not opened may "
+        "lay off onto the table's melds.",
+    )
 
 
 @frozen
@@ -339,6 +360,13 @@ class PileSpec:
         "With `onto_meld`, the top card alone may go onto a meld that is already a book; "
         "false: only onto a meld below `books.size` (Samba).",
     )
+    buy_limit: int = _f(
+        0,
+        "Table-meld packs: buying out of turn — after a discard that the next player does not "
+        "take, each other player in turn may `buy` it (or `pass`), taking `buy_penalty` cards "
+        "from the stock with it; each player may buy this many times a hand (0: no buying).",
+    )
+    buy_penalty: int = _f(1, "Cards from the stock a buyer takes with the bought discard.")
     frozen_take_with: Literal["natural_pair", "same_rank_pair"] = _f(
         "natural_pair",
         "How a frozen pile is taken: two naturals of the top's rank, or two cards of the top "
@@ -610,6 +638,14 @@ class RulePackSpec:
     options: dict[str, Any] = _f(
         {}, "Plugin settings (free-form, validated by the plugin named in `plugin`)."
     )
+    schedule: list[dict[str, Any]] = _f(
+        [],
+        "Table-meld packs: settings by deal — deal n plays with item n merged over the pack "
+        "(a later deal, with the pack as written). An item may set the deal-level keys "
+        "`deal.hand`, `deal.hand_by_players`, `initial_meld.*`, `pile.buy_limit` and "
+        "`going_out.requires_discard` (`[{initial_meld: {melds: [set, set]}}, {deal: {hand: "
+        "12}}]`); each deal's pack is checked like a pack.",
+    )
 
 
 # --------------------------------------------------------------------------- who reads each key
@@ -672,11 +708,14 @@ KEY_READERS: dict[str, KeyOwners] = {
     "meldkit": _ALL, "name": _ALL, "title": _ALL, "description": _ALL, "extends": _ALL,
     "plugin": _ALL, "plugin_package": _ALL,
     "options": _k(CANASTA, TABLE, HOUSES, needs="plugin (the plugin validates them)"),
+    "schedule": _k(TABLE, inert=[]),
     # --- deck (the Houses engine brings its own deck)
     "deck.decks": _CT,
     "deck.decks_per_player": _CT,
     "deck.jokers_per_deck": _CT,
     "deck.decks_by_players": _k(CANASTA, TABLE, inert={}),
+    "deck.jokers": _k(CANASTA, TABLE, inert=None),
+    "deck.jokers_by_players": _k(CANASTA, TABLE, inert={}),
     # --- players and sides: the seating every engine shares
     "players.min": _ALL, "players.max": _ALL, "players.partners": _ALL, "players.teams": _ALL,
     "players.team_size": _ALL, "players.min_for_partners": _ALL, "players.counts": _ALL,
@@ -715,6 +754,8 @@ KEY_READERS: dict[str, KeyOwners] = {
     # --- the initial meld
     "initial_meld.minimums": _C, "initial_meld.minimums_by_players": _C,
     "initial_meld.by_hand": _C, "initial_meld.pile_top_counts": _C,
+    "initial_meld.melds": _k(TABLE, inert=[]),
+    "initial_meld.lay_off_before": _k(TABLE, inert=True, needs="initial_meld.melds"),
     # --- the discard pile
     "pile.freezes_on": _k(CANASTA, inert=[]),
     "pile.blocked_by": _k(CANASTA, inert=[]),
@@ -726,6 +767,8 @@ KEY_READERS: dict[str, KeyOwners] = {
     "pile.frozen_until_melded": _C, "pile.single_card_rule": _C, "pile.take_count": _C,
     "pile.onto_book": _k(CANASTA, needs="pile.take_with: [onto_meld]"),
     "pile.frozen_take_with": _C,
+    "pile.buy_limit": _k(TABLE, inert=0),
+    "pile.buy_penalty": _k(TABLE, needs="pile.buy_limit above 0"),
     # --- reserve piles
     "reserve.pickup_on_book": _k(CANASTA, needs="deal.reserve above 0"),
     "reserve.pickup_at_turn_start": _k(CANASTA, needs="deal.reserve above 0"),
@@ -791,6 +834,11 @@ is not among its readers is refused at its ``file:line:col``; a list of mappings
 (``books.kinds``) is one key, its items' keys go with it."""
 
 KEY_NEEDS: dict[str, tuple[str, str]] = {
+    "initial_meld.lay_off_before": ("initial_meld.melds", "the pack sets no contract "
+                                    "(initial_meld.melds is empty), so it would change "
+                                    "nothing: set the contract, or remove it"),
+    "pile.buy_penalty": ("pile.buy_limit", "nobody may buy (pile.buy_limit is 0), so no "
+                         "buyer takes it: set pile.buy_limit, or remove it"),
     "scoring.dead_in_hand": ("cards.dead", "no card is dead (cards.dead is empty), so it "
                              "would score nothing: list the dead cards in cards.dead, or "
                              "remove it"),

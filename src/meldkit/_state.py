@@ -102,7 +102,7 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
         options = s._setup(pack, players, seed, options, deck_order)
         s.kind_of = rules.deck_kinds(players)
         s.rank_of = [rank_of_kind(k) for k in s.kind_of]
-        s.codes = rules.card_codes(len(s.kind_of))
+        s.codes = rules.card_codes(s.n_players)
         s.hand_number = 0
         first = options.get("first_player")
         if first is not None:
@@ -524,7 +524,7 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
         n, n_teams = s.n_players, s.n_teams
         s.kind_of = rules.deck_kinds(n)
         s.rank_of = [rank_of_kind(k) for k in s.kind_of]
-        s.codes = rules.card_codes(len(s.kind_of))
+        s.codes = rules.card_codes(s.n_players)
         n_cards = len(s.kind_of)
         if s.deck_order:
             left: dict[int, int] = {}
@@ -806,14 +806,14 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
         )
 
 
-def _game_over(state, a: Action) -> Reason:
+def _over_reason(state, a: Action) -> Reason:
     return _r("game/over", "the game is over")
 
 
 PHASES = {
     DRAW_PHASE: (RankSlotModel._legal_draw, RankSlotModel._check, RankSlotModel._apply),
     PLAY_PHASE: (RankSlotModel._legal_play, RankSlotModel._check, RankSlotModel._apply),
-    OVER: (lambda state: [], _game_over, None),
+    OVER: (lambda state: [], _over_reason, None),
 }
 """The rank-slot model's phase table: each phase's ``(legal, check, do)``, the functions
 :class:`~meldkit.kernel.state.KernelState` dispatches to.  Every action of a turn is

@@ -186,7 +186,16 @@ def _players_and_cards(spec) -> list[str]:
                        f"more players, as a game option — in {sides}.")
     per = 52 + deck.jokers_per_deck
     jokers = f" with {deck.jokers_per_deck} jokers each" if deck.jokers_per_deck else ""
-    if deck.decks is not None:
+    if deck.jokers is not None:  # jokers for the whole pack
+        def pack(decks: int, total: int) -> str:
+            with_jokers = f" and {_n(total, 'joker')}" if total else ""
+            return f"{_n(decks, 'standard 52-card deck')}{with_jokers} ({decks * 52 + total} cards)"
+        counts = sorted(set(deck.decks_by_players) | set(deck.jokers_by_players))
+        base = deck.decks or 1
+        extra = "".join(f"; {pack(deck.decks_by_players.get(c, base), deck.jokers_by_players.get(c, deck.jokers))} with {c} players"  # noqa: E501
+                        for c in counts)
+        out.append(f"- **Deck:** {pack(base, deck.jokers)}{extra}.")
+    elif deck.decks is not None:
         n = deck.decks
         extra = "".join(f"; {_n(k, 'deck')} ({k * per} cards) with {c} players"
                         for c, k in sorted(deck.decks_by_players.items()))

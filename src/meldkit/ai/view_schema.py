@@ -181,7 +181,25 @@ TABLE_VIEW = _engine({
     "knock_value": {**_INT_OR_NULL, "description": "as `knock.value`"},
     "knocker": {**_SEAT_OR_NULL, "description": "as `knock.knocker`"},
     "scores": {**_INTS, "description": "each side's score (as `sides`)"},
-}, _CARD, ["first_upcard", "draw", "play", "discard", "knock", "layoff", "wall", "over"],
+    "contract": {"type": ["object", "null"], "properties": {
+        "melds": {"type": "array", "items": {"type": "string"},
+                  "description": "the kinds of the melds the deal's contract asks for"},
+        "needs": {"type": "array", "items": {"type": "string"},
+                  "description": "the kinds the player to move has still to lay to open"},
+        "opened": {"type": "array", "items": {"type": "boolean"},
+                   "description": "whether each seat has met the contract"},
+        "pending": {"type": "array", "items": {"type": "string"},
+                    "description": "ids of the melds laid toward the contract this turn"}},
+        "required": ["melds", "needs", "opened", "pending"], "additionalProperties": False,
+        "description": "the deal's contract (`initial_meld.melds`), or null"},
+    "buying": {"type": ["object", "null"], "properties": {
+        "limit": {"type": "integer"}, "penalty": {"type": "integer"},
+        "buys": {**_INTS, "description": "discards each seat has bought this hand"},
+        "offered_for": {**_SEAT_OR_NULL,
+                        "description": "in the buy phase, the seat whose draw waits"}},
+        "required": ["limit", "penalty", "buys", "offered_for"], "additionalProperties": False,
+        "description": "buying out of turn (`pile.buy_limit`), or null"},
+}, _CARD, ["first_upcard", "draw", "play", "discard", "knock", "layoff", "wall", "buy", "over"],
     "view() of a table-meld game (gin, rummy)")
 
 HOUSES_VIEW = _engine({

@@ -93,6 +93,7 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
     for i, name in enumerate(names):
         if name in names[:i]:
             add(("melds", "kinds", i, "name"), f"{name!r} names two meld kinds")
+    _check_contract(spec, names, add, player_counts)
     if melds.lay_off.max_per_end is not None and melds.lay_off.max_per_end < 0:
         add(("melds", "lay_off", "max_per_end"),
             f"expected null or at least 0, got {melds.lay_off.max_per_end}")
@@ -173,3 +174,35 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
                 f"{wall + 1} (stock.wall + 1)", related=(("deck",), ("stock", "wall")))
             return
 
+
+def _check_contract(spec: Any, names: list[str], add: Callable[..., None],
+                    player_counts: range) -> None:
+    """The contract names meld kinds of the pack, and a hand after its draw can hold it;
+    buying is for packs that meld during play."""
+    contract = spec.initial_meld.melds
+    for i, name in enumerate(contract):
+        if name not in names:
+            add(("initial_meld", "melds", i), f"{name!r} is not a meld kind of this pack "
+                f"(melds.kinds: {', '.join(names)})", related=(("melds", "kinds"),))
+    if contract and all(name in names for name in contract):
+        sizes = {k.name or k.type: k.min_size for k in spec.melds.kinds}
+        cards = sum(sizes[name] for name in contract)
+        keep = 1 if spec.going_out.requires_discard else 0
+        for n in player_counts:
+            hand = spec.deal.hand_by_players.get(n, spec.deal.hand)
+            if cards > hand + 1 - keep:
+                add(("initial_meld", "melds"), f"needs at least {cards} cards, but a hand of "
+                    f"{hand} holds {hand + 1} after its draw"
+                    + (" and keeps one to discard" if keep else "")
+                    + f" (at {n} players): no player could meet it",
+                    related=(("deal", "hand"), ("deal", "hand_by_players")))
+                break
+    if spec.knock.max_deadwood is not None:
+        if contract:
+            add(("initial_meld", "melds"), "a contract is for packs that meld during play; "
+                "in a knocking pack melds are laid only on a knock",
+                related=(("knock", "max_deadwood"),))
+        if spec.pile.buy_limit:
+            add(("pile", "buy_limit"), "buying is for packs that meld during play; in a "
+                "knocking pack a hand keeps its size between turns",
+                related=(("knock", "max_deadwood"),))

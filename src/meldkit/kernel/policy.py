@@ -94,10 +94,29 @@ def greedy_table_choice(state, memory: TableMemory | None = None) -> Action:
     by_type: dict[str, list[Action]] = {}
     for a in actions:
         by_type.setdefault(a.type, []).append(a)
-    rules = state.rules.melds
     p = state.current_player
+    opening = bool(state.rules.contract) and not state.opened[p]
+    # a player who has not met the contract builds toward its kinds alone
+    rules = state.rules.contract_melds if opening else state.rules.melds
     hand = sorted(state.kind_of[c] for c in state.hands[p])
     phase = state.phase
+
+    if phase == "buy":  # buy a discard that builds the contract, while one has not opened
+        top = state.kind_of[state.pile[-1]]
+        helps = opening and _top_melds(rules, hand, top) and (
+            rules.min_deadwood(hand + [top], discard=True) < rules.min_deadwood(hand))
+        return by_type["buy" if helps else "pass"][0]
+    if opening and phase == "play":
+        plan = contract_plan(state.rules.melds, hand, state._still_needed(),
+                             1 if state.rules.requires_discard else 0)
+        legal = {a.cards: a for a in by_type.get("meld", ())}
+        for m in plan or ():
+            if m in legal:
+                return legal[m]
+        if "withdraw" in by_type:
+            return by_type["withdraw"][0]
+        by_type.pop("meld", None)
+        by_type.pop("add", None) if not state.rules.lay_off_before else None
 
     if phase in ("first_upcard", "draw", "wall"):
         if "knock" in by_type:
@@ -142,6 +161,52 @@ def greedy_table_choice(state, memory: TableMemory | None = None) -> Action:
     if "done" in by_type:
         return by_type["done"][0]
     return actions[0]
+
+
+def contract_plan(rules, hand: list[int], need: list[int], keep: int = 0
+                  ) -> list[tuple[int, ...]] | None:
+    """Melds of ``hand`` (card kinds), one of each meld kind in ``need`` (kind indexes of
+    ``rules.kinds``), using no card twice and leaving at least ``keep`` cards; the plan that
+    lays the most cards, or None when the hand cannot meet the contract.
+
+    >>> from meldkit.kernel.melds import MeldKind, MeldRules
+    >>> from meldkit._cards import kind_of_code
+    >>> mr = MeldRules((MeldKind("set", "set", 3), MeldKind("run", "run", 4)), frozenset(),
+    ...                [1] * 53)
+    >>> hand = [kind_of_code(c) for c in "5H 5S 5D 9C 9S 9D 2C".split()]
+    >>> [len(m) for m in contract_plan(mr, hand, [0, 0])], contract_plan(mr, hand, [1])
+    ([3, 3], None)
+    """
+    from collections import Counter
+
+    by_kind: dict[int, list[tuple[int, ...]]] = {}
+    for meld in rules.melds_in(hand):
+        match = rules.match(meld)
+        if match is not None and match.kind in need:
+            by_kind.setdefault(match.kind, []).append(meld)
+    if any(k not in by_kind for k in need):
+        return None
+    best: list[tuple[int, ...]] | None = None
+    best_size = -1
+    left = Counter(hand)
+
+    def search(i: int, chosen: list[tuple[int, ...]], used: int) -> None:
+        nonlocal best, best_size
+        if i == len(need):
+            if used > best_size and len(hand) - used >= keep:
+                best, best_size = chosen[:], used
+            return
+        for meld in by_kind[need[i]]:
+            cards = Counter(meld)
+            if all(left[c] >= n for c, n in cards.items()):
+                left.subtract(cards)
+                chosen.append(meld)
+                search(i + 1, chosen, used + len(meld))
+                chosen.pop()
+                left.update(cards)
+
+    search(0, [], 0)
+    return best
 
 
 def _top_melds(rules, hand: list[int], top: int) -> bool:

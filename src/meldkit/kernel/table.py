@@ -35,9 +35,9 @@ from .._cards import (
     card_code,
     kind_of_code,
     kinds_matching,
+    pack_deck_kinds,
     rank_index,
     rank_of_kind,
-    standard_deck_kinds,
 )
 from .._errors import NotationError, PluginError, SaveError, SetupError
 from .._game import GameState, call_hook
@@ -55,9 +55,10 @@ DISCARD = "discard"
 KNOCK = "knock"
 LAYOFF = "layoff"
 WALL = "wall"
+BUY = "buy"
 OVER = "over"
 
-_SIMPLE = ("draw", "take", "pass", "done", "knock")
+_SIMPLE = ("draw", "take", "pass", "done", "knock", "buy", "withdraw")
 TABLE_VERBS = frozenset({*_SIMPLE, "meld", "add", "discard"})
 """The table kernel's own action verbs (a plugin's action verb may not be one)."""
 
@@ -108,6 +109,17 @@ class TableRules:
         self.openspiel_knock = kn.test == "openspiel"
         self.take_limit = kn.pile_take_limit
         self.returned_limit = kn.returned_card_limit
+        names = {k.name: i for i, k in enumerate(self.kinds)}
+        self.contract = tuple(sorted(names[k] for k in spec.initial_meld.melds))
+        """The contract: the kind index of each meld a player's opening must hold (sorted);
+        empty: a player may meld at once."""
+        self.contract_melds = (MeldRules(tuple(self.kinds[i] for i in sorted(set(
+            self.contract))), self.wild, self.values) if self.contract else self.melds)
+        """The meld arithmetic of the contract's kinds alone (what a player who has not
+        opened builds toward: the greedy policy's measure)."""
+        self.lay_off_before = spec.initial_meld.lay_off_before or not self.contract
+        self.buy_limit = spec.pile.buy_limit
+        self.buy_penalty = spec.pile.buy_penalty
         # --- plugin rule hooks: a pack without them keeps the plain phase table, so a
         # decision costs what it costs without plugins
         from .._registry import plugin_for
@@ -131,7 +143,7 @@ class TableRules:
         self.phase_table = {ph: (getattr(TableModel, legal), TableModel._check,
                                  getattr(TableModel, do))
                             for ph, (legal, do) in self.phase_methods.items()}
-        self.phase_table[OVER] = (_nothing, _game_over, None)
+        self.phase_table[OVER] = (_nothing, _over_reason, None)
         """Phase → its ``(legal, check, do)`` functions, the rooms
         :class:`~meldkit.kernel.state.KernelState` dispatches to."""
 
@@ -152,11 +164,7 @@ class TableRules:
 
     def deck_kinds(self, players: int) -> list[int]:
         """The kind of every physical card, by card id (``deck.decks_by_players`` first)."""
-        d = self.spec.deck
-        decks = d.decks_by_players.get(players)
-        if decks is None:
-            decks = d.decks if d.decks is not None else (d.decks_per_player or 1) * players
-        return standard_deck_kinds(decks, d.jokers_per_deck)
+        return pack_deck_kinds(self.spec.deck, players)
 
     def first_seat(self, key: str, players: int, rule: str) -> int:
         """The seat that starts a hand, drawn with the RNG ``key``: at random (left of a
@@ -334,8 +342,8 @@ TABLE_ACTIONS = TableActions()
 
 _DISCARD = tuple(_action("discard", (k,)) for k in range(JOKER_KIND + 1))
 """``discard <card>`` for every card kind, built once."""
-_DRAW, _TAKE, _PASS, _DONE, _KNOCK = (_action(t) for t in ("draw", "take", "pass", "done",
-                                                             "knock"))
+_DRAW, _TAKE, _PASS, _DONE, _KNOCK, _BUY, _WITHDRAW = (
+    _action(t) for t in ("draw", "take", "pass", "done", "knock", "buy", "withdraw"))
 
 
 # --------------------------------------------------------------------------- the state
@@ -399,7 +407,8 @@ class TableModel:
     SLOTS = ("rules", "kind_of", "hands", "stock", "pile", "melds", "next_meld",
                  "hand_first", "passes", "knocker", "knock_value", "knock_discarded",
                  "layoff_stage", "defenders", "taken", "must_use", "pile_takes",
-                 "returned_in_row", "turns", "wins", "multiplier", "ext")
+                 "returned_in_row", "turns", "wins", "multiplier", "ext",
+                 "opened", "pending", "withdrew", "buys", "buy_for", "discarder")
     """The state fields this model keeps (slots of ``KernelState``); ``state.actions``
     is :data:`TABLE_ACTIONS`, which builds interned actions for a plugin's ``legal``
     (``state.actions.get(verb, cards, target)``)."""
@@ -509,6 +518,9 @@ class TableModel:
     def _deal(self, first: int) -> None:
         """Shuffle and deal a new hand with ``first`` to act."""
         self.hand_number += 1
+        if self.pack.deals:  # a schedule: this deal's own settings
+            self.rules = TableRules.of(self.pack.for_deal(self.hand_number))
+            self.phases = self.rules.phase_table
         n = self.n_players
         ids = list(range(len(self.kind_of)))
         random.Random(f"meldkit:{self.seed}:hand:{self.hand_number}").shuffle(ids)
@@ -548,6 +560,12 @@ class TableModel:
         self.returned_in_row = 0
         self.turns = 0
         self.multiplier = 1
+        self.opened = [not self.rules.contract] * n
+        self.pending = []
+        self.withdrew = False
+        self.buys = [0] * n
+        self.buy_for = None
+        self.discarder = None
         kn = spec.knock
         self.knock_value = kn.max_deadwood
         if self.pile and (kn.from_upcard or kn.spade_upcard_doubles):
@@ -842,6 +860,11 @@ class TableModel:
 
     def _do_draw(self, a: Action) -> None:
         if a.type == "draw":
+            if self._buyers():  # the discard passed by: the others may buy it first
+                self.buy_for = self.current
+                self.current = self._buyers()[0]
+                self.phase = BUY
+                return
             self._draw_stock()
         else:
             limit = self.rules.take_limit
@@ -866,6 +889,7 @@ class TableModel:
         c = self.pile.pop()
         self.hands[self.current].append(c)
         self.taken = self.kind_of[c]
+        self.discarder = None
 
     def _take_deep(self, kind: int) -> None:
         pile = self.pile
@@ -877,10 +901,52 @@ class TableModel:
 
     def _after_draw(self) -> None:
         self.phase = DISCARD if self.knock_value is not None else PLAY
+        self.discarder = None  # the last discard is no longer on offer
+
+    # ------------------------------------------------------------------ buying out of turn
+    def _buyers(self) -> list[int]:
+        """The seats that may still buy the top discard, in turn order after the player to
+        draw (``pile.buy_limit``): not its discarder, buys left, and enough stock for the
+        penalty and the drawer's card."""
+        rules = self.rules
+        if not rules.buy_limit or self.discarder is None or not self.pile:
+            return []
+        if len(self.stock) < rules.buy_penalty + 1:
+            return []
+        start = self.buy_for if self.phase == BUY else self.current
+        n = self.n_players
+        order = [(start + i) % n for i in range(1, n)]
+        if self.phase == BUY:  # those after the one asked now
+            order = order[order.index(self.current) + 1:]
+        return [q for q in order if q != self.discarder and self.buys[q] < rules.buy_limit]
+
+    def _legal_buy(self) -> list[Action]:
+        return [_BUY, _PASS]
+
+    def _do_buy(self, a: Action) -> None:
+        q = self.current
+        if a.type == "buy":
+            self.buys[q] += 1
+            hand = self.hands[q]
+            hand.append(self.pile.pop())
+            for _ in range(self.rules.buy_penalty):
+                hand.append(self.stock.pop())
+            self.discarder = None  # bought: the pile's new top is no discard on offer
+        else:
+            after = self._buyers()
+            if after:
+                self.current = after[0]
+                return
+        self.current, self.buy_for = self.buy_for, None
+        self.phase = DRAW
+        self._draw_stock()  # the draw its player chose before the discard was offered
+        self._after_draw()
 
     # ------------------------------------------------------------------ play (rummy)
     def _legal_play(self) -> list[Action]:
         p = self.current
+        if not self.opened[p]:
+            return self._legal_opening(p)
         hand = self.hands[p]
         kinds = self._kinds(hand)
         keep = 1 if self.rules.requires_discard else 0
@@ -902,11 +968,69 @@ class TableModel:
                     out.append(_action("discard", (kind,)))
         return out
 
+    def _still_needed(self) -> list[int]:
+        """The kinds of the contract's melds the player to move has not laid this turn."""
+        need = list(self.rules.contract)
+        for mid in self.pending:
+            kind = self.meld_by_id(mid).match.kind
+            if kind in need:
+                need.remove(kind)
+        return need
+
+    def _legal_opening(self, p: int) -> list[Action]:
+        """The play phase of a player who has not met the contract: melds of the kinds it
+        still needs (pending until all are down), lay-offs where ``lay_off_before``, a
+        discard once nothing is pending, and ``withdraw`` to take pending melds back."""
+        kinds = self._kinds(self.hands[p])
+        keep = 1 if self.rules.requires_discard else 0
+        need = self._still_needed()
+        out: list[Action] = []
+        must = self.must_use
+        mr = self.rules.melds
+        if not self.withdrew:
+            last = len(need) == 1
+            for meld in mr.melds_in(kinds):
+                left = len(kinds) - len(meld)
+                if (must is None or must in meld) and (left > keep or (left == keep and last)):
+                    match = mr.match(meld)
+                    if match is not None and match.kind in need:
+                        out.append(_action("meld", meld))
+        if self.rules.lay_off_before and not self.pending and len(kinds) - 1 >= keep:
+            mine = [m for m in self.melds if self._may_lay_off_on(p, m)]
+            out += [a for a in self._layoffs_for(p, mine, one_per_card=False)
+                    if must is None or a.cards[0] == must]
+        if self.pending:
+            out.append(_WITHDRAW)
+        elif must is None:
+            taken = None if self.rules.discard_taken else self.taken
+            distinct = sorted(set(kinds))
+            out += [_action("discard", (k,)) for k in distinct
+                    if k != taken or len(distinct) == 1]
+        return out
+
+    def _withdraw(self, p: int) -> None:
+        """Take the melds laid toward the contract this turn back into the hand."""
+        back = set(self.pending)
+        for m in self.melds:
+            if m.id in back:
+                self.hands[p].extend(m.cards)
+        self.melds = [m for m in self.melds if m.id not in back]
+        self.pending = []
+        self.withdrew = True
+
     def _do_play(self, a: Action) -> None:
         p = self.current
         t = a.type
         if t == "meld":
             self._lay_meld(p, a.cards)
+            if not self.opened[p]:
+                self.pending.append(self.next_meld - 1)
+                if not self._still_needed():  # the contract is down: the player has opened
+                    self.opened[p] = True
+                    self.pending = []
+        elif t == "withdraw":
+            self._withdraw(p)
+            return
         elif t == "add":
             self._lay_off(p, a.cards[0], a.target)
         else:
@@ -948,6 +1072,8 @@ class TableModel:
         if not self.hands[p]:
             self._end_hand("went_out", p)
             return
+        self.discarder = p if self.rules.buy_limit else None  # on offer to buyers
+        self.withdrew = False
         self._end_turn()
 
     def _end_turn(self) -> None:
@@ -1152,8 +1278,8 @@ class TableModel:
 
     def _game_over(self) -> bool:
         spec = self.rules.spec.game
-        if spec.hands is not None:  # game.hands: a fixed number of hands
-            return self.hand_number >= spec.hands
+        if spec.hands is not None:  # game.hands: a fixed number of hands, all played
+            return len(self.hand_results) >= spec.hands
         if max(self.scores) < self.rules.target_for(self.n_players):
             return False
         if spec.winner == "highest" and spec.tie == "play_on":
@@ -1272,7 +1398,8 @@ class TableModel:
             "sides": sides,
             "melds": [{"id": f"m{m.id}", "owner": m.owner, "side": team_of[m.owner],
                        "kind": kinds[m.match.kind].name, "cards": self._codes(m.cards),
-                       "closed": False, "book": None, "pending": False} for m in self.melds],
+                       "closed": False, "book": None, "pending": m.id in self.pending}
+                      for m in self.melds],
             "stock_size": len(self.stock),
             "pile": {"top": pile[-1] if pile else None, "size": len(pile), "frozen": False,
                      "cards": pile},  # face up, bottom first
@@ -1286,6 +1413,13 @@ class TableModel:
             "knock_value": self.knock_value,
             "knocker": self.knocker,
             "scores": list(scores),
+            "contract": None if not self.rules.contract else {
+                "melds": [kinds[k].name for k in self.rules.contract],
+                "needs": [kinds[k].name for k in self._still_needed()],
+                "opened": self.opened[:], "pending": [f"m{i}" for i in self.pending]},
+            "buying": None if not self.rules.buy_limit else {
+                "limit": self.rules.buy_limit, "penalty": self.rules.buy_penalty,
+                "buys": self.buys[:], "offered_for": self.buy_for},
         }
         plugin = self.rules.plugin
         if plugin is not None:
@@ -1311,6 +1445,7 @@ class TableModel:
         s.melds = [m.copy() for m in self.melds]
         s.defenders = self.defenders[:]
         s.wins = self.wins[:]
+        s.opened, s.pending, s.buys = self.opened[:], self.pending[:], self.buys[:]
         s.ext = json.loads(json.dumps(self.ext)) if self.ext else {}
         s._legal_cache = None
         return s
@@ -1332,6 +1467,10 @@ class TableModel:
         )
         if self.rules.plugin is not None:  # plugin data, as the canasta kernel saves it
             d["ext"] = self.ext
+        if self.rules.contract or not all(self.opened):  # a contract: who has opened
+            d.update(opened=self.opened[:], pending=self.pending[:], withdrew=self.withdrew)
+        if any(self.buys) or self.buy_for is not None or self.discarder is not None:
+            d.update(buys=self.buys[:], buy_for=self.buy_for, discarder=self.discarder)
         return d
 
     @classmethod
@@ -1347,7 +1486,8 @@ class TableModel:
             s._setup(pack, d["players"], d["seed"], d["options"], d["deck_order"])
         except SetupError as e:
             raise SaveError(f"damaged meldkit save: players/seed/options: {e}") from None
-        s.rules = rules = TableRules.of(pack)
+        deal = sv.integer(sv.get(d, "hand_number"), "hand_number", 1, 10**6)
+        s.rules = rules = TableRules.of(pack.for_deal(deal))
         s.plugin, s.phases = rules.plugin, rules.phase_table
         s.kind_of = rules.deck_kinds(s.n_players)
         n, n_cards = s.n_players, len(s.kind_of)
@@ -1420,6 +1560,19 @@ class TableModel:
                              lambda v, p: sv.integer(v, p, 0, 10**6), s.n_teams)
         s.history = sv.strings(sv.get(d, "history"), "history", sv.MAX_HISTORY_ITEM, 10**7)
         s.defenders = sv.array_of(sv.get(d, "defenders"), "defenders", seat, max_len=n)
+        # the contract and buying (saved only where a pack has them)
+        opened = d.get("opened")
+        s.opened = ([not rules.contract] * n if opened is None else sv.array_of(
+            opened, "opened", lambda v, p: sv.boolean(v, p), n))
+        s.pending = sv.array_of(d.get("pending", []), "pending",
+                                lambda v, p: sv.integer(v, p, 1, 10**6), max_len=n_cards)
+        s.withdrew = sv.boolean(d.get("withdrew", False), "withdrew")
+        buys = d.get("buys")
+        s.buys = [0] * n if buys is None else sv.array_of(
+            buys, "buys", lambda v, p: sv.integer(v, p, 0, rules.buy_limit), n)
+        buy_for, discarder = d.get("buy_for"), d.get("discarder")
+        s.buy_for = None if buy_for is None else seat(buy_for, "buy_for")
+        s.discarder = None if discarder is None else seat(discarder, "discarder")
         s.hand_results = []
         for i, r in enumerate(sv.array(sv.get(d, "hand_results"), "hand_results",
                                        max_len=10_000)):
@@ -1431,6 +1584,41 @@ class TableModel:
         s._legal_cache = None
         s._check_position()
         return s
+
+    def _check_contract_and_buying(self) -> None:
+        """The contract's and buying's fields of a save, against the pack and the phase."""
+        from .. import saves as sv
+
+        rules, phase = self.rules, self.phase
+        if not rules.contract and not all(self.opened):
+            raise sv.bad("opened", "a seat has not opened, but this deal has no contract "
+                                   "(initial_meld.melds)")
+        if self.pending:
+            if phase != PLAY or self.opened[self.current]:
+                raise sv.bad("pending", "melds toward a contract are pending only in the play "
+                                        "phase of a player who has not opened")
+            mine = {m.id for m in self.melds if m.owner == self.current}
+            if not set(self.pending) <= mine or len(set(self.pending)) != len(self.pending):
+                raise sv.bad("pending", f"{self.pending} are not melds of the player to move")
+            if not self._still_needed() or len(self._still_needed()) != (
+                    len(rules.contract) - len(self.pending)):
+                raise sv.bad("pending", "the pending melds are not part of the contract")
+        if self.withdrew and (phase != PLAY or self.pending):
+            raise sv.bad("withdrew", "a withdrawal is remembered only in the play phase of "
+                                     "the turn that made it, with nothing pending")
+        if any(self.buys) and not rules.buy_limit:
+            raise sv.bad("buys", "this deal allows no buying (pile.buy_limit is 0)")
+        if (phase == BUY) != (self.buy_for is not None):
+            raise sv.bad("buy_for", f"expected {'a seat' if phase == BUY else 'null'} in the "
+                                    f"{phase} phase")
+        if phase == BUY and (self.current == self.buy_for or self.current == self.discarder
+                             or self.buys[self.current] >= rules.buy_limit):
+            raise sv.bad("current", "the seat asked to buy may not buy this discard")
+        if self.discarder is not None and phase not in (DRAW, BUY):
+            raise sv.bad("discarder", f"expected null in the {phase} phase (a discard is on "
+                                      "offer only until the next player has drawn)")
+        if self.discarder is not None and not self.pile:
+            raise sv.bad("discarder", "a discard on offer, but the discard pile is empty")
 
     def _check_position(self) -> None:
         """Refuse a saved position that no game reaches: every field checked against the
@@ -1568,6 +1756,7 @@ class TableModel:
                     raise sv.bad(f"melds[{i}][1]", f"seat {m.owner} cannot have laid a meld "
                                                    f"by the {phase} phase (in this pack melds "
                                                    "are laid on a knock)")
+        self._check_contract_and_buying()
         if not self._cached_legal():
             raise sv.bad("phase", f"{phase}, but the player to move would have no legal action: "
                                   "no game reaches such a position")
@@ -1657,17 +1846,19 @@ PHASES: dict[str, tuple[str, str]] = {
     KNOCK: ("_legal_knock", "_do_knock"),
     LAYOFF: ("_legal_layoff", "_do_layoff"),
     WALL: ("_legal_wall", "_do_wall"),
+    BUY: ("_legal_buy", "_do_buy"),
 }
 """Each phase's pair: the method listing its legal actions and the one applying an action."""
 
 PHASE_ACTIONS: dict[str, frozenset[str]] = {
     FIRST_UPCARD: frozenset({"take", "pass", "draw"}),
     DRAW: frozenset({"draw", "take"}),
-    PLAY: frozenset({"meld", "add", "discard"}),
+    PLAY: frozenset({"meld", "add", "discard", "withdraw"}),
     DISCARD: frozenset({"discard", "knock"}),
     KNOCK: frozenset({"discard", "meld", "done"}),
     LAYOFF: frozenset({"add", "meld", "done"}),
     WALL: frozenset({"knock", "pass"}),
+    BUY: frozenset({"buy", "pass"}),
 }
 """The action types each phase knows (an action of another type is refused as
 ``turn/wrong-phase``)."""
@@ -1678,7 +1869,7 @@ def _nothing(state) -> list[Action]:
     return []
 
 
-def _game_over(state, action: Action):
+def _over_reason(state, action: Action):
     from .._actions import Reason
 
     return Reason("game/over", "the game is over")
@@ -1691,7 +1882,7 @@ _HOOKED = ("_legal_hooked", "_do_hooked")
 _WHEN = {DRAW: "before drawing", PLAY: "after drawing", FIRST_UPCARD: "while the first "
          "upcard is offered", DISCARD: "after drawing, before discarding or knocking",
          KNOCK: "by the knocker, laying melds", LAYOFF: "by a defender, laying off",
-         WALL: "at the wall"}
+         WALL: "at the wall", BUY: "while a discard is offered for buying"}
 """When an action hook of each phase is played (for the ``turn/not-now`` sentence)."""
 
 

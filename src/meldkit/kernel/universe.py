@@ -242,6 +242,9 @@ def table_universe(state, action) -> list[Action]:
     kinds = sorted(state.kind_of)
     distinct = sorted(set(kinds))
     out = [action(v) for v in ("draw", "take", "pass", "knock", "done")]
+    buying, contract = table_extras(state.pack)
+    out += [action("buy")] if buying else []
+    out += [action("withdraw")] if contract else []
     out += [action("discard", (k,)) for k in distinct]
     if rules.take == "deep":
         out += [action("take", (k,)) for k in distinct]
@@ -251,10 +254,22 @@ def table_universe(state, action) -> list[Action]:
         most_melds = len(kinds) // max(1, least)
         out += [action("add", (k,), mid) for mid in range(1, most_melds + 1) for k in distinct]
     return sorted_actions(out, ("draw", "take", "pass", "knock", "done", "discard", "meld",
-                                "add"))
+                                "add", "buy", "withdraw"))
 
 
 _TABLE_PHASES = ("first_upcard", "draw", "play", "discard", "knock", "layoff", "wall", "over")
+
+
+def table_extras(pack) -> tuple[bool, bool]:
+    """``(buying, contract)``: whether any deal of ``pack`` lets players buy discards
+    (``pile.buy_limit``) or sets a contract (``initial_meld.melds``) — the parts of the
+    action universe and the observation only such packs have."""
+    specs = [pack.spec, *(d.spec for d in pack.deals)]
+    return (any(s.pile.buy_limit for s in specs), any(s.initial_meld.melds for s in specs))
+
+
+def _table_phases(pack) -> tuple[str, ...]:
+    return _TABLE_PHASES + (("buy",) if table_extras(pack)[0] else ())
 
 
 def table_spec(state) -> ObservationSpec:
@@ -269,12 +284,18 @@ def table_spec(state) -> ObservationSpec:
     s.add("hand_sizes", n, "cards in each seat's hand (relative seat)")
     s.add("stock", 1, "cards left in the stock")
     s.add("scores", state.n_teams, "each team's score (relative team)")
-    s.add("phase", len(_TABLE_PHASES), "the phase, one-hot: " + ", ".join(_TABLE_PHASES))
+    phases = _table_phases(state.pack)
+    s.add("phase", len(phases), "the phase, one-hot: " + ", ".join(phases))
     s.add("to_move", n, "the seat to act, one-hot (relative seat)")
     s.add("knocker", n, "the seat that knocked, one-hot (relative seat; zeros: none)")
     s.add("knock_value", 1, "the most deadwood a knock allows this hand (-1: no knocking)")
     s.add("deadwood", 1, "own least deadwood")
     s.add("hand_number", 1, "the hand being played (1, 2 …)")
+    buying, contract = table_extras(state.pack)
+    if contract:
+        s.add("opened", n, "whether each seat has met the contract (relative seat)")
+    if buying:
+        s.add("buys", n, "discards each seat has bought this hand (relative seat)")
     return s
 
 
@@ -295,10 +316,12 @@ def _table_positions(state, spec: ObservationSpec) -> tuple:
             by_card(spec["pile_top"].start),
             tuple(by_card(melds + r * nk) for r in range(n)),
             spec["hand_sizes"].start, spec["stock"].start, spec["scores"].start,
-            {ph: spec["phase"].start + i for i, ph in enumerate(_TABLE_PHASES)},
+            {ph: spec["phase"].start + i for i, ph in enumerate(_table_phases(state.pack))},
             spec["to_move"].start, spec["knocker"].start, spec["knock_value"].start,
             spec["deadwood"].start, spec["hand_number"].start,
-            state.kind_of == list(range(len(state.kind_of))))
+            state.kind_of == list(range(len(state.kind_of))),
+            spec["opened"].start if "opened" in spec else None,
+            spec["buys"].start if "buys" in spec else None)
 
 
 _last_positions: tuple = (None, None, None)
@@ -314,7 +337,7 @@ def table_fill(state, p: int, spec: ObservationSpec, out: array) -> None:
     if not (last[1] is spec and last[0] == kind_of):  # a list compare: cheap beside a rebuild
         last = _last_positions = (kind_of[:], spec, _table_positions(state, spec))
     (in_hand, in_pile, as_top, in_meld, sizes, stock, scores, phases, to_move, knocker,
-     knock_value, deadwood, hand_number, own_kinds) = last[2]
+     knock_value, deadwood, hand_number, own_kinds, opened, buys) = last[2]
     n = state.n_players
     hands = state.hands
     hand = hands[p]
@@ -346,6 +369,12 @@ def table_fill(state, p: int, spec: ObservationSpec, out: array) -> None:
     out[deadwood] = state.rules.melds.min_deadwood(  # a card its own kind: the hand as it is
         hand if own_kinds else list(map(kind_of.__getitem__, hand)))
     out[hand_number] = state.hand_number
+    if opened is not None:
+        for q, done in enumerate(state.opened):
+            out[opened + (q - p) % n] = done
+    if buys is not None:
+        for q, bought in enumerate(state.buys):
+            out[buys + (q - p) % n] = bought
 
 
 TABLE_LAYOUT = (table_spec, table_fill)

@@ -1,0 +1,247 @@
+"""Contracts, deal schedules, buying out of turn and jokers for a whole pack (issue 23):
+general mechanisms as pack data, each shown on small packs built for the test (the Contract
+Rummy clauses are in test_contract_rummy_rules.py)."""
+
+from __future__ import annotations
+
+import pathlib
+import random
+import tempfile
+
+import pytest
+
+import meldkit
+from meldkit import GameState, IllegalActionError, RulePackError
+
+BASE = """
+meldkit: 1
+name: contract_test
+deck: {decks: 2, jokers_per_deck: 0, jokers: 1}
+players: {min: 3, max: 4, partners: never}
+deal: {hand: 10, upcard: true, first_player: left_of_dealer}
+cards:
+  wild: [JK]
+  values: {A: 15, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10,
+           J: 10, Q: 10, K: 10, JK: 15}
+melds:
+  kinds:
+    - {name: set, type: set, min_size: 3}
+    - {name: run, type: run, min_size: 4, ace: both}
+  lay_off: {onto: any}
+pile: {take: top, freezes_on: [], blocked_by: []}
+going_out: {requires_discard: false}
+scoring: {style: penalty}
+game: {hands: 2, winner: lowest, tie: play_on}
+"""
+
+FILLER = ["2C 3D 5S 7H 9C JD KS 4C 6D 8S", "2D 3S 5H 7C 9D JS KH 4D 6S 8H",
+          "2S 3H 5C 7D 9S JH KC 4S 6H 8C"]
+
+
+_DIR = tempfile.mkdtemp(prefix="meldkit-contracts-")
+pathlib.Path(_DIR, "contract_base.yaml").write_text(BASE, encoding="utf-8")
+
+
+def pack(extra: str = ""):
+    """The base pack with ``extra`` merged over it (a child pack that extends it)."""
+    return meldkit.load_pack_text("extends: contract_base.yaml\nname: contract_test\n" + extra,
+                                  filename="contract_test.yaml", base_dir=_DIR)
+
+
+def deal(p, *hands: str, upcard: str = "QD", stock: str = "", seed: int = 1):
+    order = [c for hand in hands for c in hand.split()] + [upcard, *stock.split()]
+    return meldkit.new_game(p, players=len(hands), seed=seed, options={"first_player": 0},
+                            deck_order=order)
+
+
+def legal(g) -> list[str]:
+    return sorted(str(a) for a in g.legal_actions())
+
+
+def saved(g):
+    h = GameState.from_json(g.to_json(), pack=g.pack)
+    assert h == g
+    return h
+
+
+# --------------------------------------------------------------------------- deck.jokers
+def test_deck_jokers_counts_the_jokers_of_the_whole_pack_in_both_meld_models():
+    table = pack("deck: {jokers_by_players: {4: 3}}\n")
+    assert [meldkit.new_game(table, players=n, seed=1).kind_of.count(52)
+            for n in (3, 4)] == [1, 3]
+    assert len(meldkit.new_game(table, players=3, seed=1).kind_of) == 105
+    tail = meldkit.load_pack_text("extends: pony_tail\ndeck: {jokers: 5}\n")
+    g = meldkit.new_game(tail, players=4, seed=1)
+    assert g.meld_model == "rank_slot"
+    assert sum(1 for c in range(len(g.kind_of)) if g.card_code(c) == "JK") == 5
+    assert len(g.kind_of) == 6 * 52 + 5
+    assert GameState.from_json(g.to_json(), pack=tail) == g
+
+
+# --------------------------------------------------------------------------- the contract
+CONTRACT = "initial_meld: {melds: [set, set], lay_off_before: false}\n"
+
+
+def test_a_contract_meld_is_pending_until_the_whole_contract_is_down():
+    g = deal(pack(CONTRACT), "5H 5S 5D 9C 9S 9D 2C 3D 4S 6H", *FILLER[:2], stock="KD")
+    g.apply("draw")
+    assert "meld 5D 5H 5S" in legal(g) and "discard KD" in legal(g)
+    g.apply("meld 5H 5S 5D")
+    assert g.pending == [1] and not g.opened[0]
+    assert not [a for a in legal(g) if a.startswith("discard")]  # the contract first
+    assert "withdraw" in legal(g)
+    with pytest.raises(IllegalActionError, match="not legal now|cannot"):
+        g.apply("discard KD")
+    saved(g)
+    g.apply("meld 9C 9S 9D")
+    assert g.opened[0] and g.pending == []
+    assert "discard KD" in legal(g)
+
+
+def test_withdraw_takes_the_pending_melds_back_and_ends_melding_for_the_turn():
+    g = deal(pack(CONTRACT), "5H 5S 5D 9C 9S 2H 2C 3D 4S 6H", *FILLER[:2], stock="KD")
+    g.apply("draw")
+    g.apply("meld 5H 5S 5D")
+    assert legal(g) == ["withdraw"]  # no second set: only taking it back
+    g.apply("withdraw")
+    assert g.melds == [] and len(g.hands[0]) == 11 and g.withdrew
+    assert all(a.startswith("discard") for a in legal(g))
+    saved(g)
+
+
+def test_a_meld_of_a_kind_the_contract_does_not_need_is_not_offered():
+    g = deal(pack(CONTRACT), "5H 6H 7H 8H 9C 9S 9D 2C 3D 4S", *FILLER[:2], stock="KD")
+    g.apply("draw")
+    assert "meld 9C 9D 9S" in legal(g)
+    assert not [a for a in legal(g) if a.startswith("meld 5H")]  # a run: not in [set, set]
+
+
+def test_no_lay_off_before_opening_where_the_pack_says_so():
+    p = pack(CONTRACT)
+    g = deal(p, "5H 5S 5D 9C 9S 9D 2C 3D 4S 6H", "KC 5C 2D 3S 4H 6D 7S 8C 10D JH",
+             FILLER[1], stock="KD QH")
+    g.apply("draw")
+    g.apply("meld 5H 5S 5D")
+    g.apply("meld 9C 9S 9D")
+    g.apply("discard KD")
+    g.apply("draw")  # seat 1 holds 5C but has not opened
+    assert not [a for a in legal(g) if a.startswith("add")]
+    lenient = deal(pack(CONTRACT.replace("false", "true")), "5H 5S 5D 9C 9S 9D 2C 3D 4S 6H",
+                   "KC 5C 2D 3S 4H 6D 7S 8C 10D JH", FILLER[1], stock="KD QH")
+    for move in ("draw", "meld 5H 5S 5D", "meld 9C 9S 9D", "discard KD", "draw"):
+        lenient.apply(move)
+    assert "add 5C to m1" in legal(lenient)
+
+
+def test_a_contract_no_hand_can_hold_is_refused_at_its_line():
+    with pytest.raises(RulePackError) as e:
+        pack("initial_meld: {melds: [run, run, run]}\n")
+    assert "contract_test.yaml:" in str(e.value) and "needs at least 12 cards" in str(e.value)
+    with pytest.raises(RulePackError, match=r"'sett' is not a meld kind"):
+        pack("initial_meld: {melds: [set, sett]}\n")
+
+
+def test_a_contract_and_buying_are_refused_in_rank_slot_and_knocking_packs():
+    with pytest.raises(RulePackError, match="initial_meld.melds: is read only by the table"):
+        meldkit.load_pack_text("extends: pony_tail\ninitial_meld: {melds: [set]}\n")
+    with pytest.raises(RulePackError, match="pile.buy_limit: buying is for packs"):
+        meldkit.load_pack_text("extends: gin_rummy\npile: {buy_limit: 2}\n")
+    with pytest.raises(RulePackError, match="pile.buy_penalty: 2, but nobody may buy"):
+        pack("pile: {buy_penalty: 2}\n")
+    with pytest.raises(RulePackError, match="lay_off_before: false, but the pack sets no contract"):
+        pack("initial_meld: {lay_off_before: false}\n")
+
+
+# --------------------------------------------------------------------------- buying
+BUY = "pile: {buy_limit: 2, buy_penalty: 1}\n"
+
+
+def _buy_game():
+    g = deal(pack(BUY), "5H 5S 9C 9S 9D 2C 3D 4S 6H KD", *FILLER, stock="QH 7S 8D 10C")
+    g.apply("draw")  # seat 0 draws QH
+    g.apply("discard KD")
+    return g
+
+
+def test_a_discard_the_next_player_passes_by_is_offered_in_turn_order():
+    g = _buy_game()
+    assert (g.current_player, legal(g)) == (1, ["draw", "take"])
+    g.apply("draw")  # seat 1 does not take it: seats 2 and 3 are asked, in turn
+    assert (g.phase, g.current_player, legal(g)) == ("buy", 2, ["buy", "pass"])
+    saved(g)
+    g.apply("pass")
+    assert (g.phase, g.current_player) == ("buy", 3)
+    g.apply("buy")
+    hand3 = g.view(3)["hand"]
+    assert "KD" in hand3 and "7S" in hand3 and len(hand3) == 12  # the discard and a penalty
+    assert (g.phase, g.current_player, g.buys) == ("play", 1, [0, 0, 0, 1])
+    assert "8D" in g.view(1)["hand"]  # seat 1's own draw, after the buying
+    saved(g)
+
+
+def test_nobody_buys_when_all_pass_and_a_buyer_runs_out_of_buys():
+    g = _buy_game()
+    g.apply("draw")
+    g.apply("pass")
+    g.apply("pass")
+    assert (g.phase, g.current_player, g.pile[-1] == g.pile[-1]) == ("play", 1, True)
+    assert g.card_code(g.pile[-1]) == "KD"
+    g.buys[3] = g.buys[0] = 2  # seats 3 and 0 have bought twice this hand: not asked again
+    g.apply("discard " + g.view(1)["hand"][0])
+    g.apply("draw")  # seat 2 passes the discard by: nobody may buy it
+    assert g.phase == "play" and g.current_player == 2
+
+
+def test_buying_keeps_cards_conserved_over_random_play():
+    p = pack(CONTRACT + BUY)
+    for seed in range(3):
+        g = meldkit.new_game(p, players=4, seed=seed)
+        rng = random.Random(seed)
+        steps = 0
+        while not g.is_over and steps < 4000:
+            g.apply(rng.choice(g.legal_actions()))
+            steps += 1
+            zones = g.zone_cards()
+            assert sorted(c for cards in zones.values() for c in cards) == list(
+                range(len(g.kind_of)))
+        assert g.is_over
+
+
+# --------------------------------------------------------------------------- the schedule
+SCHEDULE = CONTRACT + """schedule:
+  - {initial_meld: {melds: [set, set]}}
+  - {deal: {hand: 12}, initial_meld: {melds: [set, run]}, pile: {buy_limit: 1}}
+"""
+
+
+def test_a_schedule_gives_each_deal_its_own_contract_and_hand_size():
+    p = pack(SCHEDULE)
+    assert [p.for_deal(n).spec.deal.hand for n in (1, 2, 3)] == [10, 12, 10]
+    g = meldkit.new_game(p, players=3, seed=4)
+    assert g.rules.contract == (0, 0) and len(g.hands[0]) == 10
+    rng = random.Random(0)
+    while g.hand_number == 1:
+        g.apply(rng.choice(g.legal_actions()))
+    assert g.rules.contract == (0, 1) and g.rules.buy_limit == 1
+    assert sorted(len(h) for h in g.hands)[:2] == [12, 12]
+    h = saved(g)
+    assert h.rules is g.rules  # a save of deal 2 plays with deal 2's pack
+
+
+def test_a_schedule_item_may_set_only_deal_level_keys_and_is_checked_like_a_pack():
+    with pytest.raises(RulePackError) as e:
+        pack(CONTRACT + "schedule:\n  - {game: {target: 5}}\n")
+    assert "contract_test.yaml:" in str(e.value)
+    assert "schedule[0].game.target: game.target is not a deal-level key" in str(e.value)
+    with pytest.raises(RulePackError, match=r"schedule\[0\].*in deal 1: needs at least 12"):
+        pack(CONTRACT + "schedule:\n  - {initial_meld: {melds: [run, run, run]}}\n")
+    with pytest.raises(RulePackError, match="schedule: is read only by the table"):
+        meldkit.load_pack_text("extends: pony_tail\nschedule: [{deal: {hand: 5}}]\n")
+
+
+def test_game_hands_with_a_schedule_plays_every_deal_then_ends():
+    g = meldkit.new_game(pack(SCHEDULE), players=3, seed=2)
+    rng = random.Random(2)
+    while not g.is_over:
+        g.apply(rng.choice(g.legal_actions()))
+    assert len(g.hand_results) == 2
