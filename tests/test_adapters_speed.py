@@ -158,3 +158,94 @@ def test_env_keeps_pettingzoos_wrappers_and_checks():
     mask = e.observe(e.agent_selection)["action_mask"]
     e.step(np.int64(np.flatnonzero(mask)[0]))  # a numpy id takes the checked path
     assert len(e.unwrapped.state_.history) == 1
+
+
+def test_an_env_decision_runs_four_env_frames_one_fill_and_one_id_list():
+    """A decision through env() (last, a mask id, step) enters the environment's code four
+    times (the order wrapper's last and step, observe, the env's step: the bounds wrapper
+    and PettingZoo's bookkeeping are not called), writes one observation and lists the
+    legal ids once (observe's list is kept for step's check)."""
+    import sys
+    from collections import Counter
+
+    e = env("gin_rummy")
+    e.reset(seed=5)
+    rng = random.Random(5)
+
+    def decision() -> None:
+        obs, _, term, trunc, _ = e.last()
+        legal = obs["action_mask"].nonzero()[0]
+        e.step(int(legal[rng.randrange(len(legal))]))
+
+    for _ in range(300):
+        decision()
+    frames: Counter = Counter()
+
+    def counter(frame, event, arg):
+        if event == "call":
+            code = frame.f_code
+            frames[(code.co_filename.rsplit("/", 1)[-1], code.co_name)] += 1
+
+    decisions = 200
+    sys.setprofile(counter)
+    try:
+        for _ in range(decisions):
+            decision()
+    finally:
+        sys.setprofile(None)
+    assert not e.unwrapped.state_.is_over
+    ours = {k: v for k, v in frames.items() if k[0] in ("pettingzoo.py", "observation.py",
+                                                         "env.py", "base.py",
+                                                         "order_enforcing.py")}
+    assert ours == {("pettingzoo.py", "last"): decisions, ("pettingzoo.py", "observe"): decisions,
+                    ("pettingzoo.py", "step"): 2 * decisions}, ours
+    assert frames[("universe.py", "table_fill")] == decisions
+    assert frames[("_game.py", "legal_ids")] == decisions
+
+
+@pytest.mark.parametrize("pack,players", [("rummy", 2), ("gin_rummy", 2)])
+def test_rewards_and_infos_are_those_of_every_step_recomputed(pack, players):
+    """Mid-game the env leaves the all-zero rewards and the hand's infos as they are: at
+    every step they equal what recomputing them gives (0 rewards and cumulative rewards,
+    each agent's hand_number the state's), new info dicts when the hand changes, and at the
+    end the returns."""
+    e = env(pack, players=players)
+    raw = e.unwrapped
+    hands = set()
+    for seed in range(2):
+        for _ in _play(e, seed, 3000):
+            s = raw.state_
+            hands.add(s.hand_number)
+            assert raw.rewards == dict.fromkeys(e.agents, 0.0)
+            assert raw._cumulative_rewards == dict.fromkeys(e.agents, 0.0)
+            assert raw.infos == {a: {"hand_number": s.hand_number} for a in e.agents}
+            assert not any(raw.terminations.values()) and not any(raw.truncations.values())
+        s = raw.state_
+        if s.is_over:
+            assert raw.rewards == dict(zip(e.possible_agents, s.player_returns()))
+            assert all(raw.terminations.values())
+    assert len(hands) > 1  # a new hand was dealt (new infos)
+
+
+def test_step_without_observe_checks_the_ids_itself():
+    """step() checks an id against the legal ids observe() kept at this position; at a
+    position nobody observed it asks the state."""
+    from pettingzoo.utils.env_logger import EnvLogger
+
+    e = raw_env("gin_rummy")
+    for seed in range(5):
+        e.reset(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(30):  # never observed: step lists the legal ids
+            e.step(rng.choice(e.state_.legal_ids()))
+        e.observe(e.agent_selection)  # observed, then moved: the kept list is stale
+        e.step(e.state_.legal_ids()[0])
+        bad = next(i for i in range(e.ids.size) if i not in e.state_.legal_ids())
+        mover, moves = e.agent_selection, len(e.state_.history)
+        EnvLogger.suppress_output()
+        try:
+            e.step(bad)
+        finally:
+            EnvLogger.unsuppress_output()
+        assert all(e.terminations.values()) and len(e.state_.history) == moves
+        assert e.infos[mover]["illegal_move"] is True and e.rewards[mover] == -1.0
