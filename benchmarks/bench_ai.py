@@ -90,7 +90,7 @@ def table(args) -> None:
 # --------------------------------------------------------------------------- fast paths
 FAST_TABLES = [("gin_rummy", 2), ("oklahoma_gin", 2), ("rummy", 4), ("houses", 4),
                ("pony_tail", 4), ("pony_canasta", 2), ("classic_canasta", 4), ("samba", 4),
-               ("hand_and_foot", 4)]
+               ("hand_and_foot", 4), ("contract_rummy", 4)]
 """Every bundled pack (the id path's bar is on each)."""
 clock = time.thread_time
 

@@ -71,12 +71,12 @@ __all__ = ["MeldkitAEC", "env", "observation_bounds", "raw_env"]
 
 _ONE_HOT = frozenset({"pile_top", "pile_frozen", "meld_closed", "melded", "out", "phase",
                       "to_move", "pending", "knocker", "group_tops", "passed_waiting",
-                      "passed_by_me"})
+                      "passed_by_me", "opened"})
 """Slices holding 0 or 1."""
 _BY_KIND = frozenset({"hand", "pile", "groups", "removed"})
 """Slices counting cards of each kind (at most the copies of a kind in the deck)."""
 _SIZES = frozenset({"pile_size", "bonus", "hand_sizes", "reserve_sizes", "stock",
-                    "meld_wilds", "sequences"})
+                    "meld_wilds", "sequences", "buys"})
 """Slices counting cards (at most the deck)."""
 
 
