@@ -25,7 +25,8 @@ from meldkit.bots import GreedyBot, RandomBot
 from meldkit.records import _data
 
 GOLDEN = pathlib.Path(__file__).resolve().parent.parent / "tests" / "data" / "scoring_golden.json"
-COUNTS = {"classic_canasta": (2, 3, 4), "gin_rummy": (2,), "hand_and_foot": (4,),
+COUNTS = {"classic_canasta": (2, 3, 4), "contract_rummy": (4,), "gin_rummy": (2,),
+          "hand_and_foot": (4,),
           "houses": (4,), "oklahoma_gin": (2,), "pony_canasta": (2, 3, 4),
           "pony_tail": (4, 6), "rummy": (2, 4, 6), "samba": (4,)}
 VARIANTS = {  # child packs for what no bundled pack scores: the penalty style, box and game
@@ -72,7 +73,8 @@ def play(pack: str, players: int, seed: int, bot: str) -> dict:
     rules = _pack(pack)
     game = meldkit.new_game(rules, players=players, seed=seed)
     bots = [BOTS[bot](seed=seed * 10 + p) for p in range(players)]
-    hands = HANDS if getattr(game, "meld_model", None) == "rank_slot" else 10**9
+    long = getattr(game, "meld_model", None) == "rank_slot" or game.pack.deals  # a schedule
+    hands = HANDS if long else 10**9
     decisions = 0
     while not game.is_over and len(game.hand_results) < hands and decisions < DECISIONS:
         game.apply(bots[game.current_player].choose(game))

@@ -148,7 +148,7 @@ def test_a_contract_and_buying_are_refused_in_rank_slot_and_knocking_packs():
         meldkit.load_pack_text("extends: gin_rummy\npile: {buy_limit: 2}\n")
     with pytest.raises(RulePackError, match="pile.buy_penalty: 2, but nobody may buy"):
         pack("pile: {buy_penalty: 2}\n")
-    with pytest.raises(RulePackError, match="lay_off_before: false, but the pack sets no contract"):
+    with pytest.raises(RulePackError, match="lay_off_before: false, but the pack sets no contract or minimum"):
         pack("initial_meld: {lay_off_before: false}\n")
 
 
@@ -245,3 +245,44 @@ def test_game_hands_with_a_schedule_plays_every_deal_then_ends():
     while not g.is_over:
         g.apply(rng.choice(g.legal_actions()))
     assert len(g.hand_results) == 2
+
+
+# --------------------------------------------------------------------------- the minimum
+def _minimum_game(extra: str):
+    p = meldkit.load_pack_text("extends: rummy\n" + extra, filename="minimum.yaml")
+    hands = ["2C 3C 4C 10H JH QH KH 9S 9D 5S", "6D 7D 8D 6S 7S 8C JC 2S 3S 4H"]
+    order = [c for h in hands for c in h.split()] + ["KD", "5D"]
+    return meldkit.new_game(p, players=2, seed=1, options={"first_player": 0},
+                            deck_order=order)
+
+
+def test_an_opening_minimum_holds_a_table_players_melds_pending_until_worth_it():
+    g = _minimum_game("initial_meld: {minimums: [{minimum: 30}]}\n")
+    g.apply("draw")
+    g.apply("meld 2C 3C 4C")  # 9 points: not yet an opening of 30
+    assert g.pending == [1] and not g.opened[0]
+    assert g.view(0)["contract"]["minimum"] == 30
+    assert not [a for a in legal(g) if a.startswith("discard")]
+    saved(g)
+    g.apply("meld 10H JH QH KH")  # 9 + 40: opened
+    assert g.opened[0] and g.pending == []
+    assert "discard 5D" in legal(g)
+    plain = _minimum_game("")
+    plain.apply("draw")
+    plain.apply("meld 2C 3C 4C")
+    assert plain.opened[0] and "discard 5D" in legal(plain)  # no minimum: open at once
+
+
+def test_the_minimum_by_players_and_by_hand_in_a_table_pack():
+    tiers = _minimum_game("initial_meld: {minimums_by_players: {2: [{minimum: 50}]}}\n")
+    assert tiers._opening_minimum(0) == 50
+    by_hand = _minimum_game("initial_meld: {by_hand: [60, 90]}\n")
+    assert by_hand._opening_minimum(0) == 60
+    by_hand.apply("draw")
+    by_hand.apply("meld 10H JH QH KH")
+    assert not by_hand.opened[0]  # 40 of 60
+
+
+def test_an_opening_minimum_is_refused_in_a_knocking_pack():
+    with pytest.raises(RulePackError, match="initial_meld.minimums: an opening minimum"):
+        meldkit.load_pack_text("extends: gin_rummy\ninitial_meld: {minimums: [{minimum: 9}]}\n")

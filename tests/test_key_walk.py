@@ -258,11 +258,15 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
     "books.kinds[].sequence": {
         CANASTA: [(CF, "test_a_sequence_book_kind_scores_a_sequence_of_book_size")]},
     "initial_meld.minimums": {
-        CANASTA: [(PT, "test_pt_13_initial_meld_minimum_by_team_score")]},
+        CANASTA: [(PT, "test_pt_13_initial_meld_minimum_by_team_score")],
+        TABLE: [(CO, "test_an_opening_minimum_holds_a_table_players_melds_pending_until_"
+                     "worth_it")]},
     "initial_meld.minimums_by_players": {
-        CANASTA: [(CC, "test_CC_11_initial_meld_minimum_by_the_sides_score")]},
+        CANASTA: [(CC, "test_CC_11_initial_meld_minimum_by_the_sides_score")],
+        TABLE: [(CO, "test_the_minimum_by_players_and_by_hand_in_a_table_pack")]},
     "initial_meld.by_hand": {
-        CANASTA: [(HF, "test_HF_7_the_initial_minimum_rises_with_the_hand_50_90_120_150")]},
+        CANASTA: [(HF, "test_HF_7_the_initial_minimum_rises_with_the_hand_50_90_120_150")],
+        TABLE: [(CO, "test_the_minimum_by_players_and_by_hand_in_a_table_pack")]},
     "initial_meld.pile_top_counts": {
         CANASTA: [(PT, "test_pt_14_initial_take_top_card_counts_toward_minimum")]},
     "pile.freezes_on": {CANASTA: [(PT, "test_pt_15_pile_freezes_on_seven_deuce_or_joker")]},

@@ -56,10 +56,11 @@ class RulePack:
         pack, or this pack past the schedule's end.
 
         >>> import meldkit
-        >>> pack = meldkit.load_pack_text(
-        ...     "extends: rummy\nschedule: [{deal: {hand: 5}}, {deal: {hand: 6}}]\n")
-        >>> [pack.for_deal(n).spec.deal.hand for n in (1, 2, 3)]
-        [5, 6, 7]
+        >>> pack = meldkit.load_pack("contract_rummy")
+        >>> [pack.for_deal(n).spec.deal.hand for n in (4, 5, 8)]
+        [10, 12, 10]
+        >>> pack.for_deal(2).spec.initial_meld.melds
+        ['set', 'run']
         """
         deals = self.deals
         return deals[n - 1] if 0 < n <= len(deals) else self

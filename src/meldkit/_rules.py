@@ -77,6 +77,42 @@ class BookKindRule:
         return self.max_wilds is None or n_wild <= self.max_wilds
 
 
+
+class OpeningMinimum:
+    """The points an opening (a side's or player's first melds) must total, as
+    ``initial_meld`` gives them: ``by_hand`` first, then the score tiers for the table's
+    player count, then ``minimums``; called as ``minimum(score, hand_number, n_players)``.
+    Both meld models read it (the rank-slot model per side, the table model per player).
+
+    >>> from meldkit._schema import InitialMeldSpec, MinimumTier
+    >>> m = OpeningMinimum(InitialMeldSpec(minimums=[MinimumTier(below=1500, minimum=50),
+    ...                                              MinimumTier(minimum=90)]))
+    >>> m(0), m(2000), bool(m), bool(OpeningMinimum(InitialMeldSpec()))
+    (50, 90, True, False)
+    """
+
+    __slots__ = ("by_hand", "tiers", "tiers_by_players")
+
+    def __init__(self, spec) -> None:
+        self.by_hand = tuple(spec.by_hand)
+        self.tiers = [(t.below, t.minimum) for t in spec.minimums]
+        self.tiers_by_players = {n: [(t.below, t.minimum) for t in tiers]
+                                 for n, tiers in spec.minimums_by_players.items()}
+
+    def __call__(self, score: int, hand_number: int = 1, n_players: int | None = None) -> int:
+        by_hand = self.by_hand
+        if by_hand:
+            return by_hand[min(max(hand_number, 1), len(by_hand)) - 1]
+        for below, minimum in self.tiers_by_players.get(n_players, self.tiers):
+            if below is None or score < below:
+                return minimum
+        return 0
+
+    def __bool__(self) -> bool:
+        """Whether any opening needs points at all."""
+        tiers = [self.tiers, *self.tiers_by_players.values()]
+        return any(self.by_hand) or any(m for ts in tiers for _, m in ts)
+
 class Rules:
     """The compiled form of a :class:`~meldkit.RulePack`: precomputed tables only.
 
@@ -178,11 +214,7 @@ class Rules:
         self._mixes_by_counts: dict[tuple[int, ...], list] = {}
         self._codes: dict[int, list[str]] = {}
         # --- initial meld, pile, reserve, going out ---------------------------------------
-        self.minimum_tiers = [(t.below, t.minimum) for t in spec.initial_meld.minimums]
-        self.minimum_by_hand = tuple(spec.initial_meld.by_hand)
-        self.minimum_tiers_by_players = {
-            n: [(t.below, t.minimum) for t in tiers]
-            for n, tiers in spec.initial_meld.minimums_by_players.items()}
+        self.minimum_for = OpeningMinimum(spec.initial_meld)
         self.pile_top_counts = spec.initial_meld.pile_top_counts
         p = spec.pile
         self.freezes_kind = [False] * N_KINDS
@@ -323,19 +355,6 @@ class Rules:
     def target_for(self, n_players: int) -> int:
         """The game's target at a table of ``n_players`` (``game.target_by_players``)."""
         return self.target_by_players.get(n_players, self.target)
-
-    def minimum_for(self, score: int, hand_number: int = 1, n_players: int | None = None) -> int:
-        """The initial-meld minimum for a side with cumulative ``score`` in hand
-        ``hand_number`` at a table of ``n_players`` (``initial_meld.by_hand`` first, then
-        the score tiers for that count, then ``minimums``)."""
-        by_hand = self.minimum_by_hand
-        if by_hand:
-            return by_hand[min(max(hand_number, 1), len(by_hand)) - 1]
-        tiers = self.minimum_tiers_by_players.get(n_players, self.minimum_tiers)
-        for below, minimum in tiers:
-            if below is None or score < below:
-                return minimum
-        return 0
 
     def book_kind(self, rank: int, n_wild: int) -> BookKindRule | None:
         """The kind of a book of ``rank`` with ``n_wild`` wild cards (first match;

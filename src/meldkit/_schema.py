@@ -307,8 +307,8 @@ class InitialMeldSpec:
     )
     lay_off_before: bool = _f(
         True,
-        "Table-meld packs with a contract (`melds`): whether a player who has not opened may "
-        "lay off onto the table's melds.",
+        "Table-meld packs with a contract (`melds`) or a minimum (`minimums`): whether a "
+        "player who has not opened may lay off onto the table's melds.",
     )
 
 
@@ -752,10 +752,11 @@ KEY_READERS: dict[str, KeyOwners] = {
     # --- books (canastas)
     "books.size": _C, "books.close_at_size": _C, "books.kinds": _C,
     # --- the initial meld
-    "initial_meld.minimums": _C, "initial_meld.minimums_by_players": _C,
-    "initial_meld.by_hand": _C, "initial_meld.pile_top_counts": _C,
+    "initial_meld.minimums": _CT, "initial_meld.minimums_by_players": _CT,
+    "initial_meld.by_hand": _CT, "initial_meld.pile_top_counts": _C,
     "initial_meld.melds": _k(TABLE, inert=[]),
-    "initial_meld.lay_off_before": _k(TABLE, inert=True, needs="initial_meld.melds"),
+    "initial_meld.lay_off_before": _k(TABLE, inert=True,
+                                      needs="initial_meld.melds or initial_meld.minimums"),
     # --- the discard pile
     "pile.freezes_on": _k(CANASTA, inert=[]),
     "pile.blocked_by": _k(CANASTA, inert=[]),
@@ -834,9 +835,6 @@ is not among its readers is refused at its ``file:line:col``; a list of mappings
 (``books.kinds``) is one key, its items' keys go with it."""
 
 KEY_NEEDS: dict[str, tuple[str, str]] = {
-    "initial_meld.lay_off_before": ("initial_meld.melds", "the pack sets no contract "
-                                    "(initial_meld.melds is empty), so it would change "
-                                    "nothing: set the contract, or remove it"),
     "pile.buy_penalty": ("pile.buy_limit", "nobody may buy (pile.buy_limit is 0), so no "
                          "buyer takes it: set pile.buy_limit, or remove it"),
     "scoring.dead_in_hand": ("cards.dead", "no card is dead (cards.dead is empty), so it "

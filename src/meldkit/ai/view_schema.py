@@ -17,7 +17,7 @@ whole schema under ``$defs``.
 >>> import meldkit
 >>> from meldkit.ai.view_schema import view_schema
 >>> g = meldkit.new_game("gin_rummy", players=2, seed=1)
->>> sorted(view_schema(g)["required"])[:4]
+>>> sorted(view_schema(g)["required"])[2:6]
 ['current_player', 'deadwood', 'dealer', 'hand']
 >>> v = g.view(g.current_player)
 >>> v["seats"][1], v["pile"]["size"], v["legal_actions"][:1]
@@ -186,12 +186,16 @@ TABLE_VIEW = _engine({
                   "description": "the kinds of the melds the deal's contract asks for"},
         "needs": {"type": "array", "items": {"type": "string"},
                   "description": "the kinds the player to move has still to lay to open"},
+        "minimum": {"type": "integer",
+                    "description": "the points the viewer's opening must total (0: none)"},
         "opened": {"type": "array", "items": {"type": "boolean"},
                    "description": "whether each seat has met the contract"},
         "pending": {"type": "array", "items": {"type": "string"},
                     "description": "ids of the melds laid toward the contract this turn"}},
-        "required": ["melds", "needs", "opened", "pending"], "additionalProperties": False,
-        "description": "the deal's contract (`initial_meld.melds`), or null"},
+        "required": ["melds", "needs", "minimum", "opened", "pending"],
+        "additionalProperties": False,
+        "description": "what a player's opening needs (`initial_meld`: a contract, a "
+                       "minimum), or null"},
     "buying": {"type": ["object", "null"], "properties": {
         "limit": {"type": "integer"}, "penalty": {"type": "integer"},
         "buys": {**_INTS, "description": "discards each seat has bought this hand"},

@@ -179,7 +179,14 @@ def _check_contract(spec: Any, names: list[str], add: Callable[..., None],
                     player_counts: range) -> None:
     """The contract names meld kinds of the pack, and a hand after its draw can hold it;
     buying is for packs that meld during play."""
-    contract = spec.initial_meld.melds
+    im = spec.initial_meld
+    contract = im.melds
+    minimum = any(t.minimum for t in im.minimums) or any(im.by_hand) or any(
+        t.minimum for tiers in im.minimums_by_players.values() for t in tiers)
+    if not im.lay_off_before and not contract and not minimum:
+        add(("initial_meld", "lay_off_before"), "false, but the pack sets no contract or "
+            "minimum (initial_meld.melds, initial_meld.minimums), so every player has opened "
+            "and it would change nothing: set one, or remove it")
     for i, name in enumerate(contract):
         if name not in names:
             add(("initial_meld", "melds", i), f"{name!r} is not a meld kind of this pack "
@@ -198,6 +205,10 @@ def _check_contract(spec: Any, names: list[str], add: Callable[..., None],
                     related=(("deal", "hand"), ("deal", "hand_by_players")))
                 break
     if spec.knock.max_deadwood is not None:
+        if minimum:
+            add(("initial_meld", "minimums"), "an opening minimum is for packs that meld "
+                "during play; in a knocking pack melds are laid only on a knock",
+                related=(("knock", "max_deadwood"),))
         if contract:
             add(("initial_meld", "melds"), "a contract is for packs that meld during play; "
                 "in a knocking pack melds are laid only on a knock",

@@ -95,7 +95,7 @@ def greedy_table_choice(state, memory: TableMemory | None = None) -> Action:
     for a in actions:
         by_type.setdefault(a.type, []).append(a)
     p = state.current_player
-    opening = bool(state.rules.contract) and not state.opened[p]
+    opening = not state.opened[p]
     # a player who has not met the contract builds toward its kinds alone
     rules = state.rules.contract_melds if opening else state.rules.melds
     hand = sorted(state.kind_of[c] for c in state.hands[p])
@@ -107,8 +107,12 @@ def greedy_table_choice(state, memory: TableMemory | None = None) -> Action:
             rules.min_deadwood(hand + [top], discard=True) < rules.min_deadwood(hand))
         return by_type["buy" if helps else "pass"][0]
     if opening and phase == "play":
-        plan = contract_plan(state.rules.melds, hand, state._still_needed(),
-                             1 if state.rules.requires_discard else 0)
+        keep = 1 if state.rules.requires_discard else 0
+        plan = (contract_plan(state.rules.melds, hand, state._still_needed(), keep)
+                if state.rules.contract else rules.best_arrangement(hand)[0])
+        short = state._opening_minimum(p) - state._pending_value()
+        if plan and sum(state.rules.values[k] for m in plan for k in m) < short:
+            plan = None  # not worth the minimum yet: keep building
         legal = {a.cards: a for a in by_type.get("meld", ())}
         for m in plan or ():
             if m in legal:

@@ -73,7 +73,7 @@ class TableRules:
     _CACHE_MAX = 64
 
     def __init__(self, pack) -> None:
-        from .._rules import Rules
+        from .._rules import OpeningMinimum, Rules
 
         spec = pack.spec
         self.spec = spec
@@ -117,7 +117,12 @@ class TableRules:
             self.contract))), self.wild, self.values) if self.contract else self.melds)
         """The meld arithmetic of the contract's kinds alone (what a player who has not
         opened builds toward: the greedy policy's measure)."""
-        self.lay_off_before = spec.initial_meld.lay_off_before or not self.contract
+        self.minimum = OpeningMinimum(spec.initial_meld)
+        """The points a player's opening melds must total (``initial_meld.minimums``, per
+        score tier, player count or hand)."""
+        self.has_opening = bool(self.contract) or bool(self.minimum)
+        """Whether a player's first melds must meet a condition (a contract, a minimum)."""
+        self.lay_off_before = spec.initial_meld.lay_off_before or not self.has_opening
         self.buy_limit = spec.pile.buy_limit
         self.buy_penalty = spec.pile.buy_penalty
         # --- plugin rule hooks: a pack without them keeps the plain phase table, so a
@@ -137,7 +142,7 @@ class TableRules:
         self.phase_hooks = {ph: tuple(h for h in hooks if h.phase == ph) for ph in PHASES}
         """Phase → the action hooks played in it."""
         self.phase_methods = {ph: _HOOKED if self.phase_hooks[ph] else pair
-                              for ph, pair in PHASES.items()}
+                              for ph, pair in PHASES.items() if ph != BUY or self.buy_limit}
         """Phase → its ``(legal, do)`` method names: :data:`PHASES`, but a phase with
         action hooks lists and applies them too."""
         self.phase_table = {ph: (getattr(TableModel, legal), TableModel._check,
@@ -560,7 +565,7 @@ class TableModel:
         self.returned_in_row = 0
         self.turns = 0
         self.multiplier = 1
-        self.opened = [not self.rules.contract] * n
+        self.opened = [not self.rules.has_opening] * n
         self.pending = []
         self.withdrew = False
         self.buys = [0] * n
@@ -977,10 +982,24 @@ class TableModel:
                 need.remove(kind)
         return need
 
+    def _pending_value(self) -> int:
+        """The points of the melds the player to move has laid toward opening this turn."""
+        return sum(self._value(self.meld_by_id(mid).cards) for mid in self.pending)
+
+    def _opening_minimum(self, p: int) -> int:
+        return self.rules.minimum(self.scores[self.team_of[p]], self.hand_number,
+                                  self.n_players)
+
+    def _opening_met(self, p: int) -> bool:
+        """Whether the melds pending make the player's opening: the contract's kinds all
+        laid, worth the minimum."""
+        return not self._still_needed() and self._pending_value() >= self._opening_minimum(p)
+
     def _legal_opening(self, p: int) -> list[Action]:
-        """The play phase of a player who has not met the contract: melds of the kinds it
-        still needs (pending until all are down), lay-offs where ``lay_off_before``, a
-        discard once nothing is pending, and ``withdraw`` to take pending melds back."""
+        """The play phase of a player who has not opened: melds toward the opening (of the
+        kinds the contract still needs, if it has one), pending until the contract is down
+        and worth the minimum; lay-offs where ``lay_off_before``; a discard once nothing is
+        pending; ``withdraw`` to take pending melds back."""
         kinds = self._kinds(self.hands[p])
         keep = 1 if self.rules.requires_discard else 0
         need = self._still_needed()
@@ -988,13 +1007,21 @@ class TableModel:
         must = self.must_use
         mr = self.rules.melds
         if not self.withdrew:
-            last = len(need) == 1
+            contract = bool(self.rules.contract)
+            short = self._opening_minimum(p) - self._pending_value()
+            values = self.rules.values
             for meld in mr.melds_in(kinds):
                 left = len(kinds) - len(meld)
-                if (must is None or must in meld) and (left > keep or (left == keep and last)):
-                    match = mr.match(meld)
-                    if match is not None and match.kind in need:
-                        out.append(_action("meld", meld))
+                if (must is not None and must not in meld) or left < keep:
+                    continue
+                match = mr.match(meld)
+                if match is None or (contract and match.kind not in need):
+                    continue
+                if left == keep:  # the hand's last cards: only if they make the opening
+                    last = len(need) <= 1
+                    if not (last and sum(values[k] for k in meld) >= short):
+                        continue
+                out.append(_action("meld", meld))
         if self.rules.lay_off_before and not self.pending and len(kinds) - 1 >= keep:
             mine = [m for m in self.melds if self._may_lay_off_on(p, m)]
             out += [a for a in self._layoffs_for(p, mine, one_per_card=False)
@@ -1025,7 +1052,7 @@ class TableModel:
             self._lay_meld(p, a.cards)
             if not self.opened[p]:
                 self.pending.append(self.next_meld - 1)
-                if not self._still_needed():  # the contract is down: the player has opened
+                if self._opening_met(p):  # the contract is down, worth the minimum: opened
                     self.opened[p] = True
                     self.pending = []
         elif t == "withdraw":
@@ -1413,9 +1440,10 @@ class TableModel:
             "knock_value": self.knock_value,
             "knocker": self.knocker,
             "scores": list(scores),
-            "contract": None if not self.rules.contract else {
+            "contract": None if not self.rules.has_opening else {
                 "melds": [kinds[k].name for k in self.rules.contract],
                 "needs": [kinds[k].name for k in self._still_needed()],
+                "minimum": self._opening_minimum(player),
                 "opened": self.opened[:], "pending": [f"m{i}" for i in self.pending]},
             "buying": None if not self.rules.buy_limit else {
                 "limit": self.rules.buy_limit, "penalty": self.rules.buy_penalty,
@@ -1467,7 +1495,7 @@ class TableModel:
         )
         if self.rules.plugin is not None:  # plugin data, as the canasta kernel saves it
             d["ext"] = self.ext
-        if self.rules.contract or not all(self.opened):  # a contract: who has opened
+        if self.rules.has_opening or not all(self.opened):  # who has opened
             d.update(opened=self.opened[:], pending=self.pending[:], withdrew=self.withdrew)
         if any(self.buys) or self.buy_for is not None or self.discarder is not None:
             d.update(buys=self.buys[:], buy_for=self.buy_for, discarder=self.discarder)
@@ -1562,7 +1590,7 @@ class TableModel:
         s.defenders = sv.array_of(sv.get(d, "defenders"), "defenders", seat, max_len=n)
         # the contract and buying (saved only where a pack has them)
         opened = d.get("opened")
-        s.opened = ([not rules.contract] * n if opened is None else sv.array_of(
+        s.opened = ([not rules.has_opening] * n if opened is None else sv.array_of(
             opened, "opened", lambda v, p: sv.boolean(v, p), n))
         s.pending = sv.array_of(d.get("pending", []), "pending",
                                 lambda v, p: sv.integer(v, p, 1, 10**6), max_len=n_cards)
@@ -1590,9 +1618,9 @@ class TableModel:
         from .. import saves as sv
 
         rules, phase = self.rules, self.phase
-        if not rules.contract and not all(self.opened):
-            raise sv.bad("opened", "a seat has not opened, but this deal has no contract "
-                                   "(initial_meld.melds)")
+        if not rules.has_opening and not all(self.opened):
+            raise sv.bad("opened", "a seat has not opened, but this deal has no contract or "
+                                   "minimum (initial_meld)")
         if self.pending:
             if phase != PLAY or self.opened[self.current]:
                 raise sv.bad("pending", "melds toward a contract are pending only in the play "
@@ -1600,9 +1628,12 @@ class TableModel:
             mine = {m.id for m in self.melds if m.owner == self.current}
             if not set(self.pending) <= mine or len(set(self.pending)) != len(self.pending):
                 raise sv.bad("pending", f"{self.pending} are not melds of the player to move")
-            if not self._still_needed() or len(self._still_needed()) != (
+            if rules.contract and len(self._still_needed()) != (
                     len(rules.contract) - len(self.pending)):
                 raise sv.bad("pending", "the pending melds are not part of the contract")
+            if self._opening_met(self.current):
+                raise sv.bad("pending", "the pending melds already make the opening: the "
+                                        "player would have opened")
         if self.withdrew and (phase != PLAY or self.pending):
             raise sv.bad("withdrew", "a withdrawal is remembered only in the play phase of "
                                      "the turn that made it, with nothing pending")
