@@ -170,9 +170,12 @@ def test_save_and_load_mid_game_gives_an_identical_continuation(table, data):
 
 
 # ------------------------------------------------------------------------- 6. hidden information
-UNREACHABLE = "no game reaches such a position"
+UNREACHABLE = ("no game reaches such a position",
+               "the position at the start of this turn is not counted")
 """What a save check says of a position no game can reach: a shuffle of hidden cards may
-make one (gin: a knocker's hand that can no longer get down to the knock value)."""
+make one (gin: a knocker's hand that can no longer get down to the knock value; Houses
+after the deck: the repetition count keys each position by where every card lies, hidden
+ones too, so a shuffled save no longer holds its own position)."""
 
 
 def assert_views_blind_to_hidden_cards(state: GameState, rng: random.Random) -> None:
@@ -182,7 +185,7 @@ def assert_views_blind_to_hidden_cards(state: GameState, rng: random.Random) -> 
                 shuffled = shuffle_hidden(state, p, rng)
                 break
             except SaveError as e:
-                if UNREACHABLE not in str(e):
+                if not any(why in str(e) for why in UNREACHABLE):
                     raise
         else:
             continue
