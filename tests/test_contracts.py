@@ -286,3 +286,28 @@ def test_the_minimum_by_players_and_by_hand_in_a_table_pack():
 def test_an_opening_minimum_is_refused_in_a_knocking_pack():
     with pytest.raises(RulePackError, match="initial_meld.minimums: an opening minimum"):
         meldkit.load_pack_text("extends: gin_rummy\ninitial_meld: {minimums: [{minimum: 9}]}\n")
+
+
+# --------------------------------------------------------------------------- before opening
+def test_no_pile_take_before_opening_where_the_pack_says_so():
+    p = pack(CONTRACT.replace("lay_off_before: false", "take_before: false"))
+    g = deal(p, "5H 5S 5D 9C 9S 9D 2C 3D 4S 6H", *FILLER[:2], upcard="QD", stock="KD")
+    assert legal(g) == ["draw"]  # seat 0 has not opened: no take of the upcard
+    free = deal(pack(CONTRACT), "5H 5S 5D 9C 9S 9D 2C 3D 4S 6H", *FILLER[:2], stock="KD")
+    assert legal(free) == ["draw", "take"]
+
+
+def test_all_at_once_opens_only_by_melding_the_whole_hand():
+    p = pack("initial_meld: {all_at_once: true}\ndeal: {hand: 6}\n")
+    g = deal(p, "5H 5S 5D 9C 9S 9D", "2C 3D 5S 7H 9C JD", "2D 3S 5H 7C 9D JS",
+             upcard="QD", stock="KD")
+    g.apply("draw")
+    g.apply("meld 5H 5S 5D")
+    assert not g.opened[0] and g.pending  # the hand is not all down
+    assert "discard KD" not in legal(g)
+    g.apply("meld 9C 9S 9D")
+    assert not g.opened[0] and legal(g) == ["withdraw"]  # KD melds with nothing
+    g.apply("withdraw")
+    g.apply("discard KD")
+    assert g.melds == [] and len(g.hands[0]) == 6
+    saved(g)

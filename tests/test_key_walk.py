@@ -148,6 +148,10 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
     "initial_meld.melds": {
         TABLE: [(CO, "test_a_contract_meld_is_pending_until_the_whole_contract_is_down"),
                 (CO, "test_a_meld_of_a_kind_the_contract_does_not_need_is_not_offered")]},
+    "initial_meld.take_before": {
+        TABLE: [(CO, "test_no_pile_take_before_opening_where_the_pack_says_so")]},
+    "initial_meld.all_at_once": {
+        TABLE: [(CO, "test_all_at_once_opens_only_by_melding_the_whole_hand")]},
     "initial_meld.lay_off_before": {
         TABLE: [(CO, "test_no_lay_off_before_opening_where_the_pack_says_so")]},
     "pile.buy_limit": {

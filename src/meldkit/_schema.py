@@ -305,6 +305,18 @@ class InitialMeldSpec:
         "turn; until they are all down they are pending (`withdraw` takes them back), and the "
         "player may not discard. Kinds are the names of `melds.kinds`.",
     )
+    take_before: bool = _f(
+        True,
+        "Table-meld packs with a contract or a minimum: whether a player who has not opened "
+        "may take from the discard pile (false: they draw from the stock; buying out of turn "
+        "is not taking).",
+    )
+    all_at_once: bool = _f(
+        False,
+        "Table-meld packs: a player opens only by melding the whole hand in one turn (every "
+        "card but the one a last discard needs), going out — a closed hand shows nothing "
+        "until then.",
+    )
     lay_off_before: bool = _f(
         True,
         "Table-meld packs with a contract (`melds`) or a minimum (`minimums`): whether a "
@@ -755,6 +767,9 @@ KEY_READERS: dict[str, KeyOwners] = {
     "initial_meld.minimums": _CT, "initial_meld.minimums_by_players": _CT,
     "initial_meld.by_hand": _CT, "initial_meld.pile_top_counts": _C,
     "initial_meld.melds": _k(TABLE, inert=[]),
+    "initial_meld.take_before": _k(TABLE, inert=True,
+                                   needs="initial_meld.melds or initial_meld.minimums"),
+    "initial_meld.all_at_once": _k(TABLE, inert=False),
     "initial_meld.lay_off_before": _k(TABLE, inert=True,
                                       needs="initial_meld.melds or initial_meld.minimums"),
     # --- the discard pile

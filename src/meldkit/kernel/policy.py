@@ -113,6 +113,9 @@ def greedy_table_choice(state, memory: TableMemory | None = None) -> Action:
         short = state._opening_minimum(p) - state._pending_value()
         if plan and sum(state.rules.values[k] for m in plan for k in m) < short:
             plan = None  # not worth the minimum yet: keep building
+        if state.rules.all_at_once:  # the whole hand or nothing
+            melds = state.rules.melds.best_arrangement(hand)[0]
+            plan = melds if len(hand) - sum(map(len, melds)) <= keep else None
         legal = {a.cards: a for a in by_type.get("meld", ())}
         for m in plan or ():
             if m in legal:

@@ -120,9 +120,11 @@ class TableRules:
         self.minimum = OpeningMinimum(spec.initial_meld)
         """The points a player's opening melds must total (``initial_meld.minimums``, per
         score tier, player count or hand)."""
-        self.has_opening = bool(self.contract) or bool(self.minimum)
+        self.all_at_once = spec.initial_meld.all_at_once
+        self.has_opening = bool(self.contract) or bool(self.minimum) or self.all_at_once
         """Whether a player's first melds must meet a condition (a contract, a minimum)."""
         self.lay_off_before = spec.initial_meld.lay_off_before or not self.has_opening
+        self.take_before = spec.initial_meld.take_before or not self.has_opening
         self.buy_limit = spec.pile.buy_limit
         self.buy_penalty = spec.pile.buy_penalty
         # --- plugin rule hooks: a pack without them keeps the plain phase table, so a
@@ -840,7 +842,7 @@ class TableModel:
     def _legal_draw(self) -> list[Action]:
         out = [_DRAW] if self.stock else []
         pile = self.pile
-        if pile:
+        if pile and (self.rules.take_before or self.opened[self.current]):
             out.append(_TAKE)
             if self.rules.take == "deep":
                 seen = {self.kind_of[pile[-1]]}
@@ -993,6 +995,9 @@ class TableModel:
     def _opening_met(self, p: int) -> bool:
         """Whether the melds pending make the player's opening: the contract's kinds all
         laid, worth the minimum."""
+        if self.rules.all_at_once and len(self.hands[p]) > (1 if self.rules.requires_discard
+                                                             else 0):
+            return False  # the whole hand, or nothing
         return not self._still_needed() and self._pending_value() >= self._opening_minimum(p)
 
     def _legal_opening(self, p: int) -> list[Action]:
@@ -1015,7 +1020,7 @@ class TableModel:
                 if (must is not None and must not in meld) or left < keep:
                     continue
                 match = mr.match(meld)
-                if match is None or (contract and match.kind not in need):
+                if match is None or (contract and need and match.kind not in need):
                     continue
                 if left == keep:  # the hand's last cards: only if they make the opening
                     last = len(need) <= 1
