@@ -51,3 +51,106 @@ def test_the_target_by_table_size_is_what_the_sheet_says_and_what_is_played(tmp_
 def test_a_plain_target_reads_as_before():
     assert ["- The game ends when a player reaches 100; the highest total wins."] == \
         game_end(meldkit.load_pack("gin_rummy"))[:1]
+
+
+# --------------------------------------------------------------------------- contracts, buying
+
+
+def section(lines: list[str], title: str) -> list[str]:
+    start = lines.index(f"## {title}")
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")),
+               len(lines))
+    return [line for line in lines[start + 1:end] if line]
+
+
+def test_contract_rummy_states_each_deals_contract_and_hand_size():
+    lines = table_sections(meldkit.load_pack("contract_rummy").spec)
+    assert ("- Each player is dealt 10 cards in deals 1 to 4 and 12 cards in deals 5 to 7."
+            in section(lines, "The deal"))
+    opening = section(lines, "Opening")
+    assert opening[0] == (
+        "- **The contract:** before melding anything else, a player must lay down the deal's "
+        "contract, all in one turn: deal 1: two sets; deal 2: a set and a run; deal 3: two "
+        "runs; deal 4: three sets; deal 5: two sets and a run; deal 6: a set and two runs; "
+        "deal 7: three runs.")
+    assert "(`withdraw`" in opening[1] and "may not discard while any is pending" in opening[1]
+    assert opening[2] == "- A player who has not opened may not lay off cards on the table's melds."
+
+
+def test_the_contract_and_hand_size_the_sheet_gives_are_those_dealt():
+    p = meldkit.load_pack("contract_rummy")
+    g = meldkit.new_game(p, players=3, seed=2)
+    rng = random.Random(2)
+    seen = {}
+    while not g.is_over and len(seen) < 7:
+        v = g.view(0)
+        seen.setdefault(v["hand_number"], (len(v["hand"]), v["contract"]["melds"]))
+        g.apply(rng.choice(g.legal_actions()))
+    assert seen == {1: (10, ["set", "set"]), 2: (10, ["set", "run"]), 3: (10, ["run", "run"]),
+                    4: (10, ["set", "set", "set"]), 5: (12, ["set", "set", "run"]),
+                    6: (12, ["set", "run", "run"]), 7: (12, ["run", "run", "run"])}
+
+
+def test_buying_names_the_limit_the_penalty_and_who_is_asked():
+    lines = section(table_sections(meldkit.load_pack("contract_rummy").spec),
+                    "Buying out of turn")
+    assert lines == [
+        "- When the player whose turn it is draws from the stock instead of taking the "
+        "discard, the other players — in turn after that player, but not the one who "
+        "discarded it — are asked whether they **buy** it (or **pass**). The first who buys "
+        "takes the discard together with 1 card from the top of the stock as a penalty; then "
+        "the player whose turn it is draws.",
+        "- Buying is open only while the stock holds 2 cards or more, and only for a card just "
+        "discarded, not the first upcard.",
+        "- Each player may buy 3 times a deal; a player who has bought that often is no "
+        "longer asked."]
+
+
+def test_a_buy_takes_the_discard_and_the_penalty_then_the_drawer_draws(tmp_path):
+    p = pack(tmp_path, "extends: rummy\npile: {buy_limit: 1, buy_penalty: 2}\n")
+    assert "together with 2 cards from the top of the stock" in "\n".join(
+        section(table_sections(p.spec), "Buying out of turn"))
+    g = meldkit.new_game(p, players=3, seed=1, options={"first_player": 0})
+    g.apply("draw")
+    g.apply(f"discard {g.view(0)['hand'][0]}")
+    top, sizes = g.view(0)["pile"]["top"], g.view(0)["hand_sizes"]
+    g.apply("draw")                    # seat 1 draws: seat 2 is asked first (not seat 0)
+    assert (g.phase, g.current_player) == ("buy", 2)
+    g.apply("buy")
+    after = g.view(2)
+    assert top in after["hand"] and after["hand_sizes"] == [sizes[0], sizes[1] + 1, sizes[2] + 3]
+    assert (g.phase, g.current_player) == ("play", 1)
+    assert "Each player may buy once a deal" in "\n".join(table_sections(p.spec))
+
+
+def test_a_schedule_says_what_changes_by_deal_and_what_later_deals_play(tmp_path):
+    p = pack(tmp_path, (
+        "extends: contract_rummy\n"
+        "initial_meld: {lay_off_before: true}\n"
+        "game: {hands: null, target: 500}\n"
+        "schedule:\n"
+        "  - {initial_meld: {melds: [set, set]}, pile: {buy_limit: 0}}\n"
+        "  - {deal: {hand: 11}, initial_meld: {melds: [run, set]},"
+        " going_out: {requires_discard: true}}\n"))
+    lines = table_sections(p.spec)
+    assert "- Each player is dealt 10 cards in deal 1 and later deals and 11 cards in deal 2." \
+        in lines
+    assert section(lines, "Opening")[0].endswith(
+        "all in one turn: deal 1 and later deals: two sets; deal 2: a run and a set.")
+    assert "- A player who has not opened may already lay off cards on the table's melds." \
+        in lines
+    assert ("- Each player may buy 3 times a deal in deal 2 and later deals; there is no buying "
+            "in deal 1; a player who has bought that often is no longer asked.") in lines
+    assert ("- A player goes out by getting rid of every card: by melding, laying off or "
+            "discarding the last cards in deal 1 and later deals; by discarding the last card "
+            "in deal 2.") in lines
+
+
+def test_an_opening_minimum_in_a_table_pack(tmp_path):
+    p = pack(tmp_path, "extends: rummy\ninitial_meld: {minimums: [{below: 100, minimum: 30},"
+                       " {minimum: 50}]}\n")
+    assert section(table_sections(p.spec), "Opening")[0] == (
+        "- A player's first melds of a deal, laid in one turn, must be worth a minimum in card "
+        "values that depends on the player's score so far: 30 below 100, 50 from 100 on.")
+    plain = table_sections(meldkit.load_pack("rummy").spec)
+    assert "## Opening" not in plain and "## Buying out of turn" not in plain

@@ -21,11 +21,117 @@ def _n(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
+_NUMBERS = ("no", "a", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def _count(n: int, name: str) -> str:
+    """``2, set`` → ``two sets``; ``1, run`` → ``a run``."""
+    word = _NUMBERS[n] if n < len(_NUMBERS) else str(n)
+    if n == 1:
+        return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+    return f"{word} {name}{'es' if name.endswith(('s', 'x', 'ch', 'sh')) else 's'}"
+
+
+def _and(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def contract_words(melds) -> str:
+    """A contract in words, kinds in the order written: ``[set, set, run]`` → ``two sets
+    and a run``.
+
+    >>> contract_words(["set", "run", "run"]), contract_words(["run", "set"])
+    ('a set and two runs', 'a run and a set')
+    """
+    counts: dict[str, int] = {}
+    for name in melds:
+        counts[name] = counts.get(name, 0) + 1
+    return _and([_count(n, name) for name, n in counts.items()])
+
+
+def _each(parts) -> str:
+    """Per-deal phrases joined: with "and" when they read as one list, else with ";"."""
+    parts = list(parts)
+    return "; ".join(parts) if any("," in p for p in parts) or len(parts) > 2 else _and(parts)
+
+
+def deal_specs(spec) -> list:
+    """The spec each deal of ``spec.schedule`` plays with (deal n: item n merged over the
+    pack, as the loader merges it: mappings key by key, anything else replaced), then the
+    pack as written for every later deal; ``[spec]`` without a schedule.
+
+    >>> import meldkit
+    >>> [s.deal.hand for s in deal_specs(meldkit.load_pack("contract_rummy").spec)]
+    [10, 10, 10, 10, 12, 12, 12, 10]
+    """
+    if not spec.schedule:
+        return [spec]
+    from .._loader import _CONVERTER
+    from .._schema import RulePackSpec
+
+    def merge(base: dict, over: dict) -> dict:
+        out = dict(base)
+        for key, value in over.items():
+            out[key] = (merge(out[key], value) if isinstance(value, dict)
+                        and isinstance(out.get(key), dict) else value)
+        return out
+
+    plain = _CONVERTER.unstructure(spec)
+    plain["schedule"] = []
+    return [_CONVERTER.structure(merge(plain, dict(item)), RulePackSpec)
+            for item in spec.schedule] + [spec]
+
+
+def _deal_numbers(numbers: list[int]) -> str:
+    """``[1, 2, 3, 5]`` → ``deals 1 to 3 and 5``."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and runs[-1][-1] == n - 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    text = _and([str(r[0]) if len(r) == 1 else
+                 (f"{r[0]} and {r[1]}" if len(r) == 2 else f"{r[0]} to {r[-1]}") for r in runs])
+    return ("deal " if len(numbers) == 1 else "deals ") + text
+
+
+def _per_deal(spec, value, words) -> list[tuple[str, str]] | None:
+    """``(which deals, words(value))`` for each distinct value of ``value(spec)`` over the
+    game's deals, in the order they first come (``later deals`` for those past the
+    schedule, when the game may go on); None when every deal has the same value."""
+    specs = deal_specs(spec)
+    if len(specs) == 1:
+        return None
+    played = len(specs) - 1
+    hands = spec.game.hands
+    later = hands is None or hands > played
+    if hands is not None:
+        played = min(played, hands)
+    values = [value(s) for s in specs[:played]] + ([value(spec)] if later else [])
+    if len(set(map(repr, values))) == 1:
+        return None
+    groups: dict[str, tuple[list[int], str]] = {}
+    for i, v in enumerate(values):
+        text = words(v)
+        groups.setdefault(text, ([], text))[0].append(i + 1)
+    out = []
+    for numbers, text in groups.values():
+        past = later and numbers[-1] == len(values)
+        shown = [n for n in numbers if not (past and n == len(values))]
+        where = _deal_numbers(shown) if shown else ""
+        if past:
+            where = (where + " and " if where else "") + "later deals"
+        out.append((where, text))
+    return out
+
+
 def table_sections(spec) -> list[str]:
-    """The deal, turn, melds, laying off, going out or knocking, the stock, scoring and the
-    end of the game, as Markdown lines."""
+    """The deal, turn, melds, the contract, laying off, buying, going out or knocking, the
+    stock, scoring and the end of the game, as Markdown lines; a pack with a ``schedule``
+    says what changes from deal to deal."""
     out: list[str] = []
-    for section in (_deal, _turn, _melds, _lay_off, _ending, _stock, _scoring, _game):
+    for section in (_deal, _turn, _melds, _opening, _lay_off, _buying, _ending, _stock,
+                    _scoring, _game):
         lines = section(spec)
         if lines:
             out += lines + [""]
@@ -35,12 +141,12 @@ def table_sections(spec) -> list[str]:
 def _deal(spec) -> list[str]:
     d = spec.deal
     out = ["## The deal", ""]
-    if d.hand_by_players:
-        sizes = ", ".join(f"{_n(size, 'card')} with {n} players"
-                          for n, size in sorted(d.hand_by_players.items()))
-        out.append(f"- Each player is dealt {_n(d.hand, 'card')} ({sizes}).")
+    by_deal = _per_deal(spec, lambda s: s.deal, _hand_words)
+    if by_deal:
+        out.append("- Each player is dealt "
+                   + _each(f"{text} in {where}" for where, text in by_deal) + ".")
     else:
-        out.append(f"- Each player is dealt {_n(d.hand, 'card')}.")
+        out.append(f"- Each player is dealt {_hand_words(d)}.")
     if d.upcard:
         out.append("- The next card is turned face up to start the discard pile; the rest "
                    "form the stock.")
@@ -51,6 +157,14 @@ def _deal(spec) -> list[str]:
     out.append("- The first dealer is chosen by lot and the player on the dealer's left "
                "plays first; the deal passes to the left after each hand.")
     return out
+
+
+def _hand_words(d) -> str:
+    if not d.hand_by_players:
+        return _n(d.hand, "card")
+    sizes = ", ".join(f"{_n(size, 'card')} with {n} players"
+                      for n, size in sorted(d.hand_by_players.items()))
+    return f"{_n(d.hand, 'card')} ({sizes})"
 
 
 def _turn(spec) -> list[str]:
@@ -67,7 +181,12 @@ def _turn(spec) -> list[str]:
                    "Melds are laid only when a player knocks.")
     else:
         lay = "lay off cards on melds on the table, " if spec.melds.lay_off.onto != "none" else ""
-        out.append(f"2. **Meld:** lay down new melds and {lay}as many as you like.")
+        if _has_opening(spec):
+            out.append(f"2. **Meld:** once you have opened (see *Opening*), lay down new melds "
+                       f"and {lay}as many as you like; before that, only the melds of your "
+                       "opening.")
+        else:
+            out.append(f"2. **Meld:** lay down new melds and {lay}as many as you like.")
         out.append("3. **Discard:** discard one card face up, which ends the turn.")
     if not spec.pile.discard_taken_card:
         out.append("")
@@ -103,6 +222,120 @@ def _melds(spec) -> list[str]:
     return out
 
 
+def _has_opening(spec) -> bool:
+    from .._rules import OpeningMinimum
+
+    return any(s.initial_meld.melds or OpeningMinimum(s.initial_meld)
+               for s in deal_specs(spec))
+
+
+def _minimum_words(im) -> str:
+    """What an opening must be worth, in words ("" if nothing)."""
+    from .._rules import OpeningMinimum
+
+    if not OpeningMinimum(im):
+        return ""
+    if im.by_hand:
+        hands = ", ".join(f"{m} in deal {i + 1}" for i, m in enumerate(im.by_hand))
+        return (f"worth at least a minimum in card values: {hands}, and {im.by_hand[-1]} in "
+                "any later deal")
+
+    def tiers(ts) -> str:
+        if len(ts) == 1:
+            return str(ts[0].minimum)
+        parts, low = [], None
+        for t in ts:
+            if t.below is None:
+                parts.append(f"{t.minimum} from {low:,} on" if low is not None
+                             else str(t.minimum))
+            else:
+                parts.append(f"{t.minimum} below {t.below:,}" if low is None else
+                             f"{t.minimum} from {low:,} to below {t.below:,}")
+                low = t.below
+        return ", ".join(parts)
+
+    if len(im.minimums) == 1 and not im.minimums_by_players:
+        return f"worth at least {im.minimums[0].minimum} in card values"
+    text = ("worth a minimum in card values that depends on the player's score so far: "
+            + tiers(im.minimums))
+    for n, more in sorted(im.minimums_by_players.items()):
+        text += f"; with {n} players, {tiers(more)}"
+    return text
+
+
+def _opening(spec) -> list[str]:
+    """The contract (``initial_meld.melds``, per deal with a schedule), the opening minimum,
+    and lay-offs before opening."""
+    if not _has_opening(spec):
+        return []
+    out = ["## Opening", ""]
+    contract = _per_deal(spec, lambda s: tuple(s.initial_meld.melds),
+                         lambda ms: contract_words(ms) if ms else "no contract")
+    melds = spec.initial_meld.melds
+    if contract:
+        out.append("- **The contract:** before melding anything else, a player must lay down "
+                   "the deal's contract, all in one turn: " + "; ".join(
+                       f"{where}: {text}" for where, text in contract) + ".")
+    elif melds:
+        out.append(f"- **The contract:** before melding anything else, a player must lay down "
+                   f"{contract_words(melds)}, all in one turn.")
+    minimum = _per_deal(spec, lambda s: _minimum_words(s.initial_meld),
+                        lambda text: text or "no minimum")
+    if minimum:
+        out.append("- A player's first melds of a deal, laid in one turn, must be "
+                   + _each(f"{text} in {where}" for where, text in minimum) + ".")
+    elif _minimum_words(spec.initial_meld):
+        out.append(f"- A player's first melds of a deal, laid in one turn, must be "
+                   f"{_minimum_words(spec.initial_meld)}.")
+    out.append("- The melds laid toward the opening are *pending* until it is complete: the "
+               "player may take them back (`withdraw`, and may not meld again that turn), "
+               "and may not discard while any is pending. Once it is complete the player "
+               "has **opened**, and melds and lays off freely from then on.")
+    before = _per_deal(spec, lambda s: s.initial_meld.lay_off_before,
+                       lambda yes: "may" if yes else "may not")
+    if before:
+        out.append("- A player who has not opened " + _each(
+            f"{text} lay off cards on the table's melds in {where}" for where, text in before)
+            + ".")
+    elif spec.melds.lay_off.onto != "none" and spec.knock.max_deadwood is None:
+        may = "may already" if spec.initial_meld.lay_off_before else "may not"
+        out.append(f"- A player who has not opened {may} lay off cards on the table's melds.")
+    return out
+
+
+def _times(n: int) -> str:
+    return {0: "never", 1: "once", 2: "twice"}.get(n, f"{n} times")
+
+
+def _buying(spec) -> list[str]:
+    """Buying out of turn (``pile.buy_limit``, ``pile.buy_penalty``)."""
+    limits = _per_deal(spec, lambda s: s.pile.buy_limit, _times)
+    pen = spec.pile.buy_penalty
+    if not limits and not spec.pile.buy_limit:
+        return []
+    penalty = (f"together with {_n(pen, 'card')} from the top of the stock as a penalty"
+               if pen else "with no penalty card")
+    out = ["## Buying out of turn", "",
+           "- When the player whose turn it is draws from the stock instead of taking the "
+           "discard, the other players — in turn after that player, but not the one who "
+           f"discarded it — are asked whether they **buy** it (or **pass**). The first "
+           f"who buys takes the discard {penalty}; then the player whose turn it is draws.",
+           f"- Buying is open only while the stock holds {_n(pen + 1, 'card')} or more, "
+           "and only for a card just discarded, not the first upcard."]
+    if limits:
+        some = [(where, text) for where, text in limits if text != "never"]
+        never = [where for where, text in limits if text == "never"]
+        line = "- Each player may buy " + _each(
+            f"{text} a deal in {where}" for where, text in some)
+        if never:
+            line += f"; there is no buying in {_and(never)}"
+        out.append(line + "; a player who has bought that often is no longer asked.")
+    else:
+        out.append(f"- Each player may buy {_times(spec.pile.buy_limit)} a deal; a "
+                   "player who has bought that often is no longer asked.")
+    return out
+
+
 def _lay_off(spec) -> list[str]:
     lo = spec.melds.lay_off
     out = ["## Laying off", ""]
@@ -123,7 +356,13 @@ def _ending(spec) -> list[str]:
     kn = spec.knock
     if kn.max_deadwood is None:
         out = ["## Going out", ""]
-        if spec.going_out.requires_discard:
+        by_deal = _per_deal(spec, lambda s: s.going_out.requires_discard,
+                            lambda yes: "by discarding the last card" if yes else
+                            "by melding, laying off or discarding the last cards")
+        if by_deal:
+            out.append("- A player goes out by getting rid of every card: " + _each(
+                f"{text} in {where}" for where, text in by_deal) + ".")
+        elif spec.going_out.requires_discard:
             out.append("- A player goes out by discarding their last card; they must always "
                        "keep a card to discard.")
         else:
