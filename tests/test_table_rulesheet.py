@@ -154,3 +154,14 @@ def test_an_opening_minimum_in_a_table_pack(tmp_path):
         "values that depends on the player's score so far: 30 below 100, 50 from 100 on.")
     plain = table_sections(meldkit.load_pack("rummy").spec)
     assert "## Opening" not in plain and "## Buying out of turn" not in plain
+
+
+def test_no_take_before_opening_and_opening_all_at_once(tmp_path):
+    p = pack(tmp_path, "extends: contract_rummy\ninitial_meld: {take_before: false}\n")
+    assert ("- A player who has not opened may not take from the discard pile: they draw from "
+            "the stock (buying out of turn is not taking).") in section(
+                table_sections(p.spec), "Opening")
+    p = pack(tmp_path, "extends: rummy\ninitial_meld: {all_at_once: true}\n")
+    assert section(table_sections(p.spec), "Opening")[0] == (
+        "- A player opens only by melding the whole hand in one turn (all but the card a last "
+        "discard needs), going out at once.")

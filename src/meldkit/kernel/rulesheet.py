@@ -226,7 +226,7 @@ def _has_opening(spec) -> bool:
     from .._rules import OpeningMinimum
 
     return any(s.initial_meld.melds or OpeningMinimum(s.initial_meld)
-               for s in deal_specs(spec))
+               or s.initial_meld.all_at_once for s in deal_specs(spec))
 
 
 def _minimum_words(im) -> str:
@@ -287,6 +287,15 @@ def _opening(spec) -> list[str]:
     elif _minimum_words(spec.initial_meld):
         out.append(f"- A player's first melds of a deal, laid in one turn, must be "
                    f"{_minimum_words(spec.initial_meld)}.")
+    at_once = _per_deal(spec, lambda s: s.initial_meld.all_at_once,
+                        lambda yes: "only by" if yes else "not only by")
+    whole = ("melding the whole hand in one turn (all but the card a last discard needs), "
+             "going out at once")
+    if at_once:
+        out.append("- A player opens " + _each(f"{text} {whole} in {where}"
+                                               for where, text in at_once) + ".")
+    elif spec.initial_meld.all_at_once:
+        out.append(f"- A player opens only by {whole}.")
     out.append("- The melds laid toward the opening are *pending* until it is complete: the "
                "player may take them back (`withdraw`, and may not meld again that turn), "
                "and may not discard while any is pending. Once it is complete the player "
@@ -300,6 +309,17 @@ def _opening(spec) -> list[str]:
     elif spec.melds.lay_off.onto != "none" and spec.knock.max_deadwood is None:
         may = "may already" if spec.initial_meld.lay_off_before else "may not"
         out.append(f"- A player who has not opened {may} lay off cards on the table's melds.")
+    take = _per_deal(spec, lambda s: s.initial_meld.take_before,
+                     lambda yes: "may" if yes else "may not")
+    buying = " (buying out of turn is not taking)" if any(
+        s.pile.buy_limit for s in deal_specs(spec)) else ""
+    if take:
+        out.append("- A player who has not opened " + _each(
+            f"{text} take from the discard pile in {where}" for where, text in take)
+            + f"{buying}.")
+    elif not spec.initial_meld.take_before:
+        out.append(f"- A player who has not opened may not take from the discard pile: they "
+                   f"draw from the stock{buying}.")
     return out
 
 
