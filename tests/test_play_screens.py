@@ -201,7 +201,8 @@ def test_a_two_player_canasta_speaks_of_you_and_seat_1(monkeypatch, capsys):
 
 @pytest.mark.parametrize("pack,players", [
     ("gin_rummy", 2), ("oklahoma_gin", 2), ("rummy", 3), ("samba", 4), ("pony_tail", 4),
-    ("classic_canasta", 4), ("pony_canasta", 2), ("hand_and_foot", 4), ("houses", 4)])
+    ("classic_canasta", 4), ("pony_canasta", 2), ("hand_and_foot", 4), ("houses", 4),
+    ("contract_rummy", 3)])
 def test_every_example_in_help_is_notation_the_pack_reads(pack, players):
     from meldkit._movelist import pack_moves
 
@@ -211,6 +212,75 @@ def test_every_example_in_help_is_notation_the_pack_reads(pack, players):
     for move in examples:
         reason = game.check(move)
         assert reason is None or not reason.code.startswith("notation/"), (move, reason)
+
+
+# --------------------------------------------------------------------------- contract rummy
+
+
+@pytest.fixture(scope="module")
+def contract_input() -> str:
+    return greedy_script("contract_rummy", 3, 5)
+
+
+def test_contract_rummy_help_lists_buy_pass_and_withdraw(monkeypatch, capsys):
+    out = play(monkeypatch, capsys, ["contract_rummy", "--players", "3", "--seed", "5"],
+               "help\nquit\n")
+    help_text = out[out.index("The moves of Contract Rummy"):out.index("Game left")]
+    for line in ("  buy            when asked out of turn: buy the discard, with 1 penalty card "
+                 "from the stock",
+                 "  pass           when asked out of turn: do not buy it",
+                 "  withdraw       take back the melds laid toward your opening this turn"):
+        assert line in help_text
+    assert "knock" not in help_text
+    rummy = play(monkeypatch, capsys, ["rummy", "--seed", "4"], "help\nquit\n")
+    assert "withdraw" not in rummy and "  buy " not in rummy
+
+
+def test_contract_rummy_shows_the_contract_what_you_still_need_and_who_has_opened(
+        monkeypatch, capsys, contract_input):
+    out = play(monkeypatch, capsys, ["contract_rummy", "--players", "3", "--seed", "5"],
+               contract_input)
+    assert "contract: two sets · you: still to lay two sets · opened: nobody else\n" in out
+    assert "contract: two sets · you: pending m3, still to lay a set · opened: seat 2\n" in out
+    assert "  m3   set  (you) [5C 5D 5H 5S] (pending)\n" in out
+    assert "contract: two sets · you have opened · opened: seat 2\n" in out
+    assert "  1  meld 6H 6S 6S    2  meld 8C 8C 8S    3  withdraw\n" in out
+
+
+def test_contract_rummy_asks_you_and_the_bots_to_buy_out_of_turn(
+        monkeypatch, capsys, contract_input):
+    out = play(monkeypatch, capsys, ["contract_rummy", "--players", "3", "--seed", "5"],
+               contract_input)
+    assert ("hand 1 · to play: you — buy phase: buy the discard out of turn (with a penalty "
+            "from the stock), or pass\n") in out
+    assert ("buying: AS is offered before seat 2 draws (+1 penalty card) · buys left: you 3, "
+            "seat 1 3, seat 2 3\n") in out
+    assert "    before seat 2 draws, the others may buy AS: you first\n" in out
+    assert "  you: pass\n    nobody bought AS\n    seat 2 draws from the stock\n" in out
+    # your draw waits for the others: the card you then draw is named
+    assert ("    before you draw, the others may buy AH: seat 1 first\n"
+            "  seat 1 (greedy): pass\n    nobody bought AH\n    you draw AD\n") in out
+    # a bot buys, and you buy: the penalty card is named to you only
+    assert ("  seat 2 (greedy): buy\n    seat 2 bought JC and 1 penalty card\n"
+            "    seat 1 draws from the stock\n") in out
+    assert "  you: buy\n    you bought 8S and the penalty card 6S\n" in out
+
+
+def test_a_contract_rummy_hand_ends_with_penalty_points(monkeypatch, capsys, contract_input):
+    out = play(monkeypatch, capsys, ["contract_rummy", "--players", "3", "--seed", "5"],
+               contract_input)
+    assert ("  penalty points (the lowest total wins): you +6, seat 1 +7, seat 2 +0\n"
+            "  scores: you 6, seat 1 7, seat 2 0\n") in out
+
+
+def test_a_whole_contract_rummy_game_plays_through_from_stdin(monkeypatch, capsys):
+    out = play(monkeypatch, capsys, ["contract_rummy", "--players", "3", "--seed", "5"],
+               greedy_script("contract_rummy", 3, 5, hands=7))
+    assert [f"── Hand {n} is over" for n in range(1, 8)] == re.findall(
+        r"── Hand \d is over", out)
+    assert "Game over after 7 hands: seat 2 wins" in out
+    assert "contract: three runs · " in out  # deal 7's contract
+    assert "Game left unfinished" not in out and "not allowed" not in out
 
 
 # --------------------------------------------------------------------------- seeds, saves

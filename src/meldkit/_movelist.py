@@ -172,7 +172,7 @@ def auto_events(before: dict, after: dict, reserve_name: str = "reserve",
     try:
         new_hand = before.get("hand_number") != after.get("hand_number")
         old_players = {p["seat"]: p for p in before.get("players", ())}
-        out = []
+        out = [] if new_hand else _buy_events(before, after, seat_name, action)
         if not new_hand:
             old_teams = {t["team"]: t for t in before.get("teams", ())}
             for t in after.get("teams", ()):
@@ -200,6 +200,48 @@ def auto_events(before: dict, after: dict, reserve_name: str = "reserve",
         return out
     except (KeyError, TypeError, AttributeError):
         return []  # an engine whose view is not the rummy kernel's
+
+
+def _buy_events(before: dict, after: dict, seat_name: Callable[[int], str],
+                action: str) -> list[str]:
+    """Buying out of turn in a table-meld view (its ``buying`` record): a draw that put the
+    discard on offer first, who bought it, and the draw of the player it waited for (its
+    card named only to that player)."""
+    was, now = before.get("buying"), after.get("buying")
+    if not was or not now:
+        return []
+    out = []
+    top = (before.get("pile") or {}).get("top")
+    you = after.get("player")
+
+    def name(q: int) -> str:
+        return "you" if q == you else seat_name(q)
+
+    def verb(q: int, word: str) -> str:
+        return f"{name(q)} {word if q == you else word + 's'}"
+    if now.get("offered_for") is not None and was.get("offered_for") is None:
+        drawer = now["offered_for"]
+        asked = after.get("current_player")
+        out.append(f"before {verb(drawer, 'draw')}, the others may buy "
+                   f"{(after.get('pile') or {}).get('top')}: {name(asked)} first")
+    elif was.get("offered_for") is not None and now.get("offered_for") is None:
+        drawer = was["offered_for"]
+        buyer = next((q for q, (a, b) in enumerate(zip(was["buys"], now["buys"])) if b > a),
+                     None)
+        left = list(before.get("hand") or ())
+        gained = [c for c in after.get("hand") or () if c not in left or left.remove(c)]
+        if buyer is not None:
+            n = was.get("penalty", 0)
+            penalty = f" and {n} penalty card{'' if n == 1 else 's'}" if n else ""
+            if buyer == you and top in gained:  # your own penalty cards are named to you
+                gained.remove(top)
+                penalty = f" and the penalty card{'' if n == 1 else 's'} {' '.join(gained)}"
+            out.append(f"{name(buyer)} bought {top}{penalty}")
+        else:
+            out.append(f"nobody bought {top}")
+        drew = f" {gained[-1]}" if drawer == you and gained else ""
+        out.append(f"{verb(drawer, 'draw')}{drew or ' from the stock'}")
+    return out
 
 
 # --------------------------------------------------------------------------- help
@@ -268,6 +310,17 @@ def _table_moves(spec) -> list[tuple[str, str]]:
             out.append(("add 7H to m1", "lay off on meld m1 (the ids are on the table)"))
     if getattr(spec.stock, "wall", 0) and not knock:
         out.append(("pass", "at the wall: end the hand"))
+    from .kernel.rulesheet import _has_opening, deal_specs
+
+    if _has_opening(spec):
+        out.append(("withdraw", "take back the melds laid toward your opening this turn "
+                                "(you cannot discard while they are pending)"))
+    deals = deal_specs(spec)
+    if any(d.pile.buy_limit for d in deals):
+        n = spec.pile.buy_penalty
+        out += [("buy", f"when asked out of turn: buy the discard, with "
+                        f"{n} penalty card{'' if n == 1 else 's'} from the stock"),
+                ("pass", "when asked out of turn: do not buy it")]
     return out
 
 

@@ -167,6 +167,7 @@ PHASE_WORDS = {
     "knock": "knock phase: discard, lay down your melds, then done",
     "layoff": "lay-off phase: lay off on the knocker's melds and meld the rest, then done",
     "wall": "the wall: knock with the top discard, or pass (the hand is void)",
+    "buy": "buy phase: buy the discard out of turn (with a penalty from the stock), or pass",
     "over": "the game is over",
 }
 """Each phase of the two kernels in words, as the table names it."""
@@ -272,11 +273,15 @@ def _render_table_melds(view: dict[str, Any], style: Style, title: str,
         k = view.get("knocker")
         lines.append(f"knock with {view['knock_value']} or less"
                      + (f" · {seat_label(k, you)} knocked" if k is not None else ""))
+    lines += opening_lines(view, style)
+    lines += buying_lines(view, style)
     melds = view["melds"]
     lines.append("melds: none" if not melds else "melds:")
     for m in melds:
         shown = " ".join(style.card(c) for c in m["cards"])
-        lines.append(f"  {m['id']:<4} {m['kind']:<4} ({seat_label(m['owner'], you)}) [{shown}]")
+        pending = style.yellow(" (pending)") if m.get("pending") else ""
+        lines.append(f"  {m['id']:<4} {m['kind']:<4} ({seat_label(m['owner'], you)}) "
+                     f"[{shown}]{pending}")
     pile = view["pile"]["cards"]  # face up, bottom first
     top = style.card(pile[-1]) if pile else "empty"
     lines.append(f"pile: {top}" + (f" (and {_plural(len(pile) - 1, 'card')} below: "
@@ -299,6 +304,66 @@ def _render_table_melds(view: dict[str, Any], style: Style, title: str,
     lines.append("your hand: " + _join(rows, "   ")
                  + f"   (deadwood {view['deadwood']}{note})")
     return "\n".join(line for line in lines if line != "") + "\n"
+
+
+def opening_lines(view: dict[str, Any], style: Style) -> list[str]:
+    """A table-meld view's opening (its ``contract`` record): what the deal's contract
+    asks, what you still have to lay, and who has opened; nothing in a pack without one.
+
+    >>> v = {"player": 0, "current_player": 0, "contract": {"melds": ["set", "run"],
+    ...      "needs": ["run"], "minimum": 0, "opened": [False, True, False], "pending": ["m2"]}}
+    >>> opening_lines(v, Style(False))
+    ['contract: a set and a run · you: pending m2, still to lay a run · opened: seat 1']
+    """
+    from .kernel.rulesheet import contract_words
+
+    c = view.get("contract")
+    if not c:
+        return []
+    you = view["player"]
+    asks = []
+    if c["melds"]:
+        asks.append(contract_words(c["melds"]))
+    if c["minimum"]:
+        asks.append(f"worth {c['minimum']} or more")
+    head = ("contract: " + ", ".join(asks)) if asks else "opening: the whole hand at once"
+    if c["opened"][you]:
+        mine = style.green("you have opened")
+    else:
+        # the view's "needs" is the player to move's: for the others, the whole contract
+        need = c["needs"] if view.get("current_player") == you else c["melds"]
+        bits = [f"pending {' '.join(c['pending'])}"] if c["pending"] and \
+            view.get("current_player") == you else []
+        if need:
+            bits.append(f"still to lay {contract_words(need)}")
+        elif c["melds"] and c["minimum"]:
+            bits.append(f"still to reach {c['minimum']}")
+        mine = style.yellow("you: " + (", ".join(bits) if bits else "not opened yet"))
+    opened = [seat_label(q, you) for q, yes in enumerate(c["opened"]) if yes and q != you]
+    return [f"{head} · {mine} · opened: " + (", ".join(opened) if opened else "nobody else")]
+
+
+def buying_lines(view: dict[str, Any], style: Style) -> list[str]:
+    """A table-meld view's buying out of turn (its ``buying`` record): the discard on offer
+    and for whom it waits, and each seat's buys left; nothing in a pack without buying.
+
+    >>> v = {"player": 0, "pile": {"top": "QH"}, "buying": {"limit": 3, "penalty": 1,
+    ...      "buys": [1, 3], "offered_for": 1}}
+    >>> buying_lines(v, Style(False))
+    ['buying: QH is offered before seat 1 draws (+1 penalty card) · buys left: you 2, seat 1 0']
+    """
+    b = view.get("buying")
+    if not b:
+        return []
+    you = view["player"]
+    left = ", ".join(f"{seat_label(q, you)} {b['limit'] - n}" for q, n in enumerate(b["buys"]))
+    head = f"buying ({_plural(b['limit'], 'buy')} a deal, +{_plural(b['penalty'], 'penalty card')})"
+    if b["offered_for"] is not None and view["pile"].get("top"):
+        head = style.cyan(f"buying: {view['pile']['top']} is offered before "
+                          f"{seat_label(b['offered_for'], you)} "
+                          f"{'draw' if b['offered_for'] == you else 'draws'} "
+                          f"(+{_plural(b['penalty'], 'penalty card')})")
+    return [f"{head} · buys left: {left}"]
 
 
 def _render_generic(view: dict[str, Any], style: Style, title: str) -> str:
@@ -729,6 +794,10 @@ def _table_hand_end(state, hr, style: Style, you, before, action, layoffs) -> st
                      f"{net[best]:+,}: the cards left in the other hands ("
                      + ", ".join(f"{name(q)} {final.deadwood[q]}" for q in range(n)
                                  if q != best) + ")")
+    elif style_of == "penalty":  # each scores the cards left in hand: the lowest total wins
+        totals = list(hr.totals)
+        lines.append("  penalty points (the lowest total wins): " + ", ".join(
+            f"{name(q)} {totals[final.team_of[q]]:+,}" for q in range(n)))
     else:
         lines.append("  " + ", ".join(f"{name(q)} {net[q]:+,}" for q in range(n)))
     extras = [(s.team, label, points) for s in hr.scores for label, points in s.items
