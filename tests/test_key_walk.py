@@ -114,6 +114,7 @@ RK, GR, OG = "test_resolved_keys", "test_gin_rummy_rules", "test_oklahoma_gin_ru
 RU, TK, KM = "test_rummy_rules", "test_table_kernel", "test_kernel_melds"
 HO, PL, HP = "test_houses_rules", "test_pack_loading", "test_hardening_packs"
 CL, WK, CO = "test_cli", "test_key_walk", "test_contracts"
+SI = "test_table_scoring_items"
 
 _META = {
     "meldkit": (PL, "test_unsupported_format_version_is_reported"),
@@ -159,6 +160,8 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
                 (CO, "test_nobody_buys_when_all_pass_and_a_buyer_runs_out_of_buys")]},
     "pile.buy_penalty": {
         TABLE: [(CO, "test_a_discard_the_next_player_passes_by_is_offered_in_turn_order")]},
+    "scoring.items": {
+        TABLE: [(SI, "test_an_ace_low_in_a_run_counts_low_ace_and_cards_held_count_against")]},
     "schedule": {
         TABLE: [(CO, "test_a_schedule_gives_each_deal_its_own_contract_and_hand_size")]},
     "players.min": {CANASTA: [(PT, "test_pt_2_three_or_seven_players_refused")],

@@ -553,6 +553,15 @@ class ScoringSpec:
         "deadwood difference with the `knock` bonuses.",
     )
 
+    items: list[dict[str, Any]] = _f(
+        [],
+        "Table-meld packs: the hand's score as items, in place of `style`'s — each "
+        "`{item: <name>, <parameter>: <value>}` from `laid` (each player scores the cards "
+        "they laid, melds and lay-offs; `low_ace`: what an ace at the low end of a run "
+        "counts), `held` (each player loses the cards left in hand), `winner_takes` (who "
+        "goes out takes the others' counts) and `penalty` (each scores their own count); "
+        "the plugin's `adjust_scores` and the game-end bonuses follow.",
+    )
     melded_cards: bool = _f(True, "Add the card values of cards in books and melds.")
     bonus: BonusScoring = _f(BonusScoring(), "Bonus cards.")
     dead_in_hand: int = _f(
@@ -819,6 +828,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "hand_end.last_card_bonus": _k(CANASTA, needs="cards.bonus"),
     # --- scoring: the style in both kernels, canasta's items in the canasta kernel
     "scoring.style": _CT,
+    "scoring.items": _k(TABLE, inert=[]),
     "scoring.melded_cards": _C,
     "scoring.bonus.value": _k(CANASTA, needs="cards.bonus"),
     "scoring.bonus.set_size": _k(CANASTA, needs="cards.bonus"),

@@ -94,6 +94,7 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
         if name in names[:i]:
             add(("melds", "kinds", i, "name"), f"{name!r} names two meld kinds")
     _check_contract(spec, names, add, player_counts)
+    _check_items(spec, add)
     if melds.lay_off.max_per_end is not None and melds.lay_off.max_per_end < 0:
         add(("melds", "lay_off", "max_per_end"),
             f"expected null or at least 0, got {melds.lay_off.max_per_end}")
@@ -217,3 +218,27 @@ def _check_contract(spec: Any, names: list[str], add: Callable[..., None],
             add(("pile", "buy_limit"), "buying is for packs that meld during play; in a "
                 "knocking pack a hand keeps its size between turns",
                 related=(("knock", "max_deadwood"),))
+
+
+def _check_items(spec: Any, add: Callable[..., None]) -> None:
+    """Each ``scoring.items`` entry names a table item and only its parameters."""
+    from .scoring import ITEMS, TABLE_ITEMS
+
+    items = spec.scoring.items
+    if items and spec.scoring.style == "knock":
+        add(("scoring", "items"), "a knocking pack scores the deadwood difference (style "
+            "knock): its items cannot be replaced", related=(("scoring", "style"),))
+    for i, entry in enumerate(items):
+        at = ("scoring", "items", i)
+        name = entry.get("item")
+        if name not in TABLE_ITEMS:
+            add(at, f"expected {{item: <name>, ...}} with a name from {', '.join(TABLE_ITEMS)}, "
+                f"got {name!r}")
+            continue
+        for key, value in entry.items():
+            if key != "item" and key not in ITEMS[name].params:
+                takes = ", ".join(ITEMS[name].params) or "no parameters"
+                add((*at, key), f"item {name!r} takes {takes}")
+            elif key != "item" and not (value is None or (type(value) is int
+                                                          and -1000 <= value <= 1000)):
+                add((*at, key), f"expected null or an integer -1000..1000, got {value!r}")

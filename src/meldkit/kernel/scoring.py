@@ -118,6 +118,10 @@ class TableFinal:
     game_end: tuple[tuple[tuple[str, int], ...], ...] = ()
     hand_number: int = 0
     """Which hand of the game this was (1 = the first); saved in the hand's record."""
+    laid: tuple[tuple[int, int], ...] = ()
+    """Per player, ``(points, low aces)``: the value of the cards they laid this hand —
+    melds and lay-offs, at the cards' own values — and how many of them were aces at the
+    low end of a run (what the ``laid`` item reads; empty unless the pack scores it)."""
     ext: dict = attrs.field(factory=dict, hash=False)
     """Plugin data (``state.ext``) as it stood at the end of the hand (saved only when
     there is some), so a plugin's ``adjust_scores`` rescores the hand from the record."""
@@ -127,6 +131,8 @@ class TableFinal:
              "ended_by": self.ended_by, "went_out": self.went_out, "big_gin": self.big_gin,
              "multiplier": self.multiplier,
              "game_end": [[list(i) for i in t] for t in self.game_end]}
+        if self.laid:
+            d["laid"] = [list(x) for x in self.laid]
         if self.ext:
             d["ext"] = self.ext
         return d
@@ -137,7 +143,9 @@ class TableFinal:
                    ended_by=d["ended_by"], went_out=d["went_out"], big_gin=d["big_gin"],
                    multiplier=d["multiplier"],
                    game_end=tuple(tuple((str(a), int(b)) for a, b in t) for t in d["game_end"]),
-                   hand_number=d.get("hand_number", 0), ext=d.get("ext", {}))
+                   hand_number=d.get("hand_number", 0),
+                   laid=tuple((int(a), int(b)) for a, b in d.get("laid", ())),
+                   ext=d.get("ext", {}))
 
 
 def knock_outcome(knocker_deadwood: int, defender_deadwood: int, terms: KnockTerms,
@@ -346,6 +354,42 @@ def _penalty(ctx):
                 tally.add(final.team_of[p], "cards_in_hand", held)
             tally.pay(p, -held)
     return penalty
+
+
+@item("laid", "low_ace")
+def _laid(ctx, low_ace: int | None = None):
+    """Each player scores the value of the cards they laid this hand, melds and lay-offs
+    alike (Rummy 500); an ace at the low end of a run counts ``low_ace`` (null: its value)."""
+    ace = None if ctx is None else ctx.values[0]
+
+    def laid(final, tally: Tally) -> None:
+        if not final.laid or final.ended_by in ("turn_limit", "no_legal_move", "no_progress"):
+            return
+        for p, (points, low_aces) in enumerate(final.laid):
+            if low_ace is not None and ace is not None:
+                points -= low_aces * (ace - low_ace)
+            if points:
+                tally.add(final.team_of[p], "laid", points)
+            tally.pay(p, points)
+    return laid
+
+
+@item("held")
+def _held(ctx):
+    """Each player loses the value of the cards left in their hand (Rummy 500: scored
+    beside ``laid``, whoever went out)."""
+    def held(final, tally: Tally) -> None:
+        if final.ended_by in ("turn_limit", "no_legal_move", "no_progress"):
+            return
+        for p, points in enumerate(final.deadwood):
+            if points:
+                tally.add(final.team_of[p], "held", -points)
+            tally.pay(p, -points)
+    return held
+
+
+TABLE_ITEMS = ("winner_takes", "penalty", "laid", "held")
+"""The items a table-meld pack may list in ``scoring.items``."""
 
 
 @item("game_end")

@@ -46,7 +46,7 @@ from .._stacking import KindsLeft, check_named
 from ..notation import KIND_ORDER, MELD_ORDER, Dialect, Span, table_dialect
 from ..records import HandResult
 from .melds import Match, MeldKind, MeldRules
-from .scoring import KnockTerms, TableFinal, TableScore, score, table_items
+from .scoring import KnockTerms, TableFinal, TableScore, compile_items, score, table_items
 
 FIRST_UPCARD = "first_upcard"
 DRAW = "draw"
@@ -125,6 +125,14 @@ class TableRules:
         """Whether a player's first melds must meet a condition (a contract, a minimum)."""
         self.lay_off_before = spec.initial_meld.lay_off_before or not self.has_opening
         self.take_before = spec.initial_meld.take_before or not self.has_opening
+        items = [(d["item"], {k: v for k, v in d.items() if k != "item"})
+                 for d in spec.scoring.items]
+        self.items = (compile_items([*items, ("plugin", {}), ("game_end", {})], self)
+                      if items else table_items(self.style, self.terms))
+        """The hand's scoring items: ``scoring.items`` (then the plugin and game-end items),
+        or the style's preset."""
+        self.tracks_laid = any(name == "laid" for name, _ in items)
+        """Whether the state keeps what each player lays (the ``laid`` item reads it)."""
         self.buy_limit = spec.pile.buy_limit
         self.buy_penalty = spec.pile.buy_penalty
         # --- plugin rule hooks: a pack without them keeps the plain phase table, so a
@@ -415,7 +423,7 @@ class TableModel:
                  "hand_first", "passes", "knocker", "knock_value", "knock_discarded",
                  "layoff_stage", "defenders", "taken", "must_use", "pile_takes",
                  "returned_in_row", "turns", "wins", "multiplier", "ext",
-                 "opened", "pending", "withdrew", "buys", "buy_for", "discarder")
+                 "opened", "pending", "withdrew", "buys", "buy_for", "discarder", "laid")
     """The state fields this model keeps (slots of ``KernelState``); ``state.actions``
     is :data:`TABLE_ACTIONS`, which builds interned actions for a plugin's ``legal``
     (``state.actions.get(verb, cards, target)``)."""
@@ -573,6 +581,7 @@ class TableModel:
         self.buys = [0] * n
         self.buy_for = None
         self.discarder = None
+        self.laid = [[0, 0] for _ in range(n)]
         kn = spec.knock
         self.knock_value = kn.max_deadwood
         if self.pile and (kn.from_upcard or kn.spade_upcard_doubles):
@@ -1078,6 +1087,8 @@ class TableModel:
         match = self.rules.melds.match(kinds)
         self.melds.append(TableMeld(self.next_meld, p, cards, match))
         self.next_meld += 1
+        if self.rules.tracks_laid:
+            self._credit(p, kinds, match)
 
     def _lay_off(self, p: int, kind: int, target: int) -> None:
         m = self.meld_by_id(target)
@@ -1085,9 +1096,20 @@ class TableModel:
         (c,) = self._take_cards(p, (kind,))
         m.cards.append(c)
         m.match, m.low_ext, m.high_ext = grown, low, high
+        if self.rules.tracks_laid:
+            self._credit(p, (kind,), grown)
         m.fits = {}
         if self.must_use is not None and self.must_use == kind:
             self.must_use = None
+
+    def _credit(self, p: int, kinds, match: Match) -> None:
+        """Count the cards ``p`` laid into ``match``: their values, and the natural aces
+        among them that stand at the low end of a run (the ``laid`` item's ``low_ace``)."""
+        laid = self.laid[p]
+        laid[0] += sum(self.rules.values[k] for k in kinds)
+        if match.suit >= 0 and match.low == 0 and self.rules.kinds[match.kind].type == "run":
+            laid[1] += sum(1 for k in kinds if k != JOKER_KIND and k // 4 == 0
+                           and k not in self.rules.wild)
 
     def _discard(self, p: int, kind: int) -> None:
         (c,) = self._take_cards(p, (kind,))
@@ -1252,6 +1274,7 @@ class TableModel:
         big_gin = how == "knock" and not self.knock_discarded
         final = TableFinal(tuple(self.team_of), deadwood, how, who, big_gin, self.multiplier,
                            hand_number=self.hand_number,
+                           laid=tuple(map(tuple, self.laid)) if self.rules.tracks_laid else (),
                            ext=json.loads(json.dumps(self.ext)) if self.ext else {})
         scores, net, ending = self._score(final)
         self.hand_results.append(TableHandResult(self.hand_number, ending, who, scores, net,
@@ -1283,9 +1306,8 @@ class TableModel:
         (a list of :class:`~meldkit.kernel.scoring.TableScore`, one per team) before the
         game-end items (box and game bonuses) are added; ``net`` and the ending are the
         kernel's."""
-        items = table_items(self.rules.style, self.rules.terms)  # the one scoring pass
         adjust = None if self.rules.plugin is None else self._adjust_scores
-        return score(final, items, zero_sum=True, adjust=adjust)
+        return score(final, self.rules.items, zero_sum=True, adjust=adjust)  # one pass
 
     def _adjust_scores(self, final: TableFinal, scores: list) -> list:
         """The plugin's ``adjust_scores`` on the lines scored before the game-end items."""
@@ -1479,6 +1501,7 @@ class TableModel:
         s.defenders = self.defenders[:]
         s.wins = self.wins[:]
         s.opened, s.pending, s.buys = self.opened[:], self.pending[:], self.buys[:]
+        s.laid = [x[:] for x in self.laid]
         s.ext = json.loads(json.dumps(self.ext)) if self.ext else {}
         s._legal_cache = None
         return s
@@ -1502,6 +1525,8 @@ class TableModel:
             d["ext"] = self.ext
         if self.rules.has_opening or not all(self.opened):  # who has opened
             d.update(opened=self.opened[:], pending=self.pending[:], withdrew=self.withdrew)
+        if self.rules.tracks_laid:
+            d["laid"] = [x[:] for x in self.laid]
         if any(self.buys) or self.buy_for is not None or self.discarder is not None:
             d.update(buys=self.buys[:], buy_for=self.buy_for, discarder=self.discarder)
         return d
@@ -1603,6 +1628,12 @@ class TableModel:
         buys = d.get("buys")
         s.buys = [0] * n if buys is None else sv.array_of(
             buys, "buys", lambda v, p: sv.integer(v, p, 0, rules.buy_limit), n)
+        laid = d.get("laid")
+        s.laid = [[0, 0] for _ in range(n)] if laid is None else sv.array_of(
+            laid, "laid", lambda v, p: [sv.integer(x, f"{p}[{j}]", 0, 10**7)
+                                        for j, x in enumerate(sv.array(v, p, 2))], n)
+        if laid is not None and not rules.tracks_laid:
+            raise sv.bad("laid", "this pack does not score what each player lays")
         buy_for, discarder = d.get("buy_for"), d.get("discarder")
         s.buy_for = None if buy_for is None else seat(buy_for, "buy_for")
         s.discarder = None if discarder is None else seat(discarder, "discarder")
