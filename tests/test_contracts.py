@@ -311,3 +311,22 @@ def test_all_at_once_opens_only_by_melding_the_whole_hand():
     g.apply("discard KD")
     assert g.melds == [] and len(g.hands[0]) == 6
     saved(g)
+
+
+def test_a_contract_may_require_a_kind_a_meld_also_forms_a_clean_run():
+    p = pack("melds:\n  kinds:\n    - {name: set, type: set, min_size: 3}\n"
+             "    - {name: run, type: run, min_size: 4, ace: both, max_wilds: 1}\n"
+             "    - {name: clean_run, type: run, min_size: 4, max_wilds: 0}\n"
+             "initial_meld: {melds: [run, clean_run]}\n")
+    g = deal(p, "4H 5H JK 7H 8S 9S 10S JS 2C 3D", *FILLER[:2], stock="KD")
+    g.apply("draw")
+    assert "meld 4H 5H JK 7H" in legal(g) and "meld 8S 9S 10S JS" in legal(g)
+    g.apply("meld 4H 5H JK 7H")  # a run with a wild card: only the run of the contract
+    assert g.view(0)["contract"]["needs"] == ["clean_run"]
+    g.apply("meld 8S 9S 10S JS")  # natural: it is the clean run
+    assert g.opened[0]
+    wild_twice = deal(p, "4H 5H JK 7H 8S 9S 10S 2C 3D QS", *FILLER[:2], stock="KD")
+    wild_twice.apply("draw")
+    wild_twice.apply("meld 4H 5H JK 7H")
+    # 8S 9S 10S alone is no run of four, and the joker is laid: nothing covers clean_run
+    assert [a for a in legal(wild_twice) if a.startswith("meld")] == []

@@ -342,6 +342,19 @@ class MeldRules:
                 return m
         return None
 
+    def match_as(self, kind: int, cards: Sequence[int]) -> Match | None:
+        """The cards as a meld of kind number ``kind`` laid down (within its ``max_size``),
+        or ``None`` — whichever kind :meth:`match` would name first.
+
+        >>> from meldkit._cards import kind_of_code as k
+        >>> rules = MeldRules([MeldKind("run", "run"), MeldKind("clean", "run", max_wilds=0)],
+        ...                   wild_kinds=[52])
+        >>> run = [k(c) for c in ("4H", "5H", "6H")]
+        >>> rules.match(run).kind, rules.match_as(1, run).kind, rules.match_as(1, run + [52])
+        (0, 1, None)
+        """
+        return self._match_kind(kind, tuple(cards), True)
+
     def match_grown(self, kind: int, cards: Sequence[int]) -> Match | None:
         """The cards as a meld of kind number ``kind`` that lay-offs may have grown past its
         ``max_size`` (how a saved meld is read back), or ``None``.

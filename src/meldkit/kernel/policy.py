@@ -188,9 +188,9 @@ def contract_plan(rules, hand: list[int], need: list[int], keep: int = 0
 
     by_kind: dict[int, list[tuple[int, ...]]] = {}
     for meld in rules.melds_in(hand):
-        match = rules.match(meld)
-        if match is not None and match.kind in need:
-            by_kind.setdefault(match.kind, []).append(meld)
+        for kind in set(need):  # a meld counts for any kind it forms
+            if rules.match_as(kind, meld) is not None:
+                by_kind.setdefault(kind, []).append(meld)
     if any(k not in by_kind for k in need):
         return None
     best: list[tuple[int, ...]] | None = None

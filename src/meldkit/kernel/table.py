@@ -984,14 +984,33 @@ class TableModel:
                     out.append(_action("discard", (kind,)))
         return out
 
-    def _still_needed(self) -> list[int]:
-        """The kinds of the contract's melds the player to move has not laid this turn."""
-        need = list(self.rules.contract)
-        for mid in self.pending:
-            kind = self.meld_by_id(mid).match.kind
-            if kind in need:
-                need.remove(kind)
-        return need
+    def _still_needed(self, extra: tuple[int, ...] | None = None) -> list[int]:
+        """The kinds of the contract's melds the player to move has not laid this turn (with
+        ``extra``, a meld of card kinds, laid too): the pending melds are matched to the
+        contract's kinds so that as many as can be are covered, a meld counting for any kind
+        it forms (a clean run is also a run)."""
+        contract = self.rules.contract
+        if not contract:
+            return []
+        groups = [self._kinds(self.meld_by_id(mid).cards) for mid in self.pending]
+        if extra is not None:
+            groups.append(extra)
+        fits = self.rules.melds.match_as
+        best = list(contract)
+
+        def cover(i: int, left: list[int]) -> None:
+            nonlocal best
+            if len(left) < len(best):
+                best = left
+            if i == len(groups) or not left or len(best) == 0:
+                return
+            for j, kind in enumerate(left):
+                if (j == 0 or kind != left[j - 1]) and fits(kind, groups[i]) is not None:
+                    cover(i + 1, left[:j] + left[j + 1:])
+            cover(i + 1, left)
+
+        cover(0, list(contract))
+        return best
 
     def _pending_value(self) -> int:
         """The points of the melds the player to move has laid toward opening this turn."""
@@ -1028,11 +1047,13 @@ class TableModel:
                 left = len(kinds) - len(meld)
                 if (must is not None and must not in meld) or left < keep:
                     continue
-                match = mr.match(meld)
-                if match is None or (contract and need and match.kind not in need):
+                if mr.match(meld) is None:
                     continue
+                after = self._still_needed(meld) if contract and need else need
+                if contract and need and len(after) == len(need):
+                    continue  # it covers none of the contract's melds still to lay
                 if left == keep:  # the hand's last cards: only if they make the opening
-                    last = len(need) <= 1
+                    last = not after
                     if not (last and sum(values[k] for k in meld) >= short):
                         continue
                 out.append(_action("meld", meld))
