@@ -31,7 +31,7 @@ melds:
 pile: {take: top, freezes_on: [], blocked_by: []}
 going_out: {requires_discard: false}
 scoring: {style: penalty}
-game: {hands: 2, winner: lowest, tie: play_on}
+game: {hands: 2, winner: lowest, tie: draw}
 """
 
 FILLER = ["2C 3D 5S 7H 9C JD KS 4C 6D 8S", "2D 3S 5H 7C 9D JS KH 4D 6S 8H",
@@ -90,7 +90,8 @@ def test_a_contract_meld_is_pending_until_the_whole_contract_is_down():
     assert g.pending == [1] and not g.opened[0]
     assert not [a for a in legal(g) if a.startswith("discard")]  # the contract first
     assert "withdraw" in legal(g)
-    with pytest.raises(IllegalActionError, match="not legal now|cannot"):
+    with pytest.raises(IllegalActionError, match=r"lay the rest of it, or withdraw them.*"
+                                                  r"\[contract/pending\]"):
         g.apply("discard KD")
     saved(g)
     g.apply("meld 9C 9S 9D")
@@ -330,3 +331,10 @@ def test_a_contract_may_require_a_kind_a_meld_also_forms_a_clean_run():
     wild_twice.apply("meld 4H 5H JK 7H")
     # 8S 9S 10S alone is no run of four, and the joker is laid: nothing covers clean_run
     assert [a for a in legal(wild_twice) if a.startswith("meld")] == []
+
+
+def test_game_tie_play_on_is_refused_beside_a_fixed_number_of_hands():
+    with pytest.raises(RulePackError, match="game.tie: play_on, but the game ends after "
+                                            "game.hands"):
+        pack("game: {hands: 3, tie: play_on}\n")
+    assert pack("game: {hands: 3, tie: draw}\n").spec.game.tie == "draw"

@@ -1457,6 +1457,14 @@ class _Checker:
                      f"{pile.take_count}")
         if game.hands is not None and game.hands < 1:
             self.add(("game", "hands"), f"expected null or at least 1, got {game.hands}")
+        locs = self.problems.doc.locs
+        tie_at, hands_at = locs.get(("game", "tie")), locs.get(("game", "hands"))
+        if (game.hands is not None and game.tie == "play_on" and tie_at is not None
+                and hands_at is not None and tie_at.file == hands_at.file):
+            # (a parent's play_on, for its target, does not bind a child that fixes hands)
+            self.add(("game", "tie"), f"play_on, but the game ends after game.hands "
+                     f"({game.hands}) hands whatever the scores, so leaders tied then draw "
+                     "the game: write draw, or remove it", related=(("game", "hands"),))
         bonus = spec.scoring.bonus
         if bonus.sets_by == "side" and bonus.set_size == 0 and not bonus.by_count:
             self.add(("scoring", "bonus", "sets_by"), "side, but scoring.bonus.set_size is 0 "

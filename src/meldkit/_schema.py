@@ -619,7 +619,8 @@ class GameSpec:
     tie: Literal["play_on", "draw"] = _f(
         "play_on",
         "When the leading sides are tied at or above the target: play another hand "
-        "(`play_on`), or end the game drawn (`draw`, no winner).",
+        "(`play_on`), or end the game drawn (`draw`, no winner). A game of `hands` hands "
+        "ends after them: a tie is drawn (write `draw`).",
     )
 
 

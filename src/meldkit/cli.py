@@ -230,7 +230,8 @@ def _hand_report(state, hr, style, reserve_name: str = "reserve", you: int | Non
 
 def _game_over(state, style, you_team: int | None = None) -> str:
     w = state.winner
-    scores = " to ".join(f"{s:,}" for s in sorted(state.scores, reverse=True))
+    lowest = state.pack.spec.game.winner == "lowest"  # the best score first
+    scores = " to ".join(f"{s:,}" for s in sorted(state.scores, reverse=not lowest))
     n = len(state.hand_results)
     if w is None:
         head = f"Game over after {n} hand{'s' if n != 1 else ''}: a tie, {scores}."
@@ -678,9 +679,11 @@ class _Game:
                         else f"{len(cards)} cards from the pile ({' '.join(cards)})")
             else:
                 took = f"the pile ({size} card{'' if size == 1 else 's'}, {top} on top)"
+        if t == "draw" and after.get("phase") == "buy":
+            return [str(action)]  # the draw waits while the others are asked to buy
         if p != self.human:
             if t == "draw":
-                n = self.pack.spec.turn.draw
+                n = 1 if self.table_kernel else self.pack.spec.turn.draw
                 if same_hand:  # the hand sizes are public
                     n = (after["seats"][p]["hand_size"] - seen["seats"][p]["hand_size"]) or n
                 return [f"drew {'' if n == 1 else f'{n} cards '}from the stock"]

@@ -818,6 +818,9 @@ class TableModel:
             if m is None:
                 return "meld/no-such-meld", f"there is no meld m{a.target}"
             return "add/does-not-fit", f"{card_code(a.cards[0])} cannot be laid off on m{a.target}"
+        if t == "discard" and self.pending:
+            return "contract/pending", ("your melds toward the contract are pending: lay the "
+                                        "rest of it, or withdraw them, before you discard")
         if t == "discard" and phase == KNOCK:
             return "knock/discard", "that discard leaves more deadwood than the knock allows"
         if t == "discard" and self.taken is not None and a.cards[0] == self.taken:
@@ -1354,7 +1357,7 @@ class TableModel:
     def _game_over(self) -> bool:
         spec = self.rules.spec.game
         if spec.hands is not None:  # game.hands: a fixed number of hands, all played
-            return len(self.hand_results) >= spec.hands
+            return len(self.hand_results) >= spec.hands  # a tie then: a drawn game
         if max(self.scores) < self.rules.target_for(self.n_players):
             return False
         if spec.winner == "highest" and spec.tie == "play_on":
