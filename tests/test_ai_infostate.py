@@ -48,8 +48,10 @@ def test_no_event_or_view_names_a_card_the_player_has_not_seen(pack, players):
     i = 1
     for n, text in enumerate(g.history):
         made = step_events(s, text, n)
+        shown = codes_in(text, deck) if text.split()[0] == "discard" else set()
         for p in range(players):
             seen[p] |= codes_in(str(s.view(p)), deck)  # what p sees now
+            seen[p] |= shown  # a discard lies face up, even one that ends the hand at once
         for e in made:
             for p in range(players):
                 named = codes_in(e.seen_by(p), deck)
