@@ -53,6 +53,13 @@ CONFORMANCE_TABLES: list[Table] = [
     Table("rummy", 4),
     Table("rummy", 5),
     Table("rummy", 6),
+    *[Table("rummy_500", n) for n in range(2, 9)],
+    Table("contract_rummy", 3),
+    Table("contract_rummy", 4),
+    Table("contract_rummy", 5),
+    Table("contract_rummy", 6),
+    Table("contract_rummy", 7),
+    Table("contract_rummy", 8),
 ]
 """Every (pack, players[, options]) the conformance suite runs.  Add a row to add a game."""
 

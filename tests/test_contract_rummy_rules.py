@@ -286,6 +286,15 @@ def test_CR_6_the_joker_is_wild():
     assert {"meld JH QH KH JK", "meld AS 2S 3S JK"} <= set(legal(g))
 
 
+def test_CR_6_resolved_at_most_two_jokers_in_a_meld_both_of_a_triple_pack():
+    g = deal({0: "5H JK JK 9C 9S 9D 2C 4D 6S 8C"}, players=5, stock="KD")
+    g.apply("draw")
+    assert {"meld 5H JK JK", "meld 9C 9D 9S JK JK"} <= set(legal(g))
+    g = deal({0: "4H JK JK 7H 9S 9D 9H 2C 6S 10C"}, players=5, stock="KD", deal_number=2)
+    g.apply("draw")
+    assert {"meld 4H JK JK 7H", "meld 7H JK 9H JK"} <= set(legal(g))
+
+
 def test_CR_7_draw_from_the_stock_or_take_the_top_discard():
     g = deal({0: "KD", 1: "2H"}, stock="QH 7S")
     assert ("draw", ["draw", "take"]) == (g.phase, legal(g))
