@@ -18,8 +18,10 @@ Usage::
     python benchmarks/strength.py --match gin-simple gin-greedy pony-greedy \\
         --bot pimc --time-limit 0.3
 
-Prints one row per match: pairing, hands, won-tied-lost, score with its Wilson 95%
-interval, and the bot's mean and largest seconds per searched decision.
+Prints a Markdown table, one row per match: pairing, hands, won-tied-lost, score with its
+Wilson 95% interval, the bot's mean and largest CPU seconds per decision with a choice,
+and whether the row meets issue 22's bar (score at least 0.60 and the interval's lower end
+above 0.5).
 """
 
 from __future__ import annotations
@@ -183,6 +185,7 @@ PAIRINGS = {
     "pony-greedy": "vs meldkit greedy, pony_tail (teams)",
 }
 DEFAULT_DEALS = {"gin-simple": 200, "gin-greedy": 200, "pony-greedy": 50}
+"""The issue's sizes: 400 gin hands, 100 Pony Tail hands (each deal played twice)."""
 
 
 def main(argv=None) -> int:
@@ -203,14 +206,17 @@ def main(argv=None) -> int:
         k, _, v = kv.partition("=")
         PARAMS[k] = float(v) if "." in v else int(v)
     rows = []
+    print("| pairing | hands | won-tied-lost | score [95% interval] | s / decision | bar |")
+    print("|---|---:|---|---|---:|---|", flush=True)
     for kind in args.match:
         deals = args.deals or DEFAULT_DEALS[kind]
         r = match(kind, args.bot, deals, args.first_seed, args.time_limit, not args.quiet)
         rows.append(r)
         lo, hi = r["ci"]
+        bar = "met" if r["score"] >= 0.60 and lo > 0.5 else "not met"
         print(f"| {args.bot} {PAIRINGS[kind]} | {r['hands']} | {r['w']}-{r['t']}-{r['l']} | "
-              f"{r['score']:.3f} [{lo:.3f}, {hi:.3f}] | {r['per']:.3f} (max {r['worst']:.2f}) |",
-              flush=True)
+              f"{r['score']:.3f} [{lo:.3f}, {hi:.3f}] | {r['per']:.3f} (max {r['worst']:.2f}) | "
+              f"{bar} |", flush=True)
     return 0
 
 

@@ -12,7 +12,7 @@ import pytest
 from ai_tables import seats, tables
 
 import meldkit
-from meldkit.pimc import GinRollout, PIMCBot
+from meldkit.pimc import GinRollout, GinSim, PIMCBot, _GIN_PHASES
 from meldkit.bots import BOTS, make_bot
 
 
@@ -145,3 +145,95 @@ def test_pimc_does_not_break_a_meld_to_keep_deadwood():
     g.apply("draw")
     a = PIMCBot(seed=1, time_limit=0.3).choose(g)
     assert str(a) in ("discard KD", "discard QS", "knock"), a
+
+
+def _greedy_positions(n, seed0=0):
+    """Gin positions of greedy self-play, some turns into the hand (draw or discard)."""
+    out = []
+    for seed in range(seed0, seed0 + 4 * n):
+        g = meldkit.new_game("gin_rummy", players=2, seed=seed)
+        for _ in range(random.Random(seed).randrange(6, 26)):
+            if g.hand_results:
+                break
+            g.apply(type(g).greedy_policy(g))
+        if not g.hand_results and g.phase in ("draw", "discard"):
+            out.append(g)
+        if len(out) >= n:
+            break
+    return out
+
+
+def test_the_mask_gin_model_plays_the_hand_the_list_model_plays():
+    # GinSim (bit masks) is GinRollout (lists of kinds) made faster: the same hands
+    for g in _greedy_positions(30, seed0=500):
+        ko = g.kind_of
+        hands = [[ko[c] for c in h] for h in g.hands]
+        stock = [ko[c] for c in g.stock]
+        pile = [ko[c] for c in g.pile]
+        a = GinRollout(g).play_lists([h[:] for h in hands], stock[:], pile[:],
+                                     g.current_player, g.phase, g.taken, g.returned_in_row)
+        masks = [sum(1 << c for c in h) for h in hands]
+        b = GinSim(g).play(masks, stock[:], pile[:], g.current_player, g.phase, g.taken,
+                           g.returned_in_row)
+        assert a[0] == b
+
+
+def test_the_gin_worlds_keep_what_the_bot_knows():
+    # a determinization: the opponent's hand holds the upcards it took and kept, the
+    # right number of cards, none of the bot's or the pile's; the stock is the rest
+    for g in _greedy_positions(12, seed0=900):
+        bot = PIMCBot(seed=3)
+        me = g.current_player
+        opp = 1 - me
+        sim = bot._gin_sim(g)
+        obs, early, known, unseen = bot._gin_info(g, me)
+        truth = {g.kind_of[c] for c in g.hands[opp]}
+        assert known <= truth and truth - known <= set(unseen)
+        kmask = sum(1 << k for k in known)
+        m = len(g.hands[opp]) - len(known)
+        worlds = bot._worlds(g, sim, obs, early, kmask, m, unseen)
+        for _ in range(5):
+            hm, stock = next(worlds)
+            assert hm & kmask == kmask and hm.bit_count() == len(g.hands[opp])
+            assert sorted(stock + [k for k in range(52) if hm >> k & 1 and k not in known]) \
+                == sorted(unseen)
+
+
+def test_the_sampled_opponent_hands_are_kept_hands_not_random_ones():
+    # a greedy player's hand some turns in has far less deadwood than ten dealt cards:
+    # the sampler's hands are near the true ones, uniform deals far above them
+    true = kept = uniform = 0
+    for g in _greedy_positions(20, seed0=1300):
+        me = g.current_player
+        opp = 1 - me
+        for select, acc in ((1.3, "kept"), (0.0, "uniform")):
+            bot = PIMCBot(seed=4, select=select)
+            sim = bot._gin_sim(g)
+            obs, early, known, unseen = bot._gin_info(g, me)
+            kmask = sum(1 << k for k in known)
+            worlds = bot._worlds(g, sim, obs, early, kmask, len(g.hands[opp]) - len(known),
+                                 unseen)
+            dw = sum(sim.top(next(worlds)[0]) for _ in range(10)) / 10
+            if acc == "kept":
+                kept += dw
+            else:
+                uniform += dw
+        true += GinSim(g).top(sum(1 << g.kind_of[c] for c in g.hands[opp]))
+    assert abs(kept - true) < abs(uniform - true)
+    assert kept < uniform
+
+
+def test_pimc_beats_random_at_gin():
+    # (a random player that takes the upcard and throws it back twice voids the hand)
+    won = lost = 0
+    for seed in range(6):
+        g = meldkit.new_game("gin_rummy", players=2, seed=seed, options={"first_player": 0})
+        bots = [PIMCBot(seed=seed, time_limit=0.02, max_samples=12), BOTS["random"](seed=seed)]
+        steps = 0
+        while not g.hand_results and steps < 2000:
+            g.apply(bots[g.current_player].choose(g))
+            steps += 1
+        net = g.hand_results[0].net[0]
+        won += net > 0
+        lost += net < 0
+    assert won >= 4 and lost == 0
