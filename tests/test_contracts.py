@@ -338,3 +338,62 @@ def test_game_tie_play_on_is_refused_beside_a_fixed_number_of_hands():
                                             "game.hands"):
         pack("game: {hands: 3, tie: play_on}\n")
     assert pack("game: {hands: 3, tie: draw}\n").spec.game.tie == "draw"
+
+
+# --------------------------------------------------------------------------- drop, elimination
+DROP = "turn: {drop: [20, 40]}\n"
+
+
+def test_a_player_may_drop_before_drawing_and_scores_the_rounds_penalty():
+    g = deal(pack(DROP), "5H 5S 5D 9C 9S 9D 2C 3D 4S 6H", *FILLER, stock="KD QH")
+    assert "drop" in legal(g)
+    g.apply("drop")  # seat 0 folds in the first round: 20 against
+    assert (g.dropped, g.current_player) == ([20, None, None, None], 1)
+    saved(g)
+    g.apply("drop")
+    g.apply("draw")  # seat 2 plays on; seat 3 is left with it
+    g.apply("discard " + g.view(2)["hand"][0])
+    g.apply("drop")  # seat 3 drops: seat 2 is the last one in
+    (hand,) = g.hand_results
+    assert (hand.ended_by, hand.went_out) == ("all_dropped", 2)
+    assert hand.final.deadwood == (20, 20, 0, 20) and g.scores == [20, 20, 0, 20]
+    assert g.dropped == [None] * 4  # everyone is dealt in again
+
+
+def test_a_drop_after_the_first_round_costs_the_second_penalty():
+    g = deal(pack(DROP), "5H 5S 5D 9C 9S 9D 2C 3D 4S 6H", *FILLER, stock="KD QH 7C 8C")
+    for _ in range(4):  # a round of draw-and-discard
+        g.apply("draw")
+        g.apply("discard " + g.view(g.current_player)["hand"][0])
+    g.apply("drop")
+    assert g.dropped[0] == 40
+
+
+def test_a_player_past_the_elimination_limit_leaves_and_the_last_one_in_wins():
+    p = pack(DROP + "game: {hands: null, eliminate_above: 30}\n")
+    g = meldkit.new_game(p, players=3, seed=3)
+    rng = random.Random(3)
+    hands = 0
+    while not g.is_over and hands < 500:
+        g.apply(rng.choice(g.legal_actions()))
+        if len(g.hand_results) > hands:
+            hands = len(g.hand_results)
+            out = [q for q in range(3) if g.eliminated[q]]
+            assert all(g.scores[q] > 30 for q in out)
+            if not g.is_over:  # the next deal leaves them out
+                assert all(not g.hands[q] for q in out) and not g.eliminated[g.current_player]
+                saved(g)
+    assert g.is_over and sum(not e for e in g.eliminated) == 1
+    (last,) = [q for q in range(3) if not g.eliminated[q]]
+    assert g.winner == last
+
+
+def test_dropping_and_elimination_are_checked_where_written():
+    with pytest.raises(RulePackError, match=r"turn.drop: expected two penalties"):
+        pack("turn: {drop: [20]}\n")
+    with pytest.raises(RulePackError, match="elimination is for games the lowest total wins"):
+        pack("game: {hands: null, winner: highest, eliminate_above: 100}\n")
+    with pytest.raises(RulePackError, match="game.target: the game ends when one player"):
+        pack("game: {hands: null, target: 50, eliminate_above: 100}\n")
+    with pytest.raises(RulePackError, match="turn.drop: is read only by the table"):
+        meldkit.load_pack_text("extends: pony_tail\nturn: {drop: [20, 40]}\n")

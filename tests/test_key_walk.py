@@ -160,6 +160,12 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
                 (CO, "test_nobody_buys_when_all_pass_and_a_buyer_runs_out_of_buys")]},
     "pile.buy_penalty": {
         TABLE: [(CO, "test_a_discard_the_next_player_passes_by_is_offered_in_turn_order")]},
+    "turn.drop": {
+        TABLE: [(CO, "test_a_player_may_drop_before_drawing_and_scores_the_rounds_penalty"),
+                (CO, "test_a_drop_after_the_first_round_costs_the_second_penalty")]},
+    "game.eliminate_above": {
+        TABLE: [(CO, "test_a_player_past_the_elimination_limit_leaves_and_the_last_one_in_"
+                     "wins")]},
     "scoring.items": {
         TABLE: [(SI, "test_an_ace_low_in_a_run_counts_low_ace_and_cards_held_count_against")]},
     "schedule": {

@@ -1458,6 +1458,24 @@ class _Checker:
         if game.hands is not None and game.hands < 1:
             self.add(("game", "hands"), f"expected null or at least 1, got {game.hands}")
         locs = self.problems.doc.locs
+        if game.eliminate_above is not None:
+            if game.winner != "lowest":
+                self.add(("game", "eliminate_above"), "elimination is for games the lowest "
+                         "total wins (game.winner: lowest)", related=(("game", "winner"),))
+            if spec.players.partners != "never":
+                self.add(("game", "eliminate_above"), "players leave the game one by one: "
+                         "it needs players.partners: never", related=(("players",),))
+            if ("game", "target") in locs:
+                self.add(("game", "target"), "the game ends when one player is left in "
+                         "(game.eliminate_above), not at a target: remove it",
+                         related=(("game", "eliminate_above"),))
+        drop = spec.turn.drop
+        if drop and (len(drop) != 2 or min(drop) < 0):
+            self.add(("turn", "drop"), f"expected two penalties, [in the first round, later], "
+                     f"each at least 0, got {drop}")
+        elif drop and spec.knock.max_deadwood is not None:
+            self.add(("turn", "drop"), "dropping is for packs that meld during play; a "
+                     "knocking pack has two players", related=(("knock", "max_deadwood"),))
         tie_at, hands_at = locs.get(("game", "tie")), locs.get(("game", "hands"))
         if (game.hands is not None and game.tie == "play_on" and tie_at is not None
                 and hands_at is not None and tie_at.file == hands_at.file):

@@ -161,6 +161,13 @@ class TurnSpec:
         "Melding or laying off so that the player holds no card to discard is refused. When "
         "false, such a player leaves the hand (`players_out_without_discard`).",
     )
+    drop: list[int] = _f(
+        [],
+        "Table-meld packs: a player may `drop` (fold the hand) instead of drawing, and scores "
+        "the first number as the cards against them if they drop in the hand's first round "
+        "of turns, the second later (`[20, 40]`); the hand ends when one player is left in "
+        "it, who scores nothing against. Empty: no dropping.",
+    )
 
 
 @frozen
@@ -594,6 +601,11 @@ class GameSpec:
     """The game as a series of hands."""
 
     target: int = _f(5000, "The game ends after the hand in which a side reaches this total.")
+    eliminate_above: int | None = _f(
+        None,
+        "Table-meld packs, lowest wins: a player whose total passes this after a hand leaves "
+        "the game (is dealt no more cards); the last one in wins (the target is not used).",
+    )
     target_by_players: dict[int, int] | None = _by_players(
         "The target by player count (`{6: 10000}`); a count not listed plays to `target`.",
     )
@@ -762,6 +774,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "cards.values": _CT,
     # --- the turn (the table kernel and Houses draw one card)
     "turn.draw": _k(CANASTA, inert=1),
+    "turn.drop": _k(TABLE, inert=[]),
     "turn.draw_by_players": _k(CANASTA, inert={}),
     "turn.keep_card_to_discard": _C,
     # --- melds: rank slots in the canasta kernel, kinds in the table kernel
@@ -853,6 +866,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "game.box_bonus": _k(TABLE, inert=0),
     "game.hand_turn_limit": _k(TABLE, inert=None),
     "game.tie": _CT,
+    "game.eliminate_above": _k(TABLE, inert=None),
 }
 """Every key of the pack format (as :func:`pack_leaves` names them) and the engines that
 read it: the one table the loader's ownership check, ``meldkit keys`` and the reference

@@ -414,7 +414,7 @@ def table_dialect(hooks: dict[str, tuple[int | None, bool]] | None = None) -> Di
     forms: dict[str, Verb] = {
         v: Verb(v, CARD, at_most=0, count_first=True,
                 many=("notation/no-cards", f"'{v}' takes no cards"))
-        for v in ("draw", "pass", "done", "knock", "buy", "withdraw")}
+        for v in ("draw", "pass", "done", "knock", "buy", "withdraw", "drop")}
     forms["take"] = Verb("take", CARD, at_most=1, many=one["take"])
     forms["discard"] = Verb("discard", CARD, 1, 1, one["discard"], one["discard"])
     forms["meld"] = Verb("meld", CARD, at_least=1, order=MELD_ORDER,

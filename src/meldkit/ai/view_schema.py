@@ -196,6 +196,12 @@ TABLE_VIEW = _engine({
         "additionalProperties": False,
         "description": "what a player's opening needs (`initial_meld`: a contract, a "
                        "minimum), or null"},
+    "dropped": {"type": ["array", "null"], "items": {"type": ["integer", "null"]},
+                "description": "each seat's drop penalty if it has dropped this hand (null: "
+                               "in), or null where the pack has no dropping (`turn.drop`)"},
+    "eliminated": {"type": ["array", "null"], "items": {"type": "boolean"},
+                   "description": "whether each seat is out of the game, or null where the "
+                                  "pack eliminates nobody (`game.eliminate_above`)"},
     "buying": {"type": ["object", "null"], "properties": {
         "limit": {"type": "integer"}, "penalty": {"type": "integer"},
         "buys": {**_INTS, "description": "discards each seat has bought this hand"},

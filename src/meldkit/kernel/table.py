@@ -58,7 +58,7 @@ WALL = "wall"
 BUY = "buy"
 OVER = "over"
 
-_SIMPLE = ("draw", "take", "pass", "done", "knock", "buy", "withdraw")
+_SIMPLE = ("draw", "take", "pass", "done", "knock", "buy", "withdraw", "drop")
 TABLE_VERBS = frozenset({*_SIMPLE, "meld", "add", "discard"})
 """The table kernel's own action verbs (a plugin's action verb may not be one)."""
 
@@ -133,6 +133,10 @@ class TableRules:
         or the style's preset."""
         self.tracks_laid = any(name == "laid" for name, _ in items)
         """Whether the state keeps what each player lays (the ``laid`` item reads it)."""
+        self.drop = tuple(spec.turn.drop)
+        """``(in the first round, later)``: what a player who drops scores against (empty:
+        no dropping)."""
+        self.eliminate_above = spec.game.eliminate_above
         self.buy_limit = spec.pile.buy_limit
         self.buy_penalty = spec.pile.buy_penalty
         # --- plugin rule hooks: a pack without them keeps the plain phase table, so a
@@ -357,8 +361,10 @@ TABLE_ACTIONS = TableActions()
 
 _DISCARD = tuple(_action("discard", (k,)) for k in range(JOKER_KIND + 1))
 """``discard <card>`` for every card kind, built once."""
-_DRAW, _TAKE, _PASS, _DONE, _KNOCK, _BUY, _WITHDRAW = (
-    _action(t) for t in ("draw", "take", "pass", "done", "knock", "buy", "withdraw"))
+_DRAW, _TAKE, _PASS, _DONE, _KNOCK, _BUY, _WITHDRAW, _DROP = (
+    _action(t) for t in ("draw", "take", "pass", "done", "knock", "buy", "withdraw", "drop"))
+_NONE_DROPPED = {n: [None] * n for n in range(1, 65)}
+"""A table's ``dropped`` when nobody has dropped (compared whole: one C-level check)."""
 
 
 # --------------------------------------------------------------------------- the state
@@ -423,7 +429,8 @@ class TableModel:
                  "hand_first", "passes", "knocker", "knock_value", "knock_discarded",
                  "layoff_stage", "defenders", "taken", "must_use", "pile_takes",
                  "returned_in_row", "turns", "wins", "multiplier", "ext",
-                 "opened", "pending", "withdrew", "buys", "buy_for", "discarder", "laid")
+                 "opened", "pending", "withdrew", "buys", "buy_for", "discarder", "laid",
+                 "dropped", "eliminated")
     """The state fields this model keeps (slots of ``KernelState``); ``state.actions``
     is :data:`TABLE_ACTIONS`, which builds interned actions for a plugin's ``legal``
     (``state.actions.get(verb, cards, target)``)."""
@@ -549,8 +556,12 @@ class TableModel:
         size = self.rules.hand_size(n)
         pos = 0
         self.hands = [[] for _ in range(n)]
+        if not hasattr(self, "eliminated") or self.hand_number == 1:
+            self.eliminated = [False] * n
         for i in range(n):
             seat = (first + i) % n
+            if self.eliminated[seat]:
+                continue  # out of the game: dealt nothing
             self.hands[seat] = ids[pos:pos + size]
             pos += size
         rest = ids[pos:]
@@ -582,6 +593,7 @@ class TableModel:
         self.buy_for = None
         self.discarder = None
         self.laid = [[0, 0] for _ in range(n)]
+        self.dropped = [None] * n
         kn = spec.knock
         self.knock_value = kn.max_deadwood
         if self.pile and (kn.from_upcard or kn.spade_upcard_doubles):
@@ -622,7 +634,22 @@ class TableModel:
         return out
 
     def _next(self, seat: int) -> int:
-        return (seat + 1) % self.n_players
+        """The next seat in turn that is still in the hand (not dropped, not eliminated)."""
+        n = self.n_players
+        seat = (seat + 1) % n
+        if self._sitting_out:
+            out = self._out_of_hand
+            while out(seat):
+                seat = (seat + 1) % n
+        return seat
+
+    @property
+    def _sitting_out(self) -> bool:
+        """Whether some seat is out of this hand (dropped) or of the game (eliminated)."""
+        return self.dropped != _NONE_DROPPED.get(self.n_players) or any(self.eliminated)
+
+    def _out_of_hand(self, seat: int) -> bool:
+        return self.dropped[seat] is not None or self.eliminated[seat]
 
     def _knock_allowed_with(self, hand_kinds) -> bool:
         kv = self.knock_value
@@ -853,6 +880,8 @@ class TableModel:
     # ------------------------------------------------------------------ draw
     def _legal_draw(self) -> list[Action]:
         out = [_DRAW] if self.stock else []
+        if self.rules.drop:
+            out.append(_DROP)
         pile = self.pile
         if pile and (self.rules.take_before or self.opened[self.current]):
             out.append(_TAKE)
@@ -878,6 +907,9 @@ class TableModel:
                    for m in self.melds)
 
     def _do_draw(self, a: Action) -> None:
+        if a.type == "drop":
+            self._drop(self.current)
+            return
         if a.type == "draw":
             if self._buyers():  # the discard passed by: the others may buy it first
                 self.buy_for = self.current
@@ -918,6 +950,19 @@ class TableModel:
         self.taken = None
         del pile[i:]
 
+    def _drop(self, p: int) -> None:
+        """``p`` folds the hand: the cards stay face down, out of play, and count the drop
+        penalty of the round; the last player left in the hand ends it."""
+        first, later = self.rules.drop
+        self.dropped[p] = first if self.turns < self.n_players else later
+        left = [q for q in range(self.n_players) if not self._out_of_hand(q)]
+        if len(left) == 1:
+            self._end_hand("all_dropped", left[0])
+            return
+        self.discarder = None  # the discard passed by is no longer on offer
+        self.current = self._next(p)
+        self.phase = DRAW
+
     def _after_draw(self) -> None:
         self.phase = DISCARD if self.knock_value is not None else PLAY
         self.discarder = None  # the last discard is no longer on offer
@@ -937,7 +982,8 @@ class TableModel:
         order = [(start + i) % n for i in range(1, n)]
         if self.phase == BUY:  # those after the one asked now
             order = order[order.index(self.current) + 1:]
-        return [q for q in order if q != self.discarder and self.buys[q] < rules.buy_limit]
+        return [q for q in order if q != self.discarder and self.buys[q] < rules.buy_limit
+                and not self._out_of_hand(q)]
 
     def _legal_buy(self) -> list[Action]:
         return [_BUY, _PASS]
@@ -1294,7 +1340,10 @@ class TableModel:
         return r.went_out is None and r.ended_by in IDLE_ENDINGS
 
     def _end_hand(self, how: str, who: int | None) -> None:
-        deadwood = tuple(self._value(h) for h in self.hands)
+        deadwood = tuple(self._value(h) if self.dropped[p] is None else self.dropped[p]
+                         for p, h in enumerate(self.hands))
+        if how == "all_dropped":  # the one left in scores nothing against
+            deadwood = tuple(0 if p == who else d for p, d in enumerate(deadwood))
         big_gin = how == "knock" and not self.knock_discarded
         final = TableFinal(tuple(self.team_of), deadwood, how, who, big_gin, self.multiplier,
                            hand_number=self.hand_number,
@@ -1305,6 +1354,10 @@ class TableModel:
                                                  final))
         for s in scores:
             self.scores[s.team] += s.total
+        limit = self.rules.eliminate_above
+        if limit is not None:  # a total past the limit leaves the game
+            self.eliminated = [out or self.scores[self.team_of[p]] > limit
+                               for p, out in enumerate(self.eliminated)]
         best = max(range(self.n_players), key=lambda q: net[q])
         if net[best] > 0:  # a hand won (for the box bonus)
             self.wins[self.team_of[best]] += 1
@@ -1318,10 +1371,13 @@ class TableModel:
                 final=attrs.evolve(last.final, ended_by="no_progress"))
             self._finish_game()
             return
+        self.dropped = [None] * self.n_players  # back in for the next hand
         nxt = self.rules.spec.deal.next_hand_first
         first = self._next(self.hand_first) if nxt == "left_of_previous" else \
             self.rules.first_seat(f"meldkit:{self.seed}:first:{self.hand_number}",
                                   self.n_players, nxt)
+        if self.eliminated[first]:
+            first = self._next(first)
         self._deal(first)
 
     def _score(self, final: TableFinal):
@@ -1356,6 +1412,9 @@ class TableModel:
 
     def _game_over(self) -> bool:
         spec = self.rules.spec.game
+        if spec.eliminate_above is not None:  # the last one in wins
+            return sum(not out for out in self.eliminated) <= 1 or (
+                spec.hands is not None and len(self.hand_results) >= spec.hands)
         if spec.hands is not None:  # game.hands: a fixed number of hands, all played
             return len(self.hand_results) >= spec.hands  # a tie then: a drawn game
         if max(self.scores) < self.rules.target_for(self.n_players):
@@ -1385,6 +1444,10 @@ class TableModel:
         self.phase = OVER
 
     def winner_before_bonus(self) -> int | None:
+        if self.rules.eliminate_above is not None:
+            left = [p for p, out in enumerate(self.eliminated) if not out]
+            if len(left) == 1:
+                return self.team_of[left[0]]
         sc = self.scores
         best = min(sc) if self.rules.spec.game.winner == "lowest" else max(sc)
         return sc.index(best) if sc.count(best) == 1 else None
@@ -1496,6 +1559,8 @@ class TableModel:
                 "needs": [kinds[k].name for k in self._still_needed()],
                 "minimum": self._opening_minimum(player),
                 "opened": self.opened[:], "pending": [f"m{i}" for i in self.pending]},
+            "dropped": self.dropped[:] if self.rules.drop else None,
+            "eliminated": self.eliminated[:] if self.rules.eliminate_above is not None else None,
             "buying": None if not self.rules.buy_limit else {
                 "limit": self.rules.buy_limit, "penalty": self.rules.buy_penalty,
                 "buys": self.buys[:], "offered_for": self.buy_for},
@@ -1526,6 +1591,7 @@ class TableModel:
         s.wins = self.wins[:]
         s.opened, s.pending, s.buys = self.opened[:], self.pending[:], self.buys[:]
         s.laid = [x[:] for x in self.laid]
+        s.dropped, s.eliminated = self.dropped[:], self.eliminated[:]
         s.ext = json.loads(json.dumps(self.ext)) if self.ext else {}
         s._legal_cache = None
         return s
@@ -1551,6 +1617,10 @@ class TableModel:
             d.update(opened=self.opened[:], pending=self.pending[:], withdrew=self.withdrew)
         if self.rules.tracks_laid:
             d["laid"] = [x[:] for x in self.laid]
+        if any(x is not None for x in self.dropped):
+            d["dropped"] = self.dropped[:]
+        if any(self.eliminated):
+            d["eliminated"] = self.eliminated[:]
         if any(self.buys) or self.buy_for is not None or self.discarder is not None:
             d.update(buys=self.buys[:], buy_for=self.buy_for, discarder=self.discarder)
         return d
@@ -1652,6 +1722,17 @@ class TableModel:
         buys = d.get("buys")
         s.buys = [0] * n if buys is None else sv.array_of(
             buys, "buys", lambda v, p: sv.integer(v, p, 0, rules.buy_limit), n)
+        dropped = d.get("dropped")
+        s.dropped = [None] * n if dropped is None else sv.array_of(
+            dropped, "dropped", lambda v, p: None if v is None else sv.integer(v, p, 0, 10**6), n)
+        if dropped is not None and (not rules.drop or any(
+                x is not None and x not in rules.drop for x in s.dropped)):
+            raise sv.bad("dropped", f"expected a drop penalty of turn.drop {list(rules.drop)}")
+        gone = d.get("eliminated")
+        s.eliminated = [False] * n if gone is None else sv.array_of(
+            gone, "eliminated", lambda v, p: sv.boolean(v, p), n)
+        if any(s.eliminated) and rules.eliminate_above is None:
+            raise sv.bad("eliminated", "this pack eliminates nobody (game.eliminate_above)")
         laid = d.get("laid")
         s.laid = [[0, 0] for _ in range(n)] if laid is None else sv.array_of(
             laid, "laid", lambda v, p: [sv.integer(x, f"{p}[{j}]", 0, 10**7)
@@ -1674,10 +1755,20 @@ class TableModel:
         return s
 
     def _check_contract_and_buying(self) -> None:
-        """The contract's and buying's fields of a save, against the pack and the phase."""
+        """The contract's, buying's, dropping's and elimination's fields of a save, against
+        the pack and the phase."""
         from .. import saves as sv
 
         rules, phase = self.rules, self.phase
+        for p in range(self.n_players):
+            if self.eliminated[p] and self.hands[p]:
+                raise sv.bad(f"hands[{p}]", "seat out of the game (eliminated) holds cards")
+            if self.eliminated[p] and self.scores[self.team_of[p]] <= rules.eliminate_above:
+                raise sv.bad(f"eliminated[{p}]", "its total has not passed the limit")
+        if phase != OVER and self._out_of_hand(self.current):
+            raise sv.bad("current", "the seat to move has dropped or is out of the game")
+        if phase != OVER and sum(not self._out_of_hand(q) for q in range(self.n_players)) < 2:
+            raise sv.bad("dropped", "fewer than two players left in the hand: it has ended")
         if not rules.has_opening and not all(self.opened):
             raise sv.bad("opened", "a seat has not opened, but this deal has no contract or "
                                    "minimum (initial_meld)")
@@ -1822,7 +1913,7 @@ class TableModel:
                 raise sv.bad(field, f"expected 0 to {limit - 1} (the hand ends at {key}: "
                                     f"{limit}), got {value}")
         if phase != LAYOFF and phase != KNOCK:
-            empty = [p for p in range(n) if not self.hands[p]]
+            empty = [p for p in range(n) if not self.hands[p] and not self.eliminated[p]]
             if empty:
                 raise sv.bad(f"hands[{empty[0]}]", f"empty in the {phase} phase: a player "
                                                    "with no card has gone out, ending the hand")
@@ -1853,7 +1944,8 @@ class TableModel:
                                   "no game reaches such a position")
 
     _ENDINGS = frozenset({"went_out", "knock", "gin", "big_gin", "undercut", "wall",
-                          "stock_empty", "limit", "turn_limit", "no_legal_move", "no_progress"})
+                          "stock_empty", "limit", "turn_limit", "no_legal_move", "no_progress",
+                          "all_dropped"})
     """Every ``ended_by`` a table-meld hand can have."""
 
     def _check_results(self) -> None:
@@ -1943,7 +2035,7 @@ PHASES: dict[str, tuple[str, str]] = {
 
 PHASE_ACTIONS: dict[str, frozenset[str]] = {
     FIRST_UPCARD: frozenset({"take", "pass", "draw"}),
-    DRAW: frozenset({"draw", "take"}),
+    DRAW: frozenset({"draw", "take", "drop"}),
     PLAY: frozenset({"meld", "add", "discard", "withdraw"}),
     DISCARD: frozenset({"discard", "knock"}),
     KNOCK: frozenset({"discard", "meld", "done"}),

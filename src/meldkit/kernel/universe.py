@@ -245,6 +245,8 @@ def table_universe(state, action) -> list[Action]:
     buying, contract = table_extras(state.pack)
     out += [action("buy")] if buying else []
     out += [action("withdraw")] if contract else []
+    specs = (state.pack.spec, *(d.spec for d in state.pack.deals))
+    out += [action("drop")] if any(s.turn.drop for s in specs) else []
     out += [action("discard", (k,)) for k in distinct]
     if rules.take == "deep":
         out += [action("take", (k,)) for k in distinct]
@@ -254,7 +256,7 @@ def table_universe(state, action) -> list[Action]:
         most_melds = len(kinds) // max(1, least)
         out += [action("add", (k,), mid) for mid in range(1, most_melds + 1) for k in distinct]
     return sorted_actions(out, ("draw", "take", "pass", "knock", "done", "discard", "meld",
-                                "add", "buy", "withdraw"))
+                                "add", "buy", "withdraw", "drop"))
 
 
 _TABLE_PHASES = ("first_upcard", "draw", "play", "discard", "knock", "layoff", "wall", "over")
