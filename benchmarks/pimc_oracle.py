@@ -1,0 +1,139 @@
+"""Offline decision quality of ``pimc`` at gin (issue 22): how much better than the greedy
+choice its choices are, judged with the hidden cards known.
+
+Positions are taken from greedy self-play (three per hand, draw, discard, first upcard and
+wall decisions with more than one candidate).  For each, every candidate of
+:meth:`PIMCBot._candidates` is valued with the opponent's **true** hand and the stock
+reshuffled ``--shuffles`` times (common random numbers; the hand played on greedily by
+:class:`~meldkit.pimc.GinSim`; won 1, lost -1).  A bot's score is the mean, over the
+positions, of the value of the candidate it picks less the greedy choice's ("gain per
+decision"); the best candidate's gain is the ceiling.  ``--cheat`` also scores a ``pimc``
+that is given the opponent's hand (its determinizations only reshuffle the stock): the
+part of the ceiling that knowing the opponent's hand is worth.
+
+Usage::
+
+    python benchmarks/pimc_oracle.py --positions 600 --time-limit 0.1 --cheat
+    python benchmarks/pimc_oracle.py --param select=0 --param confidence=0.5
+
+Prints one line per bot: gain per decision overall and by phase (gain / ceiling (n)).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import meldkit
+from meldkit.bots import GreedyBot
+from meldkit.pimc import _GIN_PHASES, GinRollout, GinSim, PIMCBot
+
+
+class CheatPIMC(PIMCBot):
+    """``pimc`` shown the opponent's hand: its determinizations reshuffle the stock only."""
+
+    def _worlds(self, state, sim, obs, early, kmask, m, unseen):
+        ko = state.kind_of
+        hm = sum(1 << ko[c] for c in state.hands[1 - state.current_player])
+        rest = [k for k in unseen if not hm >> k & 1]
+        while True:
+            stock = rest[:]
+            self.rng.shuffle(stock)
+            yield hm, stock
+
+
+def values(g, moves, shuffles, rng):
+    sim = GinSim(g)
+    me = g.current_player
+    ko = g.kind_of
+    masks = [sum(1 << ko[c] for c in h) for h in g.hands]
+    stock = [ko[c] for c in g.stock]
+    pile = [ko[c] for c in g.pile]
+    sign = 1 if me == 0 else -1
+    out = [0.0] * len(moves)
+    for _ in range(shuffles):
+        st = stock[:]
+        rng.shuffle(st)
+        for i, mv in enumerate(moves):
+            hands = masks[:]
+            if g.phase == "first_upcard":
+                net = sim.play_first_upcard(hands, st[:], pile[:], me, g.passes, mv)
+            else:
+                net = sim.play_move(hands, st[:], pile[:], me, g.phase, g.taken,
+                                    g.returned_in_row, mv)
+            net *= sign
+            out[i] += (net > 0) - (net < 0)
+    return [v / shuffles for v in out]
+
+
+def positions(n: int, shuffles: int):
+    out = []
+    probe = PIMCBot(seed=0)
+    seed = 0
+    while len(out) < n:
+        seed += 1
+        rng = random.Random(seed)
+        g = meldkit.new_game("gin_rummy", players=2, seed=seed)
+        stops = set(rng.sample(range(40), 3))
+        k = 0
+        while not g.hand_results:
+            legal = g.legal_actions()
+            if k in stops and len(legal) > 1 and GinRollout.applies(g, _GIN_PHASES):
+                greedy = GreedyBot().choose(g)
+                cands = [str(a) for a in probe._candidates(g, legal, greedy)]
+                if len(cands) > 1:
+                    out.append((g.clone(), cands, str(greedy), values(g, cands, shuffles, rng)))
+            g.apply(type(g).greedy_policy(g))
+            k += 1
+    return out[:n]
+
+
+def evaluate(label, make, data) -> float:
+    gain = 0.0
+    spent = 0.0
+    phases: dict = {}
+    for g, moves, greedy, vals in data:
+        bot = make()
+        t0 = time.process_time()
+        a = str(bot.choose(g))
+        spent += time.process_time() - t0
+        gi = moves.index(greedy)
+        d = (vals[moves.index(a)] if a in moves else vals[gi]) - vals[gi]
+        gain += d
+        ph = phases.setdefault(g.phase, [0, 0.0, 0.0])
+        ph[0] += 1
+        ph[1] += d
+        ph[2] += max(vals) - vals[gi]
+    n = len(data)
+    ceiling = sum(p[2] for p in phases.values()) / n
+    by = " ".join(f"{k}: {p[1] / p[0]:+.3f}/{p[2] / p[0]:+.3f} ({p[0]})" for k, p in phases.items())
+    print(f"{label}: gain/decision {gain / n:+.4f} of {ceiling:+.4f}, {spent / n:.3f} s/decision"
+          f" | {by}", flush=True)
+    return gain / n
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--positions", type=int, default=600)
+    ap.add_argument("--shuffles", type=int, default=300)
+    ap.add_argument("--time-limit", type=float, default=0.1)
+    ap.add_argument("--param", action="append", default=[], metavar="KEY=VALUE")
+    ap.add_argument("--cheat", action="store_true", help="also score pimc shown the hand")
+    args = ap.parse_args(argv)
+    kw = {}
+    for kv in args.param:
+        k, _, v = kv.partition("=")
+        kw[k] = float(v) if "." in v else int(v)
+    t0 = time.process_time()
+    data = positions(args.positions, args.shuffles)
+    print(f"{len(data)} positions valued in {time.process_time() - t0:.0f} s", flush=True)
+    tl = args.time_limit
+    evaluate(f"pimc {kw or 'default'}", lambda: PIMCBot(seed=1, time_limit=tl, **kw), data)
+    if args.cheat:
+        evaluate("pimc shown the hand", lambda: CheatPIMC(seed=1, time_limit=tl, **kw), data)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
