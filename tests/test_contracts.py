@@ -12,6 +12,7 @@ import pytest
 
 import meldkit
 from meldkit import GameState, IllegalActionError, RulePackError
+from meldkit._cards import kind_of_code
 
 BASE = """
 meldkit: 1
@@ -397,3 +398,35 @@ def test_dropping_and_elimination_are_checked_where_written():
         pack("game: {hands: null, target: 50, eliminate_above: 100}\n")
     with pytest.raises(RulePackError, match="turn.drop: is read only by the table"):
         meldkit.load_pack_text("extends: pony_tail\nturn: {drop: [20, 40]}\n")
+
+
+WILD_KINDS = ("melds:\n  kinds:\n    - {name: set, type: set, min_size: 3, max_wilds: 1}\n"
+              "    - {name: run, type: run, min_size: 4, ace: both, max_wilds: 1}\n")
+
+
+def test_a_wild_card_may_count_as_the_card_it_stands_for_toward_the_minimum():
+    minimum = WILD_KINDS + "initial_meld: {minimums: [{minimum: 20}], wild_as_card: true}\n"
+    g = deal(pack(minimum), "5H JK 7H 8H 9C 9S 2D 3D 4S 6C", *FILLER[:2], stock="KD")
+    g.apply("draw")
+    g.apply("meld 5H JK 7H 8H")  # 5 + 6 (the joker as 6H) + 7 + 8 = 26: open
+    assert g.opened[0]
+    own = deal(pack(minimum.replace("true", "false")), "5H JK 7H 8H 9C 9S 2D 3D 4S 6C",
+               *FILLER[:2], stock="KD")
+    own.apply("draw")
+    own.apply("meld 5H JK 7H 8H")  # the joker at its own 15: 35, open too
+    assert own.opened[0]
+    low = deal(pack(minimum.replace("20", "30")), "5H JK 7H 8H 9C 9S 2D 3D 4S 6C",
+               *FILLER[:2], stock="KD")
+    low.apply("draw")
+    low.apply("meld 5H JK 7H 8H")  # 26 < 30 as the card; it would be 35 at its own value
+    assert not low.opened[0]
+
+
+def test_a_schedule_may_change_the_wild_cards_of_a_deal():
+    p = pack(WILD_KINDS + CONTRACT
+             + "schedule:\n  - {cards: {wild: [JK, 2C]}}\n  - {cards: {wild: [JK]}}\n")
+    assert p.for_deal(1).spec.cards.wild == ["JK", "2C"]
+    g = meldkit.new_game(p, players=3, seed=1)
+    assert kind_of_code("2C") in g.rules.wild
+    melds = {str(a) for a in g.action_space.actions if a.type == "meld"}
+    assert "meld 5H 5S 2C" in melds  # deal 1's melds are in the space (2C wild)

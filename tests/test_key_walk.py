@@ -153,6 +153,8 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
         TABLE: [(CO, "test_no_pile_take_before_opening_where_the_pack_says_so")]},
     "initial_meld.all_at_once": {
         TABLE: [(CO, "test_all_at_once_opens_only_by_melding_the_whole_hand")]},
+    "initial_meld.wild_as_card": {
+        TABLE: [(CO, "test_a_wild_card_may_count_as_the_card_it_stands_for_toward_the_minimum")]},
     "initial_meld.lay_off_before": {
         TABLE: [(CO, "test_no_lay_off_before_opening_where_the_pack_says_so")]},
     "pile.buy_limit": {

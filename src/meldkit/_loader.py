@@ -1558,6 +1558,7 @@ _SCHEDULED: dict[str, frozenset[str] | None] = {
     "initial_meld": None,  # every key of the section
     "pile": frozenset({"buy_limit"}),
     "going_out": frozenset({"requires_discard"}),
+    "cards": frozenset({"wild"}),
 }
 """The deal-level keys a ``schedule`` item may set, by section (None: all of it)."""
 

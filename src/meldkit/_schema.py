@@ -312,6 +312,11 @@ class InitialMeldSpec:
         "turn; until they are all down they are pending (`withdraw` takes them back), and the "
         "player may not discard. Kinds are the names of `melds.kinds`.",
     )
+    wild_as_card: bool = _f(
+        False,
+        "Table-meld packs with a minimum: a wild card in an opening meld counts as the card "
+        "it stands for (a joker in 5H JK 7H counts 6), not at its own value.",
+    )
     take_before: bool = _f(
         True,
         "Table-meld packs with a contract or a minimum: whether a player who has not opened "
@@ -793,6 +798,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "initial_meld.take_before": _k(TABLE, inert=True,
                                    needs="initial_meld.melds or initial_meld.minimums"),
     "initial_meld.all_at_once": _k(TABLE, inert=False),
+    "initial_meld.wild_as_card": _k(TABLE, inert=False, needs="initial_meld.minimums"),
     "initial_meld.lay_off_before": _k(TABLE, inert=True,
                                       needs="initial_meld.melds or initial_meld.minimums"),
     # --- the discard pile

@@ -125,6 +125,7 @@ class TableRules:
         """Whether a player's first melds must meet a condition (a contract, a minimum)."""
         self.lay_off_before = spec.initial_meld.lay_off_before or not self.has_opening
         self.take_before = spec.initial_meld.take_before or not self.has_opening
+        self.wild_as_card = spec.initial_meld.wild_as_card
         items = [(d["item"], {k: v for k, v in d.items() if k != "item"})
                  for d in spec.scoring.items]
         self.items = (compile_items([*items, ("plugin", {}), ("game_end", {})], self)
@@ -1063,7 +1064,20 @@ class TableModel:
 
     def _pending_value(self) -> int:
         """The points of the melds the player to move has laid toward opening this turn."""
-        return sum(self._value(self.meld_by_id(mid).cards) for mid in self.pending)
+        if not self.rules.wild_as_card:
+            return sum(self._value(self.meld_by_id(mid).cards) for mid in self.pending)
+        return sum(self._opening_points(self.meld_by_id(mid).match) for mid in self.pending)
+
+    def _opening_points(self, match: Match) -> int:
+        """A meld's points toward an opening minimum: each card's value, a wild card at the
+        value of the card it stands for (``initial_meld.wild_as_card``)."""
+        values = self.rules.values
+        if match.suit < 0:  # a set (or all wild): every card as its rank
+            rank = match.rank
+            return (sum(values[k] for k in match.cards) if rank < 0
+                    else values[rank * 4] * len(match.cards))
+        return sum(values[(pos % 13) * 4 + match.suit]
+                   for pos in range(match.low, match.low + len(match.cards)))
 
     def _opening_minimum(self, p: int) -> int:
         return self.rules.minimum(self.scores[self.team_of[p]], self.hand_number,
@@ -1103,7 +1117,9 @@ class TableModel:
                     continue  # it covers none of the contract's melds still to lay
                 if left == keep:  # the hand's last cards: only if they make the opening
                     last = not after
-                    if not (last and sum(values[k] for k in meld) >= short):
+                    points = (self._opening_points(mr.match(meld)) if self.rules.wild_as_card
+                              else sum(values[k] for k in meld))
+                    if not (last and points >= short):
                         continue
                 out.append(_action("meld", meld))
         if self.rules.lay_off_before and not self.pending and len(kinds) - 1 >= keep:

@@ -250,7 +250,11 @@ def table_universe(state, action) -> list[Action]:
     out += [action("discard", (k,)) for k in distinct]
     if rules.take == "deep":
         out += [action("take", (k,)) for k in distinct]
-    out += [action("meld", m) for m in rules.melds.melds_in(kinds)]
+    melds: dict = {}  # every deal's melds (a schedule may change the wild cards)
+    for pack in dict.fromkeys((state.pack, *state.pack.deals)):
+        for m in type(rules).of(pack).melds.melds_in(kinds):
+            melds[m] = None
+    out += [action("meld", m) for m in melds]
     if rules.lay_off != "none" or rules.knock is not None:
         least = min(k.min_size for k in rules.kinds)
         most_melds = len(kinds) // max(1, least)
