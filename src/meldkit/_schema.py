@@ -681,9 +681,9 @@ class RulePackSpec:
         [],
         "Table-meld packs: settings by deal — deal n plays with item n merged over the pack "
         "(a later deal, with the pack as written). An item may set the deal-level keys "
-        "`deal.hand`, `deal.hand_by_players`, `initial_meld.*`, `pile.buy_limit` and "
-        "`going_out.requires_discard` (`[{initial_meld: {melds: [set, set]}}, {deal: {hand: "
-        "12}}]`); each deal's pack is checked like a pack.",
+        "`deal.hand`, `deal.hand_by_players`, `initial_meld.*`, `pile.buy_limit`, "
+        "`cards.wild` and `going_out.requires_discard` (`[{initial_meld: {melds: [set, "
+        "set]}}, {deal: {hand: 12}}]`); each deal's pack is checked like a pack.",
     )
 
 
