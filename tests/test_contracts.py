@@ -430,3 +430,28 @@ def test_a_schedule_may_change_the_wild_cards_of_a_deal():
     assert kind_of_code("2C") in g.rules.wild
     melds = {str(a) for a in g.action_space.actions if a.type == "meld"}
     assert "meld 5H 5S 2C" in melds  # deal 1's melds are in the space (2C wild)
+
+
+def test_a_taken_card_must_be_melded_at_once_where_the_pack_says_so():
+    p = pack("pile: {taken_melded: always}\n")
+    g = deal(p, "5H 5S 9C 2C 3D 4S 6H 8D JC KS", *FILLER[:2], upcard="5D", stock="KD")
+    assert legal(g) == ["draw", "take"]  # 5D melds with 5H 5S
+    g.apply("take")
+    assert g.must_use == kind_of_code("5D")
+    assert [a for a in legal(g) if a.startswith("discard")] == []
+    assert "meld 5D 5H 5S" in legal(g)
+    saved(g)
+    g.apply("meld 5H 5S 5D")
+    assert g.must_use is None and "discard KS" in legal(g)
+    useless = deal(p, "5H 5S 9C 2C 3D 4S 6H 8D JC KS", *FILLER[:2], upcard="QD", stock="KD")
+    assert legal(useless) == ["draw"]  # QD melds with nothing: it may not be taken
+
+
+def test_until_opened_the_taken_card_must_go_toward_the_contract():
+    p = pack(CONTRACT + "pile: {taken_melded: until_opened}\n")
+    g = deal(p, "5H 5S 9C 9S 9D 2C 3D 4S 6H 8D", *FILLER[:2], upcard="5D", stock="KD")
+    g.apply("take")
+    assert not [a for a in legal(g) if a.startswith("discard")]
+    g.apply("meld 5H 5S 5D")
+    g.apply("meld 9C 9S 9D")
+    assert g.opened[0] and "discard 8D" in legal(g)

@@ -160,6 +160,9 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
     "pile.buy_limit": {
         TABLE: [(CO, "test_a_discard_the_next_player_passes_by_is_offered_in_turn_order"),
                 (CO, "test_nobody_buys_when_all_pass_and_a_buyer_runs_out_of_buys")]},
+    "pile.taken_melded": {
+        TABLE: [(CO, "test_a_taken_card_must_be_melded_at_once_where_the_pack_says_so"),
+                (CO, "test_until_opened_the_taken_card_must_go_toward_the_contract")]},
     "pile.buy_penalty": {
         TABLE: [(CO, "test_a_discard_the_next_player_passes_by_is_offered_in_turn_order")]},
     "turn.drop": {

@@ -384,6 +384,12 @@ class PileSpec:
         "With `onto_meld`, the top card alone may go onto a meld that is already a book; "
         "false: only onto a meld below `books.size` (Samba).",
     )
+    taken_melded: Literal["no", "until_opened", "always"] = _f(
+        "no",
+        "Table-meld packs: the top card taken from the pile must be melded or laid off in the "
+        "same turn — `always`, or `until_opened` (by a player who has not yet opened, toward "
+        "the opening); it may be taken only when it can be.",
+    )
     buy_limit: int = _f(
         0,
         "Table-meld packs: buying out of turn — after a discard that the next player does not "
@@ -813,6 +819,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "pile.onto_book": _k(CANASTA, needs="pile.take_with: [onto_meld]"),
     "pile.frozen_take_with": _C,
     "pile.buy_limit": _k(TABLE, inert=0),
+    "pile.taken_melded": _k(TABLE, inert="no"),
     "pile.buy_penalty": _k(TABLE, needs="pile.buy_limit above 0"),
     # --- reserve piles
     "reserve.pickup_on_book": _k(CANASTA, needs="deal.reserve above 0"),

@@ -126,6 +126,7 @@ class TableRules:
         self.lay_off_before = spec.initial_meld.lay_off_before or not self.has_opening
         self.take_before = spec.initial_meld.take_before or not self.has_opening
         self.wild_as_card = spec.initial_meld.wild_as_card
+        self.taken_melded = spec.pile.taken_melded
         items = [(d["item"], {k: v for k, v in d.items() if k != "item"})
                  for d in spec.scoring.items]
         self.items = (compile_items([*items, ("plugin", {}), ("game_end", {})], self)
@@ -884,7 +885,8 @@ class TableModel:
         if self.rules.drop:
             out.append(_DROP)
         pile = self.pile
-        if pile and (self.rules.take_before or self.opened[self.current]):
+        if pile and (self.rules.take_before or self.opened[self.current]) and (
+                not self._must_meld_taken() or self._top_usable()):
             out.append(_TAKE)
             if self.rules.take == "deep":
                 seen = {self.kind_of[pile[-1]]}
@@ -895,6 +897,27 @@ class TableModel:
                         if self._deep_usable(i):
                             out.append(_action("take", (kind,)))
         return out
+
+    def _must_meld_taken(self) -> bool:
+        """Whether the top card taken now must be melded or laid off this turn."""
+        rule = self.rules.taken_melded
+        return rule == "always" or (rule == "until_opened" and not self.opened[self.current])
+
+    def _top_usable(self) -> bool:
+        """Whether the player to move could meld the pile's top card at once (toward the
+        opening, if they have not opened), or lay it off where they may."""
+        p = self.current
+        top = self.kind_of[self.pile[-1]]
+        hand = self._kinds(self.hands[p])
+        opening = not self.opened[p]
+        need = self._still_needed() if opening else []
+        for meld in self.rules.melds.melds_in(hand + [top]):
+            if top in meld and (not need or len(self._still_needed(meld)) < len(need)):
+                return True
+        if opening and not self.rules.lay_off_before:
+            return False
+        return any(self._may_lay_off_on(p, m) and self._fit(m, top) is not None
+                   for m in self.melds)
 
     def _deep_usable(self, i: int) -> bool:
         """Whether the card at pile position ``i`` could be melded or laid off at once
@@ -938,9 +961,12 @@ class TableModel:
         self.taken = None
 
     def _take_top(self) -> None:
+        must = self._must_meld_taken()
         c = self.pile.pop()
         self.hands[self.current].append(c)
-        self.taken = self.kind_of[c]
+        self.taken = None if must else self.kind_of[c]
+        if must:  # to be melded or laid off this turn (pile.taken_melded)
+            self.must_use = self.kind_of[c]
         self.discarder = None
 
     def _take_deep(self, kind: int) -> None:
@@ -1883,9 +1909,10 @@ class TableModel:
                 raise sv.bad("must_use", f"expected null in the {phase} phase (a card taken "
                                          "deep in the pile is owed only in the play phase "
                                          "of the turn that took it)")
-            if rules.take != "deep":
+            if rules.take != "deep" and rules.taken_melded == "no":
                 raise sv.bad("must_use", "expected null: this pack takes no card deep in the "
-                                         f"pile (pile.take is {rules.take})")
+                                         f"pile (pile.take is {rules.take}) and need not meld "
+                                         "a taken card (pile.taken_melded)")
             if self.taken is not None:
                 raise sv.bad("taken", "expected null with must_use set (a card taken deep "
                                       "in the pile is not the top card)")
