@@ -14,6 +14,7 @@ compiled :class:`~meldkit._rules.Rules`; nothing here knows which game is being 
 from __future__ import annotations
 
 import json
+from operator import attrgetter
 from typing import Any
 
 from . import saves as _saves
@@ -54,6 +55,67 @@ from .kernel._canasta_end import HandEnd
 from .kernel._canasta_out import GoingOut
 from .kernel._canasta_play import PlayPhase
 from .kernel._canasta_runs import Run, SequencePlay, span_text
+
+
+# What RankSlotModel.view builds at every decision for every seat, made fast (as Houses'
+# view): a view's dicts are copies of templates filled in (copying a dict costs a fraction of
+# building it key by key): the view itself (_VIEW) and, per seating, each seat's and each
+# side's records and each side's meld record of each slot (_view_seat_templates).  A
+# sequence's name is looked up (_view_spans), not formatted.  Templates hold no lists: every
+# list and dict of a view is new.
+_VIEW = dict.fromkeys((  # the keys in order: the core (ai/view_schema.CORE), then the model's
+    "pack", "player", "team", "hand_number", "phase", "current_player", "dealer", "hand",
+    "seats", "sides", "melds", "stock_size", "pile", "knock", "deadwood", "legal_actions",
+    "you", "players", "teams"))
+_TEXT = attrgetter("_text")
+"""An action's notation: ``str(action)`` without the Python call (``Action.__str__``)."""
+_VIEW_MEMO_MAX = 1 << 10
+"""Most seatings (and sequence rank lists) the view's memos keep (then they start again)."""
+_VIEW_SEATS: dict[tuple[int, ...], tuple] = {}
+"""``(n_teams, *team_of)`` -> the view's records of that seating (_view_seat_templates)."""
+_VIEW_SPANS: dict[tuple[int, ...], dict[tuple[int, int, int], str]] = {}
+"""``melds.sequences.ranks`` -> ``{(suit, lo, hi): span_text(...)}``, filled as seen."""
+
+
+def _view_seat_templates(key: tuple[int, ...]) -> tuple:
+    """The view's records of the seating ``key`` (``(n_teams, *team_of)``) with what the
+    seating fixes filled in: ``(seats records, players records, [(the side's seats, teams
+    record, sides record, its meld record of each slot) of each side])``."""
+    n_teams, team_of = key[0], key[1:]
+    seats = tuple({"seat": q, "side": side, "hand_size": None} for q, side in enumerate(team_of))
+    players = tuple({"seat": q, "team": side, "hand_size": None, "reserve_size": None,
+                     "reserve_picked_up": None, "bonus": None, "out": None}
+                    for q, side in enumerate(team_of))
+    sides = []
+    for t in range(n_teams):
+        by_slot: list[dict[str, Any] | None] = [None] * (max(N_RANKS, WILD, SEQ) + 1)
+        for slot in (*range(N_RANKS), WILD):
+            by_slot[slot] = {"rank": "wild" if slot == WILD else RANKS[slot], "cards": None,
+                             "closed": None, "book": None, "pending": None, "id": None,
+                             "owner": None, "side": t, "kind": "wild" if slot == WILD else "set"}
+        by_slot[SEQ] = {"rank": "run", "sequence": None, "cards": None, "closed": None,
+                        "book": None, "pending": None, "id": None, "owner": None, "side": t,
+                        "kind": "run"}
+        sides.append((tuple(q for q, side in enumerate(team_of) if side == t),
+                      {"team": t, "players": None, "score": None, "melded": None,
+                       "minimum": None, "melds": None},
+                      {"side": t, "seats": None, "score": None},
+                      tuple(by_slot)))
+    if len(_VIEW_SEATS) >= _VIEW_MEMO_MAX:
+        _VIEW_SEATS.clear()
+    found = _VIEW_SEATS[key] = (seats, players, tuple(sides))
+    return found
+
+
+def _view_spans(seq_ranks: tuple[int, ...]) -> dict[tuple[int, int, int], str]:
+    """The memo of the sequences' names of ``seq_ranks`` (filled by the view)."""
+    try:
+        return _VIEW_SPANS[seq_ranks]
+    except KeyError:
+        if len(_VIEW_SPANS) >= _VIEW_MEMO_MAX:
+            _VIEW_SPANS.clear()
+        found = _VIEW_SPANS[seq_ranks] = {}
+        return found
 
 
 class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, HandEnd):
@@ -390,85 +452,113 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
         its top)."""
         if type(player) is not int or not 0 <= player < self.n_players:
             raise SetupError(f"player must be a seat 0..{self.n_players - 1}, not {player!r}")
+        # Built for speed (see _view_seat_templates): the records copied from templates and
+        # filled in, one pass over the sides and one over the seats, every list and dict new
+        # (a caller may change its view); the same records, key for key, as written out
+        # (tests/test_rank_slot_view.py keeps that code and checks this against it).
+        rules = self.rules
         codes = self.codes
+        code = codes.__getitem__
+        team_of, n_teams, n_players = self.team_of, self.n_teams, self.n_players
+        key = (n_teams, *team_of)
+        try:
+            seat_ts, player_ts, side_ts = _VIEW_SEATS[key]
+        except KeyError:
+            seat_ts, player_ts, side_ts = _view_seat_templates(key)
+        scores, melded, hand_number = self.scores, self.melded, self.hand_number
+        book_size, book_kind, minimum_for = rules.book_size, rules.book_kind, rules.minimum_for
+        spans = None  # the sequences' names (span_text), found at the first sequence
         teams = []
         sides = []
         all_melds: list[dict[str, Any]] = []  # the core's melds: each team's, as one list
-        for t in range(self.n_teams):
+        minimum_of = None  # (score, minimum) of the last team: sides often score alike
+        all_team_melds = self.melds
+        for t in range(n_teams):
+            members, team_t, side_t, meld_ts = side_ts[t]
             melds = []
-            for m in self.melds[t]:
-                book = None
-                if len(m.cards) >= self.rules.book_size:
-                    k = self.rules.book_kind(m.slot, m.wild)
-                    book = k.name if k else None
-                if m.slot == SEQ:
-                    melds.append({
-                        "rank": "run",
-                        "sequence": span_text(self.rules.seq_ranks, m.suit, m.lo, m.hi),
-                        "cards": [codes[c] for c in m.cards],
-                        "closed": m.closed,
-                        "book": book,
-                        "pending": m.pending,
-                        "id": None, "owner": None, "side": t, "kind": "run",
-                    })
-                    continue
-                melds.append({
-                    "rank": "wild" if m.slot == WILD else RANKS[m.slot],
-                    "cards": [codes[c] for c in m.cards],
-                    "closed": m.closed,
-                    "book": book,
-                    "pending": m.pending,
-                    "id": None, "owner": None, "side": t,
-                    "kind": "wild" if m.slot == WILD else "set",
-                })
+            for m in all_team_melds[t]:
+                cards = m.cards
+                slot = m.slot
+                x = meld_ts[slot].copy()
+                if slot == SEQ:
+                    if spans is None:
+                        spans = _view_spans(rules.seq_ranks)
+                    where = (m.suit, m.lo, m.hi)
+                    try:
+                        x["sequence"] = spans[where]
+                    except KeyError:
+                        x["sequence"] = spans[where] = span_text(rules.seq_ranks, *where)
+                x["cards"] = [*map(code, cards)]
+                x["closed"] = m.closed
+                if len(cards) >= book_size:  # else "book" stays None
+                    k = book_kind(slot, m.wild)
+                    x["book"] = k.name if k else None
+                x["pending"] = m.pending
+                melds.append(x)
             all_melds += melds  # the same records in "teams" and in "melds"
-            seats = self.team_players(t)
-            teams.append({
-                "team": t,
-                "players": seats,
-                "score": self.scores[t],
-                "melded": self.melded[t],
-                "minimum": self.initial_minimum(t),
-                "melds": melds,
-            })
-            sides.append({"side": t, "seats": seats[:], "score": self.scores[t]})
-        team_of, hand_size = self.team_of, self.hand_size
-        players = [{
-            "seat": q,
-            "team": team_of[q],
-            "hand_size": hand_size[q],
-            "reserve_size": len(self.reserves[q]),
-            "reserve_picked_up": self.reserve_taken[q],
-            "bonus": [codes[c] for c in self.bonus[q]],
-            "out": self.out[q],
-        } for q in range(self.n_players)]
-        v: dict[str, Any] = {  # the core (ai/view_schema.CORE), then this engine's keys
-            "pack": self.rules.name,
-            "player": player,
-            "team": team_of[player],
-            "hand_number": self.hand_number,
-            "phase": self.phase,
-            "current_player": self.current_player,
-            "dealer": self.dealer,
-            "hand": self.hand_codes(player),
-            "seats": [{"seat": q, "side": team_of[q], "hand_size": hand_size[q]}
-                      for q in range(self.n_players)],
-            "sides": sides,
-            "melds": all_melds,
-            "stock_size": len(self.stock),
-            "pile": {
-                "top": codes[self.pile[-1]] if self.pile else None,
-                "size": len(self.pile),
-                "frozen": self.pile_frozen,
-            },  # squared up: only the top is seen (no "cards")
-            "knock": None,
-            "deadwood": None,
-            "legal_actions": ([str(a) for a in self.legal_actions()]
-                              if self.current_player == player else None),
-            "you": player,
-            "players": players,
-            "teams": teams,
-        }
+            score = scores[t]
+            if minimum_of is None or minimum_of[0] != score:
+                minimum_of = (score, minimum_for(score, hand_number, n_players))
+            x = team_t.copy()  # = initial_minimum(t), team_players(t)
+            x["players"] = [*members]
+            x["score"] = score
+            x["melded"] = melded[t]
+            x["minimum"] = minimum_of[1]
+            x["melds"] = melds
+            teams.append(x)
+            x = side_t.copy()
+            x["seats"] = [*members]
+            x["score"] = score
+            sides.append(x)
+        hand_size, reserves, reserve_taken, bonus, out = (
+            self.hand_size, self.reserves, self.reserve_taken, self.bonus, self.out)
+        seats = []
+        players = []
+        for q in range(n_players):
+            size = hand_size[q]
+            x = seat_ts[q].copy()
+            x["hand_size"] = size
+            seats.append(x)
+            x = player_ts[q].copy()
+            x["hand_size"] = size
+            x["reserve_size"] = len(reserves[q])
+            x["reserve_picked_up"] = reserve_taken[q]
+            x["bonus"] = [*map(code, bonus[q])]
+            x["out"] = out[q]
+            players.append(x)
+        hand = []  # = hand_codes(player): by rank, each rank's cards by id
+        for cards in self.hands[player]:
+            if cards:
+                if len(cards) == 1:
+                    hand.append(codes[cards[0]])
+                else:
+                    hand += map(code, sorted(cards))
+        pile = self.pile
+        phase = self.phase
+        current = None if phase == OVER else self.current  # = current_player
+        v: dict[str, Any] = _VIEW.copy()  # the core (ai/view_schema.CORE), then this engine's
+        v["pack"] = rules.name
+        v["player"] = v["you"] = player
+        v["team"] = team_of[player]
+        v["hand_number"] = hand_number
+        v["phase"] = phase
+        v["current_player"] = current
+        v["dealer"] = self.dealer
+        v["hand"] = hand
+        v["seats"] = seats
+        v["sides"] = sides
+        v["melds"] = all_melds
+        v["stock_size"] = len(self.stock)
+        v["pile"] = {  # squared up: only the top is seen (no "cards")
+            "top": codes[pile[-1]] if pile else None,
+            "size": len(pile),
+            "frozen": self.pile_frozen,
+        }  # "knock" and "deadwood" stay None
+        if current == player:  # only the mover's view lists them (else None)
+            legal = self._cached_legal()  # = legal_actions(), not copied
+            v["legal_actions"] = [*map(_TEXT if self.plugin is None else str, legal)]
+        v["players"] = players
+        v["teams"] = teams
         if self.plugin is not None:
             extra = call_hook(self.plugin.name, "view", self.plugin.view, self, player)
             if extra is not None:
