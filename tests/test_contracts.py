@@ -455,3 +455,14 @@ def test_until_opened_the_taken_card_must_go_toward_the_contract():
     g.apply("meld 5H 5S 5D")
     g.apply("meld 9C 9S 9D")
     assert g.opened[0] and "discard 8D" in legal(g)
+
+
+def test_the_rules_sheet_says_dropping_a_taken_card_owed_and_elimination():
+    from meldkit.rulesheet import rules_sheet
+
+    p = pack(DROP + "pile: {taken_melded: until_opened}\n" + CONTRACT
+             + "game: {hands: null, eliminate_above: 100}\n")
+    sheet = rules_sheet(p)
+    assert "may **drop** — fold the hand, which then counts 20 against them" in sheet
+    assert "taken by a player who has not opened must be melded or laid off" in sheet
+    assert "passes 100 after a hand leaves the game" in sheet

@@ -130,8 +130,8 @@ def table_sections(spec) -> list[str]:
     stock, scoring and the end of the game, as Markdown lines; a pack with a ``schedule``
     says what changes from deal to deal."""
     out: list[str] = []
-    for section in (_deal, _turn, _melds, _opening, _lay_off, _buying, _ending, _stock,
-                    _scoring, _game):
+    for section in (_deal, _turn, _melds, _opening, _lay_off, _buying, _dropping, _ending,
+                    _stock, _scoring, _game):
         lines = section(spec)
         if lines:
             out += lines + [""]
@@ -354,6 +354,30 @@ def _buying(spec) -> list[str]:
         out.append(f"- Each player may buy {_times(spec.pile.buy_limit)} a deal; a "
                    "player who has bought that often is no longer asked.")
     return out
+
+
+def _dropping(spec) -> list[str]:
+    """Dropping (``turn.drop``), a taken card owed at once (``pile.taken_melded``) and
+    elimination (``game.eliminate_above``)."""
+    out = []
+    if spec.turn.drop:
+        first, later = spec.turn.drop
+        out.append(f"- **Dropping:** instead of drawing, a player may **drop** — fold the "
+                   f"hand, which then counts {first} against them in the hand's first round "
+                   f"of turns, {later} later; the last player left in the hand ends it and "
+                   "scores nothing against.")
+    rule = spec.pile.taken_melded
+    if rule != "no":
+        who = ("a player who has not opened" if rule == "until_opened" else "a player")
+        out.append(f"- **The taken card:** the top card of the discard pile taken by {who} "
+                   "must be melded or laid off in the same turn"
+                   + (" toward the opening" if rule == "until_opened" else "")
+                   + "; it may be taken only when it can be.")
+    if spec.game.eliminate_above is not None:
+        out.append(f"- **Elimination:** a player whose total passes "
+                   f"{spec.game.eliminate_above} after a hand leaves the game and is dealt no "
+                   "more cards; the last player left in wins.")
+    return ["## Dropping and elimination", "", *out] if out else []
 
 
 def _lay_off(spec) -> list[str]:
