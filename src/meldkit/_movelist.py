@@ -321,6 +321,10 @@ def _table_moves(spec) -> list[tuple[str, str]]:
         out += [("buy", f"when asked out of turn: buy the discard, with "
                         f"{n} penalty card{'' if n == 1 else 's'} from the stock"),
                 ("pass", "when asked out of turn: do not buy it")]
+    if any(d.turn.drop for d in deals):
+        first, later = spec.turn.drop or next(d.turn.drop for d in deals if d.turn.drop)
+        out.append(("drop", f"instead of drawing: fold this hand ({first} against you in "
+                            f"the first round, {later} later)"))
     return out
 
 
