@@ -199,7 +199,7 @@ def test_CR_5_deal_1_two_sets_a_run_is_not_the_contract():
     g = deal({0: "5H 5S 5D 9C 9S 9D 4H 5C 6H 7H"}, stock="KD")
     g.apply("draw")
     assert {"meld 5D 5H 5S", "meld 9C 9D 9S"} <= set(legal(g))
-    assert "meld/not-now" == refusal(g, "meld 4H 5H 6H 7H").code
+    assert "meld/not-in-contract" == refusal(g, "meld 4H 5H 6H 7H").code
     play(g, "meld 5H 5S 5D", "meld 9C 9S 9D")
     assert g.opened[0]
 
@@ -208,7 +208,7 @@ def test_CR_5_deal_2_a_set_and_a_run_not_a_second_set():
     g = deal({0: "5H 5S 5D 9C 9S 9D 6H 7H 8H 9H"}, stock="KD", deal_number=2)
     play(g, "draw", "meld 5H 5S 5D")
     assert not g.opened[0]
-    assert "meld/not-now" == refusal(g, "meld 9C 9S 9D").code  # the set is laid already
+    assert "meld/not-in-contract" == refusal(g, "meld 9C 9S 9D").code  # the set is laid already
     g.apply("meld 6H 7H 8H 9H")
     assert g.opened[0]
 
@@ -216,7 +216,7 @@ def test_CR_5_deal_2_a_set_and_a_run_not_a_second_set():
 def test_CR_5_deal_3_two_runs():
     g = deal({0: "AS 2S 3S 4S JH QH KH AH 9C 9D"}, stock="9S", deal_number=3)
     g.apply("draw")
-    assert "meld/not-now" == refusal(g, "meld 9C 9D 9S").code
+    assert "meld/not-in-contract" == refusal(g, "meld 9C 9D 9S").code
     play(g, "meld AS 2S 3S 4S", "meld JH QH KH AH")
     assert g.opened[0]
 
@@ -382,7 +382,7 @@ def test_CR_9_a_run_grows_at_either_end():
 def test_CR_9_resolved_after_opening_further_melds_of_either_kind():
     g = deal({0: "5C 5S 5D 9C 9S 9D 4H 5H 6H 7H"}, stock="KD")
     g.apply("draw")
-    assert "meld/not-now" == refusal(g, "meld 4H 5H 6H 7H").code  # not in the contract
+    assert "meld/not-in-contract" == refusal(g, "meld 4H 5H 6H 7H").code  # not in the contract
     play(g, "meld 5C 5S 5D", "meld 9C 9S 9D")
     assert "meld 4H 5H 6H 7H" in legal(g)  # once opened, a run too
     g.apply("meld 4H 5H 6H 7H")

@@ -466,3 +466,15 @@ def test_the_rules_sheet_says_dropping_a_taken_card_owed_and_elimination():
     assert "may **drop** — fold the hand, which then counts 20 against them" in sheet
     assert "taken by a player who has not opened must be melded or laid off" in sheet
     assert "passes 100 after a hand leaves the game" in sheet
+
+
+def test_refusals_before_opening_name_the_contract():
+    g = deal(pack(CONTRACT), "5H 6H 7H 8H 9C 9S 9D 2C 3D 4S", *FILLER[:2], stock="KD")
+    g.apply("draw")
+    why = g.check("meld 5H 6H 7H 8H")
+    assert why.code == "meld/not-in-contract" and "set, set" in why.sentence
+    other = deal(pack(CONTRACT), "5H 5S 5D 9C 9S 9D 2C 3D 4S 6H",
+                 "KC 5C 2D 3S 4H 6D 7S 8C 10D JH", FILLER[1], stock="KD QH")
+    for move in ("draw", "meld 5H 5S 5D", "meld 9C 9S 9D", "discard KD", "draw"):
+        other.apply(move)
+    assert other.check("add 5C to m1").code == "add/not-opened"

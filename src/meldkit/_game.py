@@ -788,9 +788,12 @@ class GameState:
             raise SaveError(f"the pack to load this save with must be a RulePack (e.g. "
                             f"meldkit.load_pack(...)), not {pack!r:.60}")
         if pack.digest != digest:
+            same = next((i for i, (a, b) in enumerate(zip(digest, pack.digest)) if a != b),
+                        min(len(digest), len(pack.digest)))
+            shown = max(12, same + 6)  # enough to tell them apart (a deal's pack: ":deal7")
             raise SaveError(
                 f"this save was made with another version of pack {name!r} "
-                f"(saved digest {digest[:12]}, this pack's {pack.digest[:12]}); "
+                f"(saved digest {digest[:shown]}, this pack's {pack.digest[:shown]}); "
                 "load it with the pack it was made with"
             )
         engine = engine_for(pack)

@@ -206,12 +206,13 @@ def _players_and_cards(spec) -> list[str]:
         out.append(f"- **Deck:** {n} standard 52-card deck{'s' if n != 1 else ''}{jokers} "
                    f"per player ({n * per} cards per player).")
     out.append(f"- **Wild cards:** {_selectors(cards.wild)}.")
-    if cards.bonus:
+    rank_slots = not spec.melds.kinds  # the card categories only that meld model reads
+    if cards.bonus and rank_slots:
         out.append(f"- **Bonus cards:** {_selectors(cards.bonus)} — laid face up at once when "
                    "dealt or drawn, and replaced from the stock.")
-    if cards.dead:
+    if cards.dead and rank_slots:
         out.append(f"- **Dead cards:** {_selectors(cards.dead)} — never melded.")
-    if cards.unmeldable:
+    if cards.unmeldable and rank_slots:
         out.append(f"- **Never melded:** {_selectors(cards.unmeldable)}.")
     counted = ("deadwood and cards left in hand" if spec.melds.kinds
                else "melds, the initial meld and cards left in hand")

@@ -837,12 +837,21 @@ class TableModel:
         if t == "meld":
             if self.rules.melds.match(a.cards) is None:
                 return "meld/not-a-meld", f"{' '.join(map(card_code, a.cards))} is not a meld"
+            if phase == PLAY and not self.opened[self.current] and self.withdrew:
+                return "meld/withdrawn", "you withdrew your opening this turn: discard"
+            if phase == PLAY and not self.opened[self.current] and self.rules.contract:
+                needs = ", ".join(self.rules.kinds[k].name for k in self._still_needed())
+                return "meld/not-in-contract", (f"that meld is none of the contract's melds "
+                                                f"you still need ({needs})")
             if phase == KNOCK:
                 return ("knock/meld", "that meld leaves more deadwood than the knock allows")
             return "meld/not-now", "that meld cannot be laid now"
         if t == "add":
             if self.rules.lay_off == "none" and phase == PLAY:
                 return "add/not-allowed", "laying off is not allowed in this game"
+            if phase == PLAY and not self.opened[self.current] and not self.rules.lay_off_before:
+                return "add/not-opened", ("you may lay off only once you have opened (met "
+                                          "the contract)")
             m = self.meld_by_id(a.target)
             if m is None:
                 return "meld/no-such-meld", f"there is no meld m{a.target}"
