@@ -118,7 +118,7 @@ class DropPlugin(Plugin):
         def drop(state, action):
             state.remove_from_hand(state.current, state.hand_cards(state.current)[0])
 
-        return (ActionHook("drop", "draw", lambda s: [s.actions.get("drop")],
+        return (ActionHook("lose", "draw", lambda s: [s.actions.get("lose")],
                            lambda s, a: None, drop, cards=0),)
 
 
@@ -132,7 +132,7 @@ def pack(base: str, plugin: str = SWAP):
 def to_draw(g):
     """Play on (the first listed action, never a plugin's) to seat 1's draw phase."""
     while (g.current_player, g.phase) != (1, "draw"):
-        g.apply(next(a for a in g.legal_actions() if a.type not in ("swap", "tap", "drop")))
+        g.apply(next(a for a in g.legal_actions() if a.type not in ("swap", "tap", "lose")))
     return g
 
 
@@ -278,8 +278,8 @@ def test_a_hook_that_raises_leaves_the_state_unchanged():
 def test_a_hook_that_loses_a_card_is_refused_and_changes_nothing(base):
     g = to_draw(meldkit.new_game(pack(base, "tt_drop"), players=2, seed=1))
     before = g.to_json()
-    with pytest.raises(meldkit.PluginError, match=r"hook drop\.apply broke card conservation"):
-        g.apply("drop")
+    with pytest.raises(meldkit.PluginError, match=r"hook lose\.apply broke card conservation"):
+        g.apply("lose")
     assert before == g.to_json()
 
 
