@@ -171,11 +171,13 @@ def test_save_and_load_mid_game_gives_an_identical_continuation(table, data):
 
 # ------------------------------------------------------------------------- 6. hidden information
 UNREACHABLE = ("no game reaches such a position",
-               "the position at the start of this turn is not counted")
+               "the position at the start of this turn is not counted",
+               "is not the kind of a card in the hand of the player to move")
 """What a save check says of a position no game can reach: a shuffle of hidden cards may
 make one (gin: a knocker's hand that can no longer get down to the knock value; Houses
 after the deck: the repetition count keys each position by where every card lies, hidden
-ones too, so a shuffled save no longer holds its own position)."""
+ones too, so a shuffled save no longer holds its own position; Rummy 500: a card taken
+deep from the face-up pile, owed at once, is a public fact the shuffle may move away)."""
 
 
 def assert_views_blind_to_hidden_cards(state: GameState, rng: random.Random) -> None:
