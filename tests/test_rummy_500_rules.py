@@ -52,7 +52,7 @@ def draw_and_throw_back(g, turns: int) -> list[str]:
     return drawn_cards
 
 
-SEAT1 = "6C 10C QC 10S JS QD KD 10H 4D 5D 8D 7S 6H"  # thirteen cards the two-player tests leave alone
+SEAT1 = "6C 10C QC 10S JS QD KD 10H 4D 5D 8D 7S 6H"  # thirteen cards the 2-player tests leave
 
 
 def going_out_game(scores=None):
@@ -199,6 +199,13 @@ def test_R5_4_sets_of_three_or_more_and_runs_of_three_or_more_of_a_suit():
         (m["id"], m["owner"], m["cards"]) for m in g.view(1)["melds"]]
 
 
+def test_R5_4_melding_is_never_compulsory():
+    g = deal("9C 9D 9H 9S 4H 5H 6H 7H 8H KC 2S 3S 4C", SEAT1.replace("6H", "2D"),
+             upcard="JD", stock="QH")
+    play(g, "draw", "discard QH")
+    assert ([], 1, 13) == (g.view(1)["melds"], g.current_player, len(g.view(0)["hand"]))
+
+
 def test_R5_4_an_ace_stands_high_or_low_but_not_around_the_corner():
     g = deal("AH 2H 3H QS KS AS KC AC 2C 9D 9H 9S JH", SEAT1, upcard="KH", stock="QH")
     g.apply("draw")
@@ -207,7 +214,8 @@ def test_R5_4_an_ace_stands_high_or_low_but_not_around_the_corner():
 
 
 def test_R5_4_a_joker_stands_for_any_card_of_a_set_or_a_run():
-    g = deal("JK 5H 6H 7C 7D AH 2H 3H QS KS AS 4C 9D", SEAT1.replace("6H", "2D"), upcard="KH", stock="8C")
+    g = deal("JK 5H 6H 7C 7D AH 2H 3H QS KS AS 4C 9D", SEAT1.replace("6H", "2D"),
+             upcard="KH", stock="8C")
     g.apply("draw")
     assert {"meld 5H 6H JK", "meld 7C 7D JK", "meld 2H 3H JK", "meld JK KS AS"} <= set(legal(g))
     g.apply("meld 7C 7D JK")
@@ -234,7 +242,7 @@ def test_R5_4_resolved_with_two_decks_a_set_may_hold_twin_cards_and_more_than_fo
 
 
 def deep_pile_game():
-    """Two players; the pile holds 7H (the upcard), AS, 9H; seat 0 to play."""
+    """Two players; the pile holds 7H (the upcard), AS, 9C; seat 0 to play."""
     g = deal("7C 7D 4S 9S KC 2D 5C 8H 10D JC 3C 6D QH", SEAT1.replace("7S", "2S"), upcard="7H",
              stock="AS 9C 4C 6S")
     play(g, "draw", "discard AS", "draw", "discard 9C")
