@@ -894,9 +894,9 @@ class TableModel:
         if self.rules.drop:
             out.append(_DROP)
         pile = self.pile
-        if pile and (self.rules.take_before or self.opened[self.current]) and (
-                not self._must_meld_taken() or self._top_usable()):
-            out.append(_TAKE)
+        if pile and (self.rules.take_before or self.opened[self.current]):
+            if not self._must_meld_taken() or self._top_usable():
+                out.append(_TAKE)
             if self.rules.take == "deep":
                 seen = {self.kind_of[pile[-1]]}
                 for i in range(len(pile) - 2, -1, -1):
