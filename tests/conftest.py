@@ -3,7 +3,7 @@
 Profiles (choose with ``--hypothesis-profile=NAME``, Hypothesis's own pytest option):
 
 - ``default`` — loaded when none is named; quick enough for every local run;
-- ``ci``      — four times the examples, as ``.ci/run`` uses;
+- ``ci``      — four times the examples, for long runs by hand;
 - ``dev``     — a handful of examples, for quick runs while editing.
 """
 
