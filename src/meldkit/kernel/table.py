@@ -2164,7 +2164,7 @@ def hook_problems(spec: Any, plugin: Any) -> list[str]:
                        f"{', '.join(phases)})")
         if table and hook.verb in TABLE_VERBS:
             out.append(f"plugin {plugin.name!r}: action verb {hook.verb!r} clashes with the "
-                       "table-melds kernel's own action")
+                       "table meld model's own action")
     return out
 
 
