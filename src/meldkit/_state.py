@@ -137,6 +137,8 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
     """
 
     __slots__ = ()
+    PROGRESS_TYPES = frozenset({MELD, ADD, RUN, EXTEND, TAKE, PICKUP})
+    """The actions that move a hand forward (a random bot that melds first prefers them)."""
     NAME = "rank_slot"
     """What :attr:`KernelState.meld_model` says of a game of this model."""
 
@@ -298,7 +300,8 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
     # compares the two over random play).
     def _legal_draw(self) -> list[Action]:
         """The draw phase's legal actions (its room in :data:`PHASES`)."""
-        return [a for a in self._draw_candidates() if self._check(a) is None]
+        check = RankSlotModel._check  # this model's own check, without the table's dispatch
+        return [a for a in self._draw_candidates() if check(self, a) is None]
 
     def _legal_play(self) -> list[Action]:
         """The play phase's legal actions (its room in :data:`PHASES`)."""

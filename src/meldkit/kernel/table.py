@@ -139,6 +139,8 @@ class TableRules:
         """``(in the first round, later)``: what a player who drops scores against (empty:
         no dropping)."""
         self.eliminate_above = spec.game.eliminate_above
+        self.may_sit_out = bool(self.drop) or self.eliminate_above is not None
+        """Whether a seat can be out of a hand (dropped) or of the game (eliminated)."""
         self.buy_limit = spec.pile.buy_limit
         self.buy_penalty = spec.pile.buy_penalty
         # --- plugin rule hooks: a pack without them keeps the plain phase table, so a
@@ -352,10 +354,8 @@ class TableActions:
         """Card kinds in canonical order (by kind)."""
         return tuple(sorted(cards))
 
-    @staticmethod
-    def interned(action) -> Action | None:
-        """The interned action equal to ``action``, or None."""
-        return _ACTION_CACHE.get(action)
+    interned = staticmethod(_ACTION_CACHE.get)
+    """The interned action equal to ``action``, or None (the interner's own lookup)."""
 
 
 TABLE_ACTIONS = TableActions()
@@ -639,7 +639,7 @@ class TableModel:
         """The next seat in turn that is still in the hand (not dropped, not eliminated)."""
         n = self.n_players
         seat = (seat + 1) % n
-        if self._sitting_out:
+        if self.rules.may_sit_out and self._sitting_out:
             out = self._out_of_hand
             while out(seat):
                 seat = (seat + 1) % n
@@ -894,8 +894,9 @@ class TableModel:
         if self.rules.drop:
             out.append(_DROP)
         pile = self.pile
-        if pile and (self.rules.take_before or self.opened[self.current]):
-            if not self._must_meld_taken() or self._top_usable():
+        rules = self.rules
+        if pile and (rules.take_before or self.opened[self.current]):
+            if rules.taken_melded == "no" or not self._must_meld_taken() or self._top_usable():
                 out.append(_TAKE)
             if self.rules.take == "deep":
                 seen = {self.kind_of[pile[-1]]}
@@ -944,7 +945,7 @@ class TableModel:
             self._drop(self.current)
             return
         if a.type == "draw":
-            if self._buyers():  # the discard passed by: the others may buy it first
+            if self.rules.buy_limit and self._buyers():  # the others may buy it first
                 self.buy_for = self.current
                 self.current = self._buyers()[0]
                 self.phase = BUY
@@ -970,7 +971,7 @@ class TableModel:
         self.taken = None
 
     def _take_top(self) -> None:
-        must = self._must_meld_taken()
+        must = self.rules.taken_melded != "no" and self._must_meld_taken()
         c = self.pile.pop()
         self.hands[self.current].append(c)
         self.taken = None if must else self.kind_of[c]
