@@ -378,7 +378,7 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
         """Apply a legal action of either phase (their ``do`` in :data:`PHASES`)."""
         t = a.type
         if t == DRAW:
-            self._do_draw()
+            DrawPhase._do_draw(self)  # the model's own (the table model has one too)
         elif t == TAKE:
             self._do_take(a)
         elif t == PICKUP:
@@ -390,7 +390,7 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
         elif t == RUN or t == EXTEND:
             self._do_run(a)
         elif t == DISCARD:
-            self._do_discard(a)
+            PlayPhase._do_discard(self, a)
         elif t == WITHDRAW:
             self._do_withdraw()
         else:

@@ -75,7 +75,8 @@ class RandomBot:
         """A random legal action, melding first."""
         actions = state.legal_actions()
         if self.meld_first:
-            kinds = getattr(state, "PROGRESS_TYPES", _MELDING)
+            model = getattr(state, "model", None)  # the kernel's meld model, else the engine
+            kinds = getattr(model if model is not None else state, "PROGRESS_TYPES", _MELDING)
             melding = [a for a in actions if a.type in kinds]
             if melding:
                 return self.rng.choice(melding)
