@@ -196,7 +196,7 @@ class GameState:
                 if not self._hooks_may_fail():  # plugin code is asked again, when wanted
                     self._legal_cache = legal
                 return
-            from ._pack_limits import NO_PROGRESS_HANDS  # only on a dead end: off the hot path
+            from ._liveness import NO_PROGRESS_HANDS  # only on a dead end: off the hot path
 
             if ended > NO_PROGRESS_HANDS:  # idle hands have ended the game within this
                 return

@@ -347,62 +347,12 @@ AT_MOST: tuple[tuple[tuple[str, ...], int], ...] = (
 ``new_game`` or legal-action generation run out of memory or time."""
 
 
-NO_PROGRESS_HANDS = 10
-"""Hands in a row that may end idle — on an empty stock or with no legal move, with no card
-melded and nobody going out — before the game ends with ``ended_by: no_progress`` (the last
-hand's record).  A game of a bundled pack never has two idle hands in a row (random and
-greedy self-play, every pack); a pack whose stock is too small for anyone to meld has
-nothing else in every hand, and without this bound would play on for ever with its scores
-falling (issue 19).  The streak is counted from the hand records, so a save needs no field
-for it."""
-
-IDLE_ENDINGS = frozenset({"stock_empty", "no_legal_move", "no_progress"})
-"""The hand endings that count towards :data:`NO_PROGRESS_HANDS` when no card was melded
-(``no_progress`` is the last such hand, relabelled)."""
-
-MAX_HANDS_WITHOUT_GAIN = 1_000
-"""Hands in a row in which the leading total reaches no new high, after which a game that
-plays to ``game.target`` ends with ``ended_by: no_progress`` at the next hand nobody goes
-out of: its totals are not moving towards the target (a pack whose sides lose more each
-hand than they gain; a gin pack in which nobody can ever knock, so every hand ends at the
-wall).  Far above what play shows: in self-play of the bundled packs the longest such run
-is 4 hands for greedy and random bots, except random gin, which knocks so rarely that runs
-of 600 wall hands occur (about 1 hand in 50 scores, so a run of 1,000 has odds below
-1 in 10^8)."""
-
-
-def no_progress(results, idle) -> bool:
-    """Whether a game has stopped making progress, judged from its finished hands
-    ``results`` (records with ``ended_by``, ``went_out`` and ``totals``): the last
-    :data:`NO_PROGRESS_HANDS` all idle (``idle(record)``: the engine says whether the hand
-    changed anything), or :data:`MAX_HANDS_WITHOUT_GAIN` hands since the leading total last
-    reached a new high.  Engines call it when a hand ends with nobody going out; it is a
-    pure function of the records, so a loaded save is judged the same way.
-
-    >>> from types import SimpleNamespace as Hand
-    >>> idle = Hand(ended_by="stock_empty", went_out=None, totals=(-50, -40))
-    >>> no_progress([idle] * (NO_PROGRESS_HANDS - 1), lambda h: True)
-    False
-    >>> no_progress([idle] * NO_PROGRESS_HANDS, lambda h: True)
-    True
-    >>> no_progress([idle] * MAX_HANDS_WITHOUT_GAIN, lambda h: False)
-    True
-    """
-    if len(results) >= NO_PROGRESS_HANDS and all(
-            idle(h) for h in results[-NO_PROGRESS_HANDS:]):
-        return True
-    if len(results) < MAX_HANDS_WITHOUT_GAIN:
-        return False
-    totals = [0] * len(results[0].totals)
-    peak, since = 0, 0
-    for h in results:
-        for t, v in enumerate(h.totals):
-            totals[t] += v
-        if max(totals) > peak:
-            peak, since = max(totals), 0
-        else:
-            since += 1
-    return since >= MAX_HANDS_WITHOUT_GAIN
+from ._liveness import (  # noqa: E402,F401 - the liveness bounds live in a leaf: re-exported
+    IDLE_ENDINGS,
+    MAX_HANDS_WITHOUT_GAIN,
+    NO_PROGRESS_HANDS,
+    no_progress,
+)
 
 MIN_STOCK_DRAWS = 2
 """Turns each player must be able to draw from the stock left by the deal (hands, reserves

@@ -9,7 +9,7 @@ import json
 
 from .. import saves as _saves
 from .._game import call_hook
-from .._pack_limits import IDLE_ENDINGS, no_progress
+from .._liveness import IDLE_ENDINGS, no_progress
 from .._scoring import HandFinal, TeamScore, canasta_items
 from ._canasta_common import DRAW_PHASE, OVER, PLAY_PHASE, HandResult, totals
 from .scoring import score

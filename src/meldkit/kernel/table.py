@@ -41,7 +41,7 @@ from .._cards import (
 )
 from .._errors import NotationError, PluginError, SaveError, SetupError
 from .._game import GameState, call_hook
-from .._pack_limits import IDLE_ENDINGS, no_progress
+from .._liveness import IDLE_ENDINGS, no_progress
 from .._stacking import KindsLeft, check_named
 from ..notation import KIND_ORDER, MELD_ORDER, Dialect, Span, table_dialect
 from ..records import HandResult
