@@ -1532,16 +1532,23 @@ def _digest(data: Mapping[str, Any]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _build(doc: _Doc, source: str) -> RulePack:
-    """Structure and check a merged document; a RulePackError listing every problem."""
-    problems = _Problems(doc)
+def _structured(doc: _Doc, problems: _Problems) -> RulePackSpec | None:
+    """``doc`` structured into a spec, or None with each structural problem added."""
     try:
-        spec = _CONVERTER.structure(doc.data, RulePackSpec)
+        return _CONVERTER.structure(doc.data, RulePackSpec)
     except (cattrs.BaseValidationError, ForbiddenExtraKeysError) as exc:
         for path, message, suggestion in _structure_errors(exc, ()):
             problems.add(path, message, suggestion)
+        return None
+
+
+def _build(doc: _Doc, source: str) -> RulePack:
+    """Structure and check a merged document; a RulePackError listing every problem."""
+    problems = _Problems(doc)
+    spec = _structured(doc, problems)
+    if spec is None:
         problems.raise_if_any()
-        raise  # pragma: no cover - a validation error always has a leaf problem
+        raise AssertionError("a validation error always has a leaf problem")  # pragma: no cover
     plugin, options = _plugin_options(spec, doc, problems)
     problems.inherited_at_child = True
     _Checker(spec, problems, plugin, options).run()
@@ -1602,12 +1609,7 @@ def _schedule(doc: _Doc, spec: RulePackSpec, problems: _Problems, name: str, sou
         if "name" in doc.data:
             merged.data["name"] = doc.data["name"]
         own = _Problems(merged)
-        try:
-            deal_spec = _CONVERTER.structure(merged.data, RulePackSpec)
-        except (cattrs.BaseValidationError, ForbiddenExtraKeysError) as exc:
-            for path, message, suggestion in _structure_errors(exc, ()):
-                own.add(path, message, suggestion)
-            deal_spec = None
+        deal_spec = _structured(merged, own)
         if deal_spec is not None:
             own.inherited_at_child = True
             _Checker(deal_spec, own, _registry_plugin(deal_spec), options).run()
