@@ -128,3 +128,18 @@ def test_clones_saves_and_undo_keep_the_model():
         assert copy.phases is game.phases and loaded == game
         game.undo()
         assert game.model is model_for(game.pack) and game.history == []
+
+
+@pytest.mark.parametrize("name", KERNEL_PACKS + ["houses"])
+def test_a_game_pickles_through_its_save_for_other_processes(name):
+    import pickle
+
+    pack = meldkit.load_pack(name)
+    game = meldkit.new_game(pack, players=pack.spec.players.min, seed=8)
+    rng = random.Random(8)
+    for _ in range(40):
+        if game.is_over:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    copy = pickle.loads(pickle.dumps(game))
+    assert copy == game and copy.legal_actions() == game.legal_actions()
