@@ -386,3 +386,18 @@ def test_houses_groups_are_removed_after_the_deck(houses_removed) -> None:
 def test_houses_an_ending_must_have_happened(houses_act) -> None:
     assert_refused(houses_act, setter(phase="over", ended_by="agreed", proposed=False),
                    "ended_by", "agreed, but the position does not end the game")
+
+
+def test_a_pending_take_of_the_piles_last_card_keeps_the_pile_frozen_and_saves():
+    """Pony Tail, 6 players: a side that has not melded takes a frozen pile of one card
+    toward its initial meld; the pile is empty but still frozen (a withdrawal puts the card
+    back), and the save of that position loads (Hypothesis found it refused)."""
+    import random
+
+    g = meldkit.new_game("pony_tail", players=6, seed=35)
+    rng = random.Random(35)
+    while not (g.pile_frozen and not g.pile):
+        g.apply(rng.choice(g.legal_actions()))
+    assert g.pile_pending and GameState.from_json(g.to_json()) == g
+    g.apply("withdraw")
+    assert g.pile_frozen and len(g.pile) == 1

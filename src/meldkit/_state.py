@@ -814,7 +814,8 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
         for t in range(self.n_teams):
             if self.melded[t] and not self.melds[t]:
                 raise S.bad(f"melded[{t}]", "true, but the side has no meld on the table")
-        if self.pile_frozen and not self.pile:
+        if self.pile_frozen and not self.pile and not self.pile_pending:
+            # (a pending initial meld may hold the pile's last card: withdrawn, it comes back)
             raise S.bad("pile_frozen", "true, but the discard pile is empty (taking the pile "
                                        "unfreezes it)")
         team = self.team_of[self.current]
