@@ -4,8 +4,10 @@ Rummy clauses are in test_contract_rummy_rules.py)."""
 
 from __future__ import annotations
 
+import json
 import pathlib
 import random
+import re
 import tempfile
 
 import pytest
@@ -478,3 +480,71 @@ def test_refusals_before_opening_name_the_contract():
     for move in ("draw", "meld 5H 5S 5D", "meld 9C 9S 9D", "discard KD", "draw"):
         other.apply(move)
     assert other.check("add 5C to m1").code == "add/not-opened"
+
+
+def test_before_opening_keys_without_an_opening_condition_are_refused_at_their_line():
+    for extra, where in (("initial_meld: {take_before: false}\n", "initial_meld.take_before"),
+                         ("pile: {taken_melded: until_opened}\n", "pile.taken_melded"),
+                         ("initial_meld: {wild_as_card: true}\n", "initial_meld.wild_as_card")):
+        with pytest.raises(RulePackError) as e:
+            pack(extra)
+        assert f"contract_test.yaml:3:" in str(e.value) and f"{where}:" in str(e.value)
+        assert "would change nothing" in str(e.value) or "no meld's points" in str(e.value)
+
+
+# --------------------------------------------------------------------------- bad saves
+def _save_of(p, moves, players=3, **stack):
+    g = deal(p, "5H 5S 5D 9C 9S 9D 2C 3D 4S 6H", *FILLER[:players - 1], **stack)
+    for move in moves:
+        g.apply(move)
+    return g, json.loads(g.to_json())
+
+
+@pytest.mark.parametrize("field, value, named", [
+    ("opened", [True, "yes", False], "opened[1]"),
+    ("opened", [True, False], "opened"),
+    ("pending", [99], "pending"),
+    ("pending", ["m1"], "pending[0]"),
+    ("withdrew", "no", "withdrew"),
+])
+def test_a_save_with_a_bad_contract_field_is_refused_naming_it(field, value, named):
+    p = pack(CONTRACT)
+    _, d = _save_of(p, ["draw", "meld 5H 5S 5D"], stock="KD")
+    d[field] = value
+    with pytest.raises(meldkit.SaveError, match=re.escape(named)):
+        GameState.from_json(json.dumps(d), pack=p)
+
+
+@pytest.mark.parametrize("field, value, named", [
+    ("buys", [0, 0, 0, 9], "buys[3]"),
+    ("buy_for", 7, "buy_for"),
+    ("buy_for", None, "buy_for"),
+    ("discarder", 2, "current"),
+    ("buys", [0, 0, 0], "buys"),
+])
+def test_a_save_with_a_bad_buying_field_is_refused_naming_it(field, value, named):
+    p = pack(BUY)
+    g = _buy_game()
+    g.apply("draw")  # the buy phase: seat 2 asked, seat 1 waiting
+    d = json.loads(g.to_json())
+    d[field] = value
+    with pytest.raises(meldkit.SaveError, match=re.escape(named)):
+        GameState.from_json(json.dumps(d), pack=g.pack)
+    assert p.digest == g.pack.digest
+
+
+@pytest.mark.parametrize("field, value, named", [
+    ("dropped", [20, 99, None, None], "dropped"),
+    ("dropped", [20, 20, 20, None], "dropped"),
+    ("eliminated", [True, False, False, False], "eliminated"),
+    ("laid", [[1, 0]] * 4, "laid"),
+])
+def test_a_save_with_a_bad_drop_elimination_or_laid_field_is_refused_naming_it(field, value,
+                                                                               named):
+    p = pack(DROP)
+    g = deal(p, "5H 5S 5D 9C 9S 9D 2C 3D 4S 6H", *FILLER, stock="KD QH")
+    g.apply("drop")
+    d = json.loads(g.to_json())
+    d[field] = value
+    with pytest.raises(meldkit.SaveError, match=re.escape(named)):
+        GameState.from_json(json.dumps(d), pack=p)

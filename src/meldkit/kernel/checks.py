@@ -184,10 +184,18 @@ def _check_contract(spec: Any, names: list[str], add: Callable[..., None],
     contract = im.melds
     minimum = any(t.minimum for t in im.minimums) or any(im.by_hand) or any(
         t.minimum for tiers in im.minimums_by_players.values() for t in tiers)
-    if not im.lay_off_before and not contract and not minimum:
-        add(("initial_meld", "lay_off_before"), "false, but the pack sets no contract or "
-            "minimum (initial_meld.melds, initial_meld.minimums), so every player has opened "
-            "and it would change nothing: set one, or remove it")
+    opening = bool(contract) or minimum or im.all_at_once
+    idle = ("but the pack sets no contract or minimum (initial_meld.melds, initial_meld."
+            "minimums), so every player has opened and it would change nothing: set one, or "
+            "remove it")
+    for key, inert in (("lay_off_before", True), ("take_before", True)):
+        if getattr(im, key) != inert and not opening:
+            add(("initial_meld", key), f"{str(getattr(im, key)).lower()}, {idle}")
+    if spec.pile.taken_melded == "until_opened" and not opening:
+        add(("pile", "taken_melded"), f"until_opened, {idle}")
+    if im.wild_as_card and not minimum:
+        add(("initial_meld", "wild_as_card"), "true, but the pack sets no opening minimum "
+            "(initial_meld.minimums), so no meld's points are counted: set one, or remove it")
     for i, name in enumerate(contract):
         if name not in names:
             add(("initial_meld", "melds", i), f"{name!r} is not a meld kind of this pack "

@@ -472,6 +472,7 @@ class TableModel:
             s._check_stack(deck_order)
         s.hand_number = 0
         s.wins = [0] * s.n_teams
+        s.eliminated = [False] * players  # out of the game (game.eliminate_above)
         s.ext = {}
         first = s.options.get("first_player")
         if first is None:
@@ -558,8 +559,6 @@ class TableModel:
         size = self.rules.hand_size(n)
         pos = 0
         self.hands = [[] for _ in range(n)]
-        if not hasattr(self, "eliminated") or self.hand_number == 1:
-            self.eliminated = [False] * n
         for i in range(n):
             seat = (first + i) % n
             if self.eliminated[seat]:
