@@ -548,3 +548,13 @@ def test_a_save_with_a_bad_drop_elimination_or_laid_field_is_refused_naming_it(f
     d[field] = value
     with pytest.raises(meldkit.SaveError, match=re.escape(named)):
         GameState.from_json(json.dumps(d), pack=p)
+
+
+def test_a_withdraw_or_drop_that_cannot_be_played_is_refused_with_its_reason():
+    g = deal(pack(CONTRACT), "5H 5S 5D 9C 9S 9D 2C 3D 4S 6H", *FILLER[:2], stock="KD")
+    assert g.check("drop").code == "drop/not-allowed"
+    assert g.check("buy").code == "turn/wrong-phase"
+    g.apply("draw")
+    assert g.check("withdraw").code == "withdraw/nothing-pending"
+    with pytest.raises(meldkit.NotationError):
+        g.apply("withdraw 5H")

@@ -855,6 +855,10 @@ class TableModel:
             if m is None:
                 return "meld/no-such-meld", f"there is no meld m{a.target}"
             return "add/does-not-fit", f"{card_code(a.cards[0])} cannot be laid off on m{a.target}"
+        if t == "withdraw":
+            return "withdraw/nothing-pending", "there are no melds toward an opening to take back"
+        if t == "drop":
+            return "drop/not-allowed", "this game has no dropping (turn.drop)"
         if t == "discard" and self.pending:
             return "contract/pending", ("your melds toward the contract are pending: lay the "
                                         "rest of it, or withdraw them, before you discard")
