@@ -15,6 +15,7 @@ import pytest
 import meldkit
 from meldkit import GameState, IllegalActionError, RulePackError
 from meldkit._cards import kind_of_code
+from meldkit.kernel.table import TableRules
 
 BASE = """
 meldkit: 1
@@ -249,6 +250,39 @@ def test_game_hands_with_a_schedule_plays_every_deal_then_ends():
     while not g.is_over:
         g.apply(rng.choice(g.legal_actions()))
     assert len(g.hand_results) == 2
+
+
+def test_a_table_pack_draws_turn_draw_cards_and_a_schedule_may_change_it_by_deal():
+    p = pack("schedule:\n  - {turn: {draw_by_players: {3: 2}}}\n  - {turn: {draw: 1}}\n")
+    assert [TableRules.of(p.for_deal(n)).draw_for(3)
+            for n in (1, 2, 3)] == [2, 1, 1]
+    g = deal(p, "5H 5S 5D 9C 9S 9D 2C 3D 4S 6H", *FILLER[:2], stock="KD 8D QS")
+    g.apply("draw")  # deal 1 draws two cards: the top two of the stock
+    assert len(g.hands[0]) == 12 and {"KD", "8D"} <= {g.card_code(c) for c in g.hands[0]}
+    from meldkit.rulesheet import rules_sheet
+    assert "draw 1 card from the stock (2 with 3 players) in deal 1" in rules_sheet(p)
+    h = saved(g)  # the save keeps deal 1's draw
+    rng = random.Random(3)
+    while not (h.hand_number == 2 and h.phase == "draw") and not h.is_over:
+        h.apply(rng.choice(h.legal_actions()))
+    assert h.hand_number == 2 and h.rules.draw_for(3) == 1
+    p2 = h.current_player
+    before = len(h.hands[p2])
+    h.apply("draw")
+    assert len(h.hands[p2]) == before + 1
+
+
+def test_a_table_pack_draws_one_card_unless_it_says_and_a_knocking_pack_only_one():
+    assert meldkit.load_pack("rummy_500").spec.turn.draw == 1
+    g = deal(pack("turn: {draw: 3}\n"), "5H 5S 5D 9C 9S 9D 2C 3D 4S 6H", *FILLER[:2],
+             stock="KD 8D QS 7C")
+    g.apply("draw")
+    assert len(g.hands[0]) == 13
+    with pytest.raises(RulePackError, match=r"turn.draw: a knocking pack draws one card"):
+        meldkit.load_pack_text("extends: gin_rummy\nturn: {draw: 2}\n", filename="k.yaml")
+    with pytest.raises(RulePackError, match=r"needs at least 12 cards, but a hand of 9 holds "
+                       r"11 after its draw"):  # three runs of 4 from 9 cards and 2 drawn
+        pack("turn: {draw: 2}\ndeal: {hand: 9}\ninitial_meld: {melds: [run, run, run]}\n")
 
 
 # --------------------------------------------------------------------------- the minimum

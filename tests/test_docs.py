@@ -237,9 +237,9 @@ def test_every_key_at_its_default_is_a_pack_the_loader_reads():
     # too small for two turns each, which the loader refuses (docs/authoring/validating.md).
     text = schema_docs.defaults_yaml().replace("decks: null", "decks: 2", 1)
     pack = meldkit.load_pack_text(text, filename="defaults.yaml")
-    assert pack.spec == attrs.evolve(
-        RulePackSpec(), deck=attrs.evolve(RulePackSpec().deck, decks=2)
-    )
+    default = RulePackSpec()  # turn.draw not given: the loader gives the meld model's own (2)
+    assert pack.spec == attrs.evolve(default, deck=attrs.evolve(default.deck, decks=2),
+                                     turn=attrs.evolve(default.turn, draw=2))
 
 
 # --------------------------------------------------------------------------- JSON Schema

@@ -235,9 +235,11 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
     "cards.values": {
         CANASTA: [(PT, "test_pt_23_card_values")],
         TABLE: [(GR, "test_GR_6_deadwood_counts_ace_1_pips_and_court_cards_10")]},
-    "turn.draw": {CANASTA: [(PT, "test_pt_7_turn_is_draw_two_then_meld_then_discard")]},
+    "turn.draw": {CANASTA: [(PT, "test_pt_7_turn_is_draw_two_then_meld_then_discard")],
+                  TABLE: [(CO, "test_a_table_pack_draws_one_card_unless_it_says_and_a_knocking_pack_only_one")]},  # noqa: E501
     "turn.draw_by_players": {
-        CANASTA: [(CC, "test_CC_7_draw_one_card_two_with_two_players_and_discard_one")]},
+        CANASTA: [(CC, "test_CC_7_draw_one_card_two_with_two_players_and_discard_one")],
+        TABLE: [(CO, "test_a_table_pack_draws_turn_draw_cards_and_a_schedule_may_change_it_by_deal")]},  # noqa: E501
     "turn.keep_card_to_discard": {CANASTA: [(PT, "test_pt_20_melding_down_to_no_card_refused")]},
     "melds.min_size": {
         CANASTA: [(PT, "test_pt_9_meld_shape_three_cards_two_naturals_three_wilds")]},

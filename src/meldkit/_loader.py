@@ -1535,11 +1535,25 @@ def _digest(data: Mapping[str, Any]) -> str:
 def _structured(doc: _Doc, problems: _Problems) -> RulePackSpec | None:
     """``doc`` structured into a spec, or None with each structural problem added."""
     try:
-        return _CONVERTER.structure(doc.data, RulePackSpec)
+        spec = _CONVERTER.structure(doc.data, RulePackSpec)
     except (cattrs.BaseValidationError, ForbiddenExtraKeysError) as exc:
         for path, message, suggestion in _structure_errors(exc, ()):
             problems.add(path, message, suggestion)
         return None
+    if spec.turn.draw is None:  # the meld model's own default
+        spec = attrs.evolve(spec, turn=attrs.evolve(spec.turn, draw=default_draw(spec)))
+    return spec
+
+
+def default_draw(spec: RulePackSpec) -> int:
+    """Cards a turn draws when ``turn.draw`` is not given: one in a table-meld pack (sets
+    and runs), two in a rank-slot pack (canasta's).
+
+    >>> from meldkit import load_pack
+    >>> [load_pack(n).spec.turn.draw for n in ("gin_rummy", "pony_tail")]
+    [1, 2]
+    """
+    return 1 if spec.melds.kinds else 2
 
 
 def _build(doc: _Doc, source: str) -> RulePack:
@@ -1566,6 +1580,7 @@ _SCHEDULED: dict[str, frozenset[str] | None] = {
     "pile": frozenset({"buy_limit"}),
     "going_out": frozenset({"requires_discard"}),
     "cards": frozenset({"wild"}),
+    "turn": frozenset({"draw", "draw_by_players"}),
 }
 """The deal-level keys a ``schedule`` item may set, by section (None: all of it)."""
 

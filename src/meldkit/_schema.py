@@ -152,7 +152,12 @@ class CardsSpec:
 class TurnSpec:
     """The shape of a turn."""
 
-    draw: int = _f(2, "Cards drawn from the stock (fewer if the stock holds fewer).")
+    draw: int | None = _f(
+        None,
+        "Cards drawn from the stock each turn (fewer if the stock holds fewer). Not given: 2 "
+        "in rank-slot packs (canasta's), 1 in table-meld packs (packs with `melds.kinds`); a "
+        "knocking pack draws 1.",
+    )
     draw_by_players: dict[int, int] | None = _by_players(
         "Cards drawn from the stock by player count (`{2: 2}`); a count not listed gets `draw`.",
     )
@@ -783,10 +788,10 @@ KEY_READERS: dict[str, KeyOwners] = {
     "cards.dead": _k(CANASTA, inert=[]),
     "cards.unmeldable": _k(CANASTA, inert=[]),
     "cards.values": _CT,
-    # --- the turn (the table kernel and Houses draw one card)
-    "turn.draw": _k(CANASTA, inert=1),
+    # --- the turn (Houses draws one card)
+    "turn.draw": _k(CANASTA, TABLE, inert=1),
     "turn.drop": _k(TABLE, inert=[]),
-    "turn.draw_by_players": _k(CANASTA, inert={}),
+    "turn.draw_by_players": _k(CANASTA, TABLE, inert={}),
     "turn.keep_card_to_discard": _C,
     # --- melds: rank slots in the canasta kernel, kinds in the table kernel
     "melds.min_size": _C, "melds.min_naturals": _C, "melds.max_wilds": _C,

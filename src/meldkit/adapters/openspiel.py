@@ -71,6 +71,7 @@ except ImportError as e:  # pragma: no cover - depends on the extra
 
 import meldkit
 from meldkit._errors import IllegalActionError, MeldkitError, SetupError
+from meldkit.ai.chance import draw_count
 from meldkit.ai.infostate import _deal_event, card_code_of, step_events
 
 __all__ = ["GAME_TYPE", "MeldkitGame", "MeldkitObserver", "MeldkitState"]
@@ -167,8 +168,10 @@ class _Table:
                              f"pack {pack_name!r} has none")
         self.dealt = self.deck_size - len(getattr(probe, "stock", ()))
         """Cards dealt from the deck's top before the first turn (chance nodes)."""
-        draw = getattr(getattr(probe, "rules", None), "draw_count", 1) or 1
-        self.draw_count = draw
+        turns = [d.spec.turn for d in self.pack.deals]
+        draw = max([draw_count(probe)] + [t.draw_by_players.get(self.players, t.draw)
+                                          for t in turns])
+        """The most cards one stock draw takes in any deal (chance nodes per draw)."""
         chance_nodes = (self.dealt + self.max_length * draw) if self.cards else 1
         self.max_game_length = self.max_length + chance_nodes
 
@@ -395,7 +398,7 @@ class MeldkitState(pyspiel.State):
                 stock.insert(top, stock.pop(i))
                 break
         self.fixed += 1
-        if self.fixed >= min(g.draw_count, len(stock)):
+        if self.fixed >= min(draw_count(s), len(stock)):
             used = g.deck_size - len(stock)
             s.deck_order = list(s.deck_order[:used]) + [g.codes[c] for c in reversed(stock)]
             a, self.pending, self.fixed = self.pending, None, 0

@@ -88,9 +88,11 @@ def _code(state: GameState, card: int) -> str:
     return card_code_of(state, card)
 
 
-def _draw_count(state: GameState) -> int:
-    rules = getattr(state, "rules", None)
-    return getattr(rules, "draw_count", 1) or 1
+def draw_count(state: GameState) -> int:
+    """Cards a stock draw takes now in ``state`` (``turn.draw`` of this deal, by player
+    count); 1 for an engine whose rules do not say."""
+    draw_for = getattr(getattr(state, "rules", None), "draw_for", None)
+    return draw_for(state.n_players) if draw_for is not None else 1
 
 
 class ChanceGame:
@@ -157,7 +159,7 @@ class ChanceGame:
         else:
             raise IllegalActionError("chance/outcome", f"{outcome!r} is not in the stock")
         self.fixed += 1
-        if self.fixed >= min(_draw_count(s), len(stock)):
+        if self.fixed >= min(draw_count(s), len(stock)):
             a, self.pending = self.pending, None
             s._legal_cache = None
             s.apply(a)

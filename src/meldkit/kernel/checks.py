@@ -206,14 +206,21 @@ def _check_contract(spec: Any, names: list[str], add: Callable[..., None],
         keep = 1 if spec.going_out.requires_discard else 0
         for n in player_counts:
             hand = spec.deal.hand_by_players.get(n, spec.deal.hand)
-            if cards > hand + 1 - keep:
+            drawn = hand + spec.turn.draw_by_players.get(n, spec.turn.draw)
+            if cards > drawn - keep:
                 add(("initial_meld", "melds"), f"needs at least {cards} cards, but a hand of "
-                    f"{hand} holds {hand + 1} after its draw"
+                    f"{hand} holds {drawn} after its draw"
                     + (" and keeps one to discard" if keep else "")
                     + f" (at {n} players): no player could meet it",
                     related=(("deal", "hand"), ("deal", "hand_by_players")))
                 break
     if spec.knock.max_deadwood is not None:
+        turn = spec.turn
+        if turn.draw != 1 or any(n != 1 for n in turn.draw_by_players.values()):
+            key = "draw" if turn.draw != 1 else "draw_by_players"
+            add(("turn", key), "a knocking pack draws one card a turn (a hand keeps its "
+                "size between turns: draw one, discard one): write 1, or remove it",
+                related=(("knock", "max_deadwood"),))
         if minimum:
             add(("initial_meld", "minimums"), "an opening minimum is for packs that meld "
                 "during play; in a knocking pack melds are laid only on a knock",

@@ -167,6 +167,15 @@ def _hand_words(d) -> str:
     return f"{_n(d.hand, 'card')} ({sizes})"
 
 
+def _draw_words(turn) -> str:
+    """``draw the top card of the stock``, ``draw 2 cards from the stock (3 with 2
+    players)``."""
+    if turn.draw == 1 and not turn.draw_by_players:
+        return "draw the top card of the stock"
+    by = ", ".join(f"{n} with {p} players" for p, n in sorted(turn.draw_by_players.items()))
+    return f"draw {_n(turn.draw, 'card')} from the stock" + (f" ({by})" if by else "")
+
+
 def _turn(spec) -> list[str]:
     take = {
         "top": "take the top card of the discard pile",
@@ -175,7 +184,10 @@ def _turn(spec) -> list[str]:
                  "together with every card above it — a card taken that way must be melded "
                  "or laid off at once"),
     }[spec.pile.take]
-    out = ["## A turn", "", f"1. **Draw:** draw the top card of the stock, or {take}."]
+    by_deal = _per_deal(spec, lambda s: s.turn, _draw_words)
+    draw = ("; ".join(f"{text} in {where}" for where, text in by_deal) if by_deal
+            else _draw_words(spec.turn))
+    out = ["## A turn", "", f"1. **Draw:** {draw}, or {take}."]
     if spec.knock.max_deadwood is not None:
         out.append("2. **Discard:** discard one card face up — or knock (see *Knocking*). "
                    "Melds are laid only when a player knocks.")

@@ -135,6 +135,9 @@ class TableRules:
         or the style's preset."""
         self.tracks_laid = any(name == "laid" for name, _ in items)
         """Whether the state keeps what each player lays (the ``laid`` item reads it)."""
+        self.draws_more = spec.turn.draw > 1 or any(
+            n > 1 for n in spec.turn.draw_by_players.values())
+        """Whether a stock draw may take more than one card (``turn.draw``)."""
         self.drop = tuple(spec.turn.drop)
         """``(in the first round, later)``: what a player who drops scores against (empty:
         no dropping)."""
@@ -184,6 +187,11 @@ class TableRules:
     def hand_size(self, players: int) -> int:
         """Cards dealt to each hand for a table of ``players``."""
         return self.spec.deal.hand_by_players.get(players, self.spec.deal.hand)
+
+    def draw_for(self, players: int) -> int:
+        """Cards a stock draw takes for a table of ``players`` (``turn.draw``,
+        ``turn.draw_by_players``; fewer when the stock holds fewer)."""
+        return self.spec.turn.draw_by_players.get(players, self.spec.turn.draw)
 
     def deck_kinds(self, players: int) -> list[int]:
         """The kind of every physical card, by card id (``deck.decks_by_players`` first)."""
@@ -970,7 +978,11 @@ class TableModel:
         self._after_draw()
 
     def _draw_stock(self) -> None:
-        self.hands[self.current].append(self.stock.pop())
+        stock, hand = self.stock, self.hands[self.current]
+        hand.append(stock.pop())
+        if self.rules.draws_more:  # a pack that draws more than one card (turn.draw)
+            for _ in range(min(self.rules.draw_for(self.n_players), len(stock) + 1) - 1):
+                hand.append(stock.pop())
         self.taken = None
 
     def _take_top(self) -> None:
