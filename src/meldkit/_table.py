@@ -147,8 +147,7 @@ def render_state(state, player: int, style: Style, fresh: Sequence[str] = (),
     model = getattr(state, "meld_model", None)
     try:
         if model == "table":
-            return _render_table_melds(view, style, title, fresh, fresh_note,
-                                       pack.spec.turn.draw)
+            return _render_table_melds(view, style, title, fresh, fresh_note)
         if model == "rank_slot":
             reserve = pack.spec.deal.reserve_name if pack.spec.deal.reserve else None
             return _render_rummy(view, style, title, wild_codes(pack), reserve,
@@ -250,8 +249,7 @@ _SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
 
 def _render_table_melds(view: dict[str, Any], style: Style, title: str,
-                        fresh: Sequence[str] = (), fresh_note: str = "new",
-                        draw: int = 1) -> str:
+                        fresh: Sequence[str] = (), fresh_note: str = "new") -> str:
     """A table-meld game (rummy, gin) as its player sees it: the melds on the table with
     their ids, the pile, the stock, the other hands' sizes, and one's hand by suit."""
     you = view["player"]

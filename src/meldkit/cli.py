@@ -683,7 +683,9 @@ class _Game:
             return [str(action)]  # the draw waits while the others are asked to buy
         if p != self.human:
             if t == "draw":
-                n = 1 if self.table_kernel else self.pack.spec.turn.draw
+                from .ai.chance import draw_count
+
+                n = draw_count(self.state)
                 if same_hand:  # the hand sizes are public
                     n = (after["seats"][p]["hand_size"] - seen["seats"][p]["hand_size"]) or n
                 return [f"drew {'' if n == 1 else f'{n} cards '}from the stock"]
