@@ -240,8 +240,9 @@ def test_a_schedule_item_may_set_only_deal_level_keys_and_is_checked_like_a_pack
     assert "schedule[0].game.target: game.target is not a deal-level key" in str(e.value)
     with pytest.raises(RulePackError, match=r"schedule\[0\].*in deal 1: needs at least 12"):
         pack(CONTRACT + "schedule:\n  - {initial_meld: {melds: [run, run, run]}}\n")
-    with pytest.raises(RulePackError, match="schedule: is read only by the table"):
-        meldkit.load_pack_text("extends: pony_tail\nschedule: [{deal: {hand: 5}}]\n")
+    with pytest.raises(RulePackError, match=r"schedule\[0\]\.deal\.reserve: deal\.reserve is "
+                       "not a deal-level key"):
+        meldkit.load_pack_text("extends: pony_tail\nschedule: [{deal: {reserve: 5}}]\n")
 
 
 def test_game_hands_with_a_schedule_plays_every_deal_then_ends():

@@ -114,7 +114,7 @@ RK, GR, OG = "test_resolved_keys", "test_gin_rummy_rules", "test_oklahoma_gin_ru
 RU, TK, KM = "test_rummy_rules", "test_table_kernel", "test_kernel_melds"
 HO, PL, HP = "test_houses_rules", "test_pack_loading", "test_hardening_packs"
 CL, WK, CO = "test_cli", "test_key_walk", "test_contracts"
-SI = "test_table_scoring_items"
+SI, RS = "test_table_scoring_items", "test_rank_slot_schedule"
 
 _META = {
     "meldkit": (PL, "test_unsupported_format_version_is_reported"),
@@ -174,7 +174,8 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
     "scoring.items": {
         TABLE: [(SI, "test_an_ace_low_in_a_run_counts_low_ace_and_cards_held_count_against")]},
     "schedule": {
-        TABLE: [(CO, "test_a_schedule_gives_each_deal_its_own_contract_and_hand_size")]},
+        TABLE: [(CO, "test_a_schedule_gives_each_deal_its_own_contract_and_hand_size")],
+        CANASTA: [(RS, "test_a_rank_slot_schedule_deals_draws_and_sets_the_minimum_by_deal")]},
     "players.min": {CANASTA: [(PT, "test_pt_2_three_or_seven_players_refused")],
                     TABLE: [(RU, "test_RU_1_two_to_six_players_with_one_deck_and_no_jokers")],
                     HOUSES: [_SEATING]},

@@ -1585,6 +1585,12 @@ _SCHEDULED: dict[str, frozenset[str] | None] = {
 """The deal-level keys a ``schedule`` item may set, by section (None: all of it)."""
 
 
+_SAME_EVERY_DEAL: dict[tuple[str, str], str] = {
+    ("cards", "wild"): "the wild ranks shape every meld's action id",
+}
+"""Deal-level keys a rank-slot pack may not vary by deal, and why."""
+
+
 def _schedule_allowed() -> str:
     keys = [f"{s}.*" if ks is None else ", ".join(f"{s}.{k}" for k in sorted(ks))
             for s, ks in _SCHEDULED.items()]
@@ -1615,6 +1621,11 @@ def _schedule(doc: _Doc, spec: RulePackSpec, problems: _Problems, name: str, sou
                 if allowed is not None and key not in allowed:
                     problems.add(at + (section, key), f"{section}.{key} is not a deal-level key "
                                  f"(a schedule item may set {_schedule_allowed()})")
+                    bad = True
+                elif (section, key) in _SAME_EVERY_DEAL and not spec.melds.kinds:
+                    problems.add(at + (section, key), f"in a rank-slot pack "
+                                 f"{_SAME_EVERY_DEAL[section, key]}, so it is the same in "
+                                 "every deal (set it once, outside the schedule)")
                     bad = True
         if bad:
             continue

@@ -690,11 +690,13 @@ class RulePackSpec:
     )
     schedule: list[dict[str, Any]] = _f(
         [],
-        "Table-meld packs: settings by deal — deal n plays with item n merged over the pack "
-        "(a later deal, with the pack as written). An item may set the deal-level keys "
-        "`deal.hand`, `deal.hand_by_players`, `initial_meld.*`, `pile.buy_limit`, "
-        "`cards.wild` and `going_out.requires_discard` (`[{initial_meld: {melds: [set, "
-        "set]}}, {deal: {hand: 12}}]`); each deal's pack is checked like a pack.",
+        "Settings by deal — deal n plays with item n merged over the pack (a later deal, "
+        "with the pack as written). An item may set the deal-level keys `deal.hand`, "
+        "`deal.hand_by_players`, `initial_meld.*`, `pile.buy_limit`, `cards.wild`, "
+        "`turn.draw`, `turn.draw_by_players` and `going_out.requires_discard` "
+        "(`[{initial_meld: {melds: [set, set]}}, {deal: {hand: 12}}]`); each deal's pack is "
+        "checked like a pack, so a key its meld model does not read is refused. A rank-slot "
+        "pack keeps its `cards.wild` in every deal.",
     )
 
 
@@ -758,7 +760,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "meldkit": _ALL, "name": _ALL, "title": _ALL, "description": _ALL, "extends": _ALL,
     "plugin": _ALL, "plugin_package": _ALL,
     "options": _k(CANASTA, TABLE, HOUSES, needs="plugin (the plugin validates them)"),
-    "schedule": _k(TABLE, inert=[]),
+    "schedule": _k(CANASTA, TABLE, inert=[]),
     # --- deck (the Houses engine brings its own deck)
     "deck.decks": _CT,
     "deck.decks_per_player": _CT,

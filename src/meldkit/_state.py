@@ -155,11 +155,11 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
     @classmethod
     def _new(cls, pack, players: int, seed: int, options: dict | None,
              deck_order: list[str] | None) -> GameState:
-        rules = Rules.of(pack)
+        rules = Rules.of(pack.for_deal(1))
         s = cls.__new__(cls)
         s.model, s.phases = RankSlotModel, PHASES
         s.rules = rules
-        s.pack = rules.pack
+        s.pack = pack
         s.plugin = rules.plugin
         s.ext = {}
         s.actions = rules.action_space
@@ -606,7 +606,8 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
     def _from_state_dict(cls, pack, d: dict) -> GameState:
         """Rebuild a state from a save, checking every field (see :mod:`meldkit.saves`)."""
         S = _saves
-        rules = Rules.of(pack)
+        deal = S.integer(S.get(d, "hand_number"), "hand_number", 1, 10**6)
+        rules = Rules.of(pack.for_deal(deal))  # a schedule: the saved deal's own rules
         s = cls.__new__(cls)
         s.model, s.phases = RankSlotModel, PHASES
         s.rules = rules

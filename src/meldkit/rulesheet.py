@@ -145,8 +145,8 @@ def rules_sheet(pack: RulePack | str | os.PathLike) -> str:
 
         out += _players_and_cards(spec) + [""] + table_sections(spec)
         return "\n".join(out).rstrip() + "\n"
-    for section in (_players_and_cards, _deal, _turn, _melds, _books, _initial_meld, _pile,
-                    _reserve, _going_out, _hand_end, _scoring, _game_end):
+    for section in (_players_and_cards, _deal, _turn, _by_deal, _melds, _books, _initial_meld,
+                    _pile, _reserve, _going_out, _hand_end, _scoring, _game_end):
         lines = section(spec)
         if lines:
             out += lines + [""]
@@ -385,6 +385,43 @@ def _initial_meld(spec) -> list[str]:
         out.append("When the pile is taken for the initial meld, its top card does not count "
                    "toward the minimum.")
     return out
+
+
+def _by_deal(spec) -> list[str]:
+    """What a rank-slot pack's ``schedule`` changes from deal to deal: the hand, the draw
+    and the opening minimum, deal by deal (the other sections give the pack as written)."""
+    from .kernel.rulesheet import _per_deal
+
+    rows = [("Hand", lambda s: s.deal, lambda d: _cards(d.hand) + (
+                f" ({_by_players(d.hand_by_players, 'card')})" if d.hand_by_players else "")),
+            ("Draw", lambda s: s.turn, lambda t: _cards(t.draw) + (
+                f" ({_by_players(t.draw_by_players, 'card')})" if t.draw_by_players else "")),
+            ("Initial meld", lambda s: s.initial_meld, _minimum_words)]
+    lines = []
+    for label, value, words in rows:
+        by_deal = _per_deal(spec, value, words)
+        if by_deal:
+            lines.append(f"- **{label}:** " + "; ".join(f"{text} in {where}"
+                                                       for where, text in by_deal) + ".")
+    if not lines:
+        return []
+    return ["## Deal by deal", "", "The deals of a game differ in these settings (the other "
+            "sections give the pack as written):", ""] + lines
+
+
+def _minimum_words(im) -> str:
+    """An opening minimum in a few words: ``a minimum of 90``, ``minimums by score
+    (50 below 1,500; 90 from 1,500)``."""
+    if im.by_hand:
+        return "minimums by hand " + ", ".join(str(m) for m in im.by_hand)
+    tiers = [t for t in im.minimums if t.minimum] or im.minimums
+    if not tiers or all(t.minimum == 0 for t in tiers):
+        return "no minimum"
+    if len(im.minimums) == 1:
+        return f"a minimum of {im.minimums[0].minimum}"
+    rows = [r.strip("| ").split(" | ") for r in _tier_rows(im.minimums)]
+    return "minimums by score (" + "; ".join(
+        f"{m} {what}" if what.startswith("below") else f"{m} at {what}" for what, m in rows) + ")"
 
 
 def _tier_rows(tiers) -> list[str]:

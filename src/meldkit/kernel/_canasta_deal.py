@@ -9,6 +9,7 @@ import random
 
 from .._cards import N_RANKS, kind_of_code, rank_of_kind
 from .._errors import SetupError
+from .._rules import Rules
 from ._canasta_common import _SLOTS, DRAW_PHASE
 
 
@@ -65,9 +66,12 @@ class DealPhase:
 
     def _start_hand(self, deck: list[int]) -> None:
         """Deal hand ``hand_number + 1`` from ``deck`` (top first)."""
-        rules = self.rules
         n = self.n_players
         self.hand_number += 1
+        if self.pack.deals:  # a schedule: this deal's own settings
+            self.rules = Rules.of(self.pack.for_deal(self.hand_number))
+            self.actions = self.rules.action_space
+        rules = self.rules
         if self.hand_number > 1:
             if rules.spec.deal.next_hand_first == "high_card":
                 self.dealer = self._draw_first_dealer()
