@@ -5,6 +5,7 @@ shown on small stacked games of ``rummy_500``."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -73,6 +74,82 @@ def test_scoring_items_are_refused_where_no_item_runs_and_when_malformed():
                                "{item: booty}]}\n", filename="items.yaml")
     text = str(e.value)
     assert "items.yaml:2:" in text and "item 'laid' takes low_ace" in text
-    assert "with a name from winner_takes, penalty, laid, held, got 'booty'" in text
+    assert "with a name from winner_takes, penalty, laid, held, multiply, got 'booty'" in text
     with pytest.raises(RulePackError, match="its items cannot be replaced"):
         meldkit.load_pack_text("extends: gin_rummy\nscoring: {items: [{item: held}]}\n")
+
+
+# --------------------------------------------------------------------------- multiply
+DOUBLE = ("extends: rummy\nname: rummy_double\nscoring:\n  items:\n    - {item: winner_takes}\n"
+          "    - {item: multiply, by: 2, when: out_at_once}\n")
+AT_ONCE = ("2C 3C 4C 10H JH QH KH 9S 9D 9C", "6D 7D 8D 6S 7S 8C JC 2S 3S 4H")
+
+
+def _double():
+    return meldkit.load_pack_text(DOUBLE, filename="rummy_double.yaml")
+
+
+def test_multiply_out_at_once_doubles_a_hand_laid_down_whole_in_one_turn():
+    g = deal(*AT_ONCE, upcard="5D", stock="KD", pack=_double())
+    for move in ("draw", "meld 2C 3C 4C", "meld 10H JH QH KH"):
+        g.apply(move)
+    g = GameState.from_json(g.to_json(), pack=g.pack)  # first_laid survives a save
+    g.apply("meld 9C 9D 9S")
+    g.apply("discard KD")
+    (hand,) = g.hand_results
+    held = hand.final.deadwood[1]
+    assert (hand.ended_by, hand.final.at_once) == ("went_out", True)
+    assert dict(hand.scores[0].items) == {"cards_in_other_hands": 2 * held}
+    assert hand.net == (2 * held, -2 * held)
+    assert GameState.from_json(g.to_json(), pack=g.pack) == g
+
+
+def test_multiply_out_at_once_leaves_a_hand_that_showed_melds_earlier_as_it_is():
+    g = deal(*AT_ONCE, upcard="5D", stock="KD 5C", pack=_double())
+    for move in ("draw", "meld 2C 3C 4C", "discard KD",  # seat 0 shows a meld, turn 1
+                 "draw", "discard 5C",
+                 "draw"):
+        g.apply(move)
+    for move in ("meld 10H JH QH KH", "meld 9C 9D 9S"):
+        g.apply(move)
+    g.apply(next(str(a) for a in g.legal_actions() if a.type == "discard"))
+    (hand,) = g.hand_results
+    assert hand.final.at_once is False and hand.went_out == 0
+    assert hand.net[0] == hand.final.deadwood[1]  # not doubled
+
+
+def test_multiply_is_checked_where_written_and_a_save_must_match_the_pack():
+    with pytest.raises(RulePackError) as e:
+        meldkit.load_pack_text("extends: rummy\nscoring:\n  items:\n    - {item: winner_takes}\n"
+                               "    - {item: multiply, by: 0, when: out_at_once}\n"
+                               "    - {item: multiply, when: dealt}\n    - {item: multiply}\n",
+                               filename="mult.yaml")
+    text = str(e.value)
+    assert "mult.yaml:5:" in text and "expected null or an integer 1..100, got 0" in text
+    assert "scoring.items[2].when: expected one of out_at_once, got 'dealt'" in text
+    assert "scoring.items[3]: item 'multiply' needs when (one of out_at_once)" in text
+    save = json.loads(deal(*AT_ONCE, upcard="5D", stock="KD", pack=_double()).to_json())
+    assert save["first_laid"] == [None, None]
+    save["first_laid"] = [5, None]  # a turn the hand has not reached
+    with pytest.raises(meldkit.SaveError, match="first_laid"):
+        GameState.from_json(json.dumps(save), pack=_double())
+    plain = json.loads(deal(*AT_ONCE, upcard="5D", stock="KD", pack="rummy").to_json())
+    assert "first_laid" not in plain  # written only where the pack scores it
+    plain["first_laid"] = [None, None]
+    with pytest.raises(meldkit.SaveError, match="does not score going out at once"):
+        GameState.from_json(json.dumps(plain))
+
+
+def test_the_rules_sheet_says_each_scoring_item_in_order():
+    from meldkit.kernel.rulesheet import ITEM_SENTENCES
+    from meldkit.kernel.scoring import TABLE_ITEMS
+    from meldkit.rulesheet import rules_sheet
+
+    assert set(ITEM_SENTENCES) == set(TABLE_ITEMS)
+    sheet = rules_sheet("rummy_500")
+    assert ("- Each player scores the value of every card they laid this hand, in melds and "
+            "lay-offs alike; an ace at the low end of a run counts 1.\n"
+            "- The cards left in each player's hand count against them.") in sheet
+    assert "other players' hands" not in sheet  # not its style's preset: the items it lists
+    assert ("- Everything above counts 2 times when the player who goes out lays their whole "
+            "hand in that one turn") in rules_sheet(_double())

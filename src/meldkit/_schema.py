@@ -582,8 +582,10 @@ class ScoringSpec:
         "`{item: <name>, <parameter>: <value>}` from `laid` (each player scores the cards "
         "they laid, melds and lay-offs; `low_ace`: what an ace at the low end of a run "
         "counts), `held` (each player loses the cards left in hand), `winner_takes` (who "
-        "goes out takes the others' counts) and `penalty` (each scores their own count); "
-        "the plugin's `adjust_scores` and the game-end bonuses follow.",
+        "goes out takes the others' counts), `penalty` (each scores their own count) and "
+        "`multiply` (everything listed above it, times `by` — default 2 — `when` the hand "
+        "meets a condition: `out_at_once`, the player who went out laid their whole hand in "
+        "that one turn); the plugin's `adjust_scores` and the game-end bonuses follow.",
     )
     melded_cards: bool = _f(True, "Add the card values of cards in books and melds.")
     bonus: BonusScoring = _f(BonusScoring(), "Bonus cards.")

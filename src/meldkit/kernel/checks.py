@@ -250,10 +250,22 @@ def _check_items(spec: Any, add: Callable[..., None]) -> None:
             add(at, f"expected {{item: <name>, ...}} with a name from {', '.join(TABLE_ITEMS)}, "
                 f"got {name!r}")
             continue
+        kind = ITEMS[name]
+        for key in kind.required:
+            if key not in entry:
+                add(at, f"item {name!r} needs {key} (one of {', '.join(kind.choices[key])})"
+                    if key in kind.choices else f"item {name!r} needs {key}")
         for key, value in entry.items():
-            if key != "item" and key not in ITEMS[name].params:
-                takes = ", ".join(ITEMS[name].params) or "no parameters"
+            if key == "item":
+                continue
+            if key not in kind.params:
+                takes = ", ".join(kind.params) or "no parameters"
                 add((*at, key), f"item {name!r} takes {takes}")
-            elif key != "item" and not (value is None or (type(value) is int
-                                                          and -1000 <= value <= 1000)):
-                add((*at, key), f"expected null or an integer -1000..1000, got {value!r}")
+            elif key in kind.choices:
+                if value not in kind.choices[key]:
+                    add((*at, key), f"expected one of {', '.join(kind.choices[key])}, got "
+                        f"{value!r}")
+            else:
+                low, high = kind.ranges.get(key, (-1000, 1000))
+                if not (value is None or (type(value) is int and low <= value <= high)):
+                    add((*at, key), f"expected null or an integer {low}..{high}, got {value!r}")

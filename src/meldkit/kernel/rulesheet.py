@@ -470,9 +470,31 @@ def _stock(spec) -> list[str]:
     return out
 
 
+_WHEN = {"out_at_once": "when the player who goes out lays their whole hand in that one "
+                        "turn, with nothing on the table before it"}
+"""Each ``multiply`` condition, as the rules sheet says it."""
+
+ITEM_SENTENCES = {
+    "winner_takes": lambda p: ("The player who goes out scores the value of every card left "
+                               "in the other players' hands."),
+    "penalty": lambda p: ("Each player scores the value of the cards left in their own hand, "
+                          "as penalty points."),
+    "laid": lambda p: ("Each player scores the value of every card they laid this hand, in "
+                       "melds and lay-offs alike" + (
+                           f"; an ace at the low end of a run counts {p['low_ace']}"
+                           if p.get("low_ace") is not None else "") + "."),
+    "held": lambda p: "The cards left in each player's hand count against them.",
+    "multiply": lambda p: (f"Everything above counts {p.get('by') or 2} times "
+                           f"{_WHEN[p['when']]}."),
+}
+"""Each table scoring item (``scoring.items``) as a sentence of the rules sheet."""
+
+
 def _scoring(spec) -> list[str]:
     style = spec.scoring.style
     out = ["## Scoring", "", "- Cards count at their values (the table above)."]
+    if spec.scoring.items:  # the pack's own items, in their order
+        return out + [f"- {ITEM_SENTENCES[d['item']](d)}" for d in spec.scoring.items]
     if style == "knock":
         kn = spec.knock
         out.append("- The knocker scores the difference between the two deadwood totals.")

@@ -125,6 +125,10 @@ class TableFinal:
     ext: dict = attrs.field(factory=dict, hash=False)
     """Plugin data (``state.ext``) as it stood at the end of the hand (saved only when
     there is some), so a plugin's ``adjust_scores`` rescores the hand from the record."""
+    at_once: bool = False
+    """The player who went out laid their whole hand in that one turn, nothing on the
+    table before it (what the ``multiply`` item's ``when: out_at_once`` reads; recorded
+    only where the pack scores it)."""
 
     def to_dict(self) -> dict:
         d = {"team_of": list(self.team_of), "deadwood": list(self.deadwood),
@@ -133,6 +137,8 @@ class TableFinal:
              "game_end": [[list(i) for i in t] for t in self.game_end]}
         if self.laid:
             d["laid"] = [list(x) for x in self.laid]
+        if self.at_once:
+            d["at_once"] = True
         if self.ext:
             d["ext"] = self.ext
         return d
@@ -145,7 +151,7 @@ class TableFinal:
                    game_end=tuple(tuple((str(a), int(b)) for a, b in t) for t in d["game_end"]),
                    hand_number=d.get("hand_number", 0),
                    laid=tuple((int(a), int(b)) for a, b in d.get("laid", ())),
-                   ext=d.get("ext", {}))
+                   ext=d.get("ext", {}), at_once=d.get("at_once", False))
 
 
 def knock_outcome(knocker_deadwood: int, defender_deadwood: int, terms: KnockTerms,
@@ -217,22 +223,30 @@ class Item:
 @attrs.frozen
 class ItemType:
     """A registry entry: ``build(ctx, **params)`` returns the item's function.  ``ctx`` is
-    the compiled rules the item reads tables from (card values, book kinds), or None."""
+    the compiled rules the item reads tables from (card values, book kinds), or None.
+    ``choices`` names the parameters that take a word, with the words allowed (the others
+    take integers, -1000..1000 unless ``ranges`` bounds them); ``required``, the parameters
+    a pack must give."""
 
     name: str
     params: tuple[str, ...]
     build: Callable[..., Callable[[Any, Tally], None]]
     doc: str
+    choices: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
+    required: tuple[str, ...] = ()
+    ranges: dict[str, tuple[int, int]] = attrs.field(factory=dict)
 
 
 ITEMS: dict[str, ItemType] = {}
 """Every scoring item, by name."""
 
 
-def item(name: str, *params: str):
+def item(name: str, *params: str, choices: dict[str, tuple[str, ...]] | None = None,
+         required: tuple[str, ...] = (), ranges: dict[str, tuple[int, int]] | None = None):
     """Register ``build`` as the builder of item ``name`` with parameters ``params``."""
     def register(build):
-        ITEMS[name] = ItemType(name, params, build, (build.__doc__ or "").strip())
+        ITEMS[name] = ItemType(name, params, build, (build.__doc__ or "").strip(),
+                               dict(choices or {}), required, dict(ranges or {}))
         return build
     return register
 
@@ -388,7 +402,33 @@ def _held(ctx):
     return held
 
 
-TABLE_ITEMS = ("winner_takes", "penalty", "laid", "held")
+CONDITIONS: dict[str, Callable[[Any], bool]] = {
+    "out_at_once": lambda final: (final.at_once and final.went_out is not None
+                                  and final.ended_by == "went_out"),
+}
+"""What a hand's ``multiply`` item may depend on (``when``), each read from the hand's
+record: ``out_at_once``, a player went out laying their whole hand in one turn."""
+
+
+@item("multiply", "by", "when", choices={"when": tuple(CONDITIONS)}, required=("when",),
+      ranges={"by": (1, 100)})
+def _multiply(ctx, when: str, by: int = 2):
+    """Everything the items above it scored this hand, times ``by`` (default 2), when the
+    hand meets ``when`` (``out_at_once``: the player who went out laid their whole hand
+    in that one turn)."""
+    met = CONDITIONS[when]
+    by = 2 if by is None else by
+
+    def multiply(final, tally: Tally) -> None:
+        if not met(final):
+            return
+        tally.items = [[(label, points * by) for label, points in side]
+                       for side in tally.items]
+        tally.net = [points * by for points in tally.net]
+    return multiply
+
+
+TABLE_ITEMS = ("winner_takes", "penalty", "laid", "held", "multiply")
 """The items a table-meld pack may list in ``scoring.items``."""
 
 

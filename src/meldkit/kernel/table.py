@@ -135,6 +135,9 @@ class TableRules:
         or the style's preset."""
         self.tracks_laid = any(name == "laid" for name, _ in items)
         """Whether the state keeps what each player lays (the ``laid`` item reads it)."""
+        self.tracks_at_once = any(params.get("when") == "out_at_once" for _, params in items)
+        """Whether the state keeps the turn each player first laid cards that stay on the
+        table (``first_laid``: a ``multiply`` item's ``when: out_at_once`` reads it)."""
         self.draws_more = spec.turn.draw > 1 or any(
             n > 1 for n in spec.turn.draw_by_players.values())
         """Whether a stock draw may take more than one card (``turn.draw``)."""
@@ -440,7 +443,7 @@ class TableModel:
                  "layoff_stage", "defenders", "taken", "must_use", "pile_takes",
                  "returned_in_row", "turns", "wins", "multiplier", "ext",
                  "opened", "pending", "withdrew", "buys", "buy_for", "discarder", "laid",
-                 "dropped", "eliminated")
+                 "dropped", "eliminated", "first_laid")
     """The state fields this model keeps (slots of ``KernelState``); ``state.actions``
     is :data:`TABLE_ACTIONS`, which builds interned actions for a plugin's ``legal``
     (``state.actions.get(verb, cards, target)``)."""
@@ -602,6 +605,7 @@ class TableModel:
         self.buy_for = None
         self.discarder = None
         self.laid = [[0, 0] for _ in range(n)]
+        self.first_laid = [None] * n
         self.dropped = [None] * n
         kn = spec.knock
         self.knock_value = kn.max_deadwood
@@ -1206,11 +1210,15 @@ class TableModel:
                 if self._opening_met(p):  # the contract is down, worth the minimum: opened
                     self.opened[p] = True
                     self.pending = []
+            if self.opened[p] and self.first_laid[p] is None:  # on the table to stay
+                self.first_laid[p] = self.turns
         elif t == "withdraw":
             self._withdraw(p)
             return
         elif t == "add":
             self._lay_off(p, a.cards[0], a.target)
+            if self.first_laid[p] is None:
+                self.first_laid[p] = self.turns
         else:
             self._discard(p, a.cards[0])
             return
@@ -1406,6 +1414,12 @@ class TableModel:
         its melds leave the table with it)."""
         return r.went_out is None and r.ended_by in IDLE_ENDINGS
 
+    def _out_at_once(self, how: str, who: int | None) -> bool:
+        """Whether ``who`` went out laying their whole hand in this one turn: nothing of
+        theirs stayed on the table from an earlier turn (tracked where the pack scores it)."""
+        return (self.rules.tracks_at_once and how == "went_out" and who is not None
+                and self.first_laid[who] in (None, self.turns))
+
     def _end_hand(self, how: str, who: int | None) -> None:
         deadwood = tuple(self._value(h) if self.dropped[p] is None else self.dropped[p]
                          for p, h in enumerate(self.hands))
@@ -1415,7 +1429,8 @@ class TableModel:
         final = TableFinal(tuple(self.team_of), deadwood, how, who, big_gin, self.multiplier,
                            hand_number=self.hand_number,
                            laid=tuple(map(tuple, self.laid)) if self.rules.tracks_laid else (),
-                           ext=json.loads(json.dumps(self.ext)) if self.ext else {})
+                           ext=json.loads(json.dumps(self.ext)) if self.ext else {},
+                           at_once=self._out_at_once(how, who))
         scores, net, ending = self._score(final)
         self.hand_results.append(TableHandResult(self.hand_number, ending, who, scores, net,
                                                  final))
@@ -1658,6 +1673,7 @@ class TableModel:
         s.wins = self.wins[:]
         s.opened, s.pending, s.buys = self.opened[:], self.pending[:], self.buys[:]
         s.laid = [x[:] for x in self.laid]
+        s.first_laid = self.first_laid[:]
         s.dropped, s.eliminated = self.dropped[:], self.eliminated[:]
         s.ext = json.loads(json.dumps(self.ext)) if self.ext else {}
         s._legal_cache = None
@@ -1684,6 +1700,8 @@ class TableModel:
             d.update(opened=self.opened[:], pending=self.pending[:], withdrew=self.withdrew)
         if self.rules.tracks_laid:
             d["laid"] = [x[:] for x in self.laid]
+        if self.rules.tracks_at_once:
+            d["first_laid"] = self.first_laid[:]
         if any(x is not None for x in self.dropped):
             d["dropped"] = self.dropped[:]
         if any(self.eliminated):
@@ -1806,6 +1824,12 @@ class TableModel:
                                         for j, x in enumerate(sv.array(v, p, 2))], n)
         if laid is not None and not rules.tracks_laid:
             raise sv.bad("laid", "this pack does not score what each player lays")
+        first = d.get("first_laid")
+        if first is not None and not rules.tracks_at_once:
+            raise sv.bad("first_laid", "this pack does not score going out at once")
+        s.first_laid = [None] * n if first is None else sv.array_of(
+            first, "first_laid", lambda v, p: None if v is None else sv.integer(
+                v, p, 0, s.turns), n)
         buy_for, discarder = d.get("buy_for"), d.get("discarder")
         s.buy_for = None if buy_for is None else seat(buy_for, "buy_for")
         s.discarder = None if discarder is None else seat(discarder, "discarder")
@@ -2045,6 +2069,9 @@ class TableModel:
                                                   "same as final.went_out")
             if f.multiplier not in (1, 2) or type(f.big_gin) is not bool:
                 raise sv.bad(f"{where}.final", "multiplier 1 or 2 and big_gin true or false")
+            if type(f.at_once) is not bool or (f.at_once and not self.rules.tracks_at_once):
+                raise sv.bad(f"{where}.final.at_once", "true only where the pack scores "
+                                                       "going out at once, else absent")
             if len(f.game_end) not in (0, self.n_teams) or (f.game_end and i != len(
                     self.hand_results) - 1):
                 raise sv.bad(f"{where}.final.game_end", "game-end bonuses belong to the last "
