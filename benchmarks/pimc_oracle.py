@@ -77,13 +77,17 @@ def positions(n: int, shuffles: int):
         g = meldkit.new_game("gin_rummy", players=2, seed=seed)
         stops = set(rng.sample(range(40), 3))
         k = 0
+        before: list = [[], []]  # each player's earlier decisions this hand
         while not g.hand_results:
             legal = g.legal_actions()
             if k in stops and len(legal) > 1 and GinRollout.applies(g, _GIN_PHASES):
                 greedy = GreedyBot().choose(g)
                 cands = [str(a) for a in probe._candidates(g, legal, greedy)]
                 if len(cands) > 1:
-                    out.append((g.clone(), cands, str(greedy), values(g, cands, shuffles, rng)))
+                    out.append((g.clone(), cands, str(greedy), values(g, cands, shuffles, rng),
+                                before[g.current_player][:]))
+            if len(legal) > 1 and g.phase in ("first_upcard", "draw"):
+                before[g.current_player].append(g.clone())
             g.apply(type(g).greedy_policy(g))
             k += 1
     return out[:n]
@@ -93,8 +97,10 @@ def evaluate(label, make, data) -> float:
     gain = 0.0
     spent = 0.0
     phases: dict = {}
-    for g, moves, greedy, vals in data:
+    for g, moves, greedy, vals, earlier in data:
         bot = make()
+        for s in earlier:  # what the bot saw at its earlier decisions this hand
+            bot.observe(s)
         t0 = time.process_time()
         a = str(bot.choose(g))
         spent += time.process_time() - t0
@@ -119,6 +125,7 @@ def main(argv=None) -> int:
     ap.add_argument("--shuffles", type=int, default=300)
     ap.add_argument("--time-limit", type=float, default=0.1)
     ap.add_argument("--param", action="append", default=[], metavar="KEY=VALUE")
+    ap.add_argument("--cache", metavar="PATH", help="keep the valued positions in this file")
     ap.add_argument("--cheat", action="store_true", help="also score pimc shown the hand")
     args = ap.parse_args(argv)
     kw = {}
@@ -126,7 +133,20 @@ def main(argv=None) -> int:
         k, _, v = kv.partition("=")
         kw[k] = float(v) if "." in v else int(v)
     t0 = time.process_time()
-    data = positions(args.positions, args.shuffles)
+    data = None
+    if args.cache:
+        import os
+        import pickle
+
+        if os.path.exists(args.cache):
+            with open(args.cache, "rb") as f:
+                data = pickle.load(f)
+    if data is None:
+        data = positions(args.positions, args.shuffles)
+        if args.cache:
+            with open(args.cache, "wb") as f:
+                pickle.dump(data, f)
+    data = data[:args.positions]
     print(f"{len(data)} positions valued in {time.process_time() - t0:.0f} s", flush=True)
     tl = args.time_limit
     evaluate(f"pimc {kw or 'default'}", lambda: PIMCBot(seed=1, time_limit=tl, **kw), data)

@@ -87,13 +87,14 @@ class PIMCBot:
 
     name = "pimc"
 
-    def __init__(self, seed: int | None = None, time_limit: float = 0.1,
+    def __init__(self, seed: int | None = None, time_limit: float | None = None,
                  max_samples: int = 2000, top_k: int = 3, scale: float | None = None,
-                 win_weight: float = 1.0, margin: float = 0.0, confidence: float = 1.0,
+                 win_weight: float = 1.0, margin: float = 0.0, confidence: float = 0.5,
                  rollout_depth: int = 400, fast: bool = True, infer: int = 8,
                  depth_back: int = 4, strength: float = 0.1,
                  select: float = 1.3, proposals: int = 1,
-                 weights: tuple = (8.0, 1.5, 2.0, 1.5)):
+                 weights: tuple = (8.0, 1.5, 2.0, 1.5), particles: int = 10000,
+                 eps: float = 0.05, tie: float = 0.5, tries: int = 4):
         from .bots import GreedyBot
 
         self.rng = random.Random(seed)
@@ -114,6 +115,11 @@ class PIMCBot:
         self.weights = weights
         self.proposals = proposals
         self.select = select
+        self.particles = particles
+        self.eps = eps
+        self.tries = tries
+        self.tie = tie
+        self._pf: dict = {}  # seat -> the particles following its opponent this hand
         self._sims: dict = {}
         self.last_samples = 0
         self.last_seconds = 0.0
@@ -141,7 +147,7 @@ class PIMCBot:
         k = len(cands)
         values: list[list[float]] = [[] for _ in cands]
         n = 0
-        deadline = t0 + self.time_limit
+        deadline = t0 + (self.time_limit or 0.1)
         per = 0.0
         sim = None
         if self.fast and GinRollout.applies(state):
@@ -265,13 +271,18 @@ class PIMCBot:
         phase = state.phase
         passes = getattr(state, "passes", 0)
         moves = [str(a) for a in cands]
-        worlds = self._worlds(state, sim, obs, early, kmask, m, unseen)
+        worlds = None
+        if self.particles > 0 and type(self)._worlds is PIMCBot._worlds:
+            worlds = self._particle_worlds(state, sim, unseen, kmask, m)
+        if worlds is None:
+            worlds = self._worlds(state, sim, obs, early, kmask, m, unseen)
         k = len(cands)
         values: list[list[float]] = [[] for _ in cands]
         n = 0
-        deadline = t0 + self.time_limit
+        deadline = t0 + (self.time_limit or 0.25)
         per = 0.0
         sign = 1 if me == 0 else -1
+        ts = time.process_time()
         while n < self.max_samples:
             if n and time.process_time() + per > deadline:
                 break
@@ -287,7 +298,7 @@ class PIMCBot:
                                         state.returned_in_row, mv)
                 values[i].append(self._score(sign * net, scale))
             n += 1
-            per = (time.process_time() - t0) / n
+            per = (time.process_time() - ts) / n
         return self._pick(cands, greedy, values, n, t0)
 
     def _worlds(self, state, sim, obs, early, kmask, m, unseen):
@@ -345,6 +356,305 @@ class PIMCBot:
             stock = [c for c in unseen if rest >> c & 1]
             rng.shuffle(stock)
             yield hm, stock
+
+    # ------------------------------------------------------------------ the particle filter
+    def _gin_events(self, state, me):
+        """The opponent's play this hand, oldest first, for :meth:`_filter`: ``("up", u,
+        took)`` an upcard ``u`` it took or refused (the first upcard or a draw), ``("stock",)``
+        a stock draw, ``("disc", d)`` a discard, ``("wall", u)`` the wall's upcard refused;
+        and the mask of the cards it discarded that came from its hidden cards."""
+        from ._cards import kind_of_code
+
+        opp = 1 - me
+        events = state.public_history()
+        start = max((i for i, e in enumerate(events) if e.kind == "deal"), default=0)
+        pile: list[int] = []
+        known: set[int] = set()
+        out: list = []
+        hidden = 0
+        discards = 0
+        passes = 0
+        for e in events[start:]:
+            text = e.public
+            if e.kind == "deal":
+                up = text.rpartition("upcard ")[2].strip() if "upcard " in text else ""
+                pile = [kind_of_code(up)] if up else []
+                continue
+            if e.kind != "action":
+                continue
+            verb = text.split(" ", 1)[0]
+            his = e.player == opp
+            if verb == "take":
+                top = pile.pop() if pile else None
+                if his and top is not None:
+                    known.add(top)
+                    out.append(("up", top, True))
+            elif verb == "draw":
+                if his:
+                    if pile and not (discards == 0 and passes >= 2):
+                        out.append(("up", pile[-1], False))
+                    out.append(("stock",))
+            elif verb == "pass":
+                if discards == 0:
+                    passes += 1
+                    if his and pile:
+                        out.append(("up", pile[-1], False))
+                elif his and pile:
+                    out.append(("wall", pile[-1]))
+            elif verb == "discard":
+                d = kind_of_code(text.split()[1])
+                pile.append(d)
+                discards += 1
+                if his:
+                    if d in known:
+                        known.discard(d)
+                    else:
+                        hidden |= 1 << d
+                    out.append(("disc", d))
+            elif verb == "knock":
+                break
+        return out, hidden
+
+    def _filter(self, state, sim, unseen, kmask, m):
+        """Particles for the opponent's hand now: a sequential importance resampling of
+        its hand through its play this hand, as a greedy player's (:class:`GinSim`).
+
+        Each particle deals it ten of the cards it could have held (``pool``: the cards
+        ``me`` has not seen and the discards it made from its hidden cards), then follows
+        its turns: an upcard taken or refused, a discard and a knock not made weigh 1 if
+        the greedy player holding the particle's hand does the same, else ``eps``; a
+        stock draw is the discard itself when the particle does not hold it, else one of
+        ``tries`` cards of the stock drawn at random, picked by the weight of what the
+        greedy player then discards (the particle's weight multiplied by the mean weight
+        of the tries and the stock's size).  The particles are resampled when their
+        effective number falls under half.  Returns (hands, weights)."""
+        rng = self.rng
+        me = state.current_player
+        obs, hidden = self._gin_events(state, me)
+        full = hidden
+        for c in unseen:
+            full |= 1 << c
+        pool_cards = [c for c in range(52) if full >> c & 1]
+        n = max(1, self.particles)
+        eps = self.eps
+        tie = self.tie
+        tries = self.tries
+        top, topd, takes, disc = sim.top, sim.topd, sim.takes, sim.discard
+        limit = sim.knock_limit
+        events = state.public_history()
+        deal = max((i for i, e in enumerate(events) if e.kind == "deal"), default=0)
+        key = (id(state.rules), deal, len(state.hand_results), self.particles)
+        pf = self._pf.get(me)
+        if pf is not None and pf[0] == key and obs[:len(pf[1])] == pf[1]:
+            _, done, hands, ws, gone = pf  # go on from the turns already followed
+            hands, ws = hands[:], ws[:]
+            n = len(hands)
+            i = len(done)
+        else:
+            # from the deal: at most about half the time limit for the turns so far
+            per = 4e-6 + 8e-6 * len(obs)
+            n = min(n, max(200, int((self.time_limit or 0.25) / 2 / per)))
+            hands = []
+            for _ in range(n):
+                h = 0
+                for c in rng.sample(pool_cards, 10):
+                    h |= 1 << c
+                hands.append(h)
+            ws = [1.0 / n] * n
+            gone = 0  # hidden cards already discarded: not in the stock
+            i = 0
+        L = len(obs)
+        if L and obs[-1][0] == "stock":
+            L -= 1  # its discard is still to come
+        while i < L:
+            o = obs[i]
+            kind = o[0]
+            if kind == "up":
+                u, took = o[1], o[2]
+                b = 1 << u
+                memo: dict = {}
+                for j in range(n):
+                    if not ws[j]:
+                        continue
+                    h = hands[j]
+                    t = memo.get(h)
+                    if t is None:
+                        t = memo[h] = takes(h, u)
+                    if t != took:
+                        ws[j] *= eps
+                    if took:
+                        hands[j] = h | b
+            elif kind == "wall":
+                u = o[1]
+                for j in range(n):
+                    if ws[j] and topd(hands[j] | 1 << u) <= limit:
+                        ws[j] *= eps
+            elif kind == "stock":
+                d = obs[i + 1][1] if i + 1 < L and obs[i + 1][0] == "disc" else None
+                lik: dict = {}  # 11-card hand -> the weight of discarding d, not knocking
+                npool = len(pool_cards)
+                for j in range(n):
+                    if not ws[j]:
+                        continue
+                    h = hands[j]
+                    avail = full & ~h & ~gone
+                    if d is not None and not h >> d & 1:
+                        if not avail >> d & 1:
+                            ws[j] = 0.0
+                            continue
+                        h |= 1 << d  # it drew the card it discards
+                        w = lik.get(h)
+                        if w is None:
+                            w = 1.0 if topd(h) > limit else eps
+                            if disc(h)[0] != d:
+                                w *= tie if top(h ^ 1 << d) == topd(h) else eps
+                            lik[h] = w
+                        hands[j] = h
+                        ws[j] *= w
+                        continue
+                    navail = avail.bit_count()
+                    if not navail:
+                        ws[j] = 0.0
+                        continue
+                    if d is None:
+                        while True:
+                            x = pool_cards[rng.randrange(npool)]
+                            if avail >> x & 1:
+                                break
+                        hands[j] = h | 1 << x
+                        continue
+                    tot, cw = 0.0, []
+                    for _ in range(tries):
+                        while True:
+                            x = pool_cards[rng.randrange(npool)]
+                            if avail >> x & 1:
+                                break
+                        hx = h | 1 << x
+                        w = lik.get(hx)
+                        if w is None:
+                            w = 1.0 if topd(hx) > limit else eps
+                            if disc(hx)[0] != d:
+                                w *= tie if top(hx ^ 1 << d) == topd(hx) else eps
+                            lik[hx] = w
+                        tot += w
+                        cw.append((w, hx))
+                    r = rng.random() * tot
+                    for w, hx in cw:
+                        r -= w
+                        if r <= 0:
+                            break
+                    hands[j] = hx
+                    ws[j] *= tot / tries * navail
+                if d is not None:
+                    i += 1  # the discard is weighed with the draw
+                    for j in range(n):
+                        hands[j] &= ~(1 << d)
+                    if hidden >> d & 1:
+                        gone |= 1 << d
+            elif kind == "disc":  # after an upcard taken
+                d = o[1]
+                lik = {}
+                for j in range(n):
+                    if not ws[j]:
+                        continue
+                    h = hands[j]
+                    if not h >> d & 1:
+                        ws[j] = 0.0
+                        continue
+                    w = lik.get(h)
+                    if w is None:
+                        w = 1.0 if topd(h) > limit else eps
+                        if disc(h)[0] != d:
+                            w *= tie if top(h ^ 1 << d) == topd(h) else eps
+                        lik[h] = w
+                    ws[j] *= w
+                    hands[j] = h ^ 1 << d
+                if hidden >> d & 1:
+                    gone |= 1 << d
+            i += 1
+            tot = sum(ws)
+            if tot <= 0:  # no particle explains its play: start afresh next time
+                self._pf.pop(me, None)
+                return hands, [0.0] * n
+            ws = [w / tot for w in ws]
+            ess = 1.0 / sum(w * w for w in ws)
+            if ess < n / 2:
+                hands = self._resample(hands, ws, n)
+                ws = [1.0 / n] * n
+        # the hand now holds only cards me has not seen (and the upcards it kept)
+        allowed = kmask
+        for c in unseen:
+            allowed |= 1 << c
+        size = m + kmask.bit_count()
+        for j in range(n):
+            if hands[j] & ~allowed or hands[j].bit_count() != size:
+                ws[j] = 0.0
+        tot = sum(ws)
+        if tot <= 0:
+            self._pf.pop(me, None)
+            return hands, ws
+        ws = [w / tot for w in ws]
+        if 1.0 / sum(w * w for w in ws) < n / 2:
+            hands = self._resample(hands, ws, n)
+            ws = [1.0 / n] * n
+        self._pf[me] = (key, obs[:L], hands, ws, gone)
+        return hands, ws
+
+    def observe(self, state) -> None:
+        """Follow the opponent's play so far at two-player knock gin (what :meth:`choose`
+        does first at each decision), without searching."""
+        if not (self.fast and self.particles > 0 and GinRollout.applies(state, _GIN_PHASES)):
+            return
+        me = state.current_player
+        obs, early, known, unseen = self._gin_info(state, me)
+        kmask = 0
+        for k in known:
+            kmask |= 1 << k
+        m = len(state.hands[1 - me]) - len(known)
+        self._filter(state, self._gin_sim(state), unseen, kmask, m)
+
+    def _particle_worlds(self, state, sim, unseen, kmask, m):
+        """Endless determinizations drawn from :meth:`_filter`'s particles (by weight),
+        the stock the other unseen cards, shuffled; None if no particle is consistent."""
+        hands, ws = self._filter(state, sim, unseen, kmask, m)
+        tot = sum(ws)
+        if tot <= 0:
+            return None
+        rng = self.rng
+        full = 0
+        for c in unseen:
+            full |= 1 << c
+        cum = []
+        acc = 0.0
+        for w in ws:
+            acc += w
+            cum.append(acc)
+        self.last_particles = hands, ws
+
+        def gen():
+            import bisect
+            while True:
+                hm = hands[min(len(hands) - 1, bisect.bisect_left(cum, rng.random() * acc))]
+                rest = full & ~hm
+                stock = [c for c in unseen if rest >> c & 1]
+                rng.shuffle(stock)
+                yield hm, stock
+        return gen()
+
+    def _resample(self, hands, ws, n):
+        rng = self.rng
+        step = 1.0 / n
+        u = rng.random() * step
+        out = []
+        c = ws[0]
+        j = 0
+        for k in range(n):
+            t = u + k * step
+            while t > c and j < n - 1:
+                j += 1
+                c += ws[j]
+            out.append(hands[j])
+        return out
 
     def _pick(self, cands, greedy, values, n, t0):
         k = len(cands)
