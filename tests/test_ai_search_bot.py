@@ -1,7 +1,7 @@
 """The search bot ``pimc`` (issue 22): legal moves in every bundled pack within its time
-budget, the fast gin rollout model agreeing with the engine's greedy play, and no
-obviously bad move on fixed deals.  Its strength is measured by
-``benchmarks/strength.py`` (too slow for the suite)."""
+budget, the fast gin rollout model agreeing with the engine's greedy play, the gin particle
+filter's hands consistent with what the bot saw, and no obviously bad move on fixed deals.
+Its strength is measured by ``benchmarks/strength.py`` (too slow for the suite)."""
 
 from __future__ import annotations
 
@@ -237,3 +237,29 @@ def test_pimc_beats_random_at_gin():
         won += net > 0
         lost += net < 0
     assert won >= 4 and lost == 0
+
+
+def test_pimc_particle_filter_follows_a_greedy_opponent():
+    # every particle that weighs is a hand the opponent can hold: its size, none of the
+    # cards seat 0 sees, the upcards it kept; followed from decision to decision
+    g = meldkit.new_game("gin_rummy", players=2, seed=3, options={"first_player": 0})
+    bot = PIMCBot(seed=1, particles=300, max_samples=2)
+    checked = 0
+    while not g.hand_results and checked < 4:
+        if g.current_player == 0 and g.phase == "draw":
+            bot.observe(g)
+            sim = bot._gin_sim(g)
+            obs, early, known, unseen = bot._gin_info(g, 0)
+            kmask = sum(1 << k for k in known)
+            m = len(g.hands[1]) - len(known)
+            hands, ws = bot._filter(g, sim, unseen, kmask, m)
+            assert len(hands) == 300 and sum(ws) > 0
+            ko = g.kind_of
+            seen = sum(1 << ko[c] for c in list(g.hands[0]) + list(g.pile))
+            for h, w in zip(hands, ws):
+                if w:
+                    assert h.bit_count() == len(g.hands[1])
+                    assert not h & seen and h & kmask == kmask
+            checked += 1
+        g.apply(type(g).greedy_policy(g))
+    assert checked == 4

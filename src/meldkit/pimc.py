@@ -24,14 +24,21 @@ by ``margin`` (in units of the score). Where the greedy policy is the whole of a
 At two-player knock gin with OpenSpiel's terms (:meth:`GinRollout.applies`; the first
 upcard, draw, discard and wall decisions) the search runs on 52-bit masks of card kinds
 (:class:`GinSim`: the engine's greedy hand, about three times faster than
-:class:`GinRollout`'s lists), and the determinizations are drawn by the bot itself
-(:meth:`PIMCBot._worlds`) from what it saw this hand (:meth:`PIMCBot._gin_info`): the
-upcards the opponent took and kept are in its hand; its other cards are drawn *as a greedy
-player's kept hand would be* — the best of ``m + select × draws`` unseen cards, its
-stock draws so far letting the weakest go — and never a hand that could have knocked at
-its last discard; the stock is the rest, shuffled.  Uniform deals give the opponent about
-50 deadwood at every turn where a greedy player holds 31 after three to five turns; the
-rollouts then overrate every line that races the opponent.
+:class:`GinRollout`'s lists), for ``time_limit`` 0.25 s by default (0.1 s elsewhere), and
+the opponent's hand in each determinization is drawn from a **particle filter**
+(:meth:`PIMCBot._filter`): ``particles`` (10000) hands dealt from the cards it could hold,
+each followed through the opponent's play this hand (:meth:`PIMCBot._gin_events`) as a
+greedy player's — an upcard taken or refused, a discard, a knock not made weigh 1 where
+the greedy player holding that hand does the same, else ``eps`` (0.05; a discard that
+leaves the same least deadwood, ``tie``, 0.5); a stock draw is the card then discarded
+when the particle does not hold it, else one of ``tries`` stock cards by what it makes the
+greedy player discard — and resampled when their weight concentrates.  The particles are
+kept from decision to decision (each of the opponent's turns costs about 0.05 s at 10000)
+and those holding a card the bot has since seen are dropped.  The stock is the rest of the
+unseen cards, shuffled.  With ``particles=0`` the hands are drawn *as a greedy player's
+kept hand would be* (:meth:`PIMCBot._worlds`: the best of ``m + select × draws`` unseen
+cards, never one that could have knocked at its last discard), the sampler before the
+filter.
 
 >>> import meldkit
 >>> from meldkit.pimc import PIMCBot
@@ -58,8 +65,9 @@ _GIN_PHASES = ("first_upcard", "draw", "discard", "wall")
 class PIMCBot:
     """Determinized search over a few candidate actions with greedy rollouts.
 
-    ``time_limit``: seconds per decision (the search stops at the first determinization
-    that would start after it; one determinization costs a rollout per candidate);
+    ``time_limit``: seconds per decision (default 0.25 at two-player knock gin, 0.1
+    elsewhere; the search stops at the first determinization that would start after it;
+    one determinization costs a rollout per candidate);
     ``max_samples``: determinizations per decision at most; ``top_k``: discards searched;
     ``scale``: points per unit of score (default 25 at gin, the pack's target / 100
     elsewhere); ``win_weight``: the score of a hand won outright; ``margin``: how much
@@ -75,7 +83,10 @@ class PIMCBot:
     rollouts at a knock-gin variant :class:`GinSim` does not model (Oklahoma gin), each
     determinization is the least unlikely of ``infer`` deals (fewest cards the opponent
     let go that meld with its sampled hand, fewest of its last ``depth_back`` discards
-    that were not least-deadwood ones, plus ``strength`` times its deadwood; 1: uniform).
+    that were not least-deadwood ones, plus ``strength`` times its deadwood; 1: uniform);
+    ``particles``, ``eps``, ``tie``, ``tries``: the gin particle filter (:meth:`_filter`;
+    ``particles=0``: the kept-hand sampler :meth:`_worlds`).  :meth:`observe` follows the
+    opponent's play without searching (for a bot shown a position mid-hand).
     Time is the process's CPU time (``time.process_time``), so a shared machine does not
     shorten the search.
 
@@ -426,8 +437,14 @@ class PIMCBot:
         stock draw is the discard itself when the particle does not hold it, else one of
         ``tries`` cards of the stock drawn at random, picked by the weight of what the
         greedy player then discards (the particle's weight multiplied by the mean weight
-        of the tries and the stock's size).  The particles are resampled when their
-        effective number falls under half.  Returns (hands, weights)."""
+        of the tries and the stock's size); a discard other than the greedy one that
+        leaves the same least deadwood weighs ``tie`` (OpenSpiel's simple bot breaks
+        such ties its own way).  The particles are resampled when their effective number
+        falls under half, and kept per seat for the next decision of the same hand (only
+        the turns since are followed); a particle holding a card ``me`` has seen since
+        weighs 0.  Started mid-hand, fewer particles are dealt (about half the time limit
+        for the turns so far).  If every particle weighs 0 the filter starts afresh at the
+        next decision and this one uses :meth:`_worlds`.  Returns (hands, weights)."""
         rng = self.rng
         me = state.current_player
         obs, hidden = self._gin_events(state, me)
