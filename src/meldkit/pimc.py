@@ -24,16 +24,16 @@ by ``margin`` (in units of the score). Where the greedy policy is the whole of a
 At two-player knock gin with OpenSpiel's terms (:meth:`GinRollout.applies`; the first
 upcard, draw, discard and wall decisions) the search runs on 52-bit masks of card kinds
 (:class:`GinSim`: the engine's greedy hand, about three times faster than
-:class:`GinRollout`'s lists), for ``time_limit`` 0.25 s by default (0.1 s elsewhere), and
+:class:`GinRollout`'s lists), for ``time_limit`` 0.15 s by default (0.1 s elsewhere), and
 the opponent's hand in each determinization is drawn from a **particle filter**
-(:meth:`PIMCBot._filter`): ``particles`` (10000) hands dealt from the cards it could hold,
+(:meth:`PIMCBot._filter`): ``particles`` (5000) hands dealt from the cards it could hold,
 each followed through the opponent's play this hand (:meth:`PIMCBot._gin_events`) as a
 greedy player's — an upcard taken or refused, a discard, a knock not made weigh 1 where
 the greedy player holding that hand does the same, else ``eps`` (0.05; a discard that
 leaves the same least deadwood, ``tie``, 0.5); a stock draw is the card then discarded
 when the particle does not hold it, else one of ``tries`` stock cards by what it makes the
 greedy player discard — and resampled when their weight concentrates.  The particles are
-kept from decision to decision (each of the opponent's turns costs about 0.05 s at 10000)
+kept from decision to decision (each of the opponent's turns costs about 0.025 s at 5000)
 and those holding a card the bot has since seen are dropped.  The stock is the rest of the
 unseen cards, shuffled.  With ``particles=0`` the hands are drawn *as a greedy player's
 kept hand would be* (:meth:`PIMCBot._worlds`: the best of ``m + select × draws`` unseen
@@ -65,7 +65,7 @@ _GIN_PHASES = ("first_upcard", "draw", "discard", "wall")
 class PIMCBot:
     """Determinized search over a few candidate actions with greedy rollouts.
 
-    ``time_limit``: seconds per decision (default 0.25 at two-player knock gin, 0.1
+    ``time_limit``: seconds per decision (default 0.15 at two-player knock gin, 0.1
     elsewhere; the search stops at the first determinization that would start after it;
     one determinization costs a rollout per candidate);
     ``max_samples``: determinizations per decision at most; ``top_k``: discards searched;
@@ -105,7 +105,7 @@ class PIMCBot:
                  rollout_depth: int = 400, fast: bool = True, infer: int = 8,
                  depth_back: int = 4, strength: float = 0.1,
                  select: float = 1.3, proposals: int = 1,
-                 weights: tuple = (8.0, 1.5, 2.0, 1.5), particles: int = 10000,
+                 weights: tuple = (8.0, 1.5, 2.0, 1.5), particles: int = 5000,
                  eps: float = 0.05, tie: float = 0.5, tries: int = 4):
         from .bots import GreedyBot
 
@@ -292,7 +292,7 @@ class PIMCBot:
         k = len(cands)
         values: list[list[float]] = [[] for _ in cands]
         n = 0
-        deadline = t0 + (self.time_limit or 0.25)
+        deadline = t0 + (self.time_limit or 0.15)
         per = 0.0
         sign = 1 if me == 0 else -1
         ts = time.process_time()
@@ -472,7 +472,7 @@ class PIMCBot:
         else:
             # from the deal: at most about half the time limit for the turns so far
             per = 4e-6 + 8e-6 * len(obs)
-            n = min(n, max(200, int((self.time_limit or 0.25) / 2 / per)))
+            n = min(n, max(200, int((self.time_limit or 0.15) / 2 / per)))
             hands = []
             for _ in range(n):
                 h = 0
