@@ -114,7 +114,8 @@ RK, GR, OG = "test_resolved_keys", "test_gin_rummy_rules", "test_oklahoma_gin_ru
 RU, TK, KM = "test_rummy_rules", "test_table_kernel", "test_kernel_melds"
 HO, PL, HP = "test_houses_rules", "test_pack_loading", "test_hardening_packs"
 CL, WK, CO = "test_cli", "test_key_walk", "test_contracts"
-SI, RS = "test_table_scoring_items", "test_rank_slot_schedule"
+SI, RS, TB = "test_table_scoring_items", "test_rank_slot_schedule", "test_table_books"
+WN = "test_wild_cards_in_runs"
 
 _META = {
     "meldkit": (PL, "test_unsupported_format_version_is_reported"),
@@ -263,21 +264,32 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
     "melds.kinds[].all_wild": {TABLE: [(KM, "test_all_wild_meld_only_where_allowed")]},
     "melds.kinds[].distinct_suits": {
         TABLE: [(KM, "test_distinct_suits_refuses_two_cards_of_one_suit_in_a_set")]},
+    "melds.kinds[].wild_natural_in_place": {
+        TABLE: [(WN, "test_a_wild_card_in_its_own_place_in_a_run_is_a_natural_card"),
+                (WN, "test_a_table_pack_offers_and_lays_a_run_with_a_wild_card_in_its_own_place")]},  # noqa: E501
     "melds.lay_off.onto": {TABLE: [(TK, "test_lay_off_scope")]},
     "melds.lay_off.max_per_end": {
         TABLE: [(TK, "test_max_per_end_limits_lay_offs_at_each_end_of_a_run")]},
+    "melds.lay_off.win_back": {
+        TABLE: [(WN, "test_a_joker_in_a_run_is_won_back_by_the_card_it_stands_for")]},
     "melds.sequences": {
         CANASTA: [(SA, "test_SA_6_three_or_more_cards_of_one_suit_in_order_make_a_sequence")]},
     "melds.sequences.ranks": {CANASTA: [(SA, "test_SA_6_four_is_low_and_ace_high")]},
     "melds.sequences.min_size": {CANASTA: [(CF, "test_sequences_bounds_come_from_the_pack")]},
     "melds.sequences.max_size": {CANASTA: [(CF, "test_sequences_bounds_come_from_the_pack")]},
-    "books.size": {CANASTA: [(PT, "test_pt_11_book_closes_at_seven_and_takes_no_more")]},
+    "books.size": {CANASTA: [(PT, "test_pt_11_book_closes_at_seven_and_takes_no_more")],
+                   TABLE: [(TB, "test_min_books_counts_any_book_of_the_pack")]},
     "books.close_at_size": {
         CANASTA: [(PC, "test_pc_8_canastas_keep_growing_and_keep_their_kind")]},
-    "books.kinds": {CANASTA: [(PT, "test_pt_11_book_kinds_and_values")]},
+    "books.kinds": {CANASTA: [(PT, "test_pt_11_book_kinds_and_values")],
+                    TABLE: [(TB, "test_a_clean_run_of_seven_counts_as_a_clean_book_and_the_hand_goes_out")]},  # noqa: E501
     "books.kinds[].name": {CANASTA: [(HF, "test_HF_10_one_dirty_book_short_is_refused_and_named")]},
     "books.kinds[].sequence": {
-        CANASTA: [(CF, "test_a_sequence_book_kind_scores_a_sequence_of_book_size")]},
+        CANASTA: [(CF, "test_a_sequence_book_kind_scores_a_sequence_of_book_size")],
+        TABLE: [(TB, "test_a_clean_run_of_seven_counts_as_a_clean_book_and_the_hand_goes_out")]},  # noqa: E501
+    "books.kinds[].counts_as": {
+        CANASTA: [(TB, "test_counts_as_lets_a_rank_slot_book_stand_in_for_another_kind_to_go_out")],  # noqa: E501
+        TABLE: [(TB, "test_a_clean_run_of_seven_counts_as_a_clean_book_and_the_hand_goes_out")]},  # noqa: E501
     "initial_meld.minimums": {
         CANASTA: [(PT, "test_pt_13_initial_meld_minimum_by_team_score")],
         TABLE: [(CO, "test_an_opening_minimum_holds_a_table_players_melds_pending_until_"
@@ -337,10 +349,13 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
         TABLE: [(GR, "test_GR_15_openspiel_void_on_the_50th_take_of_the_discard")]},
     "knock.returned_card_limit": {
         TABLE: [(GR, "test_GR_15_openspiel_void_when_both_players_throw_back_the_card_they_took")]},
-    "going_out.required_books": {CANASTA: [(PT, "test_pt_18_going_out_needs_all_four_books")]},
-    "going_out.min_books": {CANASTA: [(PC, "test_pc_14_going_out_needs_a_canasta")]},
+    "going_out.required_books": {CANASTA: [(PT, "test_pt_18_going_out_needs_all_four_books")],
+                                 TABLE: [(TB, "test_going_out_needs_the_required_book_a_play_keeps_two_cards_until_then")]},  # noqa: E501
+    "going_out.min_books": {CANASTA: [(PC, "test_pc_14_going_out_needs_a_canasta")],
+                            TABLE: [(TB, "test_min_books_counts_any_book_of_the_pack")]},
     "going_out.min_books_by_players": {
-        CANASTA: [(CC, "test_CC_16_two_canastas_are_needed_with_two_or_six_players")]},
+        CANASTA: [(CC, "test_CC_16_two_canastas_are_needed_with_two_or_six_players")],
+        TABLE: [(TB, "test_min_books_by_players_sets_the_books_to_go_out_for_the_table_size")]},
     "going_out.requires_reserve": {
         CANASTA: [(PT, "test_pt_19_going_out_needs_the_players_pony_tail")]},
     "going_out.requires_discard": {
@@ -583,7 +598,8 @@ def test_a_key_written_with_the_value_the_engine_plays_anyway_is_accepted():
 
 def test_keys_a_child_inherits_into_another_engine_are_refused_at_the_childs_line():
     found = _problems("extends: pony_tail\nmelds:\n  kinds: [{type: set}]\n")
-    assert "walk.yaml:3:3: books.kinds: is read only by the rank-slot meld model" in "\n".join(found)
+    assert ("walk.yaml:3:3: reserve.pickup_on_book: is read only by the rank-slot meld model"
+            in "\n".join(found))
     assert all(p.startswith("walk.yaml:3:3: ") for p in found if "is read only by" in p)
 
 

@@ -74,7 +74,7 @@ def test_scoring_items_are_refused_where_no_item_runs_and_when_malformed():
                                "{item: booty}]}\n", filename="items.yaml")
     text = str(e.value)
     assert "items.yaml:2:" in text and "item 'laid' takes low_ace" in text
-    assert "with a name from winner_takes, penalty, laid, held, multiply, got 'booty'" in text
+    assert "with a name from winner_takes, penalty, laid, held, books, bonus, multiply, got 'booty'" in text
     with pytest.raises(RulePackError, match="its items cannot be replaced"):
         meldkit.load_pack_text("extends: gin_rummy\nscoring: {items: [{item: held}]}\n")
 
@@ -126,8 +126,8 @@ def test_multiply_is_checked_where_written_and_a_save_must_match_the_pack():
                                filename="mult.yaml")
     text = str(e.value)
     assert "mult.yaml:5:" in text and "expected null or an integer 1..100, got 0" in text
-    assert "scoring.items[2].when: expected one of out_at_once, got 'dealt'" in text
-    assert "scoring.items[3]: item 'multiply' needs when (one of out_at_once)" in text
+    assert "scoring.items[2].when: expected one of out, out_at_once, got 'dealt'" in text
+    assert "scoring.items[3]: item 'multiply' needs when (one of out, out_at_once)" in text
     save = json.loads(deal(*AT_ONCE, upcard="5D", stock="KD", pack=_double()).to_json())
     assert save["first_laid"] == [None, None]
     save["first_laid"] = [5, None]  # a turn the hand has not reached

@@ -1249,6 +1249,11 @@ class _Checker:
             if not kind.sequence:
                 continue
             path = ("books", "kinds", i, "sequence")
+            if spec.melds.kinds:  # a table pack: its runs are the sequences, wild or not
+                if not any(k.type == "run" for k in spec.melds.kinds):
+                    self.add(path, "true, but no meld kind is a run: no run could become "
+                             "this book", related=(("melds", "kinds"),))
+                continue
             if seq is None:
                 self.add(path, "true, but the pack has no melds.sequences: no sequence could "
                          "become this book", related=(("melds",),))
@@ -1311,6 +1316,18 @@ class _Checker:
                     f"{kind.name!r} is already the name of books.kinds[{first_index[kind.name]}]",
                 )
             first_index.setdefault(kind.name, i)
+            names = [k.name for k in books.kinds]
+            if kind.counts_as is not None and (kind.counts_as == kind.name
+                                               or kind.counts_as not in names):
+                self.add(("books", "kinds", i, "counts_as"),
+                         f"{kind.counts_as!r} is not another book kind (books.kinds: "
+                         f"{', '.join(names)})")
+            elif kind.counts_as is not None and kind.counts_as not in (
+                    self.spec.going_out.required_books):
+                self.add(("books", "kinds", i, "counts_as"),
+                         f"{kind.counts_as!r}, but going_out.required_books does not name "
+                         f"{kind.counts_as!r}: it would change nothing",
+                         related=(("going_out", "required_books"),))
             if kind.min_wilds < 0:
                 self.add(
                     ("books", "kinds", i, "min_wilds"), f"expected at least 0, got {kind.min_wilds}"

@@ -49,9 +49,9 @@ class BookKindRule:
     """A compiled book kind: which books it matches and what it scores."""
 
     __slots__ = ("name", "value", "ranks", "wild_only", "sequence", "min_wilds", "max_wilds",
-                 "index")
+                 "index", "counts_as")
 
-    def __init__(self, spec, index: int):
+    def __init__(self, spec, index: int, counts_as: int | None = None):
         self.name = spec.name
         self.value = spec.value
         self.ranks = _ranks(spec.ranks) if spec.ranks is not None else None
@@ -60,12 +60,15 @@ class BookKindRule:
         self.min_wilds = spec.min_wilds
         self.max_wilds = spec.max_wilds
         self.index = index
+        self.counts_as = counts_as
+        """The index of the kind this one also counts as for going out (``counts_as``)."""
 
     def matches(self, rank: int, n_wild: int) -> bool:
         """Whether a book of ``rank`` (``WILD`` for a wild book) with ``n_wild`` wilds is of
         this kind (``SEQ`` for a suited sequence)."""
-        if self.sequence or rank == SEQ:
-            return self.sequence and rank == SEQ
+        if self.sequence or rank == SEQ:  # (a table pack's runs may hold wild cards)
+            return (self.sequence and rank == SEQ and n_wild >= self.min_wilds
+                    and (self.max_wilds is None or n_wild <= self.max_wilds))
         if self.wild_only:
             return rank == WILD
         if rank == WILD:
@@ -76,6 +79,46 @@ class BookKindRule:
             return False
         return self.max_wilds is None or n_wild <= self.max_wilds
 
+
+
+def book_kind_rules(kinds) -> list[BookKindRule]:
+    """The compiled ``books.kinds``, each knowing the index of its ``counts_as`` kind."""
+    index = {k.name: i for i, k in reversed(list(enumerate(kinds)))}
+    return [BookKindRule(k, i, index.get(k.counts_as) if k.counts_as else None)
+            for i, k in enumerate(kinds)]
+
+
+def missing_books(book_kinds: list[BookKindRule], required: tuple[tuple[int, int], ...],
+                  held: list[int]) -> list[str]:
+    """What a side holding books of the kind indexes ``held`` still lacks of the
+    ``required`` ``(kind, count)`` pairs, in words; a book also counts as the kind its
+    own kind ``counts_as`` (each book once: for its own kind first).
+
+    >>> from meldkit._schema import BookKind
+    >>> kinds = book_kind_rules([BookKind(name="clean"), BookKind(name="run", counts_as="clean")])
+    >>> missing_books(kinds, ((0, 2),), [0, 1]), missing_books(kinds, ((0, 2),), [1])
+    ([], ['a clean book'])
+    """
+    spare = list(held)
+    short = {}
+    for i, count in required:  # each kind's own books first
+        own = min(count, spare.count(i))
+        for _ in range(own):
+            spare.remove(i)
+        short[i] = count - own
+    for i, count in required:  # then books of a kind that counts as it
+        while short[i] > 0:
+            stand_in = next((k for k in spare if book_kinds[k].counts_as == i), None)
+            if stand_in is None:
+                break
+            spare.remove(stand_in)
+            short[i] -= 1
+    out = []
+    for i, _ in required:  # a kind named n times in required_books needs n books of it
+        name, n = book_kinds[i].name, short[i]
+        if n > 0:
+            out.append(f"a {name} book" if n == 1 else f"{n} more {name} books")
+    return out
 
 
 class OpeningMinimum:
@@ -177,7 +220,7 @@ class Rules:
         self.book_size = spec.books.size
         self.close_at_size = spec.books.close_at_size
         self.max_meld_size = self.book_size if self.close_at_size else 10**9
-        self.book_kinds = [BookKindRule(k, i) for i, k in enumerate(spec.books.kinds)]
+        self.book_kinds = book_kind_rules(spec.books.kinds)
         self._book_kind_memo: dict[tuple[int, int], BookKindRule | None] = {}
         self.book_kind_index = {k.name: k.index for k in self.book_kinds}
         self.required_books = tuple(self.book_kind_index[n] for n in spec.going_out.required_books)

@@ -198,6 +198,14 @@ class MeldKindSpec:
     wilds_adjacent: bool = _f(True, "Runs: two wild cards may stand side by side.")
     all_wild: bool = _f(False, "A meld of this kind may be made of wild cards only.")
     distinct_suits: bool = _f(False, "Sets: no two cards of the same suit.")
+    wild_natural_in_place: bool = _f(
+        False,
+        "Runs: a wild card standing as itself — of the run's suit, at its own rank's place "
+        "(the wild 2H in A-2-3 or 2-3-4 of hearts) — is a natural card there: it does not "
+        "count toward `max_wilds`, and a run whose only wild cards stand so is clean "
+        "(Buraco's deuce in its place). Where a run could read such a card either way, the "
+        "legal reading is taken, and of two legal ones the natural. Refused on a set.",
+    )
 
 
 @frozen
@@ -213,6 +221,15 @@ class LayOffSpec:
         None,
         "Most cards laid off at each end of a run, and onto a set beyond its laid size "
         "(null: no limit; OpenSpiel's gin rummy: 2 at each end of a run).",
+    )
+    win_back: bool = _f(
+        False,
+        "A wild card on the table may be won back: in the play phase (once opened, where "
+        "the pack has an opening), a player puts the natural card a wild card stands for "
+        "into a meld they may lay off onto (`onto`), in its place, and takes the wild card "
+        "into their hand — `trade 6H to m3` wins the joker of 5H JK 7H. In a set a wild "
+        "card stands for any card of the set's rank the set may hold. Not with `onto: "
+        "none` or knock scoring.",
     )
 
 
@@ -272,11 +289,18 @@ class BookKind:
     sequence: bool = _f(False, "A book made of a suited sequence (`melds.sequences`; Samba's samba).")
     min_wilds: int = _f(0, "Fewest wild cards in the book.")
     max_wilds: int | None = _f(None, "Most wild cards in the book (0: natural).")
+    counts_as: str | None = _f(
+        None,
+        "The name of another kind this book also counts as toward `going_out.required_books` "
+        "(`clean`: a clean run is a clean book for going out; null: only its own kind).",
+    )
 
 
 @frozen
 class BooksSpec:
-    """Books (canastas)."""
+    """Books (canastas). In a table-meld pack a book is a meld on the table of at least
+    `size` cards, a set or a run (`sequence: true` kinds); its kind is the first of `kinds`
+    it matches, and it keeps growing."""
 
     size: int = _f(7, "Cards that make a meld a book.")
     close_at_size: bool = _f(
@@ -582,7 +606,9 @@ class ScoringSpec:
         "`{item: <name>, <parameter>: <value>}` from `laid` (each player scores the cards "
         "they laid, melds and lay-offs; `low_ace`: what an ace at the low end of a run "
         "counts), `held` (each player loses the cards left in hand), `winner_takes` (who "
-        "goes out takes the others' counts), `penalty` (each scores their own count) and "
+        "goes out takes the others' counts), `penalty` (each scores their own count), "
+        "`books` (each book a player owns on the table scores its kind's `value`), `bonus` "
+        "(`points` to who goes out, `when: out` or `out_at_once`) and "
         "`multiply` (everything listed above it, times `by` — default 2 — `when` the hand "
         "meets a condition: `out_at_once`, the player who went out laid their whole hand in "
         "that one turn); the plugin's `adjust_scores` and the game-end bonuses follow.",
@@ -803,9 +829,10 @@ KEY_READERS: dict[str, KeyOwners] = {
     "melds.kinds": _k(TABLE, inert=[]),
     "melds.lay_off.onto": _T,
     "melds.lay_off.max_per_end": _k(TABLE, inert=None),
+    "melds.lay_off.win_back": _k(TABLE, inert=False),
     "melds.sequences": _k(CANASTA, inert=None),
     # --- books (canastas)
-    "books.size": _C, "books.close_at_size": _C, "books.kinds": _C,
+    "books.size": _CT, "books.close_at_size": _C, "books.kinds": _k(CANASTA, TABLE, inert=[]),
     # --- the initial meld
     "initial_meld.minimums": _CT, "initial_meld.minimums_by_players": _CT,
     "initial_meld.by_hand": _CT, "initial_meld.pile_top_counts": _C,
@@ -852,9 +879,9 @@ KEY_READERS: dict[str, KeyOwners] = {
     "knock.pile_take_limit": _T,
     "knock.returned_card_limit": _T,
     # --- going out
-    "going_out.required_books": _k(CANASTA, needs="books.kinds"),
-    "going_out.min_books": _C,
-    "going_out.min_books_by_players": _C,
+    "going_out.required_books": _k(CANASTA, TABLE, needs="books.kinds"),
+    "going_out.min_books": _CT,
+    "going_out.min_books_by_players": _k(CANASTA, TABLE, inert={}),
     "going_out.requires_reserve": _k(CANASTA, needs="deal.reserve above 0"),
     "going_out.requires_discard": _CT,
     # --- other ends of a hand

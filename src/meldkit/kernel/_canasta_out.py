@@ -6,6 +6,7 @@ A mixin of :class:`meldkit.RummyState` (``meldkit._state``), which ties the phas
 from __future__ import annotations
 
 from .._actions import Reason
+from .._rules import missing_books
 from ._canasta_common import _r
 
 
@@ -46,12 +47,7 @@ class GoingOut:
             return _r("out/needs-books",
                       f"your side needs {need} book{'s' if need != 1 else ''} to go out "
                       f"(it has {len(kinds)})")
-        missing = []
-        for i, count in rules.required_book_counts:
-            short = count - kinds.count(i)
-            if short > 0:  # a kind named n times in required_books needs n books of it
-                name = rules.book_kinds[i].name
-                missing.append(f"a {name} book" if short == 1 else f"{short} more {name} books")
+        missing = missing_books(rules.book_kinds, rules.required_book_counts, kinds)
         if missing:
             return _r("out/required-books",
                       f"your side needs {' and '.join(missing)} before going out")

@@ -89,15 +89,35 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
             add((*path, "ace"), "applies to runs only (this kind is a set)")
         if kind.type == "run" and kind.distinct_suits:
             add((*path, "distinct_suits"), "applies to sets only (a run is of one suit)")
+        if kind.type == "set" and kind.wild_natural_in_place:
+            add((*path, "wild_natural_in_place"), "applies to runs only (in a set a wild "
+                "card has no place of its own: this kind is a set)")
     names = [k.name or k.type for k in melds.kinds]
     for i, name in enumerate(names):
         if name in names[:i]:
             add(("melds", "kinds", i, "name"), f"{name!r} names two meld kinds")
     _check_contract(spec, names, add, player_counts)
     _check_items(spec, add)
+    _check_books(spec, add)
     if melds.lay_off.max_per_end is not None and melds.lay_off.max_per_end < 0:
         add(("melds", "lay_off", "max_per_end"),
             f"expected null or at least 0, got {melds.lay_off.max_per_end}")
+    if melds.lay_off.win_back:
+        if melds.lay_off.onto == "none":
+            add(("melds", "lay_off", "win_back"), "true, but lay_off.onto is none: a wild card "
+                "is won back from a meld a player may lay off onto",
+                related=(("melds", "lay_off", "onto"),))
+        elif spec.scoring.style == "knock":
+            add(("melds", "lay_off", "win_back"), "true, but scoring.style is knock: melds are "
+                "laid only when a player knocks, so no wild card on the table can be won back",
+                related=(("scoring", "style"),))
+        elif not spec.cards.wild:
+            add(("melds", "lay_off", "win_back"), "true, but the pack has no wild cards "
+                "(cards.wild)", related=(("cards", "wild"),))
+        elif any(d.get("item") == "laid" for d in spec.scoring.items):
+            add(("melds", "lay_off", "win_back"), "true, but the scoring item laid counts the "
+                "cards each player lays, and a wild card won back would stay counted for a "
+                "card no longer on the table", related=(("scoring", "items"),))
 
     style = spec.scoring.style
     if style == _CANASTA_ONLY_STYLE:
@@ -233,6 +253,28 @@ def _check_contract(spec: Any, names: list[str], add: Callable[..., None],
             add(("pile", "buy_limit"), "buying is for packs that meld during play; in a "
                 "knocking pack a hand keeps its size between turns",
                 related=(("knock", "max_deadwood"),))
+
+
+def _check_books(spec: Any, add: Callable[..., None]) -> None:
+    """In a table pack books count only toward going out (``going_out.min_books``,
+    ``required_books``) or in a ``books`` scoring item: ``books.*`` with neither is
+    refused, as are books in a knocking pack and a taken card owed beside them."""
+    go, books = spec.going_out, spec.books
+    needs = bool(go.required_books) or go.min_books > 0 or any(go.min_books_by_players.values())
+    scored = any(d.get("item") == "books" for d in spec.scoring.items)
+    if (books.kinds or books.size != 7) and not (needs or scored):
+        key = ("books", "kinds") if books.kinds else ("books", "size")
+        add(key, "but nothing counts books in this pack (going_out.min_books or "
+            "required_books, or a books item in scoring.items): add one, or remove it",
+            related=(("going_out",), ("scoring", "items")))
+    if (needs or scored) and spec.knock.max_deadwood is not None:
+        add(("going_out",) if needs else ("scoring", "items"), "books are for packs that meld "
+            "during play; in a knocking pack melds are laid only on a knock",
+            related=(("knock", "max_deadwood"),))
+    if needs and spec.pile.taken_melded != "no":
+        add(("pile", "taken_melded"), f"{spec.pile.taken_melded}, but going out needs books "
+            "(a play must keep two cards until the side has them), so a taken card owed "
+            "could leave no legal play: write no", related=(("going_out",),))
 
 
 def _check_items(spec: Any, add: Callable[..., None]) -> None:

@@ -130,7 +130,7 @@ def table_sections(spec) -> list[str]:
     stock, scoring and the end of the game, as Markdown lines; a pack with a ``schedule``
     says what changes from deal to deal."""
     out: list[str] = []
-    for section in (_deal, _turn, _melds, _opening, _lay_off, _buying, _dropping, _ending,
+    for section in (_deal, _turn, _melds, _books, _opening, _lay_off, _buying, _dropping, _ending,
                     _stock, _scoring, _game):
         lines = section(spec)
         if lines:
@@ -224,6 +224,9 @@ def _melds(spec) -> list[str]:
                 text += ", never two side by side"
             if k.all_wild:
                 text += " and may be all wild"
+        if k.type == "run" and k.wild_natural_in_place and spec.cards.wild:
+            text += ("; a wild card in its own place (its suit, its rank's position) counts as "
+                     "a natural card there, not as a wild one")
         if k.max_size is not None and k.type == "run":
             text += " when laid down (longer runs are laid as two)"
         out.append(text + ".")
@@ -405,7 +408,56 @@ def _lay_off(spec) -> list[str]:
     if lo.max_per_end is not None:
         out.append(f"- At most {_n(lo.max_per_end, 'card')} may be laid off at each end of a "
                    "run.")
+    if lo.win_back and whose and spec.knock.max_deadwood is None:
+        opened = " once they have opened" if _has_opening(spec) else ""
+        out.append(f"- **Winning back a wild card:** on their turn{opened}, a player may put "
+                   f"into {whose} the natural card a wild card there stands for, in its "
+                   "place, and take the wild card into their hand (`trade 6H to m3` wins the "
+                   "joker of 5H JK 7H; in a set a wild card stands for any card of its rank "
+                   "the set may hold).")
     return out if len(out) > 2 else []
+
+
+def _books(spec) -> list[str]:
+    """A table pack's books: melds of ``books.size`` cards or more, by kind."""
+    b, go = spec.books, spec.going_out
+    counted = (go.required_books or go.min_books or any(go.min_books_by_players.values())
+               or any(d.get("item") == "books" for d in spec.scoring.items))
+    if not counted:
+        return []
+    out = ["## Books", "", f"- A meld on the table of {b.size} cards or more is a **book**; "
+           "it may keep growing."]
+    for k in b.kinds:
+        shape = ("a run" if k.sequence else "a set" if not k.wild_only else "wild cards only")
+        wilds = ("no wild card" if k.max_wilds == 0 else
+                 f"at most {k.max_wilds} wild card{'s' if k.max_wilds != 1 else ''}"
+                 if k.max_wilds is not None else "")
+        if k.min_wilds:
+            wilds = (wilds + ", " if wilds else "") + f"at least {k.min_wilds} wild"
+        also = f"; it counts as a {k.counts_as} book for going out" if k.counts_as else ""
+        out.append(f"- **{k.name}** ({k.value} points): {shape}"
+                   + (f" with {wilds}" if wilds else "") + f"{also}.")
+    if b.kinds:
+        out.append("- A book is of the first kind above that it fits.")
+    return out
+
+
+def _books_to_go_out(spec) -> list[str]:
+    go = spec.going_out
+    needs = []
+    if go.min_books or go.min_books_by_players:
+        by = "".join(f", {n} with {p} players" for p, n in sorted(go.min_books_by_players.items()))
+        needs.append(f"at least {_n(go.min_books, 'book')}" + (f" ({by[2:]})" if by else ""))
+    if go.required_books:
+        counts: dict[str, int] = {}
+        for name in go.required_books:
+            counts[name] = counts.get(name, 0) + 1
+        needs.append(_and([f"{n} {name} book{'s' if n != 1 else ''}" for name, n in
+                           counts.items()]))
+    if not needs:
+        return []
+    return [f"- To go out, the player's side must hold {' and '.join(needs)}; until it does, a "
+            "meld or lay-off must leave the player two cards, and a discard one."]
 
 
 def _ending(spec) -> list[str]:
@@ -424,6 +476,7 @@ def _ending(spec) -> list[str]:
         else:
             out.append("- A player goes out by getting rid of every card: by melding or laying "
                        "off the last ones, or by discarding the last card.")
+        out += _books_to_go_out(spec)
         out.append("- The hand ends at once when a player goes out.")
         return out
     out = ["## Knocking", ""]
@@ -486,6 +539,9 @@ ITEM_SENTENCES = {
     "held": lambda p: "The cards left in each player's hand count against them.",
     "multiply": lambda p: (f"Everything above counts {p.get('by') or 2} times "
                            f"{_WHEN[p['when']]}."),
+    "books": lambda p: "Each player scores the value of every book they own on the table.",
+    "bonus": lambda p: (f"The player who goes out scores {p['points']} more"
+                        + ("" if p["when"] == "out" else f" {_WHEN[p['when']]}") + "."),
 }
 """Each table scoring item (``scoring.items``) as a sentence of the rules sheet."""
 

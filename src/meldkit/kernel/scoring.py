@@ -129,6 +129,10 @@ class TableFinal:
     """The player who went out laid their whole hand in that one turn, nothing on the
     table before it (what the ``multiply`` item's ``when: out_at_once`` reads; recorded
     only where the pack scores it)."""
+    books: tuple[tuple[str, ...], ...] = ()
+    """Per player, the kind of each book (a meld of ``books.size`` cards or more) they own
+    on the table at the end (what the ``books`` item scores; empty unless the pack counts
+    books)."""
 
     def to_dict(self) -> dict:
         d = {"team_of": list(self.team_of), "deadwood": list(self.deadwood),
@@ -139,6 +143,8 @@ class TableFinal:
             d["laid"] = [list(x) for x in self.laid]
         if self.at_once:
             d["at_once"] = True
+        if self.books:
+            d["books"] = [list(b) for b in self.books]
         if self.ext:
             d["ext"] = self.ext
         return d
@@ -151,7 +157,8 @@ class TableFinal:
                    game_end=tuple(tuple((str(a), int(b)) for a, b in t) for t in d["game_end"]),
                    hand_number=d.get("hand_number", 0),
                    laid=tuple((int(a), int(b)) for a, b in d.get("laid", ())),
-                   ext=d.get("ext", {}), at_once=d.get("at_once", False))
+                   ext=d.get("ext", {}), at_once=d.get("at_once", False),
+                   books=tuple(tuple(b) for b in d.get("books", ())))
 
 
 def knock_outcome(knocker_deadwood: int, defender_deadwood: int, terms: KnockTerms,
@@ -402,12 +409,52 @@ def _held(ctx):
     return held
 
 
+def _went_out(final: Any) -> bool:
+    return final.went_out is not None and getattr(final, "ended_by", "went_out") == "went_out"
+
+
 CONDITIONS: dict[str, Callable[[Any], bool]] = {
-    "out_at_once": lambda final: (final.at_once and final.went_out is not None
-                                  and final.ended_by == "went_out"),
+    "out": _went_out,
+    "out_at_once": lambda final: _went_out(final) and final.at_once,
 }
-"""What a hand's ``multiply`` item may depend on (``when``), each read from the hand's
-record: ``out_at_once``, a player went out laying their whole hand in one turn."""
+"""What a hand's ``multiply`` and ``bonus`` items may depend on (``when``), each read from
+the hand's record: ``out``, a player went out; ``out_at_once``, a player went out laying
+their whole hand in one turn."""
+
+_VOID = ("turn_limit", "no_legal_move", "no_progress")
+"""Endings after which the items that count what was laid score nothing."""
+
+
+@item("bonus", "points", "when", choices={"when": tuple(CONDITIONS)},
+      required=("points", "when"))
+def _bonus(ctx, points: int, when: str):
+    """``points`` to the player (and side) who went out, when the hand meets ``when``
+    (``out``: going out; ``out_at_once``: going out laying the whole hand in one turn)."""
+    met, label = CONDITIONS[when], {"out": "going_out"}.get(when, when)
+
+    def bonus(final, tally: Tally) -> None:
+        if met(final) and points:
+            tally.add(final.team_of[final.went_out], label, points)
+            tally.pay(final.went_out, points)
+    return bonus
+
+
+def _table_books(ctx):
+    """The ``books`` item of a table-meld pack: each book on the table scores its kind's
+    ``value`` for its owner (``final.books``)."""
+    value = {k.name: k.value for k in reversed(ctx.book_kinds)}
+
+    def books(final, tally: Tally) -> None:
+        if getattr(final, "ended_by", "") in _VOID:
+            return
+        for p, kinds in enumerate(final.books):
+            t = final.team_of[p]
+            points = sum(value.get(k, 0) for k in kinds)
+            tally.book_kinds[t].extend(kinds)
+            if points:
+                tally.add(t, "books", points)
+            tally.pay(p, points)
+    return books
 
 
 @item("multiply", "by", "when", choices={"when": tuple(CONDITIONS)}, required=("when",),
@@ -428,7 +475,7 @@ def _multiply(ctx, when: str, by: int = 2):
     return multiply
 
 
-TABLE_ITEMS = ("winner_takes", "penalty", "laid", "held", "multiply")
+TABLE_ITEMS = ("winner_takes", "penalty", "laid", "held", "books", "bonus", "multiply")
 """The items a table-meld pack may list in ``scoring.items``."""
 
 
@@ -471,6 +518,8 @@ def _out_team(final: Any) -> int | None:
 @item("books")
 def _books(ctx):
     """Each completed book's value by its kind (``books.kinds``); the kinds are kept."""
+    if getattr(ctx, "meld_model", None) == "table":
+        return _table_books(ctx)
     size, is_wild, book_kind = ctx.book_size, ctx.is_wild_rank, ctx.book_kind
 
     def books(final, tally: Tally) -> None:

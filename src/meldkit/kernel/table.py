@@ -42,6 +42,8 @@ from .._cards import (
 from .._errors import NotationError, PluginError, SaveError, SetupError
 from .._game import GameState, call_hook
 from .._liveness import IDLE_ENDINGS, no_progress
+from .._rules import SEQ
+from .._rules import WILD as WILD_SLOT
 from .._stacking import KindsLeft, check_named
 from ..notation import KIND_ORDER, MELD_ORDER, Dialect, Span, table_dialect
 from ..records import HandResult
@@ -59,7 +61,7 @@ BUY = "buy"
 OVER = "over"
 
 _SIMPLE = ("draw", "take", "pass", "done", "knock", "buy", "withdraw", "drop")
-TABLE_VERBS = frozenset({*_SIMPLE, "meld", "add", "discard"})
+TABLE_VERBS = frozenset({*_SIMPLE, "meld", "add", "discard", "trade"})
 """The table kernel's own action verbs (a plugin's action verb may not be one)."""
 
 
@@ -68,6 +70,9 @@ TABLE_VERBS = frozenset({*_SIMPLE, "meld", "add", "discard"})
 
 class TableRules:
     """A table-meld pack compiled for the hot path (built once per pack, cached)."""
+
+    meld_model = "table"
+    """The meld model these rules are for (what a scoring item's builder asks)."""
 
     _cache: ClassVar[dict[str, TableRules]] = {}
     _CACHE_MAX = 64
@@ -87,7 +92,8 @@ class TableRules:
             MeldKind(name=k.name or k.type, type=k.type, min_size=k.min_size,
                      max_size=k.max_size, ace=k.ace, max_wilds=k.max_wilds,
                      wilds_adjacent=k.wilds_adjacent, all_wild=k.all_wild,
-                     distinct_suits=k.distinct_suits)
+                     distinct_suits=k.distinct_suits,
+                     wild_natural_in_place=k.wild_natural_in_place)
             for k in spec.melds.kinds
         )
         self.melds = MeldRules(self.kinds, self.wild, self.values)
@@ -98,6 +104,10 @@ class TableRules:
                                 kn.tie_is_undercut)
         self.lay_off = spec.melds.lay_off.onto
         self.max_per_end = spec.melds.lay_off.max_per_end
+        self.win_back = (spec.melds.lay_off.win_back and self.lay_off != "none"
+                         and kn.max_deadwood is None)
+        """Whether a wild card on the table may be won back (``melds.lay_off.win_back``:
+        ``trade 6H to m3``); computed once, so other packs never look for trades."""
         self.take = spec.pile.take
         self.offer_upcard = spec.pile.first_upcard == "offer"
         self.discard_taken = spec.pile.discard_taken_card
@@ -127,6 +137,22 @@ class TableRules:
         self.take_before = spec.initial_meld.take_before or not self.has_opening
         self.wild_as_card = spec.initial_meld.wild_as_card
         self.taken_melded = spec.pile.taken_melded
+        # --- books: melds of books.size cards or more, of the first books.kinds they match
+        from .._rules import book_kind_rules
+
+        self.book_size = spec.books.size
+        self.book_kinds = book_kind_rules(spec.books.kinds)
+        first = {k.name: k.index for k in reversed(self.book_kinds)}
+        needed: dict[int, int] = {}
+        for name in spec.going_out.required_books:
+            needed[first[name]] = needed.get(first[name], 0) + 1
+        self.required_book_counts = tuple(sorted(needed.items()))
+        self.min_books = spec.going_out.min_books
+        self.min_books_by_players = dict(spec.going_out.min_books_by_players)
+        self.needs_books = bool(needed) or self.min_books > 0 or any(
+            self.min_books_by_players.values())
+        """Whether going out needs the side to hold books (``going_out.min_books``,
+        ``required_books``): a play may then empty the hand only once they are held."""
         items = [(d["item"], {k: v for k, v in d.items() if k != "item"})
                  for d in spec.scoring.items]
         self.items = (compile_items([*items, ("plugin", {}), ("game_end", {})], self)
@@ -149,6 +175,8 @@ class TableRules:
         """Whether a seat can be out of a hand (dropped) or of the game (eliminated)."""
         self.buy_limit = spec.pile.buy_limit
         self.buy_penalty = spec.pile.buy_penalty
+        self.tracks_books = self.needs_books or any(name == "books" for name, _ in items)
+        """Whether the hand's record keeps each player's books (the ``books`` item)."""
         # --- plugin rule hooks: a pack without them keeps the plain phase table, so a
         # decision costs what it costs without plugins
         from .._registry import plugin_for
@@ -391,7 +419,8 @@ TableHandResult = HandResult
 
 
 def _table_score(s: dict) -> TableScore:
-    return TableScore(s["team"], tuple((str(a), int(b)) for a, b in s["items"]))
+    return TableScore(s["team"], tuple((str(a), int(b)) for a, b in s["items"]),
+                      tuple(str(k) for k in s.get("book_kinds", ())))
 
 
 def table_hand_from_dict(d: dict) -> HandResult:
@@ -838,13 +867,21 @@ class TableModel:
                     f"'{t}' is not possible now (phase {phase}; possible: {', '.join(allowed)})")
         hand = set(self._kinds(self.hands[self.current]))
         missing = [card_code(k) for k in a.cards if k not in hand]
-        if t in ("discard", "meld", "add") and missing:
+        if t == "trade":  # before the hand: a pack without win-backs says so first
+            why = self._trade_why(a)
+            if why is not None:
+                return why
+        if t in ("discard", "meld", "add", "trade") and missing:
             return "hand/missing-card", f"you do not hold {', '.join(missing)}"
-        if self.must_use is not None and t in ("discard", "meld", "add") and not (
+        if self.must_use is not None and t in ("discard", "meld", "add", "trade") and not (
                 t != "discard" and self.must_use in a.cards):
             return "pile/must-use", (f"you must first meld or lay off "
                                      f"{card_code(self.must_use)}, taken from "
                                      "the pile")
+        if self.rules.needs_books and phase == PLAY and a in self._legal_play_moves():
+            blocked = self._books_block(self.current, a)
+            if blocked is not None:
+                return blocked
         if t == "meld":
             if self.rules.melds.match(a.cards) is None:
                 return "meld/not-a-meld", f"{' '.join(map(card_code, a.cards))} is not a meld"
@@ -867,6 +904,9 @@ class TableModel:
             if m is None:
                 return "meld/no-such-meld", f"there is no meld m{a.target}"
             return "add/does-not-fit", f"{card_code(a.cards[0])} cannot be laid off on m{a.target}"
+        if t == "trade":
+            return ("trade/no-wild-card", f"no wild card of m{a.target} stands for "
+                    f"{card_code(a.cards[0])}: it cannot be won back with it")
         if t == "withdraw":
             return "withdraw/nothing-pending", "there are no melds toward an opening to take back"
         if t == "drop":
@@ -1065,6 +1105,13 @@ class TableModel:
 
     # ------------------------------------------------------------------ play (rummy)
     def _legal_play(self) -> list[Action]:
+        out = self._legal_play_moves()
+        if self.rules.needs_books:  # the hand is emptied only with the books to go out
+            p = self.current
+            out = [a for a in out if self._books_block(p, a) is None]
+        return out
+
+    def _legal_play_moves(self) -> list[Action]:
         p = self.current
         if not self.opened[p]:
             return self._legal_opening(p)
@@ -1081,6 +1128,8 @@ class TableModel:
             for a in self._layoffs_for(p, mine, one_per_card=False):
                 if must is None or a.cards[0] == must:
                     out.append(a)
+        if self.rules.win_back:
+            out += self._trades_for(p, kinds, must)
         if must is None:
             taken = None if self.rules.discard_taken else self.taken
             distinct = sorted(set(kinds))
@@ -1190,6 +1239,81 @@ class TableModel:
                     if k != taken or len(distinct) == 1]
         return out
 
+    # ------------------------------------------------------------------ books
+    def _book_kind(self, size: int, match: Match, n_wild: int) -> int | None:
+        """The ``books.kinds`` index of a meld of ``size`` cards shaped ``match`` with
+        ``n_wild`` wild cards (-1: a book, the pack naming no kinds); None: no book."""
+        rules = self.rules
+        if size < rules.book_size:
+            return None
+        if not rules.book_kinds:
+            return -1
+        rank = SEQ if match.suit >= 0 else (WILD_SLOT if match.rank < 0 else match.rank)
+        return next((k.index for k in rules.book_kinds if k.matches(rank, n_wild)), None)
+
+    def _meld_book(self, m: TableMeld) -> int | None:
+        wild = self.rules.wild
+        return self._book_kind(len(m.cards), m.match,
+                               sum(1 for c in m.cards if self.kind_of[c] in wild))
+
+    def _books_of(self, team: int, grown: int | None = None, card: int | None = None,
+                  new: tuple[int, ...] | None = None) -> list[int]:
+        """The book kinds the melds of side ``team`` make — with ``card`` (a kind) laid
+        off on meld ``grown``, or the meld of kinds ``new`` laid, when given."""
+        wild, team_of, kind_of = self.rules.wild, self.team_of, self.kind_of
+        out = []
+        for m in self.melds:
+            if team_of[m.owner] != team:
+                continue
+            if m.id == grown:
+                n_wild = sum(1 for c in m.cards if kind_of[c] in wild) + (card in wild)
+                k = self._book_kind(len(m.cards) + 1, m.match, n_wild)
+            else:
+                k = self._meld_book(m)
+            if k is not None:
+                out.append(k)
+        if new is not None:
+            k = self._book_kind(len(new), self.rules.melds.match(new),
+                                sum(1 for c in new if c in wild))
+            if k is not None:
+                out.append(k)
+        return out
+
+    def _books_reason(self, p: int, held: list[int]) -> tuple[str, str] | None:
+        """Why ``p``'s side, holding books of the kinds ``held``, may not go out; None if
+        it may."""
+        from .._rules import missing_books
+
+        rules = self.rules
+        need = rules.min_books_by_players.get(self.n_players, rules.min_books)
+        if len(held) < need:
+            return ("out/needs-books", f"your side needs {need} book{'s' if need != 1 else ''} "
+                    f"(melds of {rules.book_size} cards or more) to go out (it has "
+                    f"{len(held)}): keep two cards until it has")
+        missing = missing_books(rules.book_kinds, rules.required_book_counts,
+                                [k for k in held if k >= 0])
+        if missing:
+            return ("out/required-books", f"your side needs {' and '.join(missing)} before "
+                    "going out: keep two cards until it has")
+        return None
+
+    def _books_block(self, p: int, a: Action) -> tuple[str, str] | None:
+        """The reason a play ``a`` is refused for leaving ``p`` too few cards while their
+        side lacks the books to go out (a meld or lay-off must leave two cards, a discard
+        one, until it has them); None if it may be played."""
+        left = len(self.hands[p]) - len(a.cards)
+        if a.type not in ("meld", "add", "discard") or left >= 2 or (
+                a.type == "discard" and left >= 1):
+            return None
+        team = self.team_of[p]
+        if a.type == "meld":
+            held = self._books_of(team, new=a.cards)
+        elif a.type == "add":
+            held = self._books_of(team, grown=a.target, card=a.cards[0])
+        else:
+            held = self._books_of(team)
+        return self._books_reason(p, held)
+
     def _withdraw(self, p: int) -> None:
         """Take the melds laid toward the contract this turn back into the hand."""
         back = set(self.pending)
@@ -1219,6 +1343,9 @@ class TableModel:
             self._lay_off(p, a.cards[0], a.target)
             if self.first_laid[p] is None:
                 self.first_laid[p] = self.turns
+        elif t == "trade":
+            self._win_back(p, a.cards[0], a.target)
+            return  # the hand keeps its size
         else:
             self._discard(p, a.cards[0])
             return
@@ -1246,6 +1373,64 @@ class TableModel:
         m.fits = {}
         if self.must_use is not None and self.must_use == kind:
             self.must_use = None
+
+    def _trades_for(self, p: int, kinds: list[int], must: int | None) -> list[Action]:
+        """The wild cards ``p`` may win back (``melds.lay_off.win_back``): ``trade <card>
+        to m<id>`` for each natural card held that a wild card stands for in a meld ``p``
+        may lay off onto."""
+        out = []
+        mr = self.rules.melds
+        wild = self.rules.wild
+        held = sorted(set(kinds) - wild - {JOKER_KIND}) if must is None else (
+            [must] if must not in wild else [])
+        for m in self.melds:
+            if not any(k in wild for k in m.match.cards) or not self._may_lay_off_on(p, m):
+                continue
+            for kind in held:
+                if mr.win_back(m.match, kind) is not None:
+                    out.append(_action("trade", (kind,), m.id))
+        return out
+
+    def _win_back(self, p: int, kind: int, target: int) -> None:
+        """Put the natural card ``kind`` into meld ``target`` in the place of the wild card
+        that stands for it, and give that wild card to ``p``."""
+        m = self.meld_by_id(target)
+        match, wild_kind = self.rules.melds.win_back(m.match, kind)
+        (c,) = self._take_cards(p, (kind,))
+        kind_of = self.kind_of
+        w = next(x for x in m.cards if kind_of[x] == wild_kind)
+        m.cards.remove(w)
+        m.cards.append(c)
+        self.hands[p].append(w)
+        left = {}  # the meld's cards in the order of its shape, so a save reads it back so
+        for x in m.cards:
+            left.setdefault(kind_of[x], []).append(x)
+        m.cards = [left[k].pop() for k in match.cards]
+        m.match = match
+        m.fits = {}
+        if self.must_use is not None and self.must_use == kind:
+            self.must_use = None
+        if self.first_laid[p] is None:
+            self.first_laid[p] = self.turns
+
+    def _trade_why(self, a: Action) -> tuple[str, str] | None:
+        """Why a ``trade`` (a wild card won back) is refused before the cards are looked at:
+        the pack, the opening, the meld and whose it is."""
+        if not self.rules.win_back:
+            return "trade/not-allowed", ("wild cards on the table are not won back in this "
+                                         "game (melds.lay_off.win_back)")
+        if not self.opened[self.current]:
+            return "trade/not-opened", "you may win back a wild card only once you have opened"
+        m = self.meld_by_id(a.target)
+        if m is None:
+            return "meld/no-such-meld", f"there is no meld m{a.target}"
+        if not self._may_lay_off_on(self.current, m):
+            return "trade/not-your-meld", (f"m{a.target} is not a meld you may lay off onto, "
+                                           "so you may not win back its wild cards")
+        if a.cards and a.cards[0] in self.rules.wild:
+            return "trade/wild-card", (f"{card_code(a.cards[0])} is a wild card: a wild card "
+                                       "is won back with the natural card it stands for")
+        return None
 
     def _credit(self, p: int, kinds, match: Match) -> None:
         """Count the cards ``p`` laid into ``match``: their values, and the natural aces
@@ -1414,6 +1599,17 @@ class TableModel:
         its melds leave the table with it)."""
         return r.went_out is None and r.ended_by in IDLE_ENDINGS
 
+    def _final_books(self) -> tuple[tuple[str, ...], ...]:
+        """Per player, the kind name of each book they own on the table (``book`` for a
+        pack that names no kinds)."""
+        names = [k.name for k in self.rules.book_kinds]
+        out: list[list[str]] = [[] for _ in range(self.n_players)]
+        for m in self.melds:
+            k = self._meld_book(m)
+            if k is not None:
+                out[m.owner].append(names[k] if k >= 0 else "book")
+        return tuple(map(tuple, out))
+
     def _out_at_once(self, how: str, who: int | None) -> bool:
         """Whether ``who`` went out laying their whole hand in this one turn: nothing of
         theirs stayed on the table from an earlier turn (tracked where the pack scores it)."""
@@ -1430,7 +1626,8 @@ class TableModel:
                            hand_number=self.hand_number,
                            laid=tuple(map(tuple, self.laid)) if self.rules.tracks_laid else (),
                            ext=json.loads(json.dumps(self.ext)) if self.ext else {},
-                           at_once=self._out_at_once(how, who))
+                           at_once=self._out_at_once(how, who),
+                           books=self._final_books() if self.rules.tracks_books else ())
         scores, net, ending = self._score(final)
         self.hand_results.append(TableHandResult(self.hand_number, ending, who, scores, net,
                                                  final))
@@ -2069,6 +2266,11 @@ class TableModel:
                                                   "same as final.went_out")
             if f.multiplier not in (1, 2) or type(f.big_gin) is not bool:
                 raise sv.bad(f"{where}.final", "multiplier 1 or 2 and big_gin true or false")
+            names = {k.name for k in self.rules.book_kinds} | {"book"}
+            if f.books and (not self.rules.tracks_books or len(f.books) != n or any(
+                    type(k) is not str or k not in names for b in f.books for k in b)):
+                raise sv.bad(f"{where}.final.books", "a list per player of the book kinds "
+                                                     "of this pack, only where it counts books")
             if type(f.at_once) is not bool or (f.at_once and not self.rules.tracks_at_once):
                 raise sv.bad(f"{where}.final.at_once", "true only where the pack scores "
                                                        "going out at once, else absent")
@@ -2131,7 +2333,7 @@ PHASES: dict[str, tuple[str, str]] = {
 PHASE_ACTIONS: dict[str, frozenset[str]] = {
     FIRST_UPCARD: frozenset({"take", "pass", "draw"}),
     DRAW: frozenset({"draw", "take", "drop"}),
-    PLAY: frozenset({"meld", "add", "discard", "withdraw"}),
+    PLAY: frozenset({"meld", "add", "discard", "withdraw", "trade"}),
     DISCARD: frozenset({"discard", "knock"}),
     KNOCK: frozenset({"discard", "meld", "done"}),
     LAYOFF: frozenset({"add", "meld", "done"}),
