@@ -74,7 +74,7 @@ def test_scoring_items_are_refused_where_no_item_runs_and_when_malformed():
                                "{item: booty}]}\n", filename="items.yaml")
     text = str(e.value)
     assert "items.yaml:2:" in text and "item 'laid' takes low_ace" in text
-    assert "with a name from winner_takes, penalty, laid, held, books, bonus, multiply, got 'booty'" in text
+    assert "with a name from winner_takes, penalty, laid, held, books, bonus, cap, multiply, got 'booty'" in text
     with pytest.raises(RulePackError, match="its items cannot be replaced"):
         meldkit.load_pack_text("extends: gin_rummy\nscoring: {items: [{item: held}]}\n")
 
@@ -153,3 +153,23 @@ def test_the_rules_sheet_says_each_scoring_item_in_order():
     assert "other players' hands" not in sheet  # not its style's preset: the items it lists
     assert ("- Everything above counts 2 times when the player who goes out lays their whole "
             "hand in that one turn") in rules_sheet(_double())
+
+
+def test_cap_limits_what_a_player_loses_and_what_the_winner_collects():
+    capped = meldkit.load_pack_text(
+        "extends: rummy\nname: rummy_capped\nscoring:\n  items:\n    - {item: winner_takes}\n"
+        "    - {item: cap, most: 20}\n", filename="rummy_capped.yaml")
+    hands = ("2C 3C 4C 10H JH QH KH 9S 9D 9C", "KD QD JS QS KS 8D 9H 2S 3S 4H")
+    g = deal(*hands, upcard="5D", stock="6H", pack=capped)
+    for move in ("draw", "meld 2C 3C 4C", "meld 10H JH QH KH", "meld 9C 9D 9S"):
+        g.apply(move)
+    g.apply("discard 6H")
+    (hand,) = g.hand_results
+    held = hand.final.deadwood[1]
+    assert held > 20
+    assert hand.net == (20, -20)
+    assert dict(hand.scores[1].items) == {"cap": held - 20}
+    assert dict(hand.scores[0].items) == {"cards_in_other_hands": held, "cap": 20 - held}
+    assert GameState.from_json(g.to_json(), pack=capped) == g
+    with pytest.raises(RulePackError, match=r"item 'cap' needs most"):
+        meldkit.load_pack_text("extends: rummy\nscoring: {items: [{item: cap}]}\n")

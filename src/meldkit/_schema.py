@@ -608,7 +608,8 @@ class ScoringSpec:
         "counts), `held` (each player loses the cards left in hand), `winner_takes` (who "
         "goes out takes the others' counts), `penalty` (each scores their own count), "
         "`books` (each book a player owns on the table scores its kind's `value`), `bonus` "
-        "(`points` to who goes out, `when: out` or `out_at_once`) and "
+        "(`points` to who goes out, `when: out` or `out_at_once`), `cap` (no player loses "
+        "more than `most` in the hand, the winner collecting no more) and "
         "`multiply` (everything listed above it, times `by` — default 2 — `when` the hand "
         "meets a condition: `out_at_once`, the player who went out laid their whole hand in "
         "that one turn); the plugin's `adjust_scores` and the game-end bonuses follow.",

@@ -540,6 +540,8 @@ ITEM_SENTENCES = {
     "multiply": lambda p: (f"Everything above counts {p.get('by') or 2} times "
                            f"{_WHEN[p['when']]}."),
     "books": lambda p: "Each player scores the value of every book they own on the table.",
+    "cap": lambda p: (f"No player loses more than {p['most']} points in a hand; what they would "
+                      "lose beyond it is not paid (nor collected by the winner)."),
     "bonus": lambda p: (f"The player who goes out scores {p['points']} more"
                         + ("" if p["when"] == "out" else f" {_WHEN[p['when']]}") + "."),
 }

@@ -475,7 +475,26 @@ def _multiply(ctx, when: str, by: int = 2):
     return multiply
 
 
-TABLE_ITEMS = ("winner_takes", "penalty", "laid", "held", "books", "bonus", "multiply")
+@item("cap", "most", required=("most",), ranges={"most": (0, 100_000)})
+def _cap(ctx, most: int):
+    """No player loses more than ``most`` this hand (what the items above it scored): the
+    excess comes back to them, and out of the winner's gain where the winner collected it
+    (``winner_takes``)."""
+    def cap(final, tally: Tally) -> None:
+        w = final.went_out
+        for p, points in enumerate(tally.net):
+            if points >= -most or p == w:
+                continue
+            back = -most - points
+            tally.net[p] += back
+            tally.add(final.team_of[p], "cap", back)
+            if w is not None and tally.net[w] > 0:  # the winner had collected it
+                tally.net[w] -= back
+                tally.add(final.team_of[w], "cap", -back)
+    return cap
+
+
+TABLE_ITEMS = ("winner_takes", "penalty", "laid", "held", "books", "bonus", "cap", "multiply")
 """The items a table-meld pack may list in ``scoring.items``."""
 
 
