@@ -173,7 +173,9 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
         TABLE: [(CO, "test_a_player_past_the_elimination_limit_leaves_and_the_last_one_in_"
                      "wins")]},
     "scoring.items": {
-        TABLE: [(SI, "test_an_ace_low_in_a_run_counts_low_ace_and_cards_held_count_against")]},
+        TABLE: [(SI, "test_an_ace_low_in_a_run_counts_low_ace_and_cards_held_count_against")],
+        CANASTA: [("test_rank_slot_scoring_items",
+                   "test_a_rank_slot_pack_scores_only_the_items_it_lists")]},
     "schedule": {
         TABLE: [(CO, "test_a_schedule_gives_each_deal_its_own_contract_and_hand_size")],
         CANASTA: [(RS, "test_a_rank_slot_schedule_deals_draws_and_sets_the_minimum_by_deal")]},

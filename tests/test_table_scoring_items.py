@@ -67,8 +67,9 @@ def test_laid_points_survive_saves_and_random_play_scores_every_hand():
 
 
 def test_scoring_items_are_refused_where_no_item_runs_and_when_malformed():
-    with pytest.raises(RulePackError, match="scoring.items: is read only by the table"):
-        meldkit.load_pack_text("extends: pony_tail\nscoring: {items: [{item: held}]}\n")
+    with pytest.raises(RulePackError, match="scoring.items: is read only by the rank-slot "
+                       "meld model .* and the table meld model"):  # the Houses engine scores
+        meldkit.load_pack_text("extends: houses\nscoring: {items: [{item: held}]}\n")
     with pytest.raises(RulePackError) as e:
         meldkit.load_pack_text("extends: rummy\nscoring: {items: [{item: laid, low: 1}, "
                                "{item: booty}]}\n", filename="items.yaml")

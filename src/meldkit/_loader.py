@@ -1457,6 +1457,10 @@ class _Checker:
         """Keys of the canasta family (Classic Canasta, Hand and Foot) that contradict each
         other or could never apply."""
         spec = self.spec
+        if spec.scoring.items and self.engine() == CANASTA:  # (a table pack's: table_melds)
+            from .kernel.checks import check_items
+
+            check_items(spec, self.add)
         im, pile, game = spec.initial_meld, spec.pile, spec.game
         if im.by_hand and im.minimums:
             self.add(("initial_meld", "minimums"), "not used when initial_meld.by_hand is "

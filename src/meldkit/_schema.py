@@ -602,8 +602,11 @@ class ScoringSpec:
 
     items: list[dict[str, Any]] = _f(
         [],
-        "Table-meld packs: the hand's score as items, in place of `style`'s — each "
-        "`{item: <name>, <parameter>: <value>}` from `laid` (each player scores the cards "
+        "The hand's score as items, in place of `style`'s. A rank-slot pack lists the "
+        "canasta items it counts (`books`, `melded_cards`, `bonus_cards`, `dead_cards`, "
+        "`hand_cards`, `reserve_cards`, `going_out`, each with the parameters its scoring "
+        "keys give unless the entry gives them) and `bonus`, `multiply`. A table-meld pack "
+        "lists each `{item: <name>, <parameter>: <value>}` from `laid` (each player scores the cards "
         "they laid, melds and lay-offs; `low_ace`: what an ace at the low end of a run "
         "counts), `held` (each player loses the cards left in hand), `winner_takes` (who "
         "goes out takes the others' counts), `penalty` (each scores their own count), "
@@ -892,7 +895,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "hand_end.last_card_bonus": _k(CANASTA, needs="cards.bonus"),
     # --- scoring: the style in both kernels, canasta's items in the canasta kernel
     "scoring.style": _CT,
-    "scoring.items": _k(TABLE, inert=[]),
+    "scoring.items": _k(CANASTA, TABLE, inert=[]),
     "scoring.melded_cards": _C,
     "scoring.bonus.value": _k(CANASTA, needs="cards.bonus"),
     "scoring.bonus.set_size": _k(CANASTA, needs="cards.bonus"),

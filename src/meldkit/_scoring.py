@@ -14,7 +14,8 @@ import attr
 import attrs
 
 from ._rules import Rules
-from .kernel.scoring import NAMED, Item, ScoreLine, canasta_preset, compile_items, score
+from .kernel.scoring import (NAMED, Item, ScoreLine, canasta_preset, compile_items,
+                             listed_items, score)
 
 
 @attrs.frozen
@@ -53,6 +54,12 @@ class HandFinal:
     ext: dict = attrs.field(factory=dict, hash=False)
     """Plugin data (``state.ext``) as it stood at the end of the hand, so a plugin's
     ``adjust_scores`` can rescore the hand later from the record alone."""
+
+    @property
+    def at_once(self) -> bool:
+        """The side went out laying the whole hand in one turn (``concealed``): what a
+        ``multiply`` or ``bonus`` item's ``when: out_at_once`` reads."""
+        return self.concealed
 
     def to_dict(self) -> dict:
         """JSON-able form (lists, not tuples)."""
@@ -140,7 +147,9 @@ def canasta_items(rules: Rules) -> tuple[Item, ...]:
     (compiled once per :class:`Rules`)."""
     items = _ITEMS.get(rules)
     if items is None:
-        items = _ITEMS[rules] = compile_items(canasta_preset(rules.spec.scoring), rules)
+        sc = rules.spec.scoring
+        items = _ITEMS[rules] = compile_items(
+            listed_items(sc) if sc.items else canasta_preset(sc), rules)
     return items
 
 

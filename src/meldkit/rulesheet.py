@@ -564,8 +564,35 @@ def _hand_end(spec) -> list[str]:
     return out
 
 
+def _listed_scoring(spec) -> list[str]:
+    """A rank-slot pack's own ``scoring.items``, one sentence each, in order."""
+    from .kernel.rulesheet import ITEM_SENTENCES
+    from .kernel.scoring import listed_items
+
+    words = {
+        "books": lambda p: "Each book scores the value of its kind (see *Books*).",
+        "melded_cards": lambda p: "Every card in the side's books and melds scores its value.",
+        "bonus_cards": lambda p: f"Bonus cards laid out score {p['value']:,} each.",
+        "dead_cards": lambda p: f"Each dead card left in a hand scores {p['points']:,}.",
+        "hand_cards": lambda p: ("The cards left in hand count against the side"
+                                 + (" (every side)." if p["counts"] == "all"
+                                    else " (sides that did not go out).")),
+        "reserve_cards": lambda p: (f"A {spec.deal.reserve_name} not picked up counts its "
+                                    "cards' values against the side."),
+        "going_out": lambda p: (f"Going out scores {p['bonus']:,}" + (
+            f", {p['concealed']:,} more concealed" if p.get("concealed") else "") + "."),
+    }
+    out = ["## Scoring", "", "At the end of each hand every side scores, in this order:", ""]
+    for name, params in listed_items(spec.scoring)[:-1]:
+        say = words.get(name) or ITEM_SENTENCES[name]
+        out.append(f"- {say(params)}")
+    return out
+
+
 def _scoring(spec) -> list[str]:
     sc, b = spec.scoring, spec.books
+    if sc.items:
+        return _listed_scoring(spec)
     out = ["## Scoring", "", "At the end of each hand every side scores:", "",
            "| Item | Points |", "|---|---|"]
     if b.kinds:

@@ -97,7 +97,7 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
         if name in names[:i]:
             add(("melds", "kinds", i, "name"), f"{name!r} names two meld kinds")
     _check_contract(spec, names, add, player_counts)
-    _check_items(spec, add)
+    check_items(spec, add)
     _check_books(spec, add)
     if melds.lay_off.max_per_end is not None and melds.lay_off.max_per_end < 0:
         add(("melds", "lay_off", "max_per_end"),
@@ -277,10 +277,12 @@ def _check_books(spec: Any, add: Callable[..., None]) -> None:
             "could leave no legal play: write no", related=(("going_out",),))
 
 
-def _check_items(spec: Any, add: Callable[..., None]) -> None:
-    """Each ``scoring.items`` entry names a table item and only its parameters."""
-    from .scoring import ITEMS, TABLE_ITEMS
+def check_items(spec: Any, add: Callable[..., None]) -> None:
+    """Each ``scoring.items`` entry names an item of the pack's meld model and only its
+    parameters, with values it takes."""
+    from .scoring import ITEMS, RANK_SLOT_ITEMS, TABLE_ITEMS
 
+    names = TABLE_ITEMS if spec.melds.kinds else RANK_SLOT_ITEMS
     items = spec.scoring.items
     if items and spec.scoring.style == "knock":
         add(("scoring", "items"), "a knocking pack scores the deadwood difference (style "
@@ -288,8 +290,8 @@ def _check_items(spec: Any, add: Callable[..., None]) -> None:
     for i, entry in enumerate(items):
         at = ("scoring", "items", i)
         name = entry.get("item")
-        if name not in TABLE_ITEMS:
-            add(at, f"expected {{item: <name>, ...}} with a name from {', '.join(TABLE_ITEMS)}, "
+        if name not in names:
+            add(at, f"expected {{item: <name>, ...}} with a name from {', '.join(names)}, "
                 f"got {name!r}")
             continue
         kind = ITEMS[name]
@@ -301,8 +303,11 @@ def _check_items(spec: Any, add: Callable[..., None]) -> None:
             if key == "item":
                 continue
             if key not in kind.params:
-                takes = ", ".join(kind.params) or "no parameters"
-                add((*at, key), f"item {name!r} takes {takes}")
+                takes = ", ".join(p for p in kind.params if p not in kind.fixed)
+                add((*at, key), f"item {name!r} takes {takes or 'no parameters'}")
+            elif key in kind.fixed:
+                add((*at, key), f"item {name!r} takes its {key} from the pack's scoring keys "
+                    "(see scoring.bonus and scoring.dead_in_hand)")
             elif key in kind.choices:
                 if value not in kind.choices[key]:
                     add((*at, key), f"expected one of {', '.join(kind.choices[key])}, got "

@@ -242,6 +242,8 @@ class ItemType:
     choices: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
     required: tuple[str, ...] = ()
     ranges: dict[str, tuple[int, int]] = attrs.field(factory=dict)
+    fixed: tuple[str, ...] = ()
+    """Parameters that only the pack's own keys set (a rank-slot item's tables)."""
 
 
 ITEMS: dict[str, ItemType] = {}
@@ -249,11 +251,12 @@ ITEMS: dict[str, ItemType] = {}
 
 
 def item(name: str, *params: str, choices: dict[str, tuple[str, ...]] | None = None,
-         required: tuple[str, ...] = (), ranges: dict[str, tuple[int, int]] | None = None):
+         required: tuple[str, ...] = (), ranges: dict[str, tuple[int, int]] | None = None,
+         fixed: tuple[str, ...] = ()):
     """Register ``build`` as the builder of item ``name`` with parameters ``params``."""
     def register(build):
         ITEMS[name] = ItemType(name, params, build, (build.__doc__ or "").strip(),
-                               dict(choices or {}), required, dict(ranges or {}))
+                               dict(choices or {}), required, dict(ranges or {}), fixed)
         return build
     return register
 
@@ -570,7 +573,7 @@ def _melded_cards(ctx):
 
 
 @item("bonus_cards", "value", "set_size", "set_value", "by_count", "sets_by",
-      "negative_if_not_melded")
+      "negative_if_not_melded", fixed=("by_count", "sets_by", "negative_if_not_melded"))
 def _bonus_cards(ctx, value: int, set_size: int, set_value: int, by_count: dict,
                  sets_by: str, negative_if_not_melded: bool):
     """Bonus cards laid out (red threes): ``by_count`` if it lists the count, else full
@@ -610,7 +613,8 @@ def _dead_cards(ctx, points: int):
     return dead_cards
 
 
-@item("hand_cards", "counts", "skip_dead")
+@item("hand_cards", "counts", "skip_dead", choices={"counts": ("not_out", "all")},
+      fixed=("skip_dead",))
 def _hand_cards(ctx, counts: str, skip_dead: bool):
     """The cards left in hand, against the side: every side (``counts: all``) or the sides
     that did not go out; dead cards left out when they score as dead cards."""
@@ -626,7 +630,7 @@ def _hand_cards(ctx, counts: str, skip_dead: bool):
     return hand_cards
 
 
-@item("reserve_cards", "counts")
+@item("reserve_cards", "counts", choices={"counts": ("not_out", "all")})
 def _reserve_cards(ctx, counts: str):
     """Reserves (feet, pony tails) never picked up, against the side (``reserve_values``):
     every side (``counts: all``) or the sides that did not go out."""
@@ -650,6 +654,21 @@ def _going_out(ctx, bonus: int, concealed: int):
         if out is not None:
             tally.add(out, "going_out", bonus + (concealed if final.concealed else 0))
     return going_out
+
+
+RANK_SLOT_ITEMS = ("books", "melded_cards", "bonus_cards", "dead_cards", "hand_cards",
+                   "reserve_cards", "going_out", "bonus", "multiply")
+"""The items a rank-slot (canasta-family) pack may list in ``scoring.items``."""
+
+
+def listed_items(sc: Any) -> tuple[tuple[str, dict[str, Any]], ...]:
+    """A rank-slot pack's ``scoring.items`` as ``(name, parameters)``, each canasta item's
+    parameters those of the ``canasta`` preset (from the pack's keys) with the ones the
+    entry gives over them; the plugin's ``adjust_scores`` last."""
+    preset = dict(canasta_preset(sc))
+    out = [(d["item"], {**preset.get(d["item"], {}),
+                        **{k: v for k, v in d.items() if k != "item"}}) for d in sc.items]
+    return tuple(out) + (("plugin", {}),)
 
 
 def canasta_preset(sc: Any) -> tuple[tuple[str, dict[str, Any]], ...]:

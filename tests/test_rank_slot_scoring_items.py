@@ -1,0 +1,91 @@
+"""``scoring.items`` in rank-slot (canasta-family) packs (issue 24, item 1): the canasta
+items listed by name, their parameters the preset's (from the pack's scoring keys) with
+the entry's over them, plus ``bonus`` and ``multiply``; a pack that lists no items scores
+as before."""
+
+from __future__ import annotations
+
+import pytest
+
+import meldkit
+from meldkit import GameState, RulePackError
+from meldkit.bots import GreedyBot
+from meldkit.kernel.scoring import canasta_preset, listed_items
+
+ITEMS = """extends: pony_tail
+name: pony_tail_items
+scoring:
+  items:
+    - {item: books}
+    - {item: hand_cards, counts: all}
+    - {item: going_out, bonus: 300}
+    - {item: bonus, points: 50, when: out}
+    - {item: multiply, by: 3, when: out_at_once}
+"""
+
+
+def _first_hand(pack, seed: int):
+    g = meldkit.new_game(pack, players=4, seed=seed)
+    bots = [GreedyBot(seed=i) for i in range(4)]
+    while not g.hand_results:
+        g.apply(bots[g.current_player].choose(g))
+    return g
+
+
+def test_listed_items_take_the_presets_parameters_under_the_entrys():
+    pack = meldkit.load_pack_text(ITEMS, filename="pony_tail_items.yaml")
+    items = dict(listed_items(pack.spec.scoring))
+    preset = dict(canasta_preset(pack.spec.scoring))
+    assert items["hand_cards"] == {**preset["hand_cards"], "counts": "all"}
+    assert items["going_out"] == {**preset["going_out"], "bonus": 300}
+    assert list(items) == ["books", "hand_cards", "going_out", "bonus", "multiply", "plugin"]
+
+
+def test_a_rank_slot_pack_scores_only_the_items_it_lists():
+    pack = meldkit.load_pack_text(ITEMS, filename="pony_tail_items.yaml")
+    for seed in (2, 5):
+        g = _first_hand(pack, seed)
+        hand = g.last_hand
+        for line in hand.scores:
+            labels = {label for label, _ in line.items}
+            assert labels <= {"books", "hand_cards", "going_out"}
+            assert "melded_cards" not in labels and "bonus_cards" not in labels
+        out = hand.final.went_out
+        if out is not None:
+            team = hand.final.team_of[out]
+            line = next(s for s in hand.scores if s.team == team)
+            factor = 3 if hand.final.concealed else 1
+            assert line.going_out == 350 * factor
+        assert GameState.from_json(g.to_json(), pack=pack) == g
+
+
+def test_a_rank_slot_pack_without_items_scores_as_before():
+    plain = _first_hand(meldkit.load_pack("pony_tail"), 2)
+    labels = {label for s in plain.last_hand.scores for label, _ in s.items}
+    assert "melded_cards" in labels
+
+
+def test_rank_slot_items_are_checked_where_written():
+    with pytest.raises(RulePackError) as e:
+        meldkit.load_pack_text(
+            "extends: pony_tail\nscoring:\n  items:\n    - {item: laid}\n"
+            "    - {item: bonus_cards, by_count: {2: 5}}\n    - {item: hand_cards, counts: some}\n",
+            filename="bad_items.yaml")
+    text = str(e.value)
+    assert "bad_items.yaml:4:7: scoring.items[0]: expected {item: <name>, ...} with a name " \
+           "from books, melded_cards" in text
+    assert "scoring.items[1].by_count: item 'bonus_cards' takes its by_count from the pack's " \
+           "scoring keys" in text
+    assert "scoring.items[2].counts: expected one of not_out, all, got 'some'" in text
+
+
+def test_the_rules_sheet_lists_a_rank_slot_packs_items_in_order():
+    from meldkit.rulesheet import rules_sheet
+
+    sheet = rules_sheet(meldkit.load_pack_text(ITEMS, filename="pony_tail_items.yaml"))
+    assert ("- Each book scores the value of its kind (see *Books*).\n"
+            "- The cards left in hand count against the side (every side).\n"
+            "- Going out scores 300.\n"
+            "- The player who goes out scores 50 more.\n"
+            "- Everything above counts 3 times when the player who goes out lays their whole "
+            "hand in that one turn") in sheet
