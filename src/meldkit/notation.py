@@ -399,9 +399,11 @@ def _table_card_error(card_form: str, word: str) -> Error:
 
 def table_dialect(hooks: dict[str, tuple[int | None, bool]] | None = None) -> Dialect:
     """The dialect of a table-meld pack: cards with suits (``meld 4H 5H 6H``, ``discard
-    10C``, ``take 5H``), melds by id (``add 7H to m3``); the canasta spelling of a run is
-    read as an alias: ``run 4H 5H 6H`` is ``meld``, and ``extend 7H to 4H-6H`` (or ``add 7H
-    to 4H-6H``) is ``add 7H to m<id>`` of the one run on the table with those ends.
+    10C``, ``take 5H``), melds by id (``add 7H to m3``, and ``trade 6H to m3``: the 6H wins
+    back the wild card standing for it in m3, where the pack allows); the canasta spelling
+    of a run is read as an alias: ``run 4H 5H 6H`` is ``meld``, and ``extend 7H to 4H-6H``
+    (or ``add 7H to 4H-6H``) is ``add 7H to m<id>`` of the one run on the table with those
+    ends.
 
     ``hooks``: the plugin verbs, ``verb -> (number of cards or None, takes a meld)``,
     written with card codes and ``to m<id>``.
@@ -424,6 +426,13 @@ def table_dialect(hooks: dict[str, tuple[int | None, bool]] | None = None) -> Di
             "add", CARD, 1, 1, one[v], one[v], target="required", targets=(MELD_ID, SPAN),
             target_after=3, missing=("notation/add", "write a lay-off as 'add 7H to m3'"
                                                  + (" or 'extend 7H to 4H-6H'" if v != "add" else "")))
+    forms["trade"] = Verb(
+        "trade", CARD, 1, 1, ("notation/one-card", "trade names exactly one card: the "
+                              "natural card that wins back a wild card"),
+        ("notation/one-card", "trade names exactly one card: the natural card that wins "
+         "back a wild card"), target="required", targets=(MELD_ID,), target_after=3,
+        missing=("notation/trade", "write a wild card won back as 'trade 6H to m3' (the "
+                 "natural card, the meld holding the wild card)"))
     aliases = [Alias("run", "always", "meld"), Alias("extend", "always", "add:extend")]
     for verb, (n, takes_target) in hooks.items():
         shape = " ".join([verb] + ["<card>"] * (n if n is not None else 1)

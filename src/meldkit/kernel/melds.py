@@ -39,8 +39,11 @@ OpenSpiel's ``MinDeadwood`` of an 11-card hand, tie-breaking included.
 ``0 … 12`` and its ``high`` is ``low + len - 1``, possibly above ``13`` (``K-A-2`` is
 ``low=12, high=14``).  No run holds two cards of one rank, so a run has at most 13 cards.
 
-**Wild cards.**  A card whose kind is in ``wild_kinds`` is always a wild card in a meld (it
-counts towards ``max_wilds`` even where it stands for itself).  A joker that is not wild
+**Wild cards.**  A card whose kind is in ``wild_kinds`` is a wild card in a meld (it counts
+towards ``max_wilds`` even where it stands for itself) — but in a run of a kind with
+``wild_natural_in_place``, where it stands for itself (its suit, its own rank's position)
+it is a natural card; of the readings of such a run that are legal the one with the most
+such natural cards is taken.  A joker that is not wild
 melds with nothing.  In a run each wild card fills one position; when several placements
 are possible the canonical one puts wild cards first into gaps, then above the highest
 natural card, then below the lowest (``4H 5H JK`` is ``4H 5H 6H``), as far as the kind's
@@ -128,6 +131,10 @@ class MeldKind:
     ``max_size`` bounds a meld when it is laid down (``None``: no limit); lay-offs may grow it
     further unless the caller asks :meth:`MeldRules.can_add` to respect it.
 
+    ``wild_natural_in_place`` (runs; a set ignores it): a wild card standing as itself — of
+    the run's suit, at its own rank's position, as the wild 2H in ``AH 2H 3H`` — is a
+    natural card there: it does not count toward ``max_wilds`` (see :class:`MeldRules`).
+
     >>> MeldKind("run", "run", ace="both").ace
     'both'
     >>> MeldKind("run", "sequence")
@@ -145,6 +152,7 @@ class MeldKind:
     wilds_adjacent: bool = True
     all_wild: bool = False
     distinct_suits: bool = False
+    wild_natural_in_place: bool = False
 
     def __attrs_post_init__(self) -> None:
         def bad(what: str) -> ValueError:
@@ -167,7 +175,7 @@ class MeldKind:
             raise bad(f"'ace' must be one of {', '.join(_ACE_MODES)} (got {self.ace!r})")
         if type(self.max_wilds) is not int or self.max_wilds < 0:
             raise bad(f"'max_wilds' must be an int >= 0 (got {self.max_wilds!r})")
-        for flag in ("wilds_adjacent", "all_wild", "distinct_suits"):
+        for flag in ("wilds_adjacent", "all_wild", "distinct_suits", "wild_natural_in_place"):
             if not isinstance(getattr(self, flag), bool):
                 raise bad(f"{flag!r} must be true or false (got {getattr(self, flag)!r})")
 
@@ -262,6 +270,9 @@ class MeldRules:
         self.values: tuple[int, ...] = values
         self._wildmask = sum(1 << w for w in self.wild_kinds)
         self._most_wilds = max(k.max_wilds for k in kinds)
+        self._in_place = any(k.wild_natural_in_place and k.type == "run" for k in kinds)
+        """Whether some run kind reads a wild card in its own place as natural (computed
+        once: the other packs' paths never look further)."""
         self._bit = {k: 1 << k for k in range(N_KINDS)}
         self._gen_memo: dict[Cards, tuple[int, Choice]] = {}
         self._melds_memo: dict[object, Any] = {}  # meld lists and OpenSpiel figures
@@ -395,6 +406,8 @@ class MeldRules:
             return m
         kind = self.kinds[idx]
         wild = self.wild_kinds
+        if kind.wild_natural_in_place:
+            return self._in_order_in_place(idx, kind, cards, m)
         n = len(cards)
         i = next(j for j, x in enumerate(cards) if x not in wild)
         c = cards[i]
@@ -411,6 +424,101 @@ class MeldRules:
             return Match(idx, cards, -1, m.suit, nlow, nlow + n - 1)
         return m
 
+    def _in_order_in_place(self, idx: int, kind: MeldKind, cards: tuple[int, ...],
+                           m: Match) -> Match:
+        """:meth:`_run_in_order` for a kind with ``wild_natural_in_place``: the cards in
+        the positions given if some low end makes that a legal placement (the fewest wild
+        cards counted), else the canonical ``m``."""
+        n = len(cards)
+        best = None
+        for j, x in enumerate(cards):
+            if x == JOKER_KIND or x & 3 != m.suit:
+                continue
+            for low in ((x >> 2) - j, (x >> 2) + 13 - j):
+                nlow = _window_ok(kind.ace, low, n)
+                if nlow is None:
+                    continue
+                w = self._counted_wilds(kind, cards, m.suit, low)
+                if w is not None and (best is None or w < best[0]):
+                    best = (w, nlow)
+        if best is None:
+            return m
+        return Match(idx, cards, -1, m.suit, best[1], best[1] + n - 1)
+
+    def _counted_wilds(self, kind: MeldKind, cards: Sequence[int], suit: int,
+                       low: int) -> int | None:
+        """The wild cards counted in a run of ``suit`` lying from position ``low`` (a wild
+        card in its own place is natural, ``wild_natural_in_place``), or None if the cards
+        do not lie there legally (a natural card out of place, too many wild cards, two
+        side by side where ``wilds_adjacent`` forbids it)."""
+        wild = self.wild_kinds
+        w = 0
+        prev = False
+        for j, x in enumerate(cards):
+            here = x != JOKER_KIND and x & 3 == suit and x >> 2 == (low + j) % 13
+            if x in wild:
+                counted = not here
+            elif not here:
+                return None
+            else:
+                counted = False
+            if counted:
+                w += 1
+                if prev and not kind.wilds_adjacent:
+                    return None
+            prev = counted
+        return w if w <= kind.max_wilds else None
+
+    def _match_in_place(self, idx: int, kind: MeldKind, nat: list[int], wl: list[int],
+                        n: int) -> Match | None:
+        """:meth:`_match_kind` of a run kind with ``wild_natural_in_place``: of the wild
+        cards that could stand in their own places, as many as can be are read as natural
+        (the legal reading with the most of them; then the lowest suit, the canonical
+        placement)."""
+        if nat and nat[-1] == JOKER_KIND:
+            return None
+        if nat:
+            suits = [nat[0] & 3]
+            if any(c & 3 != suits[0] for c in nat) or n > 13:
+                return None
+        else:
+            suits = sorted({c & 3 for c in wl if c != JOKER_KIND})
+        nat_ranks = {c >> 2 for c in nat}
+        if len(nat_ranks) != len(nat):
+            return None
+        cands = {s: sorted({c for c in wl if c != JOKER_KIND and c & 3 == s
+                            and c >> 2 not in nat_ranks}) for s in suits}
+        for size in range(max((len(c) for c in cands.values()), default=0), 0, -1):
+            for s in suits:
+                for sub in itertools.combinations(cands[s], size):
+                    if len({c >> 2 for c in sub}) != size or len(wl) - size > kind.max_wilds:
+                        continue
+                    rest = list(wl)
+                    for c in sub:
+                        rest.remove(c)
+                    ranks = {c >> 2: c for c in (*nat, *sub)}
+                    placed = self._place(kind, ranks, n)
+                    if placed is None:
+                        continue
+                    low, slots = placed
+                    it = iter(rest)
+                    out = tuple(ranks[q] if q in ranks else next(it) for q in slots)
+                    return Match(idx, out, -1, s, low, low + n - 1)
+        if len(wl) > kind.max_wilds:
+            return None
+        if not nat:
+            if not kind.all_wild or n > 13 or (n > 1 and not kind.wilds_adjacent):
+                return None
+            return Match(idx, tuple(wl), -1, -1, -1, -1)
+        ranks = {c >> 2: c for c in nat}
+        placed = self._place(kind, ranks, n)
+        if placed is None:
+            return None
+        low, slots = placed
+        it = iter(wl)
+        out = tuple(ranks[q] if q in ranks else next(it) for q in slots)
+        return Match(idx, out, -1, suits[0], low, low + n - 1)
+
     def _match_kind(self, idx: int, cards: tuple[int, ...], check_size: bool) -> Match | None:
         kind = self.kinds[idx]
         n = len(cards)
@@ -420,6 +528,8 @@ class MeldRules:
         nat = sorted(c for c in cards if c not in wild)
         wl = sorted(c for c in cards if c in wild)
         w = len(wl)
+        if w and kind.wild_natural_in_place and kind.type == "run":
+            return self._match_in_place(idx, kind, nat, wl, n)
         if w > kind.max_wilds:
             return None
         if not nat:
@@ -498,6 +608,8 @@ class MeldRules:
             return None
         if match.suit == -1:
             return self._match_kind(match.kind, new, False)
+        if kind.wild_natural_in_place:
+            return self._add_in_place(match, card, kind, n, new)
         is_wild = card in self.wild_kinds
         if not is_wild and (card == JOKER_KIND or card & 3 != match.suit):
             return None
@@ -526,6 +638,100 @@ class MeldRules:
         m = self._match_kind(match.kind, new, False)
         if m is not None and m.suit == match.suit:
             return m
+        return None
+
+    def _add_in_place(self, match: Match, card: int, kind: MeldKind, n: int,
+                      new: tuple[int, ...]) -> Match | None:
+        """:meth:`can_add` onto a run of a kind with ``wild_natural_in_place``: the card at
+        the end where the fewest wild cards count (its own place first), else the run
+        placed afresh."""
+        best = None
+        for at_low in (True, False):
+            low = match.low - 1 if at_low else match.low
+            nlow = _window_ok(kind.ace, low, n)
+            if nlow is None:
+                continue
+            cards = (card,) + match.cards if at_low else new
+            w = self._counted_wilds(kind, cards, match.suit, low)
+            if w is None:
+                continue
+            key = (w, at_low if card in self.wild_kinds else False, nlow)  # a wild card high
+            if best is None or key < best[0]:
+                best = (key, Match(match.kind, cards, -1, match.suit, nlow, nlow + n - 1))
+        if best is not None:
+            return best[1]
+        m = self._match_kind(match.kind, new, False)
+        if m is not None and m.suit == match.suit:
+            return m
+        return None
+
+    def wilds_in(self, match: Match) -> int:
+        """The wild cards a meld counts (toward ``max_wilds``; 0: a clean meld): a wild card
+        in its own place in a run of a kind with ``wild_natural_in_place`` is natural.
+
+        >>> from meldkit._cards import kind_of_code as k
+        >>> kinds = [MeldKind("run", "run", max_wilds=1, wild_natural_in_place=True)]
+        >>> rules = MeldRules(kinds, wild_kinds=[k("2" + s) for s in "CDHS"] + [52])
+        >>> rules.wilds_in(rules.match([k("AH"), k("2H"), k("3H")]))
+        0
+        >>> rules.wilds_in(rules.match([k("2C"), k("2H"), k("3H")]))   # 2C stands for AH
+        1
+        """
+        wild = self.wild_kinds
+        kind = self.kinds[match.kind]
+        if match.suit < 0 or not kind.wild_natural_in_place or kind.type != "run":
+            return sum(1 for c in match.cards if c in wild)
+        w = self._counted_wilds(kind, match.cards, match.suit, match.low)
+        return sum(1 for c in match.cards if c in wild) if w is None else w
+
+    def win_back(self, match: Match, card: int) -> tuple[Match, int] | None:
+        """The meld with the natural ``card`` in the place of a wild card that stands for
+        it, and that wild card's kind — ``None`` if no wild card of the meld stands for
+        ``card`` (a joker won back).  In a run a wild card stands for the card of its
+        position; in a set for a card of the set's rank that the set may hold (the last
+        wild card in its order is won back).  A wild card in its own place
+        (``wild_natural_in_place``) stands for itself, and an all-wild meld for no card
+        in particular: neither is won back.
+
+        >>> from meldkit._cards import kind_of_code as k
+        >>> rules = MeldRules([MeldKind("run", "run", max_wilds=1)], wild_kinds=[52])
+        >>> m, wild = rules.win_back(rules.match([k("5H"), k("JK"), k("7H")]), k("6H"))
+        >>> meld_code(m.cards), meld_code([wild])
+        ('5H 6H 7H', 'JK')
+        >>> rules.win_back(m, k("8H")) is None
+        True
+        """
+        if not isinstance(match, Match) or not 0 <= match.kind < len(self.kinds):
+            raise ValueError(f"{match!r} is not a Match of these rules")
+        _check_kind(card)
+        wild = self.wild_kinds
+        if card in wild or card == JOKER_KIND:
+            return None
+        cards = match.cards
+        kind = self.kinds[match.kind]
+        if match.suit >= 0:  # a run: the wild card at the card's own position
+            if card & 3 != match.suit:
+                return None
+            in_place = kind.wild_natural_in_place and kind.type == "run"
+            for j, x in enumerate(cards):
+                r = (match.low + j) % 13
+                if r != card >> 2 or x not in wild:
+                    continue
+                if in_place and x == card:
+                    return None  # it stands for itself
+                new = cards[:j] + (card,) + cards[j + 1:]
+                m = self._run_in_order(match.kind, new)
+                return None if m is None else (m, x)
+            return None
+        if match.rank < 0 or card >> 2 != match.rank:
+            return None
+        for j in range(len(cards) - 1, -1, -1):
+            x = cards[j]
+            if x in wild:
+                m = self._match_kind(match.kind, cards[:j] + cards[j + 1:] + (card,), False)
+                if m is not None and m.rank == match.rank:
+                    return m, x
+                return None
         return None
 
     # ------------------------------------------------------------------ hands
@@ -794,6 +1000,9 @@ class MeldRules:
             suits = (
                 [first & 3] if first is not None else sorted({c & 3 for c in counts if c < 52})
             )
+            if kind.wild_natural_in_place and nw:
+                self._runs_in_place(kind, counts, wilds, first, greedy, maxw, longest, out)
+                suits = []  # every run is listed; the all-wild ones below
             for s in suits:
                 if first is not None:
                     windows = _windows_around(kind, first, counts, maxw, longest)
@@ -835,6 +1044,59 @@ class MeldRules:
                     for mix in mixes(w):
                         out.add(tuple(sorted(mix)))
         return out
+
+    def _runs_in_place(self, kind: MeldKind, counts: Counter[int], wilds: Sequence[int],
+                       first: int | None, greedy: bool, maxw: int, longest: int,
+                       out: set[tuple[int, ...]]) -> None:
+        """:meth:`_enumerate`'s runs of a kind with ``wild_natural_in_place``: a slot is
+        filled by its natural card, by the wild card that is that card (natural there), or
+        by a wild card counted toward ``max_wilds``."""
+        wc = Counter(wilds)
+        if first is not None:
+            suits = [first & 3]
+        else:
+            suits = sorted({c & 3 for c in counts if c < 52} | {c & 3 for c in wc if c < 52})
+        for s in suits:
+            for n in range(kind.min_size, longest + 1):
+                for _low, slots in _windows(kind.ace, n):
+                    forced, free, own = [], [], []
+                    has_first = False
+                    for i, q in enumerate(slots):
+                        k = q * 4 + s
+                        if first is not None and k == first:
+                            has_first = True
+                        elif counts.get(k, 0) and (first is None or k > first):
+                            free.append(i)
+                        elif wc.get(k, 0):
+                            own.append(i)
+                        else:
+                            forced.append(i)
+                    if (first is not None and not has_first) or len(forced) > maxw:
+                        continue
+                    choosable = free + own
+                    for extra in range(0, min(maxw - len(forced), len(choosable)) + 1):
+                        for comb in itertools.combinations(choosable, extra):
+                            ws = set(forced).union(comb)
+                            if len(ws) == n:
+                                continue  # all wild (counted): the all-wild melds
+                            wild_slots = sorted(ws)
+                            if not kind.wilds_adjacent and any(
+                                b - a == 1 for a, b in itertools.pairwise(wild_slots)
+                            ):
+                                continue
+                            base = tuple(slots[i] * 4 + s for i in range(n) if i not in ws)
+                            used = [slots[i] * 4 + s for i in own if i not in ws]
+                            left = wc - Counter(used)
+                            w = len(wild_slots)
+                            if greedy:
+                                rest = list(wilds)
+                                for c in used:
+                                    rest.remove(c)
+                                mixes = [tuple(rest[:w])] if w <= len(rest) else []
+                            else:
+                                mixes = _submultisets(left, w)
+                            for mix in mixes:
+                                out.add(tuple(sorted(base + mix)))
 
     def _general_melds(self, state: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
         key = ("melds", state)
@@ -975,7 +1237,8 @@ class MeldRules:
         the wild cards a meld could take."""
         r, s = c >> 2, c & 3
         same = tuple(x for x in naturals if x >> 2 == r or x & 3 == s)
-        key = (c, same, tuple(wl[: self._most_wilds]), len(wl))
+        key = (c, same, tuple(wl) if self._in_place else tuple(wl[: self._most_wilds]),
+               len(wl))
         memo = self._melds_memo
         hit = memo.get(key)
         if hit is None:

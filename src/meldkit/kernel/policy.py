@@ -142,6 +142,8 @@ def greedy_table_choice(state, memory: TableMemory | None = None) -> Action:
 
     if "knock" in by_type:
         return by_type["knock"][0]
+    if "trade" in by_type:  # a wild card won back (melds.lay_off.win_back) is worth a natural
+        return by_type["trade"][0]
     if "add" in by_type:
         return by_type["add"][0]
     if "meld" in by_type:

@@ -259,8 +259,13 @@ def table_universe(state, action) -> list[Action]:
         least = min(k.min_size for k in rules.kinds)
         most_melds = len(kinds) // max(1, least)
         out += [action("add", (k,), mid) for mid in range(1, most_melds + 1) for k in distinct]
+        if any(type(rules).of(pack).win_back
+               for pack in dict.fromkeys((state.pack, *state.pack.deals))):
+            naturals = [k for k in distinct if k != 52]  # a wild card won back by its card
+            out += [action("trade", (k,), mid) for mid in range(1, most_melds + 1)
+                    for k in naturals]
     return sorted_actions(out, ("draw", "take", "pass", "knock", "done", "discard", "meld",
-                                "add", "buy", "withdraw", "drop"))
+                                "add", "buy", "withdraw", "drop", "trade"))
 
 
 _TABLE_PHASES = ("first_upcard", "draw", "play", "discard", "knock", "layoff", "wall", "over")
