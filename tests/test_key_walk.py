@@ -176,6 +176,9 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
         TABLE: [(SI, "test_an_ace_low_in_a_run_counts_low_ace_and_cards_held_count_against")],
         CANASTA: [("test_rank_slot_scoring_items",
                    "test_a_rank_slot_pack_scores_only_the_items_it_lists")]},
+    "deck.ranks": {
+        CANASTA: [("test_stripped_deck", "test_a_stripped_rank_slot_deck_deals_only_its_ranks")],
+        TABLE: [("test_stripped_deck", "test_a_stripped_table_deck_keeps_its_ranks_and_runs_stop_at_a_gap")]},  # noqa: E501
     "schedule": {
         TABLE: [(CO, "test_a_schedule_gives_each_deal_its_own_contract_and_hand_size")],
         CANASTA: [(RS, "test_a_rank_slot_schedule_deals_draws_and_sets_the_minimum_by_deal")]},

@@ -110,11 +110,27 @@ def deck_plan(deck, players: int) -> tuple[int, int | None]:
     return decks, jokers
 
 
+def deck_card_kinds(deck) -> list[int]:
+    """The 52 card kinds, or those of the ranks a stripped deck keeps (``deck.ranks``).
+
+    >>> from meldkit._schema import DeckSpec
+    >>> len(deck_card_kinds(DeckSpec())), len(deck_card_kinds(DeckSpec(ranks=["A", "K"])))
+    (52, 8)
+    """
+    ranks = getattr(deck, "ranks", None)
+    if not ranks:
+        return list(range(52))
+    keep = {rank_index(r) for r in ranks}
+    return [k for k in range(52) if rank_of_kind(k) in keep]
+
+
 def pack_deck_kinds(deck, players: int) -> list[int]:
     """The kind of every physical card, by card id, of a pack's ``deck`` at a table of
     ``players``: the standard decks (each with ``jokers_per_deck`` jokers), or, with
-    ``deck.jokers``, the decks and then that many jokers."""
+    ``deck.jokers``, the decks and then that many jokers; a stripped deck
+    (``deck.ranks``) without the ranks it leaves out."""
     decks, jokers = deck_plan(deck, players)
+    cards = deck_card_kinds(deck)
     if jokers is None:
-        return standard_deck_kinds(decks, deck.jokers_per_deck)
-    return list(range(52)) * decks + [JOKER_KIND] * jokers
+        return (cards + [JOKER_KIND] * deck.jokers_per_deck) * decks
+    return cards * decks + [JOKER_KIND] * jokers

@@ -46,6 +46,7 @@ from meldkit._cards import (
     JOKER_RANK,
     RANKS,
     card_code,
+    deck_card_kinds,
     kinds_matching,
     rank_index,
     rank_of_kind,
@@ -857,6 +858,7 @@ class _Checker:
             self.reserve,
             self.by_player_count,
             self.canasta_family,
+            self.stripped_deck,
             self.table_melds,
             self.key_owners,
             self.wild_ranks,
@@ -1045,9 +1047,40 @@ class _Checker:
                         related=(("cards", earlier),),
                     )
 
+    def _ranks_ok(self) -> bool:
+        ranks = self.spec.deck.ranks or []
+        return all(isinstance(r, str) and r.upper() in RANKS[:13] for r in ranks) and len(
+            {r.upper() for r in ranks}) == len(ranks)
+
+    def stripped_deck(self) -> None:
+        """``deck.ranks`` names each kept rank once, and the card keys name cards it has."""
+        ranks = self.spec.deck.ranks
+        if ranks is None:
+            return
+        seen: set[str] = set()
+        for i, r in enumerate(ranks):
+            code = r.upper() if isinstance(r, str) else r
+            if code not in RANKS[:13]:
+                self.add(("deck", "ranks", i), f"expected a rank (A, 2 … 10, J, Q, K), got "
+                         f"{r!r}")
+            elif code in seen:
+                self.add(("deck", "ranks", i), f"{r!r} is listed twice")
+            seen.add(code)
+        if len(ranks) < 1:
+            self.add(("deck", "ranks"), "expected at least one rank (null: all 13)")
+        if not self._ranks_ok() or not ranks:
+            return
+        kept = set(deck_card_kinds(self.spec.deck)) | {JOKER_KIND}
+        cards = self.spec.cards
+        for key in ("wild", "bonus", "dead", "unmeldable"):
+            for i, selector in enumerate(getattr(cards, key)):
+                if kinds_matching_ok(selector) and not kinds_matching(selector) & kept:
+                    self.add(("cards", key, i), f"{selector!r} names no card of this deck "
+                             f"(deck.ranks leaves it out)", related=(("deck", "ranks"),))
+
     def card_values(self) -> None:
         """Every card kind in the deck has a value."""
-        in_deck = set(range(_DECK_SIZE))
+        in_deck = set(deck_card_kinds(self.spec.deck) if self._ranks_ok() else range(52))
         deck = self.spec.deck
         if (deck.jokers_per_deck > 0 if deck.jokers is None else deck.jokers > 0) or any(
                 n > 0 for n in (deck.jokers_by_players or {}).values()):
@@ -1186,6 +1219,9 @@ class _Checker:
             if size is not None:
                 return size, f"{size} (the {self.spec.plugin} plugin's deck)"
         deck = self.spec.deck
+        if deck.ranks and not self._ranks_ok():
+            return None
+        per = len(deck_card_kinds(deck))  # 52, or fewer in a stripped deck
         jokers = (deck.jokers_by_players or {}).get(players, deck.jokers)
         if jokers is not None:  # jokers for the whole pack
             decks = (deck.decks_by_players or {}).get(players)
@@ -1194,10 +1230,10 @@ class _Checker:
                          else (deck.decks_per_player or 0) * players)
             if decks < 1 or jokers < 0:
                 return None
-            size = decks * _DECK_SIZE + jokers
-            return size, (f"{size} ({_plural(decks, 'deck')} × {_DECK_SIZE} + "
+            size = decks * per + jokers
+            return size, (f"{size} ({_plural(decks, 'deck')} × {per} + "
                           f"{_plural(jokers, 'joker')})")
-        per_deck = _DECK_SIZE + max(deck.jokers_per_deck, 0)
+        per_deck = per + max(deck.jokers_per_deck, 0)
         by_count = deck.decks_by_players.get(players)
         if by_count is not None and by_count >= 1:
             size = by_count * per_deck

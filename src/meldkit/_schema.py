@@ -57,6 +57,12 @@ class DeckSpec:
         "Jokers in the whole pack by player count (`{5: 2}`), beside `decks_by_players`; a "
         "count not listed gets `jokers`.",
     )
+    ranks: list[str] | None = _f(
+        None,
+        "A stripped deck: the ranks each standard deck keeps, all four suits of each (`[A, "
+        "\"2\", \"3\", \"4\", \"5\", \"6\", \"7\", J, Q, K]`: 40 cards); null: all 13. Runs "
+        "keep the natural order, so a run does not cross a rank left out.",
+    )
 
 
 @frozen
@@ -800,6 +806,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "deck.decks_by_players": _k(CANASTA, TABLE, inert={}),
     "deck.jokers": _k(CANASTA, TABLE, inert=None),
     "deck.jokers_by_players": _k(CANASTA, TABLE, inert={}),
+    "deck.ranks": _k(CANASTA, TABLE, inert=None),
     # --- players and sides: the seating every engine shares
     "players.min": _ALL, "players.max": _ALL, "players.partners": _ALL, "players.teams": _ALL,
     "players.team_size": _ALL, "players.min_for_partners": _ALL, "players.counts": _ALL,

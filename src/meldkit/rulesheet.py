@@ -184,12 +184,16 @@ def _players_and_cards(spec) -> list[str]:
         else:
             out.append(f"- **Players:** {count}, alone or — with {pl.min_for_partners} or "
                        f"more players, as a game option — in {sides}.")
-    per = 52 + deck.jokers_per_deck
+    from ._cards import deck_card_kinds
+
+    c = len(deck_card_kinds(deck))  # 52, or fewer in a stripped deck (deck.ranks)
+    kind = "standard 52-card deck" if c == 52 else f"{c}-card deck"
+    per = c + deck.jokers_per_deck
     jokers = f" with {deck.jokers_per_deck} jokers each" if deck.jokers_per_deck else ""
     if deck.jokers is not None:  # jokers for the whole pack
         def pack(decks: int, total: int) -> str:
             with_jokers = f" and {_n(total, 'joker')}" if total else ""
-            return f"{_n(decks, 'standard 52-card deck')}{with_jokers} ({decks * 52 + total} cards)"
+            return f"{_n(decks, kind)}{with_jokers} ({decks * c + total} cards)"
         counts = sorted(set(deck.decks_by_players) | set(deck.jokers_by_players))
         base = deck.decks or 1
         extra = "".join(f"; {pack(deck.decks_by_players.get(c, base), deck.jokers_by_players.get(c, deck.jokers))} with {c} players"  # noqa: E501
@@ -199,12 +203,16 @@ def _players_and_cards(spec) -> list[str]:
         n = deck.decks
         extra = "".join(f"; {_n(k, 'deck')} ({k * per} cards) with {c} players"
                         for c, k in sorted(deck.decks_by_players.items()))
-        out.append(f"- **Deck:** {n} standard 52-card deck{'s' if n != 1 else ''}{jokers} "
+        out.append(f"- **Deck:** {_n(n, kind)}{jokers} "
                    f"({n * per} cards){extra}.")
     else:
         n = deck.decks_per_player
-        out.append(f"- **Deck:** {n} standard 52-card deck{'s' if n != 1 else ''}{jokers} "
+        out.append(f"- **Deck:** {_n(n, kind)}{jokers} "
                    f"per player ({n * per} cards per player).")
+    if c != 52:
+        out.append("- **Stripped deck:** each deck keeps only the ranks "
+                   + ", ".join(r.upper() for r in deck.ranks) + ", in all four suits; a run "
+                   "does not cross a rank left out.")
     out.append(f"- **Wild cards:** {_selectors(cards.wild)}.")
     rank_slots = not spec.melds.kinds  # the card categories only that meld model reads
     if cards.bonus and rank_slots:

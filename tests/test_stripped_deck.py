@@ -1,0 +1,64 @@
+"""A stripped deck (issue 24, item 2): ``deck.ranks`` keeps only the ranks it lists, in
+all four suits, in both meld models; the deal arithmetic, the card keys and the rules sheet
+follow it; a run does not cross a rank left out."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import meldkit
+from meldkit import GameState, RulePackError
+from meldkit._cards import kind_of_code
+from meldkit.rulesheet import rules_sheet
+
+FORTY = 'deck: {ranks: [A, "2", "3", "4", "5", "6", "7", J, Q, K]}\n'
+
+
+def test_a_stripped_table_deck_keeps_its_ranks_and_runs_stop_at_a_gap():
+    p = meldkit.load_pack_text("extends: rummy\nname: rummy_40\n" + FORTY, filename="r40.yaml")
+    g = meldkit.new_game(p, players=3, seed=1)
+    assert len(g.kind_of) == 40
+    assert {g.card_code(c)[:-1] for c in range(40)} == {"A", "2", "3", "4", "5", "6", "7",
+                                                        "J", "Q", "K"}
+    assert g.rules.melds.match(tuple(kind_of_code(c) for c in ("6H", "7H", "JH"))) is None
+    assert g.rules.melds.match(tuple(kind_of_code(c) for c in ("5H", "6H", "7H"))) is not None
+    rng = random.Random(1)
+    steps = 0
+    while not g.is_over and steps < 1500:
+        g.apply(rng.choice(g.legal_actions()))
+        steps += 1
+        assert sum(len(z) for z in g.zone_cards().values()) == 40
+        if steps % 150 == 0:
+            assert GameState.from_json(g.to_json(), pack=p) == g
+    assert "- **Deck:** 1 40-card deck (40 cards)." in rules_sheet(p)
+    assert "- **Stripped deck:** each deck keeps only the ranks A, 2, 3, 4, 5, 6, 7, J, Q, K" \
+        in rules_sheet(p)
+
+
+def test_a_stripped_rank_slot_deck_deals_only_its_ranks():
+    p = meldkit.load_pack_text(
+        'extends: pony_tail\nname: pt_no_fours\ndeck: {ranks: [A, K, Q, J, "10", "9", "8", '
+        '"7", "5", "6", "2", "3"]}\n', filename="pt48.yaml")
+    g = meldkit.new_game(p, players=4, seed=2)
+    assert len(g.kind_of) == 6 * (48 + 2)
+    assert not any(g.card_code(c).startswith("4") for c in range(len(g.kind_of)))
+    assert GameState.from_json(g.to_json(), pack=p) == g
+
+
+def test_a_stripped_deck_is_checked_where_written():
+    with pytest.raises(RulePackError) as e:
+        meldkit.load_pack_text("extends: rummy\ndeck: {ranks: [A, A, Z]}\n", filename="s.yaml")
+    assert "s.yaml:2:19: deck.ranks[1]: 'A' is listed twice" in str(e.value)
+    assert "deck.ranks[2]: expected a rank (A, 2 … 10, J, Q, K), got 'Z'" in str(e.value)
+    with pytest.raises(RulePackError, match=r"cards.bonus\[0\]: '3H' names no card of this "
+                       r"deck \(deck.ranks leaves it out\)"):
+        meldkit.load_pack_text('extends: pony_tail\ndeck: {ranks: [A, K, Q, J, "10", "9", '
+                               '"8", "7", "4", "5", "6", "2"]}\n', filename="no3.yaml")
+    with pytest.raises(RulePackError, match="deal"):  # 13 cards for 6 players from 40
+        meldkit.load_pack_text("extends: rummy\n" + FORTY
+                               + "deal: {hand: 13, hand_by_players: null}\n",
+                               filename="big.yaml")
+    with pytest.raises(RulePackError, match="knock.test: openspiel judges a one-deck game"):
+        meldkit.load_pack_text("extends: gin_rummy\n" + FORTY, filename="gin40.yaml")
