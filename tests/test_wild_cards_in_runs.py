@@ -351,3 +351,33 @@ def test_the_greedy_bot_wins_a_wild_card_back_when_it_can():
 
     g = _jokered()
     assert str(make_bot("greedy", seed=1).choose(g)) == "trade 6H to m1"
+
+
+def test_a_run_whose_only_wild_card_stands_in_its_own_place_is_a_clean_book():
+    text = """meldkit: 1
+extends: rummy
+name: clean_books
+deck: {decks: 2}
+deal: {hand: 9, hand_by_players: {2: 9}}
+cards: {wild: ["2"]}
+melds:
+  kinds:
+    - {name: set, type: set, min_size: 3, max_wilds: 1}
+    - {name: run, type: run, min_size: 3, max_wilds: 1, wild_natural_in_place: true}
+books:
+  size: 7
+  kinds:
+    - {name: clean, value: 200, sequence: true, max_wilds: 0}
+    - {name: dirty, value: 100, sequence: true}
+going_out: {required_books: [clean], requires_discard: false}
+"""
+    p = meldkit.load_pack_text(text, filename="clean_books.yaml")
+    g = deal(p, "AH 2H 3H 4H 5H 6H 7H KC 9D", "KD KS 5C 9C JS QC 4S 6D 8D",
+             upcard="QD", stock="JD 10C")
+    g.apply("draw")  # the JD
+    assert "meld AH 2H 3H 4H 5H 6H 7H" in legal(g)  # leaves KC 9D JD: no going out yet
+    g.apply("meld AH 2H 3H 4H 5H 6H 7H")
+    state = g._state if hasattr(g, "_state") else g
+    m = state.melds[0]
+    assert state.rules.kinds[m.match.kind].name == "run"
+    assert state.rules.book_kinds[state._meld_book(m)].name == "clean"

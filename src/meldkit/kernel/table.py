@@ -1252,9 +1252,8 @@ class TableModel:
         return next((k.index for k in rules.book_kinds if k.matches(rank, n_wild)), None)
 
     def _meld_book(self, m: TableMeld) -> int | None:
-        wild = self.rules.wild
-        return self._book_kind(len(m.cards), m.match,
-                               sum(1 for c in m.cards if self.kind_of[c] in wild))
+        # the wild cards the meld counts (a wild card in its own place is natural)
+        return self._book_kind(len(m.cards), m.match, self.rules.melds.wilds_in(m.match))
 
     def _books_of(self, team: int, grown: int | None = None, card: int | None = None,
                   new: tuple[int, ...] | None = None) -> list[int]:
@@ -1266,15 +1265,18 @@ class TableModel:
             if team_of[m.owner] != team:
                 continue
             if m.id == grown:
-                n_wild = sum(1 for c in m.cards if kind_of[c] in wild) + (card in wild)
+                fit = self._fit(m, card) if card is not None else None
+                n_wild = (self.rules.melds.wilds_in(fit[0]) if fit is not None else
+                          sum(1 for c in m.cards if kind_of[c] in wild) + (card in wild))
                 k = self._book_kind(len(m.cards) + 1, m.match, n_wild)
             else:
                 k = self._meld_book(m)
             if k is not None:
                 out.append(k)
         if new is not None:
-            k = self._book_kind(len(new), self.rules.melds.match(new),
-                                sum(1 for c in new if c in wild))
+            match = self.rules.melds.match(new)
+            k = self._book_kind(len(new), match, sum(1 for c in new if c in wild)
+                                if match is None else self.rules.melds.wilds_in(match))
             if k is not None:
                 out.append(k)
         return out
