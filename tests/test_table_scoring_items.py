@@ -174,3 +174,24 @@ def test_cap_limits_what_a_player_loses_and_what_the_winner_collects():
     assert GameState.from_json(g.to_json(), pack=capped) == g
     with pytest.raises(RulePackError, match=r"item 'cap' needs most"):
         meldkit.load_pack_text("extends: rummy\nscoring: {items: [{item: cap}]}\n")
+
+
+def test_laid_wilds_as_card_counts_a_wild_card_as_the_card_it_stands_for():
+    as_card = meldkit.load_pack_text(
+        "extends: rummy_500\nname: r500_as_card\ncards: {wild: [JK]}\nmelds:\n  kinds:\n"
+        "    - {name: set, type: set, min_size: 3, max_wilds: 1}\n"
+        "    - {name: run, type: run, min_size: 3, ace: both, max_wilds: 2}\n"
+        "scoring:\n  items:\n    - {item: laid, low_ace: 1, wilds: as_card}\n"
+        "    - {item: held}\n", filename="r500_as_card.yaml")
+    g = deal("5H JK 7H 9C 9D 9S KD", "5S 6D 10C JD QS 3D 4C", "2D 3S 6H 6C 8S 9H QC",
+             upcard="KS", stock="JK 8H", pack=as_card)
+    g.apply("draw")  # seat 0 draws the second joker
+    g.apply("meld 5H JK 7H")  # the joker stands for 6H: 5 + 6 + 7
+    assert g.laid[0][0] == 18
+    g.apply("add JK to m1")  # the second joker extends the run: as 4H or 8H, worth 4 or 8
+    assert g.laid[0][0] in (18 + 4, 18 + 8)
+    from meldkit.rulesheet import rules_sheet
+    assert "; a wild card counts as the card it stands for." in rules_sheet(as_card)
+    with pytest.raises(RulePackError, match=r"expected one of own, as_card, got 'face'"):
+        meldkit.load_pack_text("extends: rummy_500\nscoring:\n  items:\n"
+                               "    - {item: laid, wilds: face}\n", filename="face.yaml")

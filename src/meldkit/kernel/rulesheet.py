@@ -535,7 +535,9 @@ ITEM_SENTENCES = {
     "laid": lambda p: ("Each player scores the value of every card they laid this hand, in "
                        "melds and lay-offs alike" + (
                            f"; an ace at the low end of a run counts {p['low_ace']}"
-                           if p.get("low_ace") is not None else "") + "."),
+                           if p.get("low_ace") is not None else "") + (
+                           "; a wild card counts as the card it stands for"
+                           if p.get("wilds") == "as_card" else "") + "."),
     "held": lambda p: "The cards left in each player's hand count against them.",
     "multiply": lambda p: (f"Everything above counts {p.get('by') or 2} times "
                            f"{_WHEN[p['when']]}."),

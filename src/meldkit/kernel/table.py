@@ -161,6 +161,10 @@ class TableRules:
         or the style's preset."""
         self.tracks_laid = any(name == "laid" for name, _ in items)
         """Whether the state keeps what each player lays (the ``laid`` item reads it)."""
+        self.laid_as_card = any(name == "laid" and params.get("wilds") == "as_card"
+                                for name, params in items)
+        """Whether a wild card laid counts as the card it stands for (``laid``'s
+        ``wilds: as_card``)."""
         self.tracks_at_once = any(params.get("when") == "out_at_once" for _, params in items)
         """Whether the state keeps the turn each player first laid cards that stay on the
         table (``first_laid``: a ``multiply`` item's ``when: out_at_once`` reads it)."""
@@ -1369,9 +1373,10 @@ class TableModel:
         grown, low, high = self._fit(m, kind)
         (c,) = self._take_cards(p, (kind,))
         m.cards.append(c)
+        before = m.match
         m.match, m.low_ext, m.high_ext = grown, low, high
         if self.rules.tracks_laid:
-            self._credit(p, (kind,), grown)
+            self._credit(p, (kind,), grown, before)
         m.fits = {}
         if self.must_use is not None and self.must_use == kind:
             self.must_use = None
@@ -1434,11 +1439,16 @@ class TableModel:
                                        "is won back with the natural card it stands for")
         return None
 
-    def _credit(self, p: int, kinds, match: Match) -> None:
-        """Count the cards ``p`` laid into ``match``: their values, and the natural aces
-        among them that stand at the low end of a run (the ``laid`` item's ``low_ace``)."""
+    def _credit(self, p: int, kinds, match: Match, before: Match | None = None) -> None:
+        """Count the cards ``p`` laid into ``match`` (grown from ``before`` by a lay-off):
+        their values — a wild card's the card it stands for, with ``laid``'s ``wilds:
+        as_card`` — and the natural aces among them at the low end of a run (``low_ace``)."""
         laid = self.laid[p]
-        laid[0] += sum(self.rules.values[k] for k in kinds)
+        if self.rules.laid_as_card:
+            laid[0] += self._opening_points(match) - (
+                self._opening_points(before) if before is not None else 0)
+        else:
+            laid[0] += sum(self.rules.values[k] for k in kinds)
         if match.suit >= 0 and match.low == 0 and self.rules.kinds[match.kind].type == "run":
             laid[1] += sum(1 for k in kinds if k != JOKER_KIND and k // 4 == 0
                            and k not in self.rules.wild)
