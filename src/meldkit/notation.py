@@ -444,6 +444,7 @@ def table_dialect(hooks: dict[str, tuple[int | None, bool]] | None = None) -> Di
     return Dialect(
         "table", forms, aliases, hooks=hooks,
         unknown=lambda w: ("notation/unknown", f"unknown action {w!r} (expected draw, take, "
-                           f"pass, discard, meld, add, knock or done{added})"),
+                           f"pass, discard, meld, add, trade, knock, done, buy, withdraw or "
+                           f"drop{added})"),
         card_error=_table_card_error, max_chars=TABLE_MAX_CHARS, max_words=None,
         too_long="action text is too long (over 200 characters)", quote=True)
