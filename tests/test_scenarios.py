@@ -332,3 +332,16 @@ def test_the_scenario_written_from_the_docs_catches_a_wrong_key_in_a_copy_of_the
     assert found, "the wrong key went unnoticed"
     assert all(re.match(r"house_rules\.scenarios\.yaml:\d+:\d+: ", f) for f in found)
     assert found[0] in DOCS_PAGE.read_text(encoding="utf-8")  # the page shows this very output
+
+
+def test_hand_score_names_a_table_packs_item_labels(tmp_path):
+    """A scenario checks the ``laid`` and ``held`` items by name (a variant that stops
+    counting the cards held fails on ``held``, not only on the total)."""
+    text = (ROOT / "rulepacks" / "rummy_500.yaml").read_text(encoding="utf-8")
+    assert "    - {item: held}\n" in text
+    pack = tmp_path / "rummy_500.yaml"
+    pack.write_text(text.replace("    - {item: held}\n", ""), encoding="utf-8")
+    ((_, results),) = run_scenarios(pack, [bundled_scenarios("rummy_500")])
+    (first,) = [r for r in results if r.name.startswith("R5-2 R5-7")]
+    messages = [f.message for f in first.failures]
+    assert "hand 1, team 1, held: expected -58, got 0" in messages

@@ -116,16 +116,23 @@ EXPECT_KEYS: dict[str, str] = {
     "hand_ended": "How the last hand ended: `went_out`, `stock_empty` or `one_side_left`.",
     "went_out": "The seat that went out in the last hand (null: nobody).",
     "hand_score": "Score items of the last hand, by team: `{0: {books: 5000, going_out: 100, "
-                  "total: 5400}}`; items: " + ", ".join(
-                      ("books", "book_kinds", "melded_cards", "bonus_cards", "dead_cards",
-                       "hand_cards", "reserve_cards", "going_out", "adjustments", "total")) + ".",
+                  "total: 5400}}`; items: books, book_kinds, melded_cards, bonus_cards, "
+                  "dead_cards, hand_cards, reserve_cards, going_out, adjustments, total, and "
+                  "the table packs' laid, held, cards_in_other_hands, cards_in_hand, cap, "
+                  "out_at_once, deadwood, gin, big_gin, undercut.",
     "scores": "Each team's game score: `[5400, -120]`.",
     "game_over": "Whether the game is over.",
     "winner": "The winning team (null: none, or a tie).",
 }
 PILE_KEYS = ("top", "size", "frozen", "blocked")
 SCORE_ITEMS = ("books", "book_kinds", "melded_cards", "bonus_cards", "dead_cards",
-               "hand_cards", "reserve_cards", "going_out", "adjustments", "total")
+               "hand_cards", "reserve_cards", "going_out", "adjustments", "total",
+               # the labels of the table packs' items (scoring.items, the styles' presets)
+               "laid", "held", "cards_in_other_hands", "cards_in_hand", "cap", "out_at_once",
+               "deadwood", "gin", "big_gin", "undercut")
+_LINE_FIELDS = ("books", "book_kinds", "melded_cards", "bonus_cards", "dead_cards",
+                "hand_cards", "reserve_cards", "going_out", "adjustments", "total")
+"""The score items a line names as fields; any other is the sum of its label's items."""
 _FILE_KEYS = {"players": "default number of players", "scenarios": "the list of scenarios",
               "pack": "the pack the file is written for (informative)"}
 
@@ -1243,7 +1250,7 @@ class _Run:
         score = next((s for s in hr.scores if s.team == team), None)
         if score is None:
             return f"there is no team {team} in the hand's scores"
-        got = getattr(score, item)
+        got = getattr(score, item) if item in _LINE_FIELDS else score.points(item)
         if item == "book_kinds":  # in any order
             got, value = sorted(got), sorted(value if isinstance(value, list) else [value])
         elif item == "adjustments":  # (label, points) pairs, written as lists
