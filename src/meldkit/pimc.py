@@ -24,21 +24,28 @@ by ``margin`` (in units of the score). Where the greedy policy is the whole of a
 At two-player knock gin with OpenSpiel's terms (:meth:`GinRollout.applies`; the first
 upcard, draw, discard and wall decisions) the search runs on 52-bit masks of card kinds
 (:class:`GinSim`: the engine's greedy hand, about three times faster than
-:class:`GinRollout`'s lists), for ``time_limit`` 0.15 s by default (0.1 s elsewhere), and
-the opponent's hand in each determinization is drawn from a **particle filter**
-(:meth:`PIMCBot._filter`): ``particles`` (5000) hands dealt from the cards it could hold,
-each followed through the opponent's play this hand (:meth:`PIMCBot._gin_events`) as a
+:class:`GinRollout`'s lists), and the determinizations are drawn by the bot itself
+(:meth:`PIMCBot._worlds`) from what it saw this hand (:meth:`PIMCBot._gin_info`): the
+upcards the opponent took and kept are in its hand; its other cards are drawn *as a greedy
+player's kept hand would be* — the best of ``m + select × draws`` unseen cards, its
+stock draws so far letting the weakest go — and never a hand that could have knocked at
+its last discard; the stock is the rest, shuffled.  Uniform deals give the opponent about
+50 deadwood at every turn where a greedy player holds 31 after three to five turns; the
+rollouts then overrate every line that races the opponent.
+
+With ``particles`` > 0 (off by default) the opponent's hand comes instead from a
+**particle filter** (:meth:`PIMCBot._filter`): that many hands dealt from the cards it
+could hold, each followed through its play this hand (:meth:`PIMCBot._gin_events`) as a
 greedy player's — an upcard taken or refused, a discard, a knock not made weigh 1 where
-the greedy player holding that hand does the same, else ``eps`` (0.05; a discard that
-leaves the same least deadwood, ``tie``, 0.5); a stock draw is the card then discarded
-when the particle does not hold it, else one of ``tries`` stock cards by what it makes the
-greedy player discard — and resampled when their weight concentrates.  The particles are
-kept from decision to decision (each of the opponent's turns costs about 0.025 s at 5000)
-and those holding a card the bot has since seen are dropped.  The stock is the rest of the
-unseen cards, shuffled.  With ``particles=0`` the hands are drawn *as a greedy player's
-kept hand would be* (:meth:`PIMCBot._worlds`: the best of ``m + select × draws`` unseen
-cards, never one that could have knocked at its last discard), the sampler before the
-filter.
+the greedy player holding that hand does the same, else ``eps`` (a discard leaving the
+same least deadwood, ``tie``); a stock draw is the card then discarded when the particle
+does not hold it, else one of ``tries`` stock cards by what it makes the greedy player
+discard — resampled when their weight concentrates, kept from decision to decision, and
+dropped when they hold a card the bot has since seen.  It picks better moves on positions
+of greedy self-play judged with the opponent's true hand (``benchmarks/pimc_oracle.py``:
++0.013 a decision over greedy's choice with 5000 particles, ``confidence=0.5`` and
+0.15 s, against +0.007 for the default at 0.15 s) but played worse in matches (0.496
+against greedy over 400 hands, where the default scores 0.555); see docs/game-ai.md.
 
 >>> import meldkit
 >>> from meldkit.pimc import PIMCBot
@@ -65,16 +72,16 @@ _GIN_PHASES = ("first_upcard", "draw", "discard", "wall")
 class PIMCBot:
     """Determinized search over a few candidate actions with greedy rollouts.
 
-    ``time_limit``: seconds per decision (default 0.15 at two-player knock gin, 0.1
-    elsewhere; the search stops at the first determinization that would start after it;
-    one determinization costs a rollout per candidate);
+    ``time_limit``: seconds per decision (default 0.1; the search stops at the first
+    determinization that would start after it; one determinization costs a rollout per
+    candidate);
     ``max_samples``: determinizations per decision at most; ``top_k``: discards searched;
     ``scale``: points per unit of score (default 25 at gin, the pack's target / 100
     elsewhere); ``win_weight``: the score of a hand won outright; ``margin``: how much
     better than the greedy choice another candidate must be; ``rollout_depth``: actions a
     rollout plays at most before it is scored as it stands; ``confidence``: the greedy
     choice gives way only to a candidate whose mean paired gain exceeds ``margin`` plus
-    this many standard errors (default 0.5 on the gin masks, 1 elsewhere); ``fast``: at two-player knock gin, the search on bit masks
+    this many standard errors; ``fast``: at two-player knock gin, the search on bit masks
     (:class:`GinSim`, :meth:`_worlds`); ``select``: how strongly a sampled gin opponent's
     hand is selected (0: uniform deals); ``proposals``, ``weights``: with ``proposals`` >
     1, each gin determinization is one of that many, weighted by ``exp(-penalty)`` of the
@@ -101,11 +108,11 @@ class PIMCBot:
     def __init__(self, seed: int | None = None, time_limit: float | None = None,
                  max_samples: int = 2000, top_k: int = 3, scale: float | None = None,
                  win_weight: float = 1.0, margin: float = 0.0,
-                 confidence: float | None = None,
+                 confidence: float = 1.0,
                  rollout_depth: int = 400, fast: bool = True, infer: int = 8,
                  depth_back: int = 4, strength: float = 0.1,
                  select: float = 1.3, proposals: int = 1,
-                 weights: tuple = (8.0, 1.5, 2.0, 1.5), particles: int = 5000,
+                 weights: tuple = (8.0, 1.5, 2.0, 1.5), particles: int = 0,
                  eps: float = 0.05, tie: float = 0.5, tries: int = 4):
         from .bots import GreedyBot
 
@@ -186,7 +193,6 @@ class PIMCBot:
             n += 1
             per = (time.process_time() - t0) / n  # a determinization's cost so far
         gi = cands.index(greedy)
-        conf = 1.0 if self.confidence is None else self.confidence
         best, best_gain = gi, 0.0
         for i in range(k):
             if i == gi:
@@ -195,7 +201,7 @@ class PIMCBot:
             mean = sum(d) / n
             var = sum((x - mean) ** 2 for x in d) / max(1, n - 1)
             se = math.sqrt(var / n)
-            if mean > self.margin + conf * se and mean > best_gain:
+            if mean > self.margin + self.confidence * se and mean > best_gain:
                 best, best_gain = i, mean
         self.last_samples = n
         self.last_seconds = time.process_time() - t0
@@ -292,7 +298,7 @@ class PIMCBot:
         k = len(cands)
         values: list[list[float]] = [[] for _ in cands]
         n = 0
-        deadline = t0 + (self.time_limit or 0.15)
+        deadline = t0 + (self.time_limit or 0.1)
         per = 0.0
         sign = 1 if me == 0 else -1
         ts = time.process_time()
@@ -472,7 +478,7 @@ class PIMCBot:
         else:
             # from the deal: at most about half the time limit for the turns so far
             per = 4e-6 + 8e-6 * len(obs)
-            n = min(n, max(200, int((self.time_limit or 0.15) / 2 / per)))
+            n = min(n, max(200, int((self.time_limit or 0.1) / 2 / per)))
             hands = []
             for _ in range(n):
                 h = 0
@@ -678,7 +684,6 @@ class PIMCBot:
     def _pick(self, cands, greedy, values, n, t0):
         k = len(cands)
         gi = cands.index(greedy)
-        conf = 0.5 if self.confidence is None else self.confidence
         best, best_gain = gi, 0.0
         for i in range(k):
             if i == gi:
@@ -687,7 +692,7 @@ class PIMCBot:
             mean = sum(d) / n
             var = sum((x - mean) ** 2 for x in d) / max(1, n - 1)
             se = math.sqrt(var / n)
-            if mean > self.margin + conf * se and mean > best_gain:
+            if mean > self.margin + self.confidence * se and mean > best_gain:
                 best, best_gain = i, mean
         self.last_samples = n
         self.last_seconds = time.process_time() - t0
