@@ -115,6 +115,7 @@ RU, TK, KM = "test_rummy_rules", "test_table_kernel", "test_kernel_melds"
 HO, PL, HP = "test_houses_rules", "test_pack_loading", "test_hardening_packs"
 CL, WK, CO = "test_cli", "test_key_walk", "test_contracts"
 SI, RS, TB = "test_table_scoring_items", "test_rank_slot_schedule", "test_table_books"
+TR = "test_table_reserves"
 WN = "test_wild_cards_in_runs"
 
 _META = {
@@ -214,8 +215,13 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
         CANASTA: [(CC, "test_CC_3_hand_size_by_player_count")],
         TABLE: [(RU, "test_RU_2_ten_cards_for_two_seven_for_three_or_four_six_for_five_or_six")]},
     "deal.reserve": {
-        CANASTA: [(PT, "test_pt_3_deal_fifteen_cards_and_a_thirteen_card_pony_tail")]},
-    "deal.reserve_name": {CANASTA: [(CF, "test_hand_and_foot_sheet_states_its_rules")]},
+        CANASTA: [(PT, "test_pt_3_deal_fifteen_cards_and_a_thirteen_card_pony_tail")],
+        TABLE: [(TR, "test_a_hand_melded_out_picks_up_the_dead_pile_and_the_turn_goes_on")]},
+    "deal.reserve_name": {CANASTA: [(CF, "test_hand_and_foot_sheet_states_its_rules")],
+                          TABLE: [(TR, "test_the_rules_sheet_says_the_dead_piles")]},
+    "deal.reserve_per": {
+        CANASTA: [(TR, "test_reserves_are_checked_where_written_and_in_saves")],
+        TABLE: [(TR, "test_dead_piles_per_side_keep_cards_conserved_over_random_play_at_four")]},
     "deal.order": {CANASTA: [(PC, "test_pc_3_pony_of_12_is_dealt_before_the_hand_of_13")]},
     "deal.upcard": {
         CANASTA: [(PT, "test_pt_3_plain_upcard_is_not_turned_again")],

@@ -1493,6 +1493,9 @@ class _Checker:
         """Keys of the canasta family (Classic Canasta, Hand and Foot) that contradict each
         other or could never apply."""
         spec = self.spec
+        if spec.deal.reserve_per == "side" and self.engine() == CANASTA:
+            self.add(("deal", "reserve_per"), "side, but a rank-slot pack deals each player "
+                     "their own reserve: write player (reserves per side are table-meld packs')")
         if spec.scoring.items and self.engine() == CANASTA:  # (a table pack's: table_melds)
             from .kernel.checks import check_items
 

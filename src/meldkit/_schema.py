@@ -106,6 +106,11 @@ class DealSpec:
     )
     reserve: int = _f(0, "Cards dealt face down to each player's reserve pile (0 = none).")
     reserve_name: str = _f("reserve", "What the reserve pile is called (Pony Tail, Pony, foot).")
+    reserve_per: Literal["player", "side"] = _f(
+        "player",
+        "Whose reserve piles are dealt: one to each `player`, or one to each `side` (table-meld "
+        "packs: Buraco's dead piles, taken by the first of the side to play out their hand).",
+    )
     order: list[Literal["hand", "reserve"]] = _f(
         ["hand", "reserve"],
         "Which is dealt first; stacked decks (`deck_order`) are dealt in blocks in this order, "
@@ -618,7 +623,8 @@ class ScoringSpec:
         "`held` (each player loses the cards left in hand), `winner_takes` (who "
         "goes out takes the others' counts), `penalty` (each scores their own count), "
         "`books` (each book a player owns on the table scores its kind's `value`), `bonus` "
-        "(`points` to who goes out, `when: out` or `out_at_once`), `cap` (no player loses "
+        "(`points` to who goes out, `when: out` or `out_at_once`), `reserve_untaken` "
+        "(`points`, a penalty, for each reserve pile never picked up), `cap` (no player loses "
         "more than `most` in the hand, the winner collecting no more) and "
         "`multiply` (everything listed above it, times `by` — default 2 — `when` the hand "
         "meets a condition: `out_at_once`, the player who went out laid their whole hand in "
@@ -815,8 +821,9 @@ KEY_READERS: dict[str, KeyOwners] = {
     # --- the deal
     "deal.hand": _ALL,
     "deal.hand_by_players": _k(CANASTA, TABLE, inert={}),
-    "deal.reserve": _k(CANASTA, inert=0),
-    "deal.reserve_name": _k(CANASTA, needs="deal.reserve above 0"),
+    "deal.reserve": _k(CANASTA, TABLE, inert=0),
+    "deal.reserve_name": _k(CANASTA, TABLE, needs="deal.reserve above 0"),
+    "deal.reserve_per": _k(CANASTA, TABLE, needs="deal.reserve above 0"),
     "deal.order": _k(CANASTA, needs="deal.reserve above 0 (or a stacked deck)"),
     "deal.upcard": _k(CANASTA, TABLE, inert=False),
     "deal.upcard_turn_again": _k(CANASTA, inert=[]),

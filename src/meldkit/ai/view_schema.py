@@ -209,6 +209,14 @@ TABLE_VIEW = _engine({
                         "description": "in the buy phase, the seat whose draw waits"}},
         "required": ["limit", "penalty", "buys", "offered_for"], "additionalProperties": False,
         "description": "buying out of turn (`pile.buy_limit`), or null"},
+    "reserves": {"type": ["array", "null"], "items": {
+        "type": "object", "properties": {
+            "holder": {"type": "integer", "description": "the seat, or the side "
+                                                         "(`deal.reserve_per: side`)"},
+            "size": {"type": "integer", "description": "cards in it (face down)"},
+            "taken": {"type": "boolean"}},
+        "required": ["holder", "size", "taken"], "additionalProperties": False},
+        "description": "the face-down reserve piles (`deal.reserve`), or null"},
 }, _CARD, ["first_upcard", "draw", "play", "discard", "knock", "layoff", "wall", "buy", "over"],
     "view() of a table-meld game (gin, rummy)")
 

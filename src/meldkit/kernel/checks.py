@@ -99,6 +99,7 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
     _check_contract(spec, names, add, player_counts)
     check_items(spec, add)
     _check_books(spec, add)
+    _check_reserves(spec, add)
     if melds.lay_off.max_per_end is not None and melds.lay_off.max_per_end < 0:
         add(("melds", "lay_off", "max_per_end"),
             f"expected null or at least 0, got {melds.lay_off.max_per_end}")
@@ -189,9 +190,12 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
         if size is None:
             return
         hand = deal.hand_by_players.get(n, deal.hand)
-        left = size - n * hand - (1 if deal.upcard else 0)
+        piles = _reserve_piles(spec, n)
+        left = size - n * hand - piles * deal.reserve - (1 if deal.upcard else 0)
         if left < wall + 1:
-            add(("deal",), f"{n} players × {hand} cards{' + 1 upcard' if deal.upcard else ''} "
+            res = f" + {piles} reserves of {deal.reserve}" if piles else ""
+            add(("deal",), f"{n} players × {hand} cards{res}"
+                f"{' + 1 upcard' if deal.upcard else ''} "
                 f"leave {max(left, 0)} cards in a stock of {size}, but play needs at least "
                 f"{wall + 1} (stock.wall + 1)", related=(("deck",), ("stock", "wall")))
             return
@@ -254,6 +258,29 @@ def _check_contract(spec: Any, names: list[str], add: Callable[..., None],
             add(("pile", "buy_limit"), "buying is for packs that meld during play; in a "
                 "knocking pack a hand keeps its size between turns",
                 related=(("knock", "max_deadwood"),))
+
+
+def _reserve_piles(spec: Any, n: int) -> int:
+    """Reserve piles dealt at a table of ``n``: one a player, or one a side."""
+    deal = spec.deal
+    if not deal.reserve:
+        return 0
+    if deal.reserve_per == "player":
+        return n
+    from .._errors import SetupError
+    from .._seating import seating
+
+    try:
+        return seating(spec.players, spec.name or "pack", n, None)[1]
+    except SetupError:
+        return n  # (a table size the pack refuses: reported by the seating checks)
+
+
+def _check_reserves(spec: Any, add: Callable[..., None]) -> None:
+    """A table pack's reserves: not in a knocking pack (a hand keeps its size there)."""
+    if spec.deal.reserve and spec.knock.max_deadwood is not None:
+        add(("deal", "reserve"), "reserve piles are for packs that meld during play; in a "
+            "knocking pack a hand keeps its size", related=(("knock", "max_deadwood"),))
 
 
 def _check_books(spec: Any, add: Callable[..., None]) -> None:

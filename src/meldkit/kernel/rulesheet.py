@@ -147,6 +147,14 @@ def _deal(spec) -> list[str]:
                    + _each(f"{text} in {where}" for where, text in by_deal) + ".")
     else:
         out.append(f"- Each player is dealt {_hand_words(d)}.")
+    if d.reserve:
+        whose = "each side" if d.reserve_per == "side" else "each player"
+        first = ("the first player of the side" if d.reserve_per == "side" else "a player")
+        out.append(f"- Then {whose} is dealt a face-down **{d.reserve_name}** of "
+                   f"{_n(d.reserve, 'card')}. When {first} plays out their hand, the "
+                   f"{d.reserve_name} becomes their hand: after a meld or lay-off they play "
+                   "on; after a discard it is their hand for the next turn. Only a player "
+                   f"whose {d.reserve_name} is taken can go out.")
     if d.upcard:
         out.append("- The next card is turned face up to start the discard pile; the rest "
                    "form the stock.")
@@ -542,6 +550,8 @@ ITEM_SENTENCES = {
     "multiply": lambda p: (f"Everything above counts {p.get('by') or 2} times "
                            f"{_WHEN[p['when']]}."),
     "books": lambda p: "Each player scores the value of every book they own on the table.",
+    "reserve_untaken": lambda p: (f"A reserve pile never picked up scores {p['points']} for "
+                                  "its side."),
     "cap": lambda p: (f"No player loses more than {p['most']} points in a hand; what they would "
                       "lose beyond it is not paid (nor collected by the winner)."),
     "bonus": lambda p: (f"The player who goes out scores {p['points']} more"

@@ -129,6 +129,9 @@ class TableFinal:
     """The player who went out laid their whole hand in that one turn, nothing on the
     table before it (what the ``multiply`` item's ``when: out_at_once`` reads; recorded
     only where the pack scores it)."""
+    reserve_taken: tuple[bool, ...] = ()
+    """Per reserve pile (a seat's, or a side's with ``deal.reserve_per: side``), whether it
+    was picked up (empty: the pack deals none)."""
     books: tuple[tuple[str, ...], ...] = ()
     """Per player, the kind of each book (a meld of ``books.size`` cards or more) they own
     on the table at the end (what the ``books`` item scores; empty unless the pack counts
@@ -145,6 +148,8 @@ class TableFinal:
             d["at_once"] = True
         if self.books:
             d["books"] = [list(b) for b in self.books]
+        if self.reserve_taken:
+            d["reserve_taken"] = list(self.reserve_taken)
         if self.ext:
             d["ext"] = self.ext
         return d
@@ -158,7 +163,8 @@ class TableFinal:
                    hand_number=d.get("hand_number", 0),
                    laid=tuple((int(a), int(b)) for a, b in d.get("laid", ())),
                    ext=d.get("ext", {}), at_once=d.get("at_once", False),
-                   books=tuple(tuple(b) for b in d.get("books", ())))
+                   books=tuple(tuple(b) for b in d.get("books", ())),
+                   reserve_taken=tuple(d.get("reserve_taken", ())))
 
 
 def knock_outcome(knocker_deadwood: int, defender_deadwood: int, terms: KnockTerms,
@@ -499,7 +505,25 @@ def _cap(ctx, most: int):
     return cap
 
 
-TABLE_ITEMS = ("winner_takes", "penalty", "laid", "held", "books", "bonus", "cap", "multiply")
+@item("reserve_untaken", "points", required=("points",))
+def _reserve_untaken(ctx, points: int):
+    """``points`` (a penalty: negative) to each side whose reserve pile was never picked up
+    (``deal.reserve``; per seat, or per side with ``reserve_per: side``)."""
+    def reserve_untaken(final, tally: Tally) -> None:
+        if not final.reserve_taken or getattr(final, "ended_by", "") in _VOID:
+            return
+        per_side = len(final.reserve_taken) != len(final.team_of)
+        for h, taken in enumerate(final.reserve_taken):
+            if taken or not points:
+                continue
+            seat = final.team_of.index(h) if per_side else h
+            tally.add(final.team_of[seat], "reserve_untaken", points)
+            tally.pay(seat, points)
+    return reserve_untaken
+
+
+TABLE_ITEMS = ("winner_takes", "penalty", "laid", "held", "books", "bonus", "reserve_untaken",
+               "cap", "multiply")
 """The items a table-meld pack may list in ``scoring.items``."""
 
 

@@ -179,6 +179,9 @@ class TableRules:
         """Whether a seat can be out of a hand (dropped) or of the game (eliminated)."""
         self.buy_limit = spec.pile.buy_limit
         self.buy_penalty = spec.pile.buy_penalty
+        self.reserve = spec.deal.reserve
+        """Cards in each reserve pile (``deal.reserve``; 0: none)."""
+        self.reserve_side = spec.deal.reserve_per == "side"
         self.tracks_books = self.needs_books or any(name == "books" for name, _ in items)
         """Whether the hand's record keeps each player's books (the ``books`` item)."""
         # --- plugin rule hooks: a pack without them keeps the plain phase table, so a
@@ -476,7 +479,7 @@ class TableModel:
                  "layoff_stage", "defenders", "taken", "must_use", "pile_takes",
                  "returned_in_row", "turns", "wins", "multiplier", "ext",
                  "opened", "pending", "withdrew", "buys", "buy_for", "discarder", "laid",
-                 "dropped", "eliminated", "first_laid")
+                 "dropped", "eliminated", "first_laid", "reserves", "reserve_taken")
     """The state fields this model keeps (slots of ``KernelState``); ``state.actions``
     is :data:`TABLE_ACTIONS`, which builds interned actions for a plugin's ``legal``
     (``state.actions.get(verb, cards, target)``)."""
@@ -609,6 +612,14 @@ class TableModel:
                 continue  # out of the game: dealt nothing
             self.hands[seat] = ids[pos:pos + size]
             pos += size
+        self.reserves, self.reserve_taken = [], []
+        size = self.rules.reserve
+        if size:  # face-down reserve piles, one a seat or one a side (deal.reserve_per)
+            holders = self.n_teams if self.rules.reserve_side else n
+            for h in range(holders):
+                self.reserves.append(ids[pos:pos + size])
+                pos += size
+            self.reserve_taken = [False] * holders
         rest = ids[pos:]
         self.pile = []
         spec = self.rules.spec
@@ -1115,13 +1126,39 @@ class TableModel:
             out = [a for a in out if self._books_block(p, a) is None]
         return out
 
+    def _keep(self, p: int) -> int:
+        """Cards a meld or lay-off must leave ``p``: one to discard where going out means
+        discarding (``going_out.requires_discard``), none while ``p``'s reserve waits (a
+        hand played out picks it up)."""
+        if self.rules.reserve and self._reserve_waiting(p):
+            return 0
+        return 1 if self.rules.requires_discard else 0
+
+    def _reserve_holder(self, p: int) -> int:
+        """The index of ``p``'s reserve: their seat, or their side (``deal.reserve_per``)."""
+        return self.team_of[p] if self.rules.reserve_side else p
+
+    def _reserve_waiting(self, p: int) -> bool:
+        """Whether ``p``'s (or their side's) reserve is still to be picked up."""
+        return bool(self.reserve_taken) and not self.reserve_taken[self._reserve_holder(p)]
+
+    def _pick_up_reserve(self, p: int) -> bool:
+        """``p`` has played out their hand: their reserve, if it waits, becomes their hand
+        (True); False: there is none left, so ``p`` goes out."""
+        if not (self.rules.reserve and self._reserve_waiting(p)):
+            return False
+        h = self._reserve_holder(p)
+        self.hands[p], self.reserves[h] = self.reserves[h], []
+        self.reserve_taken[h] = True
+        return True
+
     def _legal_play_moves(self) -> list[Action]:
         p = self.current
         if not self.opened[p]:
             return self._legal_opening(p)
         hand = self.hands[p]
         kinds = self._kinds(hand)
-        keep = 1 if self.rules.requires_discard else 0
+        keep = self._keep(p)
         out: list[Action] = []
         must = self.must_use
         for meld in self.rules.melds.melds_in(kinds):
@@ -1205,7 +1242,7 @@ class TableModel:
         and worth the minimum; lay-offs where ``lay_off_before``; a discard once nothing is
         pending; ``withdraw`` to take pending melds back."""
         kinds = self._kinds(self.hands[p])
-        keep = 1 if self.rules.requires_discard else 0
+        keep = self._keep(p)
         need = self._still_needed()
         out: list[Action] = []
         must = self.must_use
@@ -1311,6 +1348,8 @@ class TableModel:
         if a.type not in ("meld", "add", "discard") or left >= 2 or (
                 a.type == "discard" and left >= 1):
             return None
+        if self.rules.reserve and self._reserve_waiting(p) and (left == 0 or a.type != "discard"):
+            return None  # the hand played out picks up the reserve: not going out yet
         team = self.team_of[p]
         if a.type == "meld":
             held = self._books_of(team, new=a.cards)
@@ -1355,7 +1394,7 @@ class TableModel:
         else:
             self._discard(p, a.cards[0])
             return
-        if not self.hands[p]:
+        if not self.hands[p] and not self._pick_up_reserve(p):  # (a reserve: play on)
             self._end_hand("went_out", p)
 
     def _lay_meld(self, p: int, kinds: tuple[int, ...]) -> None:
@@ -1465,7 +1504,7 @@ class TableModel:
         if limit is not None and self.returned_in_row >= limit:
             self._end_hand("limit", None)
             return
-        if not self.hands[p]:
+        if not self.hands[p] and not self._pick_up_reserve(p):  # (a reserve: the next hand)
             self._end_hand("went_out", p)
             return
         self.discarder = p if self.rules.buy_limit else None  # on offer to buyers
@@ -1639,7 +1678,8 @@ class TableModel:
                            laid=tuple(map(tuple, self.laid)) if self.rules.tracks_laid else (),
                            ext=json.loads(json.dumps(self.ext)) if self.ext else {},
                            at_once=self._out_at_once(how, who),
-                           books=self._final_books() if self.rules.tracks_books else ())
+                           books=self._final_books() if self.rules.tracks_books else (),
+                           reserve_taken=tuple(self.reserve_taken))
         scores, net, ending = self._score(final)
         self.hand_results.append(TableHandResult(self.hand_number, ending, who, scores, net,
                                                  final))
@@ -1759,6 +1799,8 @@ class TableModel:
             z[f"hand:{p}"] = h[:]
         for m in self.melds:
             z[f"meld:m{m.id}"] = m.cards[:]
+        for h, r in enumerate(self.reserves):
+            z[f"reserve:{h}"] = r[:]
         return z
 
     # ------------------------------------------------------------------ game-AI hooks
@@ -1852,6 +1894,9 @@ class TableModel:
                 "opened": self.opened[:], "pending": [f"m{i}" for i in self.pending]},
             "dropped": self.dropped[:] if self.rules.drop else None,
             "eliminated": self.eliminated[:] if self.rules.eliminate_above is not None else None,
+            "reserves": None if not self.rules.reserve else [
+                {"holder": h, "size": len(r), "taken": self.reserve_taken[h]}
+                for h, r in enumerate(self.reserves)],
             "buying": None if not self.rules.buy_limit else {
                 "limit": self.rules.buy_limit, "penalty": self.rules.buy_penalty,
                 "buys": self.buys[:], "offered_for": self.buy_for},
@@ -1883,6 +1928,8 @@ class TableModel:
         s.opened, s.pending, s.buys = self.opened[:], self.pending[:], self.buys[:]
         s.laid = [x[:] for x in self.laid]
         s.first_laid = self.first_laid[:]
+        s.reserves = [r[:] for r in self.reserves]
+        s.reserve_taken = self.reserve_taken[:]
         s.dropped, s.eliminated = self.dropped[:], self.eliminated[:]
         s.ext = json.loads(json.dumps(self.ext)) if self.ext else {}
         s._legal_cache = None
@@ -1911,6 +1958,8 @@ class TableModel:
             d["laid"] = [x[:] for x in self.laid]
         if self.rules.tracks_at_once:
             d["first_laid"] = self.first_laid[:]
+        if self.rules.reserve:
+            d.update(reserves=[r[:] for r in self.reserves], reserve_taken=self.reserve_taken[:])
         if any(x is not None for x in self.dropped):
             d["dropped"] = self.dropped[:]
         if any(self.eliminated):
@@ -1950,6 +1999,19 @@ class TableModel:
                    for p, h in enumerate(sv.array(sv.get(d, "hands"), "hands", n))]
         s.stock = ledger.cards(sv.get(d, "stock"), "stock")
         s.pile = ledger.cards(sv.get(d, "pile"), "pile")
+        s.reserves, s.reserve_taken = [], []
+        if rules.reserve:  # the reserve piles: each taken one empty
+            holders = s.n_teams if rules.reserve_side else n
+            s.reserves = [ledger.cards(r, f"reserves[{h}]") for h, r in enumerate(
+                sv.array(sv.get(d, "reserves"), "reserves", holders))]
+            s.reserve_taken = sv.array_of(sv.get(d, "reserve_taken"), "reserve_taken",
+                                          lambda v, p: sv.boolean(v, p), holders)
+            for h, r in enumerate(s.reserves):
+                if len(r) != (0 if s.reserve_taken[h] else rules.reserve):
+                    raise sv.bad(f"reserves[{h}]", f"expected {rules.reserve} cards, or none "
+                                                   "once taken")
+        elif "reserves" in d or "reserve_taken" in d:
+            raise sv.bad("reserves", "this pack deals no reserve piles")
         s.melds = []
         ids_seen: set[int] = set()
         for i, m in enumerate(sv.array(sv.get(d, "melds"), "melds", max_len=n_cards)):
@@ -2278,6 +2340,10 @@ class TableModel:
                                                   "same as final.went_out")
             if f.multiplier not in (1, 2) or type(f.big_gin) is not bool:
                 raise sv.bad(f"{where}.final", "multiplier 1 or 2 and big_gin true or false")
+            if len(f.reserve_taken) != len(self.reserve_taken) or not all(
+                    type(x) is bool for x in f.reserve_taken):
+                raise sv.bad(f"{where}.final.reserve_taken", "one true or false per reserve "
+                                                             "pile of this pack")
             names = {k.name for k in self.rules.book_kinds} | {"book"}
             if f.books and (not self.rules.tracks_books or len(f.books) != n or any(
                     type(k) is not str or k not in names for b in f.books for k in b)):

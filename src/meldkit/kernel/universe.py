@@ -394,11 +394,13 @@ TABLE_LAYOUT = (table_spec, table_fill)
 
 def table_set_zone_cards(s, assignment: dict[tuple[str, int], int]) -> None:
     """Put card ``c`` at each hidden position ``(zone, index)`` of ``assignment`` (the
-    stock and the hands)."""
+    stock, the hands and the reserve piles)."""
     for (z, i), c in assignment.items():
         if z == "stock":
             s.stock[i] = c
         elif z.startswith("hand:"):
             s.hands[int(z[5:])][i] = c
+        elif z.startswith("reserve:"):  # a face-down reserve pile (deal.reserve)
+            s.reserves[int(z[8:])][i] = c
         else:
             raise ValueError(f"cannot resample zone {z}")
