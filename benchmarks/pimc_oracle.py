@@ -9,12 +9,18 @@ reshuffled ``--shuffles`` times (common random numbers; the hand played on greed
 positions, of the value of the candidate it picks less the greedy choice's ("gain per
 decision"); the best candidate's gain is the ceiling.  ``--cheat`` also scores a ``pimc``
 that is given the opponent's hand (its determinizations only reshuffle the stock): the
-part of the ceiling that knowing the opponent's hand is worth.
+part of the ceiling that knowing the opponent's hand is worth.  Before each timed decision
+the bot is shown the same player's earlier draw decisions of the hand
+(:meth:`PIMCBot.observe`), so that a bot that follows the hand (the particle filter,
+``--param particles=5000``) starts where it would be in play.  ``--cache PATH`` keeps the
+valued positions in a pickle (valid only for the meldkit that wrote it).
 
 Usage::
 
     python benchmarks/pimc_oracle.py --positions 600 --time-limit 0.1 --cheat
     python benchmarks/pimc_oracle.py --param select=0 --param confidence=0.5
+    python benchmarks/pimc_oracle.py --time-limit 0.15 --param particles=5000 \
+        --param confidence=0.5 --cache /tmp/positions.pkl
 
 Prints one line per bot: gain per decision overall and by phase (gain / ceiling (n)).
 """
