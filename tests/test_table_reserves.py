@@ -126,3 +126,15 @@ def test_a_resample_deals_the_face_down_piles_anew_and_keeps_what_the_player_saw
     assert hidden == sorted(again["stock"] + again["hand:1"] + again["reserve:0"]
                             + again["reserve:1"])
     assert r.view(0) == {**g.view(0)}
+
+
+def test_a_save_whose_hand_record_has_the_wrong_reserve_piles_is_refused():
+    g = deal("4H 5H 6H 7H 9C 9D 9S", HANDS[1], reserves=RES, stock="8H")
+    for move in ("draw", "meld 4H 5H 6H 7H 8H", "meld 9C 9D 9S", "meld 8C 8D 8S"):
+        g.apply(move)
+    save = json.loads(g.to_json())
+    assert save["hand_results"][0]["final"]["reserve_taken"] == [True, False]
+    for bad in ([True], [True, "no"]):
+        save["hand_results"][0]["final"]["reserve_taken"] = bad
+        with pytest.raises(meldkit.SaveError, match=r"hand_results\[0\]\.final\.reserve_taken"):
+            GameState.from_json(json.dumps(save), pack=g.pack)

@@ -195,3 +195,35 @@ def test_laid_wilds_as_card_counts_a_wild_card_as_the_card_it_stands_for():
     with pytest.raises(RulePackError, match=r"expected one of own, as_card, got 'face'"):
         meldkit.load_pack_text("extends: rummy_500\nscoring:\n  items:\n"
                                "    - {item: laid, wilds: face}\n", filename="face.yaml")
+
+
+def test_an_item_that_could_never_score_is_refused_at_its_line():
+    with pytest.raises(RulePackError) as e:
+        meldkit.load_pack_text(
+            "extends: rummy\nscoring:\n  items:\n    - {item: winner_takes}\n"
+            "    - {item: reserve_untaken, points: -100}\n    - {item: books}\n"
+            "    - {item: laid, wilds: as_card}\n", filename="idle.yaml")
+    text = str(e.value)
+    assert ("idle.yaml:5:7: scoring.items[1]: item 'reserve_untaken', but the pack deals no "
+            "reserve piles (deal.reserve): it would score nothing (remove it)") in text
+    assert "scoring.items[2]: item 'books', but no book kind has a value" in text
+    assert ("scoring.items[3]: item 'laid', but wilds: as_card, and the pack has no wild "
+            "cards (cards.wild)") in text
+
+
+def test_a_save_whose_hand_record_says_at_once_wrongly_is_refused():
+    g = deal(*AT_ONCE, upcard="5D", stock="KD", pack=_double())
+    for move in ("draw", "meld 2C 3C 4C", "meld 10H JH QH KH", "meld 9C 9D 9S", "discard KD"):
+        g.apply(move)
+    save = json.loads(g.to_json())
+    assert save["hand_results"][0]["final"]["at_once"] is True
+    save["hand_results"][0]["final"]["at_once"] = "yes"
+    with pytest.raises(meldkit.SaveError, match=r"hand_results\[0\]\.final\.at_once"):
+        GameState.from_json(json.dumps(save), pack=g.pack)
+    plain = deal(*AT_ONCE, upcard="5D", stock="KD", pack="rummy")
+    for move in ("draw", "meld 2C 3C 4C", "meld 10H JH QH KH", "meld 9C 9D 9S", "discard KD"):
+        plain.apply(move)
+    save = json.loads(plain.to_json())
+    save["hand_results"][0]["final"]["at_once"] = True  # a pack that does not score it
+    with pytest.raises(meldkit.SaveError, match=r"final\.at_once: true only where the pack"):
+        GameState.from_json(json.dumps(save))

@@ -344,3 +344,19 @@ def check_items(spec: Any, add: Callable[..., None]) -> None:
                 low, high = kind.ranges.get(key, (-1000, 1000))
                 if not (value is None or (type(value) is int and low <= value <= high)):
                     add((*at, key), f"expected null or an integer {low}..{high}, got {value!r}")
+        idle = _idle_item(spec, name, entry)
+        if idle:
+            add(at, f"item {name!r}, but {idle}: it would score nothing (remove it)")
+
+
+def _idle_item(spec: Any, name: str, entry: dict) -> str | None:
+    """Why a table item the pack lists could never change a score, or None."""
+    if not spec.melds.kinds:
+        return None
+    if name == "reserve_untaken" and not spec.deal.reserve:
+        return "the pack deals no reserve piles (deal.reserve)"
+    if name == "books" and not any(k.value for k in spec.books.kinds):
+        return "no book kind has a value (books.kinds)"
+    if name == "laid" and entry.get("wilds") == "as_card" and not spec.cards.wild:
+        return "wilds: as_card, and the pack has no wild cards (cards.wild)"
+    return None

@@ -1139,8 +1139,9 @@ class TableModel:
         return self.team_of[p] if self.rules.reserve_side else p
 
     def _reserve_waiting(self, p: int) -> bool:
-        """Whether ``p``'s (or their side's) reserve is still to be picked up."""
-        return bool(self.reserve_taken) and not self.reserve_taken[self._reserve_holder(p)]
+        """Whether ``p``'s (or their side's) reserve is still to be picked up (a pack with
+        reserve piles: callers ask ``rules.reserve`` first)."""
+        return not self.reserve_taken[self._reserve_holder(p)]
 
     def _pick_up_reserve(self, p: int) -> bool:
         """``p`` has played out their hand: their reserve, if it waits, becomes their hand
@@ -1348,7 +1349,7 @@ class TableModel:
         if a.type not in ("meld", "add", "discard") or left >= 2 or (
                 a.type == "discard" and left >= 1):
             return None
-        if self.rules.reserve and self._reserve_waiting(p) and (left == 0 or a.type != "discard"):
+        if self.rules.reserve and self._reserve_waiting(p):
             return None  # the hand played out picks up the reserve: not going out yet
         team = self.team_of[p]
         if a.type == "meld":
