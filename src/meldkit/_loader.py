@@ -314,6 +314,12 @@ def _merge(base: _Doc, over: _Doc) -> _Doc:
         return out
 
     base_data = {k: v for k, v in base.data.items() if k != "name"}
+    sb, so = base_data.get("scoring"), over.data.get("scoring")
+    if (isinstance(sb, dict) and isinstance(so, dict) and "items" in sb and "items" not in so
+            and so.get("style", sb.get("style")) != sb.get("style")):
+        # a child that changes the style scores by it: the parent's items are its old style's
+        _forget(locs, sb["items"], ("scoring", "items"))
+        base_data["scoring"] = {k: v for k, v in sb.items() if k != "items"}
     data = merge(base_data, over.data, ())
     locs.update(over.locs)
     return _Doc(data, locs, over.deps + base.deps, over.labels + base.labels)

@@ -305,22 +305,39 @@ def _check_books(spec: Any, add: Callable[..., None]) -> None:
             "could leave no legal play: write no", related=(("going_out",),))
 
 
+STYLE_OF_ITEM = {"winner_takes": "winner_takes_hands", "penalty": "penalty", "knock": "knock"}
+"""The items that are a table style's preset, by the style: listed only under that style
+(the style also judges ``game.winner``; a child pack that changes the style would otherwise
+keep its parent's items)."""
+
+
 def check_items(spec: Any, add: Callable[..., None]) -> None:
     """Each ``scoring.items`` entry names an item of the pack's meld model and only its
     parameters, with values it takes."""
-    from .scoring import ITEMS, RANK_SLOT_ITEMS, TABLE_ITEMS
+    from .scoring import ITEMS, KNOCK_ITEMS, RANK_SLOT_ITEMS, TABLE_ITEMS
 
     names = TABLE_ITEMS if spec.melds.kinds else RANK_SLOT_ITEMS
     items = spec.scoring.items
-    if items and spec.scoring.style == "knock":
-        add(("scoring", "items"), "a knocking pack scores the deadwood difference (style "
-            "knock): its items cannot be replaced", related=(("scoring", "style"),))
+    knocking = spec.scoring.style == "knock"
+    if items and knocking and [d.get("item") for d in items].count("knock") != 1:
+        add(("scoring", "items"), "a knocking pack scores the knock (style knock): list "
+            "{item: knock} once, its parameters from the knock keys",
+            related=(("scoring", "style"),))
     for i, entry in enumerate(items):
         at = ("scoring", "items", i)
         name = entry.get("item")
         if name not in names:
             add(at, f"expected {{item: <name>, ...}} with a name from {', '.join(names)}, "
                 f"got {name!r}")
+            continue
+        style = STYLE_OF_ITEM.get(name)
+        if style is not None and style != spec.scoring.style:
+            add(at, f"item {name!r} is the {style} style's, but scoring.style is "
+                f"{spec.scoring.style}", related=(("scoring", "style"),))
+            continue
+        if knocking and name not in KNOCK_ITEMS:
+            add(at, f"item {name!r}, but a knocking pack scores with "
+                f"{', '.join(KNOCK_ITEMS)}", related=(("scoring", "style"),))
             continue
         kind = ITEMS[name]
         for key in kind.required:
@@ -334,8 +351,9 @@ def check_items(spec: Any, add: Callable[..., None]) -> None:
                 takes = ", ".join(p for p in kind.params if p not in kind.fixed)
                 add((*at, key), f"item {name!r} takes {takes or 'no parameters'}")
             elif key in kind.fixed:
-                add((*at, key), f"item {name!r} takes its {key} from the pack's scoring keys "
-                    "(see scoring.bonus and scoring.dead_in_hand)")
+                add((*at, key), f"item {name!r} takes its {key} from the pack's "
+                    + ("knock keys (knock." + key + ")" if name == "knock" else
+                       "scoring keys (see scoring.bonus and scoring.dead_in_hand)"))
             elif key in kind.choices:
                 if value not in kind.choices[key]:
                     add((*at, key), f"expected one of {', '.join(kind.choices[key])}, got "
@@ -350,13 +368,33 @@ def check_items(spec: Any, add: Callable[..., None]) -> None:
 
 
 def _idle_item(spec: Any, name: str, entry: dict) -> str | None:
-    """Why a table item the pack lists could never change a score, or None."""
+    """Why an item the pack lists could never change a score, or None."""
     if not spec.melds.kinds:
-        return None
+        return _idle_rank_slot_item(spec, name, entry)
     if name == "reserve_untaken" and not spec.deal.reserve:
         return "the pack deals no reserve piles (deal.reserve)"
     if name == "books" and not any(k.value for k in spec.books.kinds):
         return "no book kind has a value (books.kinds)"
     if name == "laid" and entry.get("wilds") == "as_card" and not spec.cards.wild:
         return "wilds: as_card, and the pack has no wild cards (cards.wild)"
+    return None
+
+
+def _idle_rank_slot_item(spec: Any, name: str, entry: dict) -> str | None:
+    """Why a rank-slot item (its parameters the scoring keys', the entry's over them) could
+    never change a score, or None."""
+    from .scoring import key_parameters
+
+    p = {**key_parameters(spec.scoring).get(name, {}), **entry}
+    if name == "bonus_cards" and not spec.cards.bonus:
+        return "the pack has no bonus cards (cards.bonus)"
+    if name == "reserve_cards" and not spec.deal.reserve:
+        return "the pack deals no reserve piles (deal.reserve)"
+    if name == "dead_cards" and not (spec.cards.dead and p["points"]):
+        return ("no card is dead (cards.dead)" if not spec.cards.dead
+                else "a dead card is worth 0 (scoring.dead_in_hand)")
+    if name == "going_out" and not (p["bonus"] or p["concealed"]):
+        return "going out is worth 0 (scoring.going_out and concealed_going_out)"
+    if name == "melded_cards" and not spec.scoring.melded_cards:
+        return "scoring.melded_cards is false"
     return None

@@ -531,9 +531,10 @@ def _stock(spec) -> list[str]:
     return out
 
 
-_WHEN = {"out_at_once": "when the player who goes out lays their whole hand in that one "
-                        "turn, with nothing on the table before it"}
-"""Each ``multiply`` condition, as the rules sheet says it."""
+WHEN = {"out": "when a player goes out",
+        "out_at_once": "when the player who goes out lays their whole hand in that one "
+                       "turn, with nothing on the table before it"}
+"""Each condition an item may depend on (``when``), as the rules sheet says it."""
 
 ITEM_SENTENCES = {
     "winner_takes": lambda p: ("The player who goes out scores the value of every card left "
@@ -548,14 +549,14 @@ ITEM_SENTENCES = {
                            if p.get("wilds") == "as_card" else "") + "."),
     "held": lambda p: "The cards left in each player's hand count against them.",
     "multiply": lambda p: (f"Everything above counts {p.get('by') or 2} times "
-                           f"{_WHEN[p['when']]}."),
+                           f"{WHEN[p['when']]}."),
     "books": lambda p: "Each player scores the value of every book they own on the table.",
     "reserve_untaken": lambda p: (f"A reserve pile never picked up scores {p['points']} for "
                                   "its side."),
     "cap": lambda p: (f"No player loses more than {p['most']} points in a hand; what they would "
                       "lose beyond it is not paid (nor collected by the winner)."),
     "bonus": lambda p: (f"The player who goes out scores {p['points']} more"
-                        + ("" if p["when"] == "out" else f" {_WHEN[p['when']]}") + "."),
+                        + ("" if p["when"] == "out" else f" {WHEN[p['when']]}") + "."),
 }
 """Each table scoring item (``scoring.items``) as a sentence of the rules sheet."""
 
@@ -564,26 +565,35 @@ def _scoring(spec) -> list[str]:
     style = spec.scoring.style
     out = ["## Scoring", "", "- Cards count at their values (the table above)."]
     if spec.scoring.items:  # the pack's own items, in their order
-        return out + [f"- {ITEM_SENTENCES[d['item']](d)}" for d in spec.scoring.items]
+        for d in spec.scoring.items:
+            out += (_knock_scoring(spec) if d["item"] == "knock"
+                    else [f"- {ITEM_SENTENCES[d['item']](d)}"])
+        return out
     if style == "knock":
-        kn = spec.knock
-        out.append("- The knocker scores the difference between the two deadwood totals.")
-        out.append(f"- Gin scores a bonus of {kn.gin_bonus}"
-                   + (f", big gin {kn.big_gin_bonus}" if kn.big_gin_bonus is not None else "")
-                   + ".")
-        tie = "lower than or equal to" if kn.tie_is_undercut else "lower than"
-        out.append(f"- **Undercut:** if the defender's deadwood is {tie} the knocker's, the "
-                   f"defender scores the difference plus {kn.undercut_bonus}.")
-        if not kn.tie_is_undercut:
-            out.append("- Equal deadwood scores nothing.")
-        if kn.spade_upcard_doubles:
-            out.append("- A hand whose first upcard is a spade scores double.")
+        out += _knock_scoring(spec)
     elif style == "winner_takes_hands":
         out.append("- The player who goes out scores the value of every card left in the "
                    "other players' hands.")
     elif style == "penalty":
         out.append("- Each player scores the value of the cards left in their own hand, as "
                    "penalty points.")
+    return out
+
+
+def _knock_scoring(spec) -> list[str]:
+    """The ``knock`` item (the knock style) as the rules sheet says it."""
+    kn = spec.knock
+    out = ["- The knocker scores the difference between the two deadwood totals."]
+    out.append(f"- Gin scores a bonus of {kn.gin_bonus}"
+               + (f", big gin {kn.big_gin_bonus}" if kn.big_gin_bonus is not None else "")
+               + ".")
+    tie = "lower than or equal to" if kn.tie_is_undercut else "lower than"
+    out.append(f"- **Undercut:** if the defender's deadwood is {tie} the knocker's, the "
+               f"defender scores the difference plus {kn.undercut_bonus}.")
+    if not kn.tie_is_undercut:
+        out.append("- Equal deadwood scores nothing.")
+    if kn.spade_upcard_doubles:
+        out.append("- A hand whose first upcard is a spade scores double.")
     return out
 
 

@@ -326,7 +326,8 @@ def _scored(final: Any) -> bool:
     return final.went_out is not None and final.ended_by not in VOID_ENDINGS
 
 
-@item("knock", "gin_bonus", "big_gin_bonus", "undercut_bonus", "tie_is_undercut")
+@item("knock", "gin_bonus", "big_gin_bonus", "undercut_bonus", "tie_is_undercut",
+      fixed=("gin_bonus", "big_gin_bonus", "undercut_bonus", "tie_is_undercut"))
 def _knock(ctx, gin_bonus: int, big_gin_bonus: int | None, undercut_bonus: int,
            tie_is_undercut: bool):
     """The deadwood difference to the knocker, or to the defender with the undercut bonus;
@@ -523,8 +524,30 @@ def _reserve_untaken(ctx, points: int):
 
 
 TABLE_ITEMS = ("winner_takes", "penalty", "laid", "held", "books", "bonus", "reserve_untaken",
-               "cap", "multiply")
-"""The items a table-meld pack may list in ``scoring.items``."""
+               "cap", "multiply", "knock")
+"""The items a table-meld pack may list in ``scoring.items`` (``knock`` only in a knocking
+pack, its parameters from the pack's ``knock`` keys)."""
+
+KNOCK_ITEMS = ("knock",)
+"""The items a knocking pack (``scoring.style: knock``) may list: the knock itself."""
+
+
+def table_listed(entries: Sequence[dict[str, Any]], terms: KnockTerms | None = None
+                 ) -> tuple[tuple[str, dict[str, Any]], ...]:
+    """A table pack's ``scoring.items`` as ``(name, parameters)``: the ``knock`` item's
+    parameters from the pack's knock keys (``terms``), then the plugin's ``adjust_scores``
+    and the game-end bonuses, as in every preset.
+
+    >>> table_listed([{"item": "winner_takes"}]) == PRESETS["winner_takes_hands"]
+    True
+    """
+    out = []
+    for d in entries:
+        params = {k: v for k, v in d.items() if k != "item"}
+        if d["item"] == "knock" and terms is not None:
+            params = {**attrs.asdict(terms), **params}
+        out.append((d["item"], params))
+    return (*out, ("plugin", {}), ("game_end", {}))
 
 
 @item("game_end")
@@ -599,12 +622,13 @@ def _melded_cards(ctx):
 
 
 @item("bonus_cards", "value", "set_size", "set_value", "by_count", "sets_by",
-      "negative_if_not_melded", fixed=("by_count", "sets_by", "negative_if_not_melded"))
+      "negative_unless", choices={"negative_unless": ("never", "melded", "out")},
+      fixed=("by_count", "sets_by"))
 def _bonus_cards(ctx, value: int, set_size: int, set_value: int, by_count: dict,
-                 sets_by: str, negative_if_not_melded: bool):
+                 sets_by: str, negative_unless: str = "never"):
     """Bonus cards laid out (red threes): ``by_count`` if it lists the count, else full
-    sets and the rest at ``value``; counted per player or per side; against a side that
-    melded nothing when ``negative_if_not_melded``."""
+    sets and the rest at ``value``; counted per player or per side; against the side
+    unless it melded (``negative_unless: melded``) or went out (``out``)."""
     def points(n: int) -> int:
         if n in by_count:
             return by_count[n]
@@ -620,7 +644,8 @@ def _bonus_cards(ctx, value: int, set_size: int, set_value: int, by_count: dict,
                 bonus = points(sum(len(final.bonus[p]) for p in seats))
             else:
                 bonus = sum(points(len(final.bonus[p])) for p in seats)
-            if negative_if_not_melded and not final.melded[t]:
+            if negative_unless != "never" and not (
+                    final.melded[t] if negative_unless == "melded" else _out_team(final) == t):
                 bonus = -bonus
             tally.add(t, "bonus_cards", bonus)
     return bonus_cards
@@ -689,31 +714,46 @@ RANK_SLOT_ITEMS = ("books", "melded_cards", "bonus_cards", "dead_cards", "hand_c
 
 def listed_items(sc: Any) -> tuple[tuple[str, dict[str, Any]], ...]:
     """A rank-slot pack's ``scoring.items`` as ``(name, parameters)``, each canasta item's
-    parameters those of the ``canasta`` preset (from the pack's keys) with the ones the
-    entry gives over them; the plugin's ``adjust_scores`` last."""
-    preset = dict(canasta_preset(sc))
-    out = [(d["item"], {**preset.get(d["item"], {}),
+    parameters those its pack's scoring keys give (:func:`key_parameters`) with the ones
+    the entry gives over them; the plugin's ``adjust_scores`` last."""
+    keys = key_parameters(sc)
+    out = [(d["item"], {**keys.get(d["item"], {}),
                         **{k: v for k, v in d.items() if k != "item"}}) for d in sc.items]
     return tuple(out) + (("plugin", {}),)
 
 
-def canasta_preset(sc: Any) -> tuple[tuple[str, dict[str, Any]], ...]:
-    """The ``canasta`` style's items from the pack's ``scoring`` keys (``sc``)."""
+def key_parameters(sc: Any) -> dict[str, dict[str, Any]]:
+    """Each canasta item's parameters as the pack's ``scoring`` keys (``sc``) give them."""
     b = sc.bonus
-    spec: list[tuple[str, dict[str, Any]]] = [("books", {})]
-    if sc.melded_cards:
-        spec.append(("melded_cards", {}))
-    spec.append(("bonus_cards", {
-        "value": b.value, "set_size": b.set_size, "set_value": b.set_value,
-        "by_count": dict(b.by_count), "sets_by": b.sets_by,
-        "negative_if_not_melded": b.negative_if_not_melded}))
-    if sc.dead_in_hand:
-        spec.append(("dead_cards", {"points": sc.dead_in_hand}))
-    spec += [("hand_cards", {"counts": sc.hand_penalty, "skip_dead": bool(sc.dead_in_hand)}),
-             ("reserve_cards", {"counts": sc.reserve_penalty}),
-             ("going_out", {"bonus": sc.going_out, "concealed": sc.concealed_going_out}),
-             ("plugin", {})]
-    return tuple(spec)
+    return {
+        "books": {}, "melded_cards": {},
+        "bonus_cards": {"value": b.value, "set_size": b.set_size, "set_value": b.set_value,
+                        "by_count": dict(b.by_count), "sets_by": b.sets_by,
+                        "negative_unless": "melded" if b.negative_if_not_melded else "never"},
+        "dead_cards": {"points": sc.dead_in_hand},
+        "hand_cards": {"counts": sc.hand_penalty, "skip_dead": bool(sc.dead_in_hand)},
+        "reserve_cards": {"counts": sc.reserve_penalty},
+        "going_out": {"bonus": sc.going_out, "concealed": sc.concealed_going_out},
+    }
+
+
+def canasta_preset(sc: Any, *, bonus_cards: bool = True, reserve: bool = True
+                   ) -> tuple[tuple[str, dict[str, Any]], ...]:
+    """The ``canasta`` style's items from the pack's ``scoring`` keys (``sc``): those that
+    can score in the pack (``bonus_cards`` where it has bonus cards, ``reserve_cards`` where
+    it deals reserves, ``dead_cards`` and ``going_out`` where they are worth points)."""
+    keys = key_parameters(sc)
+    names = ["books", "melded_cards" if sc.melded_cards else "",
+             "bonus_cards" if bonus_cards else "", "dead_cards" if sc.dead_in_hand else "",
+             "hand_cards", "reserve_cards" if reserve else "",
+             "going_out" if sc.going_out or sc.concealed_going_out else ""]
+    return tuple((n, keys[n]) for n in names if n) + (("plugin", {}),)
+
+
+def rank_slot_preset(spec: Any) -> tuple[tuple[str, dict[str, Any]], ...]:
+    """A rank-slot pack's preset: :func:`canasta_preset` for the pack (``spec``)."""
+    return canasta_preset(spec.scoring, bonus_cards=bool(spec.cards.bonus),
+                          reserve=bool(spec.deal.reserve))
 
 
 PRESETS: dict[str, tuple[tuple[str, dict[str, Any]], ...] | None] = {

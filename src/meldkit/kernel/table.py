@@ -48,7 +48,8 @@ from .._stacking import KindsLeft, check_named
 from ..notation import KIND_ORDER, MELD_ORDER, Dialect, Span, table_dialect
 from ..records import HandResult
 from .melds import Match, MeldKind, MeldRules
-from .scoring import KnockTerms, TableFinal, TableScore, compile_items, score, table_items
+from .scoring import (KnockTerms, TableFinal, TableScore, compile_items, score, table_items,
+                      table_listed)
 
 FIRST_UPCARD = "first_upcard"
 DRAW = "draw"
@@ -155,7 +156,7 @@ class TableRules:
         ``required_books``): a play may then empty the hand only once they are held."""
         items = [(d["item"], {k: v for k, v in d.items() if k != "item"})
                  for d in spec.scoring.items]
-        self.items = (compile_items([*items, ("plugin", {}), ("game_end", {})], self)
+        self.items = (compile_items(table_listed(spec.scoring.items, self.terms), self)
                       if items else table_items(self.style, self.terms))
         """The hand's scoring items: ``scoring.items`` (then the plugin and game-end items),
         or the style's preset."""
