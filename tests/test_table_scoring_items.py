@@ -76,7 +76,7 @@ def test_scoring_items_are_refused_where_no_item_runs_and_when_malformed():
     text = str(e.value)
     assert "items.yaml:2:" in text and "item 'laid' takes low_ace" in text
     assert ("with a name from winner_takes, penalty, laid, held, books, bonus, "
-            "reserve_untaken, cap, multiply, knock, got 'booty'") in text
+            "reserve_untaken, cap, multiply, knock, pay, got 'booty'") in text
     with pytest.raises(RulePackError, match="item 'held', but a knocking pack scores with "
                        "knock"):
         meldkit.load_pack_text("extends: gin_rummy\nscoring: {items: [{item: held}]}\n")

@@ -1502,7 +1502,8 @@ class _Checker:
         if spec.deal.reserve_per == "side" and self.engine() == CANASTA:
             self.add(("deal", "reserve_per"), "side, but a rank-slot pack deals each player "
                      "their own reserve: write player (reserves per side are table-meld packs')")
-        if spec.scoring.items and self.engine() == CANASTA:  # (a table pack's: table_melds)
+        if (spec.scoring.items or spec.scoring.sheets or spec.game.sheets_end != "every") \
+                and self.engine() == CANASTA:  # (a table pack's: table_melds)
             from .kernel.checks import check_items
 
             check_items(spec, self.add)

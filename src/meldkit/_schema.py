@@ -599,6 +599,28 @@ class BonusScoring:
 
 
 @frozen
+class SheetSpec:
+    """A score sheet: a running game of its own that each hand is counted in."""
+
+    name: str = _f("", "The sheet's name, as the view, the hand record and the rules sheet "
+                   "show it (a word: `game_1`).")
+    items: list[dict[str, Any]] | None = _f(
+        None, "What the sheet counts, as `scoring.items` (null: the hand's own items — "
+        "`scoring.items`, or the style's).")
+    target: int | None = _f(
+        None, "The sheet ends after the hand in which a side reaches this total on it (null: "
+        "`game.target` for the table's size).")
+    from_win: int = _f(
+        1, "A side's hands count on this sheet from its n-th hand won (1: every hand; "
+        "Hollywood gin's second game: 2, its third: 3).")
+    game_bonus: int | None = _f(
+        None, "Bonus to the sheet's winner when it ends (null: `game.game_bonus`).")
+    box_bonus: int | None = _f(
+        None, "Bonus per hand a side won that the sheet counted, when it ends (null: "
+        "`game.box_bonus`).")
+
+
+@frozen
 class ScoringSpec:
     """Scoring at the end of each hand."""
 
@@ -629,6 +651,12 @@ class ScoringSpec:
         "`multiply` (everything listed above it, times `by` — default 2 — `when` the hand "
         "meets a condition: `out_at_once`, the player who went out laid their whole hand in "
         "that one turn); the plugin's `adjust_scores` and the game-end bonuses follow.",
+    )
+    sheets: list[SheetSpec] = _f(
+        [],
+        "Several scores at once: each hand is counted on every sheet, each a running game "
+        "with its own target, items and bonuses; the game's total is the sum of the sheets, "
+        "and the game ends when they have ended (`game.sheets_end`). Empty: one score.",
     )
     melded_cards: bool = _f(True, "Add the card values of cards in books and melds.")
     bonus: BonusScoring = _f(BonusScoring(), "Bonus cards.")
@@ -688,6 +716,11 @@ class GameSpec:
         None,
         "Table-meld packs: a hand still going after this many turns ends void, so that games "
         "between bots always end (null: no limit).",
+    )
+    sheets_end: Literal["every", "first"] = _f(
+        "every",
+        "With `scoring.sheets`: the game ends when every sheet has ended (`every`), or when "
+        "the first one does (`first`); the highest (or lowest) total of all the sheets wins.",
     )
     tie: Literal["play_on", "draw"] = _f(
         "play_on",
@@ -911,6 +944,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     # --- scoring: the style in both kernels, canasta's items in the canasta kernel
     "scoring.style": _CT,
     "scoring.items": _k(CANASTA, TABLE, inert=[]),
+    "scoring.sheets": _k(CANASTA, TABLE, inert=[]),
     "scoring.melded_cards": _C,
     "scoring.bonus.value": _k(CANASTA, needs="cards.bonus"),
     "scoring.bonus.set_size": _k(CANASTA, needs="cards.bonus"),
@@ -934,6 +968,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "game.box_bonus": _k(TABLE, inert=0),
     "game.hand_turn_limit": _k(TABLE, inert=None),
     "game.tie": _CT,
+    "game.sheets_end": _k(CANASTA, TABLE, needs="scoring.sheets"),
     "game.eliminate_above": _k(TABLE, inert=None),
 }
 """Every key of the pack format (as :func:`pack_leaves` names them) and the engines that

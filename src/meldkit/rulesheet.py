@@ -589,7 +589,7 @@ def _scoring(spec) -> list[str]:
 
 def _item_rows(spec, name: str, p: dict) -> list[tuple[str, str]]:
     """A rank-slot scoring item as rows of the rules sheet's scoring table."""
-    from .kernel.rulesheet import WHEN
+    from .kernel.rulesheet import WHEN, pay_sentence
 
     sc, b = spec.scoring, spec.books
     if name == "books":
@@ -641,6 +641,8 @@ def _item_rows(spec, name: str, p: dict) -> list[tuple[str, str]]:
         return [(f"the side that goes out{when}", f"{p['points']:,} more")]
     if name == "multiply":
         return [(f"everything above, {WHEN[p['when']]}", f"times {p.get('by') or 2}")]
+    if name == "pay":
+        return [("payments between players", pay_sentence(p).rstrip("."))]
     raise AssertionError(name)
 
 

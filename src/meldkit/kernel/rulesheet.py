@@ -557,8 +557,26 @@ ITEM_SENTENCES = {
                       "lose beyond it is not paid (nor collected by the winner)."),
     "bonus": lambda p: (f"The player who goes out scores {p['points']} more"
                         + ("" if p["when"] == "out" else f" {WHEN[p['when']]}") + "."),
+    "pay": lambda p: pay_sentence(p),
 }
 """Each table scoring item (``scoring.items``) as a sentence of the rules sheet."""
+
+
+def pay_sentence(p: dict) -> str:
+    """The ``pay`` item as the rules sheet says it (both meld models)."""
+    stake = p["stake"]
+    amount = (f"{stake} for each point of the cards they hold" if p.get("per") == "point"
+              else f"{stake}")
+    if p.get("between") == "every_pair":
+        amount = (f"{stake} for each point of the difference" if p.get("per") == "point"
+                  else f"{stake}")
+        said = ("Of each two players on different sides, the one left holding more pays the "
+                f"other {amount}")
+    else:
+        said = ("Each player not on the side of the hand's winner (the player who scored most, "
+                f"else the one who went out) pays the winner {amount}")
+    when = p.get("when")
+    return said + (f", {WHEN[when]}" if when else "") + "; each payment is recorded, payer to payee."
 
 
 def _scoring(spec) -> list[str]:

@@ -199,10 +199,11 @@ class Tally:
     """What the items of one hand have written so far: each side's items and book kinds,
     the points per player (zero-sum presets) and the ending (a knock may rename it)."""
 
-    __slots__ = ("book_kinds", "ending", "final", "items", "lines", "memo", "net")
+    __slots__ = ("book_kinds", "ending", "final", "items", "lines", "memo", "net", "payments")
 
     def __init__(self, final: Any, n_teams: int):
         self.final = final
+        self.payments: list[tuple[int, int, int]] = []  # (payer, payee, points): ``pay``
         self.items: list[list[tuple[str, int]]] = [[] for _ in range(n_teams)]
         self.book_kinds: list[list[str]] = [[] for _ in range(n_teams)]
         self.net = [0] * len(final.team_of)
@@ -290,11 +291,13 @@ class Scored(NamedTuple):
 
 
 def score(final: Any, items: Sequence[Item], *, line: type = ScoreLine, zero_sum: bool = False,
-          adjust: Callable[[Any, list], list] | None = None) -> Scored:
+          adjust: Callable[[Any, list], list] | None = None,
+          payments: list | None = None) -> Scored:
     """Score a finished hand: run ``items`` in order over ``final`` (a
     :class:`~meldkit.HandFinal` or :class:`TableFinal`).  Lines are of type ``line``;
     ``net`` is what the items paid each player when ``zero_sum``, else each side's total;
-    ``adjust(final, lines)`` is the plugin's hook, run where the ``plugin`` item stands.
+    ``adjust(final, lines)`` is the plugin's hook, run where the ``plugin`` item stands;
+    ``payments``, when given, gains each ``(payer, payee, points)`` the ``pay`` items made.
 
     >>> final = TableFinal(team_of=(0, 1, 2), deadwood=(0, 12, 30), ended_by="went_out",
     ...                    went_out=0)
@@ -311,6 +314,8 @@ def score(final: Any, items: Sequence[Item], *, line: type = ScoreLine, zero_sum
         it.fn(final, tally)
     lines = tuple(tally.lines if tally.lines is not None else _lines(tally, line))
     net = tuple(tally.net) if zero_sum else tuple(s.total for s in lines)
+    if payments is not None:
+        payments.extend(tally.payments)
     return Scored(lines, net, tally.ending)
 
 
@@ -484,6 +489,7 @@ def _multiply(ctx, when: str, by: int = 2):
         tally.items = [[(label, points * by) for label, points in side]
                        for side in tally.items]
         tally.net = [points * by for points in tally.net]
+        tally.payments = [(a, b, points * by) for a, b, points in tally.payments]
     return multiply
 
 
@@ -523,13 +529,69 @@ def _reserve_untaken(ctx, points: int):
     return reserve_untaken
 
 
+def _held_counts(ctx: Any, final: Any, tally: Tally) -> tuple[int, ...]:
+    """The value of the cards each player holds at the end (a table hand's ``deadwood``;
+    in a rank-slot hand the values of ``final.hands``)."""
+    if hasattr(final, "deadwood"):
+        return final.deadwood
+    counts = tally.memo.get("held")
+    if counts is None:
+        kind_of, value = _kind_of(ctx, final, tally), ctx.value_of_kind
+        counts = tally.memo["held"] = tuple(sum(value[kind_of[c]] for c in h)
+                                            for h in final.hands)
+    return counts
+
+
+@item("pay", "stake", "per", "between", "when",
+      choices={"per": ("hand", "point"), "between": ("winner", "every_pair"),
+               "when": tuple(CONDITIONS)},
+      required=("stake",), ranges={"stake": (1, 100_000)})
+def _pay(ctx, stake: int, per: str = "hand", between: str = "winner", when: str | None = None):
+    """Payments between players, recorded payer to payee.  ``between: winner``: each player
+    not on the side of the hand's winner (whom the items above paid most, else the player
+    who went out) pays the winner ``stake`` (``per: hand``) or
+    ``stake`` for each point of the cards the payer holds (``per: point``);
+    ``between: every_pair``: of each two players on different sides, the one who holds
+    more pays the other ``stake``, or ``stake`` for each point of the difference. Only
+    when the hand meets ``when`` (``out``, ``out_at_once``), if given."""
+    met = CONDITIONS[when] if when else None
+    per_point = per == "point"
+
+    def pay(final, tally: Tally) -> None:
+        if (met is not None and not met(final)) or (
+                hasattr(final, "deadwood") and not _scored(final)):  # a void table hand
+            return
+        team_of, w = final.team_of, final.went_out
+        if max(tally.net) > 0:  # the hand's winner: whom the items above paid most
+            w = tally.net.index(max(tally.net))
+        held = _held_counts(ctx, final, tally)
+        if between == "winner":
+            if w is None:
+                return
+            pairs = [(p, w, held[p]) for p in range(len(team_of)) if team_of[p] != team_of[w]]
+        else:
+            pairs = [(p, q, held[p] - held[q]) for p in range(len(team_of))
+                     for q in range(len(team_of)) if team_of[p] != team_of[q]
+                     and held[p] > held[q]]
+        for payer, payee, points in pairs:
+            amount = stake * points if per_point else stake
+            if amount:
+                tally.add(team_of[payer], "payment", -amount)
+                tally.add(team_of[payee], "payment", amount)
+                tally.pay(payer, -amount)
+                tally.pay(payee, amount)
+                tally.payments.append((payer, payee, amount))
+    return pay
+
+
 TABLE_ITEMS = ("winner_takes", "penalty", "laid", "held", "books", "bonus", "reserve_untaken",
-               "cap", "multiply", "knock")
+               "cap", "multiply", "knock", "pay")
 """The items a table-meld pack may list in ``scoring.items`` (``knock`` only in a knocking
 pack, its parameters from the pack's ``knock`` keys)."""
 
-KNOCK_ITEMS = ("knock",)
-"""The items a knocking pack (``scoring.style: knock``) may list: the knock itself."""
+KNOCK_ITEMS = ("knock", "pay")
+"""The items a knocking pack (``scoring.style: knock``) may list: the knock itself, and
+payments."""
 
 
 def table_listed(entries: Sequence[dict[str, Any]], terms: KnockTerms | None = None
@@ -708,7 +770,7 @@ def _going_out(ctx, bonus: int, concealed: int):
 
 
 RANK_SLOT_ITEMS = ("books", "melded_cards", "bonus_cards", "dead_cards", "hand_cards",
-                   "reserve_cards", "going_out", "bonus", "multiply")
+                   "reserve_cards", "going_out", "bonus", "multiply", "pay")
 """The items a rank-slot (canasta-family) pack may list in ``scoring.items``."""
 
 
