@@ -611,8 +611,8 @@ class SheetSpec:
         None, "The sheet ends after the hand in which a side reaches this total on it (null: "
         "`game.target` for the table's size).")
     from_win: int = _f(
-        1, "A side's hands count on this sheet from its n-th hand won (1: every hand; "
-        "Hollywood gin's second game: 2, its third: 3).")
+        0, "A side's hands count on this sheet from its n-th hand won, that hand included "
+        "(0: every hand; Hollywood gin's games: 1, 2 and 3).")
     game_bonus: int | None = _f(
         None, "Bonus to the sheet's winner when it ends (null: `game.game_bonus`).")
     box_bonus: int | None = _f(

@@ -153,6 +153,21 @@ def canasta_items(rules: Rules) -> tuple[Item, ...]:
     return items
 
 
+_SHEET_ITEMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def sheet_items(rules: Rules) -> tuple[tuple[Item, ...] | None, ...]:
+    """Each score sheet's own items (``scoring.sheets[].items``; None: the sheet counts
+    the hand's), compiled once per :class:`Rules`."""
+    items = _SHEET_ITEMS.get(rules)
+    if items is None:
+        sc = rules.spec.scoring
+        items = _SHEET_ITEMS[rules] = tuple(
+            None if sh.items is None else compile_items(listed_items(sc, sh.items), rules)
+            for sh in sc.sheets)
+    return items
+
+
 def score_hand(rules: Rules, final: HandFinal) -> list[TeamScore]:
     """Score every team for a hand that ended as ``final`` describes (the scoring pass,
     :func:`meldkit.kernel.scoring.score`, without the plugin's adjustments)."""

@@ -343,8 +343,8 @@ def _check_sheets(spec: Any, add: Callable[..., None]) -> None:
             _check_entries(spec, sh.items, (*at, "items"), add)
         if sh.target is not None and not 1 <= sh.target <= 10_000_000:
             add((*at, "target"), f"expected null or 1 to 10000000, got {sh.target}")
-        if not 1 <= sh.from_win <= 100:
-            add((*at, "from_win"), f"expected 1 to 100, got {sh.from_win}")
+        if not 0 <= sh.from_win <= 100:
+            add((*at, "from_win"), f"expected 0 to 100, got {sh.from_win}")
         for key in ("game_bonus", "box_bonus"):
             value = getattr(sh, key)
             if value is not None and not -100_000 <= value <= 100_000:

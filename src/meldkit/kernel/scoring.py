@@ -774,13 +774,16 @@ RANK_SLOT_ITEMS = ("books", "melded_cards", "bonus_cards", "dead_cards", "hand_c
 """The items a rank-slot (canasta-family) pack may list in ``scoring.items``."""
 
 
-def listed_items(sc: Any) -> tuple[tuple[str, dict[str, Any]], ...]:
-    """A rank-slot pack's ``scoring.items`` as ``(name, parameters)``, each canasta item's
-    parameters those its pack's scoring keys give (:func:`key_parameters`) with the ones
-    the entry gives over them; the plugin's ``adjust_scores`` last."""
+def listed_items(sc: Any, entries: Sequence[dict[str, Any]] | None = None
+                 ) -> tuple[tuple[str, dict[str, Any]], ...]:
+    """A rank-slot pack's ``scoring.items`` (or ``entries``, a sheet's) as ``(name,
+    parameters)``, each canasta item's parameters those its pack's scoring keys give
+    (:func:`key_parameters`) with the ones the entry gives over them; the plugin's
+    ``adjust_scores`` last."""
     keys = key_parameters(sc)
     out = [(d["item"], {**keys.get(d["item"], {}),
-                        **{k: v for k, v in d.items() if k != "item"}}) for d in sc.items]
+                        **{k: v for k, v in d.items() if k != "item"}})
+           for d in (sc.items if entries is None else entries)]
     return tuple(out) + (("plugin", {}),)
 
 

@@ -9,7 +9,7 @@ The ledger is a pure function of the hands' records: :meth:`Ledger.replay` rebui
 from the :class:`~meldkit.records.SheetEntry` each hand recorded, and :meth:`Ledger.enter`
 writes the next hand's entries, so a save is checked by replaying it.
 
->>> rules = (SheetRule("first", 100, 1, 50, 0), SheetRule("second", 100, 2, 50, 0))
+>>> rules = (SheetRule("first", 100, 0, 50, 0), SheetRule("second", 100, 2, 50, 0))
 >>> ledger = Ledger(rules, n_teams=2)
 >>> [e.points for e in ledger.enter([(60, 0), (60, 0)], won=0)]  # side 0's first win
 [(60, 0), (0, 0)]
@@ -35,7 +35,7 @@ class SheetRule:
 
     name: str
     target: int
-    from_win: int = 1
+    from_win: int = 0
     game_bonus: int = 0
     box_bonus: int = 0
 
@@ -141,18 +141,20 @@ class Ledger:
     @classmethod
     def replay(cls, rules: Sequence[SheetRule], n_teams: int, hands: Sequence[tuple[
             Sequence[Sequence[int]] | None, int | None, Sequence[SheetEntry]]],
-            lowest: bool = False, draw: bool = False) -> tuple[Ledger, int | None]:
+            lowest: bool = False, draw: bool = False, check: bool = False
+            ) -> tuple[Ledger, int | None]:
         """The ledger after ``hands`` — each ``(points, won, recorded entries)``, points
-        None to take the recorded entries' points as they stand — and the index of the
-        first hand whose recorded entries are not what the ledger writes (None: all are),
-        a game-end close of the last hand included."""
+        None to take the recorded entries' points as they stand — before any game-end
+        close; with ``check``, also the index of the first hand whose recorded entries are
+        not what the ledger writes (None: all are), a game-end close of the last hand
+        included (the ledger is then closed)."""
         ledger = cls(rules, n_teams, lowest, draw)
         for i, (points, won, recorded) in enumerate(hands):
             if points is None:
                 points = [e.points for e in recorded] if len(recorded) == len(
                     ledger.rules) else [(0,) * n_teams for _ in ledger.rules]
             entries = ledger.enter(points, won)
-            if list(recorded) != entries:
+            if check and list(recorded) != entries:
                 closed = ledger.close(entries) if i == len(hands) - 1 else None
                 if closed is None or list(recorded) != closed:
                     return ledger, i

@@ -2442,7 +2442,7 @@ class TableModel:
             g = self.rules.spec.game
             ledger, bad = Ledger.replay(
                 sheet_rules(self.rules.spec, self.rules.target_for(n)), self.n_teams, sheets,
-                g.winner == "lowest", g.tie == "draw")
+                g.winner == "lowest", g.tie == "draw", check=True)
             if bad is not None:
                 raise sv.bad(f"hand_results[{bad}].sheets", "not what the score sheets count "
                                                             "from the hands before it")
