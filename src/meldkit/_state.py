@@ -54,6 +54,7 @@ from .kernel._canasta_common import (  # noqa: F401 - re-exported from meldkit._
 from .kernel._canasta_deal import DealPhase
 from .kernel._canasta_draw import DrawPhase
 from .kernel._canasta_end import HandEnd
+from .kernel.sheets import sheet_rules, sheet_summary
 from .kernel._canasta_out import GoingOut
 from .kernel._canasta_play import PlayPhase
 from .kernel._canasta_runs import Run, SequencePlay, span_text
@@ -564,6 +565,9 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
             v["legal_actions"] = [*map(_TEXT if self.plugin is None else str, legal)]
         v["players"] = players
         v["teams"] = teams
+        v["sheets"] = None if not self.rules.spec.scoring.sheets else sheet_summary(
+            sheet_rules(self.rules.spec, self.rules.target_for(self.n_players)), self.hand_results,
+            len(self.scores))
         if self.plugin is not None:
             extra = call_hook(self.plugin.name, "view", self.plugin.view, self, player)
             if extra is not None:

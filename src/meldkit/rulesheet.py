@@ -642,11 +642,19 @@ def _item_rows(spec, name: str, p: dict) -> list[tuple[str, str]]:
     if name == "multiply":
         return [(f"everything above, {WHEN[p['when']]}", f"times {p.get('by') or 2}")]
     if name == "pay":
-        return [("payments between players", pay_sentence(p).rstrip("."))]
+        said = pay_sentence(p).rstrip(".")
+        return [("payments between players", said[0].lower() + said[1:])]
     raise AssertionError(name)
 
 
 def _game_end(spec) -> list[str]:
+    if spec.scoring.sheets:  # the sheets say how the game ends
+        from .kernel.rulesheet import sheets_section
+        from .kernel.scoring import listed_items
+
+        return sheets_section(spec, lambda entries: "; ".join(
+            f"{item} ({points})" for name, p in listed_items(spec.scoring, entries)[:-1]
+            for item, points in _item_rows(spec, name, p)))
     if spec.game.hands is not None:
         return ["## The end of the game", "",
                 (f"The game is {_n(spec.game.hands, 'hand')}, whatever the scores; the side "

@@ -9,6 +9,8 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 _ACE = {
     "low": "an ace is low only (A-2-3, not Q-K-A)",
     "high": "an ace is high only (Q-K-A, not A-2-3)",
@@ -615,8 +617,59 @@ def _knock_scoring(spec) -> list[str]:
     return out
 
 
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def sheets_section(spec, say: Callable[[list], str]) -> list[str]:
+    """``scoring.sheets`` and ``game.sheets_end`` as the rules sheet says them, in both meld
+    models: ``say(entries)`` words a sheet's own items."""
+    sheets, g = spec.scoring.sheets, spec.game
+    if not sheets:
+        return []
+    by = ""
+    if g.target_by_players:
+        by = " (" + ", ".join(f"{v:,} with {n} players"
+                              for n, v in sorted(g.target_by_players.items())) + ")"
+    out = ["## Score sheets", "", f"Each hand is counted on {len(sheets)} score sheets at once, "
+           "each a running game of its own; a side's total is the sum of its totals on every "
+           "sheet.", ""]
+    for sh in sheets:
+        target = f"{g.target:,}{by}" if sh.target is None else f"{sh.target:,}"
+        counts = ("the hand's score (above)" if sh.items is None
+                  else f"its own items: {say(sh.items)}")
+        whose = ("in every hand" if sh.from_win == 0 else
+                 f"for each side from its {_ordinal(sh.from_win)} hand won (that hand "
+                 "included)")
+        game_bonus = g.game_bonus if sh.game_bonus is None else sh.game_bonus
+        box = g.box_bonus if sh.box_bonus is None else sh.box_bonus
+        bonus = _list_words(
+            ([f"its winner scores {game_bonus:,}"] if game_bonus else [])
+            + ([f"each side {box:,} for every hand it won that the sheet counted"]
+               if box else []))
+        out.append(f"- **{sh.name}**, to {target}: counts {counts}, {whose}"
+                   + (f"; when it ends, {bonus}" if bonus else "") + ".")
+    tie = "a tie there plays on" if g.tie == "play_on" and g.winner == "highest" else ""
+    when = "every sheet has ended" if g.sheets_end == "every" else "the first sheet ends"
+    best = "lowest" if g.winner == "lowest" else "highest"
+    fixed = (f"after {_n(g.hands, 'hand')}, or " if g.hands is not None else "")
+    out += ["", f"A sheet ends after the hand in which a side reaches its target on it"
+            + (f" ({tie})" if tie else "") + "; from then on it counts nothing. The game ends "
+            f"{fixed}when {when}; sheets still open then end with it, with their bonuses. The "
+            f"{best} total over all the sheets wins."]
+    return out
+
+
+def _list_words(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else " and ".join(parts) if parts else ""
+
+
 def _game(spec) -> list[str]:
     g = spec.game
+    if spec.scoring.sheets:  # the sheets say how the game ends
+        return sheets_section(spec, lambda entries: "; ".join(
+            ITEM_SENTENCES[d["item"]](d).rstrip(".") if d["item"] != "knock" else
+            "the knock (as above)" for d in entries))
     out = ["## The end of the game", ""]
     best = "lowest" if g.winner == "lowest" else "highest"
     if g.hands is not None:  # game.hands: the table kernel plays that many, whatever the scores

@@ -169,3 +169,22 @@ def sheet_rules(spec, target: int) -> tuple[SheetRule, ...]:
                            g.game_bonus if sh.game_bonus is None else sh.game_bonus,
                            g.box_bonus if sh.box_bonus is None else sh.box_bonus)
                  for sh in spec.scoring.sheets)
+
+
+def sheet_summary(rules: Sequence[SheetRule], results, n_teams: int) -> list[dict]:
+    """Each sheet as the view shows it — ``name``, ``target``, each side's total on it
+    (``scores``, bonuses included) and whether it has ``ended`` — from the hands' records.
+
+    >>> from meldkit.records import HandResult
+    >>> hand = HandResult(1, "knock", 0, (), (20, -20), None, sheets=(
+    ...     SheetEntry("first", (20, 0), ((("game", 100),), ()), True),))
+    >>> sheet_summary((SheetRule("first", 10),), [hand], 2)
+    [{'name': 'first', 'target': 10, 'scores': [120, 0], 'ended': True}]
+    """
+    out = []
+    for s, rule in enumerate(rules):
+        entries = [r.sheets[s] for r in results if len(r.sheets) > s]
+        scores = [sum(e.totals[t] for e in entries) for t in range(n_teams)]
+        out.append({"name": rule.name, "target": rule.target, "scores": scores,
+                    "ended": any(e.ended for e in entries)})
+    return out

@@ -50,7 +50,7 @@ from ..records import HandResult
 from .melds import Match, MeldKind, MeldRules
 from .scoring import (KnockTerms, TableFinal, TableScore, compile_items, score, table_items,
                       table_listed)
-from .sheets import Ledger, sheet_rules
+from .sheets import Ledger, sheet_rules, sheet_summary
 
 FIRST_UPCARD = "first_upcard"
 DRAW = "draw"
@@ -1960,6 +1960,9 @@ class TableModel:
             "buying": None if not self.rules.buy_limit else {
                 "limit": self.rules.buy_limit, "penalty": self.rules.buy_penalty,
                 "buys": self.buys[:], "offered_for": self.buy_for},
+            "sheets": None if not self.rules.sheet_items else sheet_summary(
+                sheet_rules(self.rules.spec, self.rules.target_for(self.n_players)),
+                self.hand_results, self.n_teams),
         }
         plugin = self.rules.plugin
         if plugin is not None:
