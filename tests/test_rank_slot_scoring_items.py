@@ -107,17 +107,14 @@ def test_a_bundled_packs_explicit_items_read_on_its_rules_sheet_as_its_preset_di
         assert scoring(rules_sheet(name)) == scoring(rules_sheet(preset)), name
 
 
-def test_a_rank_slot_item_that_could_never_score_is_refused_at_its_line():
-    with pytest.raises(RulePackError) as e:
-        meldkit.load_pack_text(
-            "extends: classic_canasta\nscoring:\n  items:\n    - {item: reserve_cards}\n"
-            "    - {item: dead_cards}\n    - {item: going_out, bonus: 0, concealed: 0}\n",
-            filename="idle.yaml")
-    text = str(e.value)
-    assert "idle.yaml:4:7: scoring.items[0]: item 'reserve_cards', but the pack deals no " \
-           "reserve piles (deal.reserve): it would score nothing" in text
-    assert "idle.yaml:5:7: scoring.items[1]: item 'dead_cards', but no card is dead" in text
-    assert "idle.yaml:6:7: scoring.items[2]: item 'going_out', but going out is worth 0" in text
+def test_a_listed_melded_cards_item_beside_melded_cards_false_is_refused_at_the_key():
+    with pytest.raises(RulePackError) as e:  # classic_canasta lists melded_cards (CC-19)
+        meldkit.load_pack_text("extends: classic_canasta\nscoring:\n  melded_cards: false\n",
+                               filename="no_melded.yaml")
+    assert ("no_melded.yaml:3:3: scoring.items[1]: item 'melded_cards', but "
+            "scoring.melded_cards is false") in str(e.value)
+    child = "extends: classic_canasta\nname: no_reserve\ndeal: {reserve: 0}\n"
+    assert meldkit.load_pack_text(child).spec.scoring.items  # no reserve: nothing to drop
 
 
 AGAINST = """extends: pony_tail

@@ -341,6 +341,10 @@ def _check_sheets(spec: Any, add: Callable[..., None]) -> None:
                 add((*at, "items"), "an empty list scores nothing: list items, or write null "
                     "for the hand's own")
             _check_entries(spec, sh.items, (*at, "items"), add)
+            for j, d in enumerate(sh.items):
+                if isinstance(d, dict) and d.get("item") == "pay":
+                    add((*at, "items", j), "payments are the hand's, recorded with it: list "
+                        "pay in scoring.items (a sheet with items: null counts them)")
         if sh.target is not None and not 1 <= sh.target <= 10_000_000:
             add((*at, "target"), f"expected null or 1 to 10000000, got {sh.target}")
         if not 0 <= sh.from_win <= 100:
@@ -413,7 +417,8 @@ def _check_entries(spec: Any, items: list, where: tuple, add: Callable[..., None
                     add((*at, key), f"expected null or an integer {low}..{high}, got {value!r}")
         idle = _idle_item(spec, name, entry)
         if idle:
-            add(at, f"item {name!r}, but {idle}: it would score nothing (remove it)")
+            add(at, f"item {name!r}, but {idle}: it would score nothing (remove it)",
+                related=(("scoring", "melded_cards"),) if name == "melded_cards" else ())
         if name == "pay" and spec.game.winner == "lowest":
             add(at, "item 'pay' raises the total of whoever is paid, but the lowest total "
                 "wins this pack (game.winner: lowest)", related=(("game", "winner"),))
@@ -433,20 +438,9 @@ def _idle_item(spec: Any, name: str, entry: dict) -> str | None:
 
 
 def _idle_rank_slot_item(spec: Any, name: str, entry: dict) -> str | None:
-    """Why a rank-slot item (its parameters the scoring keys', the entry's over them) could
-    never change a score, or None."""
-    from .scoring import key_parameters
-
-    p = {**key_parameters(spec.scoring).get(name, {}), **entry}
-    if name == "bonus_cards" and not spec.cards.bonus:
-        return "the pack has no bonus cards (cards.bonus)"
-    if name == "reserve_cards" and not spec.deal.reserve:
-        return "the pack deals no reserve piles (deal.reserve)"
-    if name == "dead_cards" and not (spec.cards.dead and p["points"]):
-        return ("no card is dead (cards.dead)" if not spec.cards.dead
-                else "a dead card is worth 0 (scoring.dead_in_hand)")
-    if name == "going_out" and not (p["bonus"] or p["concealed"]):
-        return "going out is worth 0 (scoring.going_out and concealed_going_out)"
+    """Why a rank-slot item contradicts the pack's scoring keys, or None.  (An item that
+    counts cards the deck lacks — bonus cards, reserves, dead cards — scores 0 there, as
+    its scoring keys do: a child pack that drops the cards keeps its parent's list.)"""
     if name == "melded_cards" and not spec.scoring.melded_cards:
-        return "scoring.melded_cards is false"
+        return "scoring.melded_cards is false (list the items without it)"
     return None

@@ -647,7 +647,7 @@ def sheets_section(spec, say: Callable[[list], str]) -> list[str]:
             ([f"its winner scores {game_bonus:,}"] if game_bonus else [])
             + ([f"each side {box:,} for every hand it won that the sheet counted"]
                if box else []))
-        out.append(f"- **{sh.name}**, to {target}: counts {counts}, {whose}"
+        out.append(f"- **{sh.name}**, to {target}: counts {counts} {whose}"
                    + (f"; when it ends, {bonus}" if bonus else "") + ".")
     tie = "a tie there plays on" if g.tie == "play_on" and g.winner == "highest" else ""
     when = "every sheet has ended" if g.sheets_end == "every" else "the first sheet ends"

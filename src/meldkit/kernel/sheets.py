@@ -124,7 +124,8 @@ class Ledger:
             bonus[best].append(("game", rule.game_bonus))
         for t, items in enumerate(bonus):
             self.sums[s][t] += sum(v for _, v in items)
-        return SheetEntry(rule.name, counted, tuple(map(tuple, bonus)), True)
+        return SheetEntry(rule.name, counted, tuple(map(tuple, bonus)) if any(bonus) else (),
+                          True)
 
     def over(self, first: bool) -> bool:
         """Whether the sheets end the game: every sheet has ended (or, with ``first``, any)."""
