@@ -635,10 +635,14 @@ class ScoringSpec:
 
     items: list[dict[str, Any]] = _f(
         [],
-        "The hand's score as items, in place of `style`'s. A rank-slot pack lists the "
+        "The hand's score as items, in place of `style`'s (every bundled pack lists its "
+        "own). A rank-slot pack lists the "
         "canasta items it counts (`books`, `melded_cards`, `bonus_cards`, `dead_cards`, "
         "`hand_cards`, `reserve_cards`, `going_out`, each with the parameters its scoring "
-        "keys give unless the entry gives them) and `bonus`, `multiply`. A table-meld pack "
+        "keys give unless the entry gives them; `bonus_cards`' `negative_unless: melded` or "
+        "`out` counts them against a side that has not melded, or not gone out) and `bonus`, "
+        "`multiply`, `pay`. A knocking pack lists `knock` (its parameters from the `knock` "
+        "keys) and may add `pay`. A table-meld pack "
         "lists each `{item: <name>, <parameter>: <value>}` from `laid` (each player scores "
         "the cards they laid, melds and lay-offs; `low_ace`: what an ace at the low end of a "
         "run counts; `wilds: as_card`: a wild card at the value of the card it stands for), "
@@ -650,7 +654,11 @@ class ScoringSpec:
         "more than `most` in the hand, the winner collecting no more) and "
         "`multiply` (everything listed above it, times `by` — default 2 — `when` the hand "
         "meets a condition: `out_at_once`, the player who went out laid their whole hand in "
-        "that one turn); the plugin's `adjust_scores` and the game-end bonuses follow.",
+        "that one turn); `pay` (payments between players, recorded payer to payee: `stake`, "
+        "`per: hand` or `point` — each point the payer holds —, `between: winner` — each "
+        "player not on the winner's side pays the winner — or `every_pair` — of two players "
+        "on different sides, who holds more pays the other —, `when`; refused where the "
+        "lowest total wins); the plugin's `adjust_scores` and the game-end bonuses follow.",
     )
     sheets: list[SheetSpec] = _f(
         [],
