@@ -125,7 +125,7 @@ class HandEnd:
         """The game ends: each sheet still open ends, its bonuses in the last hand's record."""
         last, ledger = self.hand_results[-1], self._ledger()
         self.hand_results[-1] = attrs.evolve(last, sheets=tuple(ledger.close(last.sheets)))
-        self.scores = ledger.totals()
+        self.scores[:] = ledger.totals()
 
     def rescore(self, result: HandResult) -> tuple[int, ...]:
         """A finished hand's team totals recomputed from its final zones."""
@@ -159,7 +159,7 @@ class HandEnd:
         if sheets:  # several scores at once: the sheets count the hand
             ledger = self._ledger()
             entries = tuple(ledger.enter(self._sheet_points(final, scores), self._won(net)))
-            self.scores = ledger.totals()
+            self.scores[:] = ledger.totals()
         else:
             for s in scores:
                 self.scores[s.team] += s.total

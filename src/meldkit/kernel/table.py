@@ -1697,7 +1697,7 @@ class TableModel:
         if self.rules.sheet_items:  # several scores at once: the sheets count the hand
             ledger = self._ledger()
             entries = tuple(ledger.enter(self._sheet_points(final, scores), won))
-            self.scores = ledger.totals()
+            self.scores[:] = ledger.totals()
         else:
             for s in scores:
                 self.scores[s.team] += s.total
@@ -1761,13 +1761,12 @@ class TableModel:
             out.append(tuple(sheet))
         return out
 
-    def _ledger(self, results=None):
-        """The score sheets' ledger after ``results`` (default: the finished hands), replayed
-        from their records."""
+    def _ledger(self) -> Ledger:
+        """The score sheets' ledger after the finished hands (replayed from their records),
+        before any game-end close."""
         spec = self.rules.spec
         rules = sheet_rules(spec, self.rules.target_for(self.n_players))
-        hands = [(None, self._won(r.net), r.sheets)
-                 for r in (self.hand_results if results is None else results)]
+        hands = [(None, self._won(r.net), r.sheets) for r in self.hand_results]
         return Ledger.replay(rules, self.n_teams, hands, spec.game.winner == "lowest",
                              spec.game.tie == "draw")[0]
 
@@ -1814,7 +1813,7 @@ class TableModel:
         if self.rules.sheet_items:  # each sheet still open ends, with its bonuses
             last, ledger = self.hand_results[-1], self._ledger()
             self.hand_results[-1] = attrs.evolve(last, sheets=tuple(ledger.close(last.sheets)))
-            self.scores = ledger.totals()
+            self.scores[:] = ledger.totals()
             self.phase = OVER
             return
         extra: list[list[tuple[str, int]]] = [[] for _ in range(self.n_teams)]
