@@ -116,6 +116,11 @@ HO, PL, HP = "test_houses_rules", "test_pack_loading", "test_hardening_packs"
 CL, WK, CO = "test_cli", "test_key_walk", "test_contracts"
 SI, RS, TB = "test_table_scoring_items", "test_rank_slot_schedule", "test_table_books"
 TR = "test_table_reserves"
+SS = "test_score_sheets"
+_SHEETS_TESTS = {
+    TABLE: [(SS, "test_hollywood_gin_counts_each_hand_on_the_sheets_a_win_has_opened")],
+    CANASTA: [(SS, "test_a_rank_slot_pack_counts_each_sheet_with_its_own_items_and_ends_on_"
+                   "the_first")]}
 WN = "test_wild_cards_in_runs"
 
 _META = {
@@ -173,6 +178,10 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
     "game.eliminate_above": {
         TABLE: [(CO, "test_a_player_past_the_elimination_limit_leaves_and_the_last_one_in_"
                      "wins")]},
+    "scoring.sheets": _SHEETS_TESTS,
+    "game.sheets_end": {
+        TABLE: [(SS, "test_sheets_end_first_ends_a_table_game_with_the_first_sheet_to_end")],
+        CANASTA: _SHEETS_TESTS[CANASTA]},
     "scoring.items": {
         TABLE: [(SI, "test_an_ace_low_in_a_run_counts_low_ace_and_cards_held_count_against")],
         CANASTA: [("test_rank_slot_scoring_items",

@@ -108,6 +108,7 @@ def reference_view(self, player: int) -> dict[str, Any]:
         "you": player,
         "players": players,
         "teams": teams,
+        "sheets": None,  # (added with scoring.sheets; no pack here keeps sheets)
     }
     if self.plugin is not None:
         extra = call_hook(self.plugin.name, "view", self.plugin.view, self, player)

@@ -314,6 +314,12 @@ def _merge(base: _Doc, over: _Doc) -> _Doc:
         return out
 
     base_data = {k: v for k, v in base.data.items() if k != "name"}
+    sb, so = base_data.get("scoring"), over.data.get("scoring")
+    if (isinstance(sb, dict) and isinstance(so, dict) and "items" in sb and "items" not in so
+            and so.get("style", sb.get("style")) != sb.get("style")):
+        # a child that changes the style scores by it: the parent's items are its old style's
+        _forget(locs, sb["items"], ("scoring", "items"))
+        base_data["scoring"] = {k: v for k, v in sb.items() if k != "items"}
     data = merge(base_data, over.data, ())
     locs.update(over.locs)
     return _Doc(data, locs, over.deps + base.deps, over.labels + base.labels)
@@ -1496,7 +1502,8 @@ class _Checker:
         if spec.deal.reserve_per == "side" and self.engine() == CANASTA:
             self.add(("deal", "reserve_per"), "side, but a rank-slot pack deals each player "
                      "their own reserve: write player (reserves per side are table-meld packs')")
-        if spec.scoring.items and self.engine() == CANASTA:  # (a table pack's: table_melds)
+        if (spec.scoring.items or spec.scoring.sheets or spec.game.sheets_end != "every") \
+                and self.engine() == CANASTA:  # (a table pack's: table_melds)
             from .kernel.checks import check_items
 
             check_items(spec, self.add)

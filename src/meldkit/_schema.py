@@ -599,6 +599,28 @@ class BonusScoring:
 
 
 @frozen
+class SheetSpec:
+    """A score sheet: a running game of its own that each hand is counted in."""
+
+    name: str = _f("", "The sheet's name, as the view, the hand record and the rules sheet "
+                   "show it (a word: `game_1`).")
+    items: list[dict[str, Any]] | None = _f(
+        None, "What the sheet counts, as `scoring.items` (null: the hand's own items — "
+        "`scoring.items`, or the style's).")
+    target: int | None = _f(
+        None, "The sheet ends after the hand in which a side reaches this total on it (null: "
+        "`game.target` for the table's size).")
+    from_win: int = _f(
+        0, "A side's hands count on this sheet from its n-th hand won, that hand included "
+        "(0: every hand; Hollywood gin's games: 1, 2 and 3).")
+    game_bonus: int | None = _f(
+        None, "Bonus to the sheet's winner when it ends (null: `game.game_bonus`).")
+    box_bonus: int | None = _f(
+        None, "Bonus per hand a side won that the sheet counted, when it ends (null: "
+        "`game.box_bonus`).")
+
+
+@frozen
 class ScoringSpec:
     """Scoring at the end of each hand."""
 
@@ -613,10 +635,14 @@ class ScoringSpec:
 
     items: list[dict[str, Any]] = _f(
         [],
-        "The hand's score as items, in place of `style`'s. A rank-slot pack lists the "
+        "The hand's score as items, in place of `style`'s (every bundled pack lists its "
+        "own). A rank-slot pack lists the "
         "canasta items it counts (`books`, `melded_cards`, `bonus_cards`, `dead_cards`, "
         "`hand_cards`, `reserve_cards`, `going_out`, each with the parameters its scoring "
-        "keys give unless the entry gives them) and `bonus`, `multiply`. A table-meld pack "
+        "keys give unless the entry gives them; `bonus_cards`' `negative_unless: melded` or "
+        "`out` counts them against a side that has not melded, or not gone out) and `bonus`, "
+        "`multiply`, `pay`. A knocking pack lists `knock` (its parameters from the `knock` "
+        "keys) and may add `pay`. A table-meld pack "
         "lists each `{item: <name>, <parameter>: <value>}` from `laid` (each player scores "
         "the cards they laid, melds and lay-offs; `low_ace`: what an ace at the low end of a "
         "run counts; `wilds: as_card`: a wild card at the value of the card it stands for), "
@@ -628,7 +654,17 @@ class ScoringSpec:
         "more than `most` in the hand, the winner collecting no more) and "
         "`multiply` (everything listed above it, times `by` — default 2 — `when` the hand "
         "meets a condition: `out_at_once`, the player who went out laid their whole hand in "
-        "that one turn); the plugin's `adjust_scores` and the game-end bonuses follow.",
+        "that one turn); `pay` (payments between players, recorded payer to payee: `stake`, "
+        "`per: hand` or `point` — each point the payer holds —, `between: winner` — each "
+        "player not on the winner's side pays the winner — or `every_pair` — of two players "
+        "on different sides, who holds more pays the other —, `when`; refused where the "
+        "lowest total wins); the plugin's `adjust_scores` and the game-end bonuses follow.",
+    )
+    sheets: list[SheetSpec] = _f(
+        [],
+        "Several scores at once: each hand is counted on every sheet, each a running game "
+        "with its own target, items and bonuses; the game's total is the sum of the sheets, "
+        "and the game ends when they have ended (`game.sheets_end`). Empty: one score.",
     )
     melded_cards: bool = _f(True, "Add the card values of cards in books and melds.")
     bonus: BonusScoring = _f(BonusScoring(), "Bonus cards.")
@@ -688,6 +724,11 @@ class GameSpec:
         None,
         "Table-meld packs: a hand still going after this many turns ends void, so that games "
         "between bots always end (null: no limit).",
+    )
+    sheets_end: Literal["every", "first"] = _f(
+        "every",
+        "With `scoring.sheets`: the game ends when every sheet has ended (`every`), or when "
+        "the first one does (`first`); the highest (or lowest) total of all the sheets wins.",
     )
     tie: Literal["play_on", "draw"] = _f(
         "play_on",
@@ -911,6 +952,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     # --- scoring: the style in both kernels, canasta's items in the canasta kernel
     "scoring.style": _CT,
     "scoring.items": _k(CANASTA, TABLE, inert=[]),
+    "scoring.sheets": _k(CANASTA, TABLE, inert=[]),
     "scoring.melded_cards": _C,
     "scoring.bonus.value": _k(CANASTA, needs="cards.bonus"),
     "scoring.bonus.set_size": _k(CANASTA, needs="cards.bonus"),
@@ -934,6 +976,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "game.box_bonus": _k(TABLE, inert=0),
     "game.hand_turn_limit": _k(TABLE, inert=None),
     "game.tie": _CT,
+    "game.sheets_end": _k(CANASTA, TABLE, needs="scoring.sheets"),
     "game.eliminate_above": _k(TABLE, inert=None),
 }
 """Every key of the pack format (as :func:`pack_leaves` names them) and the engines that

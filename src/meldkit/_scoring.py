@@ -14,8 +14,8 @@ import attr
 import attrs
 
 from ._rules import Rules
-from .kernel.scoring import (NAMED, Item, ScoreLine, canasta_preset, compile_items,
-                             listed_items, score)
+from .kernel.scoring import (NAMED, Item, ScoreLine, compile_items, listed_items,
+                             rank_slot_preset, score)
 
 
 @attrs.frozen
@@ -149,7 +149,22 @@ def canasta_items(rules: Rules) -> tuple[Item, ...]:
     if items is None:
         sc = rules.spec.scoring
         items = _ITEMS[rules] = compile_items(
-            listed_items(sc) if sc.items else canasta_preset(sc), rules)
+            listed_items(sc) if sc.items else rank_slot_preset(rules.spec), rules)
+    return items
+
+
+_SHEET_ITEMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def sheet_items(rules: Rules) -> tuple[tuple[Item, ...] | None, ...]:
+    """Each score sheet's own items (``scoring.sheets[].items``; None: the sheet counts
+    the hand's), compiled once per :class:`Rules`."""
+    items = _SHEET_ITEMS.get(rules)
+    if items is None:
+        sc = rules.spec.scoring
+        items = _SHEET_ITEMS[rules] = tuple(
+            None if sh.items is None else compile_items(listed_items(sc, sh.items), rules)
+            for sh in sc.sheets)
     return items
 
 

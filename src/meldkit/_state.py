@@ -17,6 +17,8 @@ import json
 from operator import attrgetter
 from typing import Any
 
+import attrs
+
 from . import saves as _saves
 from ._actions import (
     ADD,
@@ -52,6 +54,7 @@ from .kernel._canasta_common import (  # noqa: F401 - re-exported from meldkit._
 from .kernel._canasta_deal import DealPhase
 from .kernel._canasta_draw import DrawPhase
 from .kernel._canasta_end import HandEnd
+from .kernel.sheets import sheet_rules, sheet_summary
 from .kernel._canasta_out import GoingOut
 from .kernel._canasta_play import PlayPhase
 from .kernel._canasta_runs import Run, SequencePlay, span_text
@@ -562,6 +565,9 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
             v["legal_actions"] = [*map(_TEXT if self.plugin is None else str, legal)]
         v["players"] = players
         v["teams"] = teams
+        v["sheets"] = None if not self.rules.spec.scoring.sheets else sheet_summary(
+            sheet_rules(self.rules.spec, self.rules.target_for(self.n_players)), self.hand_results,
+            len(self.scores))
         if self.plugin is not None:
             extra = call_hook(self.plugin.name, "view", self.plugin.view, self, player)
             if extra is not None:
@@ -739,6 +745,7 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
             raise S.bad("current", f"seat {s.current} is out of this hand and cannot move")
         s._load_turn_marks(d)
         s.hand_results = []
+        ledger = s._ledger() if s.rules.spec.scoring.sheets else None  # (no hands yet)
         totals = [0] * n_teams
         for i, h in enumerate(S.array(S.get(d, "hand_results"), "hand_results",
                                       max_len=10_000)):
@@ -755,15 +762,25 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
             final = s._final_from_save(S.get(h, "final", f"{where}."), f"{where}.final", i + 1)
             if final.went_out != went_out:
                 raise S.bad(f"{where}.final.went_out", "differs from the hand's went_out")
-            scores = tuple(s._score(final))
+            pays: list = []
+            scores = tuple(s._score(final, pays))
             for sc in scores:
                 totals[sc.team] += sc.total
             net = tuple(sc.total for sc in scores)  # a side's net is its total
-            s.hand_results.append(HandResult(i + 1, ended_by, went_out, scores, net, final))
+            entries = ()  # (a save keeps the zones: payments and sheets are counted again)
+            if ledger is not None:
+                entries = tuple(ledger.enter(s._sheet_points(final, scores), s._won(net)))
+            s.hand_results.append(HandResult(i + 1, ended_by, went_out, scores, net, final,
+                                             tuple(pays), entries))
         done = len(s.hand_results)
         if s.hand_number != (done if s.phase == OVER else done + 1):
             raise S.bad("hand_number", f"{s.hand_number} does not follow the {done} finished "
                                        f"hand(s) in hand_results")
+        if ledger is not None:  # the sheets' totals; a finished game closed its sheets
+            if s.phase == OVER and done:
+                last = s.hand_results[-1]
+                s.hand_results[-1] = attrs.evolve(last, sheets=tuple(ledger.close(last.sheets)))
+            totals = ledger.totals()
         if totals != s.scores:
             raise S.bad("scores", f"{s.scores} are not the sum of the hands' scores {totals}")
         s._legal_cache = None
@@ -786,12 +803,8 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
             if h.ended_by == "no_progress":
                 raise S.bad(f"hand_results[{i}].ended_by", "no_progress ends the game: only "
                                                             "the last hand can end so")
-        best = max(self.scores)
-        ended = bool(results) and (
-            results[-1].ended_by == "no_progress"
-            or (rules.fixed_hands is not None and len(results) >= rules.fixed_hands)
-            or (rules.fixed_hands is None and best >= rules.target_for(n) and (
-                self.scores.count(best) == 1 or rules.spec.game.tie == "draw")))
+        ended = bool(results) and (results[-1].ended_by == "no_progress"
+                                   or self._game_ended())
         if (phase == OVER) != ended:
             if phase == OVER:
                 raise S.bad("phase", f"over, but after {len(results)} hand(s) with scores "

@@ -572,82 +572,89 @@ def _hand_end(spec) -> list[str]:
     return out
 
 
-def _listed_scoring(spec) -> list[str]:
-    """A rank-slot pack's own ``scoring.items``, one sentence each, in order."""
-    from .kernel.rulesheet import ITEM_SENTENCES
-    from .kernel.scoring import listed_items
+def _scoring(spec) -> list[str]:
+    """The hand's scoring items — the pack's ``scoring.items``, or the ``canasta`` preset
+    built from its scoring keys — one row each, in order."""
+    from .kernel.scoring import listed_items, rank_slot_preset
 
-    words = {
-        "books": lambda p: "Each book scores the value of its kind (see *Books*).",
-        "melded_cards": lambda p: "Every card in the side's books and melds scores its value.",
-        "bonus_cards": lambda p: f"Bonus cards laid out score {p['value']:,} each.",
-        "dead_cards": lambda p: f"Each dead card left in a hand scores {p['points']:,}.",
-        "hand_cards": lambda p: ("The cards left in hand count against the side"
-                                 + (" (every side)." if p["counts"] == "all"
-                                    else " (sides that did not go out).")),
-        "reserve_cards": lambda p: (f"A {spec.deal.reserve_name} not picked up counts its "
-                                    "cards' values against the side."),
-        "going_out": lambda p: (f"Going out scores {p['bonus']:,}" + (
-            f", {p['concealed']:,} more concealed" if p.get("concealed") else "") + "."),
-    }
-    out = ["## Scoring", "", "At the end of each hand every side scores, in this order:", ""]
-    for name, params in listed_items(spec.scoring)[:-1]:
-        say = words.get(name) or ITEM_SENTENCES[name]
-        out.append(f"- {say(params)}")
+    sc = spec.scoring
+    items = listed_items(sc)[:-1] if sc.items else rank_slot_preset(spec)[:-1]
+    ordered = any(name == "multiply" for name, _ in items)
+    out = ["## Scoring", "", "At the end of each hand every side scores"
+           + (", in this order:" if ordered else ":"), "", "| Item | Points |", "|---|---|"]
+    for name, p in items:
+        out += [f"| {item} | {points} |" for item, points in _item_rows(spec, name, p)]
     return out
 
 
-def _scoring(spec) -> list[str]:
+def _item_rows(spec, name: str, p: dict) -> list[tuple[str, str]]:
+    """A rank-slot scoring item as rows of the rules sheet's scoring table."""
+    from .kernel.rulesheet import WHEN, pay_sentence
+
     sc, b = spec.scoring, spec.books
-    if sc.items:
-        return _listed_scoring(spec)
-    out = ["## Scoring", "", "At the end of each hand every side scores:", "",
-           "| Item | Points |", "|---|---|"]
-    if b.kinds:
-        out.append("| each book | "
-                   + ", ".join(f"{k.name} {k.value:,}" for k in b.kinds) + " |")
-    if sc.melded_cards:
-        out.append("| every card in the side's books and melds | its value |")
-    if spec.cards.bonus:
-        bonus = f"{sc.bonus.value:,} each"
-        whose = "a side's" if sc.bonus.sets_by == "side" else "a player's"
-        also = (" (however split between the partners)" if sc.bonus.sets_by == "side"
-                else "")
-        if sc.bonus.set_size:
-            bonus += (f"; {whose} set of {sc.bonus.set_size}{also} scores "
-                      f"{sc.bonus.set_value:,} instead")
-        if sc.bonus.by_count:
-            bonus += "; " + ", ".join(f"{n} held" + (" by one side" if sc.bonus.sets_by == "side"
+    if name == "books":
+        return [("each book", ", ".join(f"{k.name} {k.value:,}" for k in b.kinds)
+                 or "its kind's value")]
+    if name == "melded_cards":
+        return [("every card in the side's books and melds", "its value")]
+    if name == "bonus_cards":
+        bonus = f"{p['value']:,} each"
+        by_side = p["sets_by"] == "side"
+        whose = "a side's" if by_side else "a player's"
+        also = " (however split between the partners)" if by_side else ""
+        if p["set_size"]:
+            bonus += (f"; {whose} set of {p['set_size']}{also} scores {p['set_value']:,} "
+                      "instead")
+        if p["by_count"]:
+            bonus += "; " + ", ".join(f"{n} held" + (" by one side" if by_side
                                                      else " by one player")
                                       + f" score {v:,}" for n, v in
-                                      sorted(sc.bonus.by_count.items())) + also
-        if sc.bonus.negative_if_not_melded:
-            bonus += "; negative for a side that has not melded"
-        out.append(f"| bonus cards | {bonus} |")
-    if sc.dead_in_hand:
-        out.append(f"| each dead card left in a hand | {_points(sc.dead_in_hand)} |")
-    who = ("sides that did not go out" if sc.hand_penalty == "not_out" else "every side")
-    out.append(f"| cards left in hand ({who}) | minus their value |")
-    if spec.deal.reserve:
-        who = ("sides that did not go out" if sc.reserve_penalty == "not_out"
-               else "every side")
+                                      sorted(p["by_count"].items())) + also
+        unless = p["negative_unless"]
+        if unless != "never":
+            bonus += ("; negative for a side that has not melded" if unless == "melded"
+                      else "; negative for a side that did not go out")
+        return [("bonus cards", bonus)]
+    if name == "dead_cards":
+        return [("each dead card left in a hand", _points(p["points"]))]
+    if name == "hand_cards":
+        who = "sides that did not go out" if p["counts"] == "not_out" else "every side"
+        return [(f"cards left in hand ({who})", "minus their value")]
+    if name == "reserve_cards":
+        who = "sides that did not go out" if p["counts"] == "not_out" else "every side"
         extra = ""
         if sc.reserve_values:
             extra = " (" + ", ".join(f"{_selector(k).split(' (')[0]} count {v} each"
                                      for k, v in sc.reserve_values.items()) + ")"
-        out.append(f"| a {spec.deal.reserve_name} not picked up ({who}) | minus its cards' "
-                   f"values{extra} |")
-    if sc.going_out:
-        out.append(f"| going out | {sc.going_out:,} |")
-    if sc.concealed_going_out:
-        book = (f", and lays a book of their own in it: {_cards(b.size)} in one meld"
-                if sc.concealed_needs_book else "")
-        out.append(f"| going out concealed (the player had not melded before that turn{book}) "
-                   f"| {sc.concealed_going_out:,} more |")
-    return out
+        return [(f"a {spec.deal.reserve_name} not picked up ({who})",
+                 f"minus its cards' values{extra}")]
+    if name == "going_out":
+        rows = [("going out", f"{p['bonus']:,}")] if p["bonus"] else []
+        if p["concealed"]:
+            book = (f", and lays a book of their own in it: {_cards(b.size)} in one meld"
+                    if sc.concealed_needs_book else "")
+            rows.append((f"going out concealed (the player had not melded before that "
+                         f"turn{book})", f"{p['concealed']:,} more"))
+        return rows
+    if name == "bonus":
+        when = "" if p["when"] == "out" else f", {WHEN[p['when']]}"
+        return [(f"the side that goes out{when}", f"{p['points']:,} more")]
+    if name == "multiply":
+        return [(f"everything above, {WHEN[p['when']]}", f"times {p.get('by') or 2}")]
+    if name == "pay":
+        said = pay_sentence(p).rstrip(".")
+        return [("payments between players", said[0].lower() + said[1:])]
+    raise AssertionError(name)
 
 
 def _game_end(spec) -> list[str]:
+    if spec.scoring.sheets:  # the sheets say how the game ends
+        from .kernel.rulesheet import sheets_section
+        from .kernel.scoring import listed_items
+
+        return sheets_section(spec, lambda entries: "; ".join(
+            f"{item} ({points})" for name, p in listed_items(spec.scoring, entries)[:-1]
+            for item, points in _item_rows(spec, name, p)))
     if spec.game.hands is not None:
         return ["## The end of the game", "",
                 (f"The game is {_n(spec.game.hands, 'hand')}, whatever the scores; the side "

@@ -119,8 +119,12 @@ EXPECT_KEYS: dict[str, str] = {
                   "total: 5400}}`; items: books, book_kinds, melded_cards, bonus_cards, "
                   "dead_cards, hand_cards, reserve_cards, going_out, adjustments, total, and "
                   "the table packs' laid, held, cards_in_other_hands, cards_in_hand, cap, "
-                  "out_at_once, deadwood, gin, big_gin, undercut.",
+                  "out_at_once, deadwood, gin, big_gin, undercut, and payment (`pay`).",
     "scores": "Each team's game score: `[5400, -120]`.",
+    "sheets": "Each named score sheet's totals by team (`scoring.sheets`): "
+              "`{game_1: [45, 0]}`.",
+    "payments": "The last hand's payments (`pay` items), each `[payer, payee, points]` in "
+                "order: `[[1, 0, 24]]` (`[]`: none).",
     "game_over": "Whether the game is over.",
     "winner": "The winning team (null: none, or a tie).",
 }
@@ -129,7 +133,7 @@ SCORE_ITEMS = ("books", "book_kinds", "melded_cards", "bonus_cards", "dead_cards
                "hand_cards", "reserve_cards", "going_out", "adjustments", "total",
                # the labels of the table packs' items (scoring.items, the styles' presets)
                "laid", "held", "cards_in_other_hands", "cards_in_hand", "cap", "out_at_once",
-               "deadwood", "gin", "big_gin", "undercut")
+               "deadwood", "gin", "big_gin", "undercut", "payment")
 _LINE_FIELDS = ("books", "book_kinds", "melded_cards", "bonus_cards", "dead_cards",
                 "hand_cards", "reserve_cards", "going_out", "adjustments", "total")
 """The score items a line names as fields; any other is the sum of its label's items."""
@@ -659,6 +663,28 @@ class _Reader:
                     self.problem(vat, kp, "expected a list of whole numbers, one per team")
                 else:
                     out.append(_Expect(key, [int(x) for x in value], vat))
+            elif key == "sheets":
+                if not isinstance(value, dict) or not value:
+                    self.problem(vat, kp, "expected a mapping of sheet names to totals, e.g. "
+                                          f"{{game_1: [45, 0]}}, got {_kind_text(value)}")
+                    continue
+                for name, totals in value.items():
+                    if not isinstance(totals, list) or any(
+                            isinstance(x, bool) or not isinstance(x, int) for x in totals):
+                        self.problem(self.at_value(value, name), f"{kp}.{name}",
+                                     "expected a list of whole numbers, one per team")
+                        continue
+                    out.append(_Expect(key, list(totals), self.at_value(value, name),
+                                       str(name)))
+            elif key == "payments":
+                if not isinstance(value, list) or any(
+                        not isinstance(p, list) or len(p) != 3 or any(
+                            isinstance(x, bool) or not isinstance(x, int) for x in p)
+                        for p in value):
+                    self.problem(vat, kp, "expected a list of [payer, payee, points], e.g. "
+                                          "[[1, 0, 24]]")
+                else:
+                    out.append(_Expect(key, [list(p) for p in value], vat))
             else:  # phase, hand_ended
                 text = self.text(node, key, kp)
                 if text is not None:
@@ -1201,7 +1227,16 @@ class _Run:
         if key == "hand_number":
             return None if state.hand_number == ex.value else \
                 f"expected hand {ex.value}, got hand {state.hand_number}"
-        if key in ("hand_ended", "went_out", "hand_score"):
+        if key == "sheets":
+            sheets = {s["name"]: s["scores"] for s in state.view(0).get("sheets") or ()}
+            if ex.arg not in sheets:
+                return (f"there is no score sheet {ex.arg!r}"
+                        + (f" (the pack's: {', '.join(sheets)})" if sheets else
+                           " (the pack keeps one score)"))
+            got = sheets[ex.arg]
+            return None if got == ex.value else (f"sheet {ex.arg}: expected "
+                                                 f"{_show(ex.value)}, got {_show(got)}")
+        if key in ("hand_ended", "went_out", "hand_score", "payments"):
             if not state.hand_results:
                 return f"expected a finished hand, but hand {state.hand_number} is still " \
                        "being played"
@@ -1212,6 +1247,10 @@ class _Run:
             if key == "went_out":
                 return None if hr.went_out == ex.value else \
                     f"expected seat {_show(ex.value)} to go out, got {_show(hr.went_out)}"
+            if key == "payments":
+                got = [list(p) for p in getattr(hr, "payments", ())]
+                return None if got == ex.value else (f"payments: expected {_show(ex.value)}, "
+                                                     f"got {_show(got)}")
             return self.score_item(hr, ex.arg, *ex.value)
         if key == "scores":
             got = list(state.scores)

@@ -161,6 +161,14 @@ _CANASTA_MELD = _obj({
     required=["rank", "cards", "closed", "book", "pending", "id", "owner", "side", "kind"],
     description="the same records as the core's `melds`")
 
+_SHEETS = {"type": ["array", "null"], "items": _obj({
+    "name": {"type": "string"},
+    "target": {"type": "integer", "description": "the total that ends the sheet"},
+    "scores": {**_INTS, "description": "each side's total on the sheet"},
+    "ended": {"type": "boolean", "description": "the sheet has ended (it counts no more)"}}),
+    "description": "each score sheet (`scoring.sheets`), or null where the pack keeps one "
+                   "score; `sides[].score` is then the sum of the sheets"}
+
 RUMMY_VIEW = _engine({
     "you": {**_SEAT, "description": "the seat (as `player`)"},
     "players": {"type": "array", "items": _obj({
@@ -173,6 +181,7 @@ RUMMY_VIEW = _engine({
         "melded": {"type": "boolean"}, "minimum": {"type": "integer"},
         "melds": {"type": "array", "items": _CANASTA_MELD}}),
         "description": "each side with its melds, whether it has melded, its minimum"},
+    "sheets": _SHEETS,
 }, _CARD, ["draw", "play", "over"], "view() of a canasta-family game (Pony Tail, Samba …)")
 
 TABLE_VIEW = _engine({
@@ -217,6 +226,7 @@ TABLE_VIEW = _engine({
             "taken": {"type": "boolean"}},
         "required": ["holder", "size", "taken"], "additionalProperties": False},
         "description": "the face-down reserve piles (`deal.reserve`), or null"},
+    "sheets": _SHEETS,
 }, _CARD, ["first_upcard", "draw", "play", "discard", "knock", "layoff", "wall", "buy", "over"],
     "view() of a table-meld game (gin, rummy)")
 

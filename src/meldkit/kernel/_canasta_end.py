@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import json
 
+import attrs
+
 from .. import saves as _saves
 from .._game import call_hook
 from .._liveness import IDLE_ENDINGS, no_progress
-from .._scoring import HandFinal, TeamScore, canasta_items
+from .._scoring import HandFinal, TeamScore, canasta_items, sheet_items
 from ._canasta_common import DRAW_PHASE, OVER, PLAY_PHASE, HandResult, totals
 from .scoring import score
+from .sheets import Ledger, sheet_rules
 
 
 class HandEnd:
@@ -83,14 +86,46 @@ class HandEnd:
                                             "as they stand")
         self.turn_start_sizes = sizes
 
-    def _score(self, final: HandFinal) -> list[TeamScore]:
+    def _score(self, final: HandFinal, payments: list | None = None, items=None
+               ) -> list[TeamScore]:
         """The hand's team scores: one pass of the pack's scoring items (the plugin's
-        ``adjust_scores`` where the ``plugin`` item stands)."""
+        ``adjust_scores`` where the ``plugin`` item stands); ``payments`` gains what the
+        ``pay`` items paid; ``items``: a score sheet's own (default: the hand's)."""
         plugin = self.plugin
         adjust = None if plugin is None else (
             lambda f, lines: call_hook(plugin.name, "adjust_scores", plugin.adjust_scores,
                                        self, f, lines))
-        return list(score(final, canasta_items(self.rules), line=TeamScore, adjust=adjust).lines)
+        return list(score(final, canasta_items(self.rules) if items is None else items,
+                          line=TeamScore, adjust=adjust, payments=payments).lines)
+
+    # ------------------------------------------------------------------ score sheets
+    @staticmethod
+    def _won(net) -> int | None:
+        """The side that won a hand: the one alone with the best positive total, or None."""
+        best = max(net)
+        return list(net).index(best) if best > 0 and list(net).count(best) == 1 else None
+
+    def _sheet_points(self, final: HandFinal, scores) -> list[tuple[int, ...]]:
+        """What each score sheet's items score each side in a hand (``scores``: the hand's
+        own lines, for the sheets that count them)."""
+        own = tuple(totals(scores))
+        return [own if items is None else tuple(totals(self._score(final, items=items)))
+                for items in sheet_items(self.rules)]
+
+    def _ledger(self) -> Ledger:
+        """The score sheets' ledger after the finished hands (replayed from their records),
+        before any game-end close."""
+        rules = self.rules
+        hands = [(None, self._won(h.net), h.sheets) for h in self.hand_results]
+        return Ledger.replay(sheet_rules(rules.spec, rules.target_for(self.n_players)),
+                             len(self.scores), hands, False,
+                             rules.spec.game.tie == "draw")[0]
+
+    def _close_sheets(self) -> None:
+        """The game ends: each sheet still open ends, its bonuses in the last hand's record."""
+        last, ledger = self.hand_results[-1], self._ledger()
+        self.hand_results[-1] = attrs.evolve(last, sheets=tuple(ledger.close(last.sheets)))
+        self.scores[:] = ledger.totals()
 
     def rescore(self, result: HandResult) -> tuple[int, ...]:
         """A finished hand's team totals recomputed from its final zones."""
@@ -117,26 +152,42 @@ class HandEnd:
             hand_number=self.hand_number,
             ext=json.loads(json.dumps(self.ext)) if self.ext else {},
         )
-        scores = tuple(self._score(final))
+        pays: list = []
+        scores = tuple(self._score(final, pays))
+        net, entries = totals(scores), ()
+        sheets = bool(self.rules.spec.scoring.sheets)
+        if sheets:  # several scores at once: the sheets count the hand
+            ledger = self._ledger()
+            entries = tuple(ledger.enter(self._sheet_points(final, scores), self._won(net)))
+            self.scores[:] = ledger.totals()
+        else:
+            for s in scores:
+                self.scores[s.team] += s.total
         self.hand_results.append(HandResult(self.hand_number, ended_by, went_out, scores,
-                                            totals(scores), final))
-        for s in scores:
-            self.scores[s.team] += s.total
-        if self.rules.fixed_hands is not None:  # game.hands: a fixed number of hands
-            if self.hand_number >= self.rules.fixed_hands:
-                self.phase = OVER
-                return
-            self._start_hand(self._ordered_deck())
-            return
-        best = max(self.scores)
-        if best >= self.rules.target_for(self.n_players) and (
-                self.scores.count(best) == 1 or self.rules.spec.game.tie == "draw"):
+                                            net, final, tuple(pays), entries))
+        if self._game_ended():
+            if sheets:
+                self._close_sheets()
             self.phase = OVER
             return
         if went_out is None and no_progress(self.hand_results, self._idle):
             h = self.hand_results[-1]  # the game makes no progress: it ends here
-            self.hand_results[-1] = HandResult(h.hand_number, "no_progress", None, h.scores,
-                                               h.net, h.final)
+            self.hand_results[-1] = attrs.evolve(h, ended_by="no_progress", went_out=None)
+            if sheets:
+                self._close_sheets()
             self.phase = OVER
             return
         self._start_hand(self._ordered_deck())
+
+    def _game_ended(self) -> bool:
+        """Whether the finished hands end the game: ``game.hands`` of them, the sheets'
+        end (``game.sheets_end``), or a side alone at or above the target (or tied there,
+        with ``game.tie: draw``)."""
+        rules, n = self.rules, len(self.hand_results)
+        if rules.fixed_hands is not None:  # game.hands: a fixed number of hands
+            return n >= rules.fixed_hands
+        if rules.spec.scoring.sheets:
+            return self._ledger().over(rules.spec.game.sheets_end == "first")
+        best = max(self.scores)
+        return best >= rules.target_for(self.n_players) and (
+            self.scores.count(best) == 1 or rules.spec.game.tie == "draw")

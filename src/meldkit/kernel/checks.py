@@ -3,6 +3,7 @@ key's ``file:line:col`` instead of a game that cannot run or cannot end."""
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable
 
 _CANASTA_ONLY_STYLE = "canasta"
@@ -305,22 +306,91 @@ def _check_books(spec: Any, add: Callable[..., None]) -> None:
             "could leave no legal play: write no", related=(("going_out",),))
 
 
+STYLE_OF_ITEM = {"winner_takes": "winner_takes_hands", "penalty": "penalty", "knock": "knock"}
+"""The items that are a table style's preset, by the style: listed only under that style
+(the style also judges ``game.winner``; a child pack that changes the style would otherwise
+keep its parent's items)."""
+
+
 def check_items(spec: Any, add: Callable[..., None]) -> None:
-    """Each ``scoring.items`` entry names an item of the pack's meld model and only its
-    parameters, with values it takes."""
-    from .scoring import ITEMS, RANK_SLOT_ITEMS, TABLE_ITEMS
+    """Each ``scoring.items`` entry (and each sheet's, ``scoring.sheets``) names an item of
+    the pack's meld model and only its parameters, with values it takes."""
+    _check_entries(spec, spec.scoring.items, ("scoring", "items"), add)
+    _check_sheets(spec, add)
+
+
+def _check_sheets(spec: Any, add: Callable[..., None]) -> None:
+    """``scoring.sheets``: named, each with its own items checked, a target and from_win in
+    range; ``game.sheets_end`` only beside them; no elimination beside them."""
+    sheets, game = spec.scoring.sheets, spec.game
+    if not sheets:
+        if game.sheets_end != "every":
+            add(("game", "sheets_end"), f"{game.sheets_end}, but the pack keeps one score "
+                "(no scoring.sheets), so it would change nothing: remove it")
+        return
+    names = [sh.name for sh in sheets]
+    for i, sh in enumerate(sheets):
+        at = ("scoring", "sheets", i)
+        if not re.fullmatch(r"[a-z][a-z0-9_]{0,30}", sh.name):
+            add((*at, "name"), f"expected a word of lowercase letters, digits and _ (up to "
+                f"31), got {sh.name!r}")
+        elif sh.name in names[:i]:
+            add((*at, "name"), f"{sh.name!r} names two sheets")
+        if sh.items is not None:
+            if not sh.items:
+                add((*at, "items"), "an empty list scores nothing: list items, or write null "
+                    "for the hand's own")
+            _check_entries(spec, sh.items, (*at, "items"), add)
+            for j, d in enumerate(sh.items):
+                if isinstance(d, dict) and d.get("item") == "pay":
+                    add((*at, "items", j), "payments are the hand's, recorded with it: list "
+                        "pay in scoring.items (a sheet with items: null counts them)")
+        if sh.target is not None and not 1 <= sh.target <= 10_000_000:
+            add((*at, "target"), f"expected null or 1 to 10000000, got {sh.target}")
+        if not 0 <= sh.from_win <= 100:
+            add((*at, "from_win"), f"expected 0 to 100, got {sh.from_win}")
+        for key in ("game_bonus", "box_bonus"):
+            value = getattr(sh, key)
+            if value is not None and not -100_000 <= value <= 100_000:
+                add((*at, key), f"expected null or -100000 to 100000, got {value}")
+    if getattr(game, "eliminate_above", None) is not None:
+        add(("scoring", "sheets"), "a player eliminated from the game leaves every sheet: "
+            "sheets and game.eliminate_above do not go together",
+            related=(("game", "eliminate_above"),))
+
+
+def _check_entries(spec: Any, items: list, where: tuple, add: Callable[..., None]) -> None:
+    """The entries of one list of items (``scoring.items``, or a sheet's) at ``where``."""
+    from .scoring import ITEMS, KNOCK_ITEMS, RANK_SLOT_ITEMS, TABLE_ITEMS
 
     names = TABLE_ITEMS if spec.melds.kinds else RANK_SLOT_ITEMS
-    items = spec.scoring.items
-    if items and spec.scoring.style == "knock":
-        add(("scoring", "items"), "a knocking pack scores the deadwood difference (style "
-            "knock): its items cannot be replaced", related=(("scoring", "style"),))
+    knocking = spec.scoring.style == "knock"
+    if items and knocking and [d.get("item") for d in items].count("knock") != 1:
+        add(where, "a knocking pack scores the knock (style knock): list "
+            "{item: knock} once, its parameters from the knock keys",
+            related=(("scoring", "style"),))
+    listed = [d.get("item") for d in items]
+    if "pay" in listed and "cap" in listed[listed.index("pay"):]:
+        add((*where, listed.index("cap", listed.index("pay"))), "item 'cap' below a pay "
+            "item would change what was paid after it was recorded: list cap above it")
     for i, entry in enumerate(items):
-        at = ("scoring", "items", i)
+        at = (*where, i)
+        if not isinstance(entry, dict):
+            add(at, f"expected {{item: <name>, ...}}, got {entry!r}")
+            continue
         name = entry.get("item")
         if name not in names:
             add(at, f"expected {{item: <name>, ...}} with a name from {', '.join(names)}, "
                 f"got {name!r}")
+            continue
+        style = STYLE_OF_ITEM.get(name)
+        if style is not None and style != spec.scoring.style:
+            add(at, f"item {name!r} is the {style} style's, but scoring.style is "
+                f"{spec.scoring.style}", related=(("scoring", "style"),))
+            continue
+        if knocking and name not in KNOCK_ITEMS:
+            add(at, f"item {name!r}, but a knocking pack scores with "
+                f"{', '.join(KNOCK_ITEMS)}", related=(("scoring", "style"),))
             continue
         kind = ITEMS[name]
         for key in kind.required:
@@ -334,8 +404,9 @@ def check_items(spec: Any, add: Callable[..., None]) -> None:
                 takes = ", ".join(p for p in kind.params if p not in kind.fixed)
                 add((*at, key), f"item {name!r} takes {takes or 'no parameters'}")
             elif key in kind.fixed:
-                add((*at, key), f"item {name!r} takes its {key} from the pack's scoring keys "
-                    "(see scoring.bonus and scoring.dead_in_hand)")
+                add((*at, key), f"item {name!r} takes its {key} from the pack's "
+                    + ("knock keys (knock." + key + ")" if name == "knock" else
+                       "scoring keys (see scoring.bonus and scoring.dead_in_hand)"))
             elif key in kind.choices:
                 if value not in kind.choices[key]:
                     add((*at, key), f"expected one of {', '.join(kind.choices[key])}, got "
@@ -346,17 +417,30 @@ def check_items(spec: Any, add: Callable[..., None]) -> None:
                     add((*at, key), f"expected null or an integer {low}..{high}, got {value!r}")
         idle = _idle_item(spec, name, entry)
         if idle:
-            add(at, f"item {name!r}, but {idle}: it would score nothing (remove it)")
+            add(at, f"item {name!r}, but {idle}: it would score nothing (remove it)",
+                related=(("scoring", "melded_cards"),) if name == "melded_cards" else ())
+        if name == "pay" and spec.game.winner == "lowest":
+            add(at, "item 'pay' raises the total of whoever is paid, but the lowest total "
+                "wins this pack (game.winner: lowest)", related=(("game", "winner"),))
 
 
 def _idle_item(spec: Any, name: str, entry: dict) -> str | None:
-    """Why a table item the pack lists could never change a score, or None."""
+    """Why an item the pack lists could never change a score, or None."""
     if not spec.melds.kinds:
-        return None
+        return _idle_rank_slot_item(spec, name, entry)
     if name == "reserve_untaken" and not spec.deal.reserve:
         return "the pack deals no reserve piles (deal.reserve)"
     if name == "books" and not any(k.value for k in spec.books.kinds):
         return "no book kind has a value (books.kinds)"
     if name == "laid" and entry.get("wilds") == "as_card" and not spec.cards.wild:
         return "wilds: as_card, and the pack has no wild cards (cards.wild)"
+    return None
+
+
+def _idle_rank_slot_item(spec: Any, name: str, entry: dict) -> str | None:
+    """Why a rank-slot item contradicts the pack's scoring keys, or None.  (An item that
+    counts cards the deck lacks — bonus cards, reserves, dead cards — scores 0 there, as
+    its scoring keys do: a child pack that drops the cards keeps its parent's list.)"""
+    if name == "melded_cards" and not spec.scoring.melded_cards:
+        return "scoring.melded_cards is false (list the items without it)"
     return None

@@ -9,6 +9,8 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 _ACE = {
     "low": "an ace is low only (A-2-3, not Q-K-A)",
     "high": "an ace is high only (Q-K-A, not A-2-3)",
@@ -531,9 +533,10 @@ def _stock(spec) -> list[str]:
     return out
 
 
-_WHEN = {"out_at_once": "when the player who goes out lays their whole hand in that one "
-                        "turn, with nothing on the table before it"}
-"""Each ``multiply`` condition, as the rules sheet says it."""
+WHEN = {"out": "when a player goes out",
+        "out_at_once": "when the player who goes out lays their whole hand in that one "
+                       "turn, with nothing on the table before it"}
+"""Each condition an item may depend on (``when``), as the rules sheet says it."""
 
 ITEM_SENTENCES = {
     "winner_takes": lambda p: ("The player who goes out scores the value of every card left "
@@ -548,36 +551,46 @@ ITEM_SENTENCES = {
                            if p.get("wilds") == "as_card" else "") + "."),
     "held": lambda p: "The cards left in each player's hand count against them.",
     "multiply": lambda p: (f"Everything above counts {p.get('by') or 2} times "
-                           f"{_WHEN[p['when']]}."),
+                           f"{WHEN[p['when']]}."),
     "books": lambda p: "Each player scores the value of every book they own on the table.",
     "reserve_untaken": lambda p: (f"A reserve pile never picked up scores {p['points']} for "
                                   "its side."),
     "cap": lambda p: (f"No player loses more than {p['most']} points in a hand; what they would "
                       "lose beyond it is not paid (nor collected by the winner)."),
     "bonus": lambda p: (f"The player who goes out scores {p['points']} more"
-                        + ("" if p["when"] == "out" else f" {_WHEN[p['when']]}") + "."),
+                        + ("" if p["when"] == "out" else f" {WHEN[p['when']]}") + "."),
+    "pay": lambda p: pay_sentence(p),
 }
 """Each table scoring item (``scoring.items``) as a sentence of the rules sheet."""
+
+
+def pay_sentence(p: dict) -> str:
+    """The ``pay`` item as the rules sheet says it (both meld models)."""
+    stake = p["stake"]
+    amount = (f"{stake} for each point of the cards they hold" if p.get("per") == "point"
+              else f"{stake}")
+    if p.get("between") == "every_pair":
+        amount = (f"{stake} for each point of the difference" if p.get("per") == "point"
+                  else f"{stake}")
+        said = ("Of each two players on different sides, the one left holding more pays the "
+                f"other {amount}")
+    else:
+        said = ("Each player not on the side of the hand's winner (the player who scored most, "
+                f"else the one who went out) pays the winner {amount}")
+    when = p.get("when")
+    return said + (f", {WHEN[when]}" if when else "") + "; each payment is recorded, payer to payee."
 
 
 def _scoring(spec) -> list[str]:
     style = spec.scoring.style
     out = ["## Scoring", "", "- Cards count at their values (the table above)."]
     if spec.scoring.items:  # the pack's own items, in their order
-        return out + [f"- {ITEM_SENTENCES[d['item']](d)}" for d in spec.scoring.items]
+        for d in spec.scoring.items:
+            out += (_knock_scoring(spec) if d["item"] == "knock"
+                    else [f"- {ITEM_SENTENCES[d['item']](d)}"])
+        return out
     if style == "knock":
-        kn = spec.knock
-        out.append("- The knocker scores the difference between the two deadwood totals.")
-        out.append(f"- Gin scores a bonus of {kn.gin_bonus}"
-                   + (f", big gin {kn.big_gin_bonus}" if kn.big_gin_bonus is not None else "")
-                   + ".")
-        tie = "lower than or equal to" if kn.tie_is_undercut else "lower than"
-        out.append(f"- **Undercut:** if the defender's deadwood is {tie} the knocker's, the "
-                   f"defender scores the difference plus {kn.undercut_bonus}.")
-        if not kn.tie_is_undercut:
-            out.append("- Equal deadwood scores nothing.")
-        if kn.spade_upcard_doubles:
-            out.append("- A hand whose first upcard is a spade scores double.")
+        out += _knock_scoring(spec)
     elif style == "winner_takes_hands":
         out.append("- The player who goes out scores the value of every card left in the "
                    "other players' hands.")
@@ -587,8 +600,76 @@ def _scoring(spec) -> list[str]:
     return out
 
 
+def _knock_scoring(spec) -> list[str]:
+    """The ``knock`` item (the knock style) as the rules sheet says it."""
+    kn = spec.knock
+    out = ["- The knocker scores the difference between the two deadwood totals."]
+    out.append(f"- Gin scores a bonus of {kn.gin_bonus}"
+               + (f", big gin {kn.big_gin_bonus}" if kn.big_gin_bonus is not None else "")
+               + ".")
+    tie = "lower than or equal to" if kn.tie_is_undercut else "lower than"
+    out.append(f"- **Undercut:** if the defender's deadwood is {tie} the knocker's, the "
+               f"defender scores the difference plus {kn.undercut_bonus}.")
+    if not kn.tie_is_undercut:
+        out.append("- Equal deadwood scores nothing.")
+    if kn.spade_upcard_doubles:
+        out.append("- A hand whose first upcard is a spade scores double.")
+    return out
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def sheets_section(spec, say: Callable[[list], str]) -> list[str]:
+    """``scoring.sheets`` and ``game.sheets_end`` as the rules sheet says them, in both meld
+    models: ``say(entries)`` words a sheet's own items."""
+    sheets, g = spec.scoring.sheets, spec.game
+    if not sheets:
+        return []
+    by = ""
+    if g.target_by_players:
+        by = " (" + ", ".join(f"{v:,} with {n} players"
+                              for n, v in sorted(g.target_by_players.items())) + ")"
+    out = ["## Score sheets", "", f"Each hand is counted on {len(sheets)} score sheets at once, "
+           "each a running game of its own; a side's total is the sum of its totals on every "
+           "sheet.", ""]
+    for sh in sheets:
+        target = f"{g.target:,}{by}" if sh.target is None else f"{sh.target:,}"
+        counts = ("the hand's score (above)" if sh.items is None
+                  else f"its own items: {say(sh.items)}")
+        whose = ("in every hand" if sh.from_win == 0 else
+                 f"for each side from its {_ordinal(sh.from_win)} hand won (that hand "
+                 "included)")
+        game_bonus = g.game_bonus if sh.game_bonus is None else sh.game_bonus
+        box = g.box_bonus if sh.box_bonus is None else sh.box_bonus
+        bonus = _list_words(
+            ([f"its winner scores {game_bonus:,}"] if game_bonus else [])
+            + ([f"each side {box:,} for every hand it won that the sheet counted"]
+               if box else []))
+        out.append(f"- **{sh.name}**, to {target}: counts {counts} {whose}"
+                   + (f"; when it ends, {bonus}" if bonus else "") + ".")
+    tie = "a tie there plays on" if g.tie == "play_on" and g.winner == "highest" else ""
+    when = "every sheet has ended" if g.sheets_end == "every" else "the first sheet ends"
+    best = "lowest" if g.winner == "lowest" else "highest"
+    fixed = (f"after {_n(g.hands, 'hand')}, or " if g.hands is not None else "")
+    out += ["", f"A sheet ends after the hand in which a side reaches its target on it"
+            + (f" ({tie})" if tie else "") + "; from then on it counts nothing. The game ends "
+            f"{fixed}when {when}; sheets still open then end with it, with their bonuses. The "
+            f"{best} total over all the sheets wins."]
+    return out
+
+
+def _list_words(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else " and ".join(parts) if parts else ""
+
+
 def _game(spec) -> list[str]:
     g = spec.game
+    if spec.scoring.sheets:  # the sheets say how the game ends
+        return sheets_section(spec, lambda entries: "; ".join(
+            ITEM_SENTENCES[d["item"]](d).rstrip(".") if d["item"] != "knock" else
+            "the knock (as above)" for d in entries))
     out = ["## The end of the game", ""]
     best = "lowest" if g.winner == "lowest" else "highest"
     if g.hands is not None:  # game.hands: the table kernel plays that many, whatever the scores

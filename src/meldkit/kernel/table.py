@@ -48,7 +48,9 @@ from .._stacking import KindsLeft, check_named
 from ..notation import KIND_ORDER, MELD_ORDER, Dialect, Span, table_dialect
 from ..records import HandResult
 from .melds import Match, MeldKind, MeldRules
-from .scoring import KnockTerms, TableFinal, TableScore, compile_items, score, table_items
+from .scoring import (KnockTerms, TableFinal, TableScore, compile_items, score, table_items,
+                      table_listed)
+from .sheets import Ledger, sheet_rules, sheet_summary
 
 FIRST_UPCARD = "first_upcard"
 DRAW = "draw"
@@ -155,10 +157,17 @@ class TableRules:
         ``required_books``): a play may then empty the hand only once they are held."""
         items = [(d["item"], {k: v for k, v in d.items() if k != "item"})
                  for d in spec.scoring.items]
-        self.items = (compile_items([*items, ("plugin", {}), ("game_end", {})], self)
+        self.items = (compile_items(table_listed(spec.scoring.items, self.terms), self)
                       if items else table_items(self.style, self.terms))
         """The hand's scoring items: ``scoring.items`` (then the plugin and game-end items),
         or the style's preset."""
+        sheets = spec.scoring.sheets
+        self.sheet_items = tuple(
+            None if sh.items is None else compile_items(table_listed(sh.items, self.terms), self)
+            for sh in sheets)
+        """Each score sheet's own items (None: it counts the hand's), ``scoring.sheets``."""
+        items += [(d["item"], {k: v for k, v in d.items() if k != "item"})
+                  for sh in sheets for d in sh.items or ()]  # what the state must track
         self.tracks_laid = any(name == "laid" for name, _ in items)
         """Whether the state keeps what each player lays (the ``laid`` item reads it)."""
         self.laid_as_card = any(name == "laid" and params.get("wilds") == "as_card"
@@ -1681,18 +1690,25 @@ class TableModel:
                            at_once=self._out_at_once(how, who),
                            books=self._final_books() if self.rules.tracks_books else (),
                            reserve_taken=tuple(self.reserve_taken))
-        scores, net, ending = self._score(final)
+        pays: list = []
+        scores, net, ending = self._score(final, pays)
+        won = self._won(net)
+        entries = ()
+        if self.rules.sheet_items:  # several scores at once: the sheets count the hand
+            ledger = self._ledger()
+            entries = tuple(ledger.enter(self._sheet_points(final, scores), won))
+            self.scores[:] = ledger.totals()
+        else:
+            for s in scores:
+                self.scores[s.team] += s.total
         self.hand_results.append(TableHandResult(self.hand_number, ending, who, scores, net,
-                                                 final))
-        for s in scores:
-            self.scores[s.team] += s.total
+                                                 final, tuple(pays), entries))
         limit = self.rules.eliminate_above
         if limit is not None:  # a total past the limit leaves the game
             self.eliminated = [out or self.scores[self.team_of[p]] > limit
                                for p, out in enumerate(self.eliminated)]
-        best = max(range(self.n_players), key=lambda q: net[q])
-        if net[best] > 0:  # a hand won (for the box bonus)
-            self.wins[self.team_of[best]] += 1
+        if won is not None:  # a hand won (for the box bonus)
+            self.wins[won] += 1
         if self._game_over():
             self._finish_game()
             return
@@ -1712,14 +1728,47 @@ class TableModel:
             first = self._next(first)
         self._deal(first)
 
-    def _score(self, final: TableFinal):
+    def _score(self, final: TableFinal, payments: list | None = None, items=None):
         """``(team scores, net per player, ending)`` of a hand from its record.  With a
         plugin, its ``adjust_scores(state, final, scores)`` changes the hand's team scores
         (a list of :class:`~meldkit.kernel.scoring.TableScore`, one per team) before the
         game-end items (box and game bonuses) are added; ``net`` and the ending are the
-        kernel's."""
+        kernel's.  ``payments`` gains what the ``pay`` items paid; ``items``: a score
+        sheet's own (default: the hand's)."""
         adjust = None if self.rules.plugin is None else self._adjust_scores
-        return score(final, self.rules.items, zero_sum=True, adjust=adjust)  # one pass
+        return score(final, self.rules.items if items is None else items, zero_sum=True,
+                     adjust=adjust, payments=payments)  # one pass
+
+    def _won(self, net) -> int | None:
+        """The side that won a hand of ``net`` (the player paid most, if paid), or None."""
+        best = max(range(self.n_players), key=lambda q: net[q])
+        return self.team_of[best] if net[best] > 0 else None
+
+    def _sheet_points(self, final: TableFinal, scores) -> list[tuple[int, ...]]:
+        """What each score sheet's items score each side in a hand (``scores``: the hand's
+        own lines, for the sheets that count them)."""
+        own = [0] * self.n_teams
+        for s in scores:
+            own[s.team] += s.total
+        out = []
+        for items in self.rules.sheet_items:
+            if items is None:
+                out.append(tuple(own))
+                continue
+            sheet = [0] * self.n_teams
+            for s in self._score(final, items=items)[0]:
+                sheet[s.team] += s.total
+            out.append(tuple(sheet))
+        return out
+
+    def _ledger(self) -> Ledger:
+        """The score sheets' ledger after the finished hands (replayed from their records),
+        before any game-end close."""
+        spec = self.rules.spec
+        rules = sheet_rules(spec, self.rules.target_for(self.n_players))
+        hands = [(None, self._won(r.net), r.sheets) for r in self.hand_results]
+        return Ledger.replay(rules, self.n_teams, hands, spec.game.winner == "lowest",
+                             spec.game.tie == "draw")[0]
 
     def _adjust_scores(self, final: TableFinal, scores: list) -> list:
         """The plugin's ``adjust_scores`` on the lines scored before the game-end items."""
@@ -1744,6 +1793,9 @@ class TableModel:
 
     def _game_over(self) -> bool:
         spec = self.rules.spec.game
+        if self.rules.sheet_items:  # the sheets end the game (or game.hands does)
+            return self._ledger().over(spec.sheets_end == "first") or (
+                spec.hands is not None and len(self.hand_results) >= spec.hands)
         if spec.eliminate_above is not None:  # the last one in wins
             return sum(not out for out in self.eliminated) <= 1 or (
                 spec.hands is not None and len(self.hand_results) >= spec.hands)
@@ -1758,6 +1810,12 @@ class TableModel:
 
     def _finish_game(self) -> None:
         spec = self.rules.spec.game
+        if self.rules.sheet_items:  # each sheet still open ends, with its bonuses
+            last, ledger = self.hand_results[-1], self._ledger()
+            self.hand_results[-1] = attrs.evolve(last, sheets=tuple(ledger.close(last.sheets)))
+            self.scores[:] = ledger.totals()
+            self.phase = OVER
+            return
         extra: list[list[tuple[str, int]]] = [[] for _ in range(self.n_teams)]
         if spec.box_bonus:
             for t in range(self.n_teams):
@@ -1901,6 +1959,9 @@ class TableModel:
             "buying": None if not self.rules.buy_limit else {
                 "limit": self.rules.buy_limit, "penalty": self.rules.buy_penalty,
                 "buys": self.buys[:], "offered_for": self.buy_for},
+            "sheets": None if not self.rules.sheet_items else sheet_summary(
+                sheet_rules(self.rules.spec, self.rules.target_for(self.n_players)),
+                self.hand_results, self.n_teams),
         }
         plugin = self.rules.plugin
         if plugin is not None:
@@ -2320,6 +2381,7 @@ class TableModel:
         n = self.n_players
         totals = [0] * self.n_teams
         wins = [0] * self.n_teams
+        sheets: list = []  # (points, won, recorded entries) per hand, with scoring.sheets
         for i, r in enumerate(self.hand_results):
             where = f"hand_results[{i}]"
             if r.hand_number != i + 1:
@@ -2357,11 +2419,19 @@ class TableModel:
                     self.hand_results) - 1):
                 raise sv.bad(f"{where}.final.game_end", "game-end bonuses belong to the last "
                                                         "hand, one list per team")
-            scores, net, ending = self._score(f)
+            pays: list = []
+            scores, net, ending = self._score(f, pays)
             if tuple(scores) != tuple(r.scores) or tuple(net) != tuple(r.net) or (
                     ending != r.ended_by):
                 raise sv.bad(f"{where}.scores", "the hand's scores are not what its final "
                                                 "zones score")
+            if tuple(pays) != tuple(r.payments):
+                raise sv.bad(f"{where}.payments", f"expected {[list(p) for p in pays]}, what "
+                                                  "the pack's pay items pay in this hand")
+            if self.rules.sheet_items:
+                sheets.append((self._sheet_points(f, scores), self._won(net), r.sheets))
+            elif r.sheets:
+                raise sv.bad(f"{where}.sheets", "this pack keeps one score (no scoring.sheets)")
             for s in scores:
                 totals[s.team] += s.total
             if r.ended_by == "no_progress" and i != len(self.hand_results) - 1:
@@ -2370,6 +2440,15 @@ class TableModel:
             best = max(range(n), key=lambda q: net[q])
             if net[best] > 0:
                 wins[self.team_of[best]] += 1
+        if self.rules.sheet_items:  # the sheets' entries, replayed from the hands
+            g = self.rules.spec.game
+            ledger, bad = Ledger.replay(
+                sheet_rules(self.rules.spec, self.rules.target_for(n)), self.n_teams, sheets,
+                g.winner == "lowest", g.tie == "draw", check=True)
+            if bad is not None:
+                raise sv.bad(f"hand_results[{bad}].sheets", "not what the score sheets count "
+                                                            "from the hands before it")
+            totals = ledger.totals()
         if totals != list(self.scores):
             raise sv.bad("scores", f"{list(self.scores)} are not the sum of the hands' scores "
                                    f"{totals}")
