@@ -1052,10 +1052,46 @@ class _Checker:
         return all(isinstance(r, str) and r.upper() in RANKS[:13] for r in ranks) and len(
             {r.upper() for r in ranks}) == len(ranks)
 
+    def _run_gaps(self, kept: set[int]) -> None:
+        """``deck.run_gaps: skip`` needs runs that can skip a gap: a run kind (whose ace
+        stands low where the deck keeps no ace), or sequences long enough for the kept
+        ranks."""
+        if self.spec.deck.run_gaps != "skip":
+            return
+        at = ("deck", "run_gaps")
+        melds = self.spec.melds
+        if kept == set(range(13)):
+            self.add(at, "skip, but deck.ranks keeps every rank: there is no gap to skip",
+                     related=(("deck", "ranks"),))
+        if melds.kinds:
+            runs = [i for i, k in enumerate(melds.kinds) if k.type == "run"]
+            if not runs:
+                self.add(at, "skip, but the pack has no run kind (melds.kinds): only runs "
+                         "have gaps", related=(("melds", "kinds"),))
+            for i in runs if 0 not in kept else ():
+                if melds.kinds[i].ace != "low":
+                    self.add(("melds", "kinds", i, "ace"), f"{melds.kinds[i].ace}, but the "
+                             "deck keeps no ace (deck.ranks) and its runs skip the gaps "
+                             "(deck.run_gaps): write low", related=(at,))
+        elif melds.sequences is None:
+            self.add(at, "skip, but the pack has no runs: in a rank-slot pack runs are "
+                     "melds.sequences", related=(("melds", "sequences"),))
+        else:
+            seq = melds.sequences
+            held = [r for r in seq.ranks if isinstance(r, str) and r.upper() in RANKS[:13]
+                    and rank_index(r) in kept]
+            if seq.max_size > len(held):
+                self.add(("melds", "sequences", "max_size"), f"{seq.max_size} is more than "
+                         f"the {len(held)} ranks of melds.sequences.ranks the deck keeps",
+                         related=(("deck", "ranks"), at))
+
     def stripped_deck(self) -> None:
         """``deck.ranks`` names each kept rank once, and the card keys name cards it has."""
         ranks = self.spec.deck.ranks
         if ranks is None:
+            if self.spec.deck.run_gaps == "skip":
+                self.add(("deck", "run_gaps"), "skip, but the deck leaves no rank out "
+                         "(deck.ranks is null): there is no gap to skip")
             return
         seen: set[str] = set()
         for i, r in enumerate(ranks):
@@ -1070,6 +1106,7 @@ class _Checker:
             self.add(("deck", "ranks"), "expected at least one rank (null: all 13)")
         if not self._ranks_ok() or not ranks:
             return
+        self._run_gaps({rank_index(r) for r in ranks})
         kept = set(deck_card_kinds(self.spec.deck)) | {JOKER_KIND}
         cards = self.spec.cards
         for key in ("wild", "bonus", "dead", "unmeldable"):

@@ -61,7 +61,16 @@ class DeckSpec:
         None,
         "A stripped deck: the ranks each standard deck keeps, all four suits of each (`[A, "
         "\"2\", \"3\", \"4\", \"5\", \"6\", \"7\", J, Q, K]`: 40 cards); null: all 13. Runs "
-        "keep the natural order, so a run does not cross a rank left out.",
+        "keep the natural order, so a run does not cross a rank left out (see `run_gaps`).",
+    )
+    run_gaps: Literal["stop", "skip"] = _f(
+        "stop",
+        "With `deck.ranks`: a rank left out `stop`s a run, or runs `skip` it — the kept ranks "
+        "next to each other are adjacent, so 6-7-J is a run where 8, 9 and 10 are left out "
+        "(Conquian, Chinchón). In the natural order in table-meld packs (each run kind's "
+        "`ace` as usual; refused beside an `ace` other than low when the deck keeps no ace), "
+        "along `melds.sequences.ranks` in rank-slot packs. Needs runs: a run kind, or "
+        "`melds.sequences`.",
     )
 
 
@@ -814,6 +823,8 @@ KEY_READERS: dict[str, KeyOwners] = {
     "deck.jokers": _k(CANASTA, TABLE, inert=None),
     "deck.jokers_by_players": _k(CANASTA, TABLE, inert={}),
     "deck.ranks": _k(CANASTA, TABLE, inert=None),
+    "deck.run_gaps": _k(CANASTA, TABLE, inert="stop", needs="deck.ranks, and runs (a run "
+                        "kind, or melds.sequences)"),
     # --- players and sides: the seating every engine shares
     "players.min": _ALL, "players.max": _ALL, "players.partners": _ALL, "players.teams": _ALL,
     "players.team_size": _ALL, "players.min_for_partners": _ALL, "players.counts": _ALL,

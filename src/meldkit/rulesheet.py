@@ -210,9 +210,16 @@ def _players_and_cards(spec) -> list[str]:
         out.append(f"- **Deck:** {_n(n, kind)}{jokers} "
                    f"per player ({n * per} cards per player).")
     if c != 52:
+        if deck.run_gaps == "skip":
+            from ._cards import run_order
+
+            kept = [RANKS[r] for r in run_order(deck)]
+            gaps = "; runs skip the ranks left out, so the kept ranks are adjacent in the order " \
+                + "-".join(kept)
+        else:
+            gaps = "; a run does not cross a rank left out"
         out.append("- **Stripped deck:** each deck keeps only the ranks "
-                   + ", ".join(r.upper() for r in deck.ranks) + ", in all four suits; a run "
-                   "does not cross a rank left out.")
+                   + ", ".join(r.upper() for r in deck.ranks) + f", in all four suits{gaps}.")
     out.append(f"- **Wild cards:** {_selectors(cards.wild)}.")
     rank_slots = not spec.melds.kinds  # the card categories only that meld model reads
     if cards.bonus and rank_slots:

@@ -38,6 +38,7 @@ from .._cards import (
     pack_deck_kinds,
     rank_index,
     rank_of_kind,
+    run_order,
 )
 from .._errors import NotationError, PluginError, SaveError, SetupError
 from .._game import GameState, call_hook
@@ -47,7 +48,7 @@ from .._rules import WILD as WILD_SLOT
 from .._stacking import KindsLeft, check_named
 from ..notation import KIND_ORDER, MELD_ORDER, Dialect, Span, table_dialect
 from ..records import HandResult
-from .melds import Match, MeldKind, MeldRules
+from .melds import Match, MeldKind, meld_rules
 from .scoring import KnockTerms, TableFinal, TableScore, compile_items, score, table_items
 
 FIRST_UPCARD = "first_upcard"
@@ -96,7 +97,8 @@ class TableRules:
                      wild_natural_in_place=k.wild_natural_in_place)
             for k in spec.melds.kinds
         )
-        self.melds = MeldRules(self.kinds, self.wild, self.values)
+        order = run_order(spec.deck)  # deck.run_gaps: skip — the kept ranks are adjacent
+        self.melds = meld_rules(self.kinds, self.wild, self.values, order)
         self.style = spec.scoring.style
         kn = spec.knock
         self.knock = kn.max_deadwood
@@ -123,8 +125,8 @@ class TableRules:
         self.contract = tuple(sorted(names[k] for k in spec.initial_meld.melds))
         """The contract: the kind index of each meld a player's opening must hold (sorted);
         empty: a player may meld at once."""
-        self.contract_melds = (MeldRules(tuple(self.kinds[i] for i in sorted(set(
-            self.contract))), self.wild, self.values) if self.contract else self.melds)
+        self.contract_melds = (meld_rules(tuple(self.kinds[i] for i in sorted(set(
+            self.contract))), self.wild, self.values, order) if self.contract else self.melds)
         """The meld arithmetic of the contract's kinds alone (what a player who has not
         opened builds toward: the greedy policy's measure)."""
         self.minimum = OpeningMinimum(spec.initial_meld)
@@ -321,8 +323,9 @@ def _meld_of_span(state: Any, span: Span, text: str) -> int:
         raise NotationError("notation/meld-id", f"{word!r} names a run by its ends, which "
                             "only a game can tell: name the meld by its id (m1, m2 …)", text)
     suit, low, high = span.low & 3, span.low >> 2, span.high >> 2
+    rank_at = state.rules.melds.rank_at
     found = [m.id for m in state.melds if m.match.suit == suit
-             and m.match.low % 13 == low and m.match.high % 13 == high]
+             and rank_at(m.match.low) == low and rank_at(m.match.high) == high]
     if not found:
         raise NotationError("notation/no-such-meld", f"no run on the table is {word}", text)
     if len(found) > 1:
@@ -1222,7 +1225,8 @@ class TableModel:
             rank = match.rank
             return (sum(values[k] for k in match.cards) if rank < 0
                     else values[rank * 4] * len(match.cards))
-        return sum(values[(pos % 13) * 4 + match.suit]
+        rank_at = self.rules.melds.rank_at
+        return sum(values[rank_at(pos) * 4 + match.suit]
                    for pos in range(match.low, match.low + len(match.cards)))
 
     def _opening_minimum(self, p: int) -> int:
