@@ -1537,6 +1537,15 @@ class _Checker:
             from .kernel.checks import check_items
 
             check_items(spec, self.add)
+        if spec.stock.when_empty != "end_hand" and self.engine() == CANASTA:
+            draws = [spec.turn.draw or 2, *spec.turn.draw_by_players.values()]
+            if min(draws) < 2:
+                self.add(("stock", "when_empty"), f"{spec.stock.when_empty}, but a turn "
+                         f"draws {min(draws)} card{'s' if min(draws) != 1 else ''}: a "
+                         "rank-slot pack renews its stock from the pile only where every "
+                         "turn draws at least 2 cards, so that the stock and pile shrink and "
+                         "a hand always ends (it has no turn limit)",
+                         related=(("turn", "draw"),))
         im, pile, game = spec.initial_meld, spec.pile, spec.game
         if im.by_hand and im.minimums:
             self.add(("initial_meld", "minimums"), "not used when initial_meld.by_hand is "

@@ -292,6 +292,10 @@ class Rules:
         self.keep_card = spec.turn.keep_card_to_discard
         h = spec.hand_end
         self.stock_empty_ends = h.stock_empty
+        self.renews_stock = spec.stock.when_empty != "end_hand"
+        """Whether the pile but its top card becomes a new stock at the end of a turn that
+        leaves the stock empty, if it holds more cards than a turn draws
+        (``stock.when_empty``)."""
         self.players_leave = h.players_out_without_discard
         self.one_side_left_ends = h.one_side_left
         self.target = spec.game.target

@@ -476,12 +476,16 @@ class ReserveSpec:
 
 @frozen
 class StockSpec:
-    """When the stock runs low (table-meld packs)."""
+    """When the stock runs low or out."""
 
-    when_empty: Literal["end_hand", "turn_pile"] = _f(
+    when_empty: Literal["end_hand", "turn_pile", "shuffle_pile"] = _f(
         "end_hand",
-        "When a player must draw from an empty stock: the hand ends (`end_hand`), or the "
-        "discard pile but its top card is turned over, unshuffled, as a new stock (`turn_pile`).",
+        "When a turn ends with the stock empty: the hand ends when a player must draw from "
+        "it (`end_hand`), or the discard pile but its top card becomes a new stock — turned "
+        "over, unshuffled (`turn_pile`), or shuffled (`shuffle_pile`) — if it holds more "
+        "cards than a turn draws (else the hand ends as with `end_hand`). In rank-slot "
+        "packs the pile stays as frozen as it was, and only where every turn draws at least "
+        "2 cards (`turn.draw`), so that the stock and pile shrink and a hand always ends.",
     )
     wall: int = _f(
         0,
@@ -733,7 +737,7 @@ class RulePackSpec:
     initial_meld: InitialMeldSpec = _f(InitialMeldSpec(), "The initial meld.")
     pile: PileSpec = _f(PileSpec(), "The discard pile.")
     reserve: ReserveSpec = _f(ReserveSpec(), "Reserve piles.")
-    stock: StockSpec = _f(StockSpec(), "The stock running low (table-meld packs).")
+    stock: StockSpec = _f(StockSpec(), "The stock running low or out.")
     knock: KnockSpec = _f(KnockSpec(), "Knocking (gin).")
     going_out: GoingOutSpec = _f(GoingOutSpec(), "Going out.")
     hand_end: HandEndSpec = _f(HandEndSpec(), "End of a hand.")
@@ -893,7 +897,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "reserve.bonus_replaced": _k(CANASTA, needs="deal.reserve above 0 and cards.bonus"),
     "reserve.pickup_on_empty_hand": _k(CANASTA, needs="deal.reserve above 0"),
     # --- the stock running low
-    "stock.when_empty": _k(TABLE, inert="end_hand"),
+    "stock.when_empty": _k(CANASTA, TABLE, inert="end_hand"),
     "stock.wall": _k(TABLE, inert=0),
     "stock.wall_knock_with_upcard": _k(TABLE, needs="stock.wall above 0"),
     # --- knocking

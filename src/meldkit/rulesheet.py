@@ -563,9 +563,16 @@ def _going_out(spec) -> list[str]:
 def _hand_end(spec) -> list[str]:
     h = spec.hand_end
     out = ["## The end of a hand", "", "- A hand ends when a player goes out."]
+    renew = {"turn_pile": "turned over, without shuffling,",
+             "shuffle_pile": "shuffled"}.get(spec.stock.when_empty)
+    if renew:
+        out.append(f"- When a turn ends with the stock empty, the discard pile but its top "
+                   f"card is {renew} to form a new stock, if it holds more cards than a turn "
+                   "draws; the pile stays as frozen as it was.")
     if h.stock_empty:
         out.append("- It also ends when the stock is empty and the player to draw does not "
-                   "(or cannot) take the pile.")
+                   "(or cannot) take the pile" + (" (when the pile was too small to form "
+                   "a new stock)" if renew else "") + ".")
     if h.players_out_without_discard and h.one_side_left:
         out.append("- It also ends when only one side still has players in the hand.")
     if spec.cards.bonus and h.last_card_bonus == "meld_then_end":

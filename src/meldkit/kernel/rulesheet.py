@@ -515,9 +515,13 @@ def _stock(spec) -> list[str]:
         if st.wall_knock_with_upcard:
             line += ", unless the next player knocks by taking that discard"
         out.append(line + ".")
-    elif st.when_empty == "turn_pile":
-        out.append("- When the stock runs out, the discard pile but its top card is turned "
-                   "over, without shuffling, to form a new stock.")
+    elif st.when_empty in ("turn_pile", "shuffle_pile"):
+        how = ("turned over, without shuffling," if st.when_empty == "turn_pile"
+               else "shuffled")
+        n = spec.turn.draw or 1
+        out.append(f"- When the stock runs out, the discard pile but its top card is {how} "
+                   "to form a new stock" + (f", if it holds more than {n} cards" if n > 1
+                                            else "") + ".")
     else:
         out.append("- When the stock runs out, the hand ends with no score.")
     kn = spec.knock

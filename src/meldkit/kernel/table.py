@@ -45,7 +45,7 @@ from .._game import GameState, call_hook
 from .._liveness import IDLE_ENDINGS, no_progress
 from .._rules import SEQ
 from .._rules import WILD as WILD_SLOT
-from .._stacking import KindsLeft, check_named
+from .._stacking import KindsLeft, check_named, renewed_stock
 from ..notation import KIND_ORDER, MELD_ORDER, Dialect, Span, table_dialect
 from ..records import HandResult
 from .melds import Match, MeldKind, meld_rules
@@ -1531,10 +1531,11 @@ class TableModel:
             self._end_hand("wall", None)
             return
         if not self.stock:
-            if rules.when_empty == "turn_pile" and len(self.pile) > 1:
-                top = self.pile.pop()
-                self.stock = self.pile[::-1]  # turned over: its bottom card is drawn first
-                self.pile = [top]
+            if rules.when_empty != "end_hand" and len(self.pile) > rules.draw_for(
+                    self.n_players):  # a new stock, for at least a whole draw
+                self.stock, self.pile = renewed_stock(
+                    self.pile, rules.when_empty,
+                    f"meldkit:{self.seed}:hand:{self.hand_number}:stock:{self.turns}")
             else:
                 self._end_hand("stock_empty", None)
                 return
