@@ -167,6 +167,14 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
                 (CO, "test_until_opened_the_taken_card_must_go_toward_the_contract")]},
     "pile.buy_penalty": {
         TABLE: [(CO, "test_a_discard_the_next_player_passes_by_is_offered_in_turn_order")]},
+    "turn.stock_card": {
+        TABLE: [("test_turned_cards", "test_a_turned_card_is_melded_at_once_and_never_held"),
+                ("test_turned_cards", "test_a_turned_card_passed_goes_onto_the_pile_and_the_turn_ends")]},  # noqa: E501
+    "turn.turned_passes": {
+        TABLE: [("test_turned_cards", "test_a_turned_card_passed_on_is_the_next_players_until_all_have_passed")]},  # noqa: E501
+    "turn.forced": {
+        TABLE: [("test_turned_cards", "test_forcing_refuses_a_pass_of_a_turned_card_that_can_be_used"),  # noqa: E501
+                ("test_turned_cards", "test_forcing_makes_the_next_player_take_a_discard_they_can_use_and_use_it")]},  # noqa: E501
     "turn.drop": {
         TABLE: [(CO, "test_a_player_may_drop_before_drawing_and_scores_the_rounds_penalty"),
                 (CO, "test_a_drop_after_the_first_round_costs_the_second_penalty")]},

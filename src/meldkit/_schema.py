@@ -193,6 +193,31 @@ class TurnSpec:
         "of turns, the second later (`[20, 40]`); the hand ends when one player is left in "
         "it, who scores nothing against. Empty: no dropping.",
     )
+    stock_card: Literal["hand", "turned"] = _f(
+        "hand",
+        "Table-meld packs: what a stock draw does with its card — takes it into the `hand`, "
+        "or `turned`: turns it face up, and it is never taken into the hand: the player melds "
+        "it at once with cards from the hand (`meld 5H 6H 7H`) or lays it off (`add 7H to "
+        "m2`), then plays on and discards as usual — or `pass`es it, ending the turn, and it "
+        "goes on as `turned_passes` says (Conquian). One card a draw (`draw: 1`); not with "
+        "knocking, an opening (`initial_meld`), books needed to go out, reserves or buying.",
+    )
+    turned_passes: Literal["pile", "next"] = _f(
+        "pile",
+        "With `stock_card: turned`: where a turned card that is passed goes — onto the "
+        "discard `pile` (the next player may take it as a discard, as `pile.take` says), or "
+        "to the `next` player, whose turn it is: instead of drawing, they use it or pass it "
+        "on; a card every player in the hand has passed goes onto the pile.",
+    )
+    forced: list[Literal["turned", "discard"]] = _f(
+        [],
+        "Table-meld packs: cards a player who can use them at once — meld them with cards "
+        "from the hand, or lay them off — must use: `turned`, the turned card "
+        "(`stock_card: turned`) may not be passed; `discard`, the player to draw must take "
+        "the top card of the discard pile (a discard, or a turned card passed on) instead "
+        "of drawing, and use it at once. Empty: no forcing. Not with an opening, books "
+        "needed to go out, reserves or knocking.",
+    )
 
 
 @frozen
@@ -855,6 +880,9 @@ KEY_READERS: dict[str, KeyOwners] = {
     # --- the turn (Houses draws one card)
     "turn.draw": _k(CANASTA, TABLE, inert=1),
     "turn.drop": _k(TABLE, inert=[]),
+    "turn.stock_card": _k(TABLE, inert="hand"),
+    "turn.turned_passes": _k(TABLE, needs="turn.stock_card: turned"),
+    "turn.forced": _k(TABLE, inert=[]),
     "turn.draw_by_players": _k(CANASTA, TABLE, inert={}),
     "turn.keep_card_to_discard": _C,
     # --- melds: rank slots in the canasta kernel, kinds in the table kernel

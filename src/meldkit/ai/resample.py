@@ -50,7 +50,8 @@ _TRACKS_MAX = 64
 
 
 def _visible(zone: str, player: int) -> bool:
-    return zone == "pile" or zone == f"hand:{player}" or zone.startswith(_VISIBLE_PREFIXES)
+    return (zone == "pile" or zone == f"hand:{player}" or zone == "turned"
+            or zone.startswith(_VISIBLE_PREFIXES))
 
 
 def _where(zones: dict[str, list[int]]) -> dict[int, str]:

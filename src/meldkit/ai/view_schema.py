@@ -217,7 +217,14 @@ TABLE_VIEW = _engine({
             "taken": {"type": "boolean"}},
         "required": ["holder", "size", "taken"], "additionalProperties": False},
         "description": "the face-down reserve piles (`deal.reserve`), or null"},
-}, _CARD, ["first_upcard", "draw", "play", "discard", "knock", "layoff", "wall", "buy", "over"],
+    "turned": {"type": ["object", "null"], "properties": {
+        "card": _CARD, "passes": {"type": "integer", "minimum": 0,
+                                  "description": "players who have passed it on"}},
+        "required": ["card", "passes"], "additionalProperties": False,
+        "description": "the card turned face up from the stock, to be used at once or "
+                       "passed (`turn.stock_card: turned`), or null"},
+}, _CARD, ["first_upcard", "draw", "play", "discard", "knock", "layoff", "wall", "buy",
+           "turned", "over"],
     "view() of a table-meld game (gin, rummy)")
 
 HOUSES_VIEW = _engine({

@@ -211,6 +211,30 @@ def _turn(spec) -> list[str]:
     if not spec.pile.discard_taken_card:
         out.append("")
         out.append("A card taken from the discard pile may not be discarded in the same turn.")
+    out += _turned_and_forced(spec.turn)
+    return out
+
+
+def _turned_and_forced(turn) -> list[str]:
+    """The sentences of ``turn.stock_card: turned`` and ``turn.forced``."""
+    out = []
+    if turn.stock_card == "turned":
+        on = ("goes onto the discard pile, and the turn ends" if turn.turned_passes == "pile"
+              else "goes to the next player, whose turn it is: instead of drawing, they use "
+                   "it or pass it on in the same way; a card every player has passed goes "
+                   "onto the discard pile")
+        out += ["", "**The turned card.** A card drawn from the stock is turned face up and "
+                "never taken into the hand: the player melds it at once with cards from "
+                "their hand, or lays it off, and then plays on and discards — or passes it: "
+                f"it {on}."]
+    forced = []
+    if "turned" in turn.forced:
+        forced.append("may not pass a turned card they can meld or lay off at once")
+    if "discard" in turn.forced:
+        forced.append("must take the top card of the discard pile instead of drawing when "
+                      "they can meld it or lay it off at once, and use it that turn")
+    if forced:
+        out += ["", "**Forcing.** A player " + "; and ".join(forced) + "."]
     return out
 
 

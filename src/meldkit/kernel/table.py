@@ -59,6 +59,7 @@ KNOCK = "knock"
 LAYOFF = "layoff"
 WALL = "wall"
 BUY = "buy"
+TURNED = "turned"
 OVER = "over"
 
 _SIMPLE = ("draw", "take", "pass", "done", "knock", "buy", "withdraw", "drop")
@@ -185,6 +186,15 @@ class TableRules:
         """Cards in each reserve pile (``deal.reserve``; 0: none)."""
         self.reserve_side = spec.deal.reserve_per == "side"
         self.tracks_books = self.needs_books or any(name == "books" for name, _ in items)
+        t = spec.turn
+        self.turns_stock = t.stock_card == "turned"
+        """Whether a stock draw turns its card face up, never into the hand
+        (``turn.stock_card: turned``: the ``turned`` phase)."""
+        self.pass_next = t.turned_passes == "next"
+        self.forced_turned = "turned" in t.forced
+        self.forced_discard = "discard" in t.forced
+        """Whether the player to draw must take (and use) a top discard they can use at
+        once (``turn.forced: [discard]``)."""
         """Whether the hand's record keeps each player's books (the ``books`` item)."""
         # --- plugin rule hooks: a pack without them keeps the plain phase table, so a
         # decision costs what it costs without plugins
@@ -482,7 +492,8 @@ class TableModel:
                  "layoff_stage", "defenders", "taken", "must_use", "pile_takes",
                  "returned_in_row", "turns", "wins", "multiplier", "ext",
                  "opened", "pending", "withdrew", "buys", "buy_for", "discarder", "laid",
-                 "dropped", "eliminated", "first_laid", "reserves", "reserve_taken")
+                 "dropped", "eliminated", "first_laid", "reserves", "reserve_taken",
+                 "turned", "turned_passes")
     """The state fields this model keeps (slots of ``KernelState``); ``state.actions``
     is :data:`TABLE_ACTIONS`, which builds interned actions for a plugin's ``legal``
     (``state.actions.get(verb, cards, target)``)."""
@@ -641,6 +652,7 @@ class TableModel:
         self.defenders = []
         self.taken = None
         self.must_use = None
+        self.turned, self.turned_passes = None, 0  # a card turned from the stock, its passes
         self.pile_takes = 0
         self.returned_in_row = 0
         self.turns = 0
@@ -883,7 +895,15 @@ class TableModel:
             allowed = sorted({x.type for x in self._cached_legal()})
             return ("turn/wrong-phase",
                     f"'{t}' is not possible now (phase {phase}; possible: {', '.join(allowed)})")
+        if phase == TURNED and t == "pass":
+            return "turned/must-use", (f"you can use the turned {card_code(self.kind_of[self.turned])}"
+                                       ", so you must (turn.forced)")
+        if phase == DRAW and t == "draw" and self.rules.forced_discard and self.pile:
+            return "pile/must-take", (f"you can use the {card_code(self.kind_of[self.pile[-1]])} "
+                                      "on the pile at once, so you must take it (turn.forced)")
         hand = set(self._kinds(self.hands[self.current]))
+        if phase == TURNED:
+            hand.add(self.kind_of[self.turned])
         missing = [card_code(k) for k in a.cards if k not in hand]
         if t == "trade":  # before the hand: a pack without win-backs says so first
             why = self._trade_why(a)
@@ -891,6 +911,10 @@ class TableModel:
                 return why
         if t in ("discard", "meld", "add", "trade") and missing:
             return "hand/missing-card", f"you do not hold {', '.join(missing)}"
+        if phase == TURNED and self.kind_of[self.turned] not in a.cards:
+            code = card_code(self.kind_of[self.turned])
+            return "turned/use-it", (f"the turned {code} comes first: meld it or lay it off, "
+                                     "or pass it")
         if self.must_use is not None and t in ("discard", "meld", "add", "trade") and not (
                 t != "discard" and self.must_use in a.cards):
             return "pile/must-use", (f"you must first meld or lay off "
@@ -971,6 +995,8 @@ class TableModel:
         if pile and (rules.take_before or self.opened[self.current]):
             if rules.taken_melded == "no" or not self._must_meld_taken() or self._top_usable():
                 out.append(_TAKE)
+            if rules.forced_discard and self._forced_take():  # turn.forced: [discard]
+                return [_TAKE, _DROP] if rules.drop else [_TAKE]
             if self.rules.take == "deep":
                 seen = {self.kind_of[pile[-1]]}
                 for i in range(len(pile) - 2, -1, -1):
@@ -1023,6 +1049,11 @@ class TableModel:
                 self.current = self._buyers()[0]
                 self.phase = BUY
                 return
+            if self.rules.turns_stock:  # turned face up, never into the hand
+                self.turned, self.turned_passes = self.stock.pop(), 0
+                self.taken = self.discarder = None
+                self.phase = TURNED
+                return
             self._draw_stock()
         else:
             limit = self.rules.take_limit
@@ -1030,6 +1061,8 @@ class TableModel:
             if limit is not None and self.pile_takes >= limit:
                 self._end_hand("limit", None)
                 return
+            forced = self.rules.forced_discard and not a.cards and self._forced_take()
+            top = self.kind_of[self.pile[-1]]
             if a.cards:
                 self._take_deep(a.cards[0])
             elif self.rules.take == "pile":
@@ -1037,7 +1070,74 @@ class TableModel:
                 self.pile = []
             else:
                 self._take_top()
+            if forced:  # taken because it can be used: it must be, this turn
+                self.must_use, self.taken = top, None
         self._after_draw()
+
+    # ------------------------------------------------------------------ a turned card
+    def _uses(self, p: int, kind: int) -> list[Action]:
+        """The melds and lay-offs by which ``p`` would use at once a card of ``kind`` they
+        do not hold (a turned card, the top discard), each leaving ``p`` the cards a discard
+        needs."""
+        kinds = self._kinds(self.hands[p])
+        keep = self._keep(p)
+        out = [_action("meld", m) for m in self.rules.melds.melds_in(kinds + [kind])
+               if kind in m and len(kinds) + 1 - len(m) >= keep]
+        if len(kinds) >= keep:
+            out += [_action("add", (kind,), m.id) for m in self.melds
+                    if self._may_lay_off_on(p, m) and self._fit(m, kind) is not None]
+        return out
+
+    def _forced_take(self) -> bool:
+        """Whether the player to draw must take the top discard (``turn.forced:
+        [discard]``): they could use it at once."""
+        return bool(self._uses(self.current, self.kind_of[self.pile[-1]]))
+
+    def _legal_turned(self) -> list[Action]:
+        """A card turned from the stock (``turn.stock_card: turned``): a meld or lay-off
+        using it, or ``pass`` (not where ``turn.forced`` names it and it can be used)."""
+        out = self._uses(self.current, self.kind_of[self.turned])
+        if not (out and self.rules.forced_turned):
+            out.append(_PASS)
+        return out
+
+    def _do_turned(self, a: Action) -> None:
+        p, c = self.current, self.turned
+        if a.type == "pass":
+            self._pass_turned(c)
+            return
+        self.turned, self.turned_passes = None, 0
+        if a.type == "meld":
+            self._lay_meld(p, a.cards, turned=c)
+        else:
+            self._lay_off(p, a.cards[0], a.target, turned=c)
+        if self.first_laid[p] is None:
+            self.first_laid[p] = self.turns
+        self.phase = PLAY  # play on: melds, lay-offs, the discard
+        if not self.hands[p]:
+            self._end_hand("went_out", p)
+
+    def _pass_turned(self, c: int) -> None:
+        """The player passes the turned card ``c``: it goes onto the pile, or with
+        ``turned_passes: next`` to the next player in the hand — to the pile once every
+        player in the hand has passed it.  Passing ends the turn."""
+        if self.rules.pass_next:
+            in_hand = sum(not self._out_of_hand(q) for q in range(self.n_players))
+            if self.turned_passes + 1 < in_hand:
+                self.turned_passes += 1
+                self.turns += 1
+                limit = self.rules.turn_limit
+                if limit is None or self.turns < limit:
+                    self.current = self._next(self.current)  # still the turned phase
+                    return
+                self.turned = None
+                self.pile.append(c)
+                self._end_hand("turn_limit", None)
+                return
+        self.turned, self.turned_passes = None, 0
+        self.pile.append(c)
+        self.taken = None
+        self._end_turn()
 
     def _draw_stock(self) -> None:
         stock, hand = self.stock, self.hands[self.current]
@@ -1402,8 +1502,13 @@ class TableModel:
         if not self.hands[p] and not self._pick_up_reserve(p):  # (a reserve: play on)
             self._end_hand("went_out", p)
 
-    def _lay_meld(self, p: int, kinds: tuple[int, ...]) -> None:
-        cards = self._take_cards(p, kinds)
+    def _lay_meld(self, p: int, kinds: tuple[int, ...], turned: int | None = None) -> None:
+        if turned is None:
+            cards = self._take_cards(p, kinds)
+        else:  # the turned card (not in the hand) in its kind's place
+            i = kinds.index(self.kind_of[turned])
+            cards = self._take_cards(p, kinds[:i] + kinds[i + 1:])
+            cards.insert(i, turned)
         if self.must_use is not None and self.must_use in kinds:
             self.must_use = None
         match = self.rules.melds.match(kinds)
@@ -1412,10 +1517,10 @@ class TableModel:
         if self.rules.tracks_laid:
             self._credit(p, kinds, match)
 
-    def _lay_off(self, p: int, kind: int, target: int) -> None:
+    def _lay_off(self, p: int, kind: int, target: int, turned: int | None = None) -> None:
         m = self.meld_by_id(target)
         grown, low, high = self._fit(m, kind)
-        (c,) = self._take_cards(p, (kind,))
+        (c,) = self._take_cards(p, (kind,)) if turned is None else (turned,)
         m.cards.append(c)
         before = m.match
         m.match, m.low_ext, m.high_ext = grown, low, high
@@ -1807,6 +1912,8 @@ class TableModel:
             z[f"meld:m{m.id}"] = m.cards[:]
         for h, r in enumerate(self.reserves):
             z[f"reserve:{h}"] = r[:]
+        if self.rules.turns_stock:  # face up, never in a hand (turn.stock_card: turned)
+            z["turned"] = [] if self.turned is None else [self.turned]
         return z
 
     # ------------------------------------------------------------------ game-AI hooks
@@ -1906,6 +2013,9 @@ class TableModel:
             "buying": None if not self.rules.buy_limit else {
                 "limit": self.rules.buy_limit, "penalty": self.rules.buy_penalty,
                 "buys": self.buys[:], "offered_for": self.buy_for},
+            "turned": None if self.turned is None else {
+                "card": _CODE_OF_KIND[self.kind_of[self.turned]],
+                "passes": self.turned_passes},
         }
         plugin = self.rules.plugin
         if plugin is not None:
@@ -1972,6 +2082,8 @@ class TableModel:
             d["eliminated"] = self.eliminated[:]
         if any(self.buys) or self.buy_for is not None or self.discarder is not None:
             d.update(buys=self.buys[:], buy_for=self.buy_for, discarder=self.discarder)
+        if self.turned is not None:  # a card turned from the stock (turn.stock_card)
+            d.update(turned=self.turned, turned_passes=self.turned_passes)
         return d
 
     @classmethod
@@ -2018,6 +2130,9 @@ class TableModel:
                                                    "once taken")
         elif "reserves" in d or "reserve_taken" in d:
             raise sv.bad("reserves", "this pack deals no reserve piles")
+        turned = d.get("turned")
+        s.turned = None if turned is None else ledger.cards([turned], "turned")[0]
+        s.turned_passes = sv.integer(d.get("turned_passes", 0), "turned_passes", 0, n - 1)
         s.melds = []
         ids_seen: set[int] = set()
         for i, m in enumerate(sv.array(sv.get(d, "melds"), "melds", max_len=n_cards)):
@@ -2169,6 +2284,16 @@ class TableModel:
                                       "offer only until the next player has drawn)")
         if self.discarder is not None and not self.pile:
             raise sv.bad("discarder", "a discard on offer, but the discard pile is empty")
+        if (phase == TURNED) != (self.turned is not None):
+            raise sv.bad("turned", f"expected {'a card' if phase == TURNED else 'null'} in "
+                                   f"the {phase} phase (a card is turned from the stock only "
+                                   "until it is used or passed)")
+        if phase == TURNED and not rules.turns_stock:
+            raise sv.bad("phase", "turned, but this deal turns no card from the stock "
+                                  "(turn.stock_card)")
+        if self.turned_passes and not (phase == TURNED and rules.pass_next):
+            raise sv.bad("turned_passes", "expected 0: only a turned card passed on to the "
+                                          "next player (turn.turned_passes: next) counts passes")
 
     def _check_position(self) -> None:
         """Refuse a saved position that no game reaches: every field checked against the
@@ -2235,7 +2360,7 @@ class TableModel:
                 raise sv.bad("must_use", f"expected null in the {phase} phase (a card taken "
                                          "deep in the pile is owed only in the play phase "
                                          "of the turn that took it)")
-            if rules.take != "deep" and rules.taken_melded == "no":
+            if rules.take != "deep" and rules.taken_melded == "no" and not rules.forced_discard:
                 raise sv.bad("must_use", "expected null: this pack takes no card deep in the "
                                          f"pile (pile.take is {rules.take}) and need not meld "
                                          "a taken card (pile.taken_melded)")
@@ -2411,6 +2536,7 @@ PHASES: dict[str, tuple[str, str]] = {
     LAYOFF: ("_legal_layoff", "_do_layoff"),
     WALL: ("_legal_wall", "_do_wall"),
     BUY: ("_legal_buy", "_do_buy"),
+    TURNED: ("_legal_turned", "_do_turned"),
 }
 """Each phase's pair: the method listing its legal actions and the one applying an action."""
 
@@ -2423,6 +2549,7 @@ PHASE_ACTIONS: dict[str, frozenset[str]] = {
     LAYOFF: frozenset({"add", "meld", "done"}),
     WALL: frozenset({"knock", "pass"}),
     BUY: frozenset({"buy", "pass"}),
+    TURNED: frozenset({"meld", "add", "pass"}),
 }
 """The action types each phase knows (an action of another type is refused as
 ``turn/wrong-phase``)."""
@@ -2446,7 +2573,8 @@ _HOOKED = ("_legal_hooked", "_do_hooked")
 _WHEN = {DRAW: "before drawing", PLAY: "after drawing", FIRST_UPCARD: "while the first "
          "upcard is offered", DISCARD: "after drawing, before discarding or knocking",
          KNOCK: "by the knocker, laying melds", LAYOFF: "by a defender, laying off",
-         WALL: "at the wall", BUY: "while a discard is offered for buying"}
+         WALL: "at the wall", BUY: "while a discard is offered for buying",
+         TURNED: "with a card turned from the stock"}
 """When an action hook of each phase is played (for the ``turn/not-now`` sentence)."""
 
 
@@ -2472,6 +2600,8 @@ def table_phases(spec: Any) -> tuple[str, ...]:
             have.add(WALL)
     else:
         have.add(PLAY)
+    if spec.turn.stock_card == "turned":
+        have.add(TURNED)
     return tuple(p for p in PHASES if p in have)
 
 

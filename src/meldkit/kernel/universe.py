@@ -280,7 +280,10 @@ def table_extras(pack) -> tuple[bool, bool]:
 
 
 def _table_phases(pack) -> tuple[str, ...]:
-    return _TABLE_PHASES + (("buy",) if table_extras(pack)[0] else ())
+    turned = any(s.turn.stock_card == "turned" for s in (pack.spec, *(d.spec for d in
+                                                                      pack.deals)))
+    return (_TABLE_PHASES + (("buy",) if table_extras(pack)[0] else ())
+            + (("turned",) if turned else ()))
 
 
 def table_spec(state) -> ObservationSpec:
@@ -291,6 +294,8 @@ def table_spec(state) -> ObservationSpec:
     s.add("hand", nk, "own hand: count of each card kind")
     s.add("pile", nk, "discard pile (face up): count of each card kind")
     s.add("pile_top", nk, "the top card of the pile (one-hot; zeros when empty)")
+    if "turned" in _table_phases(state.pack):
+        s.add("turned", nk, "the card turned from the stock (one-hot; zeros: none)")
     s.add("melds", n * nk, "cards in melds owned by each seat (relative seat x kind)")
     s.add("hand_sizes", n, "cards in each seat's hand (relative seat)")
     s.add("stock", 1, "cards left in the stock")
@@ -380,6 +385,8 @@ def table_fill(state, p: int, spec: ObservationSpec, out: array) -> None:
     out[deadwood] = state.rules.melds.min_deadwood(  # a card its own kind: the hand as it is
         hand if own_kinds else list(map(kind_of.__getitem__, hand)))
     out[hand_number] = state.hand_number
+    if state.turned is not None:  # turn.stock_card: turned
+        out[spec["turned"].start + kinds_index(kind_of)[1][kind_of[state.turned]]] = 1
     if opened is not None:
         for q, done in enumerate(state.opened):
             out[opened + (q - p) % n] = done
