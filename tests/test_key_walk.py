@@ -188,6 +188,9 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
     "deck.ranks": {
         CANASTA: [("test_stripped_deck", "test_a_stripped_rank_slot_deck_deals_only_its_ranks")],
         TABLE: [("test_stripped_deck", "test_a_stripped_table_deck_keeps_its_ranks_and_runs_stop_at_a_gap")]},  # noqa: E501
+    "cards.turned_wild": {
+        TABLE: [("test_turned_wild", "test_the_card_turned_at_the_deal_makes_its_rank_wild_for_the_deal"),  # noqa: E501
+                ("test_turned_wild", "test_next_rank_makes_the_rank_above_the_turned_card_wild")]},  # noqa: E501
     "deck.run_gaps": {
         TABLE: [("test_run_gaps", "test_a_table_pack_lays_and_grows_a_run_across_the_ranks_left_out")],  # noqa: E501
         CANASTA: [("test_run_gaps", "test_a_rank_slot_pack_that_skips_gaps_runs_its_sequences_across_them")]},  # noqa: E501

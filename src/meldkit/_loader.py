@@ -1293,6 +1293,7 @@ class _Checker:
         if deal.reserve:
             each = f"({each} + {deal.reserve} reserve)"
         upcard = 1 if deal.upcard else 0
+        turned = 1 if getattr(self.spec.cards, "turned_wild", "none") != "none" else 0
         failing = []
         for count in self._player_counts():
             deck = self._deck_size(count)
@@ -1302,9 +1303,10 @@ class _Checker:
             if hand != deal.hand:
                 each = (f"{hand} hand" if not deal.reserve
                         else f"({hand} hand + {deal.reserve} reserve)")
-            needed = count * (hand + deal.reserve) + upcard
+            needed = count * (hand + deal.reserve) + upcard + turned
             if needed > deck[0]:
-                plus = " + 1 upcard" if upcard else ""
+                plus = (" + 1 upcard" if upcard else "") + (" + 1 card turned for the wild "
+                                                             "rank" if turned else "")
                 text = f"{_plural(count, 'player')} × {each}{plus} = {needed} cards, "
                 failing.append((count, text + f"but the deck has {deck[1]}"))
         if failing:

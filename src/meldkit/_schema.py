@@ -152,6 +152,17 @@ class CardsSpec:
     """What each card is: wild, bonus, dead, unmeldable, and its value."""
 
     wild: list[str] = _f(["JK", "2"], "Wild cards.")
+    turned_wild: Literal["none", "rank", "next_rank"] = _f(
+        "none",
+        "Table-meld packs: a rank wild for the deal, chosen by a card turned at the deal — "
+        "after the hands and the upcard, the top card of the stock is turned face up and "
+        "set aside for the deal (a joker turned is set aside too, and another turned), and "
+        "every card of its `rank`, or of the `next_rank` above it (a king: aces; in a "
+        "stripped deck the next rank it keeps), is wild for the deal, besides `wild`. In "
+        "actions a card of that rank is named by its role, `*` and its suit (`meld 5H 7H "
+        "*C`: the wild club), so that an action's id is the same in every deal; `9C` is "
+        "read as `*C` in a deal where nines are wild.",
+    )
     bonus: list[str] = _f(
         [], "Bonus cards (red 3s): laid out at once when dealt or drawn and replaced from the stock."
     )
@@ -873,6 +884,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "deal.next_hand_first": _k(CANASTA, TABLE, inert="left_of_previous"),
     # --- cards: the canasta categories; wild cards and values in both kernels
     "cards.wild": _k(CANASTA, TABLE, inert=[]),
+    "cards.turned_wild": _k(TABLE, inert="none"),
     "cards.bonus": _k(CANASTA, inert=[]),
     "cards.dead": _k(CANASTA, inert=[]),
     "cards.unmeldable": _k(CANASTA, inert=[]),

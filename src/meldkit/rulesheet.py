@@ -220,7 +220,13 @@ def _players_and_cards(spec) -> list[str]:
             gaps = "; a run does not cross a rank left out"
         out.append("- **Stripped deck:** each deck keeps only the ranks "
                    + ", ".join(r.upper() for r in deck.ranks) + f", in all four suits{gaps}.")
-    out.append(f"- **Wild cards:** {_selectors(cards.wild)}.")
+    turned = {"rank": "the rank of a card turned at each deal",
+              "next_rank": "the rank above a card turned at each deal"}.get(
+        getattr(cards, "turned_wild", "none"))
+    wild = _selectors(cards.wild) if cards.wild else ""
+    if turned:
+        wild = f"{wild}; and {turned}" if wild and wild != "none" else turned
+    out.append(f"- **Wild cards:** {wild or _selectors(cards.wild)}.")
     rank_slots = not spec.melds.kinds  # the card categories only that meld model reads
     if cards.bonus and rank_slots:
         out.append(f"- **Bonus cards:** {_selectors(cards.bonus)} — laid face up at once when "

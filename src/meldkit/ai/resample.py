@@ -50,7 +50,7 @@ _TRACKS_MAX = 64
 
 
 def _visible(zone: str, player: int) -> bool:
-    return (zone == "pile" or zone == f"hand:{player}" or zone == "turned"
+    return (zone == "pile" or zone == f"hand:{player}" or zone in ("turned", "indicator")
             or zone.startswith(_VISIBLE_PREFIXES))
 
 

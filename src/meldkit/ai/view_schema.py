@@ -223,6 +223,14 @@ TABLE_VIEW = _engine({
         "required": ["card", "passes"], "additionalProperties": False,
         "description": "the card turned face up from the stock, to be used at once or "
                        "passed (`turn.stock_card: turned`), or null"},
+    "wild_rank": {"type": ["object", "null"], "properties": {
+        "turned": _cards(_CARD),
+        "rank": {"type": ["string", "null"],
+                 "description": "the rank wild this deal (null: none turned)"}},
+        "required": ["turned", "rank"], "additionalProperties": False,
+        "description": "the cards turned at the deal to name its wild rank (jokers, then "
+                       "the card that names it), set aside face up (`cards.turned_wild`), "
+                       "or null"},
 }, _CARD, ["first_upcard", "draw", "play", "discard", "knock", "layoff", "wall", "buy",
            "turned", "over"],
     "view() of a table-meld game (gin, rummy)")

@@ -144,7 +144,8 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
     if style == "knock" and (spec.players.min != 2 or spec.players.max != 2):
         add(("players",), "knock scoring is for two players (players.min and max must be 2)",
             related=(("scoring", "style"),))
-    if knock.test == "openspiel" and (spec.cards.wild or (spec.deck.decks or 0) != 1
+    if knock.test == "openspiel" and (spec.cards.wild or spec.cards.turned_wild != "none"
+                                      or (spec.deck.decks or 0) != 1
                                       or spec.deck.ranks):
         add(("knock", "test"), "openspiel judges a one-deck game without wild cards (give "
             "deck.decks: 1 and cards.wild: [], or use best_discard)",

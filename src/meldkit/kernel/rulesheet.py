@@ -158,6 +158,13 @@ def _deal(spec) -> list[str]:
     if d.upcard:
         out.append("- The next card is turned face up to start the discard pile; the rest "
                    "form the stock.")
+    turned = spec.cards.turned_wild
+    if turned != "none":
+        which = "its rank" if turned == "rank" else "the rank above it (after a king: aces)"
+        out.append("- Then the top card of the stock is turned face up and set aside for the "
+                   f"deal: every card of {which} is wild for the deal. A joker turned is set "
+                   "aside too, and the next card turned. In actions a card of the wild rank "
+                   "is written `*` and its suit (`*C`: the wild club).")
     if spec.pile.first_upcard == "offer":
         out.append("- **The first upcard:** the first player may take it; if they decline, "
                    "each other player in turn may; if nobody takes it, the first player draws "
@@ -256,13 +263,14 @@ def _melds(spec) -> list[str]:
                 text += ", never two side by side"
             if k.all_wild:
                 text += " and may be all wild"
-        if k.type == "run" and k.wild_natural_in_place and spec.cards.wild:
+        if k.type == "run" and k.wild_natural_in_place and (
+                spec.cards.wild or spec.cards.turned_wild != "none"):
             text += ("; a wild card in its own place (its suit, its rank's position) counts as "
                      "a natural card there, not as a wild one")
         if k.max_size is not None and k.type == "run":
             text += " when laid down (longer runs are laid as two)"
         out.append(text + ".")
-    if not spec.cards.wild:
+    if not spec.cards.wild and spec.cards.turned_wild == "none":
         out.append("- There are no wild cards.")
     out.append("- Each meld on the table has an id (m1, m2 …) in the order it was laid, and "
                "belongs to the player who laid it.")

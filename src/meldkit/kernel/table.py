@@ -31,6 +31,7 @@ import attrs
 from .._actions import Action
 from .._cards import (
     JOKER_KIND,
+    RANKS,
     SUITS,
     card_code,
     kind_of_code,
@@ -85,6 +86,7 @@ class TableRules:
         spec = pack.spec
         self.spec = spec
         self.name = pack.name
+        self._pack = pack
         wild: set[int] = set()
         for sel in spec.cards.wild:
             wild |= kinds_matching(sel)
@@ -195,6 +197,13 @@ class TableRules:
         self.forced_discard = "discard" in t.forced
         """Whether the player to draw must take (and use) a top discard they can use at
         once (``turn.forced: [discard]``)."""
+        self.turned_wild = spec.cards.turned_wild
+        """``cards.turned_wild``: ``none``, or how the card turned at each deal names the
+        deal's wild rank (``rank``, ``next_rank``)."""
+        self.wild_rank: int | None = None
+        """The deal's wild rank (rules of one deal of a ``turned_wild`` pack, from
+        :meth:`with_wild`: its actions name that rank's cards by role), else None."""
+        self._wild_variants: dict[int, TableRules] = {}
         """Whether the hand's record keeps each player's books (the ``books`` item)."""
         # --- plugin rule hooks: a pack without them keeps the plain phase table, so a
         # decision costs what it costs without plugins
@@ -233,6 +242,33 @@ class TableRules:
                 cls._cache.pop(next(iter(cls._cache)))
             rules = cls._cache[key] = cls(pack)
         return rules
+
+    def with_wild(self, rank: int) -> TableRules:
+        """These rules for a deal whose turned card made ``rank`` wild
+        (``cards.turned_wild``): the pack with that rank added to ``cards.wild``, its
+        actions naming the rank's cards by role (``*C`` …); built once per rank."""
+        found = self._wild_variants.get(rank)
+        if found is None:
+            spec = self.spec
+            cards = attrs.evolve(spec.cards, wild=[*spec.cards.wild, RANKS[rank]])
+            pack = attrs.evolve(self._pack, spec=attrs.evolve(spec, cards=cards),
+                                digest=f"{self._pack.digest}+wild:{rank}")
+            found = TableRules(pack)
+            found.wild_rank = rank
+            found.phase_table = {ph: _by_role(*fns) for ph, fns in found.phase_table.items()}
+            self._wild_variants[rank] = found
+        return found
+
+    def wild_rank_of(self, kind: int) -> int | None:
+        """The rank a card of ``kind`` turned at the deal makes wild (``cards.turned_wild``;
+        None for a joker, which is set aside and another turned)."""
+        if kind == JOKER_KIND:
+            return None
+        r = rank_of_kind(kind)
+        if self.turned_wild == "rank":
+            return r
+        kept = sorted({rank_of_kind(k) for k in self.deck_kinds(2) if k != JOKER_KIND})
+        return kept[(kept.index(r) + 1) % len(kept)]
 
     def hand_size(self, players: int) -> int:
         """Cards dealt to each hand for a table of ``players``."""
@@ -275,12 +311,23 @@ _ACTION_CACHE: dict[tuple, Action] = {}
 _ACTION_CACHE_MAX = 50_000
 
 
+ROLE_KINDS = range(JOKER_KIND + 1, JOKER_KIND + 5)
+"""The kinds an action of a ``cards.turned_wild`` deal names a card of the deal's wild rank
+by (``*C``, ``*D``, ``*H``, ``*S``: the wild card of each suit), so that an action's id is
+the same in every deal."""
+
+
+def _code(kind: int) -> str:
+    """The notation of a card kind in an action: its code, or ``*`` and a suit for a role."""
+    return card_code(kind) if kind <= JOKER_KIND else "*" + SUITS[kind - JOKER_KIND - 1]
+
+
 def _action(type_: str, cards: tuple[int, ...] = (), target: int = -1) -> Action:
     """The interned action (only actions the engine builds are interned)."""
     key = (type_, cards, target)
     a = _ACTION_CACHE.get(key)
     if a is None:
-        parts = [type_, *(card_code(k) for k in cards)]
+        parts = [type_, *(_code(k) for k in cards)]
         if target >= 0:
             parts += ["to", f"m{target}"]
         a = Action(type_, cards, target, " ".join(parts))
@@ -294,7 +341,7 @@ def _lookup(type_: str, cards: tuple[int, ...] = (), target: int = -1) -> Action
     looked up, never interned, so text never fills the cache)."""
     a = _ACTION_CACHE.get((type_, cards, target))
     if a is None:
-        parts = [type_, *(card_code(k) for k in cards)]
+        parts = [type_, *(_code(k) for k in cards)]
         if target >= 0:
             parts += ["to", f"m{target}"]
         a = Action(type_, cards, target, " ".join(parts))
@@ -319,7 +366,7 @@ def _meld_order(state: Any, cards: tuple[int, ...]) -> tuple[int, ...]:
     """The cards of a meld in canonical order — as the meld would lie (a set by suit, wild
     cards last; a run low to high, each wild card where it stands), as legal generation
     lists them; by kind when they form no meld (or with no game to say which)."""
-    if state is not None and len(cards) > 1:
+    if state is not None and len(cards) > 1 and max(cards) <= JOKER_KIND:  # (not by role)
         m = state.rules.melds.match(cards)
         if m is not None:
             return m.cards
@@ -370,7 +417,7 @@ def parse_table_action(text: str | Action,
     """
     if isinstance(text, Action):
         if (type(text[0]) is not str or type(text[1]) is not tuple or type(text[2]) is not int
-                or not all(type(c) is int and 0 <= c <= JOKER_KIND for c in text[1])):
+                or not all(type(c) is int and 0 <= c <= JOKER_KIND + 4 for c in text[1])):
             raise NotationError("notation/bad-action", "not a well-formed action", text)
         return _action(text[0], text[1], text[2])
     if not isinstance(text, str):
@@ -493,7 +540,7 @@ class TableModel:
                  "returned_in_row", "turns", "wins", "multiplier", "ext",
                  "opened", "pending", "withdrew", "buys", "buy_for", "discarder", "laid",
                  "dropped", "eliminated", "first_laid", "reserves", "reserve_taken",
-                 "turned", "turned_passes")
+                 "turned", "turned_passes", "indicator")
     """The state fields this model keeps (slots of ``KernelState``); ``state.actions``
     is :data:`TABLE_ACTIONS`, which builds interned actions for a plugin's ``legal``
     (``state.actions.get(verb, cards, target)``)."""
@@ -641,6 +688,9 @@ class TableModel:
             self.pile.append(rest[0])
             rest = rest[1:]
         self.stock = rest[::-1]  # top of the stock is the end of the list
+        self.indicator = []
+        if self.rules.turned_wild != "none":  # the card that names the deal's wild rank
+            self._turn_wild_rank()
         self.melds = []
         self.next_meld = 1
         self.hand_first = first
@@ -677,6 +727,43 @@ class TableModel:
                 self.multiplier = 2
         self.phase = FIRST_UPCARD if (self.rules.offer_upcard and self.pile) else DRAW
         self._legal_cache = None
+
+    def _turn_wild_rank(self) -> None:
+        """``cards.turned_wild``: turn the stock's top card face up and set it aside (a
+        joker too, turning another): its rank (or the next) is wild for the deal, whose
+        rules (:meth:`TableRules.with_wild`) name that rank's cards by role in actions."""
+        base = TableRules.of(self.pack.for_deal(self.hand_number))
+        rank = None
+        while self.stock and rank is None:
+            c = self.stock.pop()
+            self.indicator.append(c)
+            rank = base.wild_rank_of(self.kind_of[c])
+        self.rules = base if rank is None else base.with_wild(rank)
+        self.phases = self.rules.phase_table
+
+    def _role_action(self, a: Action) -> Action:
+        """``a`` with the cards of the deal's wild rank named by role (``*C`` …), its cards
+        then in kind order: the action as this deal lists it (``cards.turned_wild``)."""
+        r = self.rules.wild_rank
+        cards = a.cards
+        if r is None or not any(k >> 2 == r and k != JOKER_KIND for k in cards):
+            return a
+        return _action(a.type, tuple(sorted(JOKER_KIND + 1 + (k & 3)
+                                            if k >> 2 == r and k != JOKER_KIND else k
+                                            for k in cards)), a.target)
+
+    def _phys_action(self, a: Action) -> Action:
+        """``a`` with its role cards (``*C`` …) as the cards of the deal's wild rank, a
+        meld's cards in the order it lies in: the action as the engine plays it."""
+        cards = a.cards
+        if not cards or max(cards) <= JOKER_KIND:
+            return a
+        r = self.rules.wild_rank
+        if r is None:
+            return a
+        kinds = tuple(r * 4 + k - JOKER_KIND - 1 if k > JOKER_KIND else k for k in cards)
+        return _action(a.type, _meld_order(self, kinds) if a.type == "meld" else kinds,
+                       a.target)
 
     # ------------------------------------------------------------------ helpers
     def _kinds(self, cards: list[int]) -> list[int]:
@@ -790,8 +877,17 @@ class TableModel:
     # ------------------------------------------------------------------ the contract
     def parse_action(self, text: str | Action) -> Action:
         """Parse notation into an action; raises :class:`~meldkit.NotationError`.  A meld's
-        cards may come in any order; a run may be named by its ends (``4H-6H``)."""
-        return parse_table_action(text, self.rules.hook_shapes, self)
+        cards may come in any order; a run may be named by its ends (``4H-6H``).  In a deal
+        with a turned wild rank (``cards.turned_wild``) a card of that rank is named by its
+        role (``*C``), and ``9C`` in a deal of wild nines is read as ``*C``."""
+        a = parse_table_action(text, self.rules.hook_shapes, self)
+        if self.rules.wild_rank is None:
+            if a.cards and max(a.cards) > JOKER_KIND:
+                raise NotationError("notation/bad-card", "a card named by its role (*C …) is "
+                                    "a card of a wild rank turned at the deal, and this deal "
+                                    "has none (cards.turned_wild)", text)
+            return a
+        return self._role_action(self._phys_action(a))
 
     def _hooks_may_fail(self) -> bool:
         return self.rules.plugin is not None  # plugin code runs: apply snapshots the state
@@ -889,6 +985,8 @@ class TableModel:
 
     def _why(self, a: Action) -> tuple[str, str]:
         """A reason code and sentence for an action that is not legal now."""
+        if self.rules.wild_rank is not None:  # (cards.turned_wild) its cards as played
+            a = self._phys_action(a)
         t = a.type
         phase = self.phase
         if t not in PHASE_ACTIONS[phase]:
@@ -1914,6 +2012,8 @@ class TableModel:
             z[f"reserve:{h}"] = r[:]
         if self.rules.turns_stock:  # face up, never in a hand (turn.stock_card: turned)
             z["turned"] = [] if self.turned is None else [self.turned]
+        if self.rules.turned_wild != "none":  # set aside face up (cards.turned_wild)
+            z["indicator"] = self.indicator[:]
         return z
 
     # ------------------------------------------------------------------ game-AI hooks
@@ -2016,6 +2116,9 @@ class TableModel:
             "turned": None if self.turned is None else {
                 "card": _CODE_OF_KIND[self.kind_of[self.turned]],
                 "passes": self.turned_passes},
+            "wild_rank": None if self.rules.turned_wild == "none" else {
+                "turned": self._codes(self.indicator),
+                "rank": None if self.rules.wild_rank is None else RANKS[self.rules.wild_rank]},
         }
         plugin = self.rules.plugin
         if plugin is not None:
@@ -2046,6 +2149,7 @@ class TableModel:
         s.first_laid = self.first_laid[:]
         s.reserves = [r[:] for r in self.reserves]
         s.reserve_taken = self.reserve_taken[:]
+        s.indicator = self.indicator[:]
         s.dropped, s.eliminated = self.dropped[:], self.eliminated[:]
         s.ext = json.loads(json.dumps(self.ext)) if self.ext else {}
         s._legal_cache = None
@@ -2084,6 +2188,8 @@ class TableModel:
             d.update(buys=self.buys[:], buy_for=self.buy_for, discarder=self.discarder)
         if self.turned is not None:  # a card turned from the stock (turn.stock_card)
             d.update(turned=self.turned, turned_passes=self.turned_passes)
+        if self.rules.turned_wild != "none":  # the cards that named the deal's wild rank
+            d["indicator"] = self.indicator[:]
         return d
 
     @classmethod
@@ -2132,6 +2238,20 @@ class TableModel:
             raise sv.bad("reserves", "this pack deals no reserve piles")
         turned = d.get("turned")
         s.turned = None if turned is None else ledger.cards([turned], "turned")[0]
+        s.indicator = ledger.cards(d.get("indicator", []), "indicator")
+        if s.indicator and rules.turned_wild == "none":
+            raise sv.bad("indicator", "this pack turns no card for a wild rank "
+                                      "(cards.turned_wild)")
+        if rules.turned_wild != "none":  # the deal's rules: its wild rank, from the card
+            ranks = [rules.wild_rank_of(s.kind_of[c]) for c in s.indicator]
+            if any(r is not None for r in ranks[:-1]) or (
+                    (not ranks or ranks[-1] is None) and s.stock):
+                raise sv.bad("indicator", "expected jokers, then the card that names the wild "
+                                          "rank (a card is turned until one is not a joker, "
+                                          "while the stock lasts)")
+            if ranks and ranks[-1] is not None:
+                s.rules = rules = rules.with_wild(ranks[-1])
+                s.phases = rules.phase_table
         s.turned_passes = sv.integer(d.get("turned_passes", 0), "turned_passes", 0, n - 1)
         s.melds = []
         ids_seen: set[int] = set()
@@ -2554,6 +2674,22 @@ PHASE_ACTIONS: dict[str, frozenset[str]] = {
 """The action types each phase knows (an action of another type is refused as
 ``turn/wrong-phase``)."""
 
+
+
+def _by_role(legal, check, do):
+    """A phase's ``(legal, check, do)`` in a deal with a turned wild rank
+    (``cards.turned_wild``): the legal actions name that rank's cards by role (``*C`` …),
+    and an action is played with the cards they stand for."""
+    def legal_by_role(s) -> list[Action]:
+        return [s._role_action(a) for a in legal(s)]
+
+    if do is None:
+        return legal_by_role, check, None
+
+    def do_by_role(s, a: Action) -> None:
+        do(s, s._phys_action(a))
+
+    return legal_by_role, check, do_by_role
 
 
 def _nothing(state) -> list[Action]:
