@@ -34,6 +34,7 @@ from .._cards import (
     RANKS,
     SUITS,
     card_code,
+    deck_card_kinds,
     kind_of_code,
     kinds_matching,
     pack_deck_kinds,
@@ -188,6 +189,7 @@ class TableRules:
         """Cards in each reserve pile (``deal.reserve``; 0: none)."""
         self.reserve_side = spec.deal.reserve_per == "side"
         self.tracks_books = self.needs_books or any(name == "books" for name, _ in items)
+        """Whether the hand's record keeps each player's books (the ``books`` item)."""
         t = spec.turn
         self.turns_stock = t.stock_card == "turned"
         """Whether a stock draw turns its card face up, never into the hand
@@ -204,7 +206,6 @@ class TableRules:
         """The deal's wild rank (rules of one deal of a ``turned_wild`` pack, from
         :meth:`with_wild`: its actions name that rank's cards by role), else None."""
         self._wild_variants: dict[int, TableRules] = {}
-        """Whether the hand's record keeps each player's books (the ``books`` item)."""
         # --- plugin rule hooks: a pack without them keeps the plain phase table, so a
         # decision costs what it costs without plugins
         from .._registry import plugin_for
@@ -222,7 +223,9 @@ class TableRules:
         self.phase_hooks = {ph: tuple(h for h in hooks if h.phase == ph) for ph in PHASES}
         """Phase → the action hooks played in it."""
         self.phase_methods = {ph: _HOOKED if self.phase_hooks[ph] else pair
-                              for ph, pair in PHASES.items() if ph != BUY or self.buy_limit}
+                              for ph, pair in PHASES.items()
+                              if (ph != BUY or self.buy_limit) and (ph != TURNED
+                                                                    or self.turns_stock)}
         """Phase → its ``(legal, do)`` method names: :data:`PHASES`, but a phase with
         action hooks lists and applies them too."""
         self.phase_table = {ph: (getattr(TableModel, legal), TableModel._check,
@@ -267,7 +270,7 @@ class TableRules:
         r = rank_of_kind(kind)
         if self.turned_wild == "rank":
             return r
-        kept = sorted({rank_of_kind(k) for k in self.deck_kinds(2) if k != JOKER_KIND})
+        kept = sorted({rank_of_kind(k) for k in deck_card_kinds(self.spec.deck)})
         return kept[(kept.index(r) + 1) % len(kept)]
 
     def hand_size(self, players: int) -> int:
@@ -311,14 +314,10 @@ _ACTION_CACHE: dict[tuple, Action] = {}
 _ACTION_CACHE_MAX = 50_000
 
 
-ROLE_KINDS = range(JOKER_KIND + 1, JOKER_KIND + 5)
-"""The kinds an action of a ``cards.turned_wild`` deal names a card of the deal's wild rank
-by (``*C``, ``*D``, ``*H``, ``*S``: the wild card of each suit), so that an action's id is
-the same in every deal."""
-
-
 def _code(kind: int) -> str:
-    """The notation of a card kind in an action: its code, or ``*`` and a suit for a role."""
+    """The notation of a card kind in an action: its code, or ``*`` and a suit for a role
+    (kinds 53 … 56: ``*C`` … ``*S``, the wild card of each suit of a deal's turned wild
+    rank, ``cards.turned_wild``, so that an action's id is the same in every deal)."""
     return card_code(kind) if kind <= JOKER_KIND else "*" + SUITS[kind - JOKER_KIND - 1]
 
 
