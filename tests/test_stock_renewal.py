@@ -66,20 +66,23 @@ def test_renewing_packs_keep_every_invariant(how):
     assert check_conformance(rank_slot_pack(how), players=2, games=1, hands=1) > 0
 
 
-def test_a_resample_deals_the_shuffled_cards_anew_among_their_own_places():
-    _, g = play_to_renewal(table_pack("shuffle_pile"), 2)
-    g.apply(g.legal_actions()[0])  # the next player draws one of them
+@pytest.mark.parametrize("pack", [table_pack, rank_slot_pack])
+def test_a_resample_deals_the_shuffled_cards_anew_among_their_own_places(pack):
+    _, g = play_to_renewal(pack("shuffle_pile"), 2)
+    g.apply("draw")  # the next player draws from them
     d = Determinizer(g, 0)
-    pile_cards = set(g.stock) | {c for c in g.hands[1] if c in d.unordered}
+    drawn = {c for c in g.hand_cards(1) if c in d.unordered}
+    pile_cards = set(g.stock) | drawn
     assert d.unordered and set(d.unordered) == pile_cards
     rng = random.Random(3)
     stocks = set()
     for _ in range(20):
         s = d.sample(rng)
-        assert set(s.stock) <= pile_cards and s.pile == g.pile and s.hands[0] == g.hands[0]
+        assert set(s.stock) <= pile_cards and s.pile == g.pile
+        assert s.hand_cards(0) == g.hand_cards(0) and len(s.stock) == len(g.stock)
         stocks.add(tuple(s.stock))
     assert len(stocks) > 1  # the order is unknown
-    _, t = play_to_renewal(table_pack("turn_pile"), 2)
+    _, t = play_to_renewal(pack("turn_pile"), 2)
     assert all(Determinizer(t, 0).sample(rng).stock == t.stock for _ in range(5))
 
 
