@@ -230,7 +230,23 @@ def _window_ok(ace: str, low: int, n: int, L: int = 13) -> int | None:
     return low % L
 
 
-class MeldRules:
+class _ByDefinition:
+    """Equal and hashed as ``_definition()`` says (meld rules: their kinds, wild cards,
+    values and rank order)."""
+
+    def _definition(self) -> tuple[Any, ...]:
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._definition() == other._definition()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._definition())
+
+
+class MeldRules(_ByDefinition):
     """The meld kinds of a pack, compiled with its wild kinds and deadwood values.
 
     ``kinds`` are tried in the order declared.  ``wild_kinds`` are the kinds that are wild
@@ -324,14 +340,6 @@ class MeldRules:
         0
         """
         return position % self._L
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, MeldRules):
-            return NotImplemented
-        return self._definition() == other._definition()
-
-    def __hash__(self) -> int:
-        return hash(self._definition())
 
     # ------------------------------------------------------------------ predicates
 
@@ -1589,7 +1597,7 @@ class MeldRules:
         return path
 
 
-class RankOrder:
+class RankOrder(_ByDefinition):
     """Meld rules whose runs move through a rank order of the pack's own: ``order`` lists
     the ranks lowest first (rank numbers, ace ``0`` … king ``12``), and ranks next to each
     other in it are adjacent — a deck stripped of 8, 9 and 10 may run ``6H 7H JH``.  The
@@ -1767,14 +1775,6 @@ class RankOrder:
     def __reduce__(self) -> Any:
         kinds, wild, values, order = self._definition()
         return (functools.partial(RankOrder, order=order), (kinds, wild, values))
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, RankOrder):
-            return NotImplemented
-        return self._definition() == other._definition()
-
-    def __hash__(self) -> int:
-        return hash(self._definition())
 
     def __repr__(self) -> str:
         return (f"RankOrder({list(self.kinds)!r}, wild_kinds={sorted(self.wild_kinds)!r}, "
