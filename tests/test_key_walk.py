@@ -172,6 +172,14 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
                 (CO, "test_until_opened_the_taken_card_must_go_toward_the_contract")]},
     "pile.buy_penalty": {
         TABLE: [(CO, "test_a_discard_the_next_player_passes_by_is_offered_in_turn_order")]},
+    "turn.stock_card": {
+        TABLE: [("test_turned_cards", "test_a_turned_card_is_melded_at_once_and_never_held"),
+                ("test_turned_cards", "test_a_turned_card_passed_goes_onto_the_pile_and_the_turn_ends")]},  # noqa: E501
+    "turn.turned_passes": {
+        TABLE: [("test_turned_cards", "test_a_turned_card_passed_on_is_the_next_players_until_all_have_passed")]},  # noqa: E501
+    "turn.forced": {
+        TABLE: [("test_turned_cards", "test_forcing_refuses_a_pass_of_a_turned_card_that_can_be_used"),  # noqa: E501
+                ("test_turned_cards", "test_forcing_makes_the_next_player_take_a_discard_they_can_use_and_use_it")]},  # noqa: E501
     "turn.drop": {
         TABLE: [(CO, "test_a_player_may_drop_before_drawing_and_scores_the_rounds_penalty"),
                 (CO, "test_a_drop_after_the_first_round_costs_the_second_penalty")]},
@@ -189,6 +197,12 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
     "deck.ranks": {
         CANASTA: [("test_stripped_deck", "test_a_stripped_rank_slot_deck_deals_only_its_ranks")],
         TABLE: [("test_stripped_deck", "test_a_stripped_table_deck_keeps_its_ranks_and_runs_stop_at_a_gap")]},  # noqa: E501
+    "cards.turned_wild": {
+        TABLE: [("test_turned_wild", "test_the_card_turned_at_the_deal_makes_its_rank_wild_for_the_deal"),  # noqa: E501
+                ("test_turned_wild", "test_next_rank_makes_the_rank_above_the_turned_card_wild")]},  # noqa: E501
+    "deck.run_gaps": {
+        TABLE: [("test_run_gaps", "test_a_table_pack_lays_and_grows_a_run_across_the_ranks_left_out")],  # noqa: E501
+        CANASTA: [("test_run_gaps", "test_a_rank_slot_pack_that_skips_gaps_runs_its_sequences_across_them")]},  # noqa: E501
     "schedule": {
         TABLE: [(CO, "test_a_schedule_gives_each_deal_its_own_contract_and_hand_size")],
         CANASTA: [(RS, "test_a_rank_slot_schedule_deals_draws_and_sets_the_minimum_by_deal")]},
@@ -351,7 +365,10 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
         CANASTA: [(PT, "test_pt_8_red_three_in_pony_tail_is_laid_out_not_replaced")]},
     "reserve.pickup_on_empty_hand": {
         CANASTA: [(HF, "test_HF_9_melding_the_last_card_picks_up_the_foot_and_play_goes_on")]},
-    "stock.when_empty": {TABLE: [(TK, "test_turn_pile_turns_the_pile_over_as_the_new_stock")]},
+    "stock.when_empty": {
+        TABLE: [(TK, "test_turn_pile_turns_the_pile_over_as_the_new_stock"),
+                ("test_stock_renewal", "test_a_turn_ending_with_the_stock_empty_renews_it_from_the_pile")],  # noqa: E501
+        CANASTA: [("test_stock_renewal", "test_a_turn_ending_with_the_stock_empty_renews_it_from_the_pile")]},  # noqa: E501
     "stock.wall": {TABLE: [(GR, "test_GR_14_book_the_hand_is_void_at_the_wall_at_once")]},
     "stock.wall_knock_with_upcard": {TABLE: [(GR, "test_GR_14_openspiel_at_the_wall_the_next_player_may_knock_with_the_last_discard")]},  # noqa: E501
     "knock.max_deadwood": {TABLE: [(GR, "test_GR_7_knock_with_ten_or_less_after_the_discard")]},

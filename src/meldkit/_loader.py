@@ -1058,10 +1058,46 @@ class _Checker:
         return all(isinstance(r, str) and r.upper() in RANKS[:13] for r in ranks) and len(
             {r.upper() for r in ranks}) == len(ranks)
 
+    def _run_gaps(self, kept: set[int]) -> None:
+        """``deck.run_gaps: skip`` needs runs that can skip a gap: a run kind (whose ace
+        stands low where the deck keeps no ace), or sequences long enough for the kept
+        ranks."""
+        if self.spec.deck.run_gaps != "skip":
+            return
+        at = ("deck", "run_gaps")
+        melds = self.spec.melds
+        if kept == set(range(13)):
+            self.add(at, "skip, but deck.ranks keeps every rank: there is no gap to skip",
+                     related=(("deck", "ranks"),))
+        if melds.kinds:
+            runs = [i for i, k in enumerate(melds.kinds) if k.type == "run"]
+            if not runs:
+                self.add(at, "skip, but the pack has no run kind (melds.kinds): only runs "
+                         "have gaps", related=(("melds", "kinds"),))
+            for i in runs if 0 not in kept else ():
+                if melds.kinds[i].ace != "low":
+                    self.add(("melds", "kinds", i, "ace"), f"{melds.kinds[i].ace}, but the "
+                             "deck keeps no ace (deck.ranks) and its runs skip the gaps "
+                             "(deck.run_gaps): write low", related=(at,))
+        elif melds.sequences is None:
+            self.add(at, "skip, but the pack has no runs: in a rank-slot pack runs are "
+                     "melds.sequences", related=(("melds", "sequences"),))
+        else:
+            seq = melds.sequences
+            held = [r for r in seq.ranks if isinstance(r, str) and r.upper() in RANKS[:13]
+                    and rank_index(r) in kept]
+            if seq.max_size > len(held):
+                self.add(("melds", "sequences", "max_size"), f"{seq.max_size} is more than "
+                         f"the {len(held)} ranks of melds.sequences.ranks the deck keeps",
+                         related=(("deck", "ranks"), at))
+
     def stripped_deck(self) -> None:
         """``deck.ranks`` names each kept rank once, and the card keys name cards it has."""
         ranks = self.spec.deck.ranks
         if ranks is None:
+            if self.spec.deck.run_gaps == "skip":
+                self.add(("deck", "run_gaps"), "skip, but the deck leaves no rank out "
+                         "(deck.ranks is null): there is no gap to skip")
             return
         seen: set[str] = set()
         for i, r in enumerate(ranks):
@@ -1076,6 +1112,7 @@ class _Checker:
             self.add(("deck", "ranks"), "expected at least one rank (null: all 13)")
         if not self._ranks_ok() or not ranks:
             return
+        self._run_gaps({rank_index(r) for r in ranks})
         kept = set(deck_card_kinds(self.spec.deck)) | {JOKER_KIND}
         cards = self.spec.cards
         for key in ("wild", "bonus", "dead", "unmeldable"):
@@ -1262,6 +1299,7 @@ class _Checker:
         if deal.reserve:
             each = f"({each} + {deal.reserve} reserve)"
         upcard = 1 if deal.upcard else 0
+        turned = 1 if getattr(self.spec.cards, "turned_wild", "none") != "none" else 0
         failing = []
         for count in self._player_counts():
             deck = self._deck_size(count)
@@ -1271,9 +1309,10 @@ class _Checker:
             if hand != deal.hand:
                 each = (f"{hand} hand" if not deal.reserve
                         else f"({hand} hand + {deal.reserve} reserve)")
-            needed = count * (hand + deal.reserve) + upcard
+            needed = count * (hand + deal.reserve) + upcard + turned
             if needed > deck[0]:
-                plus = " + 1 upcard" if upcard else ""
+                plus = (" + 1 upcard" if upcard else "") + (" + 1 card turned for the wild "
+                                                             "rank" if turned else "")
                 text = f"{_plural(count, 'player')} × {each}{plus} = {needed} cards, "
                 failing.append((count, text + f"but the deck has {deck[1]}"))
         if failing:
@@ -1507,6 +1546,15 @@ class _Checker:
             from .kernel.checks import check_items
 
             check_items(spec, self.add)
+        if spec.stock.when_empty != "end_hand" and self.engine() == CANASTA:
+            draws = [spec.turn.draw or 2, *spec.turn.draw_by_players.values()]
+            if min(draws) < 2:
+                self.add(("stock", "when_empty"), f"{spec.stock.when_empty}, but a turn "
+                         f"draws {min(draws)} card{'s' if min(draws) != 1 else ''}: a "
+                         "rank-slot pack renews its stock from the pile only where every "
+                         "turn draws at least 2 cards, so that the stock and pile shrink and "
+                         "a hand always ends (it has no turn limit)",
+                         related=(("turn", "draw"),))
         im, pile, game = spec.initial_meld, spec.pile, spec.game
         if im.by_hand and im.minimums:
             self.add(("initial_meld", "minimums"), "not used when initial_meld.by_hand is "

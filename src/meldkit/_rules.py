@@ -17,6 +17,7 @@ from ._cards import (
     pack_deck_kinds,
     rank_index,
     rank_of_kind,
+    run_order,
 )
 from ._actions import ActionSpace
 from ._registry import plugin_for
@@ -241,6 +242,9 @@ class Rules:
         """A card's suit decides which sequence it continues: discards name their suit,
         and melds of a rank keep the suits sequences need (``RummyState._card_to_lay``)."""
         self.seq_ranks: tuple[int, ...] = tuple(rank_index(r) for r in sq.ranks) if sq else ()
+        skip = run_order(spec.deck)  # deck.run_gaps: skip — a left-out rank is no gap
+        if skip is not None:
+            self.seq_ranks = tuple(r for r in self.seq_ranks if r in skip)
         self.seq_pos = [-1] * (N_RANKS + 1)
         for i, r in enumerate(self.seq_ranks):
             self.seq_pos[r] = i
@@ -288,6 +292,10 @@ class Rules:
         self.keep_card = spec.turn.keep_card_to_discard
         h = spec.hand_end
         self.stock_empty_ends = h.stock_empty
+        self.renews_stock = spec.stock.when_empty != "end_hand"
+        """Whether the pile but its top card becomes a new stock at the end of a turn that
+        leaves the stock empty, if it holds more cards than a turn draws
+        (``stock.when_empty``)."""
         self.players_leave = h.players_out_without_discard
         self.one_side_left_ends = h.one_side_left
         self.target = spec.game.target

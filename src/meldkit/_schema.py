@@ -61,7 +61,16 @@ class DeckSpec:
         None,
         "A stripped deck: the ranks each standard deck keeps, all four suits of each (`[A, "
         "\"2\", \"3\", \"4\", \"5\", \"6\", \"7\", J, Q, K]`: 40 cards); null: all 13. Runs "
-        "keep the natural order, so a run does not cross a rank left out.",
+        "keep the natural order, so a run does not cross a rank left out (see `run_gaps`).",
+    )
+    run_gaps: Literal["stop", "skip"] = _f(
+        "stop",
+        "With `deck.ranks`: a rank left out `stop`s a run, or runs `skip` it — the kept ranks "
+        "next to each other are adjacent, so 6-7-J is a run where 8, 9 and 10 are left out "
+        "(Conquian, Chinchón). In the natural order in table-meld packs (each run kind's "
+        "`ace` as usual; refused beside an `ace` other than low when the deck keeps no ace), "
+        "along `melds.sequences.ranks` in rank-slot packs. Needs runs: a run kind, or "
+        "`melds.sequences`.",
     )
 
 
@@ -143,6 +152,17 @@ class CardsSpec:
     """What each card is: wild, bonus, dead, unmeldable, and its value."""
 
     wild: list[str] = _f(["JK", "2"], "Wild cards.")
+    turned_wild: Literal["none", "rank", "next_rank"] = _f(
+        "none",
+        "Table-meld packs: a rank wild for the deal, chosen by a card turned at the deal — "
+        "after the hands and the upcard, the top card of the stock is turned face up and "
+        "set aside for the deal (a joker turned is set aside too, and another turned), and "
+        "every card of its `rank`, or of the `next_rank` above it (a king: aces; in a "
+        "stripped deck the next rank it keeps), is wild for the deal, besides `wild`. In "
+        "actions a card of that rank is named by its role, `*` and its suit (`meld 5H 7H "
+        "*C`: the wild club), so that an action's id is the same in every deal; `9C` is "
+        "read as `*C` in a deal where nines are wild.",
+    )
     bonus: list[str] = _f(
         [], "Bonus cards (red 3s): laid out at once when dealt or drawn and replaced from the stock."
     )
@@ -183,6 +203,31 @@ class TurnSpec:
         "the first number as the cards against them if they drop in the hand's first round "
         "of turns, the second later (`[20, 40]`); the hand ends when one player is left in "
         "it, who scores nothing against. Empty: no dropping.",
+    )
+    stock_card: Literal["hand", "turned"] = _f(
+        "hand",
+        "Table-meld packs: what a stock draw does with its card — takes it into the `hand`, "
+        "or `turned`: turns it face up, and it is never taken into the hand: the player melds "
+        "it at once with cards from the hand (`meld 5H 6H 7H`) or lays it off (`add 7H to "
+        "m2`), then plays on and discards as usual — or `pass`es it, ending the turn, and it "
+        "goes on as `turned_passes` says (Conquian). One card a draw (`draw: 1`); not with "
+        "knocking, an opening (`initial_meld`), books needed to go out, reserves or buying.",
+    )
+    turned_passes: Literal["pile", "next"] = _f(
+        "pile",
+        "With `stock_card: turned`: where a turned card that is passed goes — onto the "
+        "discard `pile` (the next player may take it as a discard, as `pile.take` says), or "
+        "to the `next` player, whose turn it is: instead of drawing, they use it or pass it "
+        "on; a card every player in the hand has passed goes onto the pile.",
+    )
+    forced: list[Literal["turned", "discard"]] = _f(
+        [],
+        "Table-meld packs: cards a player who can use them at once — meld them with cards "
+        "from the hand, or lay them off — must use: `turned`, the turned card "
+        "(`stock_card: turned`) may not be passed; `discard`, the player to draw must take "
+        "the top card of the discard pile (a discard, or a turned card passed on) instead "
+        "of drawing, and use it at once. Empty: no forcing. Not with an opening, books "
+        "needed to go out, reserves or knocking.",
     )
 
 
@@ -467,12 +512,16 @@ class ReserveSpec:
 
 @frozen
 class StockSpec:
-    """When the stock runs low (table-meld packs)."""
+    """When the stock runs low or out."""
 
-    when_empty: Literal["end_hand", "turn_pile"] = _f(
+    when_empty: Literal["end_hand", "turn_pile", "shuffle_pile"] = _f(
         "end_hand",
-        "When a player must draw from an empty stock: the hand ends (`end_hand`), or the "
-        "discard pile but its top card is turned over, unshuffled, as a new stock (`turn_pile`).",
+        "When a turn ends with the stock empty: the hand ends when a player must draw from "
+        "it (`end_hand`), or the discard pile but its top card becomes a new stock — turned "
+        "over, unshuffled (`turn_pile`), or shuffled (`shuffle_pile`) — if it holds more "
+        "cards than a turn draws (else the hand ends as with `end_hand`). In rank-slot "
+        "packs the pile stays as frozen as it was, and only where every turn draws at least "
+        "2 cards (`turn.draw`), so that the stock and pile shrink and a hand always ends.",
     )
     wall: int = _f(
         0,
@@ -765,7 +814,7 @@ class RulePackSpec:
     initial_meld: InitialMeldSpec = _f(InitialMeldSpec(), "The initial meld.")
     pile: PileSpec = _f(PileSpec(), "The discard pile.")
     reserve: ReserveSpec = _f(ReserveSpec(), "Reserve piles.")
-    stock: StockSpec = _f(StockSpec(), "The stock running low (table-meld packs).")
+    stock: StockSpec = _f(StockSpec(), "The stock running low or out.")
     knock: KnockSpec = _f(KnockSpec(), "Knocking (gin).")
     going_out: GoingOutSpec = _f(GoingOutSpec(), "Going out.")
     hand_end: HandEndSpec = _f(HandEndSpec(), "End of a hand.")
@@ -855,6 +904,8 @@ KEY_READERS: dict[str, KeyOwners] = {
     "deck.jokers": _k(CANASTA, TABLE, inert=None),
     "deck.jokers_by_players": _k(CANASTA, TABLE, inert={}),
     "deck.ranks": _k(CANASTA, TABLE, inert=None),
+    "deck.run_gaps": _k(CANASTA, TABLE, inert="stop", needs="deck.ranks, and runs (a run "
+                        "kind, or melds.sequences)"),
     # --- players and sides: the seating every engine shares
     "players.min": _ALL, "players.max": _ALL, "players.partners": _ALL, "players.teams": _ALL,
     "players.team_size": _ALL, "players.min_for_partners": _ALL, "players.counts": _ALL,
@@ -874,6 +925,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "deal.next_hand_first": _k(CANASTA, TABLE, inert="left_of_previous"),
     # --- cards: the canasta categories; wild cards and values in both kernels
     "cards.wild": _k(CANASTA, TABLE, inert=[]),
+    "cards.turned_wild": _k(TABLE, inert="none"),
     "cards.bonus": _k(CANASTA, inert=[]),
     "cards.dead": _k(CANASTA, inert=[]),
     "cards.unmeldable": _k(CANASTA, inert=[]),
@@ -881,6 +933,9 @@ KEY_READERS: dict[str, KeyOwners] = {
     # --- the turn (Houses draws one card)
     "turn.draw": _k(CANASTA, TABLE, inert=1),
     "turn.drop": _k(TABLE, inert=[]),
+    "turn.stock_card": _k(TABLE, inert="hand"),
+    "turn.turned_passes": _k(TABLE, needs="turn.stock_card: turned"),
+    "turn.forced": _k(TABLE, inert=[]),
     "turn.draw_by_players": _k(CANASTA, TABLE, inert={}),
     "turn.keep_card_to_discard": _C,
     # --- melds: rank slots in the canasta kernel, kinds in the table kernel
@@ -923,7 +978,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "reserve.bonus_replaced": _k(CANASTA, needs="deal.reserve above 0 and cards.bonus"),
     "reserve.pickup_on_empty_hand": _k(CANASTA, needs="deal.reserve above 0"),
     # --- the stock running low
-    "stock.when_empty": _k(TABLE, inert="end_hand"),
+    "stock.when_empty": _k(CANASTA, TABLE, inert="end_hand"),
     "stock.wall": _k(TABLE, inert=0),
     "stock.wall_knock_with_upcard": _k(TABLE, needs="stock.wall above 0"),
     # --- knocking

@@ -210,10 +210,23 @@ def _players_and_cards(spec) -> list[str]:
         out.append(f"- **Deck:** {_n(n, kind)}{jokers} "
                    f"per player ({n * per} cards per player).")
     if c != 52:
+        if deck.run_gaps == "skip":
+            from ._cards import run_order
+
+            kept = [RANKS[r] for r in run_order(deck)]
+            gaps = "; runs skip the ranks left out, so the kept ranks are adjacent in the order " \
+                + "-".join(kept)
+        else:
+            gaps = "; a run does not cross a rank left out"
         out.append("- **Stripped deck:** each deck keeps only the ranks "
-                   + ", ".join(r.upper() for r in deck.ranks) + ", in all four suits; a run "
-                   "does not cross a rank left out.")
-    out.append(f"- **Wild cards:** {_selectors(cards.wild)}.")
+                   + ", ".join(r.upper() for r in deck.ranks) + f", in all four suits{gaps}.")
+    turned = {"rank": "the rank of a card turned at each deal",
+              "next_rank": "the rank above a card turned at each deal"}.get(
+        getattr(cards, "turned_wild", "none"))
+    wild = _selectors(cards.wild) if cards.wild else ""
+    if turned:
+        wild = f"{wild}; and {turned}" if wild and wild != "none" else turned
+    out.append(f"- **Wild cards:** {wild or _selectors(cards.wild)}.")
     rank_slots = not spec.melds.kinds  # the card categories only that meld model reads
     if cards.bonus and rank_slots:
         out.append(f"- **Bonus cards:** {_selectors(cards.bonus)} — laid face up at once when "
@@ -556,9 +569,16 @@ def _going_out(spec) -> list[str]:
 def _hand_end(spec) -> list[str]:
     h = spec.hand_end
     out = ["## The end of a hand", "", "- A hand ends when a player goes out."]
+    renew = {"turn_pile": "turned over, without shuffling,",
+             "shuffle_pile": "shuffled"}.get(spec.stock.when_empty)
+    if renew:
+        out.append(f"- When a turn ends with the stock empty, the discard pile but its top "
+                   f"card is {renew} to form a new stock, if it holds more cards than a turn "
+                   "draws; the pile stays as frozen as it was.")
     if h.stock_empty:
         out.append("- It also ends when the stock is empty and the player to draw does not "
-                   "(or cannot) take the pile.")
+                   "(or cannot) take the pile" + (" (when the pile was too small to form "
+                   "a new stock)" if renew else "") + ".")
     if h.players_out_without_discard and h.one_side_left:
         out.append("- It also ends when only one side still has players in the hand.")
     if spec.cards.bonus and h.last_card_bonus == "meld_then_end":

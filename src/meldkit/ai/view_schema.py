@@ -227,7 +227,22 @@ TABLE_VIEW = _engine({
         "required": ["holder", "size", "taken"], "additionalProperties": False},
         "description": "the face-down reserve piles (`deal.reserve`), or null"},
     "sheets": _SHEETS,
-}, _CARD, ["first_upcard", "draw", "play", "discard", "knock", "layoff", "wall", "buy", "over"],
+    "turned": {"type": ["object", "null"], "properties": {
+        "card": _CARD, "passes": {"type": "integer", "minimum": 0,
+                                  "description": "players who have passed it on"}},
+        "required": ["card", "passes"], "additionalProperties": False,
+        "description": "the card turned face up from the stock, to be used at once or "
+                       "passed (`turn.stock_card: turned`), or null"},
+    "wild_rank": {"type": ["object", "null"], "properties": {
+        "turned": _cards(_CARD),
+        "rank": {"type": ["string", "null"],
+                 "description": "the rank wild this deal (null: none turned)"}},
+        "required": ["turned", "rank"], "additionalProperties": False,
+        "description": "the cards turned at the deal to name its wild rank (jokers, then "
+                       "the card that names it), set aside face up (`cards.turned_wild`), "
+                       "or null"},
+}, _CARD, ["first_upcard", "draw", "play", "discard", "knock", "layoff", "wall", "buy",
+           "turned", "over"],
     "view() of a table-meld game (gin, rummy)")
 
 HOUSES_VIEW = _engine({

@@ -34,6 +34,12 @@ class HandEnd:
             if len(sides) <= 1:
                 self._end_hand("one_side_left", None)
                 return
+        if not self.stock and rules.renews_stock and len(self.pile) > rules.draw_for(n):
+            from .._stacking import renewed_stock
+
+            self.stock, self.pile = renewed_stock(  # the pile stays as frozen as it was
+                self.pile, rules.spec.stock.when_empty,
+                f"meldkit:{self.seed}:hand:{self.hand_number}:stock:{self.pile}")
         q = self.current
         for _ in range(n):
             q = (q + 1) % n

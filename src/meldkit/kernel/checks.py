@@ -101,6 +101,7 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
     check_items(spec, add)
     _check_books(spec, add)
     _check_reserves(spec, add)
+    _check_turned(spec, add)
     if melds.lay_off.max_per_end is not None and melds.lay_off.max_per_end < 0:
         add(("melds", "lay_off", "max_per_end"),
             f"expected null or at least 0, got {melds.lay_off.max_per_end}")
@@ -144,7 +145,8 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
     if style == "knock" and (spec.players.min != 2 or spec.players.max != 2):
         add(("players",), "knock scoring is for two players (players.min and max must be 2)",
             related=(("scoring", "style"),))
-    if knock.test == "openspiel" and (spec.cards.wild or (spec.deck.decks or 0) != 1
+    if knock.test == "openspiel" and (spec.cards.wild or spec.cards.turned_wild != "none"
+                                      or (spec.deck.decks or 0) != 1
                                       or spec.deck.ranks):
         add(("knock", "test"), "openspiel judges a one-deck game without wild cards (give "
             "deck.decks: 1 and cards.wild: [], or use best_discard)",
@@ -275,6 +277,51 @@ def _reserve_piles(spec: Any, n: int) -> int:
         return seating(spec.players, spec.name or "pack", n, None)[1]
     except SetupError:
         return n  # (a table size the pack refuses: reported by the seating checks)
+
+
+def _check_turned(spec: Any, add: Callable[..., None]) -> None:
+    """A card turned from the stock (``turn.stock_card: turned``) and cards a player must
+    use (``turn.forced``): a pass needs a turned card, and neither goes with the rules that
+    decide what a player may meld or keep (an opening, books to go out, reserves, knocking)
+    — a card owed at once could then have no legal use."""
+    t = spec.turn
+    turned = t.stock_card == "turned"
+    if t.turned_passes != "pile" and not turned:
+        add(("turn", "turned_passes"), f"{t.turned_passes}, but no card is turned from the "
+            "stock (turn.stock_card is hand)", related=(("turn", "stock_card"),))
+    for i, word in enumerate(t.forced):
+        if word in t.forced[:i]:
+            add(("turn", "forced", i), f"{word!r} is listed twice")
+        elif word == "turned" and not turned:
+            add(("turn", "forced", i), "turned, but no card is turned from the stock "
+                "(turn.stock_card is hand)", related=(("turn", "stock_card"),))
+    if not (turned or t.forced):
+        return
+    at, said = ((("turn", "stock_card"), "turned") if turned else
+                (("turn", "forced"), ", ".join(t.forced)))
+    im, go = spec.initial_meld, spec.going_out
+    clashes = [
+        (spec.scoring.style == "knock", ("scoring", "style"),
+         "scoring.style is knock: melds are laid only on a knock"),
+        (bool(im.melds or im.minimums or im.minimums_by_players or im.by_hand
+              or im.all_at_once), ("initial_meld",),
+         "the pack has an opening (initial_meld): a card owed at once could be no part of it"),
+        (bool(go.min_books or go.required_books or any(go.min_books_by_players.values())),
+         ("going_out",), "going out needs books: a card owed at once could have no play "
+         "that keeps the cards the books rule asks for"),
+        (spec.deal.reserve > 0, ("deal", "reserve"),
+         "the pack deals reserve piles: a hand played out picks one up mid-turn"),
+    ]
+    if turned:
+        clashes += [
+            (spec.pile.buy_limit > 0, ("pile", "buy_limit"),
+             "the pack allows buying, which offers a discard before the stock card is drawn"),
+            ((t.draw or 1) > 1 or any(n > 1 for n in t.draw_by_players.values()),
+             ("turn", "draw"), "a turn draws more than one card, and one card is turned"),
+        ]
+    for clash, where, why in clashes:
+        if clash:
+            add(at, f"{said}, but {why}", related=(where,))
 
 
 def _check_reserves(spec: Any, add: Callable[..., None]) -> None:

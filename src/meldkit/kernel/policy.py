@@ -91,6 +91,13 @@ def greedy_table_choice(state, memory: TableMemory | None = None) -> Action:
     actions = state.legal_actions()
     if len(actions) == 1:
         return actions[0]
+    if state.rules.wild_rank is not None:  # cards.turned_wild: actions name roles (*C)
+        played = {state._phys_action(a): a for a in actions}
+        return played[_greedy(state, list(played), memory)]
+    return _greedy(state, actions, memory)
+
+
+def _greedy(state, actions: list[Action], memory: TableMemory | None) -> Action:
     by_type: dict[str, list[Action]] = {}
     for a in actions:
         by_type.setdefault(a.type, []).append(a)

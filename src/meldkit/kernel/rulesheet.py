@@ -160,6 +160,13 @@ def _deal(spec) -> list[str]:
     if d.upcard:
         out.append("- The next card is turned face up to start the discard pile; the rest "
                    "form the stock.")
+    turned = spec.cards.turned_wild
+    if turned != "none":
+        which = "its rank" if turned == "rank" else "the rank above it (after a king: aces)"
+        out.append("- Then the top card of the stock is turned face up and set aside for the "
+                   f"deal: every card of {which} is wild for the deal. A joker turned is set "
+                   "aside too, and the next card turned. In actions a card of the wild rank "
+                   "is written `*` and its suit (`*C`: the wild club).")
     if spec.pile.first_upcard == "offer":
         out.append("- **The first upcard:** the first player may take it; if they decline, "
                    "each other player in turn may; if nobody takes it, the first player draws "
@@ -213,6 +220,30 @@ def _turn(spec) -> list[str]:
     if not spec.pile.discard_taken_card:
         out.append("")
         out.append("A card taken from the discard pile may not be discarded in the same turn.")
+    out += _turned_and_forced(spec.turn)
+    return out
+
+
+def _turned_and_forced(turn) -> list[str]:
+    """The sentences of ``turn.stock_card: turned`` and ``turn.forced``."""
+    out = []
+    if turn.stock_card == "turned":
+        on = ("goes onto the discard pile, and the turn ends" if turn.turned_passes == "pile"
+              else "goes to the next player, whose turn it is: instead of drawing, they use "
+                   "it or pass it on in the same way; a card every player has passed goes "
+                   "onto the discard pile")
+        out += ["", "**The turned card.** A card drawn from the stock is turned face up and "
+                "never taken into the hand: the player melds it at once with cards from "
+                "their hand, or lays it off, and then plays on and discards — or passes it: "
+                f"it {on}."]
+    forced = []
+    if "turned" in turn.forced:
+        forced.append("may not pass a turned card they can meld or lay off at once")
+    if "discard" in turn.forced:
+        forced.append("must take the top card of the discard pile instead of drawing when "
+                      "they can meld it or lay it off at once, and use it that turn")
+    if forced:
+        out += ["", "**Forcing.** A player " + "; and ".join(forced) + "."]
     return out
 
 
@@ -234,13 +265,14 @@ def _melds(spec) -> list[str]:
                 text += ", never two side by side"
             if k.all_wild:
                 text += " and may be all wild"
-        if k.type == "run" and k.wild_natural_in_place and spec.cards.wild:
+        if k.type == "run" and k.wild_natural_in_place and (
+                spec.cards.wild or spec.cards.turned_wild != "none"):
             text += ("; a wild card in its own place (its suit, its rank's position) counts as "
                      "a natural card there, not as a wild one")
         if k.max_size is not None and k.type == "run":
             text += " when laid down (longer runs are laid as two)"
         out.append(text + ".")
-    if not spec.cards.wild:
+    if not spec.cards.wild and spec.cards.turned_wild == "none":
         out.append("- There are no wild cards.")
     out.append("- Each meld on the table has an id (m1, m2 …) in the order it was laid, and "
                "belongs to the player who laid it.")
@@ -517,9 +549,13 @@ def _stock(spec) -> list[str]:
         if st.wall_knock_with_upcard:
             line += ", unless the next player knocks by taking that discard"
         out.append(line + ".")
-    elif st.when_empty == "turn_pile":
-        out.append("- When the stock runs out, the discard pile but its top card is turned "
-                   "over, without shuffling, to form a new stock.")
+    elif st.when_empty in ("turn_pile", "shuffle_pile"):
+        how = ("turned over, without shuffling," if st.when_empty == "turn_pile"
+               else "shuffled")
+        n = spec.turn.draw or 1
+        out.append(f"- When the stock runs out, the discard pile but its top card is {how} "
+                   "to form a new stock" + (f", if it holds more than {n} cards" if n > 1
+                                            else "") + ".")
     else:
         out.append("- When the stock runs out, the hand ends with no score.")
     kn = spec.knock

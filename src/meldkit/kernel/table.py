@@ -31,23 +31,26 @@ import attrs
 from .._actions import Action
 from .._cards import (
     JOKER_KIND,
+    RANKS,
     SUITS,
     card_code,
+    deck_card_kinds,
     kind_of_code,
     kinds_matching,
     pack_deck_kinds,
     rank_index,
     rank_of_kind,
+    run_order,
 )
 from .._errors import NotationError, PluginError, SaveError, SetupError
 from .._game import GameState, call_hook
 from .._liveness import IDLE_ENDINGS, no_progress
 from .._rules import SEQ
 from .._rules import WILD as WILD_SLOT
-from .._stacking import KindsLeft, check_named
+from .._stacking import KindsLeft, check_named, renewed_stock
 from ..notation import KIND_ORDER, MELD_ORDER, Dialect, Span, table_dialect
 from ..records import HandResult
-from .melds import Match, MeldKind, MeldRules
+from .melds import Match, MeldKind, meld_rules
 from .scoring import (KnockTerms, TableFinal, TableScore, compile_items, score, table_items,
                       table_listed)
 from .sheets import Ledger, sheet_rules, sheet_summary
@@ -60,6 +63,7 @@ KNOCK = "knock"
 LAYOFF = "layoff"
 WALL = "wall"
 BUY = "buy"
+TURNED = "turned"
 OVER = "over"
 
 _SIMPLE = ("draw", "take", "pass", "done", "knock", "buy", "withdraw", "drop")
@@ -85,6 +89,7 @@ class TableRules:
         spec = pack.spec
         self.spec = spec
         self.name = pack.name
+        self._pack = pack
         wild: set[int] = set()
         for sel in spec.cards.wild:
             wild |= kinds_matching(sel)
@@ -98,7 +103,8 @@ class TableRules:
                      wild_natural_in_place=k.wild_natural_in_place)
             for k in spec.melds.kinds
         )
-        self.melds = MeldRules(self.kinds, self.wild, self.values)
+        order = run_order(spec.deck)  # deck.run_gaps: skip — the kept ranks are adjacent
+        self.melds = meld_rules(self.kinds, self.wild, self.values, order)
         self.style = spec.scoring.style
         kn = spec.knock
         self.knock = kn.max_deadwood
@@ -125,8 +131,8 @@ class TableRules:
         self.contract = tuple(sorted(names[k] for k in spec.initial_meld.melds))
         """The contract: the kind index of each meld a player's opening must hold (sorted);
         empty: a player may meld at once."""
-        self.contract_melds = (MeldRules(tuple(self.kinds[i] for i in sorted(set(
-            self.contract))), self.wild, self.values) if self.contract else self.melds)
+        self.contract_melds = (meld_rules(tuple(self.kinds[i] for i in sorted(set(
+            self.contract))), self.wild, self.values, order) if self.contract else self.melds)
         """The meld arithmetic of the contract's kinds alone (what a player who has not
         opened builds toward: the greedy policy's measure)."""
         self.minimum = OpeningMinimum(spec.initial_meld)
@@ -193,6 +199,22 @@ class TableRules:
         self.reserve_side = spec.deal.reserve_per == "side"
         self.tracks_books = self.needs_books or any(name == "books" for name, _ in items)
         """Whether the hand's record keeps each player's books (the ``books`` item)."""
+        t = spec.turn
+        self.turns_stock = t.stock_card == "turned"
+        """Whether a stock draw turns its card face up, never into the hand
+        (``turn.stock_card: turned``: the ``turned`` phase)."""
+        self.pass_next = t.turned_passes == "next"
+        self.forced_turned = "turned" in t.forced
+        self.forced_discard = "discard" in t.forced
+        """Whether the player to draw must take (and use) a top discard they can use at
+        once (``turn.forced: [discard]``)."""
+        self.turned_wild = spec.cards.turned_wild
+        """``cards.turned_wild``: ``none``, or how the card turned at each deal names the
+        deal's wild rank (``rank``, ``next_rank``)."""
+        self.wild_rank: int | None = None
+        """The deal's wild rank (rules of one deal of a ``turned_wild`` pack, from
+        :meth:`with_wild`: its actions name that rank's cards by role), else None."""
+        self._wild_variants: dict[int, TableRules] = {}
         # --- plugin rule hooks: a pack without them keeps the plain phase table, so a
         # decision costs what it costs without plugins
         from .._registry import plugin_for
@@ -210,7 +232,9 @@ class TableRules:
         self.phase_hooks = {ph: tuple(h for h in hooks if h.phase == ph) for ph in PHASES}
         """Phase → the action hooks played in it."""
         self.phase_methods = {ph: _HOOKED if self.phase_hooks[ph] else pair
-                              for ph, pair in PHASES.items() if ph != BUY or self.buy_limit}
+                              for ph, pair in PHASES.items()
+                              if (ph != BUY or self.buy_limit) and (ph != TURNED
+                                                                    or self.turns_stock)}
         """Phase → its ``(legal, do)`` method names: :data:`PHASES`, but a phase with
         action hooks lists and applies them too."""
         self.phase_table = {ph: (getattr(TableModel, legal), TableModel._check,
@@ -230,6 +254,33 @@ class TableRules:
                 cls._cache.pop(next(iter(cls._cache)))
             rules = cls._cache[key] = cls(pack)
         return rules
+
+    def with_wild(self, rank: int) -> TableRules:
+        """These rules for a deal whose turned card made ``rank`` wild
+        (``cards.turned_wild``): the pack with that rank added to ``cards.wild``, its
+        actions naming the rank's cards by role (``*C`` …); built once per rank."""
+        found = self._wild_variants.get(rank)
+        if found is None:
+            spec = self.spec
+            cards = attrs.evolve(spec.cards, wild=[*spec.cards.wild, RANKS[rank]])
+            pack = attrs.evolve(self._pack, spec=attrs.evolve(spec, cards=cards),
+                                digest=f"{self._pack.digest}+wild:{rank}")
+            found = TableRules(pack)
+            found.wild_rank = rank
+            found.phase_table = {ph: _by_role(*fns) for ph, fns in found.phase_table.items()}
+            self._wild_variants[rank] = found
+        return found
+
+    def wild_rank_of(self, kind: int) -> int | None:
+        """The rank a card of ``kind`` turned at the deal makes wild (``cards.turned_wild``;
+        None for a joker, which is set aside and another turned)."""
+        if kind == JOKER_KIND:
+            return None
+        r = rank_of_kind(kind)
+        if self.turned_wild == "rank":
+            return r
+        kept = sorted({rank_of_kind(k) for k in deck_card_kinds(self.spec.deck)})
+        return kept[(kept.index(r) + 1) % len(kept)]
 
     def hand_size(self, players: int) -> int:
         """Cards dealt to each hand for a table of ``players``."""
@@ -272,12 +323,19 @@ _ACTION_CACHE: dict[tuple, Action] = {}
 _ACTION_CACHE_MAX = 50_000
 
 
+def _code(kind: int) -> str:
+    """The notation of a card kind in an action: its code, or ``*`` and a suit for a role
+    (kinds 53 … 56: ``*C`` … ``*S``, the wild card of each suit of a deal's turned wild
+    rank, ``cards.turned_wild``, so that an action's id is the same in every deal)."""
+    return card_code(kind) if kind <= JOKER_KIND else "*" + SUITS[kind - JOKER_KIND - 1]
+
+
 def _action(type_: str, cards: tuple[int, ...] = (), target: int = -1) -> Action:
     """The interned action (only actions the engine builds are interned)."""
     key = (type_, cards, target)
     a = _ACTION_CACHE.get(key)
     if a is None:
-        parts = [type_, *(card_code(k) for k in cards)]
+        parts = [type_, *(_code(k) for k in cards)]
         if target >= 0:
             parts += ["to", f"m{target}"]
         a = Action(type_, cards, target, " ".join(parts))
@@ -291,7 +349,7 @@ def _lookup(type_: str, cards: tuple[int, ...] = (), target: int = -1) -> Action
     looked up, never interned, so text never fills the cache)."""
     a = _ACTION_CACHE.get((type_, cards, target))
     if a is None:
-        parts = [type_, *(card_code(k) for k in cards)]
+        parts = [type_, *(_code(k) for k in cards)]
         if target >= 0:
             parts += ["to", f"m{target}"]
         a = Action(type_, cards, target, " ".join(parts))
@@ -316,7 +374,7 @@ def _meld_order(state: Any, cards: tuple[int, ...]) -> tuple[int, ...]:
     """The cards of a meld in canonical order — as the meld would lie (a set by suit, wild
     cards last; a run low to high, each wild card where it stands), as legal generation
     lists them; by kind when they form no meld (or with no game to say which)."""
-    if state is not None and len(cards) > 1:
+    if state is not None and len(cards) > 1 and max(cards) <= JOKER_KIND:  # (not by role)
         m = state.rules.melds.match(cards)
         if m is not None:
             return m.cards
@@ -330,8 +388,9 @@ def _meld_of_span(state: Any, span: Span, text: str) -> int:
         raise NotationError("notation/meld-id", f"{word!r} names a run by its ends, which "
                             "only a game can tell: name the meld by its id (m1, m2 …)", text)
     suit, low, high = span.low & 3, span.low >> 2, span.high >> 2
+    rank_at = state.rules.melds.rank_at
     found = [m.id for m in state.melds if m.match.suit == suit
-             and m.match.low % 13 == low and m.match.high % 13 == high]
+             and rank_at(m.match.low) == low and rank_at(m.match.high) == high]
     if not found:
         raise NotationError("notation/no-such-meld", f"no run on the table is {word}", text)
     if len(found) > 1:
@@ -366,7 +425,7 @@ def parse_table_action(text: str | Action,
     """
     if isinstance(text, Action):
         if (type(text[0]) is not str or type(text[1]) is not tuple or type(text[2]) is not int
-                or not all(type(c) is int and 0 <= c <= JOKER_KIND for c in text[1])):
+                or not all(type(c) is int and 0 <= c <= JOKER_KIND + 4 for c in text[1])):
             raise NotationError("notation/bad-action", "not a well-formed action", text)
         return _action(text[0], text[1], text[2])
     if not isinstance(text, str):
@@ -488,7 +547,8 @@ class TableModel:
                  "layoff_stage", "defenders", "taken", "must_use", "pile_takes",
                  "returned_in_row", "turns", "wins", "multiplier", "ext",
                  "opened", "pending", "withdrew", "buys", "buy_for", "discarder", "laid",
-                 "dropped", "eliminated", "first_laid", "reserves", "reserve_taken")
+                 "dropped", "eliminated", "first_laid", "reserves", "reserve_taken",
+                 "turned", "turned_passes", "indicator")
     """The state fields this model keeps (slots of ``KernelState``); ``state.actions``
     is :data:`TABLE_ACTIONS`, which builds interned actions for a plugin's ``legal``
     (``state.actions.get(verb, cards, target)``)."""
@@ -636,6 +696,9 @@ class TableModel:
             self.pile.append(rest[0])
             rest = rest[1:]
         self.stock = rest[::-1]  # top of the stock is the end of the list
+        self.indicator = []
+        if self.rules.turned_wild != "none":  # the card that names the deal's wild rank
+            self._turn_wild_rank()
         self.melds = []
         self.next_meld = 1
         self.hand_first = first
@@ -647,6 +710,7 @@ class TableModel:
         self.defenders = []
         self.taken = None
         self.must_use = None
+        self.turned, self.turned_passes = None, 0  # a card turned from the stock, its passes
         self.pile_takes = 0
         self.returned_in_row = 0
         self.turns = 0
@@ -671,6 +735,43 @@ class TableModel:
                 self.multiplier = 2
         self.phase = FIRST_UPCARD if (self.rules.offer_upcard and self.pile) else DRAW
         self._legal_cache = None
+
+    def _turn_wild_rank(self) -> None:
+        """``cards.turned_wild``: turn the stock's top card face up and set it aside (a
+        joker too, turning another): its rank (or the next) is wild for the deal, whose
+        rules (:meth:`TableRules.with_wild`) name that rank's cards by role in actions."""
+        base = TableRules.of(self.pack.for_deal(self.hand_number))
+        rank = None
+        while self.stock and rank is None:
+            c = self.stock.pop()
+            self.indicator.append(c)
+            rank = base.wild_rank_of(self.kind_of[c])
+        self.rules = base if rank is None else base.with_wild(rank)
+        self.phases = self.rules.phase_table
+
+    def _role_action(self, a: Action) -> Action:
+        """``a`` with the cards of the deal's wild rank named by role (``*C`` …), its cards
+        then in kind order: the action as this deal lists it (``cards.turned_wild``)."""
+        r = self.rules.wild_rank
+        cards = a.cards
+        if r is None or not any(k >> 2 == r and k != JOKER_KIND for k in cards):
+            return a
+        return _action(a.type, tuple(sorted(JOKER_KIND + 1 + (k & 3)
+                                            if k >> 2 == r and k != JOKER_KIND else k
+                                            for k in cards)), a.target)
+
+    def _phys_action(self, a: Action) -> Action:
+        """``a`` with its role cards (``*C`` …) as the cards of the deal's wild rank, a
+        meld's cards in the order it lies in: the action as the engine plays it."""
+        cards = a.cards
+        if not cards or max(cards) <= JOKER_KIND:
+            return a
+        r = self.rules.wild_rank
+        if r is None:
+            return a
+        kinds = tuple(r * 4 + k - JOKER_KIND - 1 if k > JOKER_KIND else k for k in cards)
+        return _action(a.type, _meld_order(self, kinds) if a.type == "meld" else kinds,
+                       a.target)
 
     # ------------------------------------------------------------------ helpers
     def _kinds(self, cards: list[int]) -> list[int]:
@@ -784,8 +885,17 @@ class TableModel:
     # ------------------------------------------------------------------ the contract
     def parse_action(self, text: str | Action) -> Action:
         """Parse notation into an action; raises :class:`~meldkit.NotationError`.  A meld's
-        cards may come in any order; a run may be named by its ends (``4H-6H``)."""
-        return parse_table_action(text, self.rules.hook_shapes, self)
+        cards may come in any order; a run may be named by its ends (``4H-6H``).  In a deal
+        with a turned wild rank (``cards.turned_wild``) a card of that rank is named by its
+        role (``*C``), and ``9C`` in a deal of wild nines is read as ``*C``."""
+        a = parse_table_action(text, self.rules.hook_shapes, self)
+        if self.rules.wild_rank is None:
+            if a.cards and max(a.cards) > JOKER_KIND:
+                raise NotationError("notation/bad-card", "a card named by its role (*C …) is "
+                                    "a card of a wild rank turned at the deal, and this deal "
+                                    "has none (cards.turned_wild)", text)
+            return a
+        return self._role_action(self._phys_action(a))
 
     def _hooks_may_fail(self) -> bool:
         return self.rules.plugin is not None  # plugin code runs: apply snapshots the state
@@ -883,13 +993,23 @@ class TableModel:
 
     def _why(self, a: Action) -> tuple[str, str]:
         """A reason code and sentence for an action that is not legal now."""
+        if self.rules.wild_rank is not None:  # (cards.turned_wild) its cards as played
+            a = self._phys_action(a)
         t = a.type
         phase = self.phase
         if t not in PHASE_ACTIONS[phase]:
             allowed = sorted({x.type for x in self._cached_legal()})
             return ("turn/wrong-phase",
                     f"'{t}' is not possible now (phase {phase}; possible: {', '.join(allowed)})")
+        if phase == TURNED and t == "pass":
+            return "turned/must-use", (f"you can use the turned {card_code(self.kind_of[self.turned])}"
+                                       ", so you must (turn.forced)")
+        if phase == DRAW and t == "draw" and self.rules.forced_discard and self.pile:
+            return "pile/must-take", (f"you can use the {card_code(self.kind_of[self.pile[-1]])} "
+                                      "on the pile at once, so you must take it (turn.forced)")
         hand = set(self._kinds(self.hands[self.current]))
+        if phase == TURNED:
+            hand.add(self.kind_of[self.turned])
         missing = [card_code(k) for k in a.cards if k not in hand]
         if t == "trade":  # before the hand: a pack without win-backs says so first
             why = self._trade_why(a)
@@ -897,6 +1017,10 @@ class TableModel:
                 return why
         if t in ("discard", "meld", "add", "trade") and missing:
             return "hand/missing-card", f"you do not hold {', '.join(missing)}"
+        if phase == TURNED and self.kind_of[self.turned] not in a.cards:
+            code = card_code(self.kind_of[self.turned])
+            return "turned/use-it", (f"the turned {code} comes first: meld it or lay it off, "
+                                     "or pass it")
         if self.must_use is not None and t in ("discard", "meld", "add", "trade") and not (
                 t != "discard" and self.must_use in a.cards):
             return "pile/must-use", (f"you must first meld or lay off "
@@ -977,6 +1101,8 @@ class TableModel:
         if pile and (rules.take_before or self.opened[self.current]):
             if rules.taken_melded == "no" or not self._must_meld_taken() or self._top_usable():
                 out.append(_TAKE)
+            if rules.forced_discard and self._forced_take():  # turn.forced: [discard]
+                return [_TAKE, _DROP] if rules.drop else [_TAKE]
             if self.rules.take == "deep":
                 seen = {self.kind_of[pile[-1]]}
                 for i in range(len(pile) - 2, -1, -1):
@@ -1029,6 +1155,11 @@ class TableModel:
                 self.current = self._buyers()[0]
                 self.phase = BUY
                 return
+            if self.rules.turns_stock:  # turned face up, never into the hand
+                self.turned, self.turned_passes = self.stock.pop(), 0
+                self.taken = self.discarder = None
+                self.phase = TURNED
+                return
             self._draw_stock()
         else:
             limit = self.rules.take_limit
@@ -1036,6 +1167,8 @@ class TableModel:
             if limit is not None and self.pile_takes >= limit:
                 self._end_hand("limit", None)
                 return
+            forced = self.rules.forced_discard and not a.cards and self._forced_take()
+            top = self.kind_of[self.pile[-1]]
             if a.cards:
                 self._take_deep(a.cards[0])
             elif self.rules.take == "pile":
@@ -1043,7 +1176,74 @@ class TableModel:
                 self.pile = []
             else:
                 self._take_top()
+            if forced:  # taken because it can be used: it must be, this turn
+                self.must_use, self.taken = top, None
         self._after_draw()
+
+    # ------------------------------------------------------------------ a turned card
+    def _uses(self, p: int, kind: int) -> list[Action]:
+        """The melds and lay-offs by which ``p`` would use at once a card of ``kind`` they
+        do not hold (a turned card, the top discard), each leaving ``p`` the cards a discard
+        needs."""
+        kinds = self._kinds(self.hands[p])
+        keep = self._keep(p)
+        out = [_action("meld", m) for m in self.rules.melds.melds_in(kinds + [kind])
+               if kind in m and len(kinds) + 1 - len(m) >= keep]
+        if len(kinds) >= keep:
+            out += [_action("add", (kind,), m.id) for m in self.melds
+                    if self._may_lay_off_on(p, m) and self._fit(m, kind) is not None]
+        return out
+
+    def _forced_take(self) -> bool:
+        """Whether the player to draw must take the top discard (``turn.forced:
+        [discard]``): they could use it at once."""
+        return bool(self._uses(self.current, self.kind_of[self.pile[-1]]))
+
+    def _legal_turned(self) -> list[Action]:
+        """A card turned from the stock (``turn.stock_card: turned``): a meld or lay-off
+        using it, or ``pass`` (not where ``turn.forced`` names it and it can be used)."""
+        out = self._uses(self.current, self.kind_of[self.turned])
+        if not (out and self.rules.forced_turned):
+            out.append(_PASS)
+        return out
+
+    def _do_turned(self, a: Action) -> None:
+        p, c = self.current, self.turned
+        if a.type == "pass":
+            self._pass_turned(c)
+            return
+        self.turned, self.turned_passes = None, 0
+        if a.type == "meld":
+            self._lay_meld(p, a.cards, turned=c)
+        else:
+            self._lay_off(p, a.cards[0], a.target, turned=c)
+        if self.first_laid[p] is None:
+            self.first_laid[p] = self.turns
+        self.phase = PLAY  # play on: melds, lay-offs, the discard
+        if not self.hands[p]:
+            self._end_hand("went_out", p)
+
+    def _pass_turned(self, c: int) -> None:
+        """The player passes the turned card ``c``: it goes onto the pile, or with
+        ``turned_passes: next`` to the next player in the hand — to the pile once every
+        player in the hand has passed it.  Passing ends the turn."""
+        if self.rules.pass_next:
+            in_hand = sum(not self._out_of_hand(q) for q in range(self.n_players))
+            if self.turned_passes + 1 < in_hand:
+                self.turned_passes += 1
+                self.turns += 1
+                limit = self.rules.turn_limit
+                if limit is None or self.turns < limit:
+                    self.current = self._next(self.current)  # still the turned phase
+                    return
+                self.turned = None
+                self.pile.append(c)
+                self._end_hand("turn_limit", None)
+                return
+        self.turned, self.turned_passes = None, 0
+        self.pile.append(c)
+        self.taken = None
+        self._end_turn()
 
     def _draw_stock(self) -> None:
         stock, hand = self.stock, self.hands[self.current]
@@ -1231,7 +1431,8 @@ class TableModel:
             rank = match.rank
             return (sum(values[k] for k in match.cards) if rank < 0
                     else values[rank * 4] * len(match.cards))
-        return sum(values[(pos % 13) * 4 + match.suit]
+        rank_at = self.rules.melds.rank_at
+        return sum(values[rank_at(pos) * 4 + match.suit]
                    for pos in range(match.low, match.low + len(match.cards)))
 
     def _opening_minimum(self, p: int) -> int:
@@ -1407,8 +1608,13 @@ class TableModel:
         if not self.hands[p] and not self._pick_up_reserve(p):  # (a reserve: play on)
             self._end_hand("went_out", p)
 
-    def _lay_meld(self, p: int, kinds: tuple[int, ...]) -> None:
-        cards = self._take_cards(p, kinds)
+    def _lay_meld(self, p: int, kinds: tuple[int, ...], turned: int | None = None) -> None:
+        if turned is None:
+            cards = self._take_cards(p, kinds)
+        else:  # the turned card (not in the hand) in its kind's place
+            i = kinds.index(self.kind_of[turned])
+            cards = self._take_cards(p, kinds[:i] + kinds[i + 1:])
+            cards.insert(i, turned)
         if self.must_use is not None and self.must_use in kinds:
             self.must_use = None
         match = self.rules.melds.match(kinds)
@@ -1417,10 +1623,10 @@ class TableModel:
         if self.rules.tracks_laid:
             self._credit(p, kinds, match)
 
-    def _lay_off(self, p: int, kind: int, target: int) -> None:
+    def _lay_off(self, p: int, kind: int, target: int, turned: int | None = None) -> None:
         m = self.meld_by_id(target)
         grown, low, high = self._fit(m, kind)
-        (c,) = self._take_cards(p, (kind,))
+        (c,) = self._take_cards(p, (kind,)) if turned is None else (turned,)
         m.cards.append(c)
         before = m.match
         m.match, m.low_ext, m.high_ext = grown, low, high
@@ -1536,10 +1742,11 @@ class TableModel:
             self._end_hand("wall", None)
             return
         if not self.stock:
-            if rules.when_empty == "turn_pile" and len(self.pile) > 1:
-                top = self.pile.pop()
-                self.stock = self.pile[::-1]  # turned over: its bottom card is drawn first
-                self.pile = [top]
+            if rules.when_empty != "end_hand" and len(self.pile) > rules.draw_for(
+                    self.n_players):  # a new stock, for at least a whole draw
+                self.stock, self.pile = renewed_stock(
+                    self.pile, rules.when_empty,
+                    f"meldkit:{self.seed}:hand:{self.hand_number}:stock:{self.turns}")
             else:
                 self._end_hand("stock_empty", None)
                 return
@@ -1860,6 +2067,10 @@ class TableModel:
             z[f"meld:m{m.id}"] = m.cards[:]
         for h, r in enumerate(self.reserves):
             z[f"reserve:{h}"] = r[:]
+        if self.rules.turns_stock:  # face up, never in a hand (turn.stock_card: turned)
+            z["turned"] = [] if self.turned is None else [self.turned]
+        if self.rules.turned_wild != "none":  # set aside face up (cards.turned_wild)
+            z["indicator"] = self.indicator[:]
         return z
 
     # ------------------------------------------------------------------ game-AI hooks
@@ -1962,6 +2173,12 @@ class TableModel:
             "sheets": None if not self.rules.sheet_items else sheet_summary(
                 sheet_rules(self.rules.spec, self.rules.target_for(self.n_players)),
                 self.hand_results, self.n_teams),
+            "turned": None if self.turned is None else {
+                "card": _CODE_OF_KIND[self.kind_of[self.turned]],
+                "passes": self.turned_passes},
+            "wild_rank": None if self.rules.turned_wild == "none" else {
+                "turned": self._codes(self.indicator),
+                "rank": None if self.rules.wild_rank is None else RANKS[self.rules.wild_rank]},
         }
         plugin = self.rules.plugin
         if plugin is not None:
@@ -1992,6 +2209,7 @@ class TableModel:
         s.first_laid = self.first_laid[:]
         s.reserves = [r[:] for r in self.reserves]
         s.reserve_taken = self.reserve_taken[:]
+        s.indicator = self.indicator[:]
         s.dropped, s.eliminated = self.dropped[:], self.eliminated[:]
         s.ext = json.loads(json.dumps(self.ext)) if self.ext else {}
         s._legal_cache = None
@@ -2028,6 +2246,10 @@ class TableModel:
             d["eliminated"] = self.eliminated[:]
         if any(self.buys) or self.buy_for is not None or self.discarder is not None:
             d.update(buys=self.buys[:], buy_for=self.buy_for, discarder=self.discarder)
+        if self.turned is not None:  # a card turned from the stock (turn.stock_card)
+            d.update(turned=self.turned, turned_passes=self.turned_passes)
+        if self.rules.turned_wild != "none":  # the cards that named the deal's wild rank
+            d["indicator"] = self.indicator[:]
         return d
 
     @classmethod
@@ -2074,6 +2296,23 @@ class TableModel:
                                                    "once taken")
         elif "reserves" in d or "reserve_taken" in d:
             raise sv.bad("reserves", "this pack deals no reserve piles")
+        turned = d.get("turned")
+        s.turned = None if turned is None else ledger.cards([turned], "turned")[0]
+        s.indicator = ledger.cards(d.get("indicator", []), "indicator")
+        if s.indicator and rules.turned_wild == "none":
+            raise sv.bad("indicator", "this pack turns no card for a wild rank "
+                                      "(cards.turned_wild)")
+        if rules.turned_wild != "none":  # the deal's rules: its wild rank, from the card
+            ranks = [rules.wild_rank_of(s.kind_of[c]) for c in s.indicator]
+            if any(r is not None for r in ranks[:-1]) or (
+                    (not ranks or ranks[-1] is None) and s.stock):
+                raise sv.bad("indicator", "expected jokers, then the card that names the wild "
+                                          "rank (a card is turned until one is not a joker, "
+                                          "while the stock lasts)")
+            if ranks and ranks[-1] is not None:
+                s.rules = rules = rules.with_wild(ranks[-1])
+                s.phases = rules.phase_table
+        s.turned_passes = sv.integer(d.get("turned_passes", 0), "turned_passes", 0, n - 1)
         s.melds = []
         ids_seen: set[int] = set()
         for i, m in enumerate(sv.array(sv.get(d, "melds"), "melds", max_len=n_cards)):
@@ -2225,6 +2464,16 @@ class TableModel:
                                       "offer only until the next player has drawn)")
         if self.discarder is not None and not self.pile:
             raise sv.bad("discarder", "a discard on offer, but the discard pile is empty")
+        if (phase == TURNED) != (self.turned is not None):
+            raise sv.bad("turned", f"expected {'a card' if phase == TURNED else 'null'} in "
+                                   f"the {phase} phase (a card is turned from the stock only "
+                                   "until it is used or passed)")
+        if phase == TURNED and not rules.turns_stock:
+            raise sv.bad("phase", "turned, but this deal turns no card from the stock "
+                                  "(turn.stock_card)")
+        if self.turned_passes and not (phase == TURNED and rules.pass_next):
+            raise sv.bad("turned_passes", "expected 0: only a turned card passed on to the "
+                                          "next player (turn.turned_passes: next) counts passes")
 
     def _check_position(self) -> None:
         """Refuse a saved position that no game reaches: every field checked against the
@@ -2291,7 +2540,7 @@ class TableModel:
                 raise sv.bad("must_use", f"expected null in the {phase} phase (a card taken "
                                          "deep in the pile is owed only in the play phase "
                                          "of the turn that took it)")
-            if rules.take != "deep" and rules.taken_melded == "no":
+            if rules.take != "deep" and rules.taken_melded == "no" and not rules.forced_discard:
                 raise sv.bad("must_use", "expected null: this pack takes no card deep in the "
                                          f"pile (pile.take is {rules.take}) and need not meld "
                                          "a taken card (pile.taken_melded)")
@@ -2485,6 +2734,7 @@ PHASES: dict[str, tuple[str, str]] = {
     LAYOFF: ("_legal_layoff", "_do_layoff"),
     WALL: ("_legal_wall", "_do_wall"),
     BUY: ("_legal_buy", "_do_buy"),
+    TURNED: ("_legal_turned", "_do_turned"),
 }
 """Each phase's pair: the method listing its legal actions and the one applying an action."""
 
@@ -2497,10 +2747,27 @@ PHASE_ACTIONS: dict[str, frozenset[str]] = {
     LAYOFF: frozenset({"add", "meld", "done"}),
     WALL: frozenset({"knock", "pass"}),
     BUY: frozenset({"buy", "pass"}),
+    TURNED: frozenset({"meld", "add", "pass"}),
 }
 """The action types each phase knows (an action of another type is refused as
 ``turn/wrong-phase``)."""
 
+
+
+def _by_role(legal, check, do):
+    """A phase's ``(legal, check, do)`` in a deal with a turned wild rank
+    (``cards.turned_wild``): the legal actions name that rank's cards by role (``*C`` …),
+    and an action is played with the cards they stand for."""
+    def legal_by_role(s) -> list[Action]:
+        return [s._role_action(a) for a in legal(s)]
+
+    if do is None:
+        return legal_by_role, check, None
+
+    def do_by_role(s, a: Action) -> None:
+        do(s, s._phys_action(a))
+
+    return legal_by_role, check, do_by_role
 
 
 def _nothing(state) -> list[Action]:
@@ -2520,7 +2787,8 @@ _HOOKED = ("_legal_hooked", "_do_hooked")
 _WHEN = {DRAW: "before drawing", PLAY: "after drawing", FIRST_UPCARD: "while the first "
          "upcard is offered", DISCARD: "after drawing, before discarding or knocking",
          KNOCK: "by the knocker, laying melds", LAYOFF: "by a defender, laying off",
-         WALL: "at the wall", BUY: "while a discard is offered for buying"}
+         WALL: "at the wall", BUY: "while a discard is offered for buying",
+         TURNED: "with a card turned from the stock"}
 """When an action hook of each phase is played (for the ``turn/not-now`` sentence)."""
 
 
@@ -2546,6 +2814,8 @@ def table_phases(spec: Any) -> tuple[str, ...]:
             have.add(WALL)
     else:
         have.add(PLAY)
+    if spec.turn.stock_card == "turned":
+        have.add(TURNED)
     return tuple(p for p in PHASES if p in have)
 
 

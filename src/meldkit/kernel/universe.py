@@ -11,6 +11,7 @@ This module imports neither engine: the table kernel passes in its action intern
 from __future__ import annotations
 
 from array import array
+from collections import Counter
 
 from .._actions import (
     ADD,
@@ -255,6 +256,13 @@ def table_universe(state, action) -> list[Action]:
         for m in type(rules).of(pack).melds.melds_in(kinds):
             melds[m] = None
     out += [action("meld", m) for m in melds]
+    if rules.turned_wild != "none":  # cards of the deal's turned wild rank, by role
+        base = type(rules).of(state.pack)
+        out += [action("meld", m) for m in _role_melds(base, kinds)]
+        distinct = distinct + list(range(53, 57))
+        out += [action("discard", (k,)) for k in range(53, 57)]
+        if rules.take == "deep":
+            out += [action("take", (k,)) for k in range(53, 57)]
     if rules.lay_off != "none" or rules.knock is not None:
         least = min(k.min_size for k in rules.kinds)
         most_melds = len(kinds) // max(1, least)
@@ -266,6 +274,45 @@ def table_universe(state, action) -> list[Action]:
                     for k in naturals]
     return sorted_actions(out, ("draw", "take", "pass", "knock", "done", "discard", "meld",
                                 "add", "buy", "withdraw", "drop", "trade"))
+
+
+def _role_melds(rules, kinds: list[int]) -> set[tuple[int, ...]]:
+    """Every meld of a ``cards.turned_wild`` pack that holds a card of the deal's wild rank,
+    as the deal's actions name it: that card by role (``*C`` = 53 … ``*S`` = 56), the cards
+    in kind order — for any wild rank (a superset: the melds of a deck in which any wild
+    card is one stand-in kind, each stand-in then read as any wild card of the pack or any
+    role, at least one a role; a run kind whose wild cards may stand naturally in their own
+    places takes as many more as there are wild ranks)."""
+    import attrs
+
+    from .._cards import JOKER_KIND, run_order
+    from .melds import _submultisets, meld_rules
+
+    static = sorted(rules.wild)
+    copies = Counter(kinds)
+    extra = len({rank_of_kind(k) for k in static if k != JOKER_KIND}) + 1
+    stand_in = tuple(attrs.evolve(k, max_wilds=k.max_wilds + extra)
+                     if k.type == "run" and k.wild_natural_in_place else k for k in rules.kinds)
+    mr = meld_rules(stand_in, [JOKER_KIND], rules.values, run_order(rules.spec.deck))
+    naturals = [k for k in kinds if k != JOKER_KIND and k not in rules.wild]
+    per_rank = max(sum(copies[r * 4 + s] for s in range(4)) for r in range(13))
+    n_wild = sum(copies[k] for k in static) + per_rank
+    decks = max(copies[k] for k in naturals) if naturals else 1
+    symbols = Counter({k: copies[k] for k in static})
+    for role in range(53, 57):
+        symbols[role] = decks
+    out: set[tuple[int, ...]] = set()
+    mixes: dict[int, list[tuple[int, ...]]] = {}
+    for m in mr.melds_in(naturals + [JOKER_KIND] * n_wild):
+        j = m.count(JOKER_KIND)
+        if not j:
+            continue
+        if j not in mixes:
+            mixes[j] = [mix for mix in _submultisets(symbols, j) if mix[-1] > JOKER_KIND]
+        base = tuple(k for k in m if k != JOKER_KIND)
+        for mix in mixes[j]:
+            out.add(tuple(sorted(base + mix)))
+    return out
 
 
 _TABLE_PHASES = ("first_upcard", "draw", "play", "discard", "knock", "layoff", "wall", "over")
@@ -280,7 +327,10 @@ def table_extras(pack) -> tuple[bool, bool]:
 
 
 def _table_phases(pack) -> tuple[str, ...]:
-    return _TABLE_PHASES + (("buy",) if table_extras(pack)[0] else ())
+    turned = any(s.turn.stock_card == "turned" for s in (pack.spec, *(d.spec for d in
+                                                                      pack.deals)))
+    return (_TABLE_PHASES + (("buy",) if table_extras(pack)[0] else ())
+            + (("turned",) if turned else ()))
 
 
 def table_spec(state) -> ObservationSpec:
@@ -291,6 +341,10 @@ def table_spec(state) -> ObservationSpec:
     s.add("hand", nk, "own hand: count of each card kind")
     s.add("pile", nk, "discard pile (face up): count of each card kind")
     s.add("pile_top", nk, "the top card of the pile (one-hot; zeros when empty)")
+    if "turned" in _table_phases(state.pack):
+        s.add("turned", nk, "the card turned from the stock (one-hot; zeros: none)")
+    if state.rules.turned_wild != "none":
+        s.add("wild_rank", 13, "the rank wild this deal, turned at the deal (one-hot: A … K)")
     s.add("melds", n * nk, "cards in melds owned by each seat (relative seat x kind)")
     s.add("hand_sizes", n, "cards in each seat's hand (relative seat)")
     s.add("stock", 1, "cards left in the stock")
@@ -380,6 +434,10 @@ def table_fill(state, p: int, spec: ObservationSpec, out: array) -> None:
     out[deadwood] = state.rules.melds.min_deadwood(  # a card its own kind: the hand as it is
         hand if own_kinds else list(map(kind_of.__getitem__, hand)))
     out[hand_number] = state.hand_number
+    if state.turned is not None:  # turn.stock_card: turned
+        out[spec["turned"].start + kinds_index(kind_of)[1][kind_of[state.turned]]] = 1
+    if state.rules.wild_rank is not None:  # cards.turned_wild
+        out[spec["wild_rank"].start + state.rules.wild_rank] = 1
     if opened is not None:
         for q, done in enumerate(state.opened):
             out[opened + (q - p) % n] = done
