@@ -117,6 +117,7 @@ CL, WK, CO = "test_cli", "test_key_walk", "test_contracts"
 SI, RS, TB = "test_table_scoring_items", "test_rank_slot_schedule", "test_table_books"
 TR = "test_table_reserves"
 WN = "test_wild_cards_in_runs"
+BD = "test_books_discards_sides"
 
 _META = {
     "meldkit": (PL, "test_unsupported_format_version_is_reported"),
@@ -332,6 +333,14 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
     "pile.take_count": {CANASTA: [(HF, "test_HF_8_only_the_top_seven_cards_are_taken")]},
     "pile.onto_book": {
         CANASTA: [(CF, "test_onto_book_decides_whether_the_top_card_alone_goes_onto_a_canasta")]},
+    "pile.discard_bans": {
+        CANASTA: [(BD, "test_no_seven_is_discarded_until_the_side_holds_a_book_of_sevens_rank_slot"),
+                  (BD, "test_a_wild_card_is_discarded_only_going_out_and_a_hand_all_banned_lifts_the_bans")],  # noqa: E501
+        TABLE: [(BD, "test_no_seven_is_discarded_until_the_side_holds_a_book_of_sevens_table"),
+                (BD, "test_all_banned_pass_in_a_table_pack_and_a_ban_until_opened")]},
+    "pile.all_banned": {
+        CANASTA: [(BD, "test_all_banned_pass_ends_the_turn_without_a_discard_rank_slot")],
+        TABLE: [(BD, "test_all_banned_pass_in_a_table_pack_and_a_ban_until_opened")]},
     "pile.frozen_take_with": {
         CANASTA: [(PT, "test_pt_15_frozen_pile_taken_with_two_deuces_for_a_deuce")]},
     "reserve.pickup_on_book": {

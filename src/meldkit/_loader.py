@@ -858,6 +858,7 @@ class _Checker:
             self.reserve,
             self.by_player_count,
             self.canasta_family,
+            self.discard_bans,
             self.stripped_deck,
             self.table_melds,
             self.key_owners,
@@ -1549,6 +1550,45 @@ class _Checker:
                      "and by_count is empty (nothing counts the side's bonus cards together)",
                      related=(("scoring", "bonus", "set_size"),))
         self._required_books_possible()
+
+    def discard_bans(self) -> None:
+        """``pile.discard_bans``: each entry names cards (ranks in a rank-slot pack, which
+        discards by rank), and its condition can come to hold — a book of the card's rank
+        needs a rank that makes books; no bans where melds are laid only on a knock."""
+        spec, engine = self.spec, self.engine()
+        bans = spec.pile.discard_bans
+        if not bans or engine not in (CANASTA, TABLE):
+            return
+        if spec.knock.max_deadwood is not None:
+            self.add(("pile", "discard_bans"), "a discard ban waits for books or melds, but "
+                     "in a knocking pack melds are laid only on a knock",
+                     related=(("knock", "max_deadwood"),))
+            return
+        wild = self._kinds(spec.cards.wild)
+        natural = {r for r in range(13) if not {r * 4 + s for s in range(4)} <= wild}
+        if engine == CANASTA:
+            natural -= {rank_of_kind(k) for k in self._kinds(spec.cards.unmeldable)}
+        elif not any(k.type == "set" for k in spec.melds.kinds):
+            natural = set()  # a book of a rank is a set, and the pack has no set kind
+        for i, ban in enumerate(bans):
+            at = ("pile", "discard_bans", i)
+            if not ban.cards:
+                self.add((*at, "cards"), "names no card: list the cards banned")
+            for j, selector in enumerate(ban.cards):
+                if not self._selector_ok((*at, "cards", j), selector):
+                    continue
+                if engine == CANASTA and not _is_rank(selector):
+                    rank = RANKS[rank_of_kind(min(kinds_matching(selector)))]
+                    self.add((*at, "cards", j), f"{selector!r} is a card code, but "
+                             f"{ENGINE_NAMES[CANASTA]} ({ENGINE_PACKS[CANASTA]}) discards by "
+                             f"rank: write {rank!r}")
+                elif ban.unless == "book_of_rank" and not any(
+                        rank_of_kind(k) in natural and k not in wild
+                        for k in kinds_matching(selector)):
+                    self.add((*at, "cards", j), f"{selector!r}, unless book_of_rank, but no "
+                             "book of its rank can be made (a wild or unmeldable rank, or no "
+                             "set kind in melds.kinds): it would never be discarded",
+                             related=((*at, "unless"),))
 
     def _required_books_possible(self) -> None:
         """A book kind named n times in going_out.required_books needs n books of it; with

@@ -45,6 +45,16 @@ def _ranks(selectors) -> frozenset[int]:
     return frozenset(rank_index(s) for s in selectors or ())
 
 
+BAN_WAITS = {
+    "book_of_rank": "until your side holds a book of {rank}s",
+    "book": "until your side holds a book",
+    "opened": "until your side has made its initial meld",
+    "going_out": "except as your last card, going out",
+}
+"""What each condition of ``pile.discard_bans`` (``unless``) waits for, in a refusal's
+words; both meld models say it so."""
+
+
 class BookKindRule:
     """A compiled book kind: which books it matches and what it scores."""
 
@@ -275,6 +285,16 @@ class Rules:
         self.frozen_until_melded = p.frozen_until_melded
         self.take_count = p.take_count
         self.single_card_rule = p.single_card_rule
+        self.discard_ban_of: list[tuple[str, ...]] = [()] * (N_RANKS + 1)
+        """Per rank, the conditions each ban on discarding it waits for
+        (``pile.discard_bans``: the card is banned while one of them does not hold)."""
+        for ban in p.discard_bans:
+            for r in _ranks(ban.cards):
+                self.discard_ban_of[r] += (ban.unless,)
+        self.discard_bans = any(self.discard_ban_of)
+        """Whether any card is banned from the discard (a pack without bans lists its
+        discards as before)."""
+        self.all_banned_pass = p.all_banned == "pass"
         r = spec.reserve
         self.reserve_size = spec.deal.reserve
         self.pickup_on_book = r.pickup_on_book

@@ -377,6 +377,22 @@ class InitialMeldSpec:
 
 
 @frozen
+class DiscardBan:
+    """Cards that may not be discarded unless a condition holds (`pile.discard_bans`)."""
+
+    cards: list[str] = _f(
+        [], "The cards banned: ranks (`\"7\"`, `JK`), or card codes (`7H`) in table-meld packs."
+    )
+    unless: Literal["book_of_rank", "book", "opened", "going_out"] = _f(
+        "book_of_rank",
+        "When they may be discarded after all: `book_of_rank`, once the player's side holds a "
+        "book of the card's rank (no 7 until the side has a book of 7s); `book`, once it "
+        "holds any book; `opened`, once it has made its initial meld (the player has opened, "
+        "in a table-meld pack); `going_out`, as the player's last card, going out.",
+    )
+
+
+@frozen
 class PileSpec:
     """The discard pile."""
 
@@ -441,6 +457,19 @@ class PileSpec:
         "natural_pair",
         "How a frozen pile is taken: two naturals of the top's rank, or two cards of the top "
         "card's own rank even if wild (two deuces for a deuce).",
+    )
+    discard_bans: list[DiscardBan] = _f(
+        [],
+        "Cards that may not be discarded until a condition holds, each `{cards, unless}` "
+        "(`[{cards: [\"7\"], unless: book_of_rank}]`: no 7 until the side holds a book of "
+        "7s); a card two entries name is discarded only when both conditions hold. What a "
+        "player holding only banned cards does is `all_banned`.",
+    )
+    all_banned: Literal["lift", "pass"] = _f(
+        "lift",
+        "With `discard_bans`, a player whose every card is banned: `lift`, may discard any of "
+        "them; `pass`, ends the turn without a discard (`end` in a rank-slot pack, `pass` in "
+        "a table-meld pack), keeping the cards.",
     )
 
 
@@ -873,6 +902,8 @@ KEY_READERS: dict[str, KeyOwners] = {
     "pile.frozen_until_melded": _C, "pile.single_card_rule": _C, "pile.take_count": _C,
     "pile.onto_book": _k(CANASTA, needs="pile.take_with: [onto_meld]"),
     "pile.frozen_take_with": _C,
+    "pile.discard_bans": _k(CANASTA, TABLE, inert=[]),
+    "pile.all_banned": _k(CANASTA, TABLE, needs="pile.discard_bans"),
     "pile.buy_limit": _k(TABLE, inert=0),
     "pile.taken_melded": _k(TABLE, inert="no"),
     "pile.buy_penalty": _k(TABLE, needs="pile.buy_limit above 0"),
@@ -948,6 +979,9 @@ KEY_NEEDS: dict[str, tuple[str, str]] = {
     "scoring.dead_in_hand": ("cards.dead", "no card is dead (cards.dead is empty), so it "
                              "would score nothing: list the dead cards in cards.dead, or "
                              "remove it"),
+    "pile.all_banned": ("pile.discard_bans", "no card is banned from the discard "
+                        "(pile.discard_bans is empty), so no hand is all banned: list the "
+                        "bans in pile.discard_bans, or remove it"),
 }
 """Needs the loader enforces: key → (the key it needs set, the sentence of the refusal).
 Each is a key that is honoured only when another is set to something but its default."""

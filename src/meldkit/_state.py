@@ -367,8 +367,8 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
             if not self.pending:
                 return _r("withdraw/nothing-pending", "there is no initial meld to take back")
             return None
-        if t == END and self.final_play:
-            return self._check_final_end()
+        if t == END:
+            return self._check_final_end() if self.final_play else self._check_end_turn()
         if t in (DRAW, TAKE, PICKUP, END):
             return _r("turn/already-drawn", "you have already drawn this turn")
         return _r("action/unknown", f"unknown action type {t!r}")
@@ -384,7 +384,10 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
         elif t == PICKUP:
             self._pick_up_reserve(self.current)
         elif t == END:
-            self._end_hand("stock_empty", None)
+            if self.phase == PLAY_PHASE and not self.final_play:  # every card held banned
+                self._next_turn()
+            else:
+                self._end_hand("stock_empty", None)
         elif t == MELD or t == ADD:
             self._do_meld(a)
         elif t == RUN or t == EXTEND:

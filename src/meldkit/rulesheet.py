@@ -492,7 +492,9 @@ def _pile(spec) -> list[str]:
     else:
         out.append("- A frozen pile is taken only with two natural cards of the top card's "
                    "rank.")
-    return out
+    from .kernel.rulesheet import discard_ban_lines
+
+    return out + discard_ban_lines(spec, "end")
 
 
 def _reserve(spec) -> list[str]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from .._actions import ADD, END, MELD, WITHDRAW, Action, Reason
 from .._cards import JOKER_KIND, N_RANKS, RANKS, card_code, rank_of_kind
 from .._game import call_hook
-from .._rules import SEQ, WILD
+from .._rules import BAN_WAITS, SEQ, WILD
 from ._canasta_common import DRAW_PHASE, Meld, _r, _rank_name
 
 
@@ -59,6 +59,13 @@ class PlayPhase:
             out.append(get(WITHDRAW))
         elif self.final_play:  # the stock's last card was a bonus card: no discard
             out.append(get(END))
+        elif rules.discard_bans and filtered:  # pile.discard_bans: some cards wait
+            acts = ([rules.kind_discard_actions[k] for k in sorted(
+                {self.kind_of[c] for cards in hand for c in cards})] if rules.suits_matter
+                else [rules.discard_actions[r] for r in range(N_RANKS) if counts[r]])
+            legal = [a for a in acts if check(a) is None]
+            out.extend(legal if legal or not rules.all_banned_pass
+                       or not self._all_banned(p) else [get(END)])
         elif rules.suits_matter:  # the discard names its suit
             kind_of, by_kind = self.kind_of, rules.kind_discard_actions
             acts = [by_kind[k] for k in sorted({kind_of[c] for cards in hand for c in cards})]
@@ -245,6 +252,57 @@ class PlayPhase:
             why = self._go_out_reason(p)
             if why is not None:
                 return Reason(why.code, f"discarding your last card means going out: {why.sentence}")
+        if self.rules.discard_bans:
+            return self._discard_ban_reason(p, r)
+        return None
+
+    # ------------------------------------------------------------------ discard bans
+    def _discard_condition(self, p: int, cond: str, rank: int) -> bool:
+        """Whether ``cond`` of a ``pile.discard_bans`` entry holds for ``p`` discarding a
+        card of ``rank`` now."""
+        if cond == "going_out":
+            return self.hand_size[p] == 1 and not self._foot_waiting(p)
+        t = self.team_of[p]
+        if cond == "opened":
+            return self.melded[t]
+        size = self.rules.book_size
+        return any(len(m.cards) >= size and not m.pending and (cond == "book" or m.slot == rank)
+                   for m in self.melds[t])
+
+    def _ban_on(self, p: int, rank: int) -> str | None:
+        """The condition a ban on discarding ``rank`` waits for, or None: not banned."""
+        for cond in self.rules.discard_ban_of[rank]:
+            if not self._discard_condition(p, cond, rank):
+                return cond
+        return None
+
+    def _all_banned(self, p: int) -> bool:
+        """Whether every card ``p`` holds is banned from the discard now."""
+        hand = self.hands[p]
+        return all(not hand[r] or self._ban_on(p, r) is not None for r in range(N_RANKS))
+
+    def _discard_ban_reason(self, p: int, rank: int) -> Reason | None:
+        """Why discarding a card of ``rank`` is refused by ``pile.discard_bans``; None if it
+        is not banned, or every card held is and the bans are lifted (``all_banned: lift``)."""
+        cond = self._ban_on(p, rank)
+        if cond is None or (not self.rules.all_banned_pass and self._all_banned(p)):
+            return None
+        pass_ = " ('end' ends the turn while every card you hold is banned)" if (
+            self.rules.all_banned_pass) else ""
+        return _r("discard/banned", f"a {RANKS[rank]} may not be discarded "
+                  f"{BAN_WAITS[cond].format(rank=RANKS[rank])}{pass_}")
+
+    def _check_end_turn(self) -> Reason | None:
+        """``end`` in the play phase with no discard: only while every card held is banned
+        from the discard (``pile.all_banned: pass``)."""
+        if not (self.rules.discard_bans and self.rules.all_banned_pass):
+            return _r("turn/already-drawn", "you have already drawn this turn")
+        if self.pending:
+            return _r("end/initial-meld-pending", "your initial meld is pending: meld more, "
+                                                  "or withdraw it")
+        if not self._all_banned(self.current):
+            return _r("end/may-discard", "you hold a card you may discard: end the turn by "
+                                         "discarding it")
         return None
 
     def _place(self, t: int, slot: int, ids: list[int], pending: bool) -> Meld:

@@ -211,6 +211,35 @@ def _turn(spec) -> list[str]:
     if not spec.pile.discard_taken_card:
         out.append("")
         out.append("A card taken from the discard pile may not be discarded in the same turn.")
+    bans = discard_ban_lines(spec, "pass")
+    return out + ([""] + bans if bans else [])
+
+
+_BAN_WORDS = {
+    "book_of_rank": "until the player's side holds a book of its rank",
+    "book": "until the player's side holds a book",
+    "opened": "until the player's side has made its initial meld",
+    "going_out": "except as the player's last card, going out",
+}
+"""The rules sheet's words for each condition of ``pile.discard_bans``."""
+
+
+def discard_ban_lines(spec, verb: str) -> list[str]:
+    """The rules sheet's sentences for ``pile.discard_bans`` and ``pile.all_banned`` (both
+    meld models; ``verb``: the action that ends a turn without a discard)."""
+    from ..rulesheet import _selectors
+
+    bans = spec.pile.discard_bans
+    if not bans:
+        return []
+    out = [f"- **Banned discards:** {_selectors(b.cards, 'or')} may not be discarded "
+           f"{_BAN_WORDS[b.unless]}." for b in bans]
+    if spec.pile.all_banned == "pass":
+        out.append(f"- A player whose every card is banned from the discard ends the turn "
+                   f"without a discard (`{verb}`), keeping the cards.")
+    else:
+        out.append("- A player whose every card is banned from the discard may discard any "
+                   "of them.")
     return out
 
 

@@ -31,6 +31,7 @@ import attrs
 from .._actions import Action
 from .._cards import (
     JOKER_KIND,
+    RANKS,
     SUITS,
     card_code,
     kind_of_code,
@@ -42,7 +43,7 @@ from .._cards import (
 from .._errors import NotationError, PluginError, SaveError, SetupError
 from .._game import GameState, call_hook
 from .._liveness import IDLE_ENDINGS, no_progress
-from .._rules import SEQ
+from .._rules import BAN_WAITS, SEQ
 from .._rules import WILD as WILD_SLOT
 from .._stacking import KindsLeft, check_named
 from ..notation import KIND_ORDER, MELD_ORDER, Dialect, Span, table_dialect
@@ -183,6 +184,15 @@ class TableRules:
         """Cards in each reserve pile (``deal.reserve``; 0: none)."""
         self.reserve_side = spec.deal.reserve_per == "side"
         self.tracks_books = self.needs_books or any(name == "books" for name, _ in items)
+        self.discard_ban_of: dict[int, tuple[str, ...]] = {}
+        """Card kind → the conditions each ban on discarding it waits for
+        (``pile.discard_bans``: banned while one of them does not hold)."""
+        for ban in spec.pile.discard_bans:
+            for sel in ban.cards:
+                for k in kinds_matching(sel):
+                    self.discard_ban_of[k] = self.discard_ban_of.get(k, ()) + (ban.unless,)
+        self.discard_bans = bool(self.discard_ban_of)
+        self.all_banned_pass = spec.pile.all_banned == "pass"
         """Whether the hand's record keeps each player's books (the ``books`` item)."""
         # --- plugin rule hooks: a pack without them keeps the plain phase table, so a
         # decision costs what it costs without plugins
@@ -926,6 +936,15 @@ class TableModel:
             return "withdraw/nothing-pending", "there are no melds toward an opening to take back"
         if t == "drop":
             return "drop/not-allowed", "this game has no dropping (turn.drop)"
+        if t == "discard" and self.rules.discard_bans and phase == PLAY:
+            cond = self._ban_on(self.current, a.cards[0])
+            if cond is not None:
+                rank = RANKS[rank_of_kind(a.cards[0])]
+                return "discard/banned", (f"a {card_code(a.cards[0])} may not be discarded "
+                                          + BAN_WAITS[cond].format(rank=rank))
+        if t == "pass" and phase == PLAY:
+            return "turn/may-discard", ("you may end the turn without a discard only while "
+                                        "every card you hold is banned from the discard")
         if t == "discard" and self.pending:
             return "contract/pending", ("your melds toward the contract are pending: lay the "
                                         "rest of it, or withdraw them, before you discard")
@@ -1175,6 +1194,9 @@ class TableModel:
         if must is None:
             taken = None if self.rules.discard_taken else self.taken
             distinct = sorted(set(kinds))
+            if self.rules.discard_bans:
+                out += self._ban_discards(p, distinct, taken)
+                return out
             for kind in distinct:
                 if kind != taken or len(distinct) == 1:
                     out.append(_action("discard", (kind,)))
@@ -1277,9 +1299,45 @@ class TableModel:
         elif must is None:
             taken = None if self.rules.discard_taken else self.taken
             distinct = sorted(set(kinds))
-            out += [_action("discard", (k,)) for k in distinct
-                    if k != taken or len(distinct) == 1]
+            if self.rules.discard_bans:
+                out += self._ban_discards(p, distinct, taken)
+            else:
+                out += [_action("discard", (k,)) for k in distinct
+                        if k != taken or len(distinct) == 1]
         return out
+
+    # ------------------------------------------------------------------ discard bans
+    def _discard_condition(self, p: int, cond: str, kind: int) -> bool:
+        """Whether ``cond`` of a ``pile.discard_bans`` entry holds for ``p`` discarding a
+        card of ``kind`` now."""
+        if cond == "going_out":
+            return len(self.hands[p]) == 1 and not (self.rules.reserve
+                                                    and self._reserve_waiting(p))
+        if cond == "opened":
+            return self.opened[p]
+        team, team_of = self.team_of[p], self.team_of
+        if cond == "book":
+            return bool(self._books_of(team))
+        rank = rank_of_kind(kind)
+        return any(team_of[m.owner] == team and m.match.suit < 0 and m.match.rank == rank
+                   and self._meld_book(m) is not None for m in self.melds)
+
+    def _ban_on(self, p: int, kind: int) -> str | None:
+        """The condition a ban on discarding ``kind`` waits for, or None: not banned."""
+        for cond in self.rules.discard_ban_of.get(kind, ()):
+            if not self._discard_condition(p, cond, kind):
+                return cond
+        return None
+
+    def _ban_discards(self, p: int, distinct: list[int], taken: int | None) -> list[Action]:
+        """The discards of ``distinct`` card kinds ``p`` may make under
+        ``pile.discard_bans``: those not banned; every one when all are banned and the
+        bans are lifted (``all_banned: lift``), else ``pass``."""
+        offered = [k for k in distinct if k != taken or len(distinct) == 1]
+        free = [_DISCARD[k] for k in offered if self._ban_on(p, k) is None]
+        if free or not offered:
+            return free
+        return [_PASS] if self.rules.all_banned_pass else [_DISCARD[k] for k in offered]
 
     # ------------------------------------------------------------------ books
     def _book_kind(self, size: int, match: Match, n_wild: int) -> int | None:
@@ -1392,6 +1450,11 @@ class TableModel:
         elif t == "trade":
             self._win_back(p, a.cards[0], a.target)
             return  # the hand keeps its size
+        elif t == "pass":  # every card held is banned from the discard (all_banned: pass)
+            self.taken = None
+            self.withdrew = False
+            self._end_turn()
+            return
         else:
             self._discard(p, a.cards[0])
             return
@@ -2412,7 +2475,7 @@ PHASES: dict[str, tuple[str, str]] = {
 PHASE_ACTIONS: dict[str, frozenset[str]] = {
     FIRST_UPCARD: frozenset({"take", "pass", "draw"}),
     DRAW: frozenset({"draw", "take", "drop"}),
-    PLAY: frozenset({"meld", "add", "discard", "withdraw", "trade"}),
+    PLAY: frozenset({"meld", "add", "discard", "withdraw", "trade", "pass"}),
     DISCARD: frozenset({"discard", "knock"}),
     KNOCK: frozenset({"discard", "meld", "done"}),
     LAYOFF: frozenset({"add", "meld", "done"}),
