@@ -943,6 +943,9 @@ class TableModel:
                 return "discard/banned", (f"a {card_code(a.cards[0])} may not be discarded "
                                           + BAN_WAITS[cond].format(rank=rank))
         if t == "pass" and phase == PLAY:
+            if not (self.rules.discard_bans and self.rules.all_banned_pass):
+                return "turn/wrong-phase", ("'pass' is not possible now: a turn ends with a "
+                                            "discard")
             return "turn/may-discard", ("you may end the turn without a discard only while "
                                         "every card you hold is banned from the discard")
         if t == "discard" and self.pending:
