@@ -3,6 +3,8 @@ discards banned by a condition (``pile.discard_bans``, ``pile.all_banned``)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import meldkit
@@ -200,3 +202,158 @@ def test_the_rules_sheet_says_what_each_ban_waits_for_and_what_an_all_banned_han
             "initial meld.") in sheet
     assert "- A player whose every card is banned from the discard may discard any of them." \
         in sheet
+
+
+# --------------------------------------------------------------------------- sides formed
+
+CUTTHROAT = """meldkit: 1
+extends: classic_canasta
+name: cutthroat
+players: {min: 3, max: 4, counts: [3, 4], partners: never, partners_by_players: null,
+          sides_form: first_pile_take}
+deck: {decks_by_players: null}
+deal: {hand: 11, hand_by_players: null}
+turn: {draw_by_players: null}
+going_out: {min_books_by_players: null}
+game: {target: 7500, target_by_players: null}
+initial_meld: {minimums_by_players: null}
+"""
+"""Three (or four) each alone until the pile is first taken (Cutthroat Canasta's lone hand)."""
+
+
+def cutthroat():
+    return load(CUTTHROAT, "cutthroat.yaml")
+
+
+def _lone_hand_game():
+    """Seats 0 and 1 meld aces on their own; seat 2 takes the pile with K K and plays
+    alone; seats 0 and 1 become one side."""
+    pack = cutthroat()
+    hands = {0: ["AH", "AD", "AC", "QH"], 1: ["AS", "AH", "AD", "AC", "KH"],
+             2: ["KS", "KD", "QS", "QD", "QC"]}
+    g = rank_slot_deal(pack, hands, stock=["7H", "7D", "7C", "8C", "8D"], players=3)
+    g.apply("draw")
+    g.apply("meld A A A")
+    g.apply("discard 7")
+    g.apply("draw")
+    return g
+
+
+def test_the_first_to_take_the_pile_plays_alone_and_the_others_play_one_sides_melds():
+    g = _lone_hand_game()
+    why = g.check("add A to A")  # seat 1, alone still: seat 0's aces are not its side's
+    assert (why.code, why.sentence) == ("add/no-meld", "your side has no open meld of As")
+    g.apply("meld A A A")
+    g.apply("discard K")
+    assert g.view(2)["formed_sides"] is None
+    g.apply("take K K")  # seat 2 takes the pile: 30 of the 50 needed, pending
+    assert g.side_of is g.team_of  # a take not yet committed forms no sides
+    g.apply("meld Q Q Q")  # 60: the initial meld, and the pile comes into the hand
+    assert g.side_of == [0, 0, 2]
+    assert [(m.slot, len(m.cards)) for m in g.melds[0]] == [(0, 6)]  # the aces joined
+    assert g.melds[1] == [] and g.melded == [True, False, True]
+    v = g.view(1)
+    assert v["formed_sides"] == [0, 0, 2] and v["team"] == 1
+    from meldkit.rulesheet import rules_sheet
+
+    assert "the first player to take the discard pile plays alone" in rules_sheet(g.pack)
+    assert [len(m["cards"]) for m in v["teams"][0]["melds"]] == [6]
+    g = GameState.from_json(g.to_json(), pack=g.pack)
+    g.apply("discard 4")
+    g.apply("draw")
+    g.apply("discard 8")
+    g.apply("draw")  # seat 1 lays off onto the side's aces, which seat 0 began
+    assert "add A to A" in legal(g)
+    g.apply("add A to A")
+    assert [(m.slot, len(m.cards)) for m in g.melds[0]] == [(0, 7)]  # a canasta of the side
+
+
+def test_the_formed_sides_score_each_of_the_others_the_sides_total():
+    pack = cutthroat()
+    from meldkit.bots import GreedyBot
+    from meldkit import score_hand
+
+    seen = set()
+    for seed in range(4):
+        g = meldkit.new_game(pack, players=3, seed=seed)
+        bots = [GreedyBot(seed=i) for i in range(3)]
+        while len(g.hand_results) < 2 and not g.is_over:
+            g.apply(bots[g.current_player].choose(g))
+        for h in g.hand_results:
+            sides = h.final.sides
+            if not sides:
+                continue
+            lone = next(q for q in range(3) if sides.count(sides[q]) == 1)
+            others = [h.scores[q].total for q in range(3) if q != lone]
+            assert others[0] == others[1] and [s.team for s in h.scores] == [0, 1, 2]
+            assert score_hand(meldkit.Rules.of(pack), h.final) == list(h.scores)
+            assert type(h.final).from_dict(h.final.to_dict()) == h.final
+            seen.add(lone)
+        assert GameState.from_json(g.to_json(), pack=pack) == g
+        d = json.loads(g.to_json())
+        i = next((i for i, h in enumerate(g.hand_results) if h.final.sides), None)
+        if i is not None:  # a record's sides are checked as a state's
+            d["hand_results"][i]["final"]["sides"] = [2, 2, 2]
+            with pytest.raises(meldkit.SaveError) as e:
+                GameState.from_json(json.dumps(d), pack=pack)
+            assert f"hand_results[{i}].final.sides: [2, 2, 2] is not a formation" in str(e.value)
+    assert len(seen) >= 2  # different seats took the pile first
+
+
+def test_going_out_before_the_pile_is_ever_taken_plays_alone():
+    pack = cutthroat()
+    hands = {0: ["QH", "QD", "QC", "QS", "QH", "QD", "QC", "KH", "KD", "KS", "KC"]}
+    g = rank_slot_deal(pack, hands, stock=["5C"], players=3)
+    g.apply("draw")
+    g.apply("meld Q Q Q Q Q Q Q")  # a natural canasta: 70, the initial meld
+    g.apply("meld K K K K")
+    assert g.side_of is g.team_of
+    g.apply("discard 5")  # out, concealed, before anyone took the pile: seat 0 alone
+    hand = g.hand_results[0]
+    assert (hand.went_out, hand.final.sides) == (0, (0, 1, 1))
+    assert hand.scores[1].total == hand.scores[2].total < 0 < hand.scores[0].total
+    assert g.view(0)["formed_sides"] is None  # a new hand: the seating again
+
+
+def test_sides_formed_keep_cards_conserved_and_saves_exact_over_random_play():
+    assert check_conformance(cutthroat(), players=3, games=2, hands=2) > 0
+    assert check_conformance(cutthroat(), players=4, games=1, hands=1) > 0
+
+
+def test_a_save_or_record_with_sides_no_formation_makes_is_refused():
+    g = _lone_hand_game()
+    g.apply("meld A A A")
+    g.apply("discard K")
+    g.apply("take K K")
+    g.apply("meld Q Q Q")
+    d = json.loads(g.to_json())
+    for bad, says in (([0, 1, 2, 0], "side_of: expected 3 items"),
+                      ([1, 1, 2], "side_of: [1, 1, 2] is not a formation of sides"),
+                      ([0, 1, 1], "side_of[2]: seat 2 plays on side 1, but its own side 2 holds melds")):
+        d2 = json.loads(json.dumps(d))
+        d2["side_of"] = bad
+        with pytest.raises(meldkit.SaveError) as e:
+            GameState.from_json(json.dumps(d2), pack=g.pack)
+        assert says in str(e.value), str(e.value)
+    plain = meldkit.new_game("classic_canasta", players=3, seed=1)
+    d3 = json.loads(plain.to_json())
+    d3["side_of"] = [0, 0, 2]
+    with pytest.raises(meldkit.SaveError) as e:
+        GameState.from_json(json.dumps(d3))
+    assert "side_of: given, but sides form during a hand only with players.sides_form" \
+        in str(e.value)
+
+
+def test_sides_form_is_refused_where_it_could_not_work():
+    with pytest.raises(RulePackError) as e:
+        load("extends: classic_canasta\nplayers: {sides_form: first_pile_take}\n", "p.yaml")
+    assert ("p.yaml:2:11: players.sides_form: first_pile_take, but players.partners is "
+            "optional: sides form from players who each play alone at the deal") in str(e.value)
+    with pytest.raises(RulePackError) as e:
+        load("extends: pony_canasta\nplayers: {min: 2, max: 2, partners: never, "
+             "sides_form: first_pile_take}\n", "two.yaml")
+    assert "it would change nothing" in str(e.value)
+    with pytest.raises(RulePackError) as e:
+        load("extends: rummy\nplayers: {sides_form: first_pile_take}\n", "t.yaml")
+    assert ("t.yaml:2:11: players.sides_form: is read only by the rank-slot meld model") \
+        in str(e.value)

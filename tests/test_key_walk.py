@@ -333,6 +333,9 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
     "pile.take_count": {CANASTA: [(HF, "test_HF_8_only_the_top_seven_cards_are_taken")]},
     "pile.onto_book": {
         CANASTA: [(CF, "test_onto_book_decides_whether_the_top_card_alone_goes_onto_a_canasta")]},
+    "players.sides_form": {
+        CANASTA: [(BD, "test_the_first_to_take_the_pile_plays_alone_and_the_others_play_one_sides_melds"),  # noqa: E501
+                  (BD, "test_the_formed_sides_score_each_of_the_others_the_sides_total")]},
     "pile.discard_bans": {
         CANASTA: [(BD, "test_no_seven_is_discarded_until_the_side_holds_a_book_of_sevens_rank_slot"),
                   (BD, "test_a_wild_card_is_discarded_only_going_out_and_a_hand_all_banned_lifts_the_bans")],  # noqa: E501

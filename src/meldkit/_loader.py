@@ -1497,6 +1497,17 @@ class _Checker:
         if spec.deal.reserve_per == "side" and self.engine() == CANASTA:
             self.add(("deal", "reserve_per"), "side, but a rank-slot pack deals each player "
                      "their own reserve: write player (reserves per side are table-meld packs')")
+        pl = spec.players
+        if pl.sides_form != "seated" and self.engine() == CANASTA:
+            counts = [n for n in (pl.counts or range(pl.min, pl.max + 1)) if n >= 3]
+            if pl.partners != "never":
+                self.add(("players", "sides_form"), f"{pl.sides_form}, but players.partners "
+                         f"is {pl.partners}: sides form from players who each play alone at "
+                         "the deal (write partners: never)", related=(("players", "partners"),))
+            elif not counts:
+                self.add(("players", "sides_form"), f"{pl.sides_form}, but the pack is for two "
+                         "players, where the one who takes the pile already plays alone "
+                         "against the other: it would change nothing", related=(("players",),))
         if spec.scoring.items and self.engine() == CANASTA:  # (a table pack's: table_melds)
             from .kernel.checks import check_items
 

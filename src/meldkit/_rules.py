@@ -295,6 +295,9 @@ class Rules:
         """Whether any card is banned from the discard (a pack without bans lists its
         discards as before)."""
         self.all_banned_pass = p.all_banned == "pass"
+        self.sides_form = spec.players.sides_form == "first_pile_take"
+        """Whether the first to take the pile plays alone against a side of the others
+        (``players.sides_form``)."""
         r = spec.reserve
         self.reserve_size = spec.deal.reserve
         self.pickup_on_book = r.pickup_on_book

@@ -93,6 +93,15 @@ class PlayersSpec:
         "the game option `partners` is not given (`{4: true, 6: true}`); a count not listed "
         "plays alone.",
     )
+    sides_form: Literal["seated", "first_pile_take"] = _f(
+        "seated",
+        "Rank-slot packs where each plays alone at the deal: `first_pile_take`, the player "
+        "who first takes the discard pile in a hand plays alone against the others, who "
+        "become one side for the rest of the hand — their melds join (one meld per rank), "
+        "each may lay off onto the side's melds, and each scores the side's total for the "
+        "hand; a player who goes out before the pile was ever taken plays alone so "
+        "(Cutthroat Canasta). `seated`: the sides are the seating.",
+    )
 
 
 @frozen
@@ -847,6 +856,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "players.min": _ALL, "players.max": _ALL, "players.partners": _ALL, "players.teams": _ALL,
     "players.team_size": _ALL, "players.min_for_partners": _ALL, "players.counts": _ALL,
     "players.partners_by_players": _ALL,
+    "players.sides_form": _k(CANASTA, inert="seated"),
     # --- the deal
     "deal.hand": _ALL,
     "deal.hand_by_players": _k(CANASTA, TABLE, inert={}),

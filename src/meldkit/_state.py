@@ -66,7 +66,7 @@ from .kernel._canasta_runs import Run, SequencePlay, span_text
 _VIEW = dict.fromkeys((  # the keys in order: the core (ai/view_schema.CORE), then the model's
     "pack", "player", "team", "hand_number", "phase", "current_player", "dealer", "hand",
     "seats", "sides", "melds", "stock_size", "pile", "knock", "deadwood", "legal_actions",
-    "you", "players", "teams"))
+    "you", "players", "teams", "formed_sides"))
 _TEXT = attrgetter("_text")
 """An action's notation: ``str(action)`` without the Python call (``Action.__str__``)."""
 _VIEW_MEMO_MAX = 1 << 10
@@ -147,7 +147,7 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
         "stock", "pile", "pile_frozen", "hands", "hand_size", "reserves", "reserve_taken",
         "bonus", "melds", "open_melds", "melded", "out", "pending", "pile_pending",
         "pending_top", "failed_initial", "melded_at_turn_start", "player_melded", "plugin",
-        "ext", "final_play", "turn_start_sizes",
+        "ext", "final_play", "turn_start_sizes", "side_of",
     )
     """The state fields this model keeps (slots of ``KernelState``)."""
 
@@ -414,6 +414,7 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
         c.options = self.options
         c.deck_order = self.deck_order
         c.team_of = self.team_of
+        c.side_of = self.team_of if self.side_of is self.team_of else self.side_of[:]
         c.n_teams = self.n_teams
         c.kind_of = self.kind_of
         c.rank_of = self.rank_of
@@ -565,6 +566,8 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
             v["legal_actions"] = [*map(_TEXT if self.plugin is None else str, legal)]
         v["players"] = players
         v["teams"] = teams
+        if self.side_of is not team_of:  # players.sides_form: the sides formed this hand
+            v["formed_sides"] = [*self.side_of]
         if self.plugin is not None:
             extra = call_hook(self.plugin.name, "view", self.plugin.view, self, player)
             if extra is not None:
@@ -597,6 +600,7 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
             "player_melded": self.player_melded,
             "final_play": self.final_play,
             "turn_start_sizes": self.turn_start_sizes,
+            **({} if self.side_of is self.team_of else {"side_of": self.side_of}),
             "history": self.history,
             "hand_results": [
                 {"hand_number": h.hand_number, "ended_by": h.ended_by, "went_out": h.went_out,
@@ -704,6 +708,7 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
                     s.open_melds[t][slot] = mm
             s.melds.append(team)
         ledger.complete("stock, pile, hands, reserves, bonus and melds")
+        s.side_of = s._sides_from_save(d.get("side_of"), "side_of", s.melds, s.melded)
         s.out = S.array_of(S.get(d, "out"), "out", S.boolean, n)
         s.scores = S.array_of(S.get(d, "scores"), "scores",
                               lambda v, w: S.integer(v, w, -S.MAX_SCORE, S.MAX_SCORE), n_teams)
@@ -721,8 +726,8 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
         if "player_melded" in d:
             s.player_melded = S.array_of(d["player_melded"], "player_melded", S.boolean, n)
         else:  # a save from before PC-20 was judged per player: as the sides stood
-            s.player_melded = [s.melded[s.team_of[q]] for q in range(n)]
-        cur_team = s.team_of[s.current]
+            s.player_melded = [s.melded[s.side_of[q]] for q in range(n)]
+        cur_team = s.side_of[s.current]
         has_pending = [any(m.pending for m in ms) for ms in s.melds]
         for t in range(n_teams):
             if has_pending[t] and (t != cur_team or s.phase != PLAY_PHASE):
@@ -822,7 +827,7 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
             # (a pending initial meld may hold the pile's last card: withdrawn, it comes back)
             raise S.bad("pile_frozen", "true, but the discard pile is empty (taking the pile "
                                        "unfreezes it)")
-        team = self.team_of[self.current]
+        team = self.side_of[self.current]
         if self.failed_initial and self.melded[team]:
             raise S.bad("failed_initial", "true, but the side to move has melded (only a "
                                           "side still to make its initial meld can fail it)")
@@ -832,6 +837,34 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
         if not self._cached_legal():
             raise S.bad("phase", f"{phase}, but seat {self.current} would have no legal action: "
                                  "no game reaches such a position")
+
+    def _sides_from_save(self, v, where: str, melds, melded) -> list[int]:
+        """``side_of`` (a state's) or ``sides`` (a hand record's) from a save: absent, the
+        seating; else a formation ``players.sides_form`` makes — one seat alone, the others
+        on the side of the lowest seat among them, whose melds hold theirs."""
+        S = _saves
+        if v is None or (where.endswith("sides") and v == []):
+            return self.team_of
+        if not self.rules.sides_form:
+            raise S.bad(where, "given, but sides form during a hand only with "
+                               "players.sides_form: first_pile_take")
+        n = self.n_players
+        v = S.array_of(v, where, lambda x, w: S.integer(x, w, 0, n - 1), n)
+        formations = []
+        for lone in range(n):
+            rep = min(q for q in range(n) if q != lone)
+            formations.append([self.team_of[q] if q == lone else self.team_of[rep]
+                               for q in range(n)])
+        if v not in formations:
+            raise S.bad(where, f"{v} is not a formation of sides: one seat alone, each other "
+                               "on the side of the lowest seat among them")
+        for q in range(n):
+            t = self.team_of[q]
+            if v[q] != t and (melds[t] or melded[t]):
+                raise S.bad(f"{where}[{q}]", f"seat {q} plays on side {v[q]}, but its own "
+                                             f"side {t} holds melds or has melded (a side "
+                                             "joined to another keeps none)")
+        return self.team_of if v == list(self.team_of) else v
 
     def _run_from_save(self, ids: list[int], where: str) -> Run:
         """A sequence from a save: cards of one suit at consecutive places of
@@ -886,6 +919,9 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
             S.integer(went_out, f"{where}.went_out", 0, n - 1)
         S.integer(v.get("hand_number", hand_number), f"{where}.hand_number",
                   hand_number, hand_number)
+        melded = tuple(S.array_of(S.get(v, "melded", f"{where}."), f"{where}.melded",
+                                  S.boolean, n_teams))
+        sides = self._sides_from_save(v.get("sides"), f"{where}.sides", melds, melded)
         ext = S.json_data(S.obj(v.get("ext", {}), f"{where}.ext"), f"{where}.ext")
         return HandFinal(
             team_of=tuple(self.team_of),
@@ -895,12 +931,12 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
                                            f"{where}.reserve_taken", S.boolean, n)),
             bonus=bonus,
             melds=tuple(melds),
-            melded=tuple(S.array_of(S.get(v, "melded", f"{where}."), f"{where}.melded",
-                                    S.boolean, n_teams)),
+            melded=melded,
             went_out=went_out,
             concealed=S.boolean(S.get(v, "concealed", f"{where}."), f"{where}.concealed"),
             hand_number=hand_number,
             ext=json.loads(json.dumps(ext)),
+            sides=() if sides is self.team_of else tuple(sides),
         )
 
 

@@ -173,6 +173,12 @@ def _players_and_cards(spec) -> list[str]:
                    "changes this).")
     elif pl.partners == "never":
         out.append(f"- **Players:** {count}, each playing alone.")
+        if pl.sides_form == "first_pile_take":
+            out.append("- **Sides formed in the hand:** the first player to take the discard "
+                       "pile plays alone for the rest of the hand; the others become one side "
+                       "— their melds join (one meld of a rank), each lays off onto the "
+                       "side's melds, and each scores the side's total for the hand. A player "
+                       "who goes out before the pile was ever taken plays alone so.")
     else:
         if pl.teams is not None:
             sides = (f"{pl.teams} teams, seated alternately (seat *i* is on team *i* mod "

@@ -55,7 +55,7 @@ class DrawPhase:
             return _r("reserve/already", f"you have already picked up your {name}")
         if not self.rules.pickup_at_turn_start:
             return _r("reserve/not-now", f"your {name} is picked up only when you complete a book")
-        if not self._team_has_book(self.team_of[p]):
+        if not self._team_has_book(self.side_of[p]):
             return _r("reserve/needs-book", f"your side needs a book before you pick up your {name}")
         return None
 
@@ -69,7 +69,7 @@ class DrawPhase:
     def _check_take(self, a: Action) -> Reason | None:
         rules = self.rules
         p = self.current
-        t = self.team_of[p]
+        t = self.side_of[p]
         if self.failed_initial:
             return _r("pile/after-withdraw", "after withdrawing an initial meld you must draw")
         if not self.pile:
@@ -157,7 +157,7 @@ class DrawPhase:
             got = sum(self._values_leaving(p, cards))
             if rules.pile_top_counts:
                 got += rules.value_of_kind[top_kind]
-            if got < self.initial_minimum(t):
+            if got < self.initial_minimum(self.team_of[p]):
                 return None  # pending: more melds may follow, or it is withdrawn
         gain = self._reserve_gain(p, t, completes)
         hand_after = self.hand_size[p] - len(cards) + self._pile_coming(1) + max(gain, 0)
@@ -169,7 +169,7 @@ class DrawPhase:
             self._do_take_onto_run(a)
             return
         p = self.current
-        t = self.team_of[p]
+        t = self.side_of[p]
         rules = self.rules
         top = self.pile.pop()
         slot = WILD if rules.is_wild_rank[self.rank_of[top]] else self.rank_of[top]
@@ -190,6 +190,8 @@ class DrawPhase:
             self._maybe_commit(p, t)
 
     def _take_rest_of_pile(self, p: int) -> None:
+        if self.rules.sides_form and self.side_of is self.team_of:
+            self._form_sides(p)  # the first to take the pile plays alone
         n = self._pile_coming(0)
         taken = self.pile[len(self.pile) - n:] if n else []
         for c in taken:

@@ -27,7 +27,7 @@ class PlayPhase:
         check = self._check
         out: list[Action] = []
         if not self.failed_initial:
-            opens = self.open_melds[self.team_of[p]]
+            opens = self.open_melds[self.side_of[p]]
             cap = rules.mix_cap
             wild_key = tuple(counts[w] if counts[w] < cap else cap for w in rules.wild_ranks)
             memo = rules.slot_actions
@@ -128,7 +128,7 @@ class PlayPhase:
             return self._after_withdraw()
         rules = self.rules
         p = self.current
-        t = self.team_of[p]
+        t = self.side_of[p]
         cards = a.cards
         naturals = {c for c in cards if not rules.is_wild_rank[c]}
         if len(naturals) > 1:
@@ -182,7 +182,7 @@ class PlayPhase:
         hand_after = self.hand_size[p] - n_cards
         if not self.melded[t]:
             got = self._pending_value(p) + value
-            if got < self.initial_minimum(t):
+            if got < self.initial_minimum(self.team_of[p]):
                 if rules.going_out_rank[slot]:  # a pending meld is never going out
                     return _r("meld/only-going-out",
                               f"{_rank_name(slot)} are melded only when going out, and melds "
@@ -262,7 +262,7 @@ class PlayPhase:
         card of ``rank`` now."""
         if cond == "going_out":
             return self.hand_size[p] == 1 and not self._foot_waiting(p)
-        t = self.team_of[p]
+        t = self.side_of[p]
         if cond == "opened":
             return self.melded[t]
         size = self.rules.book_size
@@ -325,7 +325,7 @@ class PlayPhase:
 
     def _do_meld(self, a: Action) -> None:
         p = self.current
-        t = self.team_of[p]
+        t = self.side_of[p]
         rules = self.rules
         naturals = [c for c in a.cards if not rules.is_wild_rank[c]]
         slot = naturals[0] if naturals else (a.target if a.type == ADD else WILD)
@@ -344,7 +344,7 @@ class PlayPhase:
 
     def _maybe_commit(self, p: int, t: int) -> None:
         """Commit the pending initial meld once it reaches the minimum."""
-        if self._pending_value(p) < self.initial_minimum(t):
+        if self._pending_value(p) < self.initial_minimum(self.team_of[p]):
             return
         self.melded[t] = True
         self.pending = False
@@ -414,7 +414,7 @@ class PlayPhase:
 
     def _do_withdraw(self) -> None:
         p = self.current
-        t = self.team_of[p]
+        t = self.side_of[p]
         keep = []
         top = self.pending_top if self.pile_pending else -1
         for m in self.melds[t]:
