@@ -315,6 +315,30 @@ def test_going_out_before_the_pile_is_ever_taken_plays_alone():
     assert g.view(0)["formed_sides"] is None  # a new hand: the seating again
 
 
+def test_melds_joined_beyond_a_melds_wild_cards_stay_joined_and_load_from_a_save():
+    pack = cutthroat()
+    hands = {0: ["9H", "9D", "2C", "2D", "2H", "AH", "AD", "AC"],
+             1: ["9S", "9C", "JK", "KH", "KD", "KS", "AS"], 2: ["AH", "AD"]}
+    g = rank_slot_deal(pack, hands, stock=["5H", "8D"], players=3)
+    g.apply("draw")
+    g.apply("meld 9 9 2 2 2")  # three wild cards: the most a meld takes
+    g.apply("meld A A A")
+    g.apply("discard 5")
+    g.apply("draw")
+    g.apply("meld 9 9 JK")
+    g.apply("meld K K K")
+    g.apply("discard A")
+    g.apply("take A A")  # seat 2 alone; seats 0 and 1 one side, their 9s one meld
+    (nines,) = [m for m in g.melds[0] if m.slot == 8]
+    assert (nines.nat, nines.wild) == (4, 4)  # beyond max_wilds 3: it takes no more wilds
+    assert GameState.from_json(g.to_json(), pack=pack) == g
+    d = json.loads(g.to_json())
+    del d["side_of"]
+    with pytest.raises(meldkit.SaveError) as e:  # unjoined, such a meld is refused
+        GameState.from_json(json.dumps(d), pack=pack)
+    assert "melds[0][0]: a meld takes at most 3 wild cards" in str(e.value)
+
+
 def test_sides_formed_keep_cards_conserved_and_saves_exact_over_random_play():
     assert check_conformance(cutthroat(), players=3, games=2, hands=2) > 0
     assert check_conformance(cutthroat(), players=4, games=1, hands=1) > 0

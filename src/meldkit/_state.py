@@ -663,6 +663,7 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
                     raise S.bad(f"bonus[{p}][{i}]", f"{s.codes[c]} is not a bonus card")
         s.melded = S.array_of(S.get(d, "melded"), "melded", S.boolean, n_teams)
         s.melds = []
+        joined: list[tuple[str, str]] = []
         s.open_melds = [[None] * _SLOTS for _ in range(n_teams)]
         is_wild = rules.is_wild_rank
         for t, ms in enumerate(S.array(S.get(d, "melds"), "melds", n_teams)):
@@ -696,7 +697,9 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
                 if slot == WILD:
                     mm.nat, mm.wild = 0, len(ids)
                 why = rules.meld_shape_ok(slot, mm.nat, mm.wild)
-                if why is not None:
+                if why is not None and why[0] in _JOINED_SHAPES:
+                    joined.append((where, why[1]))  # two melds joined as sides formed?
+                elif why is not None:
                     raise S.bad(where, why[1])
                 if closed and not (rules.close_at_size and len(ids) >= rules.book_size):
                     raise S.bad(f"{where}[2]", "only a complete book is closed")
@@ -709,6 +712,8 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
             s.melds.append(team)
         ledger.complete("stock, pile, hands, reserves, bonus and melds")
         s.side_of = s._sides_from_save(d.get("side_of"), "side_of", s.melds, s.melded)
+        if joined and s.side_of is s.team_of:  # (only melds joined may hold so many cards)
+            raise S.bad(*joined[0])
         s.out = S.array_of(S.get(d, "out"), "out", S.boolean, n)
         s.scores = S.array_of(S.get(d, "scores"), "scores",
                               lambda v, w: S.integer(v, w, -S.MAX_SCORE, S.MAX_SCORE), n_teams)
@@ -938,6 +943,11 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
             ext=json.loads(json.dumps(ext)),
             sides=() if sides is self.team_of else tuple(sides),
         )
+
+
+_JOINED_SHAPES = frozenset({"meld/too-many-wilds", "meld/too-large"})
+"""What a meld may exceed in a save once sides formed (``players.sides_form``): two open
+melds of a rank joined into one may hold more wild cards, or cards, than one laid may."""
 
 
 def _over_reason(state, a: Action) -> Reason:
