@@ -381,3 +381,125 @@ def test_sides_form_is_refused_where_it_could_not_work():
         load("extends: rummy\nplayers: {sides_form: first_pile_take}\n", "t.yaml")
     assert ("t.yaml:2:11: players.sides_form: is read only by the rank-slot meld model") \
         in str(e.value)
+
+
+# --------------------------------------------------------------------------- the turn limit and the free take
+
+LIMITED = """meldkit: 1
+extends: classic_canasta
+name: short_hands
+game: {hand_turn_limit: 4}
+"""
+
+FREE = """meldkit: 1
+extends: classic_canasta
+name: free_pile
+pile: {take_with: [free, natural_pair], frozen_until_melded: false}
+game: {hand_turn_limit: 200}
+"""
+"""A rank-slot pack whose pile is taken whole, melding nothing (as Buraco's)."""
+
+
+def _draw_and_discard(g) -> None:
+    g.apply("draw")
+    g.apply(next(a for a in g.legal_actions() if a.type == "discard"))
+
+
+def test_a_rank_slot_hand_still_going_after_the_turn_limit_is_void():
+    pack = load(LIMITED, "short_hands.yaml")
+    g = rank_slot_deal(pack, {0: ["AH", "AD", "AC", "KS"]}, stock=["7H", "7D", "7C", "8C"],
+                       players=2)
+    g.apply("draw")
+    g.apply("meld A A A")  # melded cards would score 60 in a hand that ends by play
+    g.apply("discard 7")
+    for _ in range(2):
+        _draw_and_discard(g)
+    assert g.turns == 3 and not g.hand_results
+    saved = json.loads(g.to_json())
+    assert saved["turns"] == 3
+    _draw_and_discard(g)  # the fourth turn: the hand ends void
+    (hand,) = g.hand_results
+    assert (hand.ended_by, hand.went_out, hand.final.void) == ("turn_limit", None, True)
+    assert [s.total for s in hand.scores] == [0, 0] and g.scores == [0, 0]
+    assert hand.final.to_dict()["void"] is True
+    assert meldkit.score_hand(meldkit.Rules.of(pack), hand.final) == list(hand.scores)
+    assert (g.hand_number, g.turns) == (2, 0)
+    assert GameState.from_json(g.to_json(), pack=pack) == g
+    from meldkit.rulesheet import rules_sheet
+
+    assert "- A hand still going after 4 turns is void: nobody scores for it." in rules_sheet(
+        pack)
+    for key, value, says in (("turns", 4, "turns: expected 0 to 3, got 4"),
+                             ("turns", "x", "turns:")):
+        bad = dict(saved, **{key: value})
+        with pytest.raises(meldkit.SaveError) as e:
+            GameState.from_json(json.dumps(bad), pack=pack)
+        assert says in str(e.value), str(e.value)
+    d = json.loads(g.to_json())
+    d["hand_results"][0]["final"]["void"] = False
+    with pytest.raises(meldkit.SaveError) as e:
+        GameState.from_json(json.dumps(d), pack=pack)
+    assert "hand_results[0].final.void: false, but a hand is void exactly when" in str(e.value)
+    plain = json.loads(meldkit.new_game("classic_canasta", players=2, seed=1).to_json())
+    plain["turns"] = 0
+    with pytest.raises(meldkit.SaveError) as e:
+        GameState.from_json(json.dumps(plain))
+    assert "turns: given, but the pack sets no game.hand_turn_limit" in str(e.value)
+
+
+def test_the_pile_taken_freely_comes_whole_into_the_hand_melding_nothing():
+    pack = load(FREE, "free_pile.yaml")
+    g = rank_slot_deal(pack, {0: ["KS", "QH"], 1: ["5S"]}, upcard="9C",
+                       stock=["7H", "8D"], players=2)
+    g.apply("draw")  # seat 0 draws two: 7H 8D
+    g.apply("discard K")  # the pile: 9C KS
+    assert "take" in legal(g)
+    assert g.check("take") is None  # seat 1 holds neither a 9 nor a K
+    size = g.hand_size[1]
+    g.apply("take")
+    assert (g.phase, g.hand_size[1], g.pile) == ("play", size + 2, [])
+    assert not any(g.melds[1])  # nothing melded
+    assert GameState.from_json(g.to_json(), pack=pack) == g
+    from meldkit.rulesheet import rules_sheet
+
+    assert ("- An unfrozen pile may be taken whole into your hand, melding nothing (`take`) "
+            "— or by melding its top card as below.") in rules_sheet(pack)
+
+
+def test_a_frozen_pile_is_taken_freely_no_more_but_with_a_natural_pair():
+    pack = load(FREE, "free_pile.yaml")
+    g = rank_slot_deal(pack, {0: ["2S", "QH"], 1: ["5S", "5D"]}, upcard="9C",
+                       stock=["7H", "8D", "4C", "4H"], players=2)
+    g.apply("draw")
+    g.apply("discard 2")  # a wild card freezes the pile
+    g.apply("draw")
+    g.apply("discard 4")
+    assert g.pile_frozen and g.check("take").code == "pile/frozen-needs-pair"
+
+
+def test_a_free_take_lets_hands_run_to_the_limit_and_games_end_over_random_play():
+    pack = load(FREE, "free_pile.yaml")
+    assert check_conformance(pack, players=4, games=2, hands=2) > 0
+    from meldkit.bots import RandomBot
+
+    g = meldkit.new_game(pack, players=2, seed=5)
+    bots = [RandomBot(seed=0), RandomBot(seed=1)]
+    while len(g.hand_results) < 3 and not g.is_over:
+        g.apply(bots[g.current_player].choose(g))
+    assert all(h.ended_by in ("went_out", "stock_empty", "turn_limit") for h in g.hand_results)
+
+
+def test_the_free_take_and_the_turn_limit_are_refused_where_they_could_not_work():
+    with pytest.raises(RulePackError) as e:
+        load("extends: classic_canasta\npile: {take_with: [free, onto_meld]}\n", "f.yaml")
+    text = str(e.value)
+    assert ("f.yaml:2:8: pile.take_with: free and onto_meld are both 'take' with no cards"
+            in text)
+    assert "pile.take_with: free, but game.hand_turn_limit is null" in text
+    with pytest.raises(RulePackError) as e:
+        load("extends: classic_canasta\ngame: {hand_turn_limit: 0}\n", "z.yaml")
+    assert "z.yaml:2:8: game.hand_turn_limit: expected null or 1 to 100000, got 0" in str(
+        e.value)
+    with pytest.raises(RulePackError) as e:
+        load("extends: rummy\npile: {take_with: [free]}\n", "t.yaml")
+    assert "pile.take_with: is read only by the rank-slot meld model" in str(e.value)

@@ -319,7 +319,8 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
     "pile.requires_melded": {
         CANASTA: [(PC, "test_pc_12_pile_refused_before_the_side_has_melded")]},
     "pile.take_with": {
-        CANASTA: [(PT, "test_pt_14_take_pile_with_natural_pair_or_natural_and_wild")]},
+        CANASTA: [(PT, "test_pt_14_take_pile_with_natural_pair_or_natural_and_wild"),
+                  (BD, "test_the_pile_taken_freely_comes_whole_into_the_hand_melding_nothing")]},
     "pile.take": {TABLE: [(TK, "test_take_top_takes_one_card_only"),
                           (TK, "test_pile_take_pile_takes_the_whole_pile")]},
     "pile.first_upcard": {
@@ -430,7 +431,8 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
     "game.game_bonus": {TABLE: [(TK, "test_box_and_game_bonuses_are_added_when_the_game_ends")]},
     "game.box_bonus": {TABLE: [(TK, "test_box_and_game_bonuses_are_added_when_the_game_ends")]},
     "game.hand_turn_limit": {
-        TABLE: [(RU, "test_RU_12_resolved_a_hand_still_going_after_500_turns_is_void")]},
+        TABLE: [(RU, "test_RU_12_resolved_a_hand_still_going_after_500_turns_is_void")],
+        CANASTA: [(BD, "test_a_rank_slot_hand_still_going_after_the_turn_limit_is_void")]},
     "game.tie": {
         CANASTA: [(RK, "test_pt_27_game_tie_draw_ends_a_level_game_with_no_winner")],
         TABLE: [(GR, "test_GR_16_resolved_a_tie_at_100_plays_another_hand")]},

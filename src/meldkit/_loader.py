@@ -1513,6 +1513,18 @@ class _Checker:
 
             check_items(spec, self.add)
         im, pile, game = spec.initial_meld, spec.pile, spec.game
+        if game.hand_turn_limit is not None and not 1 <= game.hand_turn_limit <= 100_000:
+            self.add(("game", "hand_turn_limit"), f"expected null or 1 to 100000, got "
+                     f"{game.hand_turn_limit}")
+        if "free" in pile.take_with and self.engine() == CANASTA:
+            if "onto_meld" in pile.take_with:
+                self.add(("pile", "take_with"), "free and onto_meld are both 'take' with no "
+                         "cards, and a free take already lets the top card go onto a meld: "
+                         "keep one")
+            if game.hand_turn_limit is None:
+                self.add(("pile", "take_with"), "free, but game.hand_turn_limit is null: a "
+                         "pile taken freely may pass from hand to hand and the hand never "
+                         "end — set a limit", related=(("game", "hand_turn_limit"),))
         if im.by_hand and im.minimums:
             self.add(("initial_meld", "minimums"), "not used when initial_meld.by_hand is "
                      "given (minimums by hand number): remove one of the two",

@@ -280,6 +280,10 @@ class Rules:
         self.take_natural_pair = "natural_pair" in p.take_with
         self.take_natural_and_wild = "natural_and_wild" in p.take_with
         self.take_onto_meld = "onto_meld" in p.take_with
+        self.take_free = "free" in p.take_with
+        """Whether an unfrozen pile may be taken whole, melding nothing (``take``)."""
+        self.turn_limit = spec.game.hand_turn_limit
+        """Turns after which a hand still going ends void (``game.hand_turn_limit``)."""
         self.take_onto_book = p.onto_book
         self.frozen_same_rank_pair = p.frozen_take_with == "same_rank_pair"
         self.frozen_until_melded = p.frozen_until_melded

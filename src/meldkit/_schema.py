@@ -408,11 +408,13 @@ class PileSpec:
     freezes_on: list[str] = _f(["JK", "2"], "Discarding one of these freezes the pile.")
     blocked_by: list[str] = _f(["3"], "A pile with one of these on top cannot be taken.")
     requires_melded: bool = _f(False, "Only a side that has already melded may take the pile.")
-    take_with: list[Literal["natural_pair", "natural_and_wild", "onto_meld"]] = _f(
+    take_with: list[Literal["natural_pair", "natural_and_wild", "onto_meld", "free"]] = _f(
         ["natural_pair", "natural_and_wild"],
         "Ways to take an unfrozen pile: the top card with two naturals of its rank, with one "
         "natural and one wild card, or alone onto the side's open meld of its rank (or, with "
-        "`melds.sequences`, onto the end of one of the side's sequences).",
+        "`melds.sequences`, onto the end of one of the side's sequences); or `free`: the "
+        "whole pile into the hand, melding nothing (`take`; not beside `onto_meld`, and it "
+        "needs `game.hand_turn_limit`).",
     )
     take: Literal["pile", "top", "deep"] = _f(
         "pile",
@@ -724,8 +726,9 @@ class GameSpec:
     )
     hand_turn_limit: int | None = _f(
         None,
-        "Table-meld packs: a hand still going after this many turns ends void, so that games "
-        "between bots always end (null: no limit).",
+        "A hand still going after this many turns ends void (nobody scores for it), so that "
+        "games between bots always end (null: no limit); a rank-slot pack that lets the pile "
+        "be taken freely (`pile.take_with: [free]`) needs one.",
     )
     tie: Literal["play_on", "draw"] = _f(
         "play_on",
@@ -973,7 +976,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "game.winner": _k(TABLE, inert="highest"),
     "game.game_bonus": _k(TABLE, inert=0),
     "game.box_bonus": _k(TABLE, inert=0),
-    "game.hand_turn_limit": _k(TABLE, inert=None),
+    "game.hand_turn_limit": _k(CANASTA, TABLE, inert=None),
     "game.tie": _CT,
     "game.eliminate_above": _k(TABLE, inert=None),
 }

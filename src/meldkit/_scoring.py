@@ -58,6 +58,8 @@ class HandFinal:
     """``players.sides_form``: per seat, the side it scored with — the index in ``melds``
     of the melds it played (the lone player's own, the others' joined under the lowest
     seat among them); empty: the sides were the seating (``team_of``)."""
+    void: bool = False
+    """The hand ended void (``game.hand_turn_limit``): nobody scores for it."""
 
     @property
     def at_once(self) -> bool:
@@ -71,6 +73,8 @@ class HandFinal:
         d = attr.asdict(self, retain_collection_types=False)
         if not self.sides:
             del d["sides"]  # (written only where sides formed)
+        if not self.void:
+            del d["void"]  # (written only for a void hand)
         return d
 
     @classmethod
@@ -89,6 +93,7 @@ class HandFinal:
             hand_number=d.get("hand_number", 0),
             ext=d.get("ext", {}),
             sides=tuple(d.get("sides", ())),
+            void=d.get("void", False),
         )
 
 
@@ -164,11 +169,18 @@ def canasta_items(rules: Rules) -> tuple[Item, ...]:
 def score_hand(rules: Rules, final: HandFinal) -> list[TeamScore]:
     """Score every team for a hand that ended as ``final`` describes (the scoring pass,
     :func:`meldkit.kernel.scoring.score`, without the plugin's adjustments)."""
+    if final.void:
+        return void_lines(final)
     if final.sides:
         by_side, side = side_final(final)
         return by_seating(final, side, score(by_side, canasta_items(rules),
                                              line=TeamScore).lines)
     return list(score(final, canasta_items(rules), line=TeamScore).lines)
+
+
+def void_lines(final: HandFinal) -> list[TeamScore]:
+    """A void hand's lines (``game.hand_turn_limit``): every team scores nothing."""
+    return [TeamScore(t) for t in range(max(final.team_of) + 1)]
 
 
 def side_final(final: HandFinal) -> tuple[HandFinal, tuple[int, ...]]:

@@ -147,7 +147,7 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
         "stock", "pile", "pile_frozen", "hands", "hand_size", "reserves", "reserve_taken",
         "bonus", "melds", "open_melds", "melded", "out", "pending", "pile_pending",
         "pending_top", "failed_initial", "melded_at_turn_start", "player_melded", "plugin",
-        "ext", "final_play", "turn_start_sizes", "side_of",
+        "ext", "final_play", "turn_start_sizes", "side_of", "turns",
     )
     """The state fields this model keeps (slots of ``KernelState``)."""
 
@@ -447,6 +447,7 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
         c.melded_at_turn_start = self.melded_at_turn_start
         c.player_melded = self.player_melded[:]
         c.final_play = self.final_play
+        c.turns = self.turns
         c.turn_start_sizes = self.turn_start_sizes[:]
         c.history = self.history[:]
         c.hand_results = self.hand_results[:]
@@ -601,6 +602,7 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
             "final_play": self.final_play,
             "turn_start_sizes": self.turn_start_sizes,
             **({} if self.side_of is self.team_of else {"side_of": self.side_of}),
+            **({} if self.rules.turn_limit is None else {"turns": self.turns}),
             "history": self.history,
             "hand_results": [
                 {"hand_number": h.hand_number, "ended_by": h.ended_by, "went_out": h.went_out,
@@ -751,6 +753,10 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
         if s.phase != OVER and s.out[s.current]:
             raise S.bad("current", f"seat {s.current} is out of this hand and cannot move")
         s._load_turn_marks(d)
+        limit = rules.turn_limit
+        if limit is None and "turns" in d:
+            raise S.bad("turns", "given, but the pack sets no game.hand_turn_limit")
+        s.turns = 0 if limit is None else S.integer(d.get("turns", 0), "turns", 0, limit - 1)
         s.hand_results = []
         totals = [0] * n_teams
         for i, h in enumerate(S.array(S.get(d, "hand_results"), "hand_results",
@@ -765,7 +771,13 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
                 S.integer(went_out, f"{where}.went_out", 0, n - 1)
             if (went_out is None) != (ended_by != "went_out"):
                 raise S.bad(f"{where}.went_out", f"does not agree with ended_by {ended_by!r}")
+            if ended_by == "turn_limit" and rules.turn_limit is None:
+                raise S.bad(f"{where}.ended_by", "turn_limit, but the pack sets no "
+                                                 "game.hand_turn_limit")
             final = s._final_from_save(S.get(h, "final", f"{where}."), f"{where}.final", i + 1)
+            if final.void != (ended_by == "turn_limit"):
+                raise S.bad(f"{where}.final.void", f"{str(final.void).lower()}, but a hand "
+                            "is void exactly when it ends at the turn limit (turn_limit)")
             if final.went_out != went_out:
                 raise S.bad(f"{where}.final.went_out", "differs from the hand's went_out")
             scores = tuple(s._score(final))
@@ -783,7 +795,8 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
         s._check_position()
         return s
 
-    _ENDINGS = ("went_out", "stock_empty", "one_side_left", "no_legal_move", "no_progress")
+    _ENDINGS = ("went_out", "stock_empty", "one_side_left", "no_legal_move", "no_progress",
+                "turn_limit")
     """Every ``ended_by`` a hand of the canasta kernel can have."""
 
     def _check_position(self) -> None:
@@ -942,6 +955,7 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
             hand_number=hand_number,
             ext=json.loads(json.dumps(ext)),
             sides=() if sides is self.team_of else tuple(sides),
+            void=S.boolean(v.get("void", False), f"{where}.void"),
         )
 
 

@@ -474,13 +474,18 @@ def _pile(spec) -> list[str]:
                      + ("" if p.onto_book else f", if that meld is not yet a book "
                         f"({_cards(spec.books.size)})"),
     }
-    if len(p.take_with) == 1:
-        out.append(f"- To take the pile, meld its top card {ways[p.take_with[0]]}, then take "
+    melding = [w for w in p.take_with if w != "free"]
+    if "free" in p.take_with:
+        out.append("- An unfrozen pile may be taken whole into your hand, melding nothing "
+                   "(`take`)" + (" — or by melding its top card as below." if melding
+                                 else "."))
+    if len(melding) == 1:
+        out.append(f"- To take the pile, meld its top card {ways[melding[0]]}, then take "
                    "the rest of the pile into your hand.")
-    else:
+    elif melding:
         out.append("- To take the pile, meld its top card in one of these ways, then take the "
                    "rest of the pile into your hand:")
-        for w in p.take_with:
+        for w in melding:
             out.append(f"  - {ways[w]}")
     if p.single_card_rule:
         out.append("- A player holding a single card may not take a pile of a single card.")
@@ -569,6 +574,9 @@ def _hand_end(spec) -> list[str]:
                    "(or cannot) take the pile.")
     if h.players_out_without_discard and h.one_side_left:
         out.append("- It also ends when only one side still has players in the hand.")
+    if spec.game.hand_turn_limit is not None:
+        out.append(f"- A hand still going after {spec.game.hand_turn_limit} turns is void: "
+                   "nobody scores for it.")
     if spec.cards.bonus and h.last_card_bonus == "meld_then_end":
         out.append("- When the last card of the stock, drawn, is a bonus card, it is laid out "
                    "and play ends: the player who drew it may meld and lay off but not "

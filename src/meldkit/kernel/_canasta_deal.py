@@ -87,6 +87,7 @@ class DealPhase:
         self.reserve_taken = [rules.reserve_size == 0] * n
         self.bonus = [[] for _ in range(n)]
         self.side_of = self.team_of  # players.sides_form: the seating until sides form
+        self.turns = 0  # turns played this hand (game.hand_turn_limit)
         self.melds = [[] for _ in range(self.n_teams)]
         self.open_melds = [[None] * _SLOTS for _ in range(self.n_teams)]
         self.melded = [False] * self.n_teams

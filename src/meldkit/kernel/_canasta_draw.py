@@ -86,6 +86,9 @@ class DrawPhase:
             return _r("pile/needs-melded", "your side must meld before taking the pile")
         if a.target >= 0:
             return self._check_take_onto_run(a)
+        if not a.cards and rules.take_free and not (
+                self.pile_frozen or (rules.frozen_until_melded and not self.melded[t])):
+            return None  # pile.take_with: free — the whole pile, melding nothing
         if not (rules.is_natural_rank[top] or rules.is_wild_rank[top]):
             return _r("pile/top-unmeldable", f"a {code} cannot be melded, so the pile cannot be taken")
         slot = WILD if rules.is_wild_rank[top] else top
@@ -172,8 +175,12 @@ class DrawPhase:
         t = self.side_of[p]
         rules = self.rules
         top = self.pile.pop()
-        slot = WILD if rules.is_wild_rank[self.rank_of[top]] else self.rank_of[top]
         self.phase = PLAY_PHASE
+        if not a.cards and rules.take_free:  # the whole pile into the hand, unmelded
+            self._to_hand(p, top)
+            self._take_rest_of_pile(p)
+            return
+        slot = WILD if rules.is_wild_rank[self.rank_of[top]] else self.rank_of[top]
         ids = [top] + [self._from_hand(p, r) for r in a.cards]
         before = self.open_melds[t][slot]
         before_size = len(before.cards) if before else 0

@@ -10,7 +10,8 @@ import json
 from .. import saves as _saves
 from .._game import call_hook
 from .._liveness import IDLE_ENDINGS, no_progress
-from .._scoring import HandFinal, TeamScore, by_seating, canasta_items, side_final
+from .._scoring import (HandFinal, TeamScore, by_seating, canasta_items, side_final,
+                        void_lines)
 from ._canasta_common import DRAW_PHASE, OVER, PLAY_PHASE, HandResult, totals
 from .scoring import score
 
@@ -26,6 +27,11 @@ class HandEnd:
             return
         rules = self.rules
         n = self.n_players
+        if rules.turn_limit is not None:  # game.hand_turn_limit: the hand ends void
+            self.turns += 1
+            if self.turns >= rules.turn_limit:
+                self._end_hand("turn_limit", None)
+                return
         if rules.players_leave and rules.one_side_left_ends:
             sides = {self.side_of[q] for q in range(n) if not self.out[q]}
             if len(sides) <= 1:
@@ -90,6 +96,8 @@ class HandEnd:
         adjust = None if plugin is None else (
             lambda f, lines: call_hook(plugin.name, "adjust_scores", plugin.adjust_scores,
                                        self, f, lines))
+        if final.void:  # game.hand_turn_limit: nobody scores for the hand
+            return void_lines(final)
         if final.sides:  # players.sides_form: scored by the sides as formed
             by_side, side = side_final(final)
             lines = score(by_side, canasta_items(self.rules), line=TeamScore, adjust=adjust).lines
@@ -103,8 +111,9 @@ class HandEnd:
     @staticmethod
     def _idle(h: HandResult) -> bool:
         """Whether a finished hand was idle: it ended on an empty stock or with no legal
-        move, nobody went out, and no card was melded."""
-        return h.went_out is None and h.ended_by in IDLE_ENDINGS and not any(h.final.melds)
+        move, nobody went out, and no card was melded — or it was void, at the turn limit."""
+        return h.went_out is None and h.ended_by in IDLE_ENDINGS and (
+            h.final.void or not any(h.final.melds))
 
     def _end_hand(self, ended_by: str, went_out: int | None) -> None:
         self.final_play = False
@@ -123,6 +132,7 @@ class HandEnd:
             hand_number=self.hand_number,
             ext=json.loads(json.dumps(self.ext)) if self.ext else {},
             sides=() if self.side_of is self.team_of else tuple(self.side_of),
+            void=ended_by == "turn_limit",
         )
         scores = tuple(self._score(final))
         self.hand_results.append(HandResult(self.hand_number, ended_by, went_out, scores,

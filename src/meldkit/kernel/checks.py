@@ -171,9 +171,6 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
         add(("game", "winner"), f"lowest, but with {style} scoring the winner of each hand "
             "scores: reaching the target means winning (game.winner: highest)",
             related=(("scoring", "style"),))
-    if game.hand_turn_limit is not None and not 1 <= game.hand_turn_limit <= 100_000:
-        add(("game", "hand_turn_limit"), f"expected null or 1 to 100000, got "
-            f"{game.hand_turn_limit}")
 
     deal = spec.deal
     for n, size in deal.hand_by_players.items():
