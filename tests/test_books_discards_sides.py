@@ -353,7 +353,8 @@ def test_a_save_or_record_with_sides_no_formation_makes_is_refused():
     d = json.loads(g.to_json())
     for bad, says in (([0, 1, 2, 0], "side_of: expected 3 items"),
                       ([1, 1, 2], "side_of: [1, 1, 2] is not a formation of sides"),
-                      ([0, 1, 1], "side_of[2]: seat 2 plays on side 1, but its own side 2 holds melds")):
+                      ([0, 1, 1], "side_of[2]: seat 2 plays on side 1, but its own side 2 "
+                                  "holds melds")):
         d2 = json.loads(json.dumps(d))
         d2["side_of"] = bad
         with pytest.raises(meldkit.SaveError) as e:
@@ -383,7 +384,7 @@ def test_sides_form_is_refused_where_it_could_not_work():
         in str(e.value)
 
 
-# --------------------------------------------------------------------------- the turn limit and the free take
+# --------------------------------------------------------------------------- turn limit, free take
 
 LIMITED = """meldkit: 1
 extends: classic_canasta
@@ -503,3 +504,124 @@ def test_the_free_take_and_the_turn_limit_are_refused_where_they_could_not_work(
     with pytest.raises(RulePackError) as e:
         load("extends: rummy\npile: {take_with: [free]}\n", "t.yaml")
     assert "pile.take_with: is read only by the rank-slot meld model" in str(e.value)
+
+
+# --------------------------------------------------------------------------- book kinds' adds
+
+ADDS = """meldkit: 1
+extends: classic_canasta
+name: closing_books
+initial_meld: {minimums: [{minimum: 0}], minimums_by_players: null}
+books:
+  kinds:
+    - {name: natural, max_wilds: 0, value: 500, adds: naturals}
+    - {name: mixed, min_wilds: 1, value: 300, adds: none}
+"""
+"""A rank-slot pack whose canastas keep growing (classic's), but per kind: a natural one
+takes only naturals, a mixed one closes at seven."""
+
+TABLE_ADDS = """meldkit: 1
+extends: rummy
+name: rummy_closing
+players: {min: 2, max: 4, partners: never}
+deck: {decks: 2}
+deal: {hand: 11, hand_by_players: null}
+cards: {wild: ["2"]}
+melds:
+  kinds:
+    - {name: set, type: set, min_size: 3, max_wilds: 2}
+    - {name: run, type: run, min_size: 3, max_wilds: 2}
+books:
+  size: 7
+  kinds:
+    - {name: clean_run, value: 200, sequence: true, max_wilds: 0, adds: naturals}
+    - {name: dirty_run, value: 100, sequence: true, adds: none}
+    - {name: clean, value: 200, max_wilds: 0, adds: wilds}
+    - {name: dirty, value: 100}
+scoring:
+  style: winner_takes_hands
+  items: [{item: winner_takes}, {item: books}]
+"""
+
+
+def test_a_book_kind_says_what_its_books_still_take_rank_slot():
+    pack = load(ADDS, "closing_books.yaml")
+    hand = "9H 9D 9C 9S 9H 9D 9C 9S KH KD KC KS KH 2C 2D".split()
+    g = rank_slot_deal(pack, {0: hand}, stock=["2H", "KD"], players=2)
+    g.apply("draw")
+    assert "meld K K K K K K 2 2" not in legal(g)  # eight: a mixed canasta holds seven
+    assert g.check("meld K K K K K K 2 2").code == "meld/too-large"
+    g.apply("meld K K K K K 2 2")  # a mixed canasta: closed
+    (kings,) = [m for m in g.melds[0] if m.slot == 12]
+    assert kings.closed and g.open_melds[0][12] is None
+    assert g.check("add K to K").code == "add/no-meld"
+    g.apply("meld 9 9 9 9 9 9 9")  # a natural canasta: it takes natural 9s only
+    assert "add 9 to 9" in legal(g) and "add 2 to 9" not in legal(g)
+    why = g.check("add 2 to 9")
+    assert (why.code, why.sentence) == ("add/book-naturals-only",
+                                        "that book takes only natural cards")
+    g.apply("add 9 to 9")
+    assert GameState.from_json(g.to_json(), pack=pack) == g
+    from meldkit.rulesheet import rules_sheet
+
+    sheet = rules_sheet(pack)
+    assert "- A natural book takes only natural cards." in sheet
+    assert ("- A mixed book is closed and takes no more cards, and the side may start a new "
+            "meld of its rank.") in sheet
+
+
+def test_a_book_kind_says_what_its_books_still_take_table():
+    pack = load(TABLE_ADDS, "rummy_closing.yaml")
+    hands = ["3H 4H 5H 6H 7H 8H 9H 10H 2C 3S 4S", "KC KD KS 5C 9D JS QC 4D 6D JD QD"]
+    g = table_deal(pack, *hands, stock="AC")
+    g.apply("draw")
+    g.apply("meld 3H 4H 5H 6H 7H 8H 9H")  # a clean run of seven: it takes naturals only
+    assert "add 10H to m1" in legal(g) and "add 2C to m1" not in legal(g)
+    why = g.check("add 2C to m1")
+    assert (why.code, why.sentence) == ("add/book-naturals-only",
+                                        "m1 is a book that takes only natural cards")
+    g.apply("add 10H to m1")
+    assert GameState.from_json(g.to_json(), pack=pack) == g
+    from meldkit.rulesheet import rules_sheet
+
+    sheet = rules_sheet(pack)
+    assert "once a book, it takes only natural cards." in sheet
+    assert "once a book, it is closed and takes no more cards." in sheet
+
+
+def test_a_closed_table_book_takes_no_lay_off_and_gives_no_wild_card_back():
+    text = TABLE_ADDS.replace(
+        "    - {name: run, type: run, min_size: 3, max_wilds: 2}\n",
+        "    - {name: run, type: run, min_size: 3, max_wilds: 2}\n  lay_off: {win_back: true}\n")
+    pack = load(text, "rummy_closed.yaml")
+    hands = ["3H 4H 5H 2C 7H 8H 9H 10H 6H JS QS", "KC KD KS 5C 9D JS QC 4D 6D JD QD"]
+    g = table_deal(pack, *hands, stock="AC")
+    g.apply("draw")
+    g.apply("meld 2C 3H 4H 5H 7H 8H 9H")  # the 2 stands for 6H: a dirty run of seven
+    assert g.check("add 10H to m1").code == "add/book-closed"
+    assert "trade 6H to m1" not in legal(g)  # a closed book gives no wild card back
+    growing = load(text.replace("sequence: true, adds: none}", "sequence: true}"), "grow.yaml")
+    g = table_deal(growing, *hands, stock="AC")
+    g.apply("draw")
+    g.apply("meld 2C 3H 4H 5H 7H 8H 9H")
+    assert {"add 10H to m1", "trade 6H to m1"} <= legal(g)  # without adds: none
+
+
+def test_book_adds_are_refused_where_they_would_change_nothing():
+    with pytest.raises(RulePackError) as e:
+        load("extends: samba\nbooks:\n  kinds:\n    - {name: samba, sequence: true, "
+             "value: 1500, adds: none}\n", "s.yaml")
+    assert ("s.yaml:4:50: books.kinds[0].adds: none, but a sequence takes cards until "
+            "melds.sequences.max_size") in str(e.value)
+    with pytest.raises(RulePackError) as e:
+        load("extends: pony_tail\nbooks:\n  kinds:\n    - {name: w, wild_only: true, "
+             "adds: naturals}\n", "w.yaml")
+    assert "books.kinds[0].adds: naturals, but a book of wild cards only takes no natural" \
+        in str(e.value)
+
+
+def test_book_adds_keep_cards_conserved_and_legal_moves_exact_over_random_play():
+    assert check_conformance(load(ADDS, "closing_books.yaml"), players=2, games=2,
+                             hands=1) > 0
+    assert check_conformance(load(TABLE_ADDS, "rummy_closing.yaml"), players=3, games=2,
+                             hands=1) > 0

@@ -299,6 +299,10 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
     "books.kinds[].sequence": {
         CANASTA: [(CF, "test_a_sequence_book_kind_scores_a_sequence_of_book_size")],
         TABLE: [(TB, "test_a_clean_run_of_seven_counts_as_a_clean_book_and_the_hand_goes_out")]},  # noqa: E501
+    "books.kinds[].adds": {
+        CANASTA: [(BD, "test_a_book_kind_says_what_its_books_still_take_rank_slot")],
+        TABLE: [(BD, "test_a_book_kind_says_what_its_books_still_take_table"),
+                (BD, "test_a_closed_table_book_takes_no_lay_off_and_gives_no_wild_card_back")]},
     "books.kinds[].counts_as": {
         CANASTA: [(TB, "test_counts_as_lets_a_rank_slot_book_stand_in_for_another_kind_to_go_out")],  # noqa: E501
         TABLE: [(TB, "test_a_clean_run_of_seven_counts_as_a_clean_book_and_the_hand_goes_out")]},  # noqa: E501
@@ -338,7 +342,7 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
         CANASTA: [(BD, "test_the_first_to_take_the_pile_plays_alone_and_the_others_play_one_sides_melds"),  # noqa: E501
                   (BD, "test_the_formed_sides_score_each_of_the_others_the_sides_total")]},
     "pile.discard_bans": {
-        CANASTA: [(BD, "test_no_seven_is_discarded_until_the_side_holds_a_book_of_sevens_rank_slot"),
+        CANASTA: [(BD, "test_no_seven_is_discarded_until_the_side_holds_a_book_of_sevens_rank_slot"),  # noqa: E501
                   (BD, "test_a_wild_card_is_discarded_only_going_out_and_a_hand_all_banned_lifts_the_bans")],  # noqa: E501
         TABLE: [(BD, "test_no_seven_is_discarded_until_the_side_holds_a_book_of_sevens_table"),
                 (BD, "test_all_banned_pass_in_a_table_pack_and_a_ban_until_opened")]},

@@ -1365,6 +1365,15 @@ class _Checker:
                          f"{kind.counts_as!r}, but going_out.required_books does not name "
                          f"{kind.counts_as!r}: it would change nothing",
                          related=(("going_out", "required_books"),))
+            if kind.adds is not None and kind.sequence and not self.spec.melds.kinds:
+                self.add(("books", "kinds", i, "adds"), f"{kind.adds}, but a sequence takes "
+                         "cards until melds.sequences.max_size, then no more: remove it",
+                         related=(("books", "kinds", i, "sequence"),))
+            if kind.adds in ("naturals", "wilds") and kind.wild_only:
+                self.add(("books", "kinds", i, "adds"), f"{kind.adds}, but a book of wild "
+                         "cards only takes no natural card: write wilds or none"
+                         if kind.adds == "naturals" else f"{kind.adds}: a book of wild cards "
+                         "only takes nothing else anyway (write any)")
             if kind.min_wilds < 0:
                 self.add(
                     ("books", "kinds", i, "min_wilds"), f"expected at least 0, got {kind.min_wilds}"
@@ -1625,8 +1634,8 @@ class _Checker:
         for i, name in enumerate(spec.going_out.required_books):
             seen[name] = seen.get(name, 0) + 1
             kind = kinds.get(name)
-            if kind is None or seen[name] < 2:
-                continue
+            if kind is None or seen[name] < 2 or kind.adds == "none":
+                continue  # (a kind that closes frees its rank for another meld)
             most = 1 if kind.wild_only else (len(kind.ranks) if kind.ranks is not None else None)
             if most is not None and seen[name] > most:
                 self.add(("going_out", "required_books", i),

@@ -314,6 +314,15 @@ class BookKind:
         "The name of another kind this book also counts as toward `going_out.required_books` "
         "(`clean`: a clean run is a clean book for going out; null: only its own kind).",
     )
+    adds: Literal["any", "naturals", "wilds", "none"] | None = _f(
+        None,
+        "What a book of this kind still takes once it is a book: `any` card, only "
+        "`naturals`, only `wilds`, or `none` — closed at `books.size` (in a rank-slot pack "
+        "the side may then start a new meld of its rank). Null: the pack's `books."
+        "close_at_size` in a rank-slot pack (`none` when true), `any` in a table-meld pack "
+        "(books keep growing). A book whose kind changes as cards are added (a wild card on "
+        "a clean book) takes what its new kind takes.",
+    )
 
 
 @frozen

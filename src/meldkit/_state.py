@@ -703,8 +703,14 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
                     joined.append((where, why[1]))  # two melds joined as sides formed?
                 elif why is not None:
                     raise S.bad(where, why[1])
-                if closed and not (rules.close_at_size and len(ids) >= rules.book_size):
-                    raise S.bad(f"{where}[2]", "only a complete book is closed")
+                closes = (len(ids) >= rules.book_size
+                          and rules.book_adds(slot, mm.wild) == "none")
+                if closed and not closes:
+                    raise S.bad(f"{where}[2]", "only a complete book of a kind that closes "
+                                               "is closed")
+                if closes and not closed and not pending and rules.adds_by_kind:
+                    raise S.bad(f"{where}[2]", "a complete book of a kind that closes "
+                                               "(books.kinds[].adds: none) is closed")
                 mm.closed = closed
                 team.append(mm)
                 if not closed:

@@ -360,6 +360,16 @@ def _books(spec) -> list[str]:
                 "| Kind | Book | Value |", "|---|---|---:|"]
         for k in b.kinds:
             out.append(f"| {k.name} | {_book_kind_text(k, b.size)} | {k.value} |")
+        from .kernel.rulesheet import BOOK_ADDS_WORDS
+
+        default = "none" if b.close_at_size else "any"
+        said = [(k.name, k.adds) for k in b.kinds if k.adds is not None and k.adds != default]
+        if said:
+            out.append("")
+            words = {**BOOK_ADDS_WORDS, "any": "keeps taking cards"}
+            out += [f"- A {name} book {words[adds]}"
+                    + (", and the side may start a new meld of its rank." if adds == "none"
+                       else ".") for name, adds in said]
     return out
 
 

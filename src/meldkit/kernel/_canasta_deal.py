@@ -145,7 +145,8 @@ class DealPhase:
                 into.cards.extend(m.cards)
                 into.nat += m.nat
                 into.wild += m.wild
-                if rules.close_at_size and len(into.cards) >= rules.book_size:
+                if (len(into.cards) >= rules.book_size
+                        and rules.book_adds(into.slot, into.wild) == "none"):
                     into.closed = True
                     opens[m.slot] = None
             self.melds[t] = []

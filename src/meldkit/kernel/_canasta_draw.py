@@ -152,8 +152,13 @@ class DrawPhase:
         if slot == WILD:
             nat, wild = 0, nat + wild
         bad = rules.meld_shape_ok(slot, nat, wild)
+        if bad is None and rules.adds_by_kind:  # books.kinds[].adds
+            have, have_wild = (len(opened.cards), opened.wild) if opened else (0, 0)
+            bad = rules.book_adds_ok(slot, have, have_wild, nat + wild - have - (
+                wild - have_wild), wild - have_wild)
         if bad:
-            return Reason(bad[0].replace("meld/", "pile/meld-"), f"the {code} cannot be melded: {bad[1]}")
+            return Reason(bad[0].replace("meld/", "pile/meld-").replace("add/", "pile/"),
+                          f"the {code} cannot be melded: {bad[1]}")
         size = nat + wild
         completes = size >= rules.book_size and (opened is None or len(opened.cards) < rules.book_size)
         if not self.melded[t]:

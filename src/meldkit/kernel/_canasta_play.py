@@ -101,11 +101,14 @@ class PlayPhase:
         else:
             hi = min(held, room)
         acts, totals = [], []
+        adds_ok = rules.book_adds_ok if rules.adds_by_kind else None
         for n in range(lo, hi + 1):
             for mix, w in rules.mixes_for(list(wild_key)):
                 total = n + w
                 if w > max_w or total > room or total < least:
                     continue
+                if adds_ok is not None and adds_ok(slot, have, have_wild, n, w) is not None:
+                    continue  # books.kinds[].adds: what a book of its kind still takes
                 acts.append(self._meld_action(new, slot, n, mix))
                 totals.append(total)
         return tuple(acts), tuple(totals), max(totals, default=0)
@@ -167,6 +170,12 @@ class PlayPhase:
         bad = rules.meld_shape_ok(slot, nat, wild)
         if bad:
             return Reason(*bad)
+        if rules.adds_by_kind:  # books.kinds[].adds
+            have, have_wild = (len(opened.cards), opened.wild) if opened else (0, 0)
+            add_wild = len(cards) if slot == WILD else n_wild
+            bad = rules.book_adds_ok(slot, have, have_wild, len(cards) - add_wild, add_wild)
+            if bad:
+                return Reason(*bad)
         size = nat + wild
         before = len(opened.cards) if opened else 0
         completes = size >= rules.book_size > before
@@ -369,7 +378,8 @@ class PlayPhase:
             had_book = any(len(m.cards) >= rules.book_size for m in self.melds[t]
                            if m not in completed and not m.pending)
             for m in completed:
-                if rules.close_at_size and m.slot != SEQ:  # a sequence closes at max_size
+                if m.slot != SEQ and rules.book_adds(m.slot, m.wild) == "none":
+                    # closed at books.size (a sequence closes at its max_size)
                     m.closed = True
                     self.open_melds[t][m.slot] = None
             mode = rules.pickup_on_book

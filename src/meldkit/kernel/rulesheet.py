@@ -472,11 +472,22 @@ def _books(spec) -> list[str]:
         if k.min_wilds:
             wilds = (wilds + ", " if wilds else "") + f"at least {k.min_wilds} wild"
         also = f"; it counts as a {k.counts_as} book for going out" if k.counts_as else ""
+        adds = BOOK_ADDS_WORDS.get(k.adds or "any", "")
         out.append(f"- **{k.name}** ({k.value} points): {shape}"
-                   + (f" with {wilds}" if wilds else "") + f"{also}.")
+                   + (f" with {wilds}" if wilds else "") + f"{also}" + (
+                       f"; once a book, it {adds}" if adds else "") + ".")
     if b.kinds:
         out.append("- A book is of the first kind above that it fits.")
     return out
+
+
+BOOK_ADDS_WORDS = {
+    "none": "is closed and takes no more cards",
+    "naturals": "takes only natural cards",
+    "wilds": "takes only wild cards",
+}
+"""What a book of a kind still takes (``books.kinds[].adds``), in the rules sheet's words
+(both meld models; ``any`` goes without saying)."""
 
 
 def _books_to_go_out(spec) -> list[str]:

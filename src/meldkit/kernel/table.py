@@ -184,6 +184,10 @@ class TableRules:
         """Cards in each reserve pile (``deal.reserve``; 0: none)."""
         self.reserve_side = spec.deal.reserve_per == "side"
         self.tracks_books = self.needs_books or any(name == "books" for name, _ in items)
+        self.book_adds = tuple(k.adds or "any" for k in spec.books.kinds)
+        """Per book kind, what its books still take (``books.kinds[].adds``; books keep
+        growing where it is not given)."""
+        self.restricts_books = any(a != "any" for a in self.book_adds)
         self.discard_ban_of: dict[int, tuple[str, ...]] = {}
         """Card kind → the conditions each ban on discarding it waits for
         (``pile.discard_bans``: banned while one of them does not hold)."""
@@ -750,7 +754,30 @@ class TableModel:
         fit = fits[kind] = self._grow(m, kind)
         return fit
 
+    def _book_adds(self, m: TableMeld) -> str:
+        """What meld ``m`` still takes as a book (``books.kinds[].adds``): ``any`` below
+        ``books.size``, or for a book of a kind that does not say."""
+        if len(m.cards) < self.rules.book_size:
+            return "any"
+        k = self._meld_book(m)
+        return "any" if k is None or k < 0 else self.rules.book_adds[k]
+
+    def _adds_refused(self, m: TableMeld, kind: int) -> tuple[str, str] | None:
+        """Why card ``kind`` may not go onto meld ``m`` as its book kind says; None if it
+        may."""
+        adds = self._book_adds(m)
+        wild = kind in self.rules.wild
+        if adds == "none":
+            return "add/book-closed", f"m{m.id} is a closed book: it takes no more cards"
+        if adds == "naturals" and wild:
+            return "add/book-naturals-only", f"m{m.id} is a book that takes only natural cards"
+        if adds == "wilds" and not wild:
+            return "add/book-wilds-only", f"m{m.id} is a book that takes only wild cards"
+        return None
+
     def _grow(self, m: TableMeld, kind: int) -> tuple[Match, int, int] | None:
+        if self.rules.restricts_books and self._adds_refused(m, kind) is not None:
+            return None  # books.kinds[].adds: what a book of its kind still takes
         grown = self.rules.melds.can_add(m.match, kind)
         if grown is None:
             return None
@@ -928,6 +955,10 @@ class TableModel:
             m = self.meld_by_id(a.target)
             if m is None:
                 return "meld/no-such-meld", f"there is no meld m{a.target}"
+            if self.rules.restricts_books and a.cards:
+                why = self._adds_refused(m, a.cards[0])
+                if why is not None:
+                    return why
             return "add/does-not-fit", f"{card_code(a.cards[0])} cannot be laid off on m{a.target}"
         if t == "trade":
             return ("trade/no-wild-card", f"no wild card of m{a.target} stands for "
@@ -1499,6 +1530,8 @@ class TableModel:
         for m in self.melds:
             if not any(k in wild for k in m.match.cards) or not self._may_lay_off_on(p, m):
                 continue
+            if self.rules.restricts_books and self._book_adds(m) in ("none", "wilds"):
+                continue  # a book that takes no natural card gives no wild card back
             for kind in held:
                 if mr.win_back(m.match, kind) is not None:
                     out.append(_action("trade", (kind,), m.id))
