@@ -1,5 +1,8 @@
-"""Books, discards, the pile and sides (issue 24, items 4 and 6), in both meld models:
-discards banned by a condition (``pile.discard_bans``, ``pile.all_banned``)."""
+"""Books, discards, the pile and sides (issue 24, items 4 and 6): discards banned by a
+condition (``pile.discard_bans``, ``pile.all_banned``; both meld models), sides formed
+during a hand (``players.sides_form``; rank-slot packs), a turn limit in both models
+(``game.hand_turn_limit``) and the pile taken freely (``pile.take_with: free``; rank-slot
+packs), and what a book still takes by its kind (``books.kinds[].adds``; both models)."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ import pytest
 import meldkit
 from meldkit import GameState, RulePackError
 from meldkit.testing import check_conformance, stack_deck
+from test_table_books import BOOKS
 
 # --------------------------------------------------------------------------- packs
 
@@ -24,17 +28,7 @@ pile:
 """
 """A rank-slot pack: no 7 until the side holds a book of 7s; wild cards only going out."""
 
-TABLE_BANS = """meldkit: 1
-extends: rummy
-name: rummy_waits
-players: {min: 2, max: 6, partners: never}
-deck: {decks: 2}
-deal: {hand: 9, hand_by_players: {2: 9, 5: 9, 6: 9}}
-cards: {wild: ["2"]}
-melds:
-  kinds:
-    - {name: set, type: set, min_size: 3, max_wilds: 1}
-    - {name: run, type: run, min_size: 3, max_wilds: 1}
+TABLE_BANS = BOOKS.split("books:")[0].replace("rummy_books", "rummy_waits") + """
 books: {size: 5}
 pile:
   discard_bans:
@@ -508,11 +502,7 @@ def test_the_free_take_and_the_turn_limit_are_refused_where_they_could_not_work(
 
 # --------------------------------------------------------------------------- book kinds' adds
 
-ADDS = """meldkit: 1
-extends: classic_canasta
-name: closing_books
-initial_meld: {minimums: [{minimum: 0}], minimums_by_players: null}
-books:
+ADDS = SEVENS.split("pile:")[0].replace("sevens_wait", "closing_books") + """books:
   kinds:
     - {name: natural, max_wilds: 0, value: 500, adds: naturals}
     - {name: mixed, min_wilds: 1, value: 300, adds: none}
@@ -520,17 +510,7 @@ books:
 """A rank-slot pack whose canastas keep growing (classic's), but per kind: a natural one
 takes only naturals, a mixed one closes at seven."""
 
-TABLE_ADDS = """meldkit: 1
-extends: rummy
-name: rummy_closing
-players: {min: 2, max: 4, partners: never}
-deck: {decks: 2}
-deal: {hand: 11, hand_by_players: null}
-cards: {wild: ["2"]}
-melds:
-  kinds:
-    - {name: set, type: set, min_size: 3, max_wilds: 2}
-    - {name: run, type: run, min_size: 3, max_wilds: 2}
+TABLE_ADDS = BOOKS.split("books:")[0].replace("rummy_books", "rummy_closing") + """
 books:
   size: 7
   kinds:
@@ -544,6 +524,21 @@ scoring:
 """
 
 
+def _naturals_only(g, book: str, natural: str, wild: str, sentence: str, sheet_lines):
+    """Lay ``book`` (a book of a kind that takes natural cards only): the ``natural``
+    lay-off is offered and the ``wild`` one refused; it saves; the rules sheet says so."""
+    from meldkit.rulesheet import rules_sheet
+
+    g.apply(book)
+    assert natural in legal(g) and wild not in legal(g)
+    why = g.check(wild)
+    assert (why.code, why.sentence) == ("add/book-naturals-only", sentence)
+    g.apply(natural)
+    assert GameState.from_json(g.to_json(), pack=g.pack) == g
+    sheet = rules_sheet(g.pack)
+    assert [line for line in sheet_lines if line not in sheet] == []
+
+
 def test_a_book_kind_says_what_its_books_still_take_rank_slot():
     pack = load(ADDS, "closing_books.yaml")
     hand = "9H 9D 9C 9S 9H 9D 9C 9S KH KD KC KS KH 2C 2D".split()
@@ -555,46 +550,30 @@ def test_a_book_kind_says_what_its_books_still_take_rank_slot():
     (kings,) = [m for m in g.melds[0] if m.slot == 12]
     assert kings.closed and g.open_melds[0][12] is None
     assert g.check("add K to K").code == "add/no-meld"
-    g.apply("meld 9 9 9 9 9 9 9")  # a natural canasta: it takes natural 9s only
-    assert "add 9 to 9" in legal(g) and "add 2 to 9" not in legal(g)
-    why = g.check("add 2 to 9")
-    assert (why.code, why.sentence) == ("add/book-naturals-only",
-                                        "that book takes only natural cards")
-    g.apply("add 9 to 9")
-    assert GameState.from_json(g.to_json(), pack=pack) == g
-    from meldkit.rulesheet import rules_sheet
-
-    sheet = rules_sheet(pack)
-    assert "- A natural book takes only natural cards." in sheet
-    assert ("- A mixed book is closed and takes no more cards, and the side may start a new "
-            "meld of its rank.") in sheet
+    _naturals_only(g, "meld 9 9 9 9 9 9 9", "add 9 to 9", "add 2 to 9",
+                   "that book takes only natural cards",
+                   ["- A natural book takes only natural cards.",
+                    "- A mixed book is closed and takes no more cards, and the side may start "
+                    "a new meld of its rank."])
 
 
 def test_a_book_kind_says_what_its_books_still_take_table():
     pack = load(TABLE_ADDS, "rummy_closing.yaml")
-    hands = ["3H 4H 5H 6H 7H 8H 9H 10H 2C 3S 4S", "KC KD KS 5C 9D JS QC 4D 6D JD QD"]
-    g = table_deal(pack, *hands, stock="AC")
-    g.apply("draw")
-    g.apply("meld 3H 4H 5H 6H 7H 8H 9H")  # a clean run of seven: it takes naturals only
-    assert "add 10H to m1" in legal(g) and "add 2C to m1" not in legal(g)
-    why = g.check("add 2C to m1")
-    assert (why.code, why.sentence) == ("add/book-naturals-only",
-                                        "m1 is a book that takes only natural cards")
-    g.apply("add 10H to m1")
-    assert GameState.from_json(g.to_json(), pack=pack) == g
-    from meldkit.rulesheet import rules_sheet
-
-    sheet = rules_sheet(pack)
-    assert "once a book, it takes only natural cards." in sheet
-    assert "once a book, it is closed and takes no more cards." in sheet
+    g = table_deal(pack, "3H 4H 5H 6H 7H 8H 9H 10H 2C", "KC KD KS 5C 9D JS QC 4D 6D",
+                   stock="AC")
+    g.apply("draw")  # a clean run of seven takes naturals only
+    _naturals_only(g, "meld 3H 4H 5H 6H 7H 8H 9H", "add 10H to m1", "add 2C to m1",
+                   "m1 is a book that takes only natural cards",
+                   ["once a book, it takes only natural cards.",
+                    "once a book, it is closed and takes no more cards."])
 
 
 def test_a_closed_table_book_takes_no_lay_off_and_gives_no_wild_card_back():
     text = TABLE_ADDS.replace(
-        "    - {name: run, type: run, min_size: 3, max_wilds: 2}\n",
-        "    - {name: run, type: run, min_size: 3, max_wilds: 2}\n  lay_off: {win_back: true}\n")
+        "    - {name: run, type: run, min_size: 3, max_wilds: 1}\n",
+        "    - {name: run, type: run, min_size: 3, max_wilds: 1}\n  lay_off: {win_back: true}\n")
     pack = load(text, "rummy_closed.yaml")
-    hands = ["3H 4H 5H 2C 7H 8H 9H 10H 6H JS QS", "KC KD KS 5C 9D JS QC 4D 6D JD QD"]
+    hands = ["3H 4H 5H 2C 7H 8H 9H 10H 6H", "KC KD KS 5C 9D JS QC 4D 6D"]
     g = table_deal(pack, *hands, stock="AC")
     g.apply("draw")
     g.apply("meld 2C 3H 4H 5H 7H 8H 9H")  # the 2 stands for 6H: a dirty run of seven
