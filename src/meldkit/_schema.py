@@ -333,7 +333,8 @@ class BooksSpec:
 
     size: int = _f(7, "Cards that make a meld a book.")
     close_at_size: bool = _f(
-        True, "A book is closed at `size` and takes no more cards; false: books keep growing."
+        True, "A book is closed at `size` and takes no more cards; false: books keep growing. "
+        "A book kind's `adds` says otherwise for its own books.",
     )
     kinds: list[BookKind] = _f([], "The kinds of book, in matching order.")
 
