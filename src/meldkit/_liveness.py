@@ -13,11 +13,9 @@ nothing else in every hand, and without this bound would play on for ever with i
 falling (issue 19).  The streak is counted from the hand records, so a save needs no field
 for it."""
 
-IDLE_ENDINGS = frozenset({"stock_empty", "no_legal_move", "no_progress", "turn_limit"})
+IDLE_ENDINGS = frozenset({"stock_empty", "no_legal_move", "no_progress"})
 """The hand endings that count towards :data:`NO_PROGRESS_HANDS` when no card was melded
-(``no_progress`` is the last such hand, relabelled); a hand that reached
-``game.hand_turn_limit`` is void, so it counts whatever was melded in it: ten hands in a
-row that never end by play end the game."""
+(``no_progress`` is the last such hand, relabelled)."""
 
 MAX_HANDS_WITHOUT_GAIN = 1_000
 """Hands in a row in which the leading total reaches no new high, after which a game that

@@ -143,7 +143,8 @@ def rules_sheet(pack: RulePack | str | os.PathLike) -> str:
     if spec.melds.kinds:  # a table-meld pack (rummy, gin)
         from .kernel.rulesheet import table_sections
 
-        out += _players_and_cards(spec) + [""] + table_sections(spec)
+        out += _players_and_cards(spec) + [""] + table_sections(
+            spec, discard_ban_lines(spec, "pass"))
         return "\n".join(out).rstrip() + "\n"
     for section in (_players_and_cards, _deal, _turn, _by_deal, _melds, _books, _initial_meld,
                     _pile, _reserve, _going_out, _hand_end, _scoring, _game_end):
@@ -513,9 +514,33 @@ def _pile(spec) -> list[str]:
     else:
         out.append("- A frozen pile is taken only with two natural cards of the top card's "
                    "rank.")
-    from .kernel.rulesheet import discard_ban_lines
-
     return out + discard_ban_lines(spec, "end")
+
+
+_BAN_WORDS = {
+    "book_of_rank": "until the player's side holds a book of its rank",
+    "book": "until the player's side holds a book",
+    "opened": "until the player's side has made its initial meld",
+    "going_out": "except as the player's last card, going out",
+}
+"""The rules sheet's words for each condition of ``pile.discard_bans``."""
+
+
+def discard_ban_lines(spec, verb: str) -> list[str]:
+    """The rules sheet's sentences for ``pile.discard_bans`` and ``pile.all_banned`` (both
+    meld models; ``verb``: the action that ends a turn without a discard)."""
+    bans = spec.pile.discard_bans
+    if not bans:
+        return []
+    out = [f"- **Banned discards:** {_selectors(b.cards, 'or')} may not be discarded "
+           f"{_BAN_WORDS[b.unless]}." for b in bans]
+    if spec.pile.all_banned == "pass":
+        out.append(f"- A player whose every card is banned from the discard ends the turn "
+                   f"without a discard (`{verb}`), keeping the cards.")
+    else:
+        out.append("- A player whose every card is banned from the discard may discard any "
+                   "of them.")
+    return out
 
 
 def _reserve(spec) -> list[str]:

@@ -111,9 +111,8 @@ class HandEnd:
     @staticmethod
     def _idle(h: HandResult) -> bool:
         """Whether a finished hand was idle: it ended on an empty stock or with no legal
-        move, nobody went out, and no card was melded — or it was void, at the turn limit."""
-        return h.went_out is None and h.ended_by in IDLE_ENDINGS and (
-            h.final.void or not any(h.final.melds))
+        move, nobody went out, and no card was melded."""
+        return h.went_out is None and h.ended_by in IDLE_ENDINGS and not any(h.final.melds)
 
     def _end_hand(self, ended_by: str, went_out: int | None) -> None:
         self.final_play = False

@@ -125,14 +125,17 @@ def _per_deal(spec, value, words) -> list[tuple[str, str]] | None:
     return out
 
 
-def table_sections(spec) -> list[str]:
+def table_sections(spec, turn_notes: list[str] = ()) -> list[str]:
     """The deal, turn, melds, the contract, laying off, buying, going out or knocking, the
     stock, scoring and the end of the game, as Markdown lines; a pack with a ``schedule``
-    says what changes from deal to deal."""
+    says what changes from deal to deal.  ``turn_notes`` close the turn's section (the
+    banned discards, which the rules sheet words as its card categories)."""
     out: list[str] = []
     for section in (_deal, _turn, _melds, _books, _opening, _lay_off, _buying, _dropping, _ending,
                     _stock, _scoring, _game):
         lines = section(spec)
+        if section is _turn and turn_notes:
+            lines = [*lines, "", *turn_notes]
         if lines:
             out += lines + [""]
     return out
@@ -211,35 +214,6 @@ def _turn(spec) -> list[str]:
     if not spec.pile.discard_taken_card:
         out.append("")
         out.append("A card taken from the discard pile may not be discarded in the same turn.")
-    bans = discard_ban_lines(spec, "pass")
-    return out + ([""] + bans if bans else [])
-
-
-_BAN_WORDS = {
-    "book_of_rank": "until the player's side holds a book of its rank",
-    "book": "until the player's side holds a book",
-    "opened": "until the player's side has made its initial meld",
-    "going_out": "except as the player's last card, going out",
-}
-"""The rules sheet's words for each condition of ``pile.discard_bans``."""
-
-
-def discard_ban_lines(spec, verb: str) -> list[str]:
-    """The rules sheet's sentences for ``pile.discard_bans`` and ``pile.all_banned`` (both
-    meld models; ``verb``: the action that ends a turn without a discard)."""
-    from ..rulesheet import _selectors
-
-    bans = spec.pile.discard_bans
-    if not bans:
-        return []
-    out = [f"- **Banned discards:** {_selectors(b.cards, 'or')} may not be discarded "
-           f"{_BAN_WORDS[b.unless]}." for b in bans]
-    if spec.pile.all_banned == "pass":
-        out.append(f"- A player whose every card is banned from the discard ends the turn "
-                   f"without a discard (`{verb}`), keeping the cards.")
-    else:
-        out.append("- A player whose every card is banned from the discard may discard any "
-                   "of them.")
     return out
 
 
