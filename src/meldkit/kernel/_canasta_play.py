@@ -378,7 +378,8 @@ class PlayPhase:
             had_book = any(len(m.cards) >= rules.book_size for m in self.melds[t]
                            if m not in completed and not m.pending)
             for m in completed:
-                if m.slot != SEQ and rules.book_adds(m.slot, m.wild) == "none":
+                if m.slot != SEQ and (rules.book_adds(m.slot, m.wild) == "none"
+                                      if rules.adds_by_kind else rules.close_at_size):
                     # closed at books.size (a sequence closes at its max_size)
                     m.closed = True
                     self.open_melds[t][m.slot] = None
