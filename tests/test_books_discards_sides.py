@@ -336,6 +336,8 @@ def test_melds_joined_beyond_a_melds_wild_cards_stay_joined_and_load_from_a_save
 def test_sides_formed_keep_cards_conserved_and_saves_exact_over_random_play():
     assert check_conformance(cutthroat(), players=3, games=2, hands=2) > 0
     assert check_conformance(cutthroat(), players=4, games=1, hands=1) > 0
+    two = CUTTHROAT.replace("{min: 3, max: 4, counts: [3, 4]", "{min: 2, max: 3, counts: [2, 3]")
+    assert check_conformance(load(two, "two.yaml"), players=2, games=2, hands=2) > 0  # alone
 
 
 def test_a_save_or_record_with_sides_no_formation_makes_is_refused():

@@ -156,7 +156,8 @@ class DealPhase:
         side_of = list(self.team_of)
         for q in others:
             side_of[q] = rep
-        self.side_of = side_of
+        # (at two seats the sides are the seating: nothing forms)
+        self.side_of = self.team_of if side_of == self.team_of else side_of
 
     def _upcard_again(self, kind: int) -> bool:
         r = self.rules
