@@ -122,6 +122,7 @@ _SHEETS_TESTS = {
     CANASTA: [(SS, "test_a_rank_slot_pack_counts_each_sheet_with_its_own_items_and_ends_on_"
                    "the_first")]}
 WN = "test_wild_cards_in_runs"
+BD = "test_books_discards_sides"
 
 _META = {
     "meldkit": (PL, "test_unsupported_format_version_is_reported"),
@@ -321,6 +322,10 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
     "books.kinds[].sequence": {
         CANASTA: [(CF, "test_a_sequence_book_kind_scores_a_sequence_of_book_size")],
         TABLE: [(TB, "test_a_clean_run_of_seven_counts_as_a_clean_book_and_the_hand_goes_out")]},  # noqa: E501
+    "books.kinds[].adds": {
+        CANASTA: [(BD, "test_a_book_kind_says_what_its_books_still_take_rank_slot")],
+        TABLE: [(BD, "test_a_book_kind_says_what_its_books_still_take_table"),
+                (BD, "test_a_closed_table_book_takes_no_lay_off_and_gives_no_wild_card_back")]},
     "books.kinds[].counts_as": {
         CANASTA: [(TB, "test_counts_as_lets_a_rank_slot_book_stand_in_for_another_kind_to_go_out")],  # noqa: E501
         TABLE: [(TB, "test_a_clean_run_of_seven_counts_as_a_clean_book_and_the_hand_goes_out")]},  # noqa: E501
@@ -341,7 +346,8 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
     "pile.requires_melded": {
         CANASTA: [(PC, "test_pc_12_pile_refused_before_the_side_has_melded")]},
     "pile.take_with": {
-        CANASTA: [(PT, "test_pt_14_take_pile_with_natural_pair_or_natural_and_wild")]},
+        CANASTA: [(PT, "test_pt_14_take_pile_with_natural_pair_or_natural_and_wild"),
+                  (BD, "test_the_pile_taken_freely_comes_whole_into_the_hand_melding_nothing")]},
     "pile.take": {TABLE: [(TK, "test_take_top_takes_one_card_only"),
                           (TK, "test_pile_take_pile_takes_the_whole_pile")]},
     "pile.first_upcard": {
@@ -355,6 +361,17 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
     "pile.take_count": {CANASTA: [(HF, "test_HF_8_only_the_top_seven_cards_are_taken")]},
     "pile.onto_book": {
         CANASTA: [(CF, "test_onto_book_decides_whether_the_top_card_alone_goes_onto_a_canasta")]},
+    "players.sides_form": {
+        CANASTA: [(BD, "test_the_first_to_take_the_pile_plays_alone_and_the_others_play_one_sides_melds"),  # noqa: E501
+                  (BD, "test_the_formed_sides_score_each_of_the_others_the_sides_total")]},
+    "pile.discard_bans": {
+        CANASTA: [(BD, "test_no_seven_is_discarded_until_the_side_holds_a_book_of_sevens_rank_slot"),  # noqa: E501
+                  (BD, "test_a_wild_card_is_discarded_only_going_out_and_a_hand_all_banned_lifts_the_bans")],  # noqa: E501
+        TABLE: [(BD, "test_no_seven_is_discarded_until_the_side_holds_a_book_of_sevens_table"),
+                (BD, "test_all_banned_pass_in_a_table_pack_and_a_ban_until_opened")]},
+    "pile.all_banned": {
+        CANASTA: [(BD, "test_all_banned_pass_ends_the_turn_without_a_discard_rank_slot")],
+        TABLE: [(BD, "test_all_banned_pass_in_a_table_pack_and_a_ban_until_opened")]},
     "pile.frozen_take_with": {
         CANASTA: [(PT, "test_pt_15_frozen_pile_taken_with_two_deuces_for_a_deuce")]},
     "reserve.pickup_on_book": {
@@ -444,7 +461,8 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
     "game.game_bonus": {TABLE: [(TK, "test_box_and_game_bonuses_are_added_when_the_game_ends")]},
     "game.box_bonus": {TABLE: [(TK, "test_box_and_game_bonuses_are_added_when_the_game_ends")]},
     "game.hand_turn_limit": {
-        TABLE: [(RU, "test_RU_12_resolved_a_hand_still_going_after_500_turns_is_void")]},
+        TABLE: [(RU, "test_RU_12_resolved_a_hand_still_going_after_500_turns_is_void")],
+        CANASTA: [(BD, "test_a_rank_slot_hand_still_going_after_the_turn_limit_is_void")]},
     "game.tie": {
         CANASTA: [(RK, "test_pt_27_game_tie_draw_ends_a_level_game_with_no_winner")],
         TABLE: [(GR, "test_GR_16_resolved_a_tie_at_100_plays_another_hand")]},

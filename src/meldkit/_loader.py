@@ -864,6 +864,7 @@ class _Checker:
             self.reserve,
             self.by_player_count,
             self.canasta_family,
+            self.discard_bans,
             self.stripped_deck,
             self.table_melds,
             self.key_owners,
@@ -1409,6 +1410,15 @@ class _Checker:
                          f"{kind.counts_as!r}, but going_out.required_books does not name "
                          f"{kind.counts_as!r}: it would change nothing",
                          related=(("going_out", "required_books"),))
+            if kind.adds is not None and kind.sequence and not self.spec.melds.kinds:
+                self.add(("books", "kinds", i, "adds"), f"{kind.adds}, but a sequence takes "
+                         "cards until melds.sequences.max_size, then no more: remove it",
+                         related=(("books", "kinds", i, "sequence"),))
+            if kind.adds in ("naturals", "wilds") and kind.wild_only:
+                self.add(("books", "kinds", i, "adds"), f"{kind.adds}, but a book of wild "
+                         "cards only takes no natural card: write wilds or none"
+                         if kind.adds == "naturals" else f"{kind.adds}: a book of wild cards "
+                         "only takes nothing else anyway (write any)")
             if kind.min_wilds < 0:
                 self.add(
                     ("books", "kinds", i, "min_wilds"), f"expected at least 0, got {kind.min_wilds}"
@@ -1541,6 +1551,17 @@ class _Checker:
         if spec.deal.reserve_per == "side" and self.engine() == CANASTA:
             self.add(("deal", "reserve_per"), "side, but a rank-slot pack deals each player "
                      "their own reserve: write player (reserves per side are table-meld packs')")
+        pl = spec.players
+        if pl.sides_form != "seated" and self.engine() == CANASTA:
+            counts = [n for n in (pl.counts or range(pl.min, pl.max + 1)) if n >= 3]
+            if pl.partners != "never":
+                self.add(("players", "sides_form"), f"{pl.sides_form}, but players.partners "
+                         f"is {pl.partners}: sides form from players who each play alone at "
+                         "the deal (write partners: never)", related=(("players", "partners"),))
+            elif not counts:
+                self.add(("players", "sides_form"), f"{pl.sides_form}, but the pack is for two "
+                         "players, where the one who takes the pile already plays alone "
+                         "against the other: it would change nothing", related=(("players",),))
         if (spec.scoring.items or spec.scoring.sheets or spec.game.sheets_end != "every") \
                 and self.engine() == CANASTA:  # (a table pack's: table_melds)
             from .kernel.checks import check_items
@@ -1556,6 +1577,18 @@ class _Checker:
                          "a hand always ends (it has no turn limit)",
                          related=(("turn", "draw"),))
         im, pile, game = spec.initial_meld, spec.pile, spec.game
+        if game.hand_turn_limit is not None and not 1 <= game.hand_turn_limit <= 100_000:
+            self.add(("game", "hand_turn_limit"), f"expected null or 1 to 100000, got "
+                     f"{game.hand_turn_limit}")
+        if "free" in pile.take_with and self.engine() == CANASTA:
+            if "onto_meld" in pile.take_with:
+                self.add(("pile", "take_with"), "free and onto_meld are both 'take' with no "
+                         "cards, and a free take already lets the top card go onto a meld: "
+                         "keep one")
+            if game.hand_turn_limit is None:
+                self.add(("pile", "take_with"), "free, but game.hand_turn_limit is null: a "
+                         "pile taken freely may pass from hand to hand and the hand never "
+                         "end — set a limit", related=(("game", "hand_turn_limit"),))
         if im.by_hand and im.minimums:
             self.add(("initial_meld", "minimums"), "not used when initial_meld.by_hand is "
                      "given (minimums by hand number): remove one of the two",
@@ -1605,6 +1638,45 @@ class _Checker:
                      related=(("scoring", "bonus", "set_size"),))
         self._required_books_possible()
 
+    def discard_bans(self) -> None:
+        """``pile.discard_bans``: each entry names cards (ranks in a rank-slot pack, which
+        discards by rank), and its condition can come to hold — a book of the card's rank
+        needs a rank that makes books; no bans where melds are laid only on a knock."""
+        spec, engine = self.spec, self.engine()
+        bans = spec.pile.discard_bans
+        if not bans or engine not in (CANASTA, TABLE):
+            return
+        if spec.knock.max_deadwood is not None:
+            self.add(("pile", "discard_bans"), "a discard ban waits for books or melds, but "
+                     "in a knocking pack melds are laid only on a knock",
+                     related=(("knock", "max_deadwood"),))
+            return
+        wild = self._kinds(spec.cards.wild)
+        natural = {r for r in range(13) if not {r * 4 + s for s in range(4)} <= wild}
+        if engine == CANASTA:
+            natural -= {rank_of_kind(k) for k in self._kinds(spec.cards.unmeldable)}
+        elif not any(k.type == "set" for k in spec.melds.kinds):
+            natural = set()  # a book of a rank is a set, and the pack has no set kind
+        for i, ban in enumerate(bans):
+            at = ("pile", "discard_bans", i)
+            if not ban.cards:
+                self.add((*at, "cards"), "names no card: list the cards banned")
+            for j, selector in enumerate(ban.cards):
+                if not self._selector_ok((*at, "cards", j), selector):
+                    continue
+                if engine == CANASTA and not _is_rank(selector):
+                    rank = RANKS[rank_of_kind(min(kinds_matching(selector)))]
+                    self.add((*at, "cards", j), f"{selector!r} is a card code, but "
+                             f"{ENGINE_NAMES[CANASTA]} ({ENGINE_PACKS[CANASTA]}) discards by "
+                             f"rank: write {rank!r}")
+                elif ban.unless == "book_of_rank" and not any(
+                        rank_of_kind(k) in natural and k not in wild
+                        for k in kinds_matching(selector)):
+                    self.add((*at, "cards", j), f"{selector!r}, unless book_of_rank, but no "
+                             "book of its rank can be made (a wild or unmeldable rank, or no "
+                             "set kind in melds.kinds): it would never be discarded",
+                             related=((*at, "unless"),))
+
     def _required_books_possible(self) -> None:
         """A book kind named n times in going_out.required_books needs n books of it; with
         books that keep growing a side has one meld per rank, so a kind limited to fewer
@@ -1617,8 +1689,8 @@ class _Checker:
         for i, name in enumerate(spec.going_out.required_books):
             seen[name] = seen.get(name, 0) + 1
             kind = kinds.get(name)
-            if kind is None or seen[name] < 2:
-                continue
+            if kind is None or seen[name] < 2 or kind.adds == "none":
+                continue  # (a kind that closes frees its rank for another meld)
             most = 1 if kind.wild_only else (len(kind.ranks) if kind.ranks is not None else None)
             if most is not None and seen[name] > most:
                 self.add(("going_out", "required_books", i),

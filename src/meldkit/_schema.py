@@ -102,6 +102,15 @@ class PlayersSpec:
         "the game option `partners` is not given (`{4: true, 6: true}`); a count not listed "
         "plays alone.",
     )
+    sides_form: Literal["seated", "first_pile_take"] = _f(
+        "seated",
+        "Rank-slot packs where each plays alone at the deal: `first_pile_take`, the player "
+        "who first takes the discard pile in a hand plays alone against the others, who "
+        "become one side for the rest of the hand — their melds join (one meld per rank), "
+        "each may lay off onto the side's melds, and each scores the side's total for the "
+        "hand; a player who goes out before the pile was ever taken plays alone so "
+        "(Cutthroat Canasta). `seated`: the sides are the seating.",
+    )
 
 
 @frozen
@@ -350,6 +359,15 @@ class BookKind:
         "The name of another kind this book also counts as toward `going_out.required_books` "
         "(`clean`: a clean run is a clean book for going out; null: only its own kind).",
     )
+    adds: Literal["any", "naturals", "wilds", "none"] | None = _f(
+        None,
+        "What a book of this kind still takes once it is a book: `any` card, only "
+        "`naturals`, only `wilds`, or `none` — closed at `books.size` (in a rank-slot pack "
+        "the side may then start a new meld of its rank). Null: the pack's `books."
+        "close_at_size` in a rank-slot pack (`none` when true), `any` in a table-meld pack "
+        "(books keep growing). A book whose kind changes as cards are added (a wild card on "
+        "a clean book) takes what its new kind takes.",
+    )
 
 
 @frozen
@@ -360,7 +378,8 @@ class BooksSpec:
 
     size: int = _f(7, "Cards that make a meld a book.")
     close_at_size: bool = _f(
-        True, "A book is closed at `size` and takes no more cards; false: books keep growing."
+        True, "A book is closed at `size` and takes no more cards; false: books keep growing. "
+        "A book kind's `adds` says otherwise for its own books.",
     )
     kinds: list[BookKind] = _f([], "The kinds of book, in matching order.")
 
@@ -422,17 +441,35 @@ class InitialMeldSpec:
 
 
 @frozen
+class DiscardBan:
+    """Cards that may not be discarded unless a condition holds (`pile.discard_bans`)."""
+
+    cards: list[str] = _f(
+        [], "The cards banned: ranks (`\"7\"`, `JK`), or card codes (`7H`) in table-meld packs."
+    )
+    unless: Literal["book_of_rank", "book", "opened", "going_out"] = _f(
+        "book_of_rank",
+        "When they may be discarded after all: `book_of_rank`, once the player's side holds a "
+        "book of the card's rank (no 7 until the side has a book of 7s); `book`, once it "
+        "holds any book; `opened`, once it has made its initial meld (the player has opened, "
+        "in a table-meld pack); `going_out`, as the player's last card, going out.",
+    )
+
+
+@frozen
 class PileSpec:
     """The discard pile."""
 
     freezes_on: list[str] = _f(["JK", "2"], "Discarding one of these freezes the pile.")
     blocked_by: list[str] = _f(["3"], "A pile with one of these on top cannot be taken.")
     requires_melded: bool = _f(False, "Only a side that has already melded may take the pile.")
-    take_with: list[Literal["natural_pair", "natural_and_wild", "onto_meld"]] = _f(
+    take_with: list[Literal["natural_pair", "natural_and_wild", "onto_meld", "free"]] = _f(
         ["natural_pair", "natural_and_wild"],
         "Ways to take an unfrozen pile: the top card with two naturals of its rank, with one "
         "natural and one wild card, or alone onto the side's open meld of its rank (or, with "
-        "`melds.sequences`, onto the end of one of the side's sequences).",
+        "`melds.sequences`, onto the end of one of the side's sequences); or `free`: the "
+        "whole pile into the hand, melding nothing (`take`; not beside `onto_meld`, and it "
+        "needs `game.hand_turn_limit`).",
     )
     take: Literal["pile", "top", "deep"] = _f(
         "pile",
@@ -486,6 +523,19 @@ class PileSpec:
         "natural_pair",
         "How a frozen pile is taken: two naturals of the top's rank, or two cards of the top "
         "card's own rank even if wild (two deuces for a deuce).",
+    )
+    discard_bans: list[DiscardBan] = _f(
+        [],
+        "Cards that may not be discarded until a condition holds, each `{cards, unless}` "
+        "(`[{cards: [\"7\"], unless: book_of_rank}]`: no 7 until the side holds a book of "
+        "7s); a card two entries name is discarded only when both conditions hold. What a "
+        "player holding only banned cards does is `all_banned`.",
+    )
+    all_banned: Literal["lift", "pass"] = _f(
+        "lift",
+        "With `discard_bans`, a player whose every card is banned: `lift`, may discard any of "
+        "them; `pass`, ends the turn without a discard (`end` in a rank-slot pack, `pass` in "
+        "a table-meld pack), keeping the cards.",
     )
 
 
@@ -771,8 +821,9 @@ class GameSpec:
     )
     hand_turn_limit: int | None = _f(
         None,
-        "Table-meld packs: a hand still going after this many turns ends void, so that games "
-        "between bots always end (null: no limit).",
+        "A hand still going after this many turns ends void (nobody scores for it), so that "
+        "games between bots always end (null: no limit); a rank-slot pack that lets the pile "
+        "be taken freely (`pile.take_with: [free]`) needs one.",
     )
     sheets_end: Literal["every", "first"] = _f(
         "every",
@@ -910,6 +961,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "players.min": _ALL, "players.max": _ALL, "players.partners": _ALL, "players.teams": _ALL,
     "players.team_size": _ALL, "players.min_for_partners": _ALL, "players.counts": _ALL,
     "players.partners_by_players": _ALL,
+    "players.sides_form": _k(CANASTA, inert="seated"),
     # --- the deal
     "deal.hand": _ALL,
     "deal.hand_by_players": _k(CANASTA, TABLE, inert={}),
@@ -969,6 +1021,8 @@ KEY_READERS: dict[str, KeyOwners] = {
     "pile.frozen_until_melded": _C, "pile.single_card_rule": _C, "pile.take_count": _C,
     "pile.onto_book": _k(CANASTA, needs="pile.take_with: [onto_meld]"),
     "pile.frozen_take_with": _C,
+    "pile.discard_bans": _k(CANASTA, TABLE, inert=[]),
+    "pile.all_banned": _k(CANASTA, TABLE, needs="pile.discard_bans"),
     "pile.buy_limit": _k(TABLE, inert=0),
     "pile.taken_melded": _k(TABLE, inert="no"),
     "pile.buy_penalty": _k(TABLE, needs="pile.buy_limit above 0"),
@@ -1029,7 +1083,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "game.winner": _k(TABLE, inert="highest"),
     "game.game_bonus": _k(TABLE, inert=0),
     "game.box_bonus": _k(TABLE, inert=0),
-    "game.hand_turn_limit": _k(TABLE, inert=None),
+    "game.hand_turn_limit": _k(CANASTA, TABLE, inert=None),
     "game.tie": _CT,
     "game.sheets_end": _k(CANASTA, TABLE, needs="scoring.sheets"),
     "game.eliminate_above": _k(TABLE, inert=None),
@@ -1046,6 +1100,9 @@ KEY_NEEDS: dict[str, tuple[str, str]] = {
     "scoring.dead_in_hand": ("cards.dead", "no card is dead (cards.dead is empty), so it "
                              "would score nothing: list the dead cards in cards.dead, or "
                              "remove it"),
+    "pile.all_banned": ("pile.discard_bans", "no card is banned from the discard "
+                        "(pile.discard_bans is empty), so no hand is all banned: list the "
+                        "bans in pile.discard_bans, or remove it"),
 }
 """Needs the loader enforces: key → (the key it needs set, the sentence of the refusal).
 Each is a key that is honoured only when another is set to something but its default."""

@@ -69,7 +69,7 @@ from .kernel._canasta_runs import Run, SequencePlay, span_text
 _VIEW = dict.fromkeys((  # the keys in order: the core (ai/view_schema.CORE), then the model's
     "pack", "player", "team", "hand_number", "phase", "current_player", "dealer", "hand",
     "seats", "sides", "melds", "stock_size", "pile", "knock", "deadwood", "legal_actions",
-    "you", "players", "teams"))
+    "you", "players", "teams", "formed_sides"))
 _TEXT = attrgetter("_text")
 """An action's notation: ``str(action)`` without the Python call (``Action.__str__``)."""
 _VIEW_MEMO_MAX = 1 << 10
@@ -150,7 +150,7 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
         "stock", "pile", "pile_frozen", "hands", "hand_size", "reserves", "reserve_taken",
         "bonus", "melds", "open_melds", "melded", "out", "pending", "pile_pending",
         "pending_top", "failed_initial", "melded_at_turn_start", "player_melded", "plugin",
-        "ext", "final_play", "turn_start_sizes",
+        "ext", "final_play", "turn_start_sizes", "side_of", "turns",
     )
     """The state fields this model keeps (slots of ``KernelState``)."""
 
@@ -370,8 +370,8 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
             if not self.pending:
                 return _r("withdraw/nothing-pending", "there is no initial meld to take back")
             return None
-        if t == END and self.final_play:
-            return self._check_final_end()
+        if t == END:
+            return self._check_final_end() if self.final_play else self._check_end_turn()
         if t in (DRAW, TAKE, PICKUP, END):
             return _r("turn/already-drawn", "you have already drawn this turn")
         return _r("action/unknown", f"unknown action type {t!r}")
@@ -387,7 +387,10 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
         elif t == PICKUP:
             self._pick_up_reserve(self.current)
         elif t == END:
-            self._end_hand("stock_empty", None)
+            if self.phase == PLAY_PHASE and not self.final_play:  # every card held banned
+                self._next_turn()
+            else:
+                self._end_hand("stock_empty", None)
         elif t == MELD or t == ADD:
             self._do_meld(a)
         elif t == RUN or t == EXTEND:
@@ -414,6 +417,7 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
         c.options = self.options
         c.deck_order = self.deck_order
         c.team_of = self.team_of
+        c.side_of = self.team_of if self.side_of is self.team_of else self.side_of[:]
         c.n_teams = self.n_teams
         c.kind_of = self.kind_of
         c.rank_of = self.rank_of
@@ -446,6 +450,7 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
         c.melded_at_turn_start = self.melded_at_turn_start
         c.player_melded = self.player_melded[:]
         c.final_play = self.final_play
+        c.turns = self.turns
         c.turn_start_sizes = self.turn_start_sizes[:]
         c.history = self.history[:]
         c.hand_results = self.hand_results[:]
@@ -568,6 +573,8 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
         v["sheets"] = None if not self.rules.spec.scoring.sheets else sheet_summary(
             sheet_rules(self.rules.spec, self.rules.target_for(self.n_players)), self.hand_results,
             len(self.scores))
+        if self.side_of is not team_of:  # players.sides_form: the sides formed this hand
+            v["formed_sides"] = [*self.side_of]
         if self.plugin is not None:
             extra = call_hook(self.plugin.name, "view", self.plugin.view, self, player)
             if extra is not None:
@@ -600,6 +607,8 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
             "player_melded": self.player_melded,
             "final_play": self.final_play,
             "turn_start_sizes": self.turn_start_sizes,
+            **({} if self.side_of is self.team_of else {"side_of": self.side_of}),
+            **({} if self.rules.turn_limit is None else {"turns": self.turns}),
             "history": self.history,
             "hand_results": [
                 {"hand_number": h.hand_number, "ended_by": h.ended_by, "went_out": h.went_out,
@@ -662,6 +671,7 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
                     raise S.bad(f"bonus[{p}][{i}]", f"{s.codes[c]} is not a bonus card")
         s.melded = S.array_of(S.get(d, "melded"), "melded", S.boolean, n_teams)
         s.melds = []
+        joined: list[tuple[str, str]] = []
         s.open_melds = [[None] * _SLOTS for _ in range(n_teams)]
         is_wild = rules.is_wild_rank
         for t, ms in enumerate(S.array(S.get(d, "melds"), "melds", n_teams)):
@@ -695,10 +705,18 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
                 if slot == WILD:
                     mm.nat, mm.wild = 0, len(ids)
                 why = rules.meld_shape_ok(slot, mm.nat, mm.wild)
-                if why is not None:
+                if why is not None and why[0] in _JOINED_SHAPES:
+                    joined.append((where, why[1]))  # two melds joined as sides formed?
+                elif why is not None:
                     raise S.bad(where, why[1])
-                if closed and not (rules.close_at_size and len(ids) >= rules.book_size):
-                    raise S.bad(f"{where}[2]", "only a complete book is closed")
+                closes = (len(ids) >= rules.book_size
+                          and rules.book_adds(slot, mm.wild) == "none")
+                if closed and not closes:
+                    raise S.bad(f"{where}[2]", "only a complete book of a kind that closes "
+                                               "is closed")
+                if closes and not closed and not pending and rules.adds_by_kind:
+                    raise S.bad(f"{where}[2]", "a complete book of a kind that closes "
+                                               "(books.kinds[].adds: none) is closed")
                 mm.closed = closed
                 team.append(mm)
                 if not closed:
@@ -707,6 +725,9 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
                     s.open_melds[t][slot] = mm
             s.melds.append(team)
         ledger.complete("stock, pile, hands, reserves, bonus and melds")
+        s.side_of = s._sides_from_save(d.get("side_of"), "side_of", s.melds, s.melded)
+        if joined and s.side_of is s.team_of:  # (only melds joined may hold so many cards)
+            raise S.bad(*joined[0])
         s.out = S.array_of(S.get(d, "out"), "out", S.boolean, n)
         s.scores = S.array_of(S.get(d, "scores"), "scores",
                               lambda v, w: S.integer(v, w, -S.MAX_SCORE, S.MAX_SCORE), n_teams)
@@ -724,8 +745,8 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
         if "player_melded" in d:
             s.player_melded = S.array_of(d["player_melded"], "player_melded", S.boolean, n)
         else:  # a save from before PC-20 was judged per player: as the sides stood
-            s.player_melded = [s.melded[s.team_of[q]] for q in range(n)]
-        cur_team = s.team_of[s.current]
+            s.player_melded = [s.melded[s.side_of[q]] for q in range(n)]
+        cur_team = s.side_of[s.current]
         has_pending = [any(m.pending for m in ms) for ms in s.melds]
         for t in range(n_teams):
             if has_pending[t] and (t != cur_team or s.phase != PLAY_PHASE):
@@ -744,6 +765,10 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
         if s.phase != OVER and s.out[s.current]:
             raise S.bad("current", f"seat {s.current} is out of this hand and cannot move")
         s._load_turn_marks(d)
+        limit = rules.turn_limit
+        if limit is None and "turns" in d:
+            raise S.bad("turns", "given, but the pack sets no game.hand_turn_limit")
+        s.turns = 0 if limit is None else S.integer(d.get("turns", 0), "turns", 0, limit - 1)
         s.hand_results = []
         ledger = s._ledger() if s.rules.spec.scoring.sheets else None  # (no hands yet)
         totals = [0] * n_teams
@@ -759,7 +784,13 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
                 S.integer(went_out, f"{where}.went_out", 0, n - 1)
             if (went_out is None) != (ended_by != "went_out"):
                 raise S.bad(f"{where}.went_out", f"does not agree with ended_by {ended_by!r}")
+            if ended_by == "turn_limit" and rules.turn_limit is None:
+                raise S.bad(f"{where}.ended_by", "turn_limit, but the pack sets no "
+                                                 "game.hand_turn_limit")
             final = s._final_from_save(S.get(h, "final", f"{where}."), f"{where}.final", i + 1)
+            if final.void != (ended_by == "turn_limit"):
+                raise S.bad(f"{where}.final.void", f"{str(final.void).lower()}, but a hand "
+                            "is void exactly when it ends at the turn limit (turn_limit)")
             if final.went_out != went_out:
                 raise S.bad(f"{where}.final.went_out", "differs from the hand's went_out")
             pays: list = []
@@ -787,7 +818,8 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
         s._check_position()
         return s
 
-    _ENDINGS = ("went_out", "stock_empty", "one_side_left", "no_legal_move", "no_progress")
+    _ENDINGS = ("went_out", "stock_empty", "one_side_left", "no_legal_move", "no_progress",
+                "turn_limit")
     """Every ``ended_by`` a hand of the canasta kernel can have."""
 
     def _check_position(self) -> None:
@@ -832,7 +864,7 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
             # (a pending initial meld may hold the pile's last card: withdrawn, it comes back)
             raise S.bad("pile_frozen", "true, but the discard pile is empty (taking the pile "
                                        "unfreezes it)")
-        team = self.team_of[self.current]
+        team = self.side_of[self.current]
         if self.failed_initial and self.melded[team]:
             raise S.bad("failed_initial", "true, but the side to move has melded (only a "
                                           "side still to make its initial meld can fail it)")
@@ -842,6 +874,34 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
         if not self._cached_legal():
             raise S.bad("phase", f"{phase}, but seat {self.current} would have no legal action: "
                                  "no game reaches such a position")
+
+    def _sides_from_save(self, v, where: str, melds, melded) -> list[int]:
+        """``side_of`` (a state's) or ``sides`` (a hand record's) from a save: absent, the
+        seating; else a formation ``players.sides_form`` makes — one seat alone, the others
+        on the side of the lowest seat among them, whose melds hold theirs."""
+        S = _saves
+        if v is None or (where.endswith("sides") and v == []):
+            return self.team_of
+        if not self.rules.sides_form:
+            raise S.bad(where, "given, but sides form during a hand only with "
+                               "players.sides_form: first_pile_take")
+        n = self.n_players
+        v = S.array_of(v, where, lambda x, w: S.integer(x, w, 0, n - 1), n)
+        formations = []
+        for lone in range(n):
+            rep = min(q for q in range(n) if q != lone)
+            formations.append([self.team_of[q] if q == lone else self.team_of[rep]
+                               for q in range(n)])
+        if v not in formations:
+            raise S.bad(where, f"{v} is not a formation of sides: one seat alone, each other "
+                               "on the side of the lowest seat among them")
+        for q in range(n):
+            t = self.team_of[q]
+            if v[q] != t and (melds[t] or melded[t]):
+                raise S.bad(f"{where}[{q}]", f"seat {q} plays on side {v[q]}, but its own "
+                                             f"side {t} holds melds or has melded (a side "
+                                             "joined to another keeps none)")
+        return self.team_of if v == list(self.team_of) else v
 
     def _run_from_save(self, ids: list[int], where: str) -> Run:
         """A sequence from a save: cards of one suit at consecutive places of
@@ -896,6 +956,9 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
             S.integer(went_out, f"{where}.went_out", 0, n - 1)
         S.integer(v.get("hand_number", hand_number), f"{where}.hand_number",
                   hand_number, hand_number)
+        melded = tuple(S.array_of(S.get(v, "melded", f"{where}."), f"{where}.melded",
+                                  S.boolean, n_teams))
+        sides = self._sides_from_save(v.get("sides"), f"{where}.sides", melds, melded)
         ext = S.json_data(S.obj(v.get("ext", {}), f"{where}.ext"), f"{where}.ext")
         return HandFinal(
             team_of=tuple(self.team_of),
@@ -905,13 +968,19 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
                                            f"{where}.reserve_taken", S.boolean, n)),
             bonus=bonus,
             melds=tuple(melds),
-            melded=tuple(S.array_of(S.get(v, "melded", f"{where}."), f"{where}.melded",
-                                    S.boolean, n_teams)),
+            melded=melded,
             went_out=went_out,
             concealed=S.boolean(S.get(v, "concealed", f"{where}."), f"{where}.concealed"),
             hand_number=hand_number,
             ext=json.loads(json.dumps(ext)),
+            sides=() if sides is self.team_of else tuple(sides),
+            void=S.boolean(v.get("void", False), f"{where}.void"),
         )
+
+
+_JOINED_SHAPES = frozenset({"meld/too-many-wilds", "meld/too-large"})
+"""What a meld may exceed in a save once sides formed (``players.sides_form``): two open
+melds of a rank joined into one may hold more wild cards, or cards, than one laid may."""
 
 
 def _over_reason(state, a: Action) -> Reason:

@@ -74,9 +74,10 @@ class HandResult:
     """The hand's number in the game (1, 2 …)."""
     ended_by: str
     """How it ended: ``went_out``, ``stock_empty``, ``one_side_left`` (canasta kernel);
-    ``knock``, ``gin``, ``big_gin``, ``undercut``, ``wall``, ``limit``, ``turn_limit``
-    (table kernel); ``table_cleared``, ``agreed``, ``all_passed``, ``repetition`` (Houses);
-    ``no_legal_move`` or ``no_progress`` (any engine)."""
+    ``knock``, ``gin``, ``big_gin``, ``undercut``, ``wall``, ``limit`` (table kernel);
+    ``turn_limit`` (either kernel, at ``game.hand_turn_limit``: void); ``table_cleared``,
+    ``agreed``, ``all_passed``, ``repetition`` (Houses); ``no_legal_move`` or
+    ``no_progress`` (any engine)."""
     went_out: int | None
     """The seat that went out or knocked, or None."""
     scores: tuple[Any, ...]

@@ -143,7 +143,8 @@ def rules_sheet(pack: RulePack | str | os.PathLike) -> str:
     if spec.melds.kinds:  # a table-meld pack (rummy, gin)
         from .kernel.rulesheet import table_sections
 
-        out += _players_and_cards(spec) + [""] + table_sections(spec)
+        out += _players_and_cards(spec) + [""] + table_sections(
+            spec, discard_ban_lines(spec, "pass"))
         return "\n".join(out).rstrip() + "\n"
     for section in (_players_and_cards, _deal, _turn, _by_deal, _melds, _books, _initial_meld,
                     _pile, _reserve, _going_out, _hand_end, _scoring, _game_end):
@@ -173,6 +174,12 @@ def _players_and_cards(spec) -> list[str]:
                    "changes this).")
     elif pl.partners == "never":
         out.append(f"- **Players:** {count}, each playing alone.")
+        if pl.sides_form == "first_pile_take":
+            out.append("- **Sides formed in the hand:** the first player to take the discard "
+                       "pile plays alone for the rest of the hand; the others become one side "
+                       "— their melds join (one meld of a rank), each lays off onto the "
+                       "side's melds, and each scores the side's total for the hand. A player "
+                       "who goes out before the pile was ever taken plays alone so.")
     else:
         if pl.teams is not None:
             sides = (f"{pl.teams} teams, seated alternately (seat *i* is on team *i* mod "
@@ -367,6 +374,16 @@ def _books(spec) -> list[str]:
                 "| Kind | Book | Value |", "|---|---|---:|"]
         for k in b.kinds:
             out.append(f"| {k.name} | {_book_kind_text(k, b.size)} | {k.value} |")
+        from .kernel.rulesheet import BOOK_ADDS_WORDS
+
+        default = "none" if b.close_at_size else "any"
+        said = [(k.name, k.adds) for k in b.kinds if k.adds is not None and k.adds != default]
+        if said:
+            out.append("")
+            words = {**BOOK_ADDS_WORDS, "any": "keeps taking cards"}
+            out += [f"- A {name} book {words[adds]}"
+                    + (", and the side may start a new meld of its rank." if adds == "none"
+                       else ".") for name, adds in said]
     return out
 
 
@@ -481,13 +498,18 @@ def _pile(spec) -> list[str]:
                      + ("" if p.onto_book else f", if that meld is not yet a book "
                         f"({_cards(spec.books.size)})"),
     }
-    if len(p.take_with) == 1:
-        out.append(f"- To take the pile, meld its top card {ways[p.take_with[0]]}, then take "
+    melding = [w for w in p.take_with if w != "free"]
+    if "free" in p.take_with:
+        out.append("- An unfrozen pile may be taken whole into your hand, melding nothing "
+                   "(`take`)" + (" — or by melding its top card as below." if melding
+                                 else "."))
+    if len(melding) == 1:
+        out.append(f"- To take the pile, meld its top card {ways[melding[0]]}, then take "
                    "the rest of the pile into your hand.")
-    else:
+    elif melding:
         out.append("- To take the pile, meld its top card in one of these ways, then take the "
                    "rest of the pile into your hand:")
-        for w in p.take_with:
+        for w in melding:
             out.append(f"  - {ways[w]}")
     if p.single_card_rule:
         out.append("- A player holding a single card may not take a pile of a single card.")
@@ -505,6 +527,32 @@ def _pile(spec) -> list[str]:
     else:
         out.append("- A frozen pile is taken only with two natural cards of the top card's "
                    "rank.")
+    return out + discard_ban_lines(spec, "end")
+
+
+_BAN_WORDS = {
+    "book_of_rank": "until the player's side holds a book of its rank",
+    "book": "until the player's side holds a book",
+    "opened": "until the player's side has made its initial meld",
+    "going_out": "except as the player's last card, going out",
+}
+"""The rules sheet's words for each condition of ``pile.discard_bans``."""
+
+
+def discard_ban_lines(spec, verb: str) -> list[str]:
+    """The rules sheet's sentences for ``pile.discard_bans`` and ``pile.all_banned`` (both
+    meld models; ``verb``: the action that ends a turn without a discard)."""
+    bans = spec.pile.discard_bans
+    if not bans:
+        return []
+    out = [f"- **Banned discards:** {_selectors(b.cards, 'or')} may not be discarded "
+           f"{_BAN_WORDS[b.unless]}." for b in bans]
+    if spec.pile.all_banned == "pass":
+        out.append(f"- A player whose every card is banned from the discard ends the turn "
+                   f"without a discard (`{verb}`), keeping the cards.")
+    else:
+        out.append("- A player whose every card is banned from the discard may discard any "
+                   "of them.")
     return out
 
 
@@ -581,6 +629,9 @@ def _hand_end(spec) -> list[str]:
                    "a new stock)" if renew else "") + ".")
     if h.players_out_without_discard and h.one_side_left:
         out.append("- It also ends when only one side still has players in the hand.")
+    if spec.game.hand_turn_limit is not None:
+        out.append(f"- A hand still going after {spec.game.hand_turn_limit} turns is void: "
+                   "nobody scores for it.")
     if spec.cards.bonus and h.last_card_bonus == "meld_then_end":
         out.append("- When the last card of the stock, drawn, is a bonus card, it is laid out "
                    "and play ends: the player who drew it may meld and lay off but not "

@@ -182,6 +182,10 @@ RUMMY_VIEW = _engine({
         "melds": {"type": "array", "items": _CANASTA_MELD}}),
         "description": "each side with its melds, whether it has melded, its minimum"},
     "sheets": _SHEETS,
+    "formed_sides": {"type": ["array", "null"], "items": {"type": "integer", "minimum": 0},
+                     "description": "`players.sides_form`: once sides formed this hand, each "
+                                    "seat's side — the index in `teams` of the melds it plays "
+                                    "and the total it scores; null: the seating (`team`)"},
 }, _CARD, ["draw", "play", "over"], "view() of a canasta-family game (Pony Tail, Samba …)")
 
 TABLE_VIEW = _engine({

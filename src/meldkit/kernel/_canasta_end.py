@@ -12,7 +12,8 @@ import attrs
 from .. import saves as _saves
 from .._game import call_hook
 from .._liveness import IDLE_ENDINGS, no_progress
-from .._scoring import HandFinal, TeamScore, canasta_items, sheet_items
+from .._scoring import (HandFinal, TeamScore, by_seating, canasta_items, sheet_items,
+                        side_final, void_lines)
 from ._canasta_common import DRAW_PHASE, OVER, PLAY_PHASE, HandResult, totals
 from .scoring import score
 from .sheets import Ledger, sheet_rules
@@ -29,8 +30,13 @@ class HandEnd:
             return
         rules = self.rules
         n = self.n_players
+        if rules.turn_limit is not None:  # game.hand_turn_limit: the hand ends void
+            self.turns += 1
+            if self.turns >= rules.turn_limit:
+                self._end_hand("turn_limit", None)
+                return
         if rules.players_leave and rules.one_side_left_ends:
-            sides = {self.team_of[q] for q in range(n) if not self.out[q]}
+            sides = {self.side_of[q] for q in range(n) if not self.out[q]}
             if len(sides) <= 1:
                 self._end_hand("one_side_left", None)
                 return
@@ -49,7 +55,7 @@ class HandEnd:
         self.phase = DRAW_PHASE
         self.failed_initial = False
         self.melded_at_turn_start = self.player_melded[q]  # PC-20: judged per player
-        self.turn_start_sizes = [len(m.cards) for m in self.melds[self.team_of[q]]]
+        self.turn_start_sizes = [len(m.cards) for m in self.melds[self.side_of[q]]]
 
     def _went_out_concealed(self, p: int) -> bool:
         """CC-17: the player going out had not melded before this turn — and, with
@@ -62,13 +68,13 @@ class HandEnd:
         start = self.turn_start_sizes
         size = self.rules.book_size
         return any(len(m.cards) - (start[i] if i < len(start) else 0) >= size
-                   for i, m in enumerate(self.melds[self.team_of[p]]))
+                   for i, m in enumerate(self.melds[self.side_of[p]]))
 
     def _load_turn_marks(self, d: dict) -> None:
         """``final_play`` and ``turn_start_sizes`` from a save, checked against the state
         (saves from before them: none, and the side's melds as they stand)."""
         S = _saves
-        melds = self.melds[self.team_of[self.current]]
+        melds = self.melds[self.side_of[self.current]]
         self.final_play = S.boolean(d.get("final_play", False), "final_play")
         if self.final_play:
             mode = self.rules.spec.hand_end.last_card_bonus
@@ -101,8 +107,15 @@ class HandEnd:
         adjust = None if plugin is None else (
             lambda f, lines: call_hook(plugin.name, "adjust_scores", plugin.adjust_scores,
                                        self, f, lines))
-        return list(score(final, canasta_items(self.rules) if items is None else items,
-                          line=TeamScore, adjust=adjust, payments=payments).lines)
+        items = canasta_items(self.rules) if items is None else items
+        if final.void:  # game.hand_turn_limit: nobody scores for the hand
+            return void_lines(final)
+        if final.sides:  # players.sides_form: scored by the sides as formed
+            by_side, side = side_final(final)
+            lines = score(by_side, items, line=TeamScore, adjust=adjust,
+                          payments=payments).lines
+            return by_seating(final, side, lines)
+        return list(score(final, items, line=TeamScore, adjust=adjust, payments=payments).lines)
 
     # ------------------------------------------------------------------ score sheets
     @staticmethod
@@ -145,6 +158,8 @@ class HandEnd:
 
     def _end_hand(self, ended_by: str, went_out: int | None) -> None:
         self.final_play = False
+        if went_out is not None and self.rules.sides_form and self.side_of is self.team_of:
+            self._form_sides(went_out)  # out before the pile was ever taken: alone
         final = HandFinal(
             team_of=tuple(self.team_of),
             hands=tuple(tuple(c for cards in h for c in cards) for h in self.hands),
@@ -157,6 +172,8 @@ class HandEnd:
             concealed=went_out is not None and self._went_out_concealed(went_out),
             hand_number=self.hand_number,
             ext=json.loads(json.dumps(self.ext)) if self.ext else {},
+            sides=() if self.side_of is self.team_of else tuple(self.side_of),
+            void=ended_by == "turn_limit",
         )
         pays: list = []
         scores = tuple(self._score(final, pays))

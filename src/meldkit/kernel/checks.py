@@ -174,9 +174,6 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
         add(("game", "winner"), f"lowest, but with {style} scoring the winner of each hand "
             "scores: reaching the target means winning (game.winner: highest)",
             related=(("scoring", "style"),))
-    if game.hand_turn_limit is not None and not 1 <= game.hand_turn_limit <= 100_000:
-        add(("game", "hand_turn_limit"), f"expected null or 1 to 100000, got "
-            f"{game.hand_turn_limit}")
 
     deal = spec.deal
     for n, size in deal.hand_by_players.items():
@@ -337,11 +334,13 @@ def _check_books(spec: Any, add: Callable[..., None]) -> None:
     refused, as are books in a knocking pack and a taken card owed beside them."""
     go, books = spec.going_out, spec.books
     needs = bool(go.required_books) or go.min_books > 0 or any(go.min_books_by_players.values())
-    scored = any(d.get("item") == "books" for d in spec.scoring.items)
+    scored = any(d.get("item") == "books" for d in spec.scoring.items) or any(
+        b.unless in ("book", "book_of_rank") for b in spec.pile.discard_bans)
     if (books.kinds or books.size != 7) and not (needs or scored):
         key = ("books", "kinds") if books.kinds else ("books", "size")
         add(key, "but nothing counts books in this pack (going_out.min_books or "
-            "required_books, or a books item in scoring.items): add one, or remove it",
+            "required_books, a books item in scoring.items, or a discard ban waiting for "
+            "a book): add one, or remove it",
             related=(("going_out",), ("scoring", "items")))
     if (needs or scored) and spec.knock.max_deadwood is not None:
         add(("going_out",) if needs else ("scoring", "items"), "books are for packs that meld "

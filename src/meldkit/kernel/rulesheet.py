@@ -127,14 +127,17 @@ def _per_deal(spec, value, words) -> list[tuple[str, str]] | None:
     return out
 
 
-def table_sections(spec) -> list[str]:
+def table_sections(spec, turn_notes: list[str] = ()) -> list[str]:
     """The deal, turn, melds, the contract, laying off, buying, going out or knocking, the
     stock, scoring and the end of the game, as Markdown lines; a pack with a ``schedule``
-    says what changes from deal to deal."""
+    says what changes from deal to deal.  ``turn_notes`` close the turn's section (the
+    banned discards, which the rules sheet words as its card categories)."""
     out: list[str] = []
     for section in (_deal, _turn, _melds, _books, _opening, _lay_off, _buying, _dropping, _ending,
                     _stock, _scoring, _game):
         lines = section(spec)
+        if section is _turn and turn_notes:
+            lines = [*lines, "", *turn_notes]
         if lines:
             out += lines + [""]
     return out
@@ -477,11 +480,22 @@ def _books(spec) -> list[str]:
         if k.min_wilds:
             wilds = (wilds + ", " if wilds else "") + f"at least {k.min_wilds} wild"
         also = f"; it counts as a {k.counts_as} book for going out" if k.counts_as else ""
+        adds = BOOK_ADDS_WORDS.get(k.adds or "any", "")
         out.append(f"- **{k.name}** ({k.value} points): {shape}"
-                   + (f" with {wilds}" if wilds else "") + f"{also}.")
+                   + (f" with {wilds}" if wilds else "") + f"{also}" + (
+                       f"; once a book, it {adds}" if adds else "") + ".")
     if b.kinds:
         out.append("- A book is of the first kind above that it fits.")
     return out
+
+
+BOOK_ADDS_WORDS = {
+    "none": "is closed and takes no more cards",
+    "naturals": "takes only natural cards",
+    "wilds": "takes only wild cards",
+}
+"""What a book of a kind still takes (``books.kinds[].adds``), in the rules sheet's words
+(both meld models; ``any`` goes without saying)."""
 
 
 def _books_to_go_out(spec) -> list[str]:

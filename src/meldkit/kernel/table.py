@@ -45,7 +45,7 @@ from .._cards import (
 from .._errors import NotationError, PluginError, SaveError, SetupError
 from .._game import GameState, call_hook
 from .._liveness import IDLE_ENDINGS, no_progress
-from .._rules import SEQ
+from .._rules import BAN_WAITS, SEQ
 from .._rules import WILD as WILD_SLOT
 from .._stacking import KindsLeft, check_named, renewed_stock
 from ..notation import KIND_ORDER, MELD_ORDER, Dialect, Span, table_dialect
@@ -198,6 +198,19 @@ class TableRules:
         """Cards in each reserve pile (``deal.reserve``; 0: none)."""
         self.reserve_side = spec.deal.reserve_per == "side"
         self.tracks_books = self.needs_books or any(name == "books" for name, _ in items)
+        self.book_adds = tuple(k.adds or "any" for k in spec.books.kinds)
+        """Per book kind, what its books still take (``books.kinds[].adds``; books keep
+        growing where it is not given)."""
+        self.restricts_books = any(a != "any" for a in self.book_adds)
+        self.discard_ban_of: dict[int, tuple[str, ...]] = {}
+        """Card kind → the conditions each ban on discarding it waits for
+        (``pile.discard_bans``: banned while one of them does not hold)."""
+        for ban in spec.pile.discard_bans:
+            for sel in ban.cards:
+                for k in kinds_matching(sel):
+                    self.discard_ban_of[k] = self.discard_ban_of.get(k, ()) + (ban.unless,)
+        self.discard_bans = bool(self.discard_ban_of)
+        self.all_banned_pass = spec.pile.all_banned == "pass"
         """Whether the hand's record keeps each player's books (the ``books`` item)."""
         t = spec.turn
         self.turns_stock = t.stock_card == "turned"
@@ -850,7 +863,30 @@ class TableModel:
         fit = fits[kind] = self._grow(m, kind)
         return fit
 
+    def _book_adds(self, m: TableMeld) -> str:
+        """What meld ``m`` still takes as a book (``books.kinds[].adds``): ``any`` below
+        ``books.size``, or for a book of a kind that does not say."""
+        if len(m.cards) < self.rules.book_size:
+            return "any"
+        k = self._meld_book(m)
+        return "any" if k is None or k < 0 else self.rules.book_adds[k]
+
+    def _adds_refused(self, m: TableMeld, kind: int) -> tuple[str, str] | None:
+        """Why card ``kind`` may not go onto meld ``m`` as its book kind says; None if it
+        may."""
+        adds = self._book_adds(m)
+        wild = kind in self.rules.wild
+        if adds == "none":
+            return "add/book-closed", f"m{m.id} is a closed book: it takes no more cards"
+        if adds == "naturals" and wild:
+            return "add/book-naturals-only", f"m{m.id} is a book that takes only natural cards"
+        if adds == "wilds" and not wild:
+            return "add/book-wilds-only", f"m{m.id} is a book that takes only wild cards"
+        return None
+
     def _grow(self, m: TableMeld, kind: int) -> tuple[Match, int, int] | None:
+        if self.rules.restricts_books and self._adds_refused(m, kind) is not None:
+            return None  # books.kinds[].adds: what a book of its kind still takes
         grown = self.rules.melds.can_add(m.match, kind)
         if grown is None:
             return None
@@ -1051,6 +1087,10 @@ class TableModel:
             m = self.meld_by_id(a.target)
             if m is None:
                 return "meld/no-such-meld", f"there is no meld m{a.target}"
+            if self.rules.restricts_books and a.cards:
+                why = self._adds_refused(m, a.cards[0])
+                if why is not None:
+                    return why
             return "add/does-not-fit", f"{card_code(a.cards[0])} cannot be laid off on m{a.target}"
         if t == "trade":
             return ("trade/no-wild-card", f"no wild card of m{a.target} stands for "
@@ -1059,6 +1099,18 @@ class TableModel:
             return "withdraw/nothing-pending", "there are no melds toward an opening to take back"
         if t == "drop":
             return "drop/not-allowed", "this game has no dropping (turn.drop)"
+        if t == "discard" and self.rules.discard_bans and phase == PLAY:
+            cond = self._ban_on(self.current, a.cards[0])
+            if cond is not None:
+                rank = RANKS[rank_of_kind(a.cards[0])]
+                return "discard/banned", (f"a {card_code(a.cards[0])} may not be discarded "
+                                          + BAN_WAITS[cond].format(rank=rank))
+        if t == "pass" and phase == PLAY:
+            if not (self.rules.discard_bans and self.rules.all_banned_pass):
+                return "turn/wrong-phase", ("'pass' is not possible now: a turn ends with a "
+                                            "discard")
+            return "turn/may-discard", ("you may end the turn without a discard only while "
+                                        "every card you hold is banned from the discard")
         if t == "discard" and self.pending:
             return "contract/pending", ("your melds toward the contract are pending: lay the "
                                         "rest of it, or withdraw them, before you discard")
@@ -1384,6 +1436,9 @@ class TableModel:
         if must is None:
             taken = None if self.rules.discard_taken else self.taken
             distinct = sorted(set(kinds))
+            if self.rules.discard_bans:
+                out += self._ban_discards(p, distinct, taken)
+                return out
             for kind in distinct:
                 if kind != taken or len(distinct) == 1:
                     out.append(_action("discard", (kind,)))
@@ -1487,9 +1542,45 @@ class TableModel:
         elif must is None:
             taken = None if self.rules.discard_taken else self.taken
             distinct = sorted(set(kinds))
-            out += [_action("discard", (k,)) for k in distinct
-                    if k != taken or len(distinct) == 1]
+            if self.rules.discard_bans:
+                out += self._ban_discards(p, distinct, taken)
+            else:
+                out += [_action("discard", (k,)) for k in distinct
+                        if k != taken or len(distinct) == 1]
         return out
+
+    # ------------------------------------------------------------------ discard bans
+    def _discard_condition(self, p: int, cond: str, kind: int) -> bool:
+        """Whether ``cond`` of a ``pile.discard_bans`` entry holds for ``p`` discarding a
+        card of ``kind`` now."""
+        if cond == "going_out":
+            return len(self.hands[p]) == 1 and not (self.rules.reserve
+                                                    and self._reserve_waiting(p))
+        if cond == "opened":
+            return self.opened[p]
+        team, team_of = self.team_of[p], self.team_of
+        if cond == "book":
+            return bool(self._books_of(team))
+        rank = rank_of_kind(kind)
+        return any(team_of[m.owner] == team and m.match.suit < 0 and m.match.rank == rank
+                   and self._meld_book(m) is not None for m in self.melds)
+
+    def _ban_on(self, p: int, kind: int) -> str | None:
+        """The condition a ban on discarding ``kind`` waits for, or None: not banned."""
+        for cond in self.rules.discard_ban_of.get(kind, ()):
+            if not self._discard_condition(p, cond, kind):
+                return cond
+        return None
+
+    def _ban_discards(self, p: int, distinct: list[int], taken: int | None) -> list[Action]:
+        """The discards of ``distinct`` card kinds ``p`` may make under
+        ``pile.discard_bans``: those not banned; every one when all are banned and the
+        bans are lifted (``all_banned: lift``), else ``pass``."""
+        offered = [k for k in distinct if k != taken or len(distinct) == 1]
+        free = [_DISCARD[k] for k in offered if self._ban_on(p, k) is None]
+        if free or not offered:
+            return free
+        return [_PASS] if self.rules.all_banned_pass else [_DISCARD[k] for k in offered]
 
     # ------------------------------------------------------------------ books
     def _book_kind(self, size: int, match: Match, n_wild: int) -> int | None:
@@ -1602,6 +1693,11 @@ class TableModel:
         elif t == "trade":
             self._win_back(p, a.cards[0], a.target)
             return  # the hand keeps its size
+        elif t == "pass":  # every card held is banned from the discard (all_banned: pass)
+            self.taken = None
+            self.withdrew = False
+            self._end_turn()
+            return
         else:
             self._discard(p, a.cards[0])
             return
@@ -1648,6 +1744,8 @@ class TableModel:
         for m in self.melds:
             if not any(k in wild for k in m.match.cards) or not self._may_lay_off_on(p, m):
                 continue
+            if self.rules.restricts_books and self._book_adds(m) in ("none", "wilds"):
+                continue  # a book that takes no natural card gives no wild card back
             for kind in held:
                 if mr.win_back(m.match, kind) is not None:
                     out.append(_action("trade", (kind,), m.id))
@@ -2741,7 +2839,7 @@ PHASES: dict[str, tuple[str, str]] = {
 PHASE_ACTIONS: dict[str, frozenset[str]] = {
     FIRST_UPCARD: frozenset({"take", "pass", "draw"}),
     DRAW: frozenset({"draw", "take", "drop"}),
-    PLAY: frozenset({"meld", "add", "discard", "withdraw", "trade"}),
+    PLAY: frozenset({"meld", "add", "discard", "withdraw", "trade", "pass"}),
     DISCARD: frozenset({"discard", "knock"}),
     KNOCK: frozenset({"discard", "meld", "done"}),
     LAYOFF: frozenset({"add", "meld", "done"}),
