@@ -96,13 +96,26 @@ def test_the_rules_sheet_says_how_the_stock_is_renewed():
     assert "(when the pile was too small to form a new stock)" in sheet
 
 
-def test_a_rank_slot_pack_renews_its_stock_only_where_a_turn_draws_two_cards():
+def test_a_stock_is_renewed_only_where_every_hand_is_sure_to_end():
+    """A renewed stock could let a hand go on for ever: a table pack needs a turn limit; a
+    rank-slot pack a turn limit, or a draw of two cards or more every turn (the stock and
+    pile then shrink with every turn)."""
     with pytest.raises(RulePackError) as e:
         meldkit.load_pack_text("extends: classic_canasta\nstock: {when_empty: shuffle_pile}\n",
                                filename="cc.yaml")
-    assert ("cc.yaml:2:9: stock.when_empty: shuffle_pile, but a turn draws 1 card: a "
-            "rank-slot pack renews its stock from the pile only where every turn draws at "
-            "least 2 cards") in str(e.value)
+    assert ("cc.yaml:2:9: stock.when_empty: shuffle_pile, but a turn draws 1 card and "
+            "game.hand_turn_limit is null: a rank-slot pack renews its stock from the pile "
+            "only where a hand is sure to end") in str(e.value)
+    limited = meldkit.load_pack_text("extends: classic_canasta\nstock: {when_empty: "
+                                     "shuffle_pile}\ngame: {hand_turn_limit: 400}\n",
+                                     filename="cc.yaml")
+    assert limited.spec.stock.when_empty == "shuffle_pile"
+    for how in ("turn_pile", "shuffle_pile"):
+        with pytest.raises(RulePackError) as e:
+            meldkit.load_pack_text(f"extends: rummy\nstock: {{when_empty: {how}}}\n"
+                                   "game: {hand_turn_limit: null}\n", filename="r.yaml")
+        assert (f"r.yaml:2:9: stock.when_empty: {how}, but game.hand_turn_limit is null: a "
+                "stock renewed from the pile may last for ever") in str(e.value)
     with pytest.raises(RulePackError, match="stock.when_empty: 'reshuffle'"):
         meldkit.load_pack_text("extends: rummy\nstock: {when_empty: reshuffle}\n",
                                filename="r.yaml")

@@ -1567,15 +1567,22 @@ class _Checker:
             from .kernel.checks import check_items
 
             check_items(spec, self.add)
-        if spec.stock.when_empty != "end_hand" and self.engine() == CANASTA:
+        if spec.stock.when_empty != "end_hand" and spec.game.hand_turn_limit is None:
+            # a stock renewed from the pile may go on for ever unless the hand is bounded
             draws = [spec.turn.draw or 2, *spec.turn.draw_by_players.values()]
-            if min(draws) < 2:
+            if self.engine() != CANASTA:
+                self.add(("stock", "when_empty"), f"{spec.stock.when_empty}, but "
+                         "game.hand_turn_limit is null: a stock renewed from the pile may "
+                         "last for ever (players drawing and discarding and nobody going "
+                         "out) — set a turn limit, after which the hand ends void",
+                         related=(("game", "hand_turn_limit"),))
+            elif min(draws) < 2:
                 self.add(("stock", "when_empty"), f"{spec.stock.when_empty}, but a turn "
-                         f"draws {min(draws)} card{'s' if min(draws) != 1 else ''}: a "
-                         "rank-slot pack renews its stock from the pile only where every "
-                         "turn draws at least 2 cards, so that the stock and pile shrink and "
-                         "a hand always ends (it has no turn limit)",
-                         related=(("turn", "draw"),))
+                         f"draws {min(draws)} card{'s' if min(draws) != 1 else ''} and "
+                         "game.hand_turn_limit is null: a rank-slot pack renews its stock "
+                         "from the pile only where a hand is sure to end — every turn "
+                         "drawing at least 2 cards, so that the stock and pile shrink, or a "
+                         "turn limit", related=(("turn", "draw"), ("game", "hand_turn_limit")))
         im, pile, game = spec.initial_meld, spec.pile, spec.game
         if game.hand_turn_limit is not None and not 1 <= game.hand_turn_limit <= 100_000:
             self.add(("game", "hand_turn_limit"), f"expected null or 1 to 100000, got "
