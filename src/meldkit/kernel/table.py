@@ -1647,9 +1647,11 @@ class TableModel:
     @staticmethod
     def _idle(r: TableHandResult) -> bool:
         """Whether a finished hand was idle: it ended on an empty stock or with no legal
-        move and nobody went out (in this engine such a hand is void: no score moves, and
-        its melds leave the table with it)."""
-        return r.went_out is None and r.ended_by in IDLE_ENDINGS
+        move, nobody went out and, where the pack scores what is laid (``laid``), nobody
+        laid a card (else such a hand is void: no score moves, and its melds leave the
+        table with it)."""
+        return (r.went_out is None and r.ended_by in IDLE_ENDINGS
+                and not any(points for points, _ in r.final.laid))
 
     def _final_books(self) -> tuple[tuple[str, ...], ...]:
         """Per player, the kind name of each book they own on the table (``book`` for a
@@ -1681,26 +1683,14 @@ class TableModel:
                            at_once=self._out_at_once(how, who),
                            books=self._final_books() if self.rules.tracks_books else (),
                            reserve_taken=tuple(self.reserve_taken))
-        scores, net, ending = self._score(final)
-        self.hand_results.append(TableHandResult(self.hand_number, ending, who, scores, net,
-                                                 final))
-        for s in scores:
-            self.scores[s.team] += s.total
-        limit = self.rules.eliminate_above
-        if limit is not None:  # a total past the limit leaves the game
-            self.eliminated = [out or self.scores[self.team_of[p]] > limit
-                               for p, out in enumerate(self.eliminated)]
-        best = max(range(self.n_players), key=lambda q: net[q])
-        if net[best] > 0:  # a hand won (for the box bonus)
-            self.wins[self.team_of[best]] += 1
+        self._record(final, who, +1)
         if self._game_over():
             self._finish_game()
             return
         if who is None and no_progress(self.hand_results, self._idle):
-            last = self.hand_results[-1]  # the game makes no progress: it ends here (void)
-            self.hand_results[-1] = attrs.evolve(
-                last, ended_by="no_progress",
-                final=attrs.evolve(last.final, ended_by="no_progress"))
+            # the game makes no progress: it ends here, the hand void (scored as such)
+            self._record(self.hand_results[-1].final, who, -1)
+            self._record(attrs.evolve(final, ended_by="no_progress"), who, +1)
             self._finish_game()
             return
         self.dropped = [None] * self.n_players  # back in for the next hand
@@ -1711,6 +1701,25 @@ class TableModel:
         if self.eliminated[first]:
             first = self._next(first)
         self._deal(first)
+
+    def _record(self, final: TableFinal, who: int | None, sign: int) -> None:
+        """Score a hand's record and add it (``sign`` +1) to the hand records, the totals
+        and the hands won — or take the last one back out (-1)."""
+        scores, net, ending = self._score(final)
+        if sign > 0:
+            self.hand_results.append(TableHandResult(self.hand_number, ending, who, scores,
+                                                     net, final))
+        else:
+            self.hand_results.pop()
+        for s in scores:
+            self.scores[s.team] += sign * s.total
+        best = max(range(self.n_players), key=lambda q: net[q])
+        if net[best] > 0:  # a hand won (for the box bonus)
+            self.wins[self.team_of[best]] += sign
+        limit = self.rules.eliminate_above
+        if limit is not None and sign > 0:  # a total past the limit leaves the game
+            self.eliminated = [out or self.scores[self.team_of[p]] > limit
+                               for p, out in enumerate(self.eliminated)]
 
     def _score(self, final: TableFinal):
         """``(team scores, net per player, ending)`` of a hand from its record.  With a
