@@ -1653,15 +1653,22 @@ class TableModel:
         return (r.went_out is None and r.ended_by in IDLE_ENDINGS
                 and not any(points for points, _ in r.final.laid))
 
+    def _book_name(self, m: TableMeld) -> str | None:
+        """The kind name of the book meld ``m`` makes (``book`` for a pack that names no
+        kinds), where the pack counts books; else None."""
+        if not self.rules.tracks_books:
+            return None
+        k = self._meld_book(m)
+        return None if k is None else self.rules.book_kinds[k].name if k >= 0 else "book"
+
     def _final_books(self) -> tuple[tuple[str, ...], ...]:
         """Per player, the kind name of each book they own on the table (``book`` for a
         pack that names no kinds)."""
-        names = [k.name for k in self.rules.book_kinds]
         out: list[list[str]] = [[] for _ in range(self.n_players)]
         for m in self.melds:
-            k = self._meld_book(m)
-            if k is not None:
-                out[m.owner].append(names[k] if k >= 0 else "book")
+            name = self._book_name(m)
+            if name is not None:
+                out[m.owner].append(name)
         return tuple(map(tuple, out))
 
     def _out_at_once(self, how: str, who: int | None) -> bool:
@@ -1882,7 +1889,8 @@ class TableModel:
             "sides": sides,
             "melds": [{"id": f"m{m.id}", "owner": m.owner, "side": team_of[m.owner],
                        "kind": kinds[m.match.kind].name, "cards": self._codes(m.cards),
-                       "closed": False, "book": None, "pending": m.id in self.pending}
+                       "closed": False, "book": self._book_name(m),
+                       "pending": m.id in self.pending}
                       for m in self.melds],
             "stock_size": len(self.stock),
             "pile": {"top": pile[-1] if pile else None, "size": len(pile), "frozen": False,
