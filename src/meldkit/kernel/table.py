@@ -530,11 +530,13 @@ class TableModel:
 
     @classmethod
     def stack_deck(cls, pack, players: int, hands: dict[int, list[str]], stock: list[str],
-                   first_player: int = 0, upcard: str | None = None) -> list[str]:
-        """A ``deck_order`` dealing ``hands`` (seat → card codes), then ``upcard``, then
-        ``stock`` from the top (what :func:`meldkit.testing.stack_deck` calls).  Hands are
-        filled up with cards not named, each chosen so that it makes no meld with the hand.
-        """
+                   first_player: int = 0, upcard: str | None = None,
+                   reserves: dict[int, list[str]] | None = None) -> list[str]:
+        """A ``deck_order`` dealing ``hands`` (seat → card codes), then ``reserves`` (each
+        seat's reserve pile, or each side's where the pack deals one a side: side → card
+        codes), then ``upcard``, then ``stock`` from the top (what
+        :func:`meldkit.testing.stack_deck` calls).  Hands and piles are filled up with cards
+        not named, each chosen so that it makes no meld with the hand (or pile)."""
         rules = TableRules.of(pack)
         stacked = KindsLeft(rules.deck_kinds(players))
         left, take = stacked.left, stacked.take
@@ -542,25 +544,46 @@ class TableModel:
         check_named("hand", hands, size, players)
         named = {seat: [take(c, f"hand of seat {seat}") for c in codes]
                  for seat, codes in hands.items()}
+        holders, whose = 0, "seat"
+        if rules.reserve:  # the piles, as _deal deals them: one a seat, or one a side
+            holders = players
+            if rules.reserve_side:
+                from .._seating import seating
+
+                holders, whose = seating(rules.spec.players, pack.name, players, None)[1], "side"
+        elif reserves:
+            raise SetupError(f"pack {pack.name!r} deals no reserves")
+        reserves = reserves or {}
+        for h in reserves:
+            if not isinstance(h, int) or not 0 <= h < holders:
+                raise SetupError(f"reserves: {h!r} is not a {whose} 0..{holders - 1}")
+        check_named("reserve", reserves, rules.reserve)
+        piles = {h: [take(c, f"reserve of {whose} {h}") for c in codes]
+                 for h, codes in reserves.items()}
         up = [take(upcard, "upcard")] if upcard else []
         top = [take(c, "stock") for c in stock]
         # fillers: ranks three apart, suits in turn, and never a card that melds with the hand
         order_ = sorted((k for k in left if k != JOKER_KIND and k not in rules.wild),
                         key=lambda k: ((k // 4 * 3) % 13, k % 4))
-        out: list[str] = []
-        for i in range(players):
-            seat = (first_player + i) % players
-            hand = list(named.get(seat, []))
-            while len(hand) < size:
+
+        def filled(cards: list[int], n: int) -> list[str]:
+            cards = list(cards)
+            while len(cards) < n:
                 pick = next((k for k in order_ if left[k] > 0 and not any(
-                    k in m for m in rules.melds.melds_in(hand + [k]))), None)
+                    k in m for m in rules.melds.melds_in(cards + [k]))), None)
                 if pick is None:
                     pick = next((k for k in order_ if left[k] > 0), None)
                 if pick is None:
                     raise SetupError("the deck has run out of filler cards")
                 left[pick] -= 1
-                hand.append(pick)
-            out += [card_code(k) for k in hand]
+                cards.append(pick)
+            return [card_code(k) for k in cards]
+
+        out: list[str] = []
+        for i in range(players):
+            out += filled(named.get((first_player + i) % players, []), size)
+        for h in range(holders):
+            out += filled(piles.get(h, []), rules.reserve)
         if rules.spec.deal.upcard:
             if not up:
                 pick = next(k for k in order_ if left[k] > 0)
