@@ -644,7 +644,20 @@ class MeldRules:
                       new: tuple[int, ...]) -> Match | None:
         """:meth:`can_add` onto a run of a kind with ``wild_natural_in_place``: the card at
         the end where the fewest wild cards count (its own place first), else the run
-        placed afresh."""
+        placed afresh — also when that counts fewer wild cards: a deuce of the suit that
+        stood for another card moves to its own place when that card comes (2H 4H 5H and
+        the 3H make the clean 2H 3H 4H 5H).
+
+        >>> from meldkit._cards import kind_of_code as k
+        >>> kinds = [MeldKind("run", "run", max_wilds=1, wild_natural_in_place=True)]
+        >>> rules = MeldRules(kinds, wild_kinds=[k("2" + s) for s in "CDHS"] + [52])
+        >>> grown = rules.can_add(rules.match([k("4H"), k("5H"), k("2H")]), k("3H"))
+        >>> meld_code(grown.cards), rules.wilds_in(grown)
+        ('2H 3H 4H 5H', 0)
+        """
+        fresh = self._match_kind(match.kind, new, False)
+        if fresh is not None and fresh.suit != match.suit:
+            fresh = None
         best = None
         for at_low in (True, False):
             low = match.low - 1 if at_low else match.low
@@ -658,12 +671,9 @@ class MeldRules:
             key = (w, at_low if card in self.wild_kinds else False, nlow)  # a wild card high
             if best is None or key < best[0]:
                 best = (key, Match(match.kind, cards, -1, match.suit, nlow, nlow + n - 1))
-        if best is not None:
+        if best is not None and (fresh is None or best[0][0] <= self.wilds_in(fresh)):
             return best[1]
-        m = self._match_kind(match.kind, new, False)
-        if m is not None and m.suit == match.suit:
-            return m
-        return None
+        return fresh
 
     def wilds_in(self, match: Match) -> int:
         """The wild cards a meld counts (toward ``max_wilds``; 0: a clean meld): a wild card
