@@ -941,6 +941,10 @@ class TableModel:
             m = self.meld_by_id(a.target)
             if m is None:
                 return "meld/no-such-meld", f"there is no meld m{a.target}"
+            if phase == PLAY and not self._may_lay_off_on(self.current, m):
+                whose = "your side's" if self.rules.lay_off == "side" else "your own"
+                return "add/not-your-meld", (f"m{a.target} is not a meld you may lay off onto: "
+                                             f"only {whose} melds")
             return "add/does-not-fit", f"{card_code(a.cards[0])} cannot be laid off on m{a.target}"
         if t == "trade":
             return ("trade/no-wild-card", f"no wild card of m{a.target} stands for "
