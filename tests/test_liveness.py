@@ -207,7 +207,8 @@ def test_no_progress_counts_only_idle_hands_in_a_row() -> None:
 
 def test_bundled_games_play_to_their_end_without_a_dead_end() -> None:
     for name, players in (("rummy", 2), ("gin_rummy", 2), ("classic_canasta", 4),
-                          ("hand_and_foot", 4), ("contract_rummy", 4), ("rummy_500", 5)):
+                          ("hand_and_foot", 4), ("contract_rummy", 4), ("rummy_500", 5),
+                          ("buraco", 4)):
         g = play(meldkit.new_game(name, players=players, seed=7))
         endings = {h.ended_by for h in g.hand_results}
         assert not endings & {"no_legal_move", "no_progress"}, (name, endings)
