@@ -1916,7 +1916,8 @@ class TableModel:
             "sides": sides,
             "melds": [{"id": f"m{m.id}", "owner": m.owner, "side": team_of[m.owner],
                        "kind": kinds[m.match.kind].name, "cards": self._codes(m.cards),
-                       "closed": False, "book": self._book_name(m),
+                       "closed": False,
+                       "book": self._book_name(m) if self.rules.tracks_books else None,
                        "pending": m.id in self.pending}
                       for m in self.melds],
             "stock_size": len(self.stock),
