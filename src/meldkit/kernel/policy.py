@@ -16,6 +16,14 @@ and the pure meld arithmetic of :mod:`meldkit.kernel.melds`:
   pairs keep them forever while the high cards cycle through the stock, and the hand
   never ends.
   What it has seen is a :class:`TableMemory` the bot keeps (public actions only).
+* in a pack whose melds become books (``books.kinds``: Buraco's canastas), it builds toward
+  the books its side still needs to go out (``going_out.required_books``): lays off onto
+  the side's melds that can still become one (the longest first), lays the melds of a
+  natural arrangement of its hand, then the rest; never makes the side's longest hope of a
+  needed book unfit for it, nor lowers a book's kind (a wild card on a clean canasta)
+  unless that ends the hand; keeps its wild cards when it discards; and takes a whole
+  discard pile (``pile.take: pile``) only when it can lay one of its cards that turn, so
+  every take moves cards to the table and taking cannot go round for ever.
 """
 
 from __future__ import annotations
