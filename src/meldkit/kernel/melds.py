@@ -1067,7 +1067,10 @@ class MeldRules:
         else:
             suits = sorted({c & 3 for c in counts if c < 52} | {c & 3 for c in wc if c < 52})
         for s in suits:
-            for n in range(kind.min_size, longest + 1):
+            # a slot takes a natural card, a wild card in its own place, or a counted one
+            fill = len({c >> 2 for c in counts if c < 52 and c & 3 == s}
+                       | {c >> 2 for c in wc if c < 52 and c & 3 == s}) + maxw
+            for n in range(kind.min_size, min(longest, fill) + 1):
                 for _low, slots in _windows(kind.ace, n):
                     forced, free, own = [], [], []
                     has_first = False
