@@ -358,7 +358,7 @@ def _pile_worth(state, hand: list[int]) -> bool:
         rules.reserve and state._reserve_waiting(p))) else 0
     if len(hand) + len(pile) - 1 < keep:
         return False
-    for k in set(pile):
+    for k in set(pile) - wild:  # (a wild card the play may keep off the side's best hope)
         if any(state._may_lay_off_on(p, m) and state._fit(m, k) is not None
                for m in state.melds):
             return True
@@ -372,5 +372,5 @@ def _pile_worth(state, hand: list[int]) -> bool:
     if len(both) > _BIG:
         return True
     mr = rules.melds
-    gain = mr.min_deadwood(nat_hand) + sum(rules.values[k] for k in nat_pile) - mr.min_deadwood(both)
-    return gain > 0
+    pile_value = sum(rules.values[k] for k in nat_pile)
+    return mr.min_deadwood(both) < mr.min_deadwood(nat_hand) + pile_value
