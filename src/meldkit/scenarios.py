@@ -1170,7 +1170,8 @@ class _Run:
             if key == "bonus":
                 diff = _compare_cards(ex.value, list(player.get("bonus", [])))
                 return f"bonus cards of seat {ex.arg}: {diff}" if diff else None
-            got = bool(player.get("reserve_picked_up", _reserve_taken(view, ex.arg)))
+            got = (bool(player["reserve_picked_up"]) if "reserve_picked_up" in player
+                   else _reserve_taken(view, ex.arg))
             return None if got == ex.value else (
                 f"seat {ex.arg}: expected its reserve "
                 f"{'picked up' if ex.value else 'not picked up'}"
