@@ -28,7 +28,8 @@ GOLDEN = pathlib.Path(__file__).resolve().parent.parent / "tests" / "data" / "sc
 COUNTS = {"classic_canasta": (2, 3, 4), "contract_rummy": (4,), "gin_rummy": (2,),
           "hand_and_foot": (4,),
           "houses": (4,), "oklahoma_gin": (2,), "pony_canasta": (2, 3, 4),
-          "pony_tail": (4, 6), "rummy": (2, 4, 6), "rummy_500": (3,), "samba": (4,)}
+          "pony_tail": (4, 6), "rummy": (2, 4, 6), "rummy_500": (3,), "samba": (4,),
+          "buraco": (2, 4)}
 VARIANTS = {  # child packs for what no bundled pack scores: the penalty style, box and game
     "rummy+penalty": ("extends: rummy\nscoring: {style: penalty, items: [{item: penalty}]}\n"
                       "game: {winner: lowest}\n", (3,)),

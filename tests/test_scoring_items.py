@@ -43,7 +43,7 @@ worker: a set's order is not)."""
 def test_the_golden_file_covers_every_bundled_pack_at_two_or_three_counts():
     packs = {g["pack"] for g in GOLDEN}
     assert set(meldkit.available_packs()) <= packs
-    assert len(GOLDEN) == len(list(golden.games())) == 420
+    assert len(GOLDEN) == len(list(golden.games())) == 460
     assert golden.GOLDEN.stat().st_size < 250_000
 
 
@@ -90,7 +90,7 @@ def _compiled(pack) -> tuple:
 
 
 @pytest.mark.parametrize("name", [p for p in meldkit.available_packs()
-                                  if p not in ("houses", "rummy_500")])
+                                  if p not in ("houses", "rummy_500", "buraco")])
 def test_each_bundled_packs_explicit_items_equal_its_preset(name):
     pack = meldkit.load_pack(name)
     assert pack.spec.scoring.items  # written out, each with its rule clause
@@ -101,6 +101,8 @@ def test_each_bundled_packs_explicit_items_equal_its_preset(name):
 def test_rummy_500_lists_items_that_no_style_presets_and_houses_scores_by_its_plugin():
     names = [i.name for i in _compiled(meldkit.load_pack("rummy_500"))]
     assert names == ["laid", "held", "plugin", "game_end"]  # R5-9: no preset scores so
+    buraco = [i.name for i in _compiled(meldkit.load_pack("buraco"))]  # BU-13
+    assert buraco == ["laid", "held", "books", "bonus", "reserve_untaken", "plugin", "game_end"]
     with pytest.raises(meldkit.RulePackError, match=r"scoring\.items"):
         meldkit.load_pack_text("extends: houses\nscoring: {items: [{item: books}]}\n")
 

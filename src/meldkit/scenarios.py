@@ -82,7 +82,8 @@ SCENARIO_KEYS: dict[str, str] = {
 DEAL_KEYS: dict[str, str] = {
     "hands": "Cards in each seat's hand, by seat: `{0: [9H, 9S, KH]}`; the rest of each hand "
              "is plain filler cards.",
-    "reserves": "Cards in each seat's reserve pile (Pony Tail, Pony), by seat.",
+    "reserves": "Cards in each seat's reserve pile (Pony Tail, Pony), by seat; by side where "
+                "a table pack deals a pile to each side (Buraco's mortos).",
     "upcard": "The card turned up to start the pile (a list when the pack turns again).",
     "stock": "The top of the stock after the upcard, top first: the next cards drawn.",
 }
@@ -119,7 +120,8 @@ EXPECT_KEYS: dict[str, str] = {
                   "total: 5400}}`; items: books, book_kinds, melded_cards, bonus_cards, "
                   "dead_cards, hand_cards, reserve_cards, going_out, adjustments, total, and "
                   "the table packs' laid, held, cards_in_other_hands, cards_in_hand, cap, "
-                  "out_at_once, deadwood, gin, big_gin, undercut, and payment (`pay`).",
+                  "out_at_once, deadwood, gin, big_gin, undercut, reserve_untaken, and "
+                  "payment (`pay`).",
     "scores": "Each team's game score: `[5400, -120]`.",
     "sheets": "Each named score sheet's totals by team (`scoring.sheets`): "
               "`{game_1: [45, 0]}`.",
@@ -133,7 +135,7 @@ SCORE_ITEMS = ("books", "book_kinds", "melded_cards", "bonus_cards", "dead_cards
                "hand_cards", "reserve_cards", "going_out", "adjustments", "total",
                # the labels of the table packs' items (scoring.items, the styles' presets)
                "laid", "held", "cards_in_other_hands", "cards_in_hand", "cap", "out_at_once",
-               "deadwood", "gin", "big_gin", "undercut", "payment")
+               "deadwood", "gin", "big_gin", "undercut", "reserve_untaken", "payment")
 _LINE_FIELDS = ("books", "book_kinds", "melded_cards", "bonus_cards", "dead_cards",
                 "hand_cards", "reserve_cards", "going_out", "adjustments", "total")
 """The score items a line names as fields; any other is the sum of its label's items."""
@@ -1195,7 +1197,8 @@ class _Run:
             if key == "bonus":
                 diff = _compare_cards(ex.value, list(player.get("bonus", [])))
                 return f"bonus cards of seat {ex.arg}: {diff}" if diff else None
-            got = bool(player.get("reserve_picked_up"))
+            got = (bool(player["reserve_picked_up"]) if "reserve_picked_up" in player
+                   else _reserve_taken(view, ex.arg))
             return None if got == ex.value else (
                 f"seat {ex.arg}: expected its reserve "
                 f"{'picked up' if ex.value else 'not picked up'}"
@@ -1315,6 +1318,15 @@ def _compare_melds(team: int, want: list[list[str]], got: list[list[str]]) -> st
     bits = [f"no meld {_codes_text(m)}" for m in unmatched]
     bits += [f"not expected {_codes_text(_sort_codes(m))}" for m in left]
     return f"melds of team {team}: {', '.join(bits)} (the table has: {shown})"
+
+
+def _reserve_taken(view: dict, seat: int) -> bool:
+    """A table pack's view: whether the reserve pile of ``seat`` — its own, or its side's
+    where the pack deals one a side (fewer piles than seats) — has been picked up."""
+    piles, seats = view.get("reserves") or [], view.get("seats") or []
+    holder = seat if len(piles) == len(seats) else next(
+        (q["side"] for q in seats if q["seat"] == seat), seat)
+    return any(r["taken"] for r in piles if r["holder"] == holder)
 
 
 def _player(view: dict, seat: int) -> dict:

@@ -674,7 +674,20 @@ class MeldRules(_ByDefinition):
                       new: tuple[int, ...]) -> Match | None:
         """:meth:`can_add` onto a run of a kind with ``wild_natural_in_place``: the card at
         the end where the fewest wild cards count (its own place first), else the run
-        placed afresh."""
+        placed afresh — also when that counts fewer wild cards: a deuce of the suit that
+        stood for another card moves to its own place when that card comes (2H 4H 5H and
+        the 3H make the clean 2H 3H 4H 5H).
+
+        >>> from meldkit._cards import kind_of_code as k
+        >>> kinds = [MeldKind("run", "run", max_wilds=1, wild_natural_in_place=True)]
+        >>> rules = MeldRules(kinds, wild_kinds=[k("2" + s) for s in "CDHS"] + [52])
+        >>> grown = rules.can_add(rules.match([k("4H"), k("5H"), k("2H")]), k("3H"))
+        >>> meld_code(grown.cards), rules.wilds_in(grown)
+        ('2H 3H 4H 5H', 0)
+        """
+        fresh = self._match_kind(match.kind, new, False)
+        if fresh is not None and fresh.suit != match.suit:
+            fresh = None
         best = None
         for at_low in (True, False):
             low = match.low - 1 if at_low else match.low
@@ -688,12 +701,9 @@ class MeldRules(_ByDefinition):
             key = (w, at_low if card in self.wild_kinds else False, nlow)  # a wild card high
             if best is None or key < best[0]:
                 best = (key, Match(match.kind, cards, -1, match.suit, nlow, nlow + n - 1))
-        if best is not None:
+        if best is not None and (fresh is None or best[0][0] <= self.wilds_in(fresh)):
             return best[1]
-        m = self._match_kind(match.kind, new, False)
-        if m is not None and m.suit == match.suit:
-            return m
-        return None
+        return fresh
 
     def wilds_in(self, match: Match) -> int:
         """The wild cards a meld counts (toward ``max_wilds``; 0: a clean meld): a wild card
@@ -1087,7 +1097,10 @@ class MeldRules(_ByDefinition):
         else:
             suits = sorted({c & 3 for c in counts if c < 52} | {c & 3 for c in wc if c < 52})
         for s in suits:
-            for n in range(kind.min_size, longest + 1):
+            # a slot takes a natural card, a wild card in its own place, or a counted one
+            fill = len({c >> 2 for c in counts if c < 52 and c & 3 == s}
+                       | {c >> 2 for c in wc if c < 52 and c & 3 == s}) + maxw
+            for n in range(kind.min_size, min(longest, fill) + 1):
                 for _low, slots in _windows(kind.ace, n, self._L):
                     forced, free, own = [], [], []
                     has_first = False

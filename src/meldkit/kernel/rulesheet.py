@@ -554,6 +554,10 @@ def _ending(spec) -> list[str]:
     return out
 
 
+_SCORED_WITHOUT_GOING_OUT = frozenset({"laid", "held", "books", "reserve_untaken"})
+"""The scoring items that score a hand nobody went out of (the stock used up)."""
+
+
 def _stock(spec) -> list[str]:
     st = spec.stock
     out = ["## The stock", ""]
@@ -570,6 +574,9 @@ def _stock(spec) -> list[str]:
         out.append(f"- When the stock runs out, the discard pile but its top card is {how} "
                    "to form a new stock" + (f", if it holds more than {n} cards" if n > 1
                                             else "") + ".")
+    elif {d["item"] for d in spec.scoring.items} & _SCORED_WITHOUT_GOING_OUT:
+        out.append("- When the stock runs out, the hand ends with nobody going out, and it "
+                   "is scored as below.")
     else:
         out.append("- When the stock runs out, the hand ends with no score.")
     kn = spec.knock
@@ -730,7 +737,8 @@ def _game(spec) -> list[str]:
         if g.target_by_players:  # the target for the table's size
             by = " (" + ", ".join(f"{v} with {n} players"
                                   for n, v in sorted(g.target_by_players.items())) + ")"
-        out.append(f"- The game ends when a player reaches {g.target}{by}; the {best} total "
+        who = "a player" if spec.players.partners == "never" else "a side"
+        out.append(f"- The game ends when {who} reaches {g.target}{by}; the {best} total "
                    "wins.")
     if g.box_bonus:
         out.append(f"- Each player then scores {g.box_bonus} for every hand they won (the "

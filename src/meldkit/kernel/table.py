@@ -612,11 +612,13 @@ class TableModel:
 
     @classmethod
     def stack_deck(cls, pack, players: int, hands: dict[int, list[str]], stock: list[str],
-                   first_player: int = 0, upcard: str | None = None) -> list[str]:
-        """A ``deck_order`` dealing ``hands`` (seat → card codes), then ``upcard``, then
-        ``stock`` from the top (what :func:`meldkit.testing.stack_deck` calls).  Hands are
-        filled up with cards not named, each chosen so that it makes no meld with the hand.
-        """
+                   first_player: int = 0, upcard: str | None = None,
+                   reserves: dict[int, list[str]] | None = None) -> list[str]:
+        """A ``deck_order`` dealing ``hands`` (seat → card codes), then ``reserves`` (each
+        seat's reserve pile, or each side's where the pack deals one a side: side → card
+        codes), then ``upcard``, then ``stock`` from the top (what
+        :func:`meldkit.testing.stack_deck` calls).  Hands and piles are filled up with cards
+        not named, each chosen so that it makes no meld with the hand (or pile)."""
         rules = TableRules.of(pack)
         stacked = KindsLeft(rules.deck_kinds(players))
         left, take = stacked.left, stacked.take
@@ -624,25 +626,46 @@ class TableModel:
         check_named("hand", hands, size, players)
         named = {seat: [take(c, f"hand of seat {seat}") for c in codes]
                  for seat, codes in hands.items()}
+        holders, whose = 0, "seat"
+        if rules.reserve:  # the piles, as _deal deals them: one a seat, or one a side
+            holders = players
+            if rules.reserve_side:
+                from .._seating import seating
+
+                holders, whose = seating(rules.spec.players, pack.name, players, None)[1], "side"
+        elif reserves:
+            raise SetupError(f"pack {pack.name!r} deals no reserves")
+        reserves = reserves or {}
+        for h in reserves:
+            if not isinstance(h, int) or not 0 <= h < holders:
+                raise SetupError(f"reserves: {h!r} is not a {whose} 0..{holders - 1}")
+        check_named("reserve", reserves, rules.reserve)
+        piles = {h: [take(c, f"reserve of {whose} {h}") for c in codes]
+                 for h, codes in reserves.items()}
         up = [take(upcard, "upcard")] if upcard else []
         top = [take(c, "stock") for c in stock]
         # fillers: ranks three apart, suits in turn, and never a card that melds with the hand
         order_ = sorted((k for k in left if k != JOKER_KIND and k not in rules.wild),
                         key=lambda k: ((k // 4 * 3) % 13, k % 4))
-        out: list[str] = []
-        for i in range(players):
-            seat = (first_player + i) % players
-            hand = list(named.get(seat, []))
-            while len(hand) < size:
+
+        def filled(cards: list[int], n: int) -> list[str]:
+            cards = list(cards)
+            while len(cards) < n:
                 pick = next((k for k in order_ if left[k] > 0 and not any(
-                    k in m for m in rules.melds.melds_in(hand + [k]))), None)
+                    k in m for m in rules.melds.melds_in(cards + [k]))), None)
                 if pick is None:
                     pick = next((k for k in order_ if left[k] > 0), None)
                 if pick is None:
                     raise SetupError("the deck has run out of filler cards")
                 left[pick] -= 1
-                hand.append(pick)
-            out += [card_code(k) for k in hand]
+                cards.append(pick)
+            return [card_code(k) for k in cards]
+
+        out: list[str] = []
+        for i in range(players):
+            out += filled(named.get((first_player + i) % players, []), size)
+        for h in range(holders):
+            out += filled(piles.get(h, []), rules.reserve)
         if rules.spec.deal.upcard:
             if not up:
                 pick = next(k for k in order_ if left[k] > 0)
@@ -1087,6 +1110,10 @@ class TableModel:
             m = self.meld_by_id(a.target)
             if m is None:
                 return "meld/no-such-meld", f"there is no meld m{a.target}"
+            if phase == PLAY and not self._may_lay_off_on(self.current, m):
+                whose = "your side's" if self.rules.lay_off == "side" else "your own"
+                return "add/not-your-meld", (f"m{a.target} is not a meld you may lay off onto: "
+                                             f"only {whose} melds")
             if self.rules.restricts_books and a.cards:
                 why = self._adds_refused(m, a.cards[0])
                 if why is not None:
@@ -1961,19 +1988,28 @@ class TableModel:
     @staticmethod
     def _idle(r: TableHandResult) -> bool:
         """Whether a finished hand was idle: it ended on an empty stock or with no legal
-        move and nobody went out (in this engine such a hand is void: no score moves, and
-        its melds leave the table with it)."""
-        return r.went_out is None and r.ended_by in IDLE_ENDINGS
+        move, nobody went out and, where the pack scores what is laid (``laid``), nobody
+        laid a card (else such a hand is void: no score moves, and its melds leave the
+        table with it)."""
+        return (r.went_out is None and r.ended_by in IDLE_ENDINGS
+                and not any(points for points, _ in r.final.laid))
+
+    def _book_name(self, m: TableMeld) -> str | None:
+        """The kind name of the book meld ``m`` makes (``book`` for a pack that names no
+        kinds), where the pack counts books; else None."""
+        if not self.rules.tracks_books:
+            return None
+        k = self._meld_book(m)
+        return None if k is None else self.rules.book_kinds[k].name if k >= 0 else "book"
 
     def _final_books(self) -> tuple[tuple[str, ...], ...]:
         """Per player, the kind name of each book they own on the table (``book`` for a
         pack that names no kinds)."""
-        names = [k.name for k in self.rules.book_kinds]
         out: list[list[str]] = [[] for _ in range(self.n_players)]
         for m in self.melds:
-            k = self._meld_book(m)
-            if k is not None:
-                out[m.owner].append(names[k] if k >= 0 else "book")
+            name = self._book_name(m)
+            if name is not None:
+                out[m.owner].append(name)
         return tuple(map(tuple, out))
 
     def _out_at_once(self, how: str, who: int | None) -> bool:
@@ -1995,6 +2031,39 @@ class TableModel:
                            at_once=self._out_at_once(how, who),
                            books=self._final_books() if self.rules.tracks_books else (),
                            reserve_taken=tuple(self.reserve_taken))
+        self._record(final, who, +1)
+        if self._game_over():
+            self._finish_game()
+            return
+        if who is None and no_progress(self.hand_results, self._idle):
+            # the game makes no progress: it ends here, the hand void (scored as such)
+            self._record(self.hand_results[-1].final, who, -1)
+            self._record(attrs.evolve(final, ended_by="no_progress"), who, +1)
+            self._finish_game()
+            return
+        self.dropped = [None] * self.n_players  # back in for the next hand
+        nxt = self.rules.spec.deal.next_hand_first
+        first = self._next(self.hand_first) if nxt == "left_of_previous" else \
+            self.rules.first_seat(f"meldkit:{self.seed}:first:{self.hand_number}",
+                                  self.n_players, nxt)
+        if self.eliminated[first]:
+            first = self._next(first)
+        self._deal(first)
+
+    def _record(self, final: TableFinal, who: int | None, sign: int) -> None:
+        """Score a hand's record and add it (``sign`` +1) to the hand records, the totals
+        (or the score sheets) and the hands won — or take the last one back out (-1)."""
+        if sign < 0:
+            last = self.hand_results.pop()
+            if self.rules.sheet_items:  # the sheets as the records left make them
+                self.scores[:] = self._ledger().totals()
+            else:
+                for s in last.scores:
+                    self.scores[s.team] -= s.total
+            won = self._won(last.net)
+            if won is not None:
+                self.wins[won] -= 1
+            return
         pays: list = []
         scores, net, ending = self._score(final, pays)
         won = self._won(net)
@@ -2014,24 +2083,6 @@ class TableModel:
                                for p, out in enumerate(self.eliminated)]
         if won is not None:  # a hand won (for the box bonus)
             self.wins[won] += 1
-        if self._game_over():
-            self._finish_game()
-            return
-        if who is None and no_progress(self.hand_results, self._idle):
-            last = self.hand_results[-1]  # the game makes no progress: it ends here (void)
-            self.hand_results[-1] = attrs.evolve(
-                last, ended_by="no_progress",
-                final=attrs.evolve(last.final, ended_by="no_progress"))
-            self._finish_game()
-            return
-        self.dropped = [None] * self.n_players  # back in for the next hand
-        nxt = self.rules.spec.deal.next_hand_first
-        first = self._next(self.hand_first) if nxt == "left_of_previous" else \
-            self.rules.first_seat(f"meldkit:{self.seed}:first:{self.hand_number}",
-                                  self.n_players, nxt)
-        if self.eliminated[first]:
-            first = self._next(first)
-        self._deal(first)
 
     def _score(self, final: TableFinal, payments: list | None = None, items=None):
         """``(team scores, net per player, ending)`` of a hand from its record.  With a
@@ -2240,7 +2291,9 @@ class TableModel:
             "sides": sides,
             "melds": [{"id": f"m{m.id}", "owner": m.owner, "side": team_of[m.owner],
                        "kind": kinds[m.match.kind].name, "cards": self._codes(m.cards),
-                       "closed": False, "book": None, "pending": m.id in self.pending}
+                       "closed": False,
+                       "book": self._book_name(m) if self.rules.tracks_books else None,
+                       "pending": m.id in self.pending}
                       for m in self.melds],
             "stock_size": len(self.stock),
             "pile": {"top": pile[-1] if pile else None, "size": len(pile), "frozen": False,
