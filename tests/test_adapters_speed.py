@@ -199,7 +199,7 @@ def test_an_env_decision_runs_four_env_frames_one_fill_and_one_id_list():
                                                          "order_enforcing.py")}
     assert ours == {("pettingzoo.py", "last"): decisions, ("pettingzoo.py", "observe"): decisions,
                     ("pettingzoo.py", "step"): 2 * decisions}, ours
-    assert frames[("universe.py", "table_fill")] == decisions
+    assert frames[("universe.py", "table_fill_over")] == decisions
     assert frames[("_game.py", "legal_ids")] == decisions
 
 
