@@ -284,6 +284,7 @@ class MeldRules:
                 f"'values' must be {N_KINDS} ints, one per kind 0 … 52 (got {len(values)} items)"
             )
         self.values: tuple[int, ...] = values
+        self._most_value = max(0, *values)
         self._wildmask = sum(1 << w for w in self.wild_kinds)
         self._most_wilds = max(k.max_wilds for k in kinds)
         self._in_place = any(k.wild_natural_in_place and k.type == "run" for k in kinds)
@@ -881,8 +882,12 @@ class MeldRules:
         """
         mask = self._mask(hand)
         if mask is not None:
-            s, hi = self._sum_top(mask ^ self._meldable(mask))
-            if (s - hi if discard else s) > limit:
+            dead = mask ^ self._meldable(mask)
+            s = self._valsum(dead)
+            if discard:  # less the highest card: first against the highest value there is
+                if s - self._most_value > limit or s - self._sum_top(dead)[1] > limit:
+                    return False
+            elif s > limit:
                 return False
         return self.min_deadwood(hand, discard=discard) <= limit
 

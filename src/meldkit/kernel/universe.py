@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import struct
 from array import array
+from typing import Any
 
 from .._actions import (
     ADD,
@@ -315,9 +316,7 @@ def _table_positions(state, spec: ObservationSpec) -> tuple:
     """Where each card of ``state``'s deck counts in the vector of :func:`table_spec`
     (by card id: in the hand, the pile, as the pile's top, in a meld of each relative
     seat), whether each card is its own kind (gin's deck), and how the slices from
-    ``hand_sizes`` to the end are written (one ``pack_into``; the one-hot slices of each
-    phase, seat to move and knocker kept as they are made): what :func:`table_fill`
-    writes by."""
+    ``hand_sizes`` to the end are written: what :func:`table_fill` writes by."""
     _, idx = kinds_index(state.kind_of)
     nk, n = len(idx), state.n_players
     at = [idx[k] for k in state.kind_of]  # the kind slot of each card id
@@ -325,18 +324,24 @@ def _table_positions(state, spec: ObservationSpec) -> tuple:
     def by_card(base: int) -> list[int]:
         return [base + i for i in at]
 
+    def packer(first: str, last: str) -> tuple[int, Any]:
+        """The byte offset of slice ``first`` and a ``pack_into`` of the values up to the
+        end of slice ``last`` (the layout lays them one after another)."""
+        a, b = spec[first].start, spec[last].stop
+        return 4 * a, struct.Struct(f"{b - a}f").pack_into
+
     melds = spec["melds"].start
-    tail = spec["hand_sizes"].start
-    # (the layout puts the slices from hand_sizes to the end in this order, one after another)
-    assert [f[0] for f in spec.fields[4:13]] == [
+    assert [f[0] for f in spec.fields[4:13]] == [  # the order the tail is written in
         "hand_sizes", "stock", "scores", "phase", "to_move", "knocker", "knock_value",
         "deadwood", "hand_number"]
+    rear = spec.fields[-1][0]  # hand_number, or opened or buys after it
     return (by_card(spec["hand"].start), by_card(spec["pile"].start),
             by_card(spec["pile_top"].start),
             tuple(by_card(melds + r * nk) for r in range(n)),
             state.kind_of == list(range(len(state.kind_of))),
-            tail, struct.Struct(f"{spec.size - tail}f").pack_into,
-            {}, _table_phases(state.pack), "opened" in spec, "buys" in spec)
+            *packer("hand_sizes", "scores"), *packer("knock_value", rear),
+            4 * spec["phase"].start, 4 * spec["knocker"].stop, {},
+            _table_phases(state.pack), "opened" in spec, "buys" in spec)
 
 
 _last_positions: tuple = (None, None, None)
@@ -357,35 +362,37 @@ _BIT = {c: 1 << c for c in range(64)}
 """The mask bit of each card id (of a deck whose every card is its own kind)."""
 
 
-def _one_hots(at: tuple, n: int, key: tuple) -> tuple[float, ...]:
+def _one_hots(at: tuple, n: int, key: tuple) -> bytes:
     """The ``phase``, ``to_move`` and ``knocker`` slices of ``key`` (the phase, the seat
-    to move and the knocker relative to the observer; -1: none), kept in ``at``."""
+    to move and the knocker relative to the observer; -1: none) as bytes, kept in
+    ``at``."""
     phase, mover, knocker = key
-    made = (*(float(phase == x) for x in at[8]),
-            *(float(phase != "over" and mover == r) for r in range(n)),
-            *(float(knocker == r) for r in range(n)))
-    at[7][key] = made
+    made = array("f", [*(phase == x for x in at[12]),
+                       *(phase != "over" and mover == r for r in range(n)),
+                       *(knocker == r for r in range(n))]).tobytes()
+    at[11][key] = made
     return made
 
 
 def _write_tail(state, p: int, view: memoryview, at: tuple, deadwood: int) -> None:
-    """Write the slices from ``hand_sizes`` to the end (each seat's hand size … buys) in
-    one call, every value of them (``at``: :func:`_table_positions`; ``view``: the
-    vector as bytes)."""
-    n, hands = state.n_players, state.hands
-    sizes = [len(h) for h in hands]
+    """Write the slices from ``hand_sizes`` to the end (each seat's hand size … buys):
+    every value of them (``at``: :func:`_table_positions`; ``view``: the vector as
+    bytes)."""
+    n = state.n_players
+    sizes = list(map(len, state.hands))
     t0, score = state.team_of[p], state.scores
+    at[6](view, at[5], *sizes[p:], *sizes[:p], len(state.stock), *score[t0:], *score[:t0])
     knocker = state.knocker
     key = (state.phase, (state.current - p) % n, -1 if knocker is None else (knocker - p) % n)
+    view[at[9]:at[10]] = at[11].get(key) or _one_hots(at, n, key)
     kv = state.knock_value
-    values = [*sizes[p:], *sizes[:p], len(state.stock), *score[t0:], *score[:t0],
-              *(at[7].get(key) or _one_hots(at, n, key)),
-              -1 if kv is None else kv, deadwood, state.hand_number]
-    if at[9]:
-        values += state.opened[p:] + state.opened[:p]
-    if at[10]:
-        values += state.buys[p:] + state.buys[:p]
-    at[6](view, 4 * at[5], *values)
+    if at[13] or at[14]:
+        opened = state.opened[p:] + state.opened[:p] if at[13] else []
+        buys = state.buys[p:] + state.buys[:p] if at[14] else []
+        at[8](view, at[7], -1 if kv is None else kv, deadwood, state.hand_number,
+              *opened, *buys)
+    else:
+        at[8](view, at[7], -1 if kv is None else kv, deadwood, state.hand_number)
 
 
 def table_fill(state, p: int, spec: ObservationSpec, out: array) -> None:
