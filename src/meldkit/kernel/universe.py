@@ -324,23 +324,16 @@ def _table_positions(state, spec: ObservationSpec) -> tuple:
     def by_card(base: int) -> list[int]:
         return [base + i for i in at]
 
-    def packer(first: str, last: str) -> tuple[int, Any]:
-        """The byte offset of slice ``first`` and a ``pack_into`` of the values up to the
-        end of slice ``last`` (the layout lays them one after another)."""
-        a, b = spec[first].start, spec[last].stop
-        return 4 * a, struct.Struct(f"{b - a}f").pack_into
-
     melds = spec["melds"].start
+    tail = spec["hand_sizes"].start
     assert [f[0] for f in spec.fields[4:13]] == [  # the order the tail is written in
         "hand_sizes", "stock", "scores", "phase", "to_move", "knocker", "knock_value",
         "deadwood", "hand_number"]
-    rear = spec.fields[-1][0]  # hand_number, or opened or buys after it
     return (by_card(spec["hand"].start), by_card(spec["pile"].start),
             by_card(spec["pile_top"].start),
             tuple(by_card(melds + r * nk) for r in range(n)),
             state.kind_of == list(range(len(state.kind_of))),
-            *packer("hand_sizes", "scores"), *packer("knock_value", rear),
-            4 * spec["phase"].start, 4 * spec["knocker"].stop, {},
+            4 * tail, struct.Struct(f"{spec.size - tail}f").pack_into, {},
             _table_phases(state.pack), "opened" in spec, "buys" in spec)
 
 
@@ -362,37 +355,35 @@ _BIT = {c: 1 << c for c in range(64)}
 """The mask bit of each card id (of a deck whose every card is its own kind)."""
 
 
-def _one_hots(at: tuple, n: int, key: tuple) -> bytes:
+def _one_hots(at: tuple, n: int, key: tuple) -> tuple[float, ...]:
     """The ``phase``, ``to_move`` and ``knocker`` slices of ``key`` (the phase, the seat
-    to move and the knocker relative to the observer; -1: none) as bytes, kept in
-    ``at``."""
+    to move and the knocker relative to the observer; -1: none), kept in ``at``."""
     phase, mover, knocker = key
-    made = array("f", [*(phase == x for x in at[12]),
-                       *(phase != "over" and mover == r for r in range(n)),
-                       *(knocker == r for r in range(n))]).tobytes()
-    at[11][key] = made
+    made = (*(float(phase == x) for x in at[8]),
+            *(float(phase != "over" and mover == r) for r in range(n)),
+            *(float(knocker == r) for r in range(n)))
+    at[7][key] = made
     return made
 
 
 def _write_tail(state, p: int, view: memoryview, at: tuple, deadwood: int) -> None:
-    """Write the slices from ``hand_sizes`` to the end (each seat's hand size … buys):
-    every value of them (``at``: :func:`_table_positions`; ``view``: the vector as
-    bytes)."""
+    """Write the slices from ``hand_sizes`` to the end (each seat's hand size … buys) in
+    one call, every value of them (``at``: :func:`_table_positions`; ``view``: the
+    vector as bytes)."""
     n = state.n_players
     sizes = list(map(len, state.hands))
     t0, score = state.team_of[p], state.scores
-    at[6](view, at[5], *sizes[p:], *sizes[:p], len(state.stock), *score[t0:], *score[:t0])
     knocker = state.knocker
     key = (state.phase, (state.current - p) % n, -1 if knocker is None else (knocker - p) % n)
-    view[at[9]:at[10]] = at[11].get(key) or _one_hots(at, n, key)
     kv = state.knock_value
-    if at[13] or at[14]:
-        opened = state.opened[p:] + state.opened[:p] if at[13] else []
-        buys = state.buys[p:] + state.buys[:p] if at[14] else []
-        at[8](view, at[7], -1 if kv is None else kv, deadwood, state.hand_number,
-              *opened, *buys)
+    if at[9] or at[10]:
+        rear = ((state.opened[p:] + state.opened[:p]) if at[9] else []) + (
+            (state.buys[p:] + state.buys[:p]) if at[10] else [])
     else:
-        at[8](view, at[7], -1 if kv is None else kv, deadwood, state.hand_number)
+        rear = ()
+    at[6](view, at[5], *sizes[p:], *sizes[:p], len(state.stock), *score[t0:], *score[:t0],
+          *(at[7].get(key) or _one_hots(at, n, key)), -1 if kv is None else kv, deadwood,
+          state.hand_number, *rear)
 
 
 def table_fill(state, p: int, spec: ObservationSpec, out: array) -> None:
@@ -435,17 +426,16 @@ def table_fill_over(state, p: int, spec: ObservationSpec, out: array, kept: list
     derived from the last (:meth:`~meldkit.kernel.melds.MeldRules.mask_deadwood_from`).
     ``kept`` records what ``out`` holds (its zone masks); an environment keeps one
     buffer and one list a seat.  Writes what :func:`table_fill` writes."""
-    last = _last_positions
-    at = last[2] if last[1] is spec and last[0] == state.kind_of else _positions(state, spec)
-    if not at[4]:  # counts: written afresh
-        memoryview(out).cast("B")[:] = bytes(4 * len(out))
-        table_fill(state, p, spec, out)
-        return
-    if not kept or kept[0] is not at:
+    if not kept or kept[0] is not spec:  # (a spec is one pack at one table: one deck)
+        at = _positions(state, spec)
+        if not at[4]:  # counts: written afresh
+            memoryview(out).cast("B")[:] = bytes(4 * len(out))
+            table_fill(state, p, spec, out)
+            return
         view = memoryview(out).cast("B")
         view[:] = bytes(len(view))
-        kept[:] = [at, 0, 0, -1, (), None, view]
-    _, old_hand, old_pile, old_top, old_melds, old_dw, view = kept
+        kept[:] = [spec, at, 0, 0, -1, (), None, view]
+    _, at, old_hand, old_pile, old_top, old_melds, old_dw, view = kept
     bit = _BIT.__getitem__
     hand_mask = sum(map(bit, state.hands[p]))
     d = old_hand ^ hand_mask
@@ -492,7 +482,7 @@ def table_fill_over(state, p: int, spec: ObservationSpec, out: array, kept: list
     rules = state.rules.melds
     dw = rules.mask_deadwood_from(
         old_dw[1] if old_dw is not None and old_dw[0] is rules else None, hand_mask)
-    kept[1:6] = hand_mask, pile_mask, top, melds, (rules, dw)
+    kept[2:7] = hand_mask, pile_mask, top, melds, (rules, dw)
     _write_tail(state, p, view, at, dw[2])
 
 
