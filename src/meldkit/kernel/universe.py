@@ -424,8 +424,8 @@ def table_fill_over(state, p: int, spec: ObservationSpec, out: array, kept: list
     ``kept`` list wrote (an empty list: ``out`` is zeros): in a deck whose every card is
     its own kind only the cards that moved since are written, and the hand's deadwood is
     derived from the last (:meth:`~meldkit.kernel.melds.MeldRules.mask_deadwood_from`).
-    ``kept`` records what ``out`` holds (its zone masks); an environment keeps one
-    buffer and one list a seat.  Writes what :func:`table_fill` writes."""
+    ``kept`` records what ``out`` holds; an environment keeps one buffer and one list a
+    seat.  Writes what :func:`table_fill` writes."""
     if not kept or kept[0] is not spec:  # (a spec is one pack at one table: one deck)
         at = _positions(state, spec)
         if not at[4]:  # counts: written afresh
@@ -434,55 +434,31 @@ def table_fill_over(state, p: int, spec: ObservationSpec, out: array, kept: list
             return
         view = memoryview(out).cast("B")
         view[:] = bytes(len(view))
-        kept[:] = [spec, at, 0, 0, -1, (), None, view]
-    _, at, old_hand, old_pile, old_top, old_melds, old_dw, view = kept
+        kept[:] = [spec, at, 0, None, view, len(state.kind_of), at[0][0]]
+    _, at, old, old_dw, view, nk, base = kept
+    # the card slices (hand, pile, pile top, each seat's melds: one after another, a card
+    # at its id in each) as the bits of one int, and only the bits that changed written
     bit = _BIT.__getitem__
     hand_mask = sum(map(bit, state.hands[p]))
-    d = old_hand ^ hand_mask
-    if d:  # the cards that came and went since (a card or two)
-        base = at[0][0]
-        while d:
-            low = d & -d
-            d ^= low
-            i = low.bit_length() - 1
-            out[base + i] = hand_mask >> i & 1
     pile = state.pile
-    pile_mask = sum(map(bit, pile))
-    d = old_pile ^ pile_mask
-    if d:
-        base = at[1][0]
-        while d:
-            low = d & -d
-            d ^= low
-            i = low.bit_length() - 1
-            out[base + i] = pile_mask >> i & 1
-    top = at[2][pile[-1]] if pile else -1
-    if top != old_top:
-        if old_top >= 0:
-            out[old_top] = 0
-        if top >= 0:
-            out[top] = 1
-    melds = ()
+    cards = hand_mask | sum(map(bit, pile)) << nk
+    if pile:
+        cards |= 1 << (2 * nk + pile[-1])
     if state.melds:
         n = state.n_players
-        by_seat = [0] * n
         for m in state.melds:
-            by_seat[(m.owner - p) % n] |= sum(map(bit, m.cards))
-        melds = tuple(by_seat)
-    if melds != old_melds:
-        was = old_melds or (0,) * len(melds)
-        for r, (old, new) in enumerate(zip(was, melds or (0,) * len(was))):
-            d = old ^ new
-            base = at[3][r][0]
-            while d:
-                low = d & -d
-                d ^= low
-                i = low.bit_length() - 1
-                out[base + i] = new >> i & 1
+            cards |= sum(map(bit, m.cards)) << ((3 + (m.owner - p) % n) * nk)
+    d = old ^ cards
+    while d:
+        low = d & -d
+        d ^= low
+        i = low.bit_length() - 1
+        out[base + i] = 1 if cards & low else 0
     rules = state.rules.melds
     dw = rules.mask_deadwood_from(
         old_dw[1] if old_dw is not None and old_dw[0] is rules else None, hand_mask)
-    kept[2:7] = hand_mask, pile_mask, top, melds, (rules, dw)
+    kept[2] = cards
+    kept[3] = (rules, dw)
     _write_tail(state, p, view, at, dw[2])
 
 
