@@ -1419,17 +1419,26 @@ class MeldRules:
         memo: dict[int, int] = {0: 0}
         memo1: dict[int, int] = {0: _INF}
 
+        nonneg = min(values) >= 0  # then no deadwood is below 0: the search may stop there
+
         def dw(mask: int) -> int:
             r = memo.get(mask)
             if r is not None:
                 return r
             low = mask & -mask
-            best = val_of_bit[low] + dw(mask ^ low)
-            for m in by_low_t[low.bit_length() - 1]:
+            lowest = val_of_bit[low]
+            best = _INF
+            for m in by_low_t[low.bit_length() - 1]:  # the lowest card melded …
                 if m & mask == m:
                     v = dw(mask ^ m)
                     if v < best:
                         best = v
+                        if not v and nonneg:
+                            break
+            if best > lowest or not nonneg:  # … or dead: it costs its value at least
+                v = lowest + dw(mask ^ low)
+                if v < best:
+                    best = v
             if len(memo) > _MEMO_LIMIT:
                 memo.clear()
                 memo[0] = 0

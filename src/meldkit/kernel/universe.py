@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import struct
 from array import array
-from typing import Any
 
 from .._actions import (
     ADD,
@@ -448,12 +447,15 @@ def table_fill_over(state, p: int, spec: ObservationSpec, out: array, kept: list
         n = state.n_players
         for m in state.melds:
             cards |= sum(map(bit, m.cards)) << ((3 + (m.owner - p) % n) * nk)
-    d = old ^ cards
-    while d:
-        low = d & -d
-        d ^= low
-        i = low.bit_length() - 1
-        out[base + i] = 1 if cards & low else 0
+    came, went = cards & ~old, old & ~cards
+    while came:
+        i = came.bit_length() - 1
+        came ^= 1 << i
+        out[base + i] = 1
+    while went:
+        i = went.bit_length() - 1
+        went ^= 1 << i
+        out[base + i] = 0
     rules = state.rules.melds
     dw = rules.mask_deadwood_from(
         old_dw[1] if old_dw is not None and old_dw[0] is rules else None, hand_mask)
