@@ -225,19 +225,18 @@ class MeldkitAEC(AECEnv):
         s = self.state_
         at = self._position
         if self._buf_at[i] != at:
-            self._buf_at[i] = None  # until written whole
-            spec, fill, zeros = self._fill
-            buf = self._bufs[i]
             over = self._over
-            if over is None:
-                buf[:] = zeros
-                fill(s, i, spec, buf)
-            else:
-                try:
-                    over(s, i, spec, buf, self._kept[i])
-                except BaseException:
-                    self._kept[i] = []  # the buffer is written afresh next time
-                    raise
+            try:
+                if over is None:
+                    spec, fill, zeros = self._fill
+                    self._bufs[i][:] = zeros
+                    fill(s, i, spec, self._bufs[i])
+                else:
+                    over(s, i, self._fill[0], self._bufs[i], self._kept[i])
+            except BaseException:  # not written whole: afresh next time
+                self._buf_at[i] = None
+                self._kept[i] = []
+                raise
             self._buf_at[i] = at
         mask = bytearray(self._n_ids)
         if s.phase != s.OVER and s.current == i and not (self.terminations[agent]

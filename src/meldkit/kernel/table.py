@@ -694,7 +694,9 @@ class TableModel:
         """Remove one physical card of each kind from ``p``'s hand (lowest id first)."""
         hand = self.hands[p]
         k = self.kind_of
-        if _own_kinds(k):  # (gin's deck: a kind is one card, the card of its own id)
+        last = _last_deck
+        if last[1] if last[0] is k else _own_kinds(k):  # (gin's deck: a kind is one card,
+            # the card of its own id)
             for kind in kinds:
                 hand.remove(kind)
             return list(kinds)
