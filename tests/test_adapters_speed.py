@@ -175,6 +175,28 @@ def test_other_engines_through_the_env_equal_the_state(pack, players):
             assert np.array_equal(got, np.asarray(raw.state_.observation(i), np.float32))
 
 
+def test_a_pickled_or_copied_env_observes_its_own_state():
+    """The kept buffers and records do not travel: a deep copy or an unpickled env writes
+    its observations afresh, from its own state, into its own buffers."""
+    import copy
+    import pickle
+
+    e = env("gin_rummy")
+    e.reset(seed=2)
+    rng = random.Random(2)
+    for _ in range(30):
+        e.step(int(rng.choice(np.flatnonzero(e.last()[0]["action_mask"]))))
+    for c in (copy.deepcopy(e), pickle.loads(pickle.dumps(e))):
+        raw = c.unwrapped
+        for _ in range(40):
+            for agent in c.possible_agents:
+                want = raw.state_.observation(raw.agent_name_mapping[agent])
+                assert np.array_equal(c.observe(agent)["observation"],
+                                      np.asarray(want, np.float32))
+            c.step(int(rng.choice(np.flatnonzero(c.last()[0]["action_mask"]))))
+    assert e.unwrapped.state_.history != raw.state_.history  # the copies moved on alone
+
+
 def test_each_observe_gives_new_arrays_and_the_kept_mask_decides():
     e = env("gin_rummy")
     e.reset(seed=3)

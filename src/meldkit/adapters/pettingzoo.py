@@ -192,6 +192,19 @@ class MeldkitAEC(AECEnv):
         """Counts the positions dealt and stepped to: an observation is kept per position."""
         self.metadata = dict(self.metadata, name=f"meldkit_{self.pack.name}_v0")
 
+    def __getstate__(self) -> dict:
+        """Pickled (and deep-copied) without the kept observation records and numpy views:
+        the copy writes its buffers afresh and sees them through views of its own."""
+        state = dict(self.__dict__)
+        state["_kept"] = [[] for _ in range(self.n)]
+        state["_buf_at"] = [None] * self.n
+        del state["_views"]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._views = [np.frombuffer(b, np.float32) for b in self._bufs]
+
     def observation_space(self, agent):
         return self._obs_space
 
