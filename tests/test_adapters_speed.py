@@ -136,6 +136,11 @@ def test_fill_over_equals_the_fill_whatever_its_buffer_last_held(pack, players):
                 break
             positions.append(g.clone())
             g.apply(rng.choice(g.legal_actions()))
+        positions.append(g)  # (the last: over, or mid-game)
+    g = meldkit.new_game(_pack(pack), players=players, seed=9)
+    while not g.is_over:
+        g.apply(rng.choice(g.legal_actions()))
+    positions.append(g)  # a game over: nobody to move
     spec = positions[0].observation_spec()
     buf, kept = array("f", bytes(4 * spec.size)), []
     for k in range(600):

@@ -369,17 +369,20 @@ def _write_tail(state, p: int, view: memoryview, at: tuple, deadwood: int) -> No
     """Write the slices from ``hand_sizes`` to the end (each seat's hand size … buys) in
     one call, every value of them (``at``: :func:`_table_positions`; ``view``: the
     vector as bytes)."""
-    n = state.n_players
+    n, knocker, kv = state.n_players, state.knocker, state.knock_value
+    if n == 2 and state.n_teams == 2 and not (at[9] or at[10]):  # (the seats and teams
+        # relative to the observer without rotated lists: the other is 1 - p)
+        hands, score, t0 = state.hands, state.scores, state.team_of[p]
+        key = (state.phase, state.current != p, -1 if knocker is None else knocker != p)
+        at[6](view, at[5], len(hands[p]), len(hands[1 - p]), len(state.stock), score[t0],
+              score[1 - t0], *(at[7].get(key) or _one_hots(at, 2, key)),
+              -1 if kv is None else kv, deadwood, state.hand_number)
+        return
     sizes = list(map(len, state.hands))
     t0, score = state.team_of[p], state.scores
-    knocker = state.knocker
     key = (state.phase, (state.current - p) % n, -1 if knocker is None else (knocker - p) % n)
-    kv = state.knock_value
-    if at[9] or at[10]:
-        rear = ((state.opened[p:] + state.opened[:p]) if at[9] else []) + (
-            (state.buys[p:] + state.buys[:p]) if at[10] else [])
-    else:
-        rear = ()
+    rear = (((state.opened[p:] + state.opened[:p]) if at[9] else []) + (
+        (state.buys[p:] + state.buys[:p]) if at[10] else [])) if at[9] or at[10] else ()
     at[6](view, at[5], *sizes[p:], *sizes[:p], len(state.stock), *score[t0:], *score[:t0],
           *(at[7].get(key) or _one_hots(at, n, key)), -1 if kv is None else kv, deadwood,
           state.hand_number, *rear)
