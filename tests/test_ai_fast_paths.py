@@ -380,3 +380,57 @@ def test_undo_kept_mid_hand_costs_under_a_millisecond():
         g.undo()
         runs.append(time.thread_time() - t)
     assert min(runs) < 0.001  # the bar is 100 us (benchmarks/bench_ai.py); a busy machine
+
+
+# --------------------------------------------------------------------------- deadwood kept
+def _gin_like(wild: bool):
+    from meldkit.kernel.melds import MeldKind, MeldRules
+
+    return MeldRules([MeldKind("set", "set", max_size=4, max_wilds=1 if wild else 0),
+                      MeldKind("run", "run", max_size=5, max_wilds=1 if wild else 0)],
+                     wild_kinds=[4, 5, 6, 7] if wild else [])
+
+
+@pytest.mark.parametrize("wild", [False, True])
+def test_deadwood_derived_a_card_at_a_time_equals_the_search_at_every_hand(wild):
+    """mask_deadwood_from follows a hand a card at a time (a draw, a discard, sometimes
+    several cards at once): at every hand its deadwood (and its meldable cards, where it
+    knows them) equal a fresh search's."""
+    rules = _gin_like(wild)
+    rng = random.Random(11)
+    for _ in range(40):
+        hand = set(rng.sample(range(52), 10))
+        kept = None
+        for _ in range(60):
+            r = rng.random()
+            if r < 0.45 and len(hand) < 14:
+                hand.add(rng.choice([c for c in range(52) if c not in hand]))
+            elif r < 0.9 and len(hand) > 1:
+                hand.discard(rng.choice(sorted(hand)))
+            else:  # several cards at once (a pile taken): computed afresh
+                hand ^= set(rng.sample(range(52), 3))
+            mask = sum(1 << c for c in hand)
+            kept = rules.mask_deadwood_from(kept, mask)
+            assert kept[0] == mask
+            assert kept[2] == rules.min_deadwood(sorted(hand)) == rules.mask_deadwood(mask)
+            if kept[1] >= 0:
+                assert kept[1] == rules._meldable(mask)
+
+
+def test_byte_table_sums_equal_the_cards_values_one_by_one():
+    """valsum and sum_top (seven byte lookups) equal a sum over the cards, negative
+    values included; the kept last meldable mask answers every mask as a fresh one."""
+    from meldkit.kernel.melds import MeldKind, MeldRules
+
+    rng = random.Random(3)
+    values = [rng.randrange(-5, 60) for _ in range(53)]
+    rules = MeldRules([MeldKind("set", "set"), MeldKind("run", "run")], values=values)
+    fresh = MeldRules([MeldKind("set", "set"), MeldKind("run", "run")], values=values)
+    for _ in range(500):
+        cards = rng.sample(range(53), rng.randrange(0, 20))
+        mask = sum(1 << c for c in cards)
+        total = sum(values[c] for c in cards)
+        assert rules._valsum(mask) == total
+        assert rules._sum_top(mask) == (total, max([0] + [values[c] for c in cards]))
+        for m in (mask, mask ^ 1, mask):  # asked again, and after another mask
+            assert rules._meldable(m) == fresh._meldable(m | 1 << 63) & ~(1 << 63)

@@ -168,16 +168,21 @@ class MeldkitAEC(AECEnv):
         self.state_ = None
         self._np_random = None
         self._n_ids = self.ids.size
-        self._buf = array("f", bytes(4 * self.spec_.size))
-        """The observation last made (one buffer, written over at each new position)."""
-        self._buf_view = np.frombuffer(self._buf, np.float32)
-        """:attr:`_buf` seen by numpy (observe() hands out a copy)."""
+        self._bufs = [array("f", bytes(4 * self.spec_.size)) for _ in range(self.n)]
+        """Each seat's observation last made (one buffer a seat, written over at each new
+        position)."""
+        self._views = [np.frombuffer(b, np.float32) for b in self._bufs]
+        """:attr:`_bufs` seen by numpy (observe() hands out a copy)."""
         self._fill = writer_parts(probe)
-        """``(spec, fill, zeros)``: ``_buf[:] = zeros; fill(state, seat, spec, _buf)`` writes
+        """``(spec, fill, zeros)``: ``buf[:] = zeros; fill(state, seat, spec, buf)`` writes
         an observation (every game here is this table's: ``observation_writer``)."""
-        self._buf_at: int | None = None
-        """The position of what :attr:`_buf` holds (None: nothing), its seat ``_buf_seat``."""
-        self._buf_seat = -1
+        self._over = getattr(self._fill[1], "over", None)
+        """The engine's ``fill.over(state, seat, spec, buf, kept)``, if it has one: it
+        writes over the seat's last observation what changed since (``kept``, a list a
+        seat, records what the buffer holds)."""
+        self._kept: list[list] = [[] for _ in range(self.n)]
+        self._buf_at: list[int | None] = [None] * self.n
+        """The position each seat's buffer holds (None: not a whole observation)."""
         self._legal: tuple = (None, ())
         """``(position, ids)``: the legal ids observe() last masked for a live agent, which
         step() checks an action against."""
@@ -186,6 +191,19 @@ class MeldkitAEC(AECEnv):
         self._position = 0
         """Counts the positions dealt and stepped to: an observation is kept per position."""
         self.metadata = dict(self.metadata, name=f"meldkit_{self.pack.name}_v0")
+
+    def __getstate__(self) -> dict:
+        """Pickled (and deep-copied) without the kept observation records and numpy views:
+        the copy writes its buffers afresh and sees them through views of its own."""
+        state = dict(self.__dict__)
+        state["_kept"] = [[] for _ in range(self.n)]
+        state["_buf_at"] = [None] * self.n
+        del state["_views"]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._views = [np.frombuffer(b, np.float32) for b in self._bufs]
 
     def observation_space(self, agent):
         return self._obs_space
@@ -219,13 +237,20 @@ class MeldkitAEC(AECEnv):
         i = self.agent_name_mapping[agent]
         s = self.state_
         at = self._position
-        if self._buf_at != at or self._buf_seat != i:
-            self._buf_at = None  # until written whole
-            spec, fill, zeros = self._fill
-            buf = self._buf
-            buf[:] = zeros
-            fill(s, i, spec, buf)
-            self._buf_at, self._buf_seat = at, i
+        if self._buf_at[i] != at:
+            over = self._over
+            try:
+                if over is None:
+                    spec, fill, zeros = self._fill
+                    self._bufs[i][:] = zeros
+                    fill(s, i, spec, self._bufs[i])
+                else:
+                    over(s, i, self._fill[0], self._bufs[i], self._kept[i])
+            except BaseException:  # not written whole: afresh next time
+                self._buf_at[i] = None
+                self._kept[i] = []
+                raise
+            self._buf_at[i] = at
         mask = bytearray(self._n_ids)
         if s.phase != s.OVER and s.current == i and not (self.terminations[agent]
                                                          or self.truncations[agent]):
@@ -233,7 +258,7 @@ class MeldkitAEC(AECEnv):
             self._legal = (at, ids)
             for a in ids:
                 mask[a] = 1
-        return {"observation": self._buf_view.copy(), "action_mask": np.frombuffer(mask, np.int8)}
+        return {"observation": self._views[i].copy(), "action_mask": np.frombuffer(mask, np.int8)}
 
     def state(self) -> np.ndarray:
         """The global state: every seat's observation, seat 0 first (:attr:`state_space`).

@@ -104,6 +104,22 @@ def default_values() -> tuple[int, ...]:
     return tuple(min(10, k // 4 + 1) for k in range(52)) + (0,)
 
 
+@functools.lru_cache(maxsize=16)
+def _byte_tables(values: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """For each byte ``i`` of a card mask (cards ``8i … 8i+7``) and each value ``b`` of
+    that byte: the total value of its cards, and the highest value (at least 0).
+
+    >>> sums, tops = _byte_tables(default_values())
+    >>> sums[0][0b101], tops[0][0b101], sums[6][0b10000]   # AC + AH; the joker
+    (2, 1, 0)
+    """
+    def cards(i: int, b: int) -> list[int]:
+        return [values[8 * i + j] for j in range(8) if b >> j & 1 and 8 * i + j < N_KINDS]
+
+    return (tuple(tuple(sum(cards(i, b)) for b in range(256)) for i in range(7)),
+            tuple(tuple(max([0, *cards(i, b)]) for b in range(256)) for i in range(7)))
+
+
 def _check_kind(card: object) -> int:
     if type(card) is not int or not 0 <= card < N_KINDS:  # exactly int: a bool is not a card
         raise ValueError(
@@ -292,6 +308,7 @@ class MeldRules(_ByDefinition):
                 f"'values' must be {N_KINDS} ints, one per kind 0 … 52 (got {len(values)} items)"
             )
         self.values: tuple[int, ...] = values
+        self._most_value = max(0, *values)
         self._wildmask = sum(1 << w for w in self.wild_kinds)
         self._most_wilds = max(k.max_wilds for k in kinds)
         self._in_place = any(k.wild_natural_in_place and k.type == "run" for k in kinds)
@@ -839,6 +856,58 @@ class MeldRules(_ByDefinition):
             f"'discard' must be False, True, 'best' or 'openspiel' (got {discard!r})"
         )
 
+    def mask_deadwood(self, mask: int) -> int:
+        """:meth:`min_deadwood` of the hand holding one card of each kind whose bit is set
+        in ``mask`` (bit ``k`` for kind ``k``), for a caller that keeps hands as masks.
+
+        >>> from meldkit._cards import kind_of_code as k
+        >>> gin = MeldRules([MeldKind("set", "set"), MeldKind("run", "run")])
+        >>> hand = [k(c) for c in "4H 5H 6H 9C 9D 9S KS KH 2C 3D".split()]
+        >>> gin.mask_deadwood(sum(1 << c for c in hand)) == gin.min_deadwood(hand) == 25
+        True
+        """
+        if mask & self._wildmask:
+            return self._general_min(tuple(c for c in range(N_KINDS) if mask >> c & 1))
+        r = self._memo.get(mask)
+        return self._top(mask) if r is None else r
+
+    def mask_deadwood_from(self, kept: tuple[int, int, int] | None,
+                           mask: int) -> tuple[int, int, int]:
+        """``(mask, meldable, deadwood)`` of the hand ``mask`` (as :meth:`mask_deadwood`;
+        ``meldable``: its cards that lie in some meld, -1 when not known), derived from
+        ``kept``, the triple of another hand (a seat's hand a card ago), when the two
+        differ by one card that lies in no meld: then that card's value is all that
+        changes.  Otherwise (or ``kept`` None) it is computed.
+
+        >>> from meldkit._cards import kind_of_code as k
+        >>> gin = MeldRules([MeldKind("set", "set"), MeldKind("run", "run")])
+        >>> hand = sum(1 << k(c) for c in "4H 5H 6H 9C 9D 9S KS KH 2C 3D".split())
+        >>> kept = gin.mask_deadwood_from(None, hand)
+        >>> kept[2], gin.mask_deadwood_from(kept, hand | 1 << k("QD"))[2]
+        (25, 35)
+        >>> gin.mask_deadwood_from(kept, hand ^ 1 << k("KS"))[2]
+        15
+        """
+        if kept is not None:
+            old, mm, dw = kept
+            d = old ^ mask
+            if not d:
+                return kept
+            if not d & (d - 1) and mm >= 0 and not (old | mask) & self._wildmask:
+                if d & old:  # a card gone: no meld changes if it was in none
+                    if not d & mm:
+                        return mask, mm, dw - self._val_of_bit[d]
+                else:
+                    mm = self._meldable(mask)
+                    if not d & mm:  # a card come that melds with nothing
+                        return mask, mm, dw + self._val_of_bit[d]
+                    r = self._memo.get(mask)
+                    return mask, mm, self._top(mask) if r is None else r
+        if mask & self._wildmask:
+            return mask, -1, self.mask_deadwood(mask)
+        r = self._memo.get(mask)
+        return mask, self._meldable(mask), self._top(mask) if r is None else r
+
     def deadwood_within(self, hand: Sequence[int], limit: int, *,
                         discard: bool | Literal["best", "openspiel"] = False) -> bool:
         """Whether ``min_deadwood(hand, discard=discard) <= limit`` — answered without the
@@ -853,8 +922,12 @@ class MeldRules(_ByDefinition):
         """
         mask = self._mask(hand)
         if mask is not None:
-            s, hi = self._sum_top(mask ^ self._meldable(mask))
-            if (s - hi if discard else s) > limit:
+            dead = mask ^ self._meldable(mask)
+            s = self._valsum(dead)
+            if discard:  # less the highest card: first against the highest value there is
+                if s - self._most_value > limit or s - self._sum_top(dead)[1] > limit:
+                    return False
+            elif s > limit:
                 return False
         return self.min_deadwood(hand, discard=discard) <= limit
 
@@ -1348,64 +1421,85 @@ class MeldRules(_ByDefinition):
         ]
         full = (1 << (4 * L)) - 1  # the cards of the L ranks (not the joker)
         top_shift = 4 * L  # an ace above the top rank (or a run round the corner)
-        set_add = [(4 - m) * _NIB for m in sorted(set(set_mins))]
-        runs = sorted(set(run_kinds))
+        set_add = tuple((4 - m) * _NIB for m in sorted(set(set_mins)))
+        # each run kind: how its aces stand (0 low, 1 high, 2 both, 3 around) and the
+        # shifts from a run's lowest card to its other cards
+        runs = tuple((_ACE_MODES.index(ace), tuple(range(4, 4 * k, 4)))
+                     for ace, k in sorted(set(run_kinds)))
+        last = (-1, 0)  # the last mask asked and its answer, replaced whole (the knock
+        # test and then the observation ask of one hand in turn)
 
         def meldable(mask: int) -> int:
             """Cards of ``mask`` that lie in some natural meld within ``mask``."""
+            nonlocal last
+            kept = last
+            if kept[0] == mask:
+                return kept[1]
             m = mask & full
             out = 0
             if set_add:
                 cnt = (m & _NIB) + ((m >> 1) & _NIB) + ((m >> 2) & _NIB) + ((m >> 3) & _NIB)
                 for add in set_add:
                     out |= m & ((((cnt + add) >> 2) & _NIB) * 15)
-            for ace, k in runs:
-                if ace == "low":
+            for ace, shifts in runs:
+                if ace == 0:  # low
                     e = m
-                elif ace == "high":
+                elif ace == 1:  # high
                     e = (m & ~_ACES) | ((m & _ACES) << top_shift)
-                elif ace == "both":
+                elif ace == 2:  # both
                     e = m | ((m & _ACES) << top_shift)
-                else:
+                else:  # around
                     e = m | (m << top_shift)
                 st = e
-                for i in range(1, k):
-                    st &= e >> (4 * i)
+                for i in shifts:
+                    st &= e >> i
                 if st:
                     cov = st
-                    for i in range(1, k):
-                        cov |= st << (4 * i)
+                    for i in shifts:
+                        cov |= st << i
                     out |= (cov | (cov >> top_shift)) & m
+            last = (mask, out)
             return out
 
         self._meldable = meldable
         memo: dict[int, int] = {0: 0}
         memo1: dict[int, int] = {0: _INF}
 
+        nonneg = min(values) >= 0  # then no deadwood is below 0: the search may stop there
+
         def dw(mask: int) -> int:
             r = memo.get(mask)
             if r is not None:
                 return r
             low = mask & -mask
-            best = val_of_bit[low] + dw(mask ^ low)
-            for m in by_low_t[low.bit_length() - 1]:
+            lowest = val_of_bit[low]
+            best = _INF
+            for m in by_low_t[low.bit_length() - 1]:  # the lowest card melded …
                 if m & mask == m:
                     v = dw(mask ^ m)
                     if v < best:
                         best = v
+                        if not v and nonneg:
+                            break
+            if best > lowest or not nonneg:  # … or dead: it costs its value at least
+                v = lowest + dw(mask ^ low)
+                if v < best:
+                    best = v
             if len(memo) > _MEMO_LIMIT:
                 memo.clear()
                 memo[0] = 0
             memo[mask] = best
             return best
 
+        # seven lookups instead of a loop over the cards (the observation and the knock
+        # test ask for a new hand's deadwood at every decision)
+        (s0, s1, s2, s3, s4, s5, s6), (h0, h1, h2, h3, h4, h5, h6) = _byte_tables(values)
+
         def valsum(mask: int) -> int:
-            s = 0
-            while mask:
-                low = mask & -mask
-                s += val_of_bit[low]
-                mask ^= low
-            return s
+            """The total value of the cards of ``mask``."""
+            return (s0[mask & 255] + s1[mask >> 8 & 255] + s2[mask >> 16 & 255]
+                    + s3[mask >> 24 & 255] + s4[mask >> 32 & 255] + s5[mask >> 40 & 255]
+                    + s6[mask >> 48])
 
         def top(mask: int) -> int:
             r = memo.get(mask)
@@ -1442,16 +1536,12 @@ class MeldRules(_ByDefinition):
             return best
 
         def sum_top(mask: int) -> tuple[int, int]:
-            """The total value of the cards of ``mask`` and the highest single value."""
-            s = hi = 0
-            while mask:
-                low = mask & -mask
-                v = val_of_bit[low]
-                s += v
-                if v > hi:
-                    hi = v
-                mask ^= low
-            return s, hi
+            """The total value of the cards of ``mask`` and the highest single value (at
+            least 0)."""
+            b0, b1, b2, b3 = mask & 255, mask >> 8 & 255, mask >> 16 & 255, mask >> 24 & 255
+            b4, b5, b6 = mask >> 32 & 255, mask >> 40 & 255, mask >> 48
+            return (s0[b0] + s1[b1] + s2[b2] + s3[b3] + s4[b4] + s5[b5] + s6[b6],
+                    max(h0[b0], h1[b1], h2[b2], h3[b3], h4[b4], h5[b5], h6[b6]))
 
         def top_discard(mask: int) -> int:
             key = mask | (1 << 60)
@@ -1755,6 +1845,15 @@ class RankOrder(_ByDefinition):
         if discard == "openspiel":
             raise ValueError("min_deadwood(discard='openspiel') needs the natural rank order")
         return self._engine.min_deadwood(self._v(hand), discard=discard)
+
+    def mask_deadwood(self, mask: int) -> int:
+        """:meth:`MeldRules.mask_deadwood`: the hand of the kinds whose bits ``mask`` sets."""
+        return self.min_deadwood([c for c in range(N_KINDS) if mask >> c & 1])
+
+    def mask_deadwood_from(self, kept: tuple[int, int, int] | None,
+                           mask: int) -> tuple[int, int, int]:
+        """:meth:`MeldRules.mask_deadwood_from`, always computed (``meldable`` -1)."""
+        return mask, -1, self.mask_deadwood(mask)
 
     def deadwood_within(self, hand: Sequence[int], limit: int, *,
                         discard: bool | Literal["best", "openspiel"] = False) -> bool:

@@ -132,6 +132,11 @@ class KernelState(RankSlotModel, TableModel, GameState):
 
     def _do(self, a: Action) -> None:
         self.phases[self.phase][2](self, a)
+        if self.plugin is None and self.phase != "over":  # _keep_live's usual case, inlined:
+            legal = self.phases[self.phase][0](self)  # the next player has a move (kept)
+            if legal:
+                self._legal_cache = legal
+                return
         self._keep_live()
 
     # the hot per-model calls, by hand (PerModel costs a Python-level lookup)

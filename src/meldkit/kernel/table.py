@@ -543,6 +543,20 @@ class TableMeld:
         return m
 
 
+_last_deck: tuple = (None, False)
+"""The last deck asked of :func:`_own_kinds` and its answer (replaced whole)."""
+
+
+def _own_kinds(kind_of: list[int]) -> bool:
+    """Whether every card of the deck ``kind_of`` (a game's, never changed) is its own
+    kind: card id ``k`` is the one card of kind ``k`` (gin's deck)."""
+    global _last_deck
+    last = _last_deck
+    if last[0] is not kind_of:
+        last = _last_deck = (kind_of, kind_of == list(range(len(kind_of))))
+    return last[1]
+
+
 class TableModel:
     """The table-meld model of :class:`~meldkit.kernel.state.KernelState`: melds with ids
     and owners checked by :class:`~meldkit.kernel.melds.MeldRules`, lay-offs onto them,
@@ -826,6 +840,12 @@ class TableModel:
         """Remove one physical card of each kind from ``p``'s hand (lowest id first)."""
         hand = self.hands[p]
         k = self.kind_of
+        last = _last_deck
+        if last[1] if last[0] is k else _own_kinds(k):  # (gin's deck: a kind is one card,
+            # the card of its own id)
+            for kind in kinds:
+                hand.remove(kind)
+            return list(kinds)
         out = []
         for kind in kinds:
             best = None
@@ -1881,9 +1901,14 @@ class TableModel:
     # ------------------------------------------------------------------ discard (gin)
     def _legal_discard(self) -> list[Action]:
         kind_of = self.kind_of
-        kinds = [kind_of[c] for c in self.hands[self.current]]
+        if _own_kinds(kind_of):
+            kinds = self.hands[self.current][:]
+            distinct = sorted(kinds)
+        else:
+            kinds = [kind_of[c] for c in self.hands[self.current]]
+            distinct = sorted(set(kinds))
         taken = None if self.rules.discard_taken else self.taken
-        out = [_DISCARD[k] for k in sorted(set(kinds)) if k != taken]
+        out = [_DISCARD[k] for k in distinct if k != taken]
         if self._knock_allowed_with(kinds):
             out.append(_KNOCK)
         return out

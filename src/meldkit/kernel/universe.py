@@ -10,6 +10,7 @@ This module imports neither engine: the table kernel passes in its action intern
 
 from __future__ import annotations
 
+import struct
 from array import array
 from collections import Counter
 
@@ -367,8 +368,8 @@ def table_spec(state) -> ObservationSpec:
 def _table_positions(state, spec: ObservationSpec) -> tuple:
     """Where each card of ``state``'s deck counts in the vector of :func:`table_spec`
     (by card id: in the hand, the pile, as the pile's top, in a meld of each relative
-    seat), the start of every other slice and whether each card is its own kind (gin's
-    deck): what :func:`table_fill` writes by."""
+    seat), whether each card is its own kind (gin's deck), and how the slices from
+    ``hand_sizes`` to the end are written: what :func:`table_fill` writes by."""
     _, idx = kinds_index(state.kind_of)
     nk, n = len(idx), state.n_players
     at = [idx[k] for k in state.kind_of]  # the kind slot of each card id
@@ -377,16 +378,21 @@ def _table_positions(state, spec: ObservationSpec) -> tuple:
         return [base + i for i in at]
 
     melds = spec["melds"].start
+    tail = spec["hand_sizes"].start
+    names = [f[0] for f in spec.fields]
+    i = names.index("hand_sizes")
+    if names[i:i + 9] != [  # the order the tail is written in
+            "hand_sizes", "stock", "scores", "phase", "to_move", "knocker", "knock_value",
+            "deadwood", "hand_number"]:
+        raise AssertionError(f"table_spec's tail is out of order: {names[i:]}")
+    extra = (by_card(spec["turned"].start) if "turned" in spec else None,
+             spec["wild_rank"].start if "wild_rank" in spec else None)
     return (by_card(spec["hand"].start), by_card(spec["pile"].start),
             by_card(spec["pile_top"].start),
             tuple(by_card(melds + r * nk) for r in range(n)),
-            spec["hand_sizes"].start, spec["stock"].start, spec["scores"].start,
-            {ph: spec["phase"].start + i for i, ph in enumerate(_table_phases(state.pack))},
-            spec["to_move"].start, spec["knocker"].start, spec["knock_value"].start,
-            spec["deadwood"].start, spec["hand_number"].start,
             state.kind_of == list(range(len(state.kind_of))),
-            spec["opened"].start if "opened" in spec else None,
-            spec["buys"].start if "buys" in spec else None)
+            4 * tail, struct.Struct(f"{spec.size - tail}f").pack_into, {},
+            _table_phases(state.pack), "opened" in spec, "buys" in spec, extra)
 
 
 _last_positions: tuple = (None, None, None)
@@ -394,60 +400,142 @@ _last_positions: tuple = (None, None, None)
 every observation asks again, so the last answer is kept (replaced whole)."""
 
 
-def table_fill(state, p: int, spec: ObservationSpec, out: array) -> None:
-    """Write what seat ``p`` sees into ``out`` (zeros, laid out by :func:`table_spec`)."""
+def _positions(state, spec: ObservationSpec) -> tuple:
     global _last_positions
-    kind_of = state.kind_of
     last = _last_positions
+    kind_of = state.kind_of
     if not (last[1] is spec and last[0] == kind_of):  # a list compare: cheap beside a rebuild
         last = _last_positions = (kind_of[:], spec, _table_positions(state, spec))
-    (in_hand, in_pile, as_top, in_meld, sizes, stock, scores, phases, to_move, knocker,
-     knock_value, deadwood, hand_number, own_kinds, opened, buys) = last[2]
+    return last[2]
+
+
+_BIT = {c: 1 << c for c in range(64)}
+"""The mask bit of each card id (of a deck whose every card is its own kind)."""
+
+
+def _one_hots(at: tuple, n: int, key: tuple) -> tuple[float, ...]:
+    """The ``phase``, ``to_move`` and ``knocker`` slices of ``key`` (the phase, the seat
+    to move and the knocker relative to the observer; -1: none), kept in ``at``."""
+    phase, mover, knocker = key
+    made = (*(float(phase == x) for x in at[8]),
+            *(float(phase != "over" and mover == r) for r in range(n)),
+            *(float(knocker == r) for r in range(n)))
+    at[7][key] = made
+    return made
+
+
+def _write_tail(state, p: int, view: memoryview, at: tuple, deadwood: int) -> None:
+    """Write the slices from ``hand_sizes`` to the end (each seat's hand size … buys) in
+    one call, every value of them (``at``: :func:`_table_positions`; ``view``: the
+    vector as bytes)."""
+    n, knocker, kv = state.n_players, state.knocker, state.knock_value
+    if n == 2 and state.n_teams == 2 and not (at[9] or at[10]):  # (the seats and teams
+        # relative to the observer without rotated lists: the other is 1 - p)
+        hands, score, t0 = state.hands, state.scores, state.team_of[p]
+        key = (state.phase, state.current != p, -1 if knocker is None else knocker != p)
+        at[6](view, at[5], len(hands[p]), len(hands[1 - p]), len(state.stock), score[t0],
+              score[1 - t0], *(at[7].get(key) or _one_hots(at, 2, key)),
+              -1 if kv is None else kv, deadwood, state.hand_number)
+        return
+    sizes = list(map(len, state.hands))
+    t0, score = state.team_of[p], state.scores
+    key = (state.phase, (state.current - p) % n, -1 if knocker is None else (knocker - p) % n)
+    rear = (((state.opened[p:] + state.opened[:p]) if at[9] else []) + (
+        (state.buys[p:] + state.buys[:p]) if at[10] else [])) if at[9] or at[10] else ()
+    at[6](view, at[5], *sizes[p:], *sizes[:p], len(state.stock), *score[t0:], *score[:t0],
+          *(at[7].get(key) or _one_hots(at, n, key)), -1 if kv is None else kv, deadwood,
+          state.hand_number, *rear)
+
+
+def table_fill(state, p: int, spec: ObservationSpec, out: array) -> None:
+    """Write what seat ``p`` sees into ``out`` (zeros, laid out by :func:`table_spec`)."""
+    at = _positions(state, spec)
+    in_hand, in_pile, as_top, in_meld = at[:4]
     n = state.n_players
-    hands = state.hands
-    hand = hands[p]
-    for c in hand:
-        out[in_hand[c]] += 1
+    hand = state.hands[p]
     pile = state.pile
-    if pile:
+    if at[4]:  # a card its own kind: each count is 0 or 1
+        for c in hand:
+            out[in_hand[c]] = 1
+        for c in pile:
+            out[in_pile[c]] = 1
+        for m in state.melds:
+            base = in_meld[(m.owner - p) % n]
+            for c in m.cards:
+                out[base[c]] = 1
+        deadwood = state.rules.melds.mask_deadwood(sum(map(_BIT.__getitem__, hand)))
+    else:
+        for c in hand:
+            out[in_hand[c]] += 1
         for c in pile:
             out[in_pile[c]] += 1
+        for m in state.melds:
+            base = in_meld[(m.owner - p) % n]
+            for c in m.cards:
+                out[base[c]] += 1
+        kind_of = state.kind_of
+        deadwood = state.rules.melds.min_deadwood(list(map(kind_of.__getitem__, hand)))
+    if pile:
         out[as_top[pile[-1]]] = 1
-    for m in state.melds:
-        at = in_meld[(m.owner - p) % n]
-        for c in m.cards:
-            out[at[c]] += 1
-    for q in range(n):
-        out[sizes + (q - p) % n] = len(hands[q])
-    out[stock] = len(state.stock)
-    t0, nt, score = state.team_of[p], state.n_teams, state.scores
-    for t in range(nt):
-        out[scores + (t - t0) % nt] = score[t]
-    phase = state.phase
-    out[phases[phase]] = 1
-    if phase != "over":
-        out[to_move + (state.current - p) % n] = 1
-    if state.knocker is not None:
-        out[knocker + (state.knocker - p) % n] = 1
-    kv = state.knock_value
-    out[knock_value] = -1 if kv is None else kv
-    out[deadwood] = state.rules.melds.min_deadwood(  # a card its own kind: the hand as it is
-        hand if own_kinds else list(map(kind_of.__getitem__, hand)))
-    out[hand_number] = state.hand_number
-    if state.turned is not None:  # turn.stock_card: turned
-        out[spec["turned"].start + kinds_index(kind_of)[1][kind_of[state.turned]]] = 1
-    if state.rules.wild_rank is not None:  # cards.turned_wild
-        out[spec["wild_rank"].start + state.rules.wild_rank] = 1
-    if opened is not None:
-        for q, done in enumerate(state.opened):
-            out[opened + (q - p) % n] = done
-    if buys is not None:
-        for q, bought in enumerate(state.buys):
-            out[buys + (q - p) % n] = bought
+    _write_tail(state, p, memoryview(out).cast("B"), at, deadwood)
+    turned, wild_rank = at[11]
+    if turned is not None and state.turned is not None:  # turn.stock_card: turned
+        out[turned[state.turned]] = 1
+    if wild_rank is not None and state.rules.wild_rank is not None:  # cards.turned_wild
+        out[wild_rank + state.rules.wild_rank] = 1
 
 
+def table_fill_over(state, p: int, spec: ObservationSpec, out: array, kept: list) -> None:
+    """Write what seat ``p`` sees into ``out``, which holds what the last call with this
+    ``kept`` list wrote (an empty list: ``out`` is zeros): in a deck whose every card is
+    its own kind only the cards that moved since are written, and the hand's deadwood is
+    derived from the last (:meth:`~meldkit.kernel.melds.MeldRules.mask_deadwood_from`).
+    ``kept`` records what ``out`` holds; an environment keeps one buffer and one list a
+    seat.  Writes what :func:`table_fill` writes."""
+    if not kept or kept[0] is not spec:  # (a spec is one pack at one table: one deck)
+        at = _positions(state, spec)
+        if not at[4] or at[11] != (None, None):  # counts, or a turned card between the
+            # card slices (turn.stock_card, cards.turned_wild): written afresh
+            memoryview(out).cast("B")[:] = bytes(4 * len(out))
+            table_fill(state, p, spec, out)
+            return
+        view = memoryview(out).cast("B")
+        view[:] = bytes(len(view))
+        kept[:] = [spec, at, 0, None, view, len(state.kind_of), at[0][0]]
+    _, at, old, old_dw, view, nk, base = kept
+    # the card slices (hand, pile, pile top, each seat's melds: one after another, a card
+    # at its id in each) as the bits of one int, and only the bits that changed written
+    bit = _BIT.__getitem__
+    hand_mask = sum(map(bit, state.hands[p]))
+    pile = state.pile
+    cards = hand_mask | sum(map(bit, pile)) << nk
+    if pile:
+        cards |= 1 << (2 * nk + pile[-1])
+    if state.melds:
+        n = state.n_players
+        for m in state.melds:
+            cards |= sum(map(bit, m.cards)) << ((3 + (m.owner - p) % n) * nk)
+    came, went = cards & ~old, old & ~cards
+    while came:
+        i = came.bit_length() - 1
+        came ^= 1 << i
+        out[base + i] = 1
+    while went:
+        i = went.bit_length() - 1
+        went ^= 1 << i
+        out[base + i] = 0
+    rules = state.rules.melds
+    dw = rules.mask_deadwood_from(
+        old_dw[1] if old_dw is not None and old_dw[0] is rules else None, hand_mask)
+    kept[2] = cards
+    kept[3] = (rules, dw)
+    _write_tail(state, p, view, at, dw[2])
+
+
+table_fill.over = table_fill_over  # type: ignore[attr-defined]
 TABLE_LAYOUT = (table_spec, table_fill)
-"""``TableState.observation_layout()``: the spec and fill functions."""
+"""``TableState.observation_layout()``: the spec and fill functions (the fill's ``over``:
+:func:`table_fill_over`, for a caller keeping a buffer a seat)."""
 
 
 def table_set_zone_cards(s, assignment: dict[tuple[str, int], int]) -> None:
