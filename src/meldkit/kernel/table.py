@@ -2251,10 +2251,12 @@ class TableModel:
     def action_universe(self) -> list[Action]:
         """Every action the pack can allow at this table, in id order (the integer action
         space; :func:`meldkit.kernel.universe.table_universe`), then its plugin's actions
-        (:func:`plugin_action_universe`)."""
+        (:func:`plugin_action_universe`).  Its actions are looked up, not interned: a
+        universe may hold 100,000 melds that play never lists, and the interner is bounded
+        (what play lists is interned as it is listed; actions compare by value)."""
         from .universe import table_universe
 
-        out = table_universe(self, _action)
+        out = table_universe(self, _lookup)
         if self.rules.hooks:
             from ..ai.action_space import ActionSpaceError, sorted_actions
 
