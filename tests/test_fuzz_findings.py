@@ -65,3 +65,56 @@ def test_a_knocking_pack_takes_the_pile_a_card_at_a_time(take):
         meldkit.load_pack_text(text, filename="deep_gin.yaml")
     assert f"deep_gin.yaml:3:3: pile.take: {take}, but with knock scoring" in str(refused.value)
     assert "(pile.take: top)" in str(refused.value)
+
+
+# --------------------------------------------------------------------------- issue 24's keys
+# fuzz_packs --combos (issue 24's mechanisms together, whole hands to their end)
+
+
+def _refusal(text: str) -> str:
+    with pytest.raises(meldkit.RulePackError) as refused:
+        meldkit.load_pack_text(text, filename="endless.yaml")
+    return str(refused.value)
+
+
+def test_two_players_taking_each_others_discards_never_shrink_the_stock():
+    """Why a table pack whose pile is taken without melding needs a turn limit: with
+    rummy's take of the top card and a limit far away, two players who each take the top
+    discard and discard another card play 2,000 turns and the stock never shrinks."""
+    pack = meldkit.load_pack_text("extends: rummy\nstock: {when_empty: end_hand}\n"
+                                  "game: {hand_turn_limit: 100000}\n", filename="far.yaml")
+    game = meldkit.new_game(pack, players=2, seed=5)
+    stock = None
+    for _ in range(2000):
+        game.apply("take" if game.is_legal("take") else "draw")  # the first turn draws
+        stock = len(game.stock) if stock is None else stock
+        game.apply(next(a for a in game.legal_actions() if a.type == "discard"))
+    assert (len(game.stock), game.hand_results) == (stock, [])
+
+
+@pytest.mark.parametrize("text,where,take", [
+    ("extends: rummy\nstock: {when_empty: end_hand}\ngame: {hand_turn_limit: null}\n",
+     "endless.yaml:3:8", "the top card (pile.take: top)"),
+    ("extends: rummy\npile: {take: pile}\ngame: {hand_turn_limit: null}\n",
+     "endless.yaml:3:8", "the whole pile (pile.take: pile)"),
+    ("extends: gin_rummy\nknock: {pile_take_limit: null}\n",
+     "endless.yaml:2:9", "the top card (pile.take: top)"),
+])
+def test_a_table_pack_whose_pile_is_taken_without_melding_needs_a_turn_limit(text, where,
+                                                                              take):
+    """fuzz_packs --combos: a table pack without game.hand_turn_limit whose pile may be taken
+    without melding the card loaded, and a hand could go on for ever (above); the loader
+    refuses it at the line that removed the bound."""
+    message = _refusal(text)
+    assert f"{where}: game.hand_turn_limit: null, but a player may take {take}" in message
+    assert "the hand never end" in message
+
+
+@pytest.mark.parametrize("extra", [
+    "pile: {take: deep}\ngame: {hand_turn_limit: null}\n",  # the card taken down to is melded
+    "pile: {taken_melded: always}\ngame: {hand_turn_limit: null}\n",  # so is every card taken
+    "game: {hand_turn_limit: 50}\n",
+])
+def test_a_table_pack_whose_takes_meld_or_whose_hands_are_bounded_loads(extra):
+    pack = meldkit.load_pack_text("extends: rummy\nstock: {when_empty: end_hand}\n" + extra)
+    assert pack.spec.stock.when_empty == "end_hand"

@@ -102,6 +102,7 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
     _check_books(spec, add)
     _check_reserves(spec, add)
     _check_turned(spec, add)
+    _check_endless_takes(spec, add)
     if melds.lay_off.max_per_end is not None and melds.lay_off.max_per_end < 0:
         add(("melds", "lay_off", "max_per_end"),
             f"expected null or at least 0, got {melds.lay_off.max_per_end}")
@@ -319,6 +320,25 @@ def _check_turned(spec: Any, add: Callable[..., None]) -> None:
     for clash, where, why in clashes:
         if clash:
             add(at, f"{said}, but {why}", related=(where,))
+
+
+def _check_endless_takes(spec: Any, add: Callable[..., None]) -> None:
+    """A hand must end: where a player may take from the pile without melding what they
+    take (``pile.take: top`` or ``pile``, unless ``pile.taken_melded: always``), two players
+    may take each other's discards turn after turn while the stock never shrinks, so such a
+    pack needs ``game.hand_turn_limit`` (a knocking pack: or ``knock.pile_take_limit``)."""
+    pile = spec.pile
+    if (spec.game.hand_turn_limit is not None or pile.take == "deep"
+            or pile.taken_melded == "always"
+            or (spec.scoring.style == "knock" and spec.knock.pile_take_limit is not None)):
+        return
+    what = "the top card" if pile.take == "top" else "the whole pile"
+    bound = ("set a limit, or knock.pile_take_limit" if spec.scoring.style == "knock" else
+             "set a limit, or make a taken card be melded (pile.taken_melded: always)")
+    add(("game", "hand_turn_limit"), f"null, but a player may take {what} (pile.take: "
+        f"{pile.take}) without melding it, so players may take each other's discards turn "
+        f"after turn while the stock never shrinks, and the hand never end — {bound}",
+        related=(("pile", "take"), ("knock", "pile_take_limit")))
 
 
 def _check_reserves(spec: Any, add: Callable[..., None]) -> None:
