@@ -649,7 +649,10 @@ def play_hands(g, bots, rng: random.Random, hands: int, tally: Tally) -> None:
         if len(g.hand_results) != before:
             in_hand = 0
             tally.counts["combo hands ended"] += 1
-            tally.counts[f"combo hands ended by {g.hand_results[-1].ended_by}"] += 1
+            ended_by = g.hand_results[-1].ended_by
+            tally.counts[f"combo hands ended by {ended_by}"] += 1
+            assert ended_by != "no_legal_move", (  # the engine's rescue of a dead end
+                f"a hand dead-ended: no legal move after {a} ({g.history[-8:]})")
         assert in_hand <= HAND_DECISIONS, (
             f"a hand did not end within {HAND_DECISIONS} decisions (phase {g.phase}, "
             f"{g.history[-8:]})")
