@@ -118,3 +118,34 @@ def test_a_table_pack_whose_pile_is_taken_without_melding_needs_a_turn_limit(tex
 def test_a_table_pack_whose_takes_meld_or_whose_hands_are_bounded_loads(extra):
     pack = meldkit.load_pack_text("extends: rummy\nstock: {when_empty: end_hand}\n" + extra)
     assert pack.spec.stock.when_empty == "end_hand"
+
+
+@pytest.mark.parametrize("text,where,says", [
+    ("extends: rummy\nscoring:\n  items: [{item: held}]\n", "endless.yaml:3:3",
+     "scoring.items: no item listed can give a side points"),
+    ("extends: classic_canasta\nscoring:\n  items: [{item: hand_cards}, {item: cap, most: 50}]\n",
+     "endless.yaml:3:3", "scoring.items: no item listed can give a side points"),
+    ("extends: rummy\nscoring:\n  sheets:\n    - {name: a}\n"
+     "    - {name: b, items: [{item: bonus, points: 0, when: out}]}\n", "endless.yaml:5:17",
+     "scoring.sheets[1].items: no item of sheet 'b' can give a side points"),
+    ("extends: pony_canasta\ncards: {bonus: []}\nscoring:\n  sheets:\n    - {name: a}\n"
+     "    - {name: threes, items: [{item: bonus_cards}]}\n", "endless.yaml:6:22",
+     "scoring.sheets[1].items: no item of sheet 'threes' can give a side points"),
+])
+def test_a_game_whose_items_never_score_is_refused(text, where, says):
+    """fuzz_packs --combos: a sheet whose items never score (a bonus of 0) loaded; it never
+    reached its target, so the game (which waits for every sheet) never ended — greedy
+    rummy played 4,885 hands, every one going out, so the no-progress bound (which waits
+    for a hand nobody goes out of) never ended it either. The same for the hand's own
+    items. The loader refuses such a list where it is written."""
+    assert f"{where}: {says}" in _refusal(text)
+
+
+@pytest.mark.parametrize("text", [
+    "extends: rummy\nscoring:\n  items: [{item: held}]\ngame: {hands: 3}\n",  # a fixed length
+    "extends: rummy\nscoring:\n  sheets:\n    - {name: a}\n"  # the first sheet to end ends it
+    "    - {name: b, items: [{item: held}]}\ngame: {sheets_end: first}\n",
+    "extends: rummy\nscoring:\n  items: [{item: held}, {item: bonus, points: 25, when: out}]\n",
+])
+def test_a_game_that_ends_though_some_items_never_score_loads(text):
+    assert meldkit.load_pack_text(text).spec.scoring

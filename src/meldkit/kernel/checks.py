@@ -383,6 +383,7 @@ def check_items(spec: Any, add: Callable[..., None]) -> None:
     the pack's meld model and only its parameters, with values it takes."""
     _check_entries(spec, spec.scoring.items, ("scoring", "items"), add)
     _check_sheets(spec, add)
+    _check_targets_reachable(spec, add)
 
 
 def _check_sheets(spec: Any, add: Callable[..., None]) -> None:
@@ -423,6 +424,60 @@ def _check_sheets(spec: Any, add: Callable[..., None]) -> None:
         add(("scoring", "sheets"), "a player eliminated from the game leaves every sheet: "
             "sheets and game.eliminate_above do not go together",
             related=(("game", "eliminate_above"),))
+
+
+NO_GAIN_ITEMS = frozenset({"held", "hand_cards", "reserve_cards", "multiply", "cap",
+                           "game_end"})
+"""Items that never raise a side's total: they take points away, scale or bound what the
+items above them gave, or pay the game's bonuses once it has ended."""
+
+
+def _can_gain(spec: Any, entry: Any) -> bool:
+    """Whether a scoring entry could ever give a side points (the preset items of the
+    pack's style do; an entry whose cards the deck lacks scores 0)."""
+    if not isinstance(entry, dict):
+        return True  # refused by its own check
+    name, points = entry.get("item"), entry.get("points")
+    if name in NO_GAIN_ITEMS:
+        return False
+    if name in ("bonus", "dead_cards", "reserve_untaken") and type(points) is int \
+            and points <= 0:
+        return False
+    lacks = {"bonus_cards": not spec.cards.bonus, "dead_cards": not spec.cards.dead,
+             "reserve_untaken": not spec.deal.reserve}
+    return not lacks.get(name, False)
+
+
+def _check_targets_reachable(spec: Any, add: Callable[..., None]) -> None:
+    """A game played to a target ends when a side reaches it, so a list of items that could
+    never give a side points — the hand's, or a score sheet's own, where the game waits for
+    that sheet — would let the game go on for ever (every hand going out, so that the
+    no-progress bound, which waits for a hand nobody goes out of, never ends it)."""
+    if spec.game.hands is not None:
+        return  # the game ends after its hands, whatever the totals
+    hand = spec.scoring.items
+    hand_gains = not hand or any(_can_gain(spec, d) for d in hand)
+    sheets = spec.scoring.sheets
+    if not sheets:
+        if not hand_gains:
+            add(("scoring", "items"), "no item listed can give a side points (held, "
+                "hand_cards and reserve_cards take points away; multiply and cap scale what "
+                "is above them; a bonus of 0 or less, or for cards the deck lacks, adds "
+                "nothing), so no side reaches game.target and the game never ends: list an "
+                "item that scores, or set game.hands", related=(("game", "target"),))
+        return
+    dead = [i for i, sh in enumerate(sheets) if not (
+        hand_gains if sh.items is None else any(_can_gain(spec, d) for d in sh.items))]
+    if spec.game.sheets_end == "first" and len(dead) < len(sheets):
+        return
+    for i in dead:
+        at = ("scoring", "sheets", i)
+        add((*at, "items") if sheets[i].items is not None else at,
+            f"no item of sheet {sheets[i].name!r} can give a side points, so it never "
+            "reaches its target, and the game, which ends when "
+            + ("every sheet has" if spec.game.sheets_end == "every" else "a sheet has")
+            + " ended, never ends: list an item that scores, or set game.hands",
+            related=(("game", "sheets_end"),))
 
 
 def _check_entries(spec: Any, items: list, where: tuple, add: Callable[..., None]) -> None:
