@@ -149,3 +149,24 @@ def test_a_game_whose_items_never_score_is_refused(text, where, says):
 ])
 def test_a_game_that_ends_though_some_items_never_score_loads(text):
     assert meldkit.load_pack_text(text).spec.scoring
+
+
+def test_a_card_taken_deep_before_opening_must_serve_the_contract():
+    """fuzz_packs --combos: in contract rummy with pile.take: deep, a card deep in the pile
+    was offered to a player who had not opened when it fitted only a meld the contract does
+    not ask for (a run, where the deal's contract is two sets, and lay-offs wait for the
+    opening); taken, it was owed, nothing could use it, and the hand dead-ended
+    (no_legal_move). A card is now offered deep only where it could go toward the opening,
+    as a top card taken owed already was."""
+    from meldkit.testing import stacked_game
+
+    pack = meldkit.load_pack_text("extends: contract_rummy\npile: {take: deep}\n",
+                                  filename="deep_contract.yaml")
+    hands = {0: "2C 3D 4S 9C 10D JS KS 2D 3S 4C".split(),   # no 7, no K but the one
+             1: "5H 6H 8H 2H 3C 4D 9S 10C JD QS".split()}    # 5H 6H _ 8H: a run with 7H
+    game = stacked_game(pack, 3, hands=hands, upcard="7H", stock=["AC", "AD", "AS"])
+    game.apply("draw")
+    game.apply("discard KS")                    # the pile: 7H KS
+    assert (game.current_player, game.view(1)["contract"]["needs"]) == (1, ["set", "set"])
+    legal = [str(a) for a in game.legal_actions()]
+    assert "take 7H" not in legal and "draw" in legal

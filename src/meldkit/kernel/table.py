@@ -1175,25 +1175,26 @@ class TableModel:
         opening, if they have not opened), or lay it off where they may."""
         p = self.current
         top = self.kind_of[self.pile[-1]]
-        hand = self._kinds(self.hands[p])
+        return self._usable_with(p, top, self._kinds(self.hands[p]) + [top])
+
+    def _deep_usable(self, i: int) -> bool:
+        """Whether the card at pile position ``i`` could be melded (toward the opening, if
+        the player has not opened) or laid off at once after taking it and every card
+        above it."""
+        p = self.current
+        kinds = self._kinds(self.hands[p]) + self._kinds(self.pile[i:])
+        return self._usable_with(p, self.kind_of[self.pile[i]], kinds)
+
+    def _usable_with(self, p: int, card: int, kinds: list[int]) -> bool:
+        """Whether ``p``, holding ``kinds`` (``card`` among them), could meld ``card`` at
+        once — toward the opening, if they have not opened — or lay it off where they may."""
         opening = not self.opened[p]
         need = self._still_needed() if opening else []
-        for meld in self.rules.melds.melds_in(hand + [top]):
-            if top in meld and (not need or len(self._still_needed(meld)) < len(need)):
+        for meld in self.rules.melds.melds_in(kinds):
+            if card in meld and (not need or len(self._still_needed(meld)) < len(need)):
                 return True
         if opening and not self.rules.lay_off_before:
             return False
-        return any(self._may_lay_off_on(p, m) and self._fit(m, top) is not None
-                   for m in self.melds)
-
-    def _deep_usable(self, i: int) -> bool:
-        """Whether the card at pile position ``i`` could be melded or laid off at once
-        after taking it and every card above it."""
-        p = self.current
-        kinds = self._kinds(self.hands[p]) + self._kinds(self.pile[i:])
-        card = self.kind_of[self.pile[i]]
-        if any(card in m for m in self.rules.melds.melds_in(kinds)):
-            return True
         return any(self._may_lay_off_on(p, m) and self._fit(m, card) is not None
                    for m in self.melds)
 
