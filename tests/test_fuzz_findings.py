@@ -170,3 +170,34 @@ def test_a_card_taken_deep_before_opening_must_serve_the_contract():
     assert (game.current_player, game.view(1)["contract"]["needs"]) == (1, ["set", "set"])
     legal = [str(a) for a in game.legal_actions()]
     assert "take 7H" not in legal and "draw" in legal
+
+
+STALLED_SHEET = ("extends: rummy\nscoring:\n  sheets:\n    - {name: a, target: 30}\n"
+                 "    - {name: rare, items: [{item: bonus, points: 1, when: out_at_once}]}\n")
+
+
+@pytest.mark.parametrize("text", [
+    STALLED_SHEET,
+    STALLED_SHEET.replace("rummy", "pony_canasta").replace("target: 30", "target: 3000"),
+])
+def test_a_game_whose_totals_stop_rising_ends_though_hands_go_out(monkeypatch, text):
+    """fuzz_packs --combos: the no-progress bound ended a game whose totals stopped rising
+    only at a hand nobody went out of, and it measured the hands' own totals, not what the
+    score sheets counted: a sheet that almost never scores, beside one that has ended,
+    kept the game going for ever while hands went out (in both meld models). Now the
+    bound ends the game after the hand that crosses it, whoever went out (that hand keeps
+    its record), measured on the game's totals; the save of the ended game loads back."""
+    from meldkit import _liveness
+    from meldkit.bots import make_bot
+
+    monkeypatch.setattr(_liveness, "MAX_HANDS_WITHOUT_GAIN", 12)
+    pack = meldkit.load_pack_text(text, filename="stalled.yaml")
+    game = meldkit.new_game(pack, players=2, seed=2)
+    bots = [make_bot("greedy", seed=p) for p in range(2)]
+    for _ in range(40_000):
+        if game.is_over:
+            break
+        game.apply(bots[game.current_player].choose(game))
+    assert game.is_over and 12 <= len(game.hand_results) <= 60
+    assert game.hand_results[-1].ended_by in ("went_out", "no_progress")
+    assert meldkit.GameState.from_json(game.to_json(), pack=pack) == game

@@ -53,6 +53,7 @@ from .kernel._canasta_common import (  # noqa: F401 - re-exported from meldkit._
 )
 from .kernel._canasta_deal import DealPhase
 from .kernel._canasta_draw import DrawPhase
+from ._liveness import no_progress
 from .kernel._canasta_end import HandEnd
 from .kernel.sheets import sheet_rules, sheet_summary
 from .kernel._canasta_out import GoingOut
@@ -836,6 +837,7 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
                 raise S.bad(f"hand_results[{i}].ended_by", "no_progress ends the game: only "
                                                             "the last hand can end so")
         ended = bool(results) and (results[-1].ended_by == "no_progress"
+                                   or no_progress(results, self._idle)
                                    or self._game_ended())
         if (phase == OVER) != ended:
             if phase == OVER:

@@ -2018,11 +2018,12 @@ class TableModel:
         if self._game_over():
             self._finish_game()
             return
-        if who is None and no_progress(self.hand_results, self._idle):
-            last = self.hand_results[-1]  # the game makes no progress: it ends here (void)
-            self.hand_results[-1] = attrs.evolve(
-                last, ended_by="no_progress",
-                final=attrs.evolve(last.final, ended_by="no_progress"))
+        if no_progress(self.hand_results, self._idle):  # the game makes no progress
+            last = self.hand_results[-1]  # it ends here (a hand nobody went out of: void)
+            if who is None:
+                self.hand_results[-1] = attrs.evolve(
+                    last, ended_by="no_progress",
+                    final=attrs.evolve(last.final, ended_by="no_progress"))
             self._finish_game()
             return
         self.dropped = [None] * self.n_players  # back in for the next hand
@@ -2807,13 +2808,13 @@ class TableModel:
         if self.hand_number != expected:
             raise sv.bad("hand_number", f"expected {expected}, after the {done} finished "
                                         f"hand(s) in hand_results, got {self.hand_number}")
-        if self.phase == OVER and done and self.hand_results[-1].ended_by != "no_progress" \
-                and not self._game_over():
+        stalled = done and no_progress(self.hand_results, self._idle)
+        if self.phase == OVER and done and not stalled and not self._game_over():
             raise sv.bad("phase", f"over, but no team has reached the target "
                                   f"{self.rules.spec.game.target} (scores {list(self.scores)})")
         if self.phase == OVER and not done:
             raise sv.bad("phase", "over, but no hand has been played")
-        if self.phase != OVER and self._game_over() and done:
+        if self.phase != OVER and (self._game_over() or stalled) and done:
             raise sv.bad("phase", f"{self.phase}, but the scores {list(self.scores)} have "
                                   "ended the game")
 
