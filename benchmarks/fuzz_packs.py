@@ -304,14 +304,17 @@ def play_checked(g, rng: random.Random, decisions: int, tally: Tally, shuffle_ev
                 tally.counts["hidden-card checks"] += 1
 
 
-def run_case(text: str, tally: Tally, rng: random.Random, seconds: float, decisions: int
-             ) -> str:
-    """Load ``text`` and, if it loads, deal and play; returns the outcome's name."""
+def bounded_case(text: str, tally: Tally, seconds: float, body, filename: str = "fuzz.yaml",
+                 count_refusals: bool = False) -> str:
+    """Load ``text`` under the time bound and, if it loads, run ``body(pack)`` (which gives
+    the outcome's name); a refusal must locate every problem (``count_refusals``: each
+    problem's sentence is counted); a hang, a broken invariant or a foreign exception is a
+    failure.  The outcome's name."""
     _ARMED[0] = True
     signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)
     try:
         try:
-            pack = meldkit.load_pack_text(text, filename="fuzz.yaml")
+            pack = meldkit.load_pack_text(text, filename=filename)
         except RulePackError as e:
             unlocated = [p for p in e.problems if not p.file or p.line is None or p.col is None]
             if not e.problems or unlocated:
@@ -319,18 +322,10 @@ def run_case(text: str, tally: Tally, rng: random.Random, seconds: float, decisi
                            + (str(unlocated[0]).split(":", 1)[-1][:70] if unlocated else
                               "no problems"), text, str(e))
                 return "unlocated"
+            for problem in e.problems if count_refusals else ():
+                tally.counts[f"refused: {str(problem).split(': ', 1)[-1][:90]}"] += 1
             return "refused"
-        sp = pack.spec.players
-        allowed = sorted(sp.counts) if sp.counts else [sp.min, min(sp.max, 8)]
-        players = sorted({allowed[0], min(allowed[-1], 8)})
-        for n in players:
-            try:
-                g = meldkit.new_game(pack, players=n, seed=rng.randrange(2**32))
-            except meldkit.SetupError as e:
-                tally.fail(f"a loaded pack does not deal {n}: {str(e)[:60]}", text, str(e))
-                return "setup"
-            play_checked(g, rng, decisions, tally, shuffle_every=40)
-        return "loaded"
+        return body(pack)
     except Hang:
         _ARMED[0] = False
         where = _signature(sys.exc_info()[1]).split(" at ")[-1]  # (one a hot loop)
@@ -346,6 +341,23 @@ def run_case(text: str, tally: Tally, rng: random.Random, seconds: float, decisi
     finally:
         _ARMED[0] = False
         signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+def run_case(text: str, tally: Tally, rng: random.Random, seconds: float, decisions: int
+             ) -> str:
+    """Load ``text`` and, if it loads, deal and play; returns the outcome's name."""
+    def body(pack) -> str:
+        sp = pack.spec.players
+        allowed = sorted(sp.counts) if sp.counts else [sp.min, min(sp.max, 8)]
+        for n in sorted({allowed[0], min(allowed[-1], 8)}):
+            try:
+                g = meldkit.new_game(pack, players=n, seed=rng.randrange(2**32))
+            except meldkit.SetupError as e:
+                tally.fail(f"a loaded pack does not deal {n}: {str(e)[:60]}", text, str(e))
+                return "setup"
+            play_checked(g, rng, decisions, tally, shuffle_every=40)
+        return "loaded"
+    return bounded_case(text, tally, seconds, body)
 
 
 # --------------------------------------------------------------------------- campaign
@@ -672,26 +684,13 @@ def play_hands(g, bots, rng: random.Random, hands: int, tally: Tally) -> None:
 
 
 def run_combo(text: str, tally: Tally, rng: random.Random, seconds: float, hands: int) -> str:
-    """Load ``text`` and, if it loads, play ``hands`` hands at its fewest and most players
-    with random bots and again with greedy bots; the outcome's name."""
+    """Load ``text`` and, if it loads, write its rules sheet and play ``hands`` hands at its
+    fewest and most players with random bots and again with greedy bots; the outcome's
+    name."""
     from meldkit.bots import make_bot
     from meldkit.rulesheet import rules_sheet
 
-    _ARMED[0] = True
-    signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)
-    try:
-        try:
-            pack = meldkit.load_pack_text(text, filename="combo.yaml")
-        except RulePackError as e:
-            unlocated = [p for p in e.problems if not p.file or p.line is None or p.col is None]
-            if not e.problems or unlocated:
-                tally.fail("a refusal without file:line:col: "
-                           + (str(unlocated[0]).split(":", 1)[-1][:70] if unlocated else
-                              "no problems"), text, str(e))
-                return "unlocated"
-            for problem in e.problems:
-                tally.counts[f"refused: {str(problem).split(': ', 1)[-1][:90]}"] += 1
-            return "refused"
+    def body(pack) -> str:
         rules_sheet(pack)
         sp = pack.spec.players
         allowed = sorted(sp.counts) if sp.counts else [sp.min, min(sp.max, 6)]
@@ -706,21 +705,8 @@ def run_combo(text: str, tally: Tally, rng: random.Random, seconds: float, hands
                     2**16)) for _ in range(n)]
                 play_hands(g, bots, rng, hands, tally)
         return "played"
-    except Hang:
-        _ARMED[0] = False
-        where = _signature(sys.exc_info()[1]).split(" at ")[-1]  # (one a hot loop)
-        tally.fail(f"a hang (time bound crossed) at {where}", text,
-                   traceback.format_exc(limit=-8))
-        return "hang"
-    except AssertionError as e:
-        tally.fail(f"invariant: {str(e).split('(')[0][:80]}", text, traceback.format_exc())
-        return "invariant"
-    except Exception as e:  # another exception: never
-        tally.fail(_signature(e), text, traceback.format_exc())
-        return "error"
-    finally:
-        _ARMED[0] = False
-        signal.setitimer(signal.ITIMER_REAL, 0)
+    return bounded_case(text, tally, seconds, body, filename="combo.yaml",
+                        count_refusals=True)
 
 
 def combo_campaign(seconds: float, *, case_seconds: float = 60.0, hands: int = 2,
