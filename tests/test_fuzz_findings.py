@@ -99,6 +99,8 @@ def test_two_players_taking_each_others_discards_never_shrink_the_stock():
      "endless.yaml:3:8", "the whole pile (pile.take: pile)"),
     ("extends: gin_rummy\nknock: {pile_take_limit: null}\n",
      "endless.yaml:2:9", "the top card (pile.take: top)"),
+    ("extends: rummy_500\ngame: {hand_turn_limit: null}\n",  # the top card, taken plainly
+     "endless.yaml:2:8", "the top card (pile.take: deep)"),
 ])
 def test_a_table_pack_whose_pile_is_taken_without_melding_needs_a_turn_limit(text, where,
                                                                               take):
@@ -111,8 +113,8 @@ def test_a_table_pack_whose_pile_is_taken_without_melding_needs_a_turn_limit(tex
 
 
 @pytest.mark.parametrize("extra", [
-    "pile: {take: deep}\ngame: {hand_turn_limit: null}\n",  # the card taken down to is melded
-    "pile: {taken_melded: always}\ngame: {hand_turn_limit: null}\n",  # so is every card taken
+    "pile: {taken_melded: always}\ngame: {hand_turn_limit: null}\n",  # every card taken melds
+    "pile: {take: deep, taken_melded: always}\ngame: {hand_turn_limit: null}\n",
     "game: {hand_turn_limit: 50}\n",
 ])
 def test_a_table_pack_whose_takes_meld_or_whose_hands_are_bounded_loads(extra):

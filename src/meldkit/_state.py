@@ -38,6 +38,7 @@ from ._actions import (
 from ._cards import N_RANKS, RANKS, card_code, kind_of_code, rank_of_kind
 from ._errors import SetupError
 from ._game import GameState, call_hook
+from ._liveness import no_progress
 from ._rules import SEQ, WILD, Rules
 from ._scoring import HandFinal
 from .kernel._canasta_common import (  # noqa: F401 - re-exported from meldkit._state
@@ -53,7 +54,6 @@ from .kernel._canasta_common import (  # noqa: F401 - re-exported from meldkit._
 )
 from .kernel._canasta_deal import DealPhase
 from .kernel._canasta_draw import DrawPhase
-from ._liveness import no_progress
 from .kernel._canasta_end import HandEnd
 from .kernel.sheets import sheet_rules, sheet_summary
 from .kernel._canasta_out import GoingOut

@@ -324,15 +324,15 @@ def _check_turned(spec: Any, add: Callable[..., None]) -> None:
 
 def _check_endless_takes(spec: Any, add: Callable[..., None]) -> None:
     """A hand must end: where a player may take from the pile without melding what they
-    take (``pile.take: top`` or ``pile``, unless ``pile.taken_melded: always``), two players
-    may take each other's discards turn after turn while the stock never shrinks, so such a
-    pack needs ``game.hand_turn_limit`` (a knocking pack: or ``knock.pile_take_limit``)."""
+    take (the top card, or the whole pile; unless ``pile.taken_melded: always`` — a card
+    taken deep is melded, but the top card is taken as with ``top``), two players may take
+    each other's discards turn after turn while the stock never shrinks, so such a pack
+    needs ``game.hand_turn_limit`` (a knocking pack: or ``knock.pile_take_limit``)."""
     pile = spec.pile
-    if (spec.game.hand_turn_limit is not None or pile.take == "deep"
-            or pile.taken_melded == "always"
+    if (spec.game.hand_turn_limit is not None or pile.taken_melded == "always"
             or (spec.scoring.style == "knock" and spec.knock.pile_take_limit is not None)):
         return
-    what = "the top card" if pile.take == "top" else "the whole pile"
+    what = "the whole pile" if pile.take == "pile" else "the top card"
     bound = ("set a limit, or knock.pile_take_limit" if spec.scoring.style == "knock" else
              "set a limit, or make a taken card be melded (pile.taken_melded: always)")
     add(("game", "hand_turn_limit"), f"null, but a player may take {what} (pile.take: "
@@ -451,8 +451,8 @@ def _can_gain(spec: Any, entry: Any) -> bool:
 def _check_targets_reachable(spec: Any, add: Callable[..., None]) -> None:
     """A game played to a target ends when a side reaches it, so a list of items that could
     never give a side points — the hand's, or a score sheet's own, where the game waits for
-    that sheet — would let the game go on for ever (every hand going out, so that the
-    no-progress bound, which waits for a hand nobody goes out of, never ends it)."""
+    that sheet — would leave the game to end only by the no-progress bound, a thousand
+    pointless hands on (:data:`meldkit._liveness.MAX_HANDS_WITHOUT_GAIN`)."""
     if spec.game.hands is not None:
         return  # the game ends after its hands, whatever the totals
     hand = spec.scoring.items
@@ -463,8 +463,9 @@ def _check_targets_reachable(spec: Any, add: Callable[..., None]) -> None:
             add(("scoring", "items"), "no item listed can give a side points (held, "
                 "hand_cards and reserve_cards take points away; multiply and cap scale what "
                 "is above them; a bonus of 0 or less, or for cards the deck lacks, adds "
-                "nothing), so no side reaches game.target and the game never ends: list an "
-                "item that scores, or set game.hands", related=(("game", "target"),))
+                "nothing), so no side reaches game.target and the game could only end as making no "
+                "progress: list an item that scores, or set game.hands",
+                related=(("game", "target"),))
         return
     dead = [i for i, sh in enumerate(sheets) if not (
         hand_gains if sh.items is None else any(_can_gain(spec, d) for d in sh.items))]
@@ -476,7 +477,8 @@ def _check_targets_reachable(spec: Any, add: Callable[..., None]) -> None:
             f"no item of sheet {sheets[i].name!r} can give a side points, so it never "
             "reaches its target, and the game, which ends when "
             + ("every sheet has" if spec.game.sheets_end == "every" else "a sheet has")
-            + " ended, never ends: list an item that scores, or set game.hands",
+            + " ended, could only end as making no progress: list an item that scores, or "
+            "set game.hands",
             related=(("game", "sheets_end"),))
 
 
