@@ -823,7 +823,9 @@ class GameSpec:
         None,
         "A hand still going after this many turns ends void (nobody scores for it), so that "
         "games between bots always end (null: no limit); a rank-slot pack that lets the pile "
-        "be taken freely (`pile.take_with: [free]`) needs one.",
+        "be taken freely (`pile.take_with: [free]`) needs one, and so does a table-meld pack "
+        "whose pile may be taken without melding the card taken (unless "
+        "`pile.taken_melded: always`; a knocking pack: or `knock.pile_take_limit`).",
     )
     sheets_end: Literal["every", "first"] = _f(
         "every",

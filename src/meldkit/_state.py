@@ -38,6 +38,7 @@ from ._actions import (
 from ._cards import N_RANKS, RANKS, card_code, kind_of_code, rank_of_kind
 from ._errors import SetupError
 from ._game import GameState, call_hook
+from ._liveness import no_progress
 from ._rules import SEQ, WILD, Rules
 from ._scoring import HandFinal
 from .kernel._canasta_common import (  # noqa: F401 - re-exported from meldkit._state
@@ -836,6 +837,7 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
                 raise S.bad(f"hand_results[{i}].ended_by", "no_progress ends the game: only "
                                                             "the last hand can end so")
         ended = bool(results) and (results[-1].ended_by == "no_progress"
+                                   or no_progress(results, self._idle)
                                    or self._game_ended())
         if (phase == OVER) != ended:
             if phase == OVER:

@@ -193,9 +193,10 @@ class HandEnd:
                 self._close_sheets()
             self.phase = OVER
             return
-        if went_out is None and no_progress(self.hand_results, self._idle):
-            h = self.hand_results[-1]  # the game makes no progress: it ends here
-            self.hand_results[-1] = attrs.evolve(h, ended_by="no_progress", went_out=None)
+        if no_progress(self.hand_results, self._idle):  # the game makes no progress:
+            h = self.hand_results[-1]  # it ends here (relabelled if nobody went out)
+            if went_out is None:
+                self.hand_results[-1] = attrs.evolve(h, ended_by="no_progress")
             if sheets:
                 self._close_sheets()
             self.phase = OVER

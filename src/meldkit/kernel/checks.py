@@ -102,6 +102,7 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
     _check_books(spec, add)
     _check_reserves(spec, add)
     _check_turned(spec, add)
+    _check_endless_takes(spec, add)
     if melds.lay_off.max_per_end is not None and melds.lay_off.max_per_end < 0:
         add(("melds", "lay_off", "max_per_end"),
             f"expected null or at least 0, got {melds.lay_off.max_per_end}")
@@ -321,6 +322,25 @@ def _check_turned(spec: Any, add: Callable[..., None]) -> None:
             add(at, f"{said}, but {why}", related=(where,))
 
 
+def _check_endless_takes(spec: Any, add: Callable[..., None]) -> None:
+    """A hand must end: where a player may take from the pile without melding what they
+    take (the top card, or the whole pile; unless ``pile.taken_melded: always`` — a card
+    taken deep is melded, but the top card is taken as with ``top``), two players may take
+    each other's discards turn after turn while the stock never shrinks, so such a pack
+    needs ``game.hand_turn_limit`` (a knocking pack: or ``knock.pile_take_limit``)."""
+    pile = spec.pile
+    if (spec.game.hand_turn_limit is not None or pile.taken_melded == "always"
+            or (spec.scoring.style == "knock" and spec.knock.pile_take_limit is not None)):
+        return
+    what = "the whole pile" if pile.take == "pile" else "the top card"
+    bound = ("set a limit, or knock.pile_take_limit" if spec.scoring.style == "knock" else
+             "set a limit, or make a taken card be melded (pile.taken_melded: always)")
+    add(("game", "hand_turn_limit"), f"null, but a player may take {what} (pile.take: "
+        f"{pile.take}) without melding it, so players may take each other's discards turn "
+        f"after turn while the stock never shrinks, and the hand never end — {bound}",
+        related=(("pile", "take"), ("knock", "pile_take_limit")))
+
+
 def _check_reserves(spec: Any, add: Callable[..., None]) -> None:
     """A table pack's reserves: not in a knocking pack (a hand keeps its size there)."""
     if spec.deal.reserve and spec.knock.max_deadwood is not None:
@@ -363,6 +383,7 @@ def check_items(spec: Any, add: Callable[..., None]) -> None:
     the pack's meld model and only its parameters, with values it takes."""
     _check_entries(spec, spec.scoring.items, ("scoring", "items"), add)
     _check_sheets(spec, add)
+    _check_targets_reachable(spec, add)
 
 
 def _check_sheets(spec: Any, add: Callable[..., None]) -> None:
@@ -403,6 +424,62 @@ def _check_sheets(spec: Any, add: Callable[..., None]) -> None:
         add(("scoring", "sheets"), "a player eliminated from the game leaves every sheet: "
             "sheets and game.eliminate_above do not go together",
             related=(("game", "eliminate_above"),))
+
+
+NO_GAIN_ITEMS = frozenset({"held", "hand_cards", "reserve_cards", "multiply", "cap",
+                           "game_end"})
+"""Items that never raise a side's total: they take points away, scale or bound what the
+items above them gave, or pay the game's bonuses once it has ended."""
+
+
+def _can_gain(spec: Any, entry: Any) -> bool:
+    """Whether a scoring entry could ever give a side points (the preset items of the
+    pack's style do; an entry whose cards the deck lacks scores 0)."""
+    if not isinstance(entry, dict):
+        return True  # refused by its own check
+    name, points = entry.get("item"), entry.get("points")
+    if name in NO_GAIN_ITEMS:
+        return False
+    if name in ("bonus", "dead_cards", "reserve_untaken") and type(points) is int \
+            and points <= 0:
+        return False
+    lacks = {"bonus_cards": not spec.cards.bonus, "dead_cards": not spec.cards.dead,
+             "reserve_untaken": not spec.deal.reserve}
+    return not lacks.get(name, False)
+
+
+def _check_targets_reachable(spec: Any, add: Callable[..., None]) -> None:
+    """A game played to a target ends when a side reaches it, so a list of items that could
+    never give a side points — the hand's, or a score sheet's own, where the game waits for
+    that sheet — would leave the game to end only by the no-progress bound, a thousand
+    pointless hands on (:data:`meldkit._liveness.MAX_HANDS_WITHOUT_GAIN`)."""
+    if spec.game.hands is not None:
+        return  # the game ends after its hands, whatever the totals
+    hand = spec.scoring.items
+    hand_gains = not hand or any(_can_gain(spec, d) for d in hand)
+    sheets = spec.scoring.sheets
+    if not sheets:
+        if not hand_gains:
+            add(("scoring", "items"), "no item listed can give a side points (held, "
+                "hand_cards and reserve_cards take points away; multiply and cap scale what "
+                "is above them; a bonus of 0 or less, or for cards the deck lacks, adds "
+                "nothing), so no side reaches game.target and the game could only end as making no "
+                "progress: list an item that scores, or set game.hands",
+                related=(("game", "target"),))
+        return
+    dead = [i for i, sh in enumerate(sheets) if not (
+        hand_gains if sh.items is None else any(_can_gain(spec, d) for d in sh.items))]
+    if spec.game.sheets_end == "first" and len(dead) < len(sheets):
+        return
+    for i in dead:
+        at = ("scoring", "sheets", i)
+        add((*at, "items") if sheets[i].items is not None else at,
+            f"no item of sheet {sheets[i].name!r} can give a side points, so it never "
+            "reaches its target, and the game, which ends when "
+            + ("every sheet has" if spec.game.sheets_end == "every" else "a sheet has")
+            + " ended, could only end as making no progress: list an item that scores, or "
+            "set game.hands",
+            related=(("game", "sheets_end"),))
 
 
 def _check_entries(spec: Any, items: list, where: tuple, add: Callable[..., None]) -> None:

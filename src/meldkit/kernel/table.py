@@ -1222,25 +1222,26 @@ class TableModel:
         opening, if they have not opened), or lay it off where they may."""
         p = self.current
         top = self.kind_of[self.pile[-1]]
-        hand = self._kinds(self.hands[p])
+        return self._usable_with(p, top, self._kinds(self.hands[p]) + [top])
+
+    def _deep_usable(self, i: int) -> bool:
+        """Whether the card at pile position ``i`` could be melded (toward the opening, if
+        the player has not opened) or laid off at once after taking it and every card
+        above it."""
+        p = self.current
+        kinds = self._kinds(self.hands[p]) + self._kinds(self.pile[i:])
+        return self._usable_with(p, self.kind_of[self.pile[i]], kinds)
+
+    def _usable_with(self, p: int, card: int, kinds: list[int]) -> bool:
+        """Whether ``p``, holding ``kinds`` (``card`` among them), could meld ``card`` at
+        once — toward the opening, if they have not opened — or lay it off where they may."""
         opening = not self.opened[p]
         need = self._still_needed() if opening else []
-        for meld in self.rules.melds.melds_in(hand + [top]):
-            if top in meld and (not need or len(self._still_needed(meld)) < len(need)):
+        for meld in self.rules.melds.melds_in(kinds):
+            if card in meld and (not need or len(self._still_needed(meld)) < len(need)):
                 return True
         if opening and not self.rules.lay_off_before:
             return False
-        return any(self._may_lay_off_on(p, m) and self._fit(m, top) is not None
-                   for m in self.melds)
-
-    def _deep_usable(self, i: int) -> bool:
-        """Whether the card at pile position ``i`` could be melded or laid off at once
-        after taking it and every card above it."""
-        p = self.current
-        kinds = self._kinds(self.hands[p]) + self._kinds(self.pile[i:])
-        card = self.kind_of[self.pile[i]]
-        if any(card in m for m in self.rules.melds.melds_in(kinds)):
-            return True
         return any(self._may_lay_off_on(p, m) and self._fit(m, card) is not None
                    for m in self.melds)
 
@@ -2060,10 +2061,10 @@ class TableModel:
         if self._game_over():
             self._finish_game()
             return
-        if who is None and no_progress(self.hand_results, self._idle):
-            # the game makes no progress: it ends here, the hand void (scored as such)
-            self._record(self.hand_results[-1].final, who, -1)
-            self._record(attrs.evolve(final, ended_by="no_progress"), who, +1)
+        if no_progress(self.hand_results, self._idle):  # the game makes no progress:
+            if who is None:  # it ends here (a hand nobody went out of: void, scored so)
+                self._record(self.hand_results[-1].final, who, -1)
+                self._record(attrs.evolve(final, ended_by="no_progress"), who, +1)
             self._finish_game()
             return
         self.dropped = [None] * self.n_players  # back in for the next hand
@@ -2886,13 +2887,13 @@ class TableModel:
         if self.hand_number != expected:
             raise sv.bad("hand_number", f"expected {expected}, after the {done} finished "
                                         f"hand(s) in hand_results, got {self.hand_number}")
-        if self.phase == OVER and done and self.hand_results[-1].ended_by != "no_progress" \
-                and not self._game_over():
+        stalled = done and no_progress(self.hand_results, self._idle)
+        if self.phase == OVER and done and not stalled and not self._game_over():
             raise sv.bad("phase", f"over, but no team has reached the target "
                                   f"{self.rules.spec.game.target} (scores {list(self.scores)})")
         if self.phase == OVER and not done:
             raise sv.bad("phase", "over, but no hand has been played")
-        if self.phase != OVER and self._game_over() and done:
+        if self.phase != OVER and (self._game_over() or stalled) and done:
             raise sv.bad("phase", f"{self.phase}, but the scores {list(self.scores)} have "
                                   "ended the game")
 
