@@ -388,12 +388,19 @@ def _table_positions(state, spec: ObservationSpec) -> tuple:
         raise AssertionError(f"table_spec's tail is out of order: {names[i:]}")
     extra = (by_card(spec["turned"].start) if "turned" in spec else None,
              spec["wild_rank"].start if "wild_rank" in spec else None)
+    phases = _table_phases(state.pack)
+    two = n == 2 and state.n_teams == 2 and "opened" not in spec and "buys" not in spec
+    hots = 4 * spec["phase"].start
     return (by_card(spec["hand"].start), by_card(spec["pile"].start),
             by_card(spec["pile_top"].start),
             tuple(by_card(melds + r * nk) for r in range(n)),
             state.kind_of == list(range(len(state.kind_of))),
             4 * tail, struct.Struct(f"{spec.size - tail}f").pack_into, {},
-            _table_phases(state.pack), "opened" in spec, "buys" in spec, extra)
+            phases, "opened" in spec, "buys" in spec, extra,
+            # a table of two (two teams): the tail in three parts, the one-hot slices
+            # (phase, to_move, knocker) as bytes kept by their key, written when it changes
+            (hots, hots + 4 * (len(phases) + 4), struct.Struct("5f").pack_into,
+             struct.Struct("3f").pack_into, {}) if two else None)
 
 
 _last_positions: tuple = (None, None, None)
@@ -502,8 +509,8 @@ def table_fill_over(state, p: int, spec: ObservationSpec, out: array, kept: list
             return
         view = memoryview(out).cast("B")
         view[:] = bytes(len(view))
-        kept[:] = [spec, at, 0, 0, -1, None, view, len(state.kind_of), at[0][0], [], 0]
-    _, at, old_hand, old_rest, old_top, old_dw, view, nk, base, old_pile, pile_mask = kept
+        kept[:] = [spec, at, 0, 0, -1, None, view, len(state.kind_of), at[0][0], [], 0, None]
+    _, at, old_hand, old_rest, old_top, old_dw, view, nk, base, old_pile, pile_mask, _ = kept
     # the card slices (hand, pile, pile top, each seat's melds: one after another, a card
     # at its id in each): the hand and the rest as the bits of an int each, the top as a
     # card, and only what changed since written
@@ -549,7 +556,23 @@ def table_fill_over(state, p: int, spec: ObservationSpec, out: array, kept: list
         kept[5] = old_dw = (rules, rules.mask_deadwood_from(None, hand))
     elif d:
         kept[5] = old_dw = (rules, rules.mask_deadwood_from(old_dw[1], hand))
-    _write_tail(state, p, view, at, old_dw[1][2])
+    two = at[12]
+    if two is None:
+        _write_tail(state, p, view, at, old_dw[1][2])
+        return
+    hots, rear, front_at, rear_at, made = two
+    hands, score, t0, knocker, kv = (state.hands, state.scores, state.team_of[p],
+                                     state.knocker, state.knock_value)
+    front_at(view, at[5], len(hands[p]), len(hands[1 - p]), len(state.stock), score[t0],
+             score[1 - t0])
+    key = (state.phase, state.current != p, -1 if knocker is None else knocker != p)
+    if key != kept[11]:
+        kept[11] = key
+        one = made.get(key)
+        if one is None:
+            one = made[key] = struct.pack(f"{rear - hots >> 2}f", *_one_hots(at, 2, key))
+        view[hots:rear] = one
+    rear_at(view, rear, -1 if kv is None else kv, old_dw[1][2], state.hand_number)
 
 
 def _write_bits(out: array, base: int, d: int, mask: int) -> None:
