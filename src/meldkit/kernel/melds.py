@@ -83,6 +83,38 @@ _ACES = 0xF
 _GUARD = sum(8 << (4 * k) for k in range(N_KINDS))  # bit 3 of every 4-bit count
 
 
+_BIT_OF = {c: 1 << c for c in range(64)}
+"""The mask bit of each card kind."""
+_last_hand: tuple[list[int], int] = ([], 0)
+"""The last hand :func:`hand_bits` was asked (a copy) and its mask (replaced whole)."""
+
+
+def hand_bits(hand: list[int]) -> int:
+    """The mask of a hand of distinct card kinds (bit ``k`` for kind ``k``; a repeated
+    kind carries into the next bit).  The last hand asked is kept: asked again for the
+    same cards, or for them with cards put after them (a draw), only those are summed —
+    the knock test and the observation ask of one hand in turn.
+
+    >>> hand = [5, 9, 40]
+    >>> hand_bits(hand) == 1 << 5 | 1 << 9 | 1 << 40
+    True
+    >>> hand.append(2)
+    >>> hand_bits(hand) == 1 << 2 | 1 << 5 | 1 << 9 | 1 << 40
+    True
+    """
+    global _last_hand
+    old, mask = _last_hand
+    if hand == old:
+        return mask
+    n = len(old)
+    if len(hand) > n and hand[:n] == old:
+        mask += sum(map(_BIT_OF.__getitem__, hand[n:]))
+    else:
+        mask = sum(map(_BIT_OF.__getitem__, hand))
+    _last_hand = (hand[:], mask)
+    return mask
+
+
 def meld_code(cards: Iterable[int]) -> str:
     """The notation of a list of card kinds, space separated, in the order given.
 
@@ -922,14 +954,41 @@ class MeldRules(_ByDefinition):
         """
         mask = self._mask(hand)
         if mask is not None:
-            dead = mask ^ self._meldable(mask)
-            s = self._valsum(dead)
-            if discard:  # less the highest card: first against the highest value there is
-                if s - self._most_value > limit or s - self._sum_top(dead)[1] > limit:
-                    return False
-            elif s > limit:
-                return False
+            return self.mask_within(mask, limit, discard)
         return self.min_deadwood(hand, discard=discard) <= limit
+
+    def mask_within(self, mask: int, limit: int,
+                    discard: bool | Literal["best", "openspiel"] = False) -> bool:
+        """:meth:`deadwood_within` of the hand holding one card of each kind whose bit is
+        set in ``mask`` (as :meth:`mask_deadwood`), for a caller that keeps hands as masks.
+
+        >>> from meldkit._cards import kind_of_code as k
+        >>> gin = MeldRules([MeldKind("set", "set"), MeldKind("run", "run")])
+        >>> hand = [k(c) for c in "2C 3C 4C 7D 7H 7S KS 9C AS".split()]
+        >>> mask = sum(1 << c for c in hand)
+        >>> [gin.mask_within(mask, v) for v in (20, 19)], gin.mask_within(mask, 9, True)
+        ([True, False], True)
+        """
+        if mask & self._wildmask:
+            hand = [c for c in range(N_KINDS) if mask >> c & 1]
+            return self.min_deadwood(hand, discard=discard) <= limit
+        dead = mask ^ self._meldable(mask)
+        s = self._valsum(dead)
+        if discard:  # less the highest card: first against the highest value there is
+            if s - self._most_value > limit or s - self._sum_top(dead)[1] > limit:
+                return False
+        elif s > limit:
+            return False
+        if discard is False:
+            r = self._memo.get(mask)
+            return (self._top(mask) if r is None else r) <= limit
+        if discard == "openspiel":
+            return self._openspiel(mask) <= limit
+        if discard is True or discard == "best":
+            return self._top_discard(mask) <= limit
+        raise ValueError(
+            f"'discard' must be False, True, 'best' or 'openspiel' (got {discard!r})"
+        )
 
     def best_arrangement(
         self, hand: Sequence[int]
@@ -1862,6 +1921,12 @@ class RankOrder(_ByDefinition):
             raise ValueError("deadwood_within(discard='openspiel') needs the natural rank "
                              "order")
         return self._engine.deadwood_within(self._v(hand), limit, discard=discard)
+
+    def mask_within(self, mask: int, limit: int,
+                    discard: bool | Literal["best", "openspiel"] = False) -> bool:
+        """:meth:`MeldRules.mask_within`: the hand of the kinds whose bits ``mask`` sets."""
+        return self.deadwood_within([c for c in range(N_KINDS) if mask >> c & 1], limit,
+                                    discard=discard)
 
     def best_arrangement(self, hand: Sequence[int]
                          ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:

@@ -50,7 +50,7 @@ from .._rules import WILD as WILD_SLOT
 from .._stacking import KindsLeft, check_named, renewed_stock
 from ..notation import KIND_ORDER, MELD_ORDER, Dialect, Span, table_dialect
 from ..records import HandResult
-from .melds import Match, MeldKind, meld_rules
+from .melds import Match, MeldKind, hand_bits, meld_rules
 from .scoring import (KnockTerms, TableFinal, TableScore, compile_items, score, table_items,
                       table_listed)
 from .sheets import Ledger, sheet_rules, sheet_summary
@@ -1902,16 +1902,24 @@ class TableModel:
     # ------------------------------------------------------------------ discard (gin)
     def _legal_discard(self) -> list[Action]:
         kind_of = self.kind_of
-        if _own_kinds(kind_of):
-            kinds = self.hands[self.current][:]
-            distinct = sorted(kinds)
+        hand = self.hands[self.current]
+        last = _last_deck
+        own = last[1] if last[0] is kind_of else _own_kinds(kind_of)  # (a card its own kind)
+        if own:
+            out = list(map(_DISCARD.__getitem__, sorted(hand)))
         else:
-            kinds = [kind_of[c] for c in self.hands[self.current]]
-            distinct = sorted(set(kinds))
-        taken = None if self.rules.discard_taken else self.taken
-        out = [_DISCARD[k] for k in distinct if k != taken]
-        if self._knock_allowed_with(kinds):
-            out.append(_KNOCK)
+            kinds = [kind_of[c] for c in hand]
+            out = list(map(_DISCARD.__getitem__, sorted(set(kinds))))
+        taken = self.taken
+        if taken is not None and not self.rules.discard_taken and _DISCARD[taken] in out:
+            out.remove(_DISCARD[taken])
+        kv = self.knock_value
+        if kv is not None:
+            rules = self.rules
+            test = "openspiel" if rules.openspiel_knock else True
+            if rules.melds.mask_within(hand_bits(hand), kv, test) if own else \
+                    rules.melds.deadwood_within(kinds, kv, discard=test):
+                out.append(_KNOCK)
         return out
 
     def _do_discard(self, a: Action) -> None:

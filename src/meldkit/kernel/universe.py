@@ -32,6 +32,7 @@ from .._cards import N_RANKS, card_code, rank_of_kind
 from .._rules import WILD
 from ..ai.action_space import ActionSpaceError, sorted_actions
 from ..ai.observation import ObservationSpec, fill_scores, kinds_index, rel
+from .melds import hand_bits
 
 # --------------------------------------------------------------------------- the canasta kernel
 
@@ -387,12 +388,19 @@ def _table_positions(state, spec: ObservationSpec) -> tuple:
         raise AssertionError(f"table_spec's tail is out of order: {names[i:]}")
     extra = (by_card(spec["turned"].start) if "turned" in spec else None,
              spec["wild_rank"].start if "wild_rank" in spec else None)
+    phases = _table_phases(state.pack)
+    two = n == 2 and state.n_teams == 2 and "opened" not in spec and "buys" not in spec
+    hots = 4 * spec["phase"].start
     return (by_card(spec["hand"].start), by_card(spec["pile"].start),
             by_card(spec["pile_top"].start),
             tuple(by_card(melds + r * nk) for r in range(n)),
             state.kind_of == list(range(len(state.kind_of))),
             4 * tail, struct.Struct(f"{spec.size - tail}f").pack_into, {},
-            _table_phases(state.pack), "opened" in spec, "buys" in spec, extra)
+            phases, "opened" in spec, "buys" in spec, extra,
+            # a table of two (two teams): the tail in three parts, the one-hot slices
+            # (phase, to_move, knocker) as bytes kept by their key, written when it changes
+            (hots, hots + 4 * (len(phases) + 4), struct.Struct("5f").pack_into,
+             struct.Struct("3f").pack_into, {}) if two else None)
 
 
 _last_positions: tuple = (None, None, None)
@@ -501,35 +509,79 @@ def table_fill_over(state, p: int, spec: ObservationSpec, out: array, kept: list
             return
         view = memoryview(out).cast("B")
         view[:] = bytes(len(view))
-        kept[:] = [spec, at, 0, None, view, len(state.kind_of), at[0][0]]
-    _, at, old, old_dw, view, nk, base = kept
+        kept[:] = [spec, at, 0, 0, -1, None, view, len(state.kind_of), at[0][0], [], 0, None]
+    _, at, old_hand, old_rest, old_top, old_dw, view, nk, base, old_pile, pile_mask, _ = kept
     # the card slices (hand, pile, pile top, each seat's melds: one after another, a card
-    # at its id in each) as the bits of one int, and only the bits that changed written
+    # at its id in each): the hand and the rest as the bits of an int each, the top as a
+    # card, and only what changed since written
     bit = _BIT.__getitem__
-    hand_mask = sum(map(bit, state.hands[p]))
+    hand = hand_bits(state.hands[p])  # (the knock test's mask, at a discard)
+    d = hand ^ old_hand
+    if d:
+        kept[2] = hand
+        if d & (d - 1):
+            _write_bits(out, base, d, hand)
+        else:  # one card came or went (most steps)
+            out[base + d.bit_length() - 1] = 1 if hand & d else 0
     pile = state.pile
-    cards = hand_mask | sum(map(bit, pile)) << nk
-    if pile:
-        cards |= 1 << (2 * nk + pile[-1])
+    if pile != old_pile:  # (most steps put a card on the pile or take its top: below the
+        # last top it is as it was, and only the cards from there are summed)
+        k = len(old_pile) - 1
+        if k >= 0 and pile[:k] == old_pile[:k]:
+            pile_mask = pile_mask ^ bit(old_pile[k]) | sum(map(bit, pile[k:]))
+        else:
+            pile_mask = sum(map(bit, pile))
+        kept[9], kept[10] = pile[:], pile_mask
+    rest = pile_mask
     if state.melds:
         n = state.n_players
-        for m in state.melds:
-            cards |= sum(map(bit, m.cards)) << ((3 + (m.owner - p) % n) * nk)
-    came, went = cards & ~old, old & ~cards
-    while came:
-        i = came.bit_length() - 1
-        came ^= 1 << i
-        out[base + i] = 1
-    while went:
-        i = went.bit_length() - 1
-        went ^= 1 << i
-        out[base + i] = 0
+        for m in state.melds:  # (each seat's melds lie after the pile and its top)
+            rest |= sum(map(bit, m.cards)) << ((2 + (m.owner - p) % n) * nk)
+    e = rest ^ old_rest
+    if e:
+        kept[3] = rest
+        if e & (e - 1):
+            _write_bits(out, base + nk, e, rest)
+        else:
+            out[base + nk + e.bit_length() - 1] = 1 if rest & e else 0
+    top = pile[-1] if pile else -1
+    if top != old_top:
+        kept[4] = top
+        if old_top >= 0:
+            out[base + 2 * nk + old_top] = 0
+        if top >= 0:
+            out[base + 2 * nk + top] = 1
     rules = state.rules.melds
-    dw = rules.mask_deadwood_from(
-        old_dw[1] if old_dw is not None and old_dw[0] is rules else None, hand_mask)
-    kept[2] = cards
-    kept[3] = (rules, dw)
-    _write_tail(state, p, view, at, dw[2])
+    if old_dw is None or old_dw[0] is not rules:
+        kept[5] = old_dw = (rules, rules.mask_deadwood_from(None, hand))
+    elif d:
+        kept[5] = old_dw = (rules, rules.mask_deadwood_from(old_dw[1], hand))
+    two = at[12]
+    if two is None:
+        _write_tail(state, p, view, at, old_dw[1][2])
+        return
+    hots, rear, front_at, rear_at, made = two
+    hands, score, t0, knocker, kv = (state.hands, state.scores, state.team_of[p],
+                                     state.knocker, state.knock_value)
+    front_at(view, at[5], len(hands[p]), len(hands[1 - p]), len(state.stock), score[t0],
+             score[1 - t0])
+    key = (state.phase, state.current != p, -1 if knocker is None else knocker != p)
+    if key != kept[11]:
+        kept[11] = key
+        one = made.get(key)
+        if one is None:
+            one = made[key] = struct.pack(f"{rear - hots >> 2}f", *_one_hots(at, 2, key))
+        view[hots:rear] = one
+    rear_at(view, rear, -1 if kv is None else kv, old_dw[1][2], state.hand_number)
+
+
+def _write_bits(out: array, base: int, d: int, mask: int) -> None:
+    """Write ``out[base + i]`` for each bit ``i`` of ``d``: 1 where ``mask`` has the bit,
+    else 0."""
+    while d:
+        i = d.bit_length() - 1
+        d ^= 1 << i
+        out[base + i] = mask >> i & 1
 
 
 table_fill.over = table_fill_over  # type: ignore[attr-defined]
