@@ -966,8 +966,10 @@ class MeldRules(_ByDefinition):
         >>> gin = MeldRules([MeldKind("set", "set"), MeldKind("run", "run")])
         >>> hand = [k(c) for c in "2C 3C 4C 7D 7H 7S KS 9C AS".split()]
         >>> mask = sum(1 << c for c in hand)
-        >>> [gin.mask_within(mask, v) for v in (20, 19)], gin.mask_within(mask, 9, True)
-        ([True, False], True)
+        >>> [gin.mask_within(mask, v) for v in (20, 19)]  # deadwood K + 9 + A = 20
+        [True, False]
+        >>> [gin.mask_within(mask, v, True) for v in (10, 9)]  # the king discarded: 10
+        [True, False]
         """
         if mask & self._wildmask:
             hand = [c for c in range(N_KINDS) if mask >> c & 1]
