@@ -164,3 +164,48 @@ def test_a_signal_ends_the_tournament_and_its_workers_within_seconds(how, code):
     assert [pid for pid in workers if _running(pid)] == [], f"still running {gone:.1f} s on"
     if how != signal.SIGKILL:
         assert err == "\nmeldkit: interrupted\n"
+
+
+
+def _double_dying_once_on_minus_one(items):
+    if -1 in items and not os.path.exists(_MARKER):
+        open(_MARKER, "w").close()  # noqa: SIM115 - an empty file, closed at once
+        os._exit(1)
+    return [2 * i for i in items]
+
+
+def _double_dying_on_minus_one(items):
+    if -1 in items:
+        os._exit(1)
+    return [2 * i for i in items]
+
+
+def test_a_pool_that_broke_before_a_submit_is_replaced_at_the_submit(monkeypatch, tmp_path):
+    """A worker may die between two waits; the next submit then meets a broken pool
+    (``BrokenProcessPool`` from ``submit``: a race CI once lost). The backend replaces the
+    pool there, plays the lost batch again, and every batch's result comes back; a batch
+    that kills every worker still fails the run with its one-line error."""
+    from concurrent.futures import wait as wait_futures
+
+    monkeypatch.setattr(sys.modules[__name__], "_MARKER", str(tmp_path / "died"))
+    monkeypatch.setattr(_sim_backends, "_pool_batch", _double_dying_once_on_minus_one)
+    backend = _sim_backends._PoolBackend(play=int, jobs=1, retries=1)
+    try:
+        backend.submit(0, [-1, 5])
+        wait_futures(list(backend._futures))  # the pool broke before anyone asked
+        backend.submit(2, [1, 2])  # replaced here, the lost batch submitted again
+        got = []
+        while backend._futures or backend._ready:
+            got += backend.wait()
+        assert sorted(got) == [(0, [-2, 10]), (2, [2, 4])]
+    finally:
+        backend.close()
+    monkeypatch.setattr(_sim_backends, "_pool_batch", _double_dying_on_minus_one)
+    backend = _sim_backends._PoolBackend(play=int, jobs=1, retries=0)
+    try:
+        backend.submit(0, [-1])
+        wait_futures(list(backend._futures))
+        with pytest.raises(_sim_backends.WorkerLostError, match="died 2 times"):
+            backend.submit(1, [1, 2])
+    finally:
+        backend.close()

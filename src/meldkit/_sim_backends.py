@@ -184,7 +184,14 @@ class _PoolBackend(_Backend):
                                    initializer=_pool_worker_init, initargs=(self._play,))
 
     def submit(self, start: int, items: Sequence) -> None:
-        self._futures[self._pool.submit(_pool_batch, items)] = (start, items)
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            future = self._pool.submit(_pool_batch, items)
+        except BrokenProcessPool:  # a worker died since the last wait(): replace the pool
+            self._restart()  # (the batches in flight are lost and played again)
+            future = self._pool.submit(_pool_batch, items)
+        self._futures[future] = (start, items)
 
     def wait(self) -> list[tuple[int, list]]:
         from concurrent.futures import FIRST_COMPLETED
