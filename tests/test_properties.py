@@ -58,7 +58,7 @@ def test_every_card_is_in_exactly_one_zone_after_every_action(table, data):
 
 
 # ------------------------------------------------------------------------- 2. legal actions apply
-APPLIED_SAMPLE = 4
+APPLIED_SAMPLE = 2
 """How many legal actions a position of the whole-game soak applies (all are checked)."""
 
 
