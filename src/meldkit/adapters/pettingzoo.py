@@ -172,6 +172,8 @@ class MeldkitAEC(AECEnv):
         self.state_ = None
         self._np_random = None
         self._n_ids = self.ids.size
+        self._no_ids = bytearray(self._n_ids)
+        """An action mask of zeros (observe() writes a copy)."""
         self._fill = writer_parts(probe)
         """``(spec, fill, zeros)``: ``buf[:] = zeros; fill(state, seat, spec, buf)`` writes
         an observation (every game here is this table's: ``observation_writer``)."""
@@ -256,15 +258,14 @@ class MeldkitAEC(AECEnv):
                 seat[2:] = [[], None]
                 raise
             seat[3] = at
-        n = self._n_ids
-        mask = bytearray(n)
+        mask = self._no_ids.copy()  # (a copy costs less than a new array of zeros)
         if s.current == i and s.phase != self._OVER and not (self.terminations[agent]
                                                               or self.truncations[agent]):
             ids = s.legal_ids()
             self._legal = (at, ids)
             for a in ids:
                 mask[a] = 1
-        return {"observation": seat[1].copy(), "action_mask": _ndarray(n, _INT8, mask)}
+        return {"observation": seat[1].copy(), "action_mask": _ndarray(self._n_ids, _INT8, mask)}
 
     def state(self) -> np.ndarray:
         """The global state: every seat's observation, seat 0 first (:attr:`state_space`).
