@@ -1855,7 +1855,13 @@ class TableModel:
                            and k not in self.rules.wild)
 
     def _discard(self, p: int, kind: int) -> None:
-        (c,) = self._take_cards(p, (kind,))
+        k = self.kind_of
+        last = _last_deck
+        if last[1] if last[0] is k else _own_kinds(k):  # (_take_cards' usual case, inlined:
+            self.hands[p].remove(kind)  # a card its own kind)
+            c = kind
+        else:
+            (c,) = self._take_cards(p, (kind,))
         self.pile.append(c)
         limit = self.rules.returned_limit
         if self.taken is not None and self.taken == kind:
@@ -1896,7 +1902,10 @@ class TableModel:
             else:
                 self._end_hand("stock_empty", None)
                 return
-        self.current = self._next(self.current)
+        if rules.may_sit_out and self._sitting_out:
+            self.current = self._next(self.current)
+        else:  # (_next's usual case, inlined)
+            self.current = (self.current + 1) % self.n_players
         self.phase = DRAW
 
     # ------------------------------------------------------------------ discard (gin)
