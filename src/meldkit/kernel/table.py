@@ -1278,7 +1278,8 @@ class TableModel:
                 self._take_top()
             if forced:  # taken because it can be used: it must be, this turn
                 self.must_use, self.taken = top, None
-        self._after_draw()
+        self.phase = DISCARD if self.knock_value is not None else PLAY  # (_after_draw,
+        self.discarder = None  # inlined: the draw's usual case)
 
     # ------------------------------------------------------------------ a turned card
     def _uses(self, p: int, kind: int) -> list[Action]:
