@@ -66,8 +66,9 @@ except ImportError as e:  # pragma: no cover - depends on the extra
 import meldkit
 from meldkit._errors import IllegalActionError
 
-_frombuffer, _INT8 = np.frombuffer, np.int8  # (numpy's module has a __getattr__: its
-# attributes are looked up the slow way at each use)
+_ndarray, _INT8 = np.ndarray, np.dtype(np.int8)  # (numpy's module has a __getattr__: its
+# attributes are looked up the slow way at each use; a dtype, not the scalar type, is
+# what the array constructor converts fastest)
 from meldkit.ai.observation import writer_parts
 
 __all__ = ["MeldkitAEC", "env", "observation_bounds", "raw_env"]
@@ -171,6 +172,8 @@ class MeldkitAEC(AECEnv):
         self.state_ = None
         self._np_random = None
         self._n_ids = self.ids.size
+        self._no_ids = bytearray(self._n_ids)
+        """An action mask of zeros (observe() writes a copy)."""
         self._fill = writer_parts(probe)
         """``(spec, fill, zeros)``: ``buf[:] = zeros; fill(state, seat, spec, buf)`` writes
         an observation (every game here is this table's: ``observation_writer``)."""
@@ -255,14 +258,14 @@ class MeldkitAEC(AECEnv):
                 seat[2:] = [[], None]
                 raise
             seat[3] = at
-        mask = bytearray(self._n_ids)
+        mask = self._no_ids.copy()  # (a copy costs less than a new array of zeros)
         if s.current == i and s.phase != self._OVER and not (self.terminations[agent]
                                                               or self.truncations[agent]):
             ids = s.legal_ids()
             self._legal = (at, ids)
             for a in ids:
                 mask[a] = 1
-        return {"observation": seat[1].copy(), "action_mask": _frombuffer(mask, _INT8)}
+        return {"observation": seat[1].copy(), "action_mask": _ndarray(self._n_ids, _INT8, mask)}
 
     def state(self) -> np.ndarray:
         """The global state: every seat's observation, seat 0 first (:attr:`state_space`).
@@ -287,17 +290,23 @@ class MeldkitAEC(AECEnv):
             self._position += 1
             self._was_dead_step(action)
             return
-        a = action if type(action) is int and 0 <= action < self._n_ids \
-            else self._action_id(action)
+        self._step(agent, action if type(action) is int and 0 <= action < self._n_ids
+                   else self._action_id(action))
+
+    def _step(self, agent: str, a: int) -> None:
+        """Play id ``a`` (an int in range) for ``agent``, the live agent to move: what
+        :meth:`step` does once the id is checked (the order wrapper's step, which checks
+        it, calls this)."""
         s = self.state_
         legal = self._legal  # the ids observe() masked at this position, else the kernel's
-        if a not in (legal[1] if legal[0] == self._position else s.legal_ids()):
+        at = self._position
+        if a not in (legal[1] if legal[0] == at else s.legal_ids()):
             self._illegal(agent)
             return
         s.apply(a)
-        self._position += 1
-        self.steps += 1
-        if s.phase != self._OVER and self.steps < self.max_actions:
+        self._position = at + 1
+        steps = self.steps = self.steps + 1
+        if s.phase != self._OVER and steps < self.max_actions:
             # mid-game: every reward is 0 (as since the deal), so none accumulates; the
             # infos change only with the hand
             hand = s.hand_number
@@ -395,7 +404,11 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
         if self._has_reset and raw.agents:
             self._has_updated = True
             if type(action) is int and 0 <= action < raw._n_ids:  # what _InBounds passes
-                raw.step(action)
+                agent = raw.agent_selection  # (raw.step's checks, the id's done here)
+                if raw.terminations[agent] or raw.truncations[agent]:
+                    raw.step(action)
+                else:
+                    raw._step(agent, action)
             else:
                 self.env.step(action)
         else:

@@ -1278,7 +1278,8 @@ class TableModel:
                 self._take_top()
             if forced:  # taken because it can be used: it must be, this turn
                 self.must_use, self.taken = top, None
-        self._after_draw()
+        self.phase = DISCARD if self.knock_value is not None else PLAY  # (_after_draw,
+        self.discarder = None  # inlined: the draw's usual case)
 
     # ------------------------------------------------------------------ a turned card
     def _uses(self, p: int, kind: int) -> list[Action]:
@@ -1855,7 +1856,13 @@ class TableModel:
                            and k not in self.rules.wild)
 
     def _discard(self, p: int, kind: int) -> None:
-        (c,) = self._take_cards(p, (kind,))
+        k = self.kind_of
+        last = _last_deck
+        if last[1] if last[0] is k else _own_kinds(k):  # (_take_cards' usual case, inlined:
+            self.hands[p].remove(kind)  # a card its own kind)
+            c = kind
+        else:
+            (c,) = self._take_cards(p, (kind,))
         self.pile.append(c)
         limit = self.rules.returned_limit
         if self.taken is not None and self.taken == kind:
@@ -1896,7 +1903,10 @@ class TableModel:
             else:
                 self._end_hand("stock_empty", None)
                 return
-        self.current = self._next(self.current)
+        if rules.may_sit_out and self._sitting_out:
+            self.current = self._next(self.current)
+        else:  # (_next's usual case, inlined)
+            self.current = (self.current + 1) % self.n_players
         self.phase = DRAW
 
     # ------------------------------------------------------------------ discard (gin)

@@ -419,6 +419,9 @@ def _positions(state, spec: ObservationSpec) -> tuple:
 
 _BIT = {c: 1 << c for c in range(64)}
 """The mask bit of each card id (of a deck whose every card is its own kind)."""
+_bit = _BIT.__getitem__
+_CARD = {b: c for c, b in _BIT.items()}
+"""The card id of each mask bit (:data:`_BIT` inverted)."""
 
 
 def _one_hots(at: tuple, n: int, key: tuple) -> tuple[float, ...]:
@@ -514,7 +517,6 @@ def table_fill_over(state, p: int, spec: ObservationSpec, out: array, kept: list
     # the card slices (hand, pile, pile top, each seat's melds: one after another, a card
     # at its id in each): the hand and the rest as the bits of an int each, the top as a
     # card, and only what changed since written
-    bit = _BIT.__getitem__
     hand = hand_bits(state.hands[p])  # (the knock test's mask, at a discard)
     d = hand ^ old_hand
     if d:
@@ -522,21 +524,21 @@ def table_fill_over(state, p: int, spec: ObservationSpec, out: array, kept: list
         if d & (d - 1):
             _write_bits(out, base, d, hand)
         else:  # one card came or went (most steps)
-            out[base + d.bit_length() - 1] = 1 if hand & d else 0
+            out[base + _CARD[d]] = 1 if hand & d else 0
     pile = state.pile
     if pile != old_pile:  # (most steps put a card on the pile or take its top: below the
         # last top it is as it was, and only the cards from there are summed)
         k = len(old_pile) - 1
         if k >= 0 and pile[:k] == old_pile[:k]:
-            pile_mask = pile_mask ^ bit(old_pile[k]) | sum(map(bit, pile[k:]))
+            pile_mask = pile_mask ^ _bit(old_pile[k]) | sum(map(_bit, pile[k:]))
         else:
-            pile_mask = sum(map(bit, pile))
+            pile_mask = sum(map(_bit, pile))
         kept[9], kept[10] = pile[:], pile_mask
     rest = pile_mask
     if state.melds:
         n = state.n_players
         for m in state.melds:  # (each seat's melds lie after the pile and its top)
-            rest |= sum(map(bit, m.cards)) << ((2 + (m.owner - p) % n) * nk)
+            rest |= sum(map(_bit, m.cards)) << ((2 + (m.owner - p) % n) * nk)
     e = rest ^ old_rest
     if e:
         kept[3] = rest
@@ -561,10 +563,12 @@ def table_fill_over(state, p: int, spec: ObservationSpec, out: array, kept: list
         _write_tail(state, p, view, at, old_dw[1][2])
         return
     hots, rear, front_at, rear_at, made = two
-    hands, score, t0, knocker, kv = (state.hands, state.scores, state.team_of[p],
-                                     state.knocker, state.knock_value)
+    hands = state.hands
+    score = state.scores
+    t0 = state.team_of[p]
     front_at(view, at[5], len(hands[p]), len(hands[1 - p]), len(state.stock), score[t0],
              score[1 - t0])
+    knocker = state.knocker
     key = (state.phase, state.current != p, -1 if knocker is None else knocker != p)
     if key != kept[11]:
         kept[11] = key
@@ -572,6 +576,7 @@ def table_fill_over(state, p: int, spec: ObservationSpec, out: array, kept: list
         if one is None:
             one = made[key] = struct.pack(f"{rear - hots >> 2}f", *_one_hots(at, 2, key))
         view[hots:rear] = one
+    kv = state.knock_value
     rear_at(view, rear, -1 if kv is None else kv, old_dw[1][2], state.hand_number)
 
 
