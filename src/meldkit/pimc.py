@@ -67,6 +67,10 @@ __all__ = ["PIMCBot"]
 
 _DRAW_TYPES = frozenset({"draw", "take", "pass", "pickup", "end", "knock"})
 _GIN_PHASES = ("first_upcard", "draw", "discard", "wall")
+GIN_SAMPLES = 400
+"""Determinizations per decision at two-player knock gin's mask search, by default."""
+ENGINE_SAMPLES = 8
+"""Determinizations per decision on the engine's rollouts (other packs), by default."""
 
 
 class PIMCBot:
@@ -107,7 +111,8 @@ class PIMCBot:
     name = "pimc"
 
     def __init__(self, seed: int | None = None, time_limit: float | None = None,
-                 max_samples: int = 2000, top_k: int = 3, scale: float | None = None,
+                 max_samples: int | None = None, top_k: int = 3, window: int = 8,
+                 scale: float | None = None,
                  win_weight: float = 1.0, margin: float = 0.0,
                  confidence: float = 1.0,
                  rollout_depth: int = 400, fast: bool = True, infer: int = 8,
@@ -121,6 +126,7 @@ class PIMCBot:
         self.time_limit = time_limit
         self.max_samples = max_samples
         self.top_k = top_k
+        self.window = window
         self.scale = scale
         self.win_weight = win_weight
         self.margin = margin
@@ -130,8 +136,11 @@ class PIMCBot:
         self.depth_back = depth_back
         self.strength = strength
         self.rollout_depth = rollout_depth
-        self._greedy = GreedyBot(seed=seed)
-        self._rollout_bot = GreedyBot(seed=seed)
+        self.seed = seed
+        # the pack being played's policy: the choice to beat, and the rollouts' (apart, as
+        # the greedy bot remembers the hand it plays in table packs)
+        self._greedy = self._rollout_bot = GreedyBot(seed=seed)
+        self._policies: dict[str, tuple] = {}
         self.weights = weights
         self.proposals = proposals
         self.select = select
@@ -152,62 +161,53 @@ class PIMCBot:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        self._greedy, self._rollout_bot = self._policy(state)
         greedy = self._greedy.choose(state)
-        cands = self._candidates(state, legal, greedy)
         self.last_samples, self.last_values = 0, {}
+        if self.max_samples is None and getattr(state, "meld_model", None) == "rank_slot":
+            return greedy  # the canasta family: a rollout costs too much to search well
+        cands = self._candidates(state, legal, greedy)
         if len(cands) == 1:
             return cands[0]
-        me = state.current_player
-        team = state.team_of[me]
         scale = self.scale or self._default_scale(state)
         if self.fast and GinRollout.applies(state, _GIN_PHASES):
-            return self._choose_gin(state, cands, greedy, t0, scale)
-        det = Determinizer(state, me)
-        signals = self._signals(state, me) if self.infer > 1 else None
-        k = len(cands)
+            one = self._gin_sampler(state, cands, scale)
+            samples = self.max_samples or GIN_SAMPLES
+        else:
+            one = self._engine_sampler(state, cands, scale)
+            samples = self.max_samples or ENGINE_SAMPLES
         values: list[list[float]] = [[] for _ in cands]
         n = 0
-        deadline = t0 + (self.time_limit or 0.1)
+        deadline = t0 + self.time_limit if self.time_limit else None
+        ts = time.process_time()
         per = 0.0
-        sim = None
-        if self.fast and GinRollout.applies(state):
-            sim = GinRollout(state)
-            moves = [str(a) for a in cands]
-        while n < self.max_samples:
-            if n and time.process_time() + per > deadline:
+        while n < samples:
+            if deadline is not None and n >= 2 and time.process_time() + per > deadline:
                 break
-            if sim is not None:  # gin: the sample and the rollouts on lists of kinds
-                lists = self._sample_lists(det, state, signals)
-                for i, mv in enumerate(moves):
-                    hands, stock, pile = lists
-                    net = sim.play_move([h[:] for h in hands], stock[:], pile[:], me,
-                                        state.phase, state.taken, state.returned_in_row, mv)
-                    values[i].append(self._score(net[me] - net[1 - me], scale))
-                n += 1
-                per = (time.process_time() - t0) / n
-                continue
-            base = self._sample(det, state, signals)
-            for i, a in enumerate(cands):
-                s = base.clone() if i < k - 1 else base
-                s.apply(a)
-                values[i].append(self._rollout(s, team, state, scale))
+            for v, x in zip(values, one()):
+                v.append(x)
             n += 1
-            per = (time.process_time() - t0) / n  # a determinization's cost so far
-        gi = cands.index(greedy)
-        best, best_gain = gi, 0.0
-        for i in range(k):
-            if i == gi:
-                continue
-            d = [x - y for x, y in zip(values[i], values[gi])]
-            mean = sum(d) / n
-            var = sum((x - mean) ** 2 for x in d) / max(1, n - 1)
-            se = math.sqrt(var / n)
-            if mean > self.margin + self.confidence * se and mean > best_gain:
-                best, best_gain = i, mean
-        self.last_samples = n
-        self.last_seconds = time.process_time() - t0
-        self.last_values = {str(a): sum(v) / n for a, v in zip(cands, values)}
-        return cands[best]
+            per = (time.process_time() - ts) / n  # a determinization's cost so far
+        return self._pick(cands, greedy, values, n, t0)
+
+    def _engine_sampler(self, state, cands, scale):
+        """One determinization's scores of the candidates on the engine: the hidden cards
+        dealt anew (:meth:`_sample`), each candidate applied and the hand played on."""
+        me = state.current_player
+        team = state.team_of[me]
+        det = Determinizer(state, me)
+        signals = self._signals(state, me) if self.infer > 1 else None
+        last = len(cands) - 1
+
+        def one():
+            base = self._sample(det, state, signals)
+            out = []
+            for i, a in enumerate(cands):
+                s = base.clone() if i < last else base
+                s.apply(a)
+                out.append(self._rollout(s, team, state, scale))
+            return out
+        return one
 
     # ------------------------------------------------------------------ gin
     def _gin_sim(self, state) -> "GinSim":
@@ -270,12 +270,11 @@ class PIMCBot:
         unseen = [k for k in range(52) if k not in seen]
         return obs, early, known, unseen
 
-    def _choose_gin(self, state, cands, greedy, t0, scale):
-        """The search at two-player knock gin on bit masks (:class:`GinSim`): each
-        determinization is a step of a Metropolis chain over the opponent's unknown cards
-        (weighted by :meth:`GinSim.penalty`), the stock shuffled anew."""
+    def _gin_sampler(self, state, cands, scale):
+        """One determinization's scores of the candidates at two-player knock gin, on bit
+        masks (:class:`GinSim`): the opponent's hand from :meth:`_worlds` (or the particle
+        filter's, :meth:`_particle_worlds`), the stock the other unseen cards, shuffled."""
         sim = self._gin_sim(state)
-        rng = self.rng
         me = state.current_player
         opp = 1 - me
         obs, early, known, unseen = self._gin_info(state, me)
@@ -290,36 +289,31 @@ class PIMCBot:
         pile0 = [ko[c] for c in state.pile]
         phase = state.phase
         passes = getattr(state, "passes", 0)
+        taken, returned = state.taken, state.returned_in_row
         moves = [str(a) for a in cands]
         worlds = None
         if self.particles > 0 and type(self)._worlds is PIMCBot._worlds:
             worlds = self._particle_worlds(state, sim, unseen, kmask, m)
         if worlds is None:
             worlds = self._worlds(state, sim, obs, early, kmask, m, unseen)
-        k = len(cands)
-        values: list[list[float]] = [[] for _ in cands]
-        n = 0
-        deadline = t0 + (self.time_limit or 0.1)
-        per = 0.0
         sign = 1 if me == 0 else -1
-        ts = time.process_time()
-        while n < self.max_samples:
-            if n and time.process_time() + per > deadline:
-                break
+        score = self._score
+
+        def one():
             hm, stock0 = next(worlds)
-            for i, mv in enumerate(moves):
+            out = []
+            for mv in moves:
                 hands = [0, 0]
                 hands[me] = mine
                 hands[opp] = hm
                 if phase == "first_upcard":
                     net = sim.play_first_upcard(hands, stock0[:], pile0[:], me, passes, mv)
                 else:
-                    net = sim.play_move(hands, stock0[:], pile0[:], me, phase, state.taken,
-                                        state.returned_in_row, mv)
-                values[i].append(self._score(sign * net, scale))
-            n += 1
-            per = (time.process_time() - ts) / n
-        return self._pick(cands, greedy, values, n, t0)
+                    net = sim.play_move(hands, stock0[:], pile0[:], me, phase, taken,
+                                        returned, mv)
+                out.append(score(sign * net, scale))
+            return out
+        return one
 
     def _worlds(self, state, sim, obs, early, kmask, m, unseen):
         """Endless determinizations at gin: (the opponent's hand as a mask, the stock as
@@ -683,10 +677,13 @@ class PIMCBot:
         return out
 
     def _pick(self, cands, greedy, values, n, t0):
+        """The greedy choice unless another candidate's mean paired gain over it exceeds
+        ``margin`` plus ``confidence`` standard errors (the largest such gain wins); one
+        determinization is never enough to leave the greedy choice."""
         k = len(cands)
         gi = cands.index(greedy)
         best, best_gain = gi, 0.0
-        for i in range(k):
+        for i in range(k if n >= 2 else 0):
             if i == gi:
                 continue
             d = [x - y for x, y in zip(values[i], values[gi])]
@@ -740,21 +737,6 @@ class PIMCBot:
         if not any(out.values()):
             return None
         return {q: (out[q], turns[q][-self.depth_back:]) for q in out}
-
-    def _sample_lists(self, det, state, signals):
-        """A gin determinization as lists of kinds: (hands, stock, pile)."""
-        assignment = self._assignment(det, state, signals)
-        ko = state.kind_of
-        hands = [[ko[c] for c in h] for h in state.hands]
-        stock = [ko[c] for c in state.stock]
-        pile = [ko[c] for c in state.pile]
-        zones = {"stock": stock, "pile": pile}
-        for (z, i), c in assignment.items():
-            if z.startswith("hand:"):
-                hands[int(z[5:])][i] = ko[c]
-            else:
-                zones[z][i] = ko[c]
-        return hands, stock, pile
 
     def _assignment(self, det, state, signals):
         """The least unlikely of ``infer`` deals of the hidden cards: each opponent's
@@ -838,32 +820,63 @@ class PIMCBot:
         out = [greedy]
         if "knock" in types:
             out += [a for a in legal if a.type == "knock" and a is not greedy]
-        for a in self._ranked_discards(state, discards)[: self.top_k]:
+        for a in self._ranked_discards(state, discards):
             if a not in out:
                 out.append(a)
         return out
 
     def _ranked_discards(self, state, discards) -> list:
+        """The discards worth searching, best first: in table packs by the least deadwood
+        each leaves (at most ``window`` above the best), in the canasta family by the
+        greedy bot's ranking."""
         rules = getattr(getattr(state, "rules", None), "melds", None)
         if rules is not None and hasattr(rules, "min_deadwood"):  # the table kernel
             p = state.current_player
             hand = sorted(state.kind_of[c] for c in state.hands[p])
             values = rules.values
-
-            def after(a):
+            keyed = []
+            for a in discards:
                 rest = hand[:]
                 rest.remove(a.cards[0])
-                return rules.min_deadwood(rest), -values[a.cards[0]]
-
-            return sorted(discards, key=after)
+                keyed.append((rules.min_deadwood(rest), -values[a.cards[0]], a))
+            keyed.sort(key=lambda t: t[:2])
+            low = keyed[0][0]
+            return [a for d, _, a in keyed if d <= low + self.window]
         try:  # the canasta family: the greedy bot's own ranking
             from .bots import _Seen, _tables
 
             tables = _tables(state)
             seen = _Seen(state, tables)
-            return sorted(discards, key=lambda a: self._greedy._discard_key(a, tables, seen))
+            ranked = sorted(discards, key=lambda a: self._greedy._discard_key(a, tables, seen))
+            return ranked[:self.top_k]
         except (KeyError, TypeError, ValueError, AttributeError):
-            return list(discards)
+            return list(discards[:self.top_k])
+
+    def _policy(self, state) -> tuple:
+        """The bot's own policy for ``state``'s pack, twice (the choice a candidate must
+        beat, or the choice itself where the bot does not search; and every seat's play
+        in a rollout): the greedy bot, with a wild card spent outside a wild-only book
+        costing that book's value *plus*, where going out requires such a book, the
+        greedy bot's bonus for a required book, shared among its cards (the greedy bot
+        counts the value alone: at Pony Tail 500 a card where it counts 357)."""
+        from .bots import GreedyBot, _tables, pack_of
+
+        key = pack_of(state).digest
+        bots = self._policies.get(key)
+        if bots is None:
+            cost = None
+            try:
+                tables = _tables(state)
+            except (KeyError, TypeError, ValueError, AttributeError):
+                tables = None
+            if tables is not None and tables.wild_book:
+                wild = [k for k in tables.book_kinds if k.wild_only]
+                required = any(k.name in tables.required for k in wild)
+                need = GreedyBot().need_bonus if required else 0
+                cost = (max(k.value for k in wild) + need) / tables.book_size
+            bots = self._policies[key] = (GreedyBot(seed=self.seed, wild_cost=cost),
+                                          GreedyBot(seed=self.seed, wild_cost=cost))
+        return bots
 
     # ------------------------------------------------------------------ rollouts
     def _score(self, d: float, scale: float) -> float:
@@ -875,12 +888,8 @@ class PIMCBot:
         if policy is not None and getattr(s.rules, "knock", None) is None:
             policy = None  # rummy: the greedy bot's memory of dead cards keeps hands ending
         bot = self._rollout_bot
-        fast = self.fast and policy is not None
         depth = 0
         while not s.is_over and len(s.hand_results) == hand and depth < self.rollout_depth:
-            if fast and GinRollout.applies(s):
-                net = GinRollout(s).play(s)
-                return self._score(net[team] - net[1 - team], scale)
             s.apply(policy(s) if policy is not None else bot.choose(s))
             depth += 1
         if len(s.hand_results) > hand:
@@ -933,40 +942,6 @@ class GinRollout:
         pile = [ko[c] for c in s.pile]
         return self.play_lists(hands, stock, pile, s.current_player, s.phase, s.taken,
                                s.returned_in_row)
-
-    def play_move(self, hands, stock, pile, p, phase, taken, returned, move: str):
-        """Play ``move`` (an action's notation: ``take``, ``draw``, ``pass`` at the wall,
-        ``knock``, ``discard <card>``) in the position given by lists of kinds (changed),
-        then the hand on greedily; the net points of each player."""
-        from ._cards import kind_of_code
-
-        hand = hands[p]
-        if phase == "wall":
-            if move == "pass":
-                return [0, 0]
-            hand.append(pile.pop())
-            return self._knock(hands, p)
-        if phase == "draw":
-            if move == "take":
-                taken = pile[-1]
-                hand.append(pile.pop())
-            else:
-                hand.append(stock.pop())
-                taken = None
-            return self.play_lists(hands, stock, pile, p, "discard", taken, returned)
-        if move == "knock":
-            return self._knock(hands, p)
-        card = kind_of_code(move.split()[1])
-        hand.remove(card)
-        pile.append(card)
-        if taken is not None and taken == card:
-            returned += 1
-            if returned >= self.returned_limit:
-                return [0, 0]
-        else:
-            returned = 0
-        phase = "wall" if len(stock) <= 2 else "draw"
-        return self.play_lists(hands, stock, pile, 1 - p, phase, None, returned)
 
     def play_lists(self, hands, stock, pile, p, phase, taken, returned) -> list[int]:
         """The greedy hand from a position given by lists of kinds (changed): each
