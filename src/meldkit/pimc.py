@@ -112,6 +112,7 @@ class PIMCBot:
 
     def __init__(self, seed: int | None = None, time_limit: float | None = None,
                  max_samples: int | None = None, top_k: int = 3, window: int = 8,
+                 race: int = 100, keep: int = 2,
                  scale: float | None = None,
                  win_weight: float = 1.0, margin: float = 0.0,
                  confidence: float = 1.0,
@@ -127,6 +128,8 @@ class PIMCBot:
         self.max_samples = max_samples
         self.top_k = top_k
         self.window = window
+        self.race = race
+        self.keep = keep
         self.scale = scale
         self.win_weight = win_weight
         self.margin = margin
@@ -176,6 +179,8 @@ class PIMCBot:
         else:
             one = self._engine_sampler(state, cands, scale)
             samples = self.max_samples or ENGINE_SAMPLES
+        gi = cands.index(greedy)
+        active = list(range(len(cands)))
         values: list[list[float]] = [[] for _ in cands]
         n = 0
         deadline = t0 + self.time_limit if self.time_limit else None
@@ -184,11 +189,14 @@ class PIMCBot:
         while n < samples:
             if deadline is not None and n >= 2 and time.process_time() + per > deadline:
                 break
-            for v, x in zip(values, one()):
-                v.append(x)
+            if n == self.race and len(active) > self.keep + 1:  # the finalists go on
+                rest = sorted((i for i in active if i != gi), key=lambda i: -sum(values[i]))
+                active = sorted([gi] + rest[:self.keep])
+            for i, x in zip(active, one(active)):
+                values[i].append(x)
             n += 1
             per = (time.process_time() - ts) / n  # a determinization's cost so far
-        return self._pick(cands, greedy, values, n, t0)
+        return self._pick(cands, gi, values, active, n, t0)
 
     def _engine_sampler(self, state, cands, scale):
         """One determinization's scores of the candidates on the engine: the hidden cards
@@ -197,14 +205,13 @@ class PIMCBot:
         team = state.team_of[me]
         det = Determinizer(state, me)
         signals = self._signals(state, me) if self.infer > 1 else None
-        last = len(cands) - 1
 
-        def one():
+        def one(active):
             base = self._sample(det, state, signals)
             out = []
-            for i, a in enumerate(cands):
-                s = base.clone() if i < last else base
-                s.apply(a)
+            for i in active:
+                s = base.clone() if i != active[-1] else base
+                s.apply(cands[i])
                 out.append(self._rollout(s, team, state, scale))
             return out
         return one
@@ -299,10 +306,11 @@ class PIMCBot:
         sign = 1 if me == 0 else -1
         score = self._score
 
-        def one():
+        def one(active):
             hm, stock0 = next(worlds)
             out = []
-            for mv in moves:
+            for i in active:
+                mv = moves[i]
                 hands = [0, 0]
                 hands[me] = mine
                 hands[opp] = hm
@@ -676,25 +684,25 @@ class PIMCBot:
             out.append(hands[j])
         return out
 
-    def _pick(self, cands, greedy, values, n, t0):
-        """The greedy choice unless another candidate's mean paired gain over it exceeds
-        ``margin`` plus ``confidence`` standard errors (the largest such gain wins); one
-        determinization is never enough to leave the greedy choice."""
-        k = len(cands)
-        gi = cands.index(greedy)
+    def _pick(self, cands, gi, values, active, n, t0):
+        """The greedy choice (``cands[gi]``) unless another candidate searched to the end
+        (``active``) has a mean paired gain over it above ``margin`` plus ``confidence``
+        standard errors (the largest such gain wins); one determinization is never enough
+        to leave the greedy choice."""
         best, best_gain = gi, 0.0
-        for i in range(k if n >= 2 else 0):
+        base = values[gi]
+        for i in active if n >= 2 else ():
             if i == gi:
                 continue
-            d = [x - y for x, y in zip(values[i], values[gi])]
+            d = [x - y for x, y in zip(values[i], base)]
             mean = sum(d) / n
-            var = sum((x - mean) ** 2 for x in d) / max(1, n - 1)
+            var = sum((x - mean) ** 2 for x in d) / (n - 1)
             se = math.sqrt(var / n)
             if mean > self.margin + self.confidence * se and mean > best_gain:
                 best, best_gain = i, mean
         self.last_samples = n
         self.last_seconds = time.process_time() - t0
-        self.last_values = {str(a): sum(v) / n for a, v in zip(cands, values)}
+        self.last_values = {str(a): sum(v) / len(v) for a, v in zip(cands, values) if v}
         return cands[best]
 
     # ------------------------------------------------------------------ inference
