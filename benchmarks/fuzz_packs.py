@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import copy
 import json
 import random
 import signal
@@ -216,8 +217,13 @@ class Hang(BaseException):
     ``Exception`` cannot swallow it; the timer repeats in case it is swallowed anyway)."""
 
 
+_ARMED = [False]  # a case under its bound: a repeat of the alarm once the case has ended
+# (while its failure is being written down) must not escape the campaign's loop
+
+
 def _alarm(signum, frame):
-    raise Hang("time bound crossed")
+    if _ARMED[0]:
+        raise Hang("time bound crossed")
 
 
 class Tally:
@@ -298,13 +304,17 @@ def play_checked(g, rng: random.Random, decisions: int, tally: Tally, shuffle_ev
                 tally.counts["hidden-card checks"] += 1
 
 
-def run_case(text: str, tally: Tally, rng: random.Random, seconds: float, decisions: int
-             ) -> str:
-    """Load ``text`` and, if it loads, deal and play; returns the outcome's name."""
+def bounded_case(text: str, tally: Tally, seconds: float, body, filename: str = "fuzz.yaml",
+                 count_refusals: bool = False) -> str:
+    """Load ``text`` under the time bound and, if it loads, run ``body(pack)`` (which gives
+    the outcome's name); a refusal must locate every problem (``count_refusals``: each
+    problem's sentence is counted); a hang, a broken invariant or a foreign exception is a
+    failure.  The outcome's name."""
+    _ARMED[0] = True
     signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)
     try:
         try:
-            pack = meldkit.load_pack_text(text, filename="fuzz.yaml")
+            pack = meldkit.load_pack_text(text, filename=filename)
         except RulePackError as e:
             unlocated = [p for p in e.problems if not p.file or p.line is None or p.col is None]
             if not e.problems or unlocated:
@@ -312,20 +322,15 @@ def run_case(text: str, tally: Tally, rng: random.Random, seconds: float, decisi
                            + (str(unlocated[0]).split(":", 1)[-1][:70] if unlocated else
                               "no problems"), text, str(e))
                 return "unlocated"
+            for problem in e.problems if count_refusals else ():
+                tally.counts[f"refused: {str(problem).split(': ', 1)[-1][:90]}"] += 1
             return "refused"
-        sp = pack.spec.players
-        allowed = sorted(sp.counts) if sp.counts else [sp.min, min(sp.max, 8)]
-        players = sorted({allowed[0], min(allowed[-1], 8)})
-        for n in players:
-            try:
-                g = meldkit.new_game(pack, players=n, seed=rng.randrange(2**32))
-            except meldkit.SetupError as e:
-                tally.fail(f"a loaded pack does not deal {n}: {str(e)[:60]}", text, str(e))
-                return "setup"
-            play_checked(g, rng, decisions, tally, shuffle_every=40)
-        return "loaded"
+        return body(pack)
     except Hang:
-        tally.fail("a hang (time bound crossed)", text, traceback.format_exc(limit=-8))
+        _ARMED[0] = False
+        where = _signature(sys.exc_info()[1]).split(" at ")[-1]  # (one a hot loop)
+        tally.fail(f"a hang (time bound crossed) at {where}", text,
+                   traceback.format_exc(limit=-8))
         return "hang"
     except AssertionError as e:
         tally.fail(f"invariant: {str(e).split('(')[0][:80]}", text, traceback.format_exc())
@@ -334,7 +339,25 @@ def run_case(text: str, tally: Tally, rng: random.Random, seconds: float, decisi
         tally.fail(_signature(e), text, traceback.format_exc())
         return "error"
     finally:
+        _ARMED[0] = False
         signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+def run_case(text: str, tally: Tally, rng: random.Random, seconds: float, decisions: int
+             ) -> str:
+    """Load ``text`` and, if it loads, deal and play; returns the outcome's name."""
+    def body(pack) -> str:
+        sp = pack.spec.players
+        allowed = sorted(sp.counts) if sp.counts else [sp.min, min(sp.max, 8)]
+        for n in sorted({allowed[0], min(allowed[-1], 8)}):
+            try:
+                g = meldkit.new_game(pack, players=n, seed=rng.randrange(2**32))
+            except meldkit.SetupError as e:
+                tally.fail(f"a loaded pack does not deal {n}: {str(e)[:60]}", text, str(e))
+                return "setup"
+            play_checked(g, rng, decisions, tally, shuffle_every=40)
+        return "loaded"
+    return bounded_case(text, tally, seconds, body)
 
 
 # --------------------------------------------------------------------------- campaign
@@ -369,6 +392,346 @@ def campaign(packs: list[str], seconds: float, *, case_seconds: float = 10.0,
     tally.counts["keys"] = len(KEYS)
     tally.counts["keys met in every pack"] = sum(
         all(tally.key_cases[(k, p)] for p in packs) for k, _ in KEYS)
+    return tally
+
+
+# --------------------------------------------------------------------------- combinations
+# Issue 24's keys were built on separate branches; here they meet each other and the older
+# keys, with values that mean something (the key campaign's values are mostly refused), in
+# packs of both meld models, played whole hands by random and greedy bots.
+
+TABLE_PACKS = ("rummy", "rummy_500", "contract_rummy", "gin_rummy", "oklahoma_gin")
+RANK_SLOT_PACKS = ("classic_canasta", "pony_canasta", "samba", "hand_and_foot", "pony_tail")
+
+
+def _base_data(base: str) -> dict:
+    """A bundled pack's data, merged over the pack it extends."""
+    data = yaml.safe_load((bundled_pack_dir() / f"{base}.yaml").read_text(encoding="utf-8"))
+    if "extends" not in data:
+        return data
+    merged = _base_data(data.pop("extends"))
+    _merge(merged, data)
+    return merged
+
+
+def _m_sheets(rng, data, table):
+    sheets = [{"name": "first"}]
+    for i in range(rng.randint(1, 2)):
+        sheet: dict = {"name": f"s{i}", "from_win": rng.choice([0, 1, 2, 3])}
+        if rng.random() < 0.5:
+            sheet["target"] = rng.choice([50, 200, 1000, 3000])
+        if rng.random() < 0.4:
+            sheet["items"] = [{"item": "bonus", "points": rng.choice([10, 500]),
+                               "when": rng.choice(["out", "out_at_once"])}]
+        if rng.random() < 0.3:
+            sheet["game_bonus"] = rng.choice([0, 100])
+        sheets.append(sheet)
+    out: dict = {"scoring": {"sheets": sheets}}
+    if rng.random() < 0.5:
+        out["game"] = {"sheets_end": rng.choice(["every", "first"])}
+    return out
+
+
+def _m_pay(rng, data, table):
+    items = list(data.get("scoring", {}).get("items") or [])
+    pay = {"item": "pay", "stake": rng.choice([1, 2, 10])}
+    for key, words in (("per", ["hand", "point"]), ("between", ["winner", "every_pair"]),
+                       ("when", ["out", "out_at_once"])):
+        if rng.random() < 0.5:
+            pay[key] = rng.choice(words)
+    return {"scoring": {"items": items + [pay]}}
+
+
+def _m_negative_unless(rng, data, table):
+    items = list(data.get("scoring", {}).get("items") or [])
+    if not any(i.get("item") == "bonus_cards" for i in items):
+        return None
+    how = rng.choice(["melded", "out", "never"])
+    return {"scoring": {"items": [dict(i, negative_unless=how) if i.get("item") == "bonus_cards"
+                                  else i for i in items]}}
+
+
+def _m_run_gaps(rng, data, table):
+    left_out = rng.choice([["8", "9", "10"], ["5", "6"], ["7"], ["4", "5", "6"]])
+    ranks = [r for r in RANKS[:13] if r not in left_out]
+    return {"deck": {"ranks": ranks, "run_gaps": rng.choice(["skip", "skip", "stop"])}}
+
+
+def _m_renew(rng, data, table):
+    out: dict = {"stock": {"when_empty": rng.choice(["turn_pile", "shuffle_pile"])}}
+    if table and rng.random() < 0.85:  # (a table pack without a limit: the lead's refusal)
+        out["game"] = {"hand_turn_limit": rng.choice([40, 150, 500])}
+    return out
+
+
+def _m_turned(rng, data, table):
+    if not table:
+        return None
+    turn: dict = {"stock_card": "turned", "turned_passes": rng.choice(["pile", "next"])}
+    if rng.random() < 0.6:
+        turn["forced"] = rng.choice([["turned"], ["discard"], ["turned", "discard"]])
+    return {"turn": turn}
+
+
+def _m_forced_discard(rng, data, table):
+    return {"turn": {"forced": ["discard"]}} if table else None
+
+
+def _m_turned_wild(rng, data, table):
+    if not table:
+        return None
+    kinds = [dict(k, max_wilds=rng.choice([1, 2])) for k in data["melds"]["kinds"]]
+    return {"cards": {"turned_wild": rng.choice(["rank", "next_rank"])},
+            "melds": {"kinds": kinds}}
+
+
+def _m_bans(rng, data, table):
+    pool = [{"cards": ["7"], "unless": "book_of_rank"}, {"cards": ["JK", "2"],
+                                                         "unless": "going_out"},
+            {"cards": ["K", "Q"], "unless": "opened"}, {"cards": ["A"], "unless": "book"},
+            {"cards": ["3", "4", "5", "6", "8", "9", "10", "J"], "unless": "going_out"}]
+    if table:
+        pool.append({"cards": ["QS", "7H"], "unless": "going_out"})
+    bans = rng.sample(pool, rng.randint(1, 3))
+    out: dict = {"pile": {"discard_bans": bans}}
+    if rng.random() < 0.7:
+        out["pile"]["all_banned"] = rng.choice(["lift", "pass"])
+    return out
+
+
+def _m_sides_form(rng, data, table):
+    if table:
+        return None
+    return {"players": {"min": 3, "max": 5, "counts": rng.choice([[3], [3, 4], [3, 5]]),
+                        "partners": "never", "partners_by_players": None,
+                        "sides_form": "first_pile_take"}}
+
+
+def _m_turn_limit(rng, data, table):
+    return {"game": {"hand_turn_limit": rng.choice([1, 5, 30, 200])}}
+
+
+def _m_free_take(rng, data, table):
+    if table:
+        return {"pile": {"take": rng.choice(["pile", "deep"])}}
+    return {"pile": {"take_with": rng.choice([["free"], ["free", "natural_pair"]]),
+                     "frozen_until_melded": rng.random() < 0.5},
+            "game": {"hand_turn_limit": rng.choice([20, 200])}}
+
+
+def _m_book_adds(rng, data, table):
+    books = data.get("books") or {}
+    kinds = [dict(k, adds=rng.choice(["any", "naturals", "wilds", "none"]))
+             if rng.random() < 0.8 else k for k in books.get("kinds") or []]
+    if not kinds:  # a table pack: books of sets
+        kinds = [{"name": "clean", "max_wilds": 0, "value": 50,
+                  "adds": rng.choice(["naturals", "none"])},
+                 {"name": "dirty", "min_wilds": 1, "value": 30,
+                  "adds": rng.choice(["any", "wilds", "none"])}]
+        return {"books": {"size": rng.choice([4, 5, 7]), "kinds": kinds},
+                "cards": {"wild": ["JK", "2"], "values": {"JK": 25}},
+                "deck": {"jokers_per_deck": 2},
+                "melds": {"kinds": [dict(k, max_wilds=2, max_size=None)
+                                    for k in data["melds"]["kinds"]]}}
+    return {"books": {"kinds": kinds}}
+
+
+# the older keys they meet
+def _m_win_back(rng, data, table):
+    if not table:
+        return None
+    return {"cards": {"wild": ["JK"] + (["2"] if rng.random() < 0.5 else []),
+                      "values": {"JK": 25}},
+            "deck": {"jokers_per_deck": 2},
+            "melds": {"kinds": [dict(k, max_wilds=rng.choice([1, 2]))
+                                for k in data["melds"]["kinds"]],
+                      "lay_off": {"onto": "any", "win_back": True}}}
+
+
+def _m_opening(rng, data, table):
+    if table:
+        return {"initial_meld": {"minimums": [{"minimum": rng.choice([15, 30, 51])}]}}
+    return {"initial_meld": {"minimums": [{"minimum": rng.choice([0, 50, 120])}],
+                             "minimums_by_players": None}}
+
+
+def _m_requires_discard(rng, data, table):
+    return {"going_out": {"requires_discard": rng.random() < 0.5}}
+
+
+def _m_reserve(rng, data, table):
+    return {"deal": {"reserve": rng.choice([5, 11]), "hand": rng.choice([7, 11]),
+                     "hand_by_players": None}} if not table or rng.random() < 0.5 else None
+
+
+def _m_draw(rng, data, table):
+    return {"turn": {"draw": rng.choice([1, 2, 3]), "draw_by_players": None}}
+
+
+def _m_players(rng, data, table):
+    return {"players": {"max": rng.choice([5, 6, 8])}} if table else None
+
+
+def _m_schedule(rng, data, table):
+    return {"schedule": [{"turn": {"draw": rng.choice([1, 2])}},
+                         {"deal": {"hand": rng.choice([7, 9, 11])}}]}
+
+
+MECHANISMS = {
+    "sheets": _m_sheets, "pay": _m_pay, "negative_unless": _m_negative_unless,
+    "run_gaps": _m_run_gaps, "renew": _m_renew, "turned": _m_turned,
+    "forced_discard": _m_forced_discard, "turned_wild": _m_turned_wild, "bans": _m_bans,
+    "sides_form": _m_sides_form, "turn_limit": _m_turn_limit, "free_take": _m_free_take,
+    "book_adds": _m_book_adds,
+}
+"""Issue 24's mechanisms, each a function ``(rng, base pack data, table?)`` giving pack
+data (or None where the meld model has no such mechanism to try)."""
+OLD_MECHANISMS = {
+    "win_back": _m_win_back, "opening": _m_opening, "requires_discard": _m_requires_discard,
+    "reserve": _m_reserve, "draw": _m_draw, "players": _m_players, "schedule": _m_schedule,
+}
+
+
+def _merge(into: dict, data: dict) -> None:
+    for key, value in data.items():
+        if isinstance(value, dict) and isinstance(into.get(key), dict):
+            _merge(into[key], value)
+        else:
+            into[key] = copy.deepcopy(value)
+
+
+def combo_pack(base: str, rng: random.Random, names: list[str]) -> tuple[str, list[str]]:
+    """A child pack of ``base`` combining the mechanisms ``names`` (those that apply to its
+    meld model): its text and the names used."""
+    data = _base_data(base)
+    table = "kinds" in (data.get("melds") or {})
+    out: dict = {}
+    used = []
+    for name in names:
+        frag = {**MECHANISMS, **OLD_MECHANISMS}[name](rng, data, table)
+        if frag is not None:
+            _merge(out, frag)
+            used.append(name)
+    text = f"extends: {base}\n" + (yaml.dump(out, Dumper=_Dumper, sort_keys=False,
+                                            allow_unicode=True) if out else "")
+    return text, used
+
+
+HAND_DECISIONS = 40_000
+"""Most decisions one hand may take in the combination campaign: a hand of a pack that
+validates must end (a turn limit, an empty stock, someone out); far above the longest hand
+random play of the bundled packs shows."""
+
+
+def play_hands(g, bots, rng: random.Random, hands: int, tally: Tally) -> None:
+    """Play ``g`` with ``bots`` until it is over or ``hands`` hands have ended, checking after
+    every decision the cards' conservation, liveness, ``check`` of the chosen action and its
+    notation's round trip; every so often a save's round trip and its continuation, every
+    seat's view, a resample of the seat to move; a hand that takes more than
+    :data:`HAND_DECISIONS` decisions is a failure."""
+    deck = sum(len(ids) for ids in g.zone_cards().values())
+    assert _conserved(g, deck), "a new game's cards are not one of each id"
+    done = len(g.hand_results)
+    in_hand = 0
+    step = 0
+    while not g.is_over and len(g.hand_results) - done < hands:
+        legal = g.legal_actions()
+        assert legal, f"not over but no legal action (phase {g.phase}, {g.history[-6:]})"
+        p = g.current_player
+        a = bots[p].choose(g) if bots else rng.choice(legal)
+        assert a in legal, f"the bot chose {a}, not a legal action"
+        why = g.check(a)
+        assert why is None, f"listed {a} refused by check: {why}"
+        assert g.parse_action(str(a)) == a, f"{a} does not round-trip its notation"
+        if step % 53 == 7:
+            text = g.to_json()
+            back = type(g).from_json(text, pack=g.pack)
+            assert back.to_json() == text, "a save does not round-trip"
+            back.apply(a)
+        else:
+            back = None
+        before = len(g.hand_results)
+        g.apply(a)
+        step += 1
+        in_hand += 1
+        tally.counts["combo decisions checked"] += 1
+        assert _conserved(g, deck), f"cards not conserved after {a} ({g.history[-6:]})"
+        if back is not None:
+            assert back.to_json() == g.to_json(), f"a loaded save continues otherwise after {a}"
+        if len(g.hand_results) != before:
+            in_hand = 0
+            tally.counts["combo hands ended"] += 1
+            ended_by = g.hand_results[-1].ended_by
+            tally.counts[f"combo hands ended by {ended_by}"] += 1
+            assert ended_by != "no_legal_move", (  # the engine's rescue of a dead end
+                f"a hand dead-ended: no legal move after {a} ({g.history[-8:]})")
+        assert in_hand <= HAND_DECISIONS, (
+            f"a hand did not end within {HAND_DECISIONS} decisions (phase {g.phase}, "
+            f"{g.history[-8:]})")
+        if step % 97 == 13 and not g.is_over:
+            for seat in range(g.n_players):
+                json.dumps(g.view(seat))
+            seat = g.current_player
+            if seat is not None and seat >= 0:
+                r = g.resample(seat, rng)
+                assert r.view(seat) == g.view(seat), "a resample shows the seat another view"
+                assert r.legal_actions() == g.legal_actions(), "a resample has other actions"
+                tally.counts["combo resamples checked"] += 1
+    if g.is_over:
+        tally.counts["combo games played to the end"] += 1
+        text = g.to_json()
+        assert type(g).from_json(text, pack=g.pack).to_json() == text, "a finished save"
+
+
+def run_combo(text: str, tally: Tally, rng: random.Random, seconds: float, hands: int) -> str:
+    """Load ``text`` and, if it loads, write its rules sheet and play ``hands`` hands at its
+    fewest and most players with random bots and again with greedy bots; the outcome's
+    name."""
+    from meldkit.bots import make_bot
+    from meldkit.rulesheet import rules_sheet
+
+    def body(pack) -> str:
+        rules_sheet(pack)
+        sp = pack.spec.players
+        allowed = sorted(sp.counts) if sp.counts else [sp.min, min(sp.max, 6)]
+        for n in sorted({allowed[0], min(allowed[-1], 6)}):
+            for kind in ("random", "greedy"):
+                try:
+                    g = meldkit.new_game(pack, players=n, seed=rng.randrange(2**32))
+                except meldkit.SetupError as e:
+                    tally.fail(f"a loaded pack does not deal {n}: {str(e)[:60]}", text, str(e))
+                    return "setup"
+                bots = None if kind == "random" else [make_bot("greedy", seed=rng.randrange(
+                    2**16)) for _ in range(n)]
+                play_hands(g, bots, rng, hands, tally)
+        return "played"
+    return bounded_case(text, tally, seconds, body, filename="combo.yaml",
+                        count_refusals=True)
+
+
+def combo_campaign(seconds: float, *, case_seconds: float = 60.0, hands: int = 2,
+                   seed: int = 0, max_cases: int | None = None, old_share: float = 0.5
+                   ) -> Tally:
+    """Cases until ``seconds`` have passed: each a base pack of either meld model in turn
+    with two to four of issue 24's mechanisms and, half the time, one or two older ones."""
+    signal.signal(signal.SIGALRM, _alarm)
+    rng = random.Random(seed)
+    tally = Tally()
+    bases = [p for pair in zip(TABLE_PACKS, RANK_SLOT_PACKS) for p in pair]
+    deadline = time.monotonic() + seconds
+    i = 0
+    while time.monotonic() < deadline and (max_cases is None or i < max_cases):
+        base = bases[i % len(bases)]
+        names = rng.sample(sorted(MECHANISMS), rng.randint(2, 4))
+        if rng.random() < old_share:
+            names += rng.sample(sorted(OLD_MECHANISMS), rng.randint(1, 2))
+        text, used = combo_pack(base, rng, names)
+        outcome = run_combo(text, tally, random.Random(rng.randrange(2**32)), case_seconds,
+                            hands)
+        tally.counts[f"combo: {outcome}"] += 1
+        for name in used:
+            tally.counts[f"mechanism {name}: {outcome}"] += 1
+        i += 1
     return tally
 
 
@@ -415,8 +778,19 @@ def main(argv: list[str] | None = None) -> int:
                         help="where failing inputs are written")
     parser.add_argument("--hypothesis", type=int, default=0, metavar="N",
                         help="also run the pytest properties with N examples each")
+    parser.add_argument("--combos", action="store_true",
+                        help="the combination campaign: issue 24's mechanisms together, whole "
+                             "hands by random and greedy bots")
+    parser.add_argument("--hands", type=int, default=2, help="hands per combination game")
     args = parser.parse_args(argv)
     start = time.monotonic()
+    if args.combos:
+        tally = combo_campaign(args.seconds, case_seconds=max(args.case_seconds, 60),
+                               hands=args.hands, seed=args.seed)
+        print(f"fuzz_packs --combos: {len(MECHANISMS)} mechanisms of issue 24, "
+              f"{len(OLD_MECHANISMS)} older ones, bases {', '.join(TABLE_PACKS + RANK_SLOT_PACKS)}")
+        report(tally, args.out, time.monotonic() - start)
+        return 0 if not tally.failures else 1
     tally = campaign(args.packs, args.seconds, case_seconds=args.case_seconds,
                      decisions=args.decisions, seed=args.seed)
     print(f"fuzz_packs: {len(args.packs)} bundled packs ({', '.join(args.packs)}), "

@@ -28,9 +28,11 @@ GOLDEN = pathlib.Path(__file__).resolve().parent.parent / "tests" / "data" / "sc
 COUNTS = {"classic_canasta": (2, 3, 4), "contract_rummy": (4,), "gin_rummy": (2,),
           "hand_and_foot": (4,),
           "houses": (4,), "oklahoma_gin": (2,), "pony_canasta": (2, 3, 4),
-          "pony_tail": (4, 6), "rummy": (2, 4, 6), "rummy_500": (3,), "samba": (4,)}
+          "pony_tail": (4, 6), "rummy": (2, 4, 6), "rummy_500": (3,), "samba": (4,),
+          "buraco": (2, 4)}
 VARIANTS = {  # child packs for what no bundled pack scores: the penalty style, box and game
-    "rummy+penalty": ("extends: rummy\nscoring: {style: penalty}\ngame: {winner: lowest}\n", (3,)),
+    "rummy+penalty": ("extends: rummy\nscoring: {style: penalty, items: [{item: penalty}]}\n"
+                      "game: {winner: lowest}\n", (3,)),
     "rummy+bonuses": ("extends: rummy\ngame: {box_bonus: 10, game_bonus: 50}\n", (2,)),
     "classic_canasta+side_sets": (
         "extends: classic_canasta\nscoring: {bonus: {sets_by: side}}\n", (4,)),

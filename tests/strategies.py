@@ -60,6 +60,8 @@ CONFORMANCE_TABLES: list[Table] = [
     Table("contract_rummy", 6),
     Table("contract_rummy", 7),
     Table("contract_rummy", 8),
+    Table("buraco", 4),
+    Table("buraco", 2),
 ]
 """Every (pack, players[, options]) the conformance suite runs.  Add a row to add a game."""
 

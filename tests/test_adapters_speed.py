@@ -18,9 +18,55 @@ from pettingzoo.utils import wrappers
 import meldkit
 from meldkit.adapters.pettingzoo import env, raw_env
 from meldkit.ai.observation import fill_scores, kinds_index, observation_into, rel
-from meldkit.kernel.universe import _TABLE_PHASES
+from meldkit.kernel.universe import _table_phases
 
-TABLE_PACKS = [("gin_rummy", 2), ("oklahoma_gin", 2), ("rummy", 2), ("rummy", 4)]
+WILD_RUMMY = """meldkit: 1
+extends: rummy
+name: wild_twos_rummy
+cards: {wild: ["2"]}
+melds:
+  kinds:
+    - {name: set, type: set, min_size: 3, max_wilds: 1}
+    - {name: run, type: run, min_size: 3, max_wilds: 1}
+"""
+"""One deck (every card its own kind) with wild cards: the kept observation's deadwood
+is computed afresh whenever a wild card is in the hand."""
+
+TURNED_RUMMY = """meldkit: 1
+extends: rummy
+name: turned_rummy
+turn: {stock_card: turned}
+"""
+"""A card turned from the stock: the ``turned`` slice lies between the card slices."""
+
+WILD_RANK_RUMMY = """meldkit: 1
+extends: rummy
+name: wild_rank_rummy
+cards: {turned_wild: rank}
+melds:
+  kinds:
+    - {name: set, type: set, min_size: 3, max_size: 4, max_wilds: 2}
+    - {name: run, type: run, min_size: 3, max_wilds: 2}
+"""
+"""A wild rank turned each deal: the ``wild_rank`` slice, and wild cards by deal."""
+
+GAPS_RUMMY = """meldkit: 1
+extends: rummy
+name: forty_rummy
+deck: {ranks: [A, "2", "3", "4", "5", "6", "7", J, Q, K], run_gaps: skip}
+"""
+"""A stripped deck whose runs skip its gaps (its own rank order): the kept path's deadwood."""
+
+TABLE_PACKS = [("gin_rummy", 2), ("oklahoma_gin", 2), ("rummy", 2), ("rummy", 4),
+               ("rummy_500", 2), ("contract_rummy", 4), (WILD_RUMMY, 3), (TURNED_RUMMY, 3),
+               (WILD_RANK_RUMMY, 3), (GAPS_RUMMY, 2)]
+"""Own-kind decks (gin, oklahoma, rummy, wild twos, run gaps) take the kept path; rummy
+500's and contract rummy's decks (jokers, several decks) are written afresh, as are packs
+with a turned card's slice; contract rummy has the ``opened`` and ``buys`` slices."""
+
+
+def _pack(pack):
+    return meldkit.load_pack_text(pack) if pack.startswith("meldkit:") else pack
 
 
 def reference_table_observation(state, p: int) -> array:
@@ -48,7 +94,7 @@ def reference_table_observation(state, p: int) -> array:
         out[b + rel(p, q, n)] = len(state.hands[q])
     out[spec["stock"].start] = len(state.stock)
     fill_scores(state, p, spec, out)
-    out[spec["phase"].start + _TABLE_PHASES.index(state.phase)] = 1
+    out[spec["phase"].start + _table_phases(state.pack).index(state.phase)] = 1
     if state.phase != "over":
         out[spec["to_move"].start + rel(p, state.current, n)] = 1
     if state.knocker is not None:
@@ -56,6 +102,14 @@ def reference_table_observation(state, p: int) -> array:
     out[spec["knock_value"].start] = -1 if state.knock_value is None else state.knock_value
     out[spec["deadwood"].start] = state.rules.melds.min_deadwood(state._kinds(state.hands[p]))
     out[spec["hand_number"].start] = state.hand_number
+    for name in ("opened", "buys"):
+        if name in spec:
+            for q, v in enumerate(getattr(state, name)):
+                out[spec[name].start + rel(p, q, n)] = v
+    if "turned" in spec and state.turned is not None:
+        out[spec["turned"].start + idx[kind_of[state.turned]]] = 1
+    if "wild_rank" in spec and state.rules.wild_rank is not None:
+        out[spec["wild_rank"].start + state.rules.wild_rank] = 1
     return out
 
 
@@ -74,7 +128,9 @@ def _play(e, seed: int, steps: int):
 
 @pytest.mark.parametrize("pack,players", TABLE_PACKS)
 def test_observations_equal_the_old_fill_at_every_step(pack, players):
-    e = env(pack, players=players)
+    """The env's kept buffers (one a seat, written over with what changed) and the
+    state's observation equal the from-scratch fill for every seat at every step."""
+    e = env(_pack(pack), players=players)
     raw = e.unwrapped
     melded = 0
     for seed in range(3):
@@ -88,8 +144,46 @@ def test_observations_equal_the_old_fill_at_every_step(pack, players):
                 got = e.observe(agent)["observation"]
                 assert got.dtype == np.float32 and got.shape == (len(want),)
                 assert np.array_equal(got, np.asarray(want, np.float32))
-    if pack == "rummy":
+    if pack in ("rummy", WILD_RUMMY):
         assert melded  # the meld slices were exercised
+
+
+@pytest.mark.parametrize("pack,players", [("gin_rummy", 2), ("rummy", 4), (WILD_RUMMY, 3),
+                                          ("contract_rummy", 4), (TURNED_RUMMY, 3),
+                                          (WILD_RANK_RUMMY, 3), (GAPS_RUMMY, 2)])
+def test_fill_over_equals_the_fill_whatever_its_buffer_last_held(pack, players):
+    """table_fill_over writes only what changed since the last call with its ``kept``
+    list: from any position of any game for any seat to any other (not only the next
+    step of one seat), what it leaves equals a fresh fill; a list of another table is
+    started afresh."""
+    from meldkit.kernel.universe import table_fill_over
+
+    rng = random.Random(7)
+    positions = []
+    for seed in range(3):
+        g = meldkit.new_game(_pack(pack), players=players, seed=seed)
+        for _ in range(rng.randrange(150, 400)):
+            if g.is_over:
+                break
+            positions.append(g.clone())
+            g.apply(rng.choice(g.legal_actions()))
+        positions.append(g)  # (the last: over, or mid-game)
+    g = meldkit.new_game(_pack(pack), players=players, seed=9)
+    while not g.is_over:
+        g.apply(rng.choice(g.legal_actions()))
+    positions.append(g)  # a game over: nobody to move
+    spec = positions[0].observation_spec()
+    buf, kept = array("f", bytes(4 * spec.size)), []
+    for k in range(600):
+        s = positions[rng.randrange(len(positions))] if k % 3 else positions[k % len(positions)]
+        seat = rng.randrange(players)
+        table_fill_over(s, seat, spec, buf, kept)
+        assert buf == reference_table_observation(s, seat), (k, seat)
+    other = meldkit.new_game("oklahoma_gin", players=2, seed=1)
+    spec2 = other.observation_spec()
+    buf2 = array("f", bytes(4 * spec2.size))
+    table_fill_over(other, 1, spec2, buf2, kept)  # another table's list: started afresh
+    assert buf2 == reference_table_observation(other, 1)
 
 
 def test_observation_into_writes_over_a_kept_buffer():
@@ -115,6 +209,28 @@ def test_other_engines_through_the_env_equal_the_state(pack, players):
             i = raw.agent_name_mapping[agent]
             got = e.observe(agent)["observation"]
             assert np.array_equal(got, np.asarray(raw.state_.observation(i), np.float32))
+
+
+def test_a_pickled_or_copied_env_observes_its_own_state():
+    """The kept buffers and records do not travel: a deep copy or an unpickled env writes
+    its observations afresh, from its own state, into its own buffers."""
+    import copy
+    import pickle
+
+    e = env("gin_rummy")
+    e.reset(seed=2)
+    rng = random.Random(2)
+    for _ in range(30):
+        e.step(int(rng.choice(np.flatnonzero(e.last()[0]["action_mask"]))))
+    for c in (copy.deepcopy(e), pickle.loads(pickle.dumps(e))):
+        raw = c.unwrapped
+        for _ in range(40):
+            for agent in c.possible_agents:
+                want = raw.state_.observation(raw.agent_name_mapping[agent])
+                assert np.array_equal(c.observe(agent)["observation"],
+                                      np.asarray(want, np.float32))
+            c.step(int(rng.choice(np.flatnonzero(c.last()[0]["action_mask"]))))
+    assert e.unwrapped.state_.history != raw.state_.history  # the copies moved on alone
 
 
 def test_each_observe_gives_new_arrays_and_the_kept_mask_decides():
@@ -199,7 +315,7 @@ def test_an_env_decision_runs_four_env_frames_one_fill_and_one_id_list():
                                                          "order_enforcing.py")}
     assert ours == {("pettingzoo.py", "last"): decisions, ("pettingzoo.py", "observe"): decisions,
                     ("pettingzoo.py", "step"): 2 * decisions}, ours
-    assert frames[("universe.py", "table_fill")] == decisions
+    assert frames[("universe.py", "table_fill_over")] == decisions  # (the kept buffer's)
     assert frames[("_game.py", "legal_ids")] == decisions
 
 

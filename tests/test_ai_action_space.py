@@ -133,3 +133,21 @@ def test_deepcopy_is_a_clone_sharing_the_compiled_rules():
     assert c == g and c is not g and c.rules is g.rules
     c.apply(c.legal_actions()[0])
     assert c != g
+
+
+def test_a_table_packs_action_universe_does_not_fill_the_bounded_interner():
+    """The table model interns the actions play lists (a bounded, module-wide cache, so that
+    a legal list costs no allocation); its action universe — every meld a pack could ever
+    allow, up to 100,000 of them — is looked up, not interned, so building one neither
+    fills the cache nor changes which actions later play interns (a full cache once made
+    listed actions stop parsing back to the very objects listed)."""
+    from meldkit.kernel import table
+
+    g = meldkit.new_game("contract_rummy", players=5, seed=3)
+    listed = {tuple(a) for a in g.legal_actions()}
+    before = set(table._ACTION_CACHE)
+    universe = g.action_space.actions
+    assert len(universe) > 5000
+    assert set(table._ACTION_CACHE) - before <= listed
+    some = universe[len(universe) // 2]
+    assert g.action_space.id_of(str(some)) == len(universe) // 2  # still found by value

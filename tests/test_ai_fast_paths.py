@@ -380,3 +380,109 @@ def test_undo_kept_mid_hand_costs_under_a_millisecond():
         g.undo()
         runs.append(time.thread_time() - t)
     assert min(runs) < 0.001  # the bar is 100 us (benchmarks/bench_ai.py); a busy machine
+
+
+# --------------------------------------------------------------------------- deadwood kept
+def _gin_like(wild: bool):
+    from meldkit.kernel.melds import MeldKind, MeldRules
+
+    return MeldRules([MeldKind("set", "set", max_size=4, max_wilds=1 if wild else 0),
+                      MeldKind("run", "run", max_size=5, max_wilds=1 if wild else 0)],
+                     wild_kinds=[4, 5, 6, 7] if wild else [])
+
+
+@pytest.mark.parametrize("wild", [False, True])
+def test_deadwood_derived_a_card_at_a_time_equals_the_search_at_every_hand(wild):
+    """mask_deadwood_from follows a hand a card at a time (a draw, a discard, sometimes
+    several cards at once): at every hand its deadwood (and its meldable cards, where it
+    knows them) equal a fresh search's."""
+    rules = _gin_like(wild)
+    rng = random.Random(11)
+    for _ in range(40):
+        hand = set(rng.sample(range(52), 10))
+        kept = None
+        for _ in range(60):
+            r = rng.random()
+            if r < 0.45 and len(hand) < 14:
+                hand.add(rng.choice([c for c in range(52) if c not in hand]))
+            elif r < 0.9 and len(hand) > 1:
+                hand.discard(rng.choice(sorted(hand)))
+            else:  # several cards at once (a pile taken): computed afresh
+                hand ^= set(rng.sample(range(52), 3))
+            mask = sum(1 << c for c in hand)
+            kept = rules.mask_deadwood_from(kept, mask)
+            assert kept[0] == mask
+            assert kept[2] == rules.min_deadwood(sorted(hand)) == rules.mask_deadwood(mask)
+            if kept[1] >= 0:
+                assert kept[1] == rules._meldable(mask)
+
+
+def test_byte_table_sums_equal_the_cards_values_one_by_one():
+    """valsum and sum_top (seven byte lookups) equal a sum over the cards, negative
+    values included; the kept last meldable mask answers every mask as a fresh one."""
+    from meldkit.kernel.melds import MeldKind, MeldRules
+
+    rng = random.Random(3)
+    values = [rng.randrange(-5, 60) for _ in range(53)]
+    rules = MeldRules([MeldKind("set", "set"), MeldKind("run", "run")], values=values)
+    fresh = MeldRules([MeldKind("set", "set"), MeldKind("run", "run")], values=values)
+    for _ in range(500):
+        cards = rng.sample(range(53), rng.randrange(0, 20))
+        mask = sum(1 << c for c in cards)
+        total = sum(values[c] for c in cards)
+        assert rules._valsum(mask) == total
+        assert rules._sum_top(mask) == (total, max([0] + [values[c] for c in cards]))
+        for m in (mask, mask ^ 1, mask):  # asked again, and after another mask
+            assert rules._meldable(m) == fresh._meldable(m | 1 << 63) & ~(1 << 63)
+
+
+def test_hand_bits_kept_from_the_last_hand_equals_the_sum_of_its_cards():
+    """hand_bits keeps the last hand it was asked: asked again, asked with cards put after
+    it (a draw), with a card taken from its middle, or for another list, it gives the sum
+    of the hand's bits; the list it is given is never changed, nor kept."""
+    from meldkit.kernel.melds import hand_bits
+
+    rng = random.Random(5)
+    hands = [rng.sample(range(52), 10) for _ in range(3)]
+    for _ in range(600):
+        hand = rng.choice(hands)
+        r = rng.random()
+        if r < 0.35 and len(hand) < 14:
+            hand.append(rng.choice([c for c in range(52) if c not in hand]))
+        elif r < 0.7 and len(hand) > 1:
+            hand.remove(rng.choice(hand))
+        elif r < 0.8:
+            hand[rng.randrange(len(hand))] = rng.choice([c for c in range(52) if c not in hand])
+        before = hand[:]
+        assert hand_bits(hand) == sum(1 << c for c in hand)
+        assert hand == before
+    hand = [1, 2, 3]
+    hand_bits(hand)
+    hand.append(9)  # changed after the ask: the kept copy is not the list
+    assert hand_bits([1, 2, 3]) == 0b1110
+
+
+@pytest.mark.parametrize("wild", [False, True])
+def test_mask_within_answers_as_deadwood_within_for_every_discard_rule(wild):
+    """mask_within (the knock test on a kept mask) equals deadwood_within on the hand's
+    cards, and min_deadwood against the limit, for every ``discard`` and limits around
+    the hand's deadwood; a bad ``discard`` is refused as min_deadwood refuses it."""
+    rules = _gin_like(wild)
+    rng = random.Random(8)
+    for _ in range(300):
+        hand = sorted(rng.sample(range(52), rng.choice((10, 11))))
+        mask = sum(1 << c for c in hand)
+        for discard in (False, True, "best", "openspiel"):
+            if discard == "openspiel" and wild and mask & sum(1 << c for c in (4, 5, 6, 7)):
+                with pytest.raises(ValueError):
+                    rules.mask_within(mask, 10, discard)
+                continue
+            least = rules.min_deadwood(hand, discard=discard)
+            for limit in (0, least - 1, least, least + 1, 10, 200):
+                if limit < 0:
+                    continue
+                want = least <= limit
+                assert rules.mask_within(mask, limit, discard) is want
+                assert rules.deadwood_within(hand, limit, discard=discard) is want
+    with pytest.raises(ValueError, match="'discard' must be"):
+        rules.mask_within(sum(1 << c for c in (0, 4, 8)), 500, "most")

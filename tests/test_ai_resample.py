@@ -90,6 +90,21 @@ def test_a_card_taken_from_the_pile_stays_in_the_takers_hand():
         assert top in det.sample(random.Random(_)).hands[0]
 
 
+def test_a_wild_card_won_back_from_a_meld_stays_in_the_winners_hand():
+    """``trade 6H to m1`` moves the joker from the table into seat 1's hand in plain
+    sight: every determinization seat 0 makes keeps it there."""
+    from test_wild_cards_in_runs import _jokered
+
+    g = _jokered()
+    g.apply("trade 6H to m1")
+    joker = [c for c in g.hands[1] if g.card_code(c) == "JK"]
+    assert len(joker) == 1
+    det = Determinizer(g, 0)
+    assert joker[0] in det.known
+    for seed in range(30):
+        assert joker[0] in det.sample(random.Random(seed)).hands[1]
+
+
 def test_houses_passed_card_is_known_to_the_passer_only():
     g = meldkit.new_game("houses", players=4, seed=4)
     rng = random.Random(1)

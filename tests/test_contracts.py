@@ -35,7 +35,7 @@ melds:
 pile: {take: top, freezes_on: [], blocked_by: []}
 going_out: {requires_discard: false}
 scoring: {style: penalty}
-game: {hands: 2, winner: lowest, tie: draw}
+game: {hands: 2, winner: lowest, tie: draw, hand_turn_limit: 500}
 """
 
 FILLER = ["2C 3D 5S 7H 9C JD KS 4C 6D 8S", "2D 3S 5H 7C 9D JS KH 4D 6S 8H",

@@ -365,7 +365,7 @@ def test_a_written_rules_of_record_page_comes_first_on_the_game_page():
 
 RULES_OF_RECORD = {"gin_rummy": "GR", "oklahoma_gin": "OG", "rummy": "RU",
                    "classic_canasta": "CC", "hand_and_foot": "HF", "samba": "SA",
-                   "contract_rummy": "CR", "rummy_500": "R5"}
+                   "contract_rummy": "CR", "rummy_500": "R5", "buraco": "BU"}
 """Bundled games whose rules of record are written in docs/games/<pack>.md, and the prefix
 of their clause ids."""
 

@@ -65,3 +65,141 @@ def test_a_knocking_pack_takes_the_pile_a_card_at_a_time(take):
         meldkit.load_pack_text(text, filename="deep_gin.yaml")
     assert f"deep_gin.yaml:3:3: pile.take: {take}, but with knock scoring" in str(refused.value)
     assert "(pile.take: top)" in str(refused.value)
+
+
+# --------------------------------------------------------------------------- issue 24's keys
+# fuzz_packs --combos (issue 24's mechanisms together, whole hands to their end)
+
+
+def _refusal(text: str) -> str:
+    with pytest.raises(meldkit.RulePackError) as refused:
+        meldkit.load_pack_text(text, filename="endless.yaml")
+    return str(refused.value)
+
+
+def test_two_players_taking_each_others_discards_never_shrink_the_stock():
+    """Why a table pack whose pile is taken without melding needs a turn limit: with
+    rummy's take of the top card and a limit far away, two players who each take the top
+    discard and discard another card play 2,000 turns and the stock never shrinks."""
+    pack = meldkit.load_pack_text("extends: rummy\nstock: {when_empty: end_hand}\n"
+                                  "game: {hand_turn_limit: 100000}\n", filename="far.yaml")
+    game = meldkit.new_game(pack, players=2, seed=5)
+    stock = None
+    for _ in range(2000):
+        game.apply("take" if game.is_legal("take") else "draw")  # the first turn draws
+        stock = len(game.stock) if stock is None else stock
+        game.apply(next(a for a in game.legal_actions() if a.type == "discard"))
+    assert (len(game.stock), game.hand_results) == (stock, [])
+
+
+@pytest.mark.parametrize("text,where,take", [
+    ("extends: rummy\nstock: {when_empty: end_hand}\ngame: {hand_turn_limit: null}\n",
+     "endless.yaml:3:8", "the top card (pile.take: top)"),
+    ("extends: rummy\npile: {take: pile}\ngame: {hand_turn_limit: null}\n",
+     "endless.yaml:3:8", "the whole pile (pile.take: pile)"),
+    ("extends: gin_rummy\nknock: {pile_take_limit: null}\n",
+     "endless.yaml:2:9", "the top card (pile.take: top)"),
+    ("extends: rummy_500\ngame: {hand_turn_limit: null}\n",  # the top card, taken plainly
+     "endless.yaml:2:8", "the top card (pile.take: deep)"),
+])
+def test_a_table_pack_whose_pile_is_taken_without_melding_needs_a_turn_limit(text, where,
+                                                                              take):
+    """fuzz_packs --combos: a table pack without game.hand_turn_limit whose pile may be taken
+    without melding the card loaded, and a hand could go on for ever (above); the loader
+    refuses it at the line that removed the bound."""
+    message = _refusal(text)
+    assert f"{where}: game.hand_turn_limit: null, but a player may take {take}" in message
+    assert "the hand never end" in message
+
+
+@pytest.mark.parametrize("extra", [
+    "pile: {taken_melded: always}\ngame: {hand_turn_limit: null}\n",  # every card taken melds
+    "pile: {take: deep, taken_melded: always}\ngame: {hand_turn_limit: null}\n",
+    "game: {hand_turn_limit: 50}\n",
+])
+def test_a_table_pack_whose_takes_meld_or_whose_hands_are_bounded_loads(extra):
+    pack = meldkit.load_pack_text("extends: rummy\nstock: {when_empty: end_hand}\n" + extra)
+    assert pack.spec.stock.when_empty == "end_hand"
+
+
+@pytest.mark.parametrize("text,where,says", [
+    ("extends: rummy\nscoring:\n  items: [{item: held}]\n", "endless.yaml:3:3",
+     "scoring.items: no item listed can give a side points"),
+    ("extends: classic_canasta\nscoring:\n  items: [{item: hand_cards}, {item: cap, most: 50}]\n",
+     "endless.yaml:3:3", "scoring.items: no item listed can give a side points"),
+    ("extends: rummy\nscoring:\n  sheets:\n    - {name: a}\n"
+     "    - {name: b, items: [{item: bonus, points: 0, when: out}]}\n", "endless.yaml:5:17",
+     "scoring.sheets[1].items: no item of sheet 'b' can give a side points"),
+    ("extends: pony_canasta\ncards: {bonus: []}\nscoring:\n  sheets:\n    - {name: a}\n"
+     "    - {name: threes, items: [{item: bonus_cards}]}\n", "endless.yaml:6:22",
+     "scoring.sheets[1].items: no item of sheet 'threes' can give a side points"),
+])
+def test_a_game_whose_items_never_score_is_refused(text, where, says):
+    """fuzz_packs --combos: a sheet whose items never score (a bonus of 0) loaded; it never
+    reached its target, so the game (which waits for every sheet) never ended — greedy
+    rummy played 4,885 hands, every one going out, so the no-progress bound (which waits
+    for a hand nobody goes out of) never ended it either. The same for the hand's own
+    items. The loader refuses such a list where it is written."""
+    assert f"{where}: {says}" in _refusal(text)
+
+
+@pytest.mark.parametrize("text", [
+    "extends: rummy\nscoring:\n  items: [{item: held}]\ngame: {hands: 3}\n",  # a fixed length
+    "extends: rummy\nscoring:\n  sheets:\n    - {name: a}\n"  # the first sheet to end ends it
+    "    - {name: b, items: [{item: held}]}\ngame: {sheets_end: first}\n",
+    "extends: rummy\nscoring:\n  items: [{item: held}, {item: bonus, points: 25, when: out}]\n",
+])
+def test_a_game_that_ends_though_some_items_never_score_loads(text):
+    assert meldkit.load_pack_text(text).spec.scoring
+
+
+def test_a_card_taken_deep_before_opening_must_serve_the_contract():
+    """fuzz_packs --combos: in contract rummy with pile.take: deep, a card deep in the pile
+    was offered to a player who had not opened when it fitted only a meld the contract does
+    not ask for (a run, where the deal's contract is two sets, and lay-offs wait for the
+    opening); taken, it was owed, nothing could use it, and the hand dead-ended
+    (no_legal_move). A card is now offered deep only where it could go toward the opening,
+    as a top card taken owed already was."""
+    from meldkit.testing import stacked_game
+
+    pack = meldkit.load_pack_text("extends: contract_rummy\npile: {take: deep}\n",
+                                  filename="deep_contract.yaml")
+    hands = {0: "2C 3D 4S 9C 10D JS KS 2D 3S 4C".split(),   # no 7, no K but the one
+             1: "5H 6H 8H 2H 3C 4D 9S 10C JD QS".split()}    # 5H 6H _ 8H: a run with 7H
+    game = stacked_game(pack, 3, hands=hands, upcard="7H", stock=["AC", "AD", "AS"])
+    game.apply("draw")
+    game.apply("discard KS")                    # the pile: 7H KS
+    assert (game.current_player, game.view(1)["contract"]["needs"]) == (1, ["set", "set"])
+    legal = [str(a) for a in game.legal_actions()]
+    assert "take 7H" not in legal and "draw" in legal
+
+
+STALLED_SHEET = ("extends: rummy\nscoring:\n  sheets:\n    - {name: a, target: 30}\n"
+                 "    - {name: rare, items: [{item: bonus, points: 1, when: out_at_once}]}\n")
+
+
+@pytest.mark.parametrize("text", [
+    STALLED_SHEET,
+    STALLED_SHEET.replace("rummy", "pony_canasta").replace("target: 30", "target: 3000"),
+])
+def test_a_game_whose_totals_stop_rising_ends_though_hands_go_out(monkeypatch, text):
+    """fuzz_packs --combos: the no-progress bound ended a game whose totals stopped rising
+    only at a hand nobody went out of, and it measured the hands' own totals, not what the
+    score sheets counted: a sheet that almost never scores, beside one that has ended,
+    kept the game going for ever while hands went out (in both meld models). Now the
+    bound ends the game after the hand that crosses it, whoever went out (that hand keeps
+    its record), measured on the game's totals; the save of the ended game loads back."""
+    from meldkit import _liveness
+    from meldkit.bots import make_bot
+
+    monkeypatch.setattr(_liveness, "MAX_HANDS_WITHOUT_GAIN", 12)
+    pack = meldkit.load_pack_text(text, filename="stalled.yaml")
+    game = meldkit.new_game(pack, players=2, seed=2)
+    bots = [make_bot("greedy", seed=p) for p in range(2)]
+    for _ in range(40_000):
+        if game.is_over:
+            break
+        game.apply(bots[game.current_player].choose(game))
+    assert game.is_over and 12 <= len(game.hand_results) <= 60
+    assert game.hand_results[-1].ended_by in ("went_out", "no_progress")
+    assert meldkit.GameState.from_json(game.to_json(), pack=pack) == game

@@ -116,7 +116,13 @@ HO, PL, HP = "test_houses_rules", "test_pack_loading", "test_hardening_packs"
 CL, WK, CO = "test_cli", "test_key_walk", "test_contracts"
 SI, RS, TB = "test_table_scoring_items", "test_rank_slot_schedule", "test_table_books"
 TR = "test_table_reserves"
+SS = "test_score_sheets"
+_SHEETS_TESTS = {
+    TABLE: [(SS, "test_hollywood_gin_counts_each_hand_on_the_sheets_a_win_has_opened")],
+    CANASTA: [(SS, "test_a_rank_slot_pack_counts_each_sheet_with_its_own_items_and_ends_on_"
+                   "the_first")]}
 WN = "test_wild_cards_in_runs"
+BD = "test_books_discards_sides"
 
 _META = {
     "meldkit": (PL, "test_unsupported_format_version_is_reported"),
@@ -167,12 +173,24 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
                 (CO, "test_until_opened_the_taken_card_must_go_toward_the_contract")]},
     "pile.buy_penalty": {
         TABLE: [(CO, "test_a_discard_the_next_player_passes_by_is_offered_in_turn_order")]},
+    "turn.stock_card": {
+        TABLE: [("test_turned_cards", "test_a_turned_card_is_melded_at_once_and_never_held"),
+                ("test_turned_cards", "test_a_turned_card_passed_goes_onto_the_pile_and_the_turn_ends")]},  # noqa: E501
+    "turn.turned_passes": {
+        TABLE: [("test_turned_cards", "test_a_turned_card_passed_on_is_the_next_players_until_all_have_passed")]},  # noqa: E501
+    "turn.forced": {
+        TABLE: [("test_turned_cards", "test_forcing_refuses_a_pass_of_a_turned_card_that_can_be_used"),  # noqa: E501
+                ("test_turned_cards", "test_forcing_makes_the_next_player_take_a_discard_they_can_use_and_use_it")]},  # noqa: E501
     "turn.drop": {
         TABLE: [(CO, "test_a_player_may_drop_before_drawing_and_scores_the_rounds_penalty"),
                 (CO, "test_a_drop_after_the_first_round_costs_the_second_penalty")]},
     "game.eliminate_above": {
         TABLE: [(CO, "test_a_player_past_the_elimination_limit_leaves_and_the_last_one_in_"
                      "wins")]},
+    "scoring.sheets": _SHEETS_TESTS,
+    "game.sheets_end": {
+        TABLE: [(SS, "test_sheets_end_first_ends_a_table_game_with_the_first_sheet_to_end")],
+        CANASTA: _SHEETS_TESTS[CANASTA]},
     "scoring.items": {
         TABLE: [(SI, "test_an_ace_low_in_a_run_counts_low_ace_and_cards_held_count_against")],
         CANASTA: [("test_rank_slot_scoring_items",
@@ -180,6 +198,12 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
     "deck.ranks": {
         CANASTA: [("test_stripped_deck", "test_a_stripped_rank_slot_deck_deals_only_its_ranks")],
         TABLE: [("test_stripped_deck", "test_a_stripped_table_deck_keeps_its_ranks_and_runs_stop_at_a_gap")]},  # noqa: E501
+    "cards.turned_wild": {
+        TABLE: [("test_turned_wild", "test_the_card_turned_at_the_deal_makes_its_rank_wild_for_the_deal"),  # noqa: E501
+                ("test_turned_wild", "test_next_rank_makes_the_rank_above_the_turned_card_wild")]},  # noqa: E501
+    "deck.run_gaps": {
+        TABLE: [("test_run_gaps", "test_a_table_pack_lays_and_grows_a_run_across_the_ranks_left_out")],  # noqa: E501
+        CANASTA: [("test_run_gaps", "test_a_rank_slot_pack_that_skips_gaps_runs_its_sequences_across_them")]},  # noqa: E501
     "schedule": {
         TABLE: [(CO, "test_a_schedule_gives_each_deal_its_own_contract_and_hand_size")],
         CANASTA: [(RS, "test_a_rank_slot_schedule_deals_draws_and_sets_the_minimum_by_deal")]},
@@ -298,6 +322,10 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
     "books.kinds[].sequence": {
         CANASTA: [(CF, "test_a_sequence_book_kind_scores_a_sequence_of_book_size")],
         TABLE: [(TB, "test_a_clean_run_of_seven_counts_as_a_clean_book_and_the_hand_goes_out")]},  # noqa: E501
+    "books.kinds[].adds": {
+        CANASTA: [(BD, "test_a_book_kind_says_what_its_books_still_take_rank_slot")],
+        TABLE: [(BD, "test_a_book_kind_says_what_its_books_still_take_table"),
+                (BD, "test_a_closed_table_book_takes_no_lay_off_and_gives_no_wild_card_back")]},
     "books.kinds[].counts_as": {
         CANASTA: [(TB, "test_counts_as_lets_a_rank_slot_book_stand_in_for_another_kind_to_go_out")],  # noqa: E501
         TABLE: [(TB, "test_a_clean_run_of_seven_counts_as_a_clean_book_and_the_hand_goes_out")]},  # noqa: E501
@@ -318,7 +346,8 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
     "pile.requires_melded": {
         CANASTA: [(PC, "test_pc_12_pile_refused_before_the_side_has_melded")]},
     "pile.take_with": {
-        CANASTA: [(PT, "test_pt_14_take_pile_with_natural_pair_or_natural_and_wild")]},
+        CANASTA: [(PT, "test_pt_14_take_pile_with_natural_pair_or_natural_and_wild"),
+                  (BD, "test_the_pile_taken_freely_comes_whole_into_the_hand_melding_nothing")]},
     "pile.take": {TABLE: [(TK, "test_take_top_takes_one_card_only"),
                           (TK, "test_pile_take_pile_takes_the_whole_pile")]},
     "pile.first_upcard": {
@@ -332,6 +361,17 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
     "pile.take_count": {CANASTA: [(HF, "test_HF_8_only_the_top_seven_cards_are_taken")]},
     "pile.onto_book": {
         CANASTA: [(CF, "test_onto_book_decides_whether_the_top_card_alone_goes_onto_a_canasta")]},
+    "players.sides_form": {
+        CANASTA: [(BD, "test_the_first_to_take_the_pile_plays_alone_and_the_others_play_one_sides_melds"),  # noqa: E501
+                  (BD, "test_the_formed_sides_score_each_of_the_others_the_sides_total")]},
+    "pile.discard_bans": {
+        CANASTA: [(BD, "test_no_seven_is_discarded_until_the_side_holds_a_book_of_sevens_rank_slot"),  # noqa: E501
+                  (BD, "test_a_wild_card_is_discarded_only_going_out_and_a_hand_all_banned_lifts_the_bans")],  # noqa: E501
+        TABLE: [(BD, "test_no_seven_is_discarded_until_the_side_holds_a_book_of_sevens_table"),
+                (BD, "test_all_banned_pass_in_a_table_pack_and_a_ban_until_opened")]},
+    "pile.all_banned": {
+        CANASTA: [(BD, "test_all_banned_pass_ends_the_turn_without_a_discard_rank_slot")],
+        TABLE: [(BD, "test_all_banned_pass_in_a_table_pack_and_a_ban_until_opened")]},
     "pile.frozen_take_with": {
         CANASTA: [(PT, "test_pt_15_frozen_pile_taken_with_two_deuces_for_a_deuce")]},
     "reserve.pickup_on_book": {
@@ -342,7 +382,10 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
         CANASTA: [(PT, "test_pt_8_red_three_in_pony_tail_is_laid_out_not_replaced")]},
     "reserve.pickup_on_empty_hand": {
         CANASTA: [(HF, "test_HF_9_melding_the_last_card_picks_up_the_foot_and_play_goes_on")]},
-    "stock.when_empty": {TABLE: [(TK, "test_turn_pile_turns_the_pile_over_as_the_new_stock")]},
+    "stock.when_empty": {
+        TABLE: [(TK, "test_turn_pile_turns_the_pile_over_as_the_new_stock"),
+                ("test_stock_renewal", "test_a_turn_ending_with_the_stock_empty_renews_it_from_the_pile")],  # noqa: E501
+        CANASTA: [("test_stock_renewal", "test_a_turn_ending_with_the_stock_empty_renews_it_from_the_pile")]},  # noqa: E501
     "stock.wall": {TABLE: [(GR, "test_GR_14_book_the_hand_is_void_at_the_wall_at_once")]},
     "stock.wall_knock_with_upcard": {TABLE: [(GR, "test_GR_14_openspiel_at_the_wall_the_next_player_may_knock_with_the_last_discard")]},  # noqa: E501
     "knock.max_deadwood": {TABLE: [(GR, "test_GR_7_knock_with_ten_or_less_after_the_discard")]},
@@ -418,7 +461,8 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
     "game.game_bonus": {TABLE: [(TK, "test_box_and_game_bonuses_are_added_when_the_game_ends")]},
     "game.box_bonus": {TABLE: [(TK, "test_box_and_game_bonuses_are_added_when_the_game_ends")]},
     "game.hand_turn_limit": {
-        TABLE: [(RU, "test_RU_12_resolved_a_hand_still_going_after_500_turns_is_void")]},
+        TABLE: [(RU, "test_RU_12_resolved_a_hand_still_going_after_500_turns_is_void")],
+        CANASTA: [(BD, "test_a_rank_slot_hand_still_going_after_the_turn_limit_is_void")]},
     "game.tie": {
         CANASTA: [(RK, "test_pt_27_game_tie_draw_ends_a_level_game_with_no_winner")],
         TABLE: [(GR, "test_GR_16_resolved_a_tie_at_100_plays_another_hand")]},

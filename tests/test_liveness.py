@@ -127,6 +127,38 @@ def test_table_hands_that_all_dead_end_end_the_game_no_progress(monkeypatch) -> 
     assert ["no_legal_move"] * (limits.NO_PROGRESS_HANDS - 1) + ["no_progress"] == endings
 
 
+def test_a_scored_table_hand_ended_for_no_progress_is_recorded_void_and_loads(
+        monkeypatch) -> None:
+    # rummy 500 scores a hand that runs out of stock (laid, less held); with nothing ever
+    # melded, the tenth such hand ends the game: before, its record kept the held cards'
+    # scores while its final said no_progress, so it did not rescore and the save was refused
+    monkeypatch.setattr(TableModel, "_legal_play", lambda self: [
+        a for a in TableModel._legal_play_moves(self) if a.type == "discard"])
+    monkeypatch.setattr(TableRules, "_cache", {})
+    g = meldkit.new_game("rummy_500", players=2, seed=3)
+    while not g.is_over:
+        g.apply("draw" if g.phase == "draw" else g.legal_actions()[0])
+    endings = [h.ended_by for h in g.hand_results]
+    assert ["stock_empty"] * (limits.NO_PROGRESS_HANDS - 1) + ["no_progress"] == endings
+    assert g.hand_results[0].totals != (0, 0)  # the cards held count against
+    last = g.hand_results[-1]
+    assert (0, 0) == last.totals == g.rescore(last)  # the last hand is void
+    assert list(g.scores) == [sum(h.totals[t] for h in g.hand_results) for t in range(2)]
+    assert GameState.from_json(g.to_json(), pack=g.pack) == g
+
+
+def test_a_table_hand_in_which_cards_were_laid_is_not_idle() -> None:
+    import attrs
+
+    g = meldkit.new_game("rummy_500", players=2, seed=3)
+    while not g.hand_results:
+        g.apply(make_bot("greedy", seed=0).choose(g))
+    hand = attrs.evolve(g.hand_results[0], ended_by="stock_empty", went_out=None)
+    nothing = attrs.evolve(hand, final=attrs.evolve(hand.final, laid=((0, 0), (0, 0))))
+    something = attrs.evolve(hand, final=attrs.evolve(hand.final, laid=((0, 0), (15, 0))))
+    assert TableModel._idle(nothing) and not TableModel._idle(something)
+
+
 def test_canasta_hands_that_all_dead_end_end_the_game_no_progress(monkeypatch) -> None:
     from meldkit._state import RankSlotModel
 
@@ -175,7 +207,8 @@ def test_no_progress_counts_only_idle_hands_in_a_row() -> None:
 
 def test_bundled_games_play_to_their_end_without_a_dead_end() -> None:
     for name, players in (("rummy", 2), ("gin_rummy", 2), ("classic_canasta", 4),
-                          ("hand_and_foot", 4), ("contract_rummy", 4), ("rummy_500", 5)):
+                          ("hand_and_foot", 4), ("contract_rummy", 4), ("rummy_500", 5),
+                          ("buraco", 4)):
         g = play(meldkit.new_game(name, players=players, seed=7))
         endings = {h.ended_by for h in g.hand_results}
         assert not endings & {"no_legal_move", "no_progress"}, (name, endings)

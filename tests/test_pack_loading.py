@@ -308,7 +308,8 @@ def test_unknown_key_suggests_the_closest_field(tmp_path: Path) -> None:
 def test_unknown_key_without_a_close_match_lists_the_known_keys(tmp_path: Path) -> None:
     path = write(tmp_path, "child.yaml", "extends: pony_tail\nturn:\n  zzz: 1\n")
     message = problem_at(path, "turn.zzz")
-    assert "unknown key (expected one of draw, draw_by_players, keep_card_to_discard, drop)" in message
+    assert ("unknown key (expected one of draw, draw_by_players, keep_card_to_discard, drop, "
+            "stock_card, turned_passes, forced)") in message
 
 
 def test_unknown_top_level_key_suggests_the_section(tmp_path: Path) -> None:

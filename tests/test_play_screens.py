@@ -331,3 +331,18 @@ def test_resuming_a_save_under_another_pack_names_both_packs(monkeypatch, capsys
     assert (f"{save}: this save is a game of Pony Tail (pony_tail), not of Gin Rummy "
             f"(gin_rummy): resume it with 'meldkit play --resume {save}'") in err
     assert "another version" not in err
+
+
+def test_a_table_board_shows_the_reserve_piles_and_the_kind_of_each_book():
+    from meldkit._table import Style, render_state
+    from meldkit.testing import stacked_game
+
+    g = stacked_game("buraco", 4, hands={0: ["3H", "4H", "5H", "6H", "7H", "8H"]},
+                     stock=["9H"])
+    for move in ("draw", "meld 3H 4H 5H 6H 7H 8H 9H"):
+        g.apply(move)
+    board = render_state(g, 0, Style(False))
+    assert "m1   sequence (you) [3H 4H 5H 6H 7H 8H 9H] clean book" in board
+    assert "reserve piles: team 0 11 cards down, team 1 11 cards down" in board
+    assert "reserve piles" not in render_state(meldkit.new_game("rummy", 2, seed=1), 0,
+                                               Style(False))

@@ -370,7 +370,7 @@ def test_drawing_only_bonus_cards_at_the_end_of_the_stock_ends_the_hand():
 @pytest.mark.parametrize("pack,players", [("pony_tail", 4), ("pony_canasta", 3), ("houses", 4),
                                           ("rummy", 3), ("contract_rummy", 3),
                                           ("contract_rummy", 8), ("rummy_500", 2),
-                                          ("rummy_500", 8)])
+                                          ("rummy_500", 8), ("buraco", 2), ("buraco", 4)])
 def test_the_public_conformance_check_passes_for_every_bundled_pack(pack, players):
     from meldkit.testing import check_conformance
 

@@ -10,7 +10,7 @@ import pytest
 import meldkit
 from meldkit import GameState, RulePackError
 from meldkit.bots import GreedyBot
-from meldkit.kernel.scoring import canasta_preset, listed_items
+from meldkit.kernel.scoring import key_parameters, listed_items
 
 ITEMS = """extends: pony_tail
 name: pony_tail_items
@@ -35,7 +35,7 @@ def _first_hand(pack, seed: int):
 def test_listed_items_take_the_presets_parameters_under_the_entrys():
     pack = meldkit.load_pack_text(ITEMS, filename="pony_tail_items.yaml")
     items = dict(listed_items(pack.spec.scoring))
-    preset = dict(canasta_preset(pack.spec.scoring))
+    preset = key_parameters(pack.spec.scoring)
     assert items["hand_cards"] == {**preset["hand_cards"], "counts": "all"}
     assert items["going_out"] == {**preset["going_out"], "bonus": 300}
     assert list(items) == ["books", "hand_cards", "going_out", "bonus", "multiply", "plugin"]
@@ -83,9 +83,61 @@ def test_the_rules_sheet_lists_a_rank_slot_packs_items_in_order():
     from meldkit.rulesheet import rules_sheet
 
     sheet = rules_sheet(meldkit.load_pack_text(ITEMS, filename="pony_tail_items.yaml"))
-    assert ("- Each book scores the value of its kind (see *Books*).\n"
-            "- The cards left in hand count against the side (every side).\n"
-            "- Going out scores 300.\n"
-            "- The player who goes out scores 50 more.\n"
-            "- Everything above counts 3 times when the player who goes out lays their whole "
-            "hand in that one turn") in sheet
+    assert ("At the end of each hand every side scores, in this order:\n\n"
+            "| Item | Points |\n|---|---|\n"
+            "| each book | sevens 5,000, wild 2,500, red 500, black 300 |\n"
+            "| cards left in hand (every side) | minus their value |\n"
+            "| going out | 300 |\n"
+            "| the side that goes out | 50 more |\n"
+            "| everything above, when the player who goes out lays their whole hand in that "
+            "one turn, with nothing on the table before it | times 3 |") in sheet
+
+
+def test_a_bundled_packs_explicit_items_read_on_its_rules_sheet_as_its_preset_did():
+    from meldkit.rulesheet import rules_sheet
+
+    def scoring(sheet: str) -> str:
+        start = sheet.index("## Scoring")
+        return sheet[start:sheet.index("\n## ", start)]
+
+    for name in ("classic_canasta", "pony_tail", "gin_rummy", "oklahoma_gin", "rummy",
+                 "contract_rummy"):
+        preset = meldkit.load_pack_text(f"extends: {name}\nname: {name}\n"
+                                        "scoring: {items: []}\n")
+        assert scoring(rules_sheet(name)) == scoring(rules_sheet(preset)), name
+
+
+def test_a_listed_melded_cards_item_beside_melded_cards_false_is_refused_at_the_key():
+    with pytest.raises(RulePackError) as e:  # classic_canasta lists melded_cards (CC-19)
+        meldkit.load_pack_text("extends: classic_canasta\nscoring:\n  melded_cards: false\n",
+                               filename="no_melded.yaml")
+    assert ("no_melded.yaml:3:3: scoring.items[1]: item 'melded_cards', but "
+            "scoring.melded_cards is false") in str(e.value)
+    child = "extends: classic_canasta\nname: no_reserve\ndeal: {reserve: 0}\n"
+    assert meldkit.load_pack_text(child).spec.scoring.items  # no reserve: nothing to drop
+
+
+AGAINST = """extends: pony_tail
+name: pony_tail_against
+scoring:
+  items:
+    - {item: bonus_cards, negative_unless: %s}
+    - {item: hand_cards}
+"""
+
+
+@pytest.mark.parametrize("unless", ["out", "never"])  # melded: the CC-19 clause tests
+def test_bonus_cards_count_against_a_side_unless_it_went_out_or_melded(unless):
+    pack = meldkit.load_pack_text(AGAINST % unless, filename="against.yaml")
+    seen = set()
+    for seed in range(12):
+        hand = _first_hand(pack, seed).last_hand
+        f = hand.final
+        out = None if f.went_out is None else f.team_of[f.went_out]
+        for line in hand.scores:
+            n = sum(len(f.bonus[p]) for p, t in enumerate(f.team_of) if t == line.team)
+            met = {"out": line.team == out, "never": True, "melded": f.melded[line.team]}
+            assert line.bonus_cards == (100 if met[unless] else -100) * n
+            seen.add((met[unless], n > 0))
+    assert (False, True) in seen or unless == "never"  # a side's red 3s counted against it
+    assert (True, True) in seen

@@ -108,6 +108,8 @@ def reference_view(self, player: int) -> dict[str, Any]:
         "you": player,
         "players": players,
         "teams": teams,
+        "formed_sides": None if self.side_of is self.team_of else list(self.side_of),
+        "sheets": None,  # (added with scoring.sheets; no pack here keeps sheets)
     }
     if self.plugin is not None:
         extra = call_hook(self.plugin.name, "view", self.plugin.view, self, player)

@@ -24,8 +24,10 @@ from meldkit.kernel.scoring import (
     TableScore,
     compile_items,
     preset_items,
+    rank_slot_preset,
     score,
 )
+from meldkit.kernel.table import TableRules
 
 ROOT = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("scoring_golden",
@@ -41,7 +43,7 @@ worker: a set's order is not)."""
 def test_the_golden_file_covers_every_bundled_pack_at_two_or_three_counts():
     packs = {g["pack"] for g in GOLDEN}
     assert set(meldkit.available_packs()) <= packs
-    assert len(GOLDEN) == len(list(golden.games())) == 420
+    assert len(GOLDEN) == len(list(golden.games())) == 460
     assert golden.GOLDEN.stat().st_size < 250_000
 
 
@@ -64,14 +66,45 @@ def test_each_table_style_is_a_preset_of_items():
 
 
 def test_the_canasta_preset_is_built_from_the_packs_scoring_keys():
-    names = {p: tuple(i.name for i in canasta_items(meldkit.Rules.of(meldkit.load_pack(p))))
+    names = {p: tuple(n for n, _ in rank_slot_preset(meldkit.load_pack(p).spec))
              for p in ("classic_canasta", "pony_tail")}
+    # only what can score: no reserve in Canasta, no going-out bonus in Pony Tail (PT-26)
     assert names["classic_canasta"] == ("books", "melded_cards", "bonus_cards", "hand_cards",
-                                        "reserve_cards", "going_out", "plugin")
+                                        "going_out", "plugin")
     assert names["pony_tail"] == ("books", "melded_cards", "bonus_cards", "dead_cards",
-                                  "hand_cards", "reserve_cards", "going_out", "plugin")
-    going_out = canasta_items(meldkit.Rules.of(meldkit.load_pack("classic_canasta")))[5]
+                                  "hand_cards", "reserve_cards", "plugin")
+    going_out = canasta_items(meldkit.Rules.of(meldkit.load_pack("classic_canasta")))[4]
     assert going_out.params == (("bonus", 100), ("concealed", 100))
+
+
+def _without_items(name: str):
+    """Bundled pack ``name`` with its ``scoring.items`` cleared: it scores by its preset."""
+    return meldkit.load_pack_text(f"extends: {name}\nname: {name}_preset\n"
+                                  "scoring: {items: []}\n")
+
+
+def _compiled(pack) -> tuple:
+    if pack.spec.melds.kinds:  # the table meld model
+        return TableRules(pack).items
+    return canasta_items(meldkit.Rules.of(pack))
+
+
+@pytest.mark.parametrize("name", [p for p in meldkit.available_packs()
+                                  if p not in ("houses", "rummy_500", "buraco")])
+def test_each_bundled_packs_explicit_items_equal_its_preset(name):
+    pack = meldkit.load_pack(name)
+    assert pack.spec.scoring.items  # written out, each with its rule clause
+    listed, preset = _compiled(pack), _compiled(_without_items(name))
+    assert [(i.name, i.params) for i in listed] == [(i.name, i.params) for i in preset]
+
+
+def test_rummy_500_lists_items_that_no_style_presets_and_houses_scores_by_its_plugin():
+    names = [i.name for i in _compiled(meldkit.load_pack("rummy_500"))]
+    assert names == ["laid", "held", "plugin", "game_end"]  # R5-9: no preset scores so
+    buraco = [i.name for i in _compiled(meldkit.load_pack("buraco"))]  # BU-13
+    assert buraco == ["laid", "held", "books", "bonus", "reserve_untaken", "plugin", "game_end"]
+    with pytest.raises(meldkit.RulePackError, match=r"scoring\.items"):
+        meldkit.load_pack_text("extends: houses\nscoring: {items: [{item: books}]}\n")
 
 
 def test_an_item_refuses_a_parameter_it_does_not_take():

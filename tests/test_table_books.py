@@ -91,6 +91,17 @@ def test_a_clean_run_of_seven_counts_as_a_clean_book_and_the_hand_goes_out():
     assert GameState.from_json(g.to_json(), pack=g.pack) == g
 
 
+def test_the_view_names_the_book_kind_each_meld_makes():
+    g = deal(pack(), "3H 4H 5H 6H 7H 8H 2C JC JD", OTHER, stock="9H")
+    g.apply("draw")
+    g.apply("meld 3H 4H 5H 6H 7H 8H")
+    assert [None] == [m["book"] for m in g.view(1)["melds"]]  # six cards: not yet a book
+    g.apply("add 9H to m1")
+    assert ["clean_run"] == [m["book"] for m in g.view(1)["melds"]]
+    g.apply("add 2C to m1")  # a wild card makes it dirty
+    assert ["dirty_run"] == [m["book"] for m in g.view(0)["melds"]]
+
+
 def test_min_books_counts_any_book_of_the_pack():
     text = BOOKS.replace("going_out: {required_books: [clean], requires_discard: false}",
                          "going_out: {min_books: 1, requires_discard: false}").replace(

@@ -138,3 +138,20 @@ def test_a_save_whose_hand_record_has_the_wrong_reserve_piles_is_refused():
         save["hand_results"][0]["final"]["reserve_taken"] = bad
         with pytest.raises(meldkit.SaveError, match=r"hand_results\[0\]\.final\.reserve_taken"):
             GameState.from_json(json.dumps(save), pack=g.pack)
+
+
+def test_a_stacked_deck_names_the_reserve_piles_of_a_table_pack_by_seat_or_by_side():
+    from meldkit.testing import stack_deck, stacked_game
+
+    g = stacked_game(pack(), 4, hands={0: ["AH"]}, reserves={1: ["QH", "KS"]}, stock=["QS"])
+    assert ["QH", "KS"] == [g.card_code(c) for c in g.reserves[1][:2]]  # side 1's pile
+    assert 3 == len(g.reserves[0]) == len(g.reserves[1])
+    g.apply("draw")
+    assert {"AH", "QS"} <= set(g.view(0)["hand"])  # the named stock comes after the piles
+    per_seat = pack(RESERVES.replace("reserve_per: side", "reserve_per: player"))
+    g = stacked_game(per_seat, 4, reserves={3: ["QH"]})
+    assert "QH" == g.card_code(g.reserves[3][0])
+    with pytest.raises(meldkit.SetupError, match="reserves: 2 is not a side 0..1"):
+        stack_deck(pack(), 4, reserves={2: ["QH"]})
+    with pytest.raises(meldkit.SetupError, match="pack 'rummy' deals no reserves"):
+        stack_deck("rummy", 2, reserves={0: ["QH"]})

@@ -53,6 +53,25 @@ def test_a_plain_target_reads_as_before():
         game_end(meldkit.load_pack("gin_rummy"))[:1]
 
 
+def test_the_sheet_says_a_side_reaches_the_target_where_partners_play():
+    assert ["- The game ends when a side reaches 3000; the highest total wins."] == \
+        game_end(meldkit.load_pack("buraco"))[:1]
+
+
+def test_the_sheet_says_whether_a_hand_ended_by_the_stock_scores(tmp_path):
+    def stock(p) -> list[str]:
+        return [line for line in section(table_sections(p.spec), "The stock")
+                if "stock runs out" in line]
+    scored = ["- When the stock runs out, the hand ends with nobody going out, and it is "
+              "scored as below."]
+    assert scored == stock(meldkit.load_pack("rummy_500")) == stock(meldkit.load_pack("buraco"))
+    p = pack(tmp_path, "extends: rummy\nstock: {when_empty: end_hand}\n")
+    assert ["- When the stock runs out, the hand ends with no score."] == stock(p)
+    g = meldkit.new_game("rummy_500", players=3, seed=1)
+    g._end_hand("stock_empty", None)  # as the sheet says: held cards count
+    assert any(g.hand_results[0].totals)
+
+
 # --------------------------------------------------------------------------- contracts, buying
 
 

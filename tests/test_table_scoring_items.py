@@ -75,9 +75,32 @@ def test_scoring_items_are_refused_where_no_item_runs_and_when_malformed():
                                "{item: booty}]}\n", filename="items.yaml")
     text = str(e.value)
     assert "items.yaml:2:" in text and "item 'laid' takes low_ace" in text
-    assert "with a name from winner_takes, penalty, laid, held, books, bonus, reserve_untaken, cap, multiply, got 'booty'" in text
-    with pytest.raises(RulePackError, match="its items cannot be replaced"):
+    assert ("with a name from winner_takes, penalty, laid, held, books, bonus, "
+            "reserve_untaken, cap, multiply, knock, pay, got 'booty'") in text
+    with pytest.raises(RulePackError, match="item 'held', but a knocking pack scores with "
+                       "knock"):
         meldkit.load_pack_text("extends: gin_rummy\nscoring: {items: [{item: held}]}\n")
+    with pytest.raises(RulePackError, match="list {item: knock} once"):
+        meldkit.load_pack_text("extends: gin_rummy\nscoring: {items: [{item: knock}, "
+                               "{item: knock}]}\n")
+    with pytest.raises(RulePackError, match=r"items\[0\]\.gin_bonus: item 'knock' takes its "
+                       r"gin_bonus from the pack's knock keys \(knock\.gin_bonus\)"):
+        meldkit.load_pack_text("extends: gin_rummy\nscoring: {items: [{item: knock, "
+                               "gin_bonus: 5}]}\n")
+    with pytest.raises(RulePackError) as e:
+        meldkit.load_pack_text("extends: rummy\nscoring: {style: penalty, items: "
+                               "[{item: winner_takes}]}\ngame: {winner: lowest}\n",
+                               filename="mixed.yaml")
+    assert ("mixed.yaml:2:35: scoring.items[0]: item 'winner_takes' is the "
+            "winner_takes_hands style's, but scoring.style is penalty") in str(e.value)
+
+
+def test_a_child_pack_that_changes_the_style_scores_by_it_not_by_its_parents_items():
+    child = meldkit.load_pack_text("extends: rummy\nscoring: {style: penalty}\n"
+                                   "game: {winner: lowest}\n")
+    assert child.spec.scoring.items == []  # rummy's winner_takes was rummy's style's
+    same = meldkit.load_pack_text("extends: rummy_500\nscoring: {style: winner_takes_hands}\n")
+    assert same.spec.scoring.items == meldkit.load_pack("rummy_500").spec.scoring.items
 
 
 # --------------------------------------------------------------------------- multiply
@@ -146,7 +169,7 @@ def test_the_rules_sheet_says_each_scoring_item_in_order():
     from meldkit.kernel.scoring import TABLE_ITEMS
     from meldkit.rulesheet import rules_sheet
 
-    assert set(ITEM_SENTENCES) == set(TABLE_ITEMS)
+    assert set(ITEM_SENTENCES) | {"knock"} == set(TABLE_ITEMS)  # knock: the knock keys' lines
     sheet = rules_sheet("rummy_500")
     assert ("- Each player scores the value of every card they laid this hand, in melds and "
             "lay-offs alike; an ace at the low end of a run counts 1.\n"

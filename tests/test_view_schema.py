@@ -155,14 +155,15 @@ def test_every_engines_hand_records_have_one_shape(pack):
     running = [0] * g.n_teams
     for i, r in enumerate(g.hand_results):
         assert type(r) is HandResult
-        assert RECORD_FIELDS == [a.name for a in attrs.fields(HandResult)]
+        assert RECORD_FIELDS + ["payments", "sheets"] == [a.name for a in
+                                                          attrs.fields(HandResult)]
         assert i + 1 == r.hand_number
         assert g.n_teams == len(r.scores) == len(r.totals)
         assert len(r.net) in (g.n_teams, g.n_players)
         for s in r.scores:
             running[s.team] += s.total
         d = r.to_dict()
-        assert RECORD_FIELDS == list(d) and json.loads(json.dumps(d)) == d
+        assert RECORD_FIELDS == list(d) and json.loads(json.dumps(d)) == d  # (no pay, sheets)
     assert running == list(g.scores) or g.is_over  # game-end bonuses may follow the hands
     again = meldkit.GameState.from_json(g.to_json())
     assert again.hand_results == g.hand_results

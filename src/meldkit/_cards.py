@@ -124,6 +124,23 @@ def deck_card_kinds(deck) -> list[int]:
     return [k for k in range(52) if rank_of_kind(k) in keep]
 
 
+def run_order(deck) -> tuple[int, ...] | None:
+    """The ranks runs move through when they skip the ranks a stripped deck leaves out
+    (``deck.run_gaps: skip``): the kept ranks in the natural order; None: the natural 13
+    (a rank left out stops a run).
+
+    >>> from meldkit._schema import DeckSpec
+    >>> run_order(DeckSpec(ranks=["K", "A", "7", "J"], run_gaps="skip"))
+    (0, 6, 10, 12)
+    >>> run_order(DeckSpec(ranks=["K", "A", "7", "J"])) is None
+    True
+    """
+    ranks = getattr(deck, "ranks", None)
+    if not ranks or getattr(deck, "run_gaps", "stop") != "skip":
+        return None
+    return tuple(sorted({rank_index(r) for r in ranks}))
+
+
 def pack_deck_kinds(deck, players: int) -> list[int]:
     """The kind of every physical card, by card id, of a pack's ``deck`` at a table of
     ``players``: the standard decks (each with ``jokers_per_deck`` jokers), or, with

@@ -30,11 +30,14 @@ of 600 wall hands occur (about 1 hand in 50 scores, so a run of 1,000 has odds b
 
 def no_progress(results, idle) -> bool:
     """Whether a game has stopped making progress, judged from its finished hands
-    ``results`` (records with ``ended_by``, ``went_out`` and ``totals``): the last
-    :data:`NO_PROGRESS_HANDS` all idle (``idle(record)``: the engine says whether the hand
-    changed anything), or :data:`MAX_HANDS_WITHOUT_GAIN` hands since the leading total last
-    reached a new high.  Engines call it when a hand ends with nobody going out; it is a
-    pure function of the records, so a loaded save is judged the same way.
+    ``results`` (records with ``ended_by``, ``went_out`` and ``totals``, and ``sheets``
+    where the pack keeps score sheets): the last :data:`NO_PROGRESS_HANDS` all idle
+    (``idle(record)``: the engine says whether the hand changed anything), or
+    :data:`MAX_HANDS_WITHOUT_GAIN` hands since the leading game total last reached a new
+    high (with sheets, the sum of what the sheets counted: a sheet that has ended counts
+    nothing more).  Engines call it when a hand ends, whoever went out (a game whose hands
+    all go out may still never reach its target); it is a pure function of the records, so
+    a loaded save is judged the same way.
 
     >>> from types import SimpleNamespace as Hand
     >>> idle = Hand(ended_by="stock_empty", went_out=None, totals=(-50, -40))
@@ -50,13 +53,22 @@ def no_progress(results, idle) -> bool:
         return True
     if len(results) < MAX_HANDS_WITHOUT_GAIN:
         return False
-    totals = [0] * len(results[0].totals)
+    totals = [0] * len(_gain(results[0]))
     peak, since = 0, 0
     for h in results:
-        for t, v in enumerate(h.totals):
+        for t, v in enumerate(_gain(h)):
             totals[t] += v
         if max(totals) > peak:
             peak, since = max(totals), 0
         else:
             since += 1
     return since >= MAX_HANDS_WITHOUT_GAIN
+
+
+def _gain(h) -> tuple[int, ...]:
+    """What a finished hand added to each side's game total: what its score sheets counted
+    (bonuses included) where the pack keeps sheets, else its totals."""
+    sheets = getattr(h, "sheets", ())
+    if not sheets:
+        return h.totals
+    return tuple(map(sum, zip(*(e.totals for e in sheets))))

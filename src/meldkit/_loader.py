@@ -314,6 +314,12 @@ def _merge(base: _Doc, over: _Doc) -> _Doc:
         return out
 
     base_data = {k: v for k, v in base.data.items() if k != "name"}
+    sb, so = base_data.get("scoring"), over.data.get("scoring")
+    if (isinstance(sb, dict) and isinstance(so, dict) and "items" in sb and "items" not in so
+            and so.get("style", sb.get("style")) != sb.get("style")):
+        # a child that changes the style scores by it: the parent's items are its old style's
+        _forget(locs, sb["items"], ("scoring", "items"))
+        base_data["scoring"] = {k: v for k, v in sb.items() if k != "items"}
     data = merge(base_data, over.data, ())
     locs.update(over.locs)
     return _Doc(data, locs, over.deps + base.deps, over.labels + base.labels)
@@ -858,6 +864,7 @@ class _Checker:
             self.reserve,
             self.by_player_count,
             self.canasta_family,
+            self.discard_bans,
             self.stripped_deck,
             self.table_melds,
             self.key_owners,
@@ -1052,10 +1059,46 @@ class _Checker:
         return all(isinstance(r, str) and r.upper() in RANKS[:13] for r in ranks) and len(
             {r.upper() for r in ranks}) == len(ranks)
 
+    def _run_gaps(self, kept: set[int]) -> None:
+        """``deck.run_gaps: skip`` needs runs that can skip a gap: a run kind (whose ace
+        stands low where the deck keeps no ace), or sequences long enough for the kept
+        ranks."""
+        if self.spec.deck.run_gaps != "skip":
+            return
+        at = ("deck", "run_gaps")
+        melds = self.spec.melds
+        if kept == set(range(13)):
+            self.add(at, "skip, but deck.ranks keeps every rank: there is no gap to skip",
+                     related=(("deck", "ranks"),))
+        if melds.kinds:
+            runs = [i for i, k in enumerate(melds.kinds) if k.type == "run"]
+            if not runs:
+                self.add(at, "skip, but the pack has no run kind (melds.kinds): only runs "
+                         "have gaps", related=(("melds", "kinds"),))
+            for i in runs if 0 not in kept else ():
+                if melds.kinds[i].ace != "low":
+                    self.add(("melds", "kinds", i, "ace"), f"{melds.kinds[i].ace}, but the "
+                             "deck keeps no ace (deck.ranks) and its runs skip the gaps "
+                             "(deck.run_gaps): write low", related=(at,))
+        elif melds.sequences is None:
+            self.add(at, "skip, but the pack has no runs: in a rank-slot pack runs are "
+                     "melds.sequences", related=(("melds", "sequences"),))
+        else:
+            seq = melds.sequences
+            held = [r for r in seq.ranks if isinstance(r, str) and r.upper() in RANKS[:13]
+                    and rank_index(r) in kept]
+            if seq.max_size > len(held):
+                self.add(("melds", "sequences", "max_size"), f"{seq.max_size} is more than "
+                         f"the {len(held)} ranks of melds.sequences.ranks the deck keeps",
+                         related=(("deck", "ranks"), at))
+
     def stripped_deck(self) -> None:
         """``deck.ranks`` names each kept rank once, and the card keys name cards it has."""
         ranks = self.spec.deck.ranks
         if ranks is None:
+            if self.spec.deck.run_gaps == "skip":
+                self.add(("deck", "run_gaps"), "skip, but the deck leaves no rank out "
+                         "(deck.ranks is null): there is no gap to skip")
             return
         seen: set[str] = set()
         for i, r in enumerate(ranks):
@@ -1070,6 +1113,7 @@ class _Checker:
             self.add(("deck", "ranks"), "expected at least one rank (null: all 13)")
         if not self._ranks_ok() or not ranks:
             return
+        self._run_gaps({rank_index(r) for r in ranks})
         kept = set(deck_card_kinds(self.spec.deck)) | {JOKER_KIND}
         cards = self.spec.cards
         for key in ("wild", "bonus", "dead", "unmeldable"):
@@ -1256,6 +1300,7 @@ class _Checker:
         if deal.reserve:
             each = f"({each} + {deal.reserve} reserve)"
         upcard = 1 if deal.upcard else 0
+        turned = 1 if getattr(self.spec.cards, "turned_wild", "none") != "none" else 0
         failing = []
         for count in self._player_counts():
             deck = self._deck_size(count)
@@ -1265,9 +1310,10 @@ class _Checker:
             if hand != deal.hand:
                 each = (f"{hand} hand" if not deal.reserve
                         else f"({hand} hand + {deal.reserve} reserve)")
-            needed = count * (hand + deal.reserve) + upcard
+            needed = count * (hand + deal.reserve) + upcard + turned
             if needed > deck[0]:
-                plus = " + 1 upcard" if upcard else ""
+                plus = (" + 1 upcard" if upcard else "") + (" + 1 card turned for the wild "
+                                                             "rank" if turned else "")
                 text = f"{_plural(count, 'player')} × {each}{plus} = {needed} cards, "
                 failing.append((count, text + f"but the deck has {deck[1]}"))
         if failing:
@@ -1364,6 +1410,15 @@ class _Checker:
                          f"{kind.counts_as!r}, but going_out.required_books does not name "
                          f"{kind.counts_as!r}: it would change nothing",
                          related=(("going_out", "required_books"),))
+            if kind.adds is not None and kind.sequence and not self.spec.melds.kinds:
+                self.add(("books", "kinds", i, "adds"), f"{kind.adds}, but a sequence takes "
+                         "cards until melds.sequences.max_size, then no more: remove it",
+                         related=(("books", "kinds", i, "sequence"),))
+            if kind.adds in ("naturals", "wilds") and kind.wild_only:
+                self.add(("books", "kinds", i, "adds"), f"{kind.adds}, but a book of wild "
+                         "cards only takes no natural card: write wilds or none"
+                         if kind.adds == "naturals" else f"{kind.adds}: a book of wild cards "
+                         "only takes nothing else anyway (write any)")
             if kind.min_wilds < 0:
                 self.add(
                     ("books", "kinds", i, "min_wilds"), f"expected at least 0, got {kind.min_wilds}"
@@ -1496,11 +1551,51 @@ class _Checker:
         if spec.deal.reserve_per == "side" and self.engine() == CANASTA:
             self.add(("deal", "reserve_per"), "side, but a rank-slot pack deals each player "
                      "their own reserve: write player (reserves per side are table-meld packs')")
-        if spec.scoring.items and self.engine() == CANASTA:  # (a table pack's: table_melds)
+        pl = spec.players
+        if pl.sides_form != "seated" and self.engine() == CANASTA:
+            counts = [n for n in (pl.counts or range(pl.min, pl.max + 1)) if n >= 3]
+            if pl.partners != "never":
+                self.add(("players", "sides_form"), f"{pl.sides_form}, but players.partners "
+                         f"is {pl.partners}: sides form from players who each play alone at "
+                         "the deal (write partners: never)", related=(("players", "partners"),))
+            elif not counts:
+                self.add(("players", "sides_form"), f"{pl.sides_form}, but the pack is for two "
+                         "players, where the one who takes the pile already plays alone "
+                         "against the other: it would change nothing", related=(("players",),))
+        if (spec.scoring.items or spec.scoring.sheets or spec.game.sheets_end != "every") \
+                and self.engine() == CANASTA:  # (a table pack's: table_melds)
             from .kernel.checks import check_items
 
             check_items(spec, self.add)
+        if spec.stock.when_empty != "end_hand" and spec.game.hand_turn_limit is None:
+            # a stock renewed from the pile may go on for ever unless the hand is bounded
+            draws = [spec.turn.draw or 2, *spec.turn.draw_by_players.values()]
+            if self.engine() != CANASTA:
+                self.add(("stock", "when_empty"), f"{spec.stock.when_empty}, but "
+                         "game.hand_turn_limit is null: a stock renewed from the pile may "
+                         "last for ever (players drawing and discarding and nobody going "
+                         "out) — set a turn limit, after which the hand ends void",
+                         related=(("game", "hand_turn_limit"),))
+            elif min(draws) < 2:
+                self.add(("stock", "when_empty"), f"{spec.stock.when_empty}, but a turn "
+                         f"draws {min(draws)} card{'s' if min(draws) != 1 else ''} and "
+                         "game.hand_turn_limit is null: a rank-slot pack renews its stock "
+                         "from the pile only where a hand is sure to end — every turn "
+                         "drawing at least 2 cards, so that the stock and pile shrink, or a "
+                         "turn limit", related=(("turn", "draw"), ("game", "hand_turn_limit")))
         im, pile, game = spec.initial_meld, spec.pile, spec.game
+        if game.hand_turn_limit is not None and not 1 <= game.hand_turn_limit <= 100_000:
+            self.add(("game", "hand_turn_limit"), f"expected null or 1 to 100000, got "
+                     f"{game.hand_turn_limit}")
+        if "free" in pile.take_with and self.engine() == CANASTA:
+            if "onto_meld" in pile.take_with:
+                self.add(("pile", "take_with"), "free and onto_meld are both 'take' with no "
+                         "cards, and a free take already lets the top card go onto a meld: "
+                         "keep one")
+            if game.hand_turn_limit is None:
+                self.add(("pile", "take_with"), "free, but game.hand_turn_limit is null: a "
+                         "pile taken freely may pass from hand to hand and the hand never "
+                         "end — set a limit", related=(("game", "hand_turn_limit"),))
         if im.by_hand and im.minimums:
             self.add(("initial_meld", "minimums"), "not used when initial_meld.by_hand is "
                      "given (minimums by hand number): remove one of the two",
@@ -1550,6 +1645,45 @@ class _Checker:
                      related=(("scoring", "bonus", "set_size"),))
         self._required_books_possible()
 
+    def discard_bans(self) -> None:
+        """``pile.discard_bans``: each entry names cards (ranks in a rank-slot pack, which
+        discards by rank), and its condition can come to hold — a book of the card's rank
+        needs a rank that makes books; no bans where melds are laid only on a knock."""
+        spec, engine = self.spec, self.engine()
+        bans = spec.pile.discard_bans
+        if not bans or engine not in (CANASTA, TABLE):
+            return
+        if spec.knock.max_deadwood is not None:
+            self.add(("pile", "discard_bans"), "a discard ban waits for books or melds, but "
+                     "in a knocking pack melds are laid only on a knock",
+                     related=(("knock", "max_deadwood"),))
+            return
+        wild = self._kinds(spec.cards.wild)
+        natural = {r for r in range(13) if not {r * 4 + s for s in range(4)} <= wild}
+        if engine == CANASTA:
+            natural -= {rank_of_kind(k) for k in self._kinds(spec.cards.unmeldable)}
+        elif not any(k.type == "set" for k in spec.melds.kinds):
+            natural = set()  # a book of a rank is a set, and the pack has no set kind
+        for i, ban in enumerate(bans):
+            at = ("pile", "discard_bans", i)
+            if not ban.cards:
+                self.add((*at, "cards"), "names no card: list the cards banned")
+            for j, selector in enumerate(ban.cards):
+                if not self._selector_ok((*at, "cards", j), selector):
+                    continue
+                if engine == CANASTA and not _is_rank(selector):
+                    rank = RANKS[rank_of_kind(min(kinds_matching(selector)))]
+                    self.add((*at, "cards", j), f"{selector!r} is a card code, but "
+                             f"{ENGINE_NAMES[CANASTA]} ({ENGINE_PACKS[CANASTA]}) discards by "
+                             f"rank: write {rank!r}")
+                elif ban.unless == "book_of_rank" and not any(
+                        rank_of_kind(k) in natural and k not in wild
+                        for k in kinds_matching(selector)):
+                    self.add((*at, "cards", j), f"{selector!r}, unless book_of_rank, but no "
+                             "book of its rank can be made (a wild or unmeldable rank, or no "
+                             "set kind in melds.kinds): it would never be discarded",
+                             related=((*at, "unless"),))
+
     def _required_books_possible(self) -> None:
         """A book kind named n times in going_out.required_books needs n books of it; with
         books that keep growing a side has one meld per rank, so a kind limited to fewer
@@ -1562,8 +1696,8 @@ class _Checker:
         for i, name in enumerate(spec.going_out.required_books):
             seen[name] = seen.get(name, 0) + 1
             kind = kinds.get(name)
-            if kind is None or seen[name] < 2:
-                continue
+            if kind is None or seen[name] < 2 or kind.adds == "none":
+                continue  # (a kind that closes frees its rank for another meld)
             most = 1 if kind.wild_only else (len(kind.ranks) if kind.ranks is not None else None)
             if most is not None and seen[name] > most:
                 self.add(("going_out", "required_books", i),

@@ -519,8 +519,8 @@ def _check_canasta_kernel(spec, add) -> None:
                 "ranks or smaller melds", related=(("cards", "wild"),))
     if not spec.hand_end.stock_empty:
         add(("hand_end", "stock_empty"), "false is not supported: once the stock is empty, "
-            "a player who cannot take the discard pile would have no legal action (nothing "
-            "reshuffles the pile); write true")
+            "a player who cannot take the discard pile would have no legal action (a pile "
+            "too small for stock.when_empty to renew the stock leaves none); write true")
     scoring = spec.scoring
     if getattr(scoring, "style", "canasta") != "canasta":
         return

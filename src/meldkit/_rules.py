@@ -17,6 +17,7 @@ from ._cards import (
     pack_deck_kinds,
     rank_index,
     rank_of_kind,
+    run_order,
 )
 from ._actions import ActionSpace
 from ._registry import plugin_for
@@ -45,11 +46,21 @@ def _ranks(selectors) -> frozenset[int]:
     return frozenset(rank_index(s) for s in selectors or ())
 
 
+BAN_WAITS = {
+    "book_of_rank": "until your side holds a book of {rank}s",
+    "book": "until your side holds a book",
+    "opened": "until your side has made its initial meld",
+    "going_out": "except as your last card, going out",
+}
+"""What each condition of ``pile.discard_bans`` (``unless``) waits for, in a refusal's
+words; both meld models say it so."""
+
+
 class BookKindRule:
     """A compiled book kind: which books it matches and what it scores."""
 
     __slots__ = ("name", "value", "ranks", "wild_only", "sequence", "min_wilds", "max_wilds",
-                 "index", "counts_as")
+                 "index", "counts_as", "adds")
 
     def __init__(self, spec, index: int, counts_as: int | None = None):
         self.name = spec.name
@@ -62,6 +73,8 @@ class BookKindRule:
         self.index = index
         self.counts_as = counts_as
         """The index of the kind this one also counts as for going out (``counts_as``)."""
+        self.adds = spec.adds
+        """What a book of this kind still takes (``adds``; None: the pack's default)."""
 
     def matches(self, rank: int, n_wild: int) -> bool:
         """Whether a book of ``rank`` (``WILD`` for a wild book) with ``n_wild`` wilds is of
@@ -219,8 +232,12 @@ class Rules:
         self.wild_melds = m.wild_melds
         self.book_size = spec.books.size
         self.close_at_size = spec.books.close_at_size
-        self.max_meld_size = self.book_size if self.close_at_size else 10**9
         self.book_kinds = book_kind_rules(spec.books.kinds)
+        self.adds_by_kind = any(k.adds is not None for k in self.book_kinds)
+        """Whether a book kind says what its books still take (``books.kinds[].adds``):
+        books then close, or take only some cards, kind by kind."""
+        self.max_meld_size = (self.book_size if self.close_at_size and not self.adds_by_kind
+                              else 10**9)
         self._book_kind_memo: dict[tuple[int, int], BookKindRule | None] = {}
         self.book_kind_index = {k.name: k.index for k in self.book_kinds}
         self.required_books = tuple(self.book_kind_index[n] for n in spec.going_out.required_books)
@@ -241,6 +258,9 @@ class Rules:
         """A card's suit decides which sequence it continues: discards name their suit,
         and melds of a rank keep the suits sequences need (``RummyState._card_to_lay``)."""
         self.seq_ranks: tuple[int, ...] = tuple(rank_index(r) for r in sq.ranks) if sq else ()
+        skip = run_order(spec.deck)  # deck.run_gaps: skip — a left-out rank is no gap
+        if skip is not None:
+            self.seq_ranks = tuple(r for r in self.seq_ranks if r in skip)
         self.seq_pos = [-1] * (N_RANKS + 1)
         for i, r in enumerate(self.seq_ranks):
             self.seq_pos[r] = i
@@ -270,11 +290,28 @@ class Rules:
         self.take_natural_pair = "natural_pair" in p.take_with
         self.take_natural_and_wild = "natural_and_wild" in p.take_with
         self.take_onto_meld = "onto_meld" in p.take_with
+        self.take_free = "free" in p.take_with
+        """Whether an unfrozen pile may be taken whole, melding nothing (``take``)."""
+        self.turn_limit = spec.game.hand_turn_limit
+        """Turns after which a hand still going ends void (``game.hand_turn_limit``)."""
         self.take_onto_book = p.onto_book
         self.frozen_same_rank_pair = p.frozen_take_with == "same_rank_pair"
         self.frozen_until_melded = p.frozen_until_melded
         self.take_count = p.take_count
         self.single_card_rule = p.single_card_rule
+        self.discard_ban_of: list[tuple[str, ...]] = [()] * (N_RANKS + 1)
+        """Per rank, the conditions each ban on discarding it waits for
+        (``pile.discard_bans``: the card is banned while one of them does not hold)."""
+        for ban in p.discard_bans:
+            for r in _ranks(ban.cards):
+                self.discard_ban_of[r] += (ban.unless,)
+        self.discard_bans = any(self.discard_ban_of)
+        """Whether any card is banned from the discard (a pack without bans lists its
+        discards as before)."""
+        self.all_banned_pass = p.all_banned == "pass"
+        self.sides_form = spec.players.sides_form == "first_pile_take"
+        """Whether the first to take the pile plays alone against a side of the others
+        (``players.sides_form``)."""
         r = spec.reserve
         self.reserve_size = spec.deal.reserve
         self.pickup_on_book = r.pickup_on_book
@@ -288,6 +325,10 @@ class Rules:
         self.keep_card = spec.turn.keep_card_to_discard
         h = spec.hand_end
         self.stock_empty_ends = h.stock_empty
+        self.renews_stock = spec.stock.when_empty != "end_hand"
+        """Whether the pile but its top card becomes a new stock at the end of a turn that
+        leaves the stock empty, if it holds more cards than a turn draws
+        (``stock.when_empty``)."""
         self.players_leave = h.players_out_without_discard
         self.one_side_left_ends = h.one_side_left
         self.target = spec.game.target
@@ -410,6 +451,36 @@ class Rules:
             if len(self._book_kind_memo) < 4096:  # wild counts are bounded by the deck
                 self._book_kind_memo[key] = found
             return found
+
+    def book_adds(self, rank: int, n_wild: int) -> str:
+        """What a book of ``rank`` with ``n_wild`` wild cards still takes: ``any``,
+        ``naturals``, ``wilds`` or ``none`` (its kind's ``adds``, else ``books.
+        close_at_size``'s)."""
+        kind = self.book_kind(rank, n_wild) if self.adds_by_kind else None
+        if kind is not None and kind.adds is not None:
+            return kind.adds
+        return "none" if self.close_at_size else "any"
+
+    def book_adds_ok(self, rank: int, have: int, have_wild: int, add_nat: int,
+                     add_wild: int) -> tuple[str, str] | None:
+        """None if ``add_nat`` natural and ``add_wild`` wild cards may go onto a meld of
+        ``rank`` holding ``have`` cards (``have_wild`` wild), as the book kinds' ``adds``
+        say — a book takes what its kind takes, and a book of a kind that closes holds
+        ``books.size`` cards — else ``(code, sentence)``.  Asked only with
+        :attr:`adds_by_kind`."""
+        size = self.book_size
+        if have >= size:
+            adds = self.book_adds(rank, have_wild)
+            if adds == "none":
+                return ("add/book-closed", "that book is closed: it takes no more cards")
+            if adds == "naturals" and add_wild:
+                return ("add/book-naturals-only", "that book takes only natural cards")
+            if adds == "wilds" and add_nat:
+                return ("add/book-wilds-only", "that book takes only wild cards")
+        if have + add_nat + add_wild > size and self.book_adds(
+                rank, have_wild + add_wild) == "none":
+            return ("meld/too-large", f"a book of that kind holds {size} cards and is closed")
+        return None
 
     def meld_shape_ok(self, rank: int, n_nat: int, n_wild: int) -> tuple[str, str] | None:
         """None if a meld of ``rank`` (``WILD`` for wild-only) with these counts is valid,

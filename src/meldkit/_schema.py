@@ -61,7 +61,16 @@ class DeckSpec:
         None,
         "A stripped deck: the ranks each standard deck keeps, all four suits of each (`[A, "
         "\"2\", \"3\", \"4\", \"5\", \"6\", \"7\", J, Q, K]`: 40 cards); null: all 13. Runs "
-        "keep the natural order, so a run does not cross a rank left out.",
+        "keep the natural order, so a run does not cross a rank left out (see `run_gaps`).",
+    )
+    run_gaps: Literal["stop", "skip"] = _f(
+        "stop",
+        "With `deck.ranks`: a rank left out `stop`s a run, or runs `skip` it — the kept ranks "
+        "next to each other are adjacent, so 6-7-J is a run where 8, 9 and 10 are left out "
+        "(Conquian, Chinchón). In the natural order in table-meld packs (each run kind's "
+        "`ace` as usual; refused beside an `ace` other than low when the deck keeps no ace), "
+        "along `melds.sequences.ranks` in rank-slot packs. Needs runs: a run kind, or "
+        "`melds.sequences`.",
     )
 
 
@@ -92,6 +101,15 @@ class PlayersSpec:
         "With `partners: optional`: whether a table of this many plays in partnerships when "
         "the game option `partners` is not given (`{4: true, 6: true}`); a count not listed "
         "plays alone.",
+    )
+    sides_form: Literal["seated", "first_pile_take"] = _f(
+        "seated",
+        "Rank-slot packs where each plays alone at the deal: `first_pile_take`, the player "
+        "who first takes the discard pile in a hand plays alone against the others, who "
+        "become one side for the rest of the hand — their melds join (one meld per rank), "
+        "each may lay off onto the side's melds, and each scores the side's total for the "
+        "hand; a player who goes out before the pile was ever taken plays alone so "
+        "(Cutthroat Canasta). `seated`: the sides are the seating.",
     )
 
 
@@ -143,6 +161,17 @@ class CardsSpec:
     """What each card is: wild, bonus, dead, unmeldable, and its value."""
 
     wild: list[str] = _f(["JK", "2"], "Wild cards.")
+    turned_wild: Literal["none", "rank", "next_rank"] = _f(
+        "none",
+        "Table-meld packs: a rank wild for the deal, chosen by a card turned at the deal — "
+        "after the hands and the upcard, the top card of the stock is turned face up and "
+        "set aside for the deal (a joker turned is set aside too, and another turned), and "
+        "every card of its `rank`, or of the `next_rank` above it (a king: aces; in a "
+        "stripped deck the next rank it keeps), is wild for the deal, besides `wild`. In "
+        "actions a card of that rank is named by its role, `*` and its suit (`meld 5H 7H "
+        "*C`: the wild club), so that an action's id is the same in every deal; `9C` is "
+        "read as `*C` in a deal where nines are wild.",
+    )
     bonus: list[str] = _f(
         [], "Bonus cards (red 3s): laid out at once when dealt or drawn and replaced from the stock."
     )
@@ -183,6 +212,31 @@ class TurnSpec:
         "the first number as the cards against them if they drop in the hand's first round "
         "of turns, the second later (`[20, 40]`); the hand ends when one player is left in "
         "it, who scores nothing against. Empty: no dropping.",
+    )
+    stock_card: Literal["hand", "turned"] = _f(
+        "hand",
+        "Table-meld packs: what a stock draw does with its card — takes it into the `hand`, "
+        "or `turned`: turns it face up, and it is never taken into the hand: the player melds "
+        "it at once with cards from the hand (`meld 5H 6H 7H`) or lays it off (`add 7H to "
+        "m2`), then plays on and discards as usual — or `pass`es it, ending the turn, and it "
+        "goes on as `turned_passes` says (Conquian). One card a draw (`draw: 1`); not with "
+        "knocking, an opening (`initial_meld`), books needed to go out, reserves or buying.",
+    )
+    turned_passes: Literal["pile", "next"] = _f(
+        "pile",
+        "With `stock_card: turned`: where a turned card that is passed goes — onto the "
+        "discard `pile` (the next player may take it as a discard, as `pile.take` says), or "
+        "to the `next` player, whose turn it is: instead of drawing, they use it or pass it "
+        "on; a card every player in the hand has passed goes onto the pile.",
+    )
+    forced: list[Literal["turned", "discard"]] = _f(
+        [],
+        "Table-meld packs: cards a player who can use them at once — meld them with cards "
+        "from the hand, or lay them off — must use: `turned`, the turned card "
+        "(`stock_card: turned`) may not be passed; `discard`, the player to draw must take "
+        "the top card of the discard pile (a discard, or a turned card passed on) instead "
+        "of drawing, and use it at once. Empty: no forcing. Not with an opening, books "
+        "needed to go out, reserves or knocking.",
     )
 
 
@@ -305,6 +359,15 @@ class BookKind:
         "The name of another kind this book also counts as toward `going_out.required_books` "
         "(`clean`: a clean run is a clean book for going out; null: only its own kind).",
     )
+    adds: Literal["any", "naturals", "wilds", "none"] | None = _f(
+        None,
+        "What a book of this kind still takes once it is a book: `any` card, only "
+        "`naturals`, only `wilds`, or `none` — closed at `books.size` (in a rank-slot pack "
+        "the side may then start a new meld of its rank). Null: the pack's `books."
+        "close_at_size` in a rank-slot pack (`none` when true), `any` in a table-meld pack "
+        "(books keep growing). A book whose kind changes as cards are added (a wild card on "
+        "a clean book) takes what its new kind takes.",
+    )
 
 
 @frozen
@@ -315,7 +378,8 @@ class BooksSpec:
 
     size: int = _f(7, "Cards that make a meld a book.")
     close_at_size: bool = _f(
-        True, "A book is closed at `size` and takes no more cards; false: books keep growing."
+        True, "A book is closed at `size` and takes no more cards; false: books keep growing. "
+        "A book kind's `adds` says otherwise for its own books.",
     )
     kinds: list[BookKind] = _f([], "The kinds of book, in matching order.")
 
@@ -377,17 +441,35 @@ class InitialMeldSpec:
 
 
 @frozen
+class DiscardBan:
+    """Cards that may not be discarded unless a condition holds (`pile.discard_bans`)."""
+
+    cards: list[str] = _f(
+        [], "The cards banned: ranks (`\"7\"`, `JK`), or card codes (`7H`) in table-meld packs."
+    )
+    unless: Literal["book_of_rank", "book", "opened", "going_out"] = _f(
+        "book_of_rank",
+        "When they may be discarded after all: `book_of_rank`, once the player's side holds a "
+        "book of the card's rank (no 7 until the side has a book of 7s); `book`, once it "
+        "holds any book; `opened`, once it has made its initial meld (the player has opened, "
+        "in a table-meld pack); `going_out`, as the player's last card, going out.",
+    )
+
+
+@frozen
 class PileSpec:
     """The discard pile."""
 
     freezes_on: list[str] = _f(["JK", "2"], "Discarding one of these freezes the pile.")
     blocked_by: list[str] = _f(["3"], "A pile with one of these on top cannot be taken.")
     requires_melded: bool = _f(False, "Only a side that has already melded may take the pile.")
-    take_with: list[Literal["natural_pair", "natural_and_wild", "onto_meld"]] = _f(
+    take_with: list[Literal["natural_pair", "natural_and_wild", "onto_meld", "free"]] = _f(
         ["natural_pair", "natural_and_wild"],
         "Ways to take an unfrozen pile: the top card with two naturals of its rank, with one "
         "natural and one wild card, or alone onto the side's open meld of its rank (or, with "
-        "`melds.sequences`, onto the end of one of the side's sequences).",
+        "`melds.sequences`, onto the end of one of the side's sequences); or `free`: the "
+        "whole pile into the hand, melding nothing (`take`; not beside `onto_meld`, and it "
+        "needs `game.hand_turn_limit`).",
     )
     take: Literal["pile", "top", "deep"] = _f(
         "pile",
@@ -442,6 +524,19 @@ class PileSpec:
         "How a frozen pile is taken: two naturals of the top's rank, or two cards of the top "
         "card's own rank even if wild (two deuces for a deuce).",
     )
+    discard_bans: list[DiscardBan] = _f(
+        [],
+        "Cards that may not be discarded until a condition holds, each `{cards, unless}` "
+        "(`[{cards: [\"7\"], unless: book_of_rank}]`: no 7 until the side holds a book of "
+        "7s); a card two entries name is discarded only when both conditions hold. What a "
+        "player holding only banned cards does is `all_banned`.",
+    )
+    all_banned: Literal["lift", "pass"] = _f(
+        "lift",
+        "With `discard_bans`, a player whose every card is banned: `lift`, may discard any of "
+        "them; `pass`, ends the turn without a discard (`end` in a rank-slot pack, `pass` in "
+        "a table-meld pack), keeping the cards.",
+    )
 
 
 @frozen
@@ -467,12 +562,16 @@ class ReserveSpec:
 
 @frozen
 class StockSpec:
-    """When the stock runs low (table-meld packs)."""
+    """When the stock runs low or out."""
 
-    when_empty: Literal["end_hand", "turn_pile"] = _f(
+    when_empty: Literal["end_hand", "turn_pile", "shuffle_pile"] = _f(
         "end_hand",
-        "When a player must draw from an empty stock: the hand ends (`end_hand`), or the "
-        "discard pile but its top card is turned over, unshuffled, as a new stock (`turn_pile`).",
+        "When a turn ends with the stock empty: the hand ends when a player must draw from "
+        "it (`end_hand`), or the discard pile but its top card becomes a new stock — turned "
+        "over, unshuffled (`turn_pile`), or shuffled (`shuffle_pile`) — if it holds more "
+        "cards than a turn draws (else the hand ends as with `end_hand`). In rank-slot "
+        "packs the pile stays as frozen as it was, and only where every turn draws at least "
+        "2 cards (`turn.draw`), so that the stock and pile shrink and a hand always ends.",
     )
     wall: int = _f(
         0,
@@ -599,6 +698,28 @@ class BonusScoring:
 
 
 @frozen
+class SheetSpec:
+    """A score sheet: a running game of its own that each hand is counted in."""
+
+    name: str = _f("", "The sheet's name, as the view, the hand record and the rules sheet "
+                   "show it (a word: `game_1`).")
+    items: list[dict[str, Any]] | None = _f(
+        None, "What the sheet counts, as `scoring.items` (null: the hand's own items — "
+        "`scoring.items`, or the style's).")
+    target: int | None = _f(
+        None, "The sheet ends after the hand in which a side reaches this total on it (null: "
+        "`game.target` for the table's size).")
+    from_win: int = _f(
+        0, "A side's hands count on this sheet from its n-th hand won, that hand included "
+        "(0: every hand; Hollywood gin's games: 1, 2 and 3).")
+    game_bonus: int | None = _f(
+        None, "Bonus to the sheet's winner when it ends (null: `game.game_bonus`).")
+    box_bonus: int | None = _f(
+        None, "Bonus per hand a side won that the sheet counted, when it ends (null: "
+        "`game.box_bonus`).")
+
+
+@frozen
 class ScoringSpec:
     """Scoring at the end of each hand."""
 
@@ -613,10 +734,14 @@ class ScoringSpec:
 
     items: list[dict[str, Any]] = _f(
         [],
-        "The hand's score as items, in place of `style`'s. A rank-slot pack lists the "
+        "The hand's score as items, in place of `style`'s (every bundled pack lists its "
+        "own). A rank-slot pack lists the "
         "canasta items it counts (`books`, `melded_cards`, `bonus_cards`, `dead_cards`, "
         "`hand_cards`, `reserve_cards`, `going_out`, each with the parameters its scoring "
-        "keys give unless the entry gives them) and `bonus`, `multiply`. A table-meld pack "
+        "keys give unless the entry gives them; `bonus_cards`' `negative_unless: melded` or "
+        "`out` counts them against a side that has not melded, or not gone out) and `bonus`, "
+        "`multiply`, `pay`. A knocking pack lists `knock` (its parameters from the `knock` "
+        "keys) and may add `pay`. A table-meld pack "
         "lists each `{item: <name>, <parameter>: <value>}` from `laid` (each player scores "
         "the cards they laid, melds and lay-offs; `low_ace`: what an ace at the low end of a "
         "run counts; `wilds: as_card`: a wild card at the value of the card it stands for), "
@@ -628,7 +753,17 @@ class ScoringSpec:
         "more than `most` in the hand, the winner collecting no more) and "
         "`multiply` (everything listed above it, times `by` — default 2 — `when` the hand "
         "meets a condition: `out_at_once`, the player who went out laid their whole hand in "
-        "that one turn); the plugin's `adjust_scores` and the game-end bonuses follow.",
+        "that one turn); `pay` (payments between players, recorded payer to payee: `stake`, "
+        "`per: hand` or `point` — each point the payer holds —, `between: winner` — each "
+        "player not on the winner's side pays the winner — or `every_pair` — of two players "
+        "on different sides, who holds more pays the other —, `when`; refused where the "
+        "lowest total wins); the plugin's `adjust_scores` and the game-end bonuses follow.",
+    )
+    sheets: list[SheetSpec] = _f(
+        [],
+        "Several scores at once: each hand is counted on every sheet, each a running game "
+        "with its own target, items and bonuses; the game's total is the sum of the sheets, "
+        "and the game ends when they have ended (`game.sheets_end`). Empty: one score.",
     )
     melded_cards: bool = _f(True, "Add the card values of cards in books and melds.")
     bonus: BonusScoring = _f(BonusScoring(), "Bonus cards.")
@@ -686,8 +821,16 @@ class GameSpec:
     )
     hand_turn_limit: int | None = _f(
         None,
-        "Table-meld packs: a hand still going after this many turns ends void, so that games "
-        "between bots always end (null: no limit).",
+        "A hand still going after this many turns ends void (nobody scores for it), so that "
+        "games between bots always end (null: no limit); a rank-slot pack that lets the pile "
+        "be taken freely (`pile.take_with: [free]`) needs one, and so does a table-meld pack "
+        "whose pile may be taken without melding the card taken (unless "
+        "`pile.taken_melded: always`; a knocking pack: or `knock.pile_take_limit`).",
+    )
+    sheets_end: Literal["every", "first"] = _f(
+        "every",
+        "With `scoring.sheets`: the game ends when every sheet has ended (`every`), or when "
+        "the first one does (`first`); the highest (or lowest) total of all the sheets wins.",
     )
     tie: Literal["play_on", "draw"] = _f(
         "play_on",
@@ -724,7 +867,7 @@ class RulePackSpec:
     initial_meld: InitialMeldSpec = _f(InitialMeldSpec(), "The initial meld.")
     pile: PileSpec = _f(PileSpec(), "The discard pile.")
     reserve: ReserveSpec = _f(ReserveSpec(), "Reserve piles.")
-    stock: StockSpec = _f(StockSpec(), "The stock running low (table-meld packs).")
+    stock: StockSpec = _f(StockSpec(), "The stock running low or out.")
     knock: KnockSpec = _f(KnockSpec(), "Knocking (gin).")
     going_out: GoingOutSpec = _f(GoingOutSpec(), "Going out.")
     hand_end: HandEndSpec = _f(HandEndSpec(), "End of a hand.")
@@ -814,10 +957,13 @@ KEY_READERS: dict[str, KeyOwners] = {
     "deck.jokers": _k(CANASTA, TABLE, inert=None),
     "deck.jokers_by_players": _k(CANASTA, TABLE, inert={}),
     "deck.ranks": _k(CANASTA, TABLE, inert=None),
+    "deck.run_gaps": _k(CANASTA, TABLE, inert="stop", needs="deck.ranks, and runs (a run "
+                        "kind, or melds.sequences)"),
     # --- players and sides: the seating every engine shares
     "players.min": _ALL, "players.max": _ALL, "players.partners": _ALL, "players.teams": _ALL,
     "players.team_size": _ALL, "players.min_for_partners": _ALL, "players.counts": _ALL,
     "players.partners_by_players": _ALL,
+    "players.sides_form": _k(CANASTA, inert="seated"),
     # --- the deal
     "deal.hand": _ALL,
     "deal.hand_by_players": _k(CANASTA, TABLE, inert={}),
@@ -833,6 +979,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "deal.next_hand_first": _k(CANASTA, TABLE, inert="left_of_previous"),
     # --- cards: the canasta categories; wild cards and values in both kernels
     "cards.wild": _k(CANASTA, TABLE, inert=[]),
+    "cards.turned_wild": _k(TABLE, inert="none"),
     "cards.bonus": _k(CANASTA, inert=[]),
     "cards.dead": _k(CANASTA, inert=[]),
     "cards.unmeldable": _k(CANASTA, inert=[]),
@@ -840,6 +987,9 @@ KEY_READERS: dict[str, KeyOwners] = {
     # --- the turn (Houses draws one card)
     "turn.draw": _k(CANASTA, TABLE, inert=1),
     "turn.drop": _k(TABLE, inert=[]),
+    "turn.stock_card": _k(TABLE, inert="hand"),
+    "turn.turned_passes": _k(TABLE, needs="turn.stock_card: turned"),
+    "turn.forced": _k(TABLE, inert=[]),
     "turn.draw_by_players": _k(CANASTA, TABLE, inert={}),
     "turn.keep_card_to_discard": _C,
     # --- melds: rank slots in the canasta kernel, kinds in the table kernel
@@ -873,6 +1023,8 @@ KEY_READERS: dict[str, KeyOwners] = {
     "pile.frozen_until_melded": _C, "pile.single_card_rule": _C, "pile.take_count": _C,
     "pile.onto_book": _k(CANASTA, needs="pile.take_with: [onto_meld]"),
     "pile.frozen_take_with": _C,
+    "pile.discard_bans": _k(CANASTA, TABLE, inert=[]),
+    "pile.all_banned": _k(CANASTA, TABLE, needs="pile.discard_bans"),
     "pile.buy_limit": _k(TABLE, inert=0),
     "pile.taken_melded": _k(TABLE, inert="no"),
     "pile.buy_penalty": _k(TABLE, needs="pile.buy_limit above 0"),
@@ -882,7 +1034,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "reserve.bonus_replaced": _k(CANASTA, needs="deal.reserve above 0 and cards.bonus"),
     "reserve.pickup_on_empty_hand": _k(CANASTA, needs="deal.reserve above 0"),
     # --- the stock running low
-    "stock.when_empty": _k(TABLE, inert="end_hand"),
+    "stock.when_empty": _k(CANASTA, TABLE, inert="end_hand"),
     "stock.wall": _k(TABLE, inert=0),
     "stock.wall_knock_with_upcard": _k(TABLE, needs="stock.wall above 0"),
     # --- knocking
@@ -911,6 +1063,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     # --- scoring: the style in both kernels, canasta's items in the canasta kernel
     "scoring.style": _CT,
     "scoring.items": _k(CANASTA, TABLE, inert=[]),
+    "scoring.sheets": _k(CANASTA, TABLE, inert=[]),
     "scoring.melded_cards": _C,
     "scoring.bonus.value": _k(CANASTA, needs="cards.bonus"),
     "scoring.bonus.set_size": _k(CANASTA, needs="cards.bonus"),
@@ -932,8 +1085,9 @@ KEY_READERS: dict[str, KeyOwners] = {
     "game.winner": _k(TABLE, inert="highest"),
     "game.game_bonus": _k(TABLE, inert=0),
     "game.box_bonus": _k(TABLE, inert=0),
-    "game.hand_turn_limit": _k(TABLE, inert=None),
+    "game.hand_turn_limit": _k(CANASTA, TABLE, inert=None),
     "game.tie": _CT,
+    "game.sheets_end": _k(CANASTA, TABLE, needs="scoring.sheets"),
     "game.eliminate_above": _k(TABLE, inert=None),
 }
 """Every key of the pack format (as :func:`pack_leaves` names them) and the engines that
@@ -948,6 +1102,9 @@ KEY_NEEDS: dict[str, tuple[str, str]] = {
     "scoring.dead_in_hand": ("cards.dead", "no card is dead (cards.dead is empty), so it "
                              "would score nothing: list the dead cards in cards.dead, or "
                              "remove it"),
+    "pile.all_banned": ("pile.discard_bans", "no card is banned from the discard "
+                        "(pile.discard_bans is empty), so no hand is all banned: list the "
+                        "bans in pile.discard_bans, or remove it"),
 }
 """Needs the loader enforces: key → (the key it needs set, the sentence of the refusal).
 Each is a key that is honoured only when another is set to something but its default."""

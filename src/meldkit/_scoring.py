@@ -14,8 +14,8 @@ import attr
 import attrs
 
 from ._rules import Rules
-from .kernel.scoring import (NAMED, Item, ScoreLine, canasta_preset, compile_items,
-                             listed_items, score)
+from .kernel.scoring import (NAMED, Item, ScoreLine, compile_items, listed_items,
+                             rank_slot_preset, score)
 
 
 @attrs.frozen
@@ -54,6 +54,12 @@ class HandFinal:
     ext: dict = attrs.field(factory=dict, hash=False)
     """Plugin data (``state.ext``) as it stood at the end of the hand, so a plugin's
     ``adjust_scores`` can rescore the hand later from the record alone."""
+    sides: tuple[int, ...] = ()
+    """``players.sides_form``: per seat, the side it scored with — the index in ``melds``
+    of the melds it played (the lone player's own, the others' joined under the lowest
+    seat among them); empty: the sides were the seating (``team_of``)."""
+    void: bool = False
+    """The hand ended void (``game.hand_turn_limit``): nobody scores for it."""
 
     @property
     def at_once(self) -> bool:
@@ -64,7 +70,12 @@ class HandFinal:
     def to_dict(self) -> dict:
         """JSON-able form (lists, not tuples)."""
         # attrs.asdict always keeps tuples; attr.asdict can turn them into lists
-        return attr.asdict(self, retain_collection_types=False)
+        d = attr.asdict(self, retain_collection_types=False)
+        if not self.sides:
+            del d["sides"]  # (written only where sides formed)
+        if not self.void:
+            del d["void"]  # (written only for a void hand)
+        return d
 
     @classmethod
     def from_dict(cls, d: dict) -> HandFinal:
@@ -81,6 +92,8 @@ class HandFinal:
             concealed=d["concealed"],
             hand_number=d.get("hand_number", 0),
             ext=d.get("ext", {}),
+            sides=tuple(d.get("sides", ())),
+            void=d.get("void", False),
         )
 
 
@@ -149,14 +162,70 @@ def canasta_items(rules: Rules) -> tuple[Item, ...]:
     if items is None:
         sc = rules.spec.scoring
         items = _ITEMS[rules] = compile_items(
-            listed_items(sc) if sc.items else canasta_preset(sc), rules)
+            listed_items(sc) if sc.items else rank_slot_preset(rules.spec), rules)
+    return items
+
+
+_SHEET_ITEMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def sheet_items(rules: Rules) -> tuple[tuple[Item, ...] | None, ...]:
+    """Each score sheet's own items (``scoring.sheets[].items``; None: the sheet counts
+    the hand's), compiled once per :class:`Rules`."""
+    items = _SHEET_ITEMS.get(rules)
+    if items is None:
+        sc = rules.spec.scoring
+        items = _SHEET_ITEMS[rules] = tuple(
+            None if sh.items is None else compile_items(listed_items(sc, sh.items), rules)
+            for sh in sc.sheets)
     return items
 
 
 def score_hand(rules: Rules, final: HandFinal) -> list[TeamScore]:
     """Score every team for a hand that ended as ``final`` describes (the scoring pass,
     :func:`meldkit.kernel.scoring.score`, without the plugin's adjustments)."""
+    if final.void:
+        return void_lines(final)
+    if final.sides:
+        by_side, side = side_final(final)
+        return by_seating(final, side, score(by_side, canasta_items(rules),
+                                             line=TeamScore).lines)
     return list(score(final, canasta_items(rules), line=TeamScore).lines)
+
+
+def void_lines(final: HandFinal) -> list[TeamScore]:
+    """A void hand's lines (``game.hand_turn_limit``): every team scores nothing."""
+    return [TeamScore(t) for t in range(max(final.team_of) + 1)]
+
+
+def side_final(final: HandFinal) -> tuple[HandFinal, tuple[int, ...]]:
+    """A hand whose sides formed during play (``final.sides``) as the scoring pass reads
+    it: ``(the record with the sides as its teams, numbered 0…, each side's melds, the
+    side of each seat)``.
+
+    >>> f = HandFinal(team_of=(0, 1, 2), hands=((), (), ()), reserves=((), (), ()),
+    ...               reserve_taken=(True,) * 3, bonus=((), (), ()),
+    ...               melds=(((8, (1, 2, 3)),), ((5, (4, 5, 6)),), ()),
+    ...               melded=(True, True, False), went_out=1, concealed=False,
+    ...               sides=(0, 1, 0))
+    >>> by_side, side = side_final(f)
+    >>> by_side.team_of, by_side.melds[1], side
+    ((0, 1, 0), ((5, (4, 5, 6)),), (0, 1, 0))
+    """
+    order = sorted(set(final.sides))
+    index = {t: i for i, t in enumerate(order)}
+    side = tuple(index[t] for t in final.sides)
+    return attrs.evolve(final, team_of=side, melds=tuple(final.melds[t] for t in order),
+                        melded=tuple(final.melded[t] for t in order), sides=()), side
+
+
+def by_seating(final: HandFinal, side: tuple[int, ...], lines) -> list:
+    """Each team of the seating (``final.team_of``) scores the line of the side its seat
+    played with (``side``, from :func:`side_final`): the lone player their own, each of the
+    others the side's whole total."""
+    of_side = {s.team: s for s in lines}
+    seats = {t: p for p, t in reversed(list(enumerate(final.team_of)))}
+    return [attrs.evolve(of_side[side[seats[t]]], team=t) for t in sorted(seats)]
 
 
 def final_kind_of(rules: Rules, final: HandFinal) -> list[int]:

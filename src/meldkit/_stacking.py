@@ -13,6 +13,7 @@ meldkit._errors.SetupError: upcard: no AC left in the deck
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 
 from ._cards import kind_of_code
@@ -53,3 +54,21 @@ def check_named(part: str, named: dict, size: int, players: int | None = None) -
             raise SetupError(f"{part}s: {seat!r} is not a seat 0..{players - 1}")
         if len(cards) > size:
             raise SetupError(f"{part} of seat {seat}: {len(cards)} cards, but {size} are dealt")
+
+
+def renewed_stock(pile: list[int], how: str, seed: object) -> tuple[list[int], list[int]]:
+    """``(stock, pile)`` when the discard pile but its top card becomes a new stock
+    (``stock.when_empty``): turned over (``turn_pile``: the pile's bottom card is drawn
+    first), or shuffled (``shuffle_pile``, by a random order drawn from ``seed``: the
+    same game gives the same order).  The stock's top card is the end of its list.
+
+    >>> renewed_stock([1, 2, 3, 4], "turn_pile", 0)
+    ([3, 2, 1], [4])
+    >>> stock, pile = renewed_stock([1, 2, 3, 4], "shuffle_pile", "meldkit:7")
+    >>> sorted(stock), pile, stock == renewed_stock([1, 2, 3, 4], "shuffle_pile", "meldkit:7")[0]
+    ([1, 2, 3], [4], True)
+    """
+    stock = pile[-2::-1]
+    if how == "shuffle_pile":
+        random.Random(str(seed)).shuffle(stock)
+    return stock, pile[-1:]

@@ -17,6 +17,8 @@ import json
 from operator import attrgetter
 from typing import Any
 
+import attrs
+
 from . import saves as _saves
 from ._actions import (
     ADD,
@@ -36,6 +38,7 @@ from ._actions import (
 from ._cards import N_RANKS, RANKS, card_code, kind_of_code, rank_of_kind
 from ._errors import SetupError
 from ._game import GameState, call_hook
+from ._liveness import no_progress
 from ._rules import SEQ, WILD, Rules
 from ._scoring import HandFinal
 from .kernel._canasta_common import (  # noqa: F401 - re-exported from meldkit._state
@@ -52,6 +55,7 @@ from .kernel._canasta_common import (  # noqa: F401 - re-exported from meldkit._
 from .kernel._canasta_deal import DealPhase
 from .kernel._canasta_draw import DrawPhase
 from .kernel._canasta_end import HandEnd
+from .kernel.sheets import sheet_rules, sheet_summary
 from .kernel._canasta_out import GoingOut
 from .kernel._canasta_play import PlayPhase
 from .kernel._canasta_runs import Run, SequencePlay, span_text
@@ -66,7 +70,7 @@ from .kernel._canasta_runs import Run, SequencePlay, span_text
 _VIEW = dict.fromkeys((  # the keys in order: the core (ai/view_schema.CORE), then the model's
     "pack", "player", "team", "hand_number", "phase", "current_player", "dealer", "hand",
     "seats", "sides", "melds", "stock_size", "pile", "knock", "deadwood", "legal_actions",
-    "you", "players", "teams"))
+    "you", "players", "teams", "formed_sides"))
 _TEXT = attrgetter("_text")
 """An action's notation: ``str(action)`` without the Python call (``Action.__str__``)."""
 _VIEW_MEMO_MAX = 1 << 10
@@ -147,7 +151,7 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
         "stock", "pile", "pile_frozen", "hands", "hand_size", "reserves", "reserve_taken",
         "bonus", "melds", "open_melds", "melded", "out", "pending", "pile_pending",
         "pending_top", "failed_initial", "melded_at_turn_start", "player_melded", "plugin",
-        "ext", "final_play", "turn_start_sizes",
+        "ext", "final_play", "turn_start_sizes", "side_of", "turns",
     )
     """The state fields this model keeps (slots of ``KernelState``)."""
 
@@ -367,8 +371,8 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
             if not self.pending:
                 return _r("withdraw/nothing-pending", "there is no initial meld to take back")
             return None
-        if t == END and self.final_play:
-            return self._check_final_end()
+        if t == END:
+            return self._check_final_end() if self.final_play else self._check_end_turn()
         if t in (DRAW, TAKE, PICKUP, END):
             return _r("turn/already-drawn", "you have already drawn this turn")
         return _r("action/unknown", f"unknown action type {t!r}")
@@ -384,7 +388,10 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
         elif t == PICKUP:
             self._pick_up_reserve(self.current)
         elif t == END:
-            self._end_hand("stock_empty", None)
+            if self.phase == PLAY_PHASE and not self.final_play:  # every card held banned
+                self._next_turn()
+            else:
+                self._end_hand("stock_empty", None)
         elif t == MELD or t == ADD:
             self._do_meld(a)
         elif t == RUN or t == EXTEND:
@@ -411,6 +418,7 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
         c.options = self.options
         c.deck_order = self.deck_order
         c.team_of = self.team_of
+        c.side_of = self.team_of if self.side_of is self.team_of else self.side_of[:]
         c.n_teams = self.n_teams
         c.kind_of = self.kind_of
         c.rank_of = self.rank_of
@@ -443,6 +451,7 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
         c.melded_at_turn_start = self.melded_at_turn_start
         c.player_melded = self.player_melded[:]
         c.final_play = self.final_play
+        c.turns = self.turns
         c.turn_start_sizes = self.turn_start_sizes[:]
         c.history = self.history[:]
         c.hand_results = self.hand_results[:]
@@ -562,6 +571,11 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
             v["legal_actions"] = [*map(_TEXT if self.plugin is None else str, legal)]
         v["players"] = players
         v["teams"] = teams
+        v["sheets"] = None if not self.rules.spec.scoring.sheets else sheet_summary(
+            sheet_rules(self.rules.spec, self.rules.target_for(self.n_players)), self.hand_results,
+            len(self.scores))
+        if self.side_of is not team_of:  # players.sides_form: the sides formed this hand
+            v["formed_sides"] = [*self.side_of]
         if self.plugin is not None:
             extra = call_hook(self.plugin.name, "view", self.plugin.view, self, player)
             if extra is not None:
@@ -594,6 +608,8 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
             "player_melded": self.player_melded,
             "final_play": self.final_play,
             "turn_start_sizes": self.turn_start_sizes,
+            **({} if self.side_of is self.team_of else {"side_of": self.side_of}),
+            **({} if self.rules.turn_limit is None else {"turns": self.turns}),
             "history": self.history,
             "hand_results": [
                 {"hand_number": h.hand_number, "ended_by": h.ended_by, "went_out": h.went_out,
@@ -656,6 +672,7 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
                     raise S.bad(f"bonus[{p}][{i}]", f"{s.codes[c]} is not a bonus card")
         s.melded = S.array_of(S.get(d, "melded"), "melded", S.boolean, n_teams)
         s.melds = []
+        joined: list[tuple[str, str]] = []
         s.open_melds = [[None] * _SLOTS for _ in range(n_teams)]
         is_wild = rules.is_wild_rank
         for t, ms in enumerate(S.array(S.get(d, "melds"), "melds", n_teams)):
@@ -689,10 +706,18 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
                 if slot == WILD:
                     mm.nat, mm.wild = 0, len(ids)
                 why = rules.meld_shape_ok(slot, mm.nat, mm.wild)
-                if why is not None:
+                if why is not None and why[0] in _JOINED_SHAPES:
+                    joined.append((where, why[1]))  # two melds joined as sides formed?
+                elif why is not None:
                     raise S.bad(where, why[1])
-                if closed and not (rules.close_at_size and len(ids) >= rules.book_size):
-                    raise S.bad(f"{where}[2]", "only a complete book is closed")
+                closes = (len(ids) >= rules.book_size
+                          and rules.book_adds(slot, mm.wild) == "none")
+                if closed and not closes:
+                    raise S.bad(f"{where}[2]", "only a complete book of a kind that closes "
+                                               "is closed")
+                if closes and not closed and not pending and rules.adds_by_kind:
+                    raise S.bad(f"{where}[2]", "a complete book of a kind that closes "
+                                               "(books.kinds[].adds: none) is closed")
                 mm.closed = closed
                 team.append(mm)
                 if not closed:
@@ -701,6 +726,9 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
                     s.open_melds[t][slot] = mm
             s.melds.append(team)
         ledger.complete("stock, pile, hands, reserves, bonus and melds")
+        s.side_of = s._sides_from_save(d.get("side_of"), "side_of", s.melds, s.melded)
+        if joined and s.side_of is s.team_of:  # (only melds joined may hold so many cards)
+            raise S.bad(*joined[0])
         s.out = S.array_of(S.get(d, "out"), "out", S.boolean, n)
         s.scores = S.array_of(S.get(d, "scores"), "scores",
                               lambda v, w: S.integer(v, w, -S.MAX_SCORE, S.MAX_SCORE), n_teams)
@@ -718,8 +746,8 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
         if "player_melded" in d:
             s.player_melded = S.array_of(d["player_melded"], "player_melded", S.boolean, n)
         else:  # a save from before PC-20 was judged per player: as the sides stood
-            s.player_melded = [s.melded[s.team_of[q]] for q in range(n)]
-        cur_team = s.team_of[s.current]
+            s.player_melded = [s.melded[s.side_of[q]] for q in range(n)]
+        cur_team = s.side_of[s.current]
         has_pending = [any(m.pending for m in ms) for ms in s.melds]
         for t in range(n_teams):
             if has_pending[t] and (t != cur_team or s.phase != PLAY_PHASE):
@@ -738,7 +766,12 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
         if s.phase != OVER and s.out[s.current]:
             raise S.bad("current", f"seat {s.current} is out of this hand and cannot move")
         s._load_turn_marks(d)
+        limit = rules.turn_limit
+        if limit is None and "turns" in d:
+            raise S.bad("turns", "given, but the pack sets no game.hand_turn_limit")
+        s.turns = 0 if limit is None else S.integer(d.get("turns", 0), "turns", 0, limit - 1)
         s.hand_results = []
+        ledger = s._ledger() if s.rules.spec.scoring.sheets else None  # (no hands yet)
         totals = [0] * n_teams
         for i, h in enumerate(S.array(S.get(d, "hand_results"), "hand_results",
                                       max_len=10_000)):
@@ -752,25 +785,42 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
                 S.integer(went_out, f"{where}.went_out", 0, n - 1)
             if (went_out is None) != (ended_by != "went_out"):
                 raise S.bad(f"{where}.went_out", f"does not agree with ended_by {ended_by!r}")
+            if ended_by == "turn_limit" and rules.turn_limit is None:
+                raise S.bad(f"{where}.ended_by", "turn_limit, but the pack sets no "
+                                                 "game.hand_turn_limit")
             final = s._final_from_save(S.get(h, "final", f"{where}."), f"{where}.final", i + 1)
+            if final.void != (ended_by == "turn_limit"):
+                raise S.bad(f"{where}.final.void", f"{str(final.void).lower()}, but a hand "
+                            "is void exactly when it ends at the turn limit (turn_limit)")
             if final.went_out != went_out:
                 raise S.bad(f"{where}.final.went_out", "differs from the hand's went_out")
-            scores = tuple(s._score(final))
+            pays: list = []
+            scores = tuple(s._score(final, pays))
             for sc in scores:
                 totals[sc.team] += sc.total
             net = tuple(sc.total for sc in scores)  # a side's net is its total
-            s.hand_results.append(HandResult(i + 1, ended_by, went_out, scores, net, final))
+            entries = ()  # (a save keeps the zones: payments and sheets are counted again)
+            if ledger is not None:
+                entries = tuple(ledger.enter(s._sheet_points(final, scores), s._won(net)))
+            s.hand_results.append(HandResult(i + 1, ended_by, went_out, scores, net, final,
+                                             tuple(pays), entries))
         done = len(s.hand_results)
         if s.hand_number != (done if s.phase == OVER else done + 1):
             raise S.bad("hand_number", f"{s.hand_number} does not follow the {done} finished "
                                        f"hand(s) in hand_results")
+        if ledger is not None:  # the sheets' totals; a finished game closed its sheets
+            if s.phase == OVER and done:
+                last = s.hand_results[-1]
+                s.hand_results[-1] = attrs.evolve(last, sheets=tuple(ledger.close(last.sheets)))
+            totals = ledger.totals()
         if totals != s.scores:
             raise S.bad("scores", f"{s.scores} are not the sum of the hands' scores {totals}")
         s._legal_cache = None
         s._check_position()
         return s
 
-    _ENDINGS = ("went_out", "stock_empty", "one_side_left", "no_legal_move", "no_progress")
+    _ENDINGS = ("went_out", "stock_empty", "one_side_left", "no_legal_move", "no_progress",
+                "turn_limit")
     """Every ``ended_by`` a hand of the canasta kernel can have."""
 
     def _check_position(self) -> None:
@@ -786,12 +836,9 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
             if h.ended_by == "no_progress":
                 raise S.bad(f"hand_results[{i}].ended_by", "no_progress ends the game: only "
                                                             "the last hand can end so")
-        best = max(self.scores)
-        ended = bool(results) and (
-            results[-1].ended_by == "no_progress"
-            or (rules.fixed_hands is not None and len(results) >= rules.fixed_hands)
-            or (rules.fixed_hands is None and best >= rules.target_for(n) and (
-                self.scores.count(best) == 1 or rules.spec.game.tie == "draw")))
+        ended = bool(results) and (results[-1].ended_by == "no_progress"
+                                   or no_progress(results, self._idle)
+                                   or self._game_ended())
         if (phase == OVER) != ended:
             if phase == OVER:
                 raise S.bad("phase", f"over, but after {len(results)} hand(s) with scores "
@@ -819,7 +866,7 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
             # (a pending initial meld may hold the pile's last card: withdrawn, it comes back)
             raise S.bad("pile_frozen", "true, but the discard pile is empty (taking the pile "
                                        "unfreezes it)")
-        team = self.team_of[self.current]
+        team = self.side_of[self.current]
         if self.failed_initial and self.melded[team]:
             raise S.bad("failed_initial", "true, but the side to move has melded (only a "
                                           "side still to make its initial meld can fail it)")
@@ -829,6 +876,34 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
         if not self._cached_legal():
             raise S.bad("phase", f"{phase}, but seat {self.current} would have no legal action: "
                                  "no game reaches such a position")
+
+    def _sides_from_save(self, v, where: str, melds, melded) -> list[int]:
+        """``side_of`` (a state's) or ``sides`` (a hand record's) from a save: absent, the
+        seating; else a formation ``players.sides_form`` makes — one seat alone, the others
+        on the side of the lowest seat among them, whose melds hold theirs."""
+        S = _saves
+        if v is None or (where.endswith("sides") and v == []):
+            return self.team_of
+        if not self.rules.sides_form:
+            raise S.bad(where, "given, but sides form during a hand only with "
+                               "players.sides_form: first_pile_take")
+        n = self.n_players
+        v = S.array_of(v, where, lambda x, w: S.integer(x, w, 0, n - 1), n)
+        formations = []
+        for lone in range(n):
+            rep = min(q for q in range(n) if q != lone)
+            formations.append([self.team_of[q] if q == lone else self.team_of[rep]
+                               for q in range(n)])
+        if v not in formations:
+            raise S.bad(where, f"{v} is not a formation of sides: one seat alone, each other "
+                               "on the side of the lowest seat among them")
+        for q in range(n):
+            t = self.team_of[q]
+            if v[q] != t and (melds[t] or melded[t]):
+                raise S.bad(f"{where}[{q}]", f"seat {q} plays on side {v[q]}, but its own "
+                                             f"side {t} holds melds or has melded (a side "
+                                             "joined to another keeps none)")
+        return self.team_of if v == list(self.team_of) else v
 
     def _run_from_save(self, ids: list[int], where: str) -> Run:
         """A sequence from a save: cards of one suit at consecutive places of
@@ -883,6 +958,9 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
             S.integer(went_out, f"{where}.went_out", 0, n - 1)
         S.integer(v.get("hand_number", hand_number), f"{where}.hand_number",
                   hand_number, hand_number)
+        melded = tuple(S.array_of(S.get(v, "melded", f"{where}."), f"{where}.melded",
+                                  S.boolean, n_teams))
+        sides = self._sides_from_save(v.get("sides"), f"{where}.sides", melds, melded)
         ext = S.json_data(S.obj(v.get("ext", {}), f"{where}.ext"), f"{where}.ext")
         return HandFinal(
             team_of=tuple(self.team_of),
@@ -892,13 +970,19 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
                                            f"{where}.reserve_taken", S.boolean, n)),
             bonus=bonus,
             melds=tuple(melds),
-            melded=tuple(S.array_of(S.get(v, "melded", f"{where}."), f"{where}.melded",
-                                    S.boolean, n_teams)),
+            melded=melded,
             went_out=went_out,
             concealed=S.boolean(S.get(v, "concealed", f"{where}."), f"{where}.concealed"),
             hand_number=hand_number,
             ext=json.loads(json.dumps(ext)),
+            sides=() if sides is self.team_of else tuple(sides),
+            void=S.boolean(v.get("void", False), f"{where}.void"),
         )
+
+
+_JOINED_SHAPES = frozenset({"meld/too-many-wilds", "meld/too-large"})
+"""What a meld may exceed in a save once sides formed (``players.sides_form``): two open
+melds of a rank joined into one may hold more wild cards, or cards, than one laid may."""
 
 
 def _over_reason(state, a: Action) -> Reason:

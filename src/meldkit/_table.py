@@ -278,8 +278,9 @@ def _render_table_melds(view: dict[str, Any], style: Style, title: str,
     for m in melds:
         shown = " ".join(style.card(c) for c in m["cards"])
         pending = style.yellow(" (pending)") if m.get("pending") else ""
+        book = f" {m['book']} book" if m.get("book") else ""
         lines.append(f"  {m['id']:<4} {m['kind']:<4} ({seat_label(m['owner'], you)}) "
-                     f"[{shown}]{pending}")
+                     f"[{shown}]{book}{pending}")
     pile = view["pile"]["cards"]  # face up, bottom first
     top = style.card(pile[-1]) if pile else "empty"
     lines.append(f"pile: {top}" + (f" (and {_plural(len(pile) - 1, 'card')} below: "
@@ -287,6 +288,13 @@ def _render_table_melds(view: dict[str, Any], style: Style, title: str,
     lines.append(f"stock: {_plural(view['stock_size'], 'card')} · " + ", ".join(
         f"{seat_label(s['seat'], you)} holds {_plural(s['hand_size'], 'card')}"
         for s in view["seats"] if s["seat"] != you))
+    piles = view.get("reserves") or []
+    if piles:  # one a seat, or one a side (fewer piles than seats)
+        by_seat = len(piles) == len(view["seats"])
+        lines.append("reserve piles: " + ", ".join(
+            f"{seat_label(r['holder'], you) if by_seat else 'team ' + str(r['holder'])} "
+            + ("taken" if r["taken"] else f"{_plural(r['size'], 'card')} down")
+            for r in piles))
     by_suit: dict[str, list[str]] = {}
     for c in view["hand"]:
         by_suit.setdefault(c[-1], []).append(c)

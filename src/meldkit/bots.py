@@ -181,7 +181,8 @@ class _Seen:
         v: dict[str, Any] = state.view(p)
         self.player = p
         self.view = v
-        self.team = v["team"]
+        formed = v.get("formed_sides")  # players.sides_form: the side it plays with now
+        self.team = v["team"] if formed is None else formed[p]
         self.hand: dict[int, list[int]] = {}  # rank -> kinds held
         for code in v["hand"]:
             k, r = _kind_rank(code)

@@ -203,8 +203,12 @@ class Dialect:
                  card_error: Callable[[str, str], Error], max_chars: int = MAX_CHARS,
                  max_words: int | None = MAX_WORDS, too_long: str | None = None,
                  quote: bool = False,
-                 span: Callable[[int, int, str], int] | None = None) -> None:
+                 span: Callable[[int, int, str], int] | None = None,
+                 roles: bool = False) -> None:
         self.name = name
+        self.roles = roles
+        """Whether a card may be named by its role: ``*C`` … the wild card of a suit of a
+        rank turned wild at the deal (``cards.turned_wild``: kinds 53 … 56)."""
         self.forms = dict(forms)
         self.hooks = frozenset(hooks)
         self.aliases: dict[str, tuple[Alias, ...]] = {}
@@ -283,6 +287,9 @@ class Dialect:
                     hint = f"; actions name ranks, not suits: write {word[:-1].upper()!r}"
                 raise self._fail(("notation/bad-card", f"{e}{hint}"), text) from None
         k = _kind(word)
+        if k is None and self.roles and len(word) == 2 and word[0] == "*" and \
+                word[1].upper() in "CDHS":
+            return JOKER_KIND + 1 + "CDHS".index(word[1].upper())
         if k is None or (card_form == SEQUENCE and k == JOKER_KIND):
             raise self._fail(self._card_error(card_form, word), text)
         return k
@@ -447,4 +454,4 @@ def table_dialect(hooks: dict[str, tuple[int | None, bool]] | None = None) -> Di
                            f"pass, discard, meld, add, trade, knock, done, buy, withdraw or "
                            f"drop{added})"),
         card_error=_table_card_error, max_chars=TABLE_MAX_CHARS, max_words=None,
-        too_long="action text is too long (over 200 characters)", quote=True)
+        too_long="action text is too long (over 200 characters)", quote=True, roles=True)

@@ -929,6 +929,8 @@ class GinRollout:
         kn = rules.spec.knock
         melds = rules.melds
         kinds = getattr(melds, "kinds", ())
+        if getattr(melds, "order", None) is not None or melds.wild_kinds:
+            return False  # GinSim's masks are of natural cards in the natural order
         return (kn.max_deadwood == 10 and not kn.from_upcard and not kn.spade_upcard_doubles
                 and kn.big_gin_bonus is None and not kn.lay_off_on_gin
                 and sorted((k.name, k.max_size) for k in kinds) == [("run", 5), ("set", 4)]

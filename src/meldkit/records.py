@@ -26,7 +26,7 @@ from typing import Any, Callable
 
 import attrs
 
-__all__ = ["HandResult", "totals"]
+__all__ = ["HandResult", "SheetEntry", "totals"]
 
 
 def totals(scores) -> tuple[int, ...]:
@@ -74,9 +74,10 @@ class HandResult:
     """The hand's number in the game (1, 2 …)."""
     ended_by: str
     """How it ended: ``went_out``, ``stock_empty``, ``one_side_left`` (canasta kernel);
-    ``knock``, ``gin``, ``big_gin``, ``undercut``, ``wall``, ``limit``, ``turn_limit``
-    (table kernel); ``table_cleared``, ``agreed``, ``all_passed``, ``repetition`` (Houses);
-    ``no_legal_move`` or ``no_progress`` (any engine)."""
+    ``knock``, ``gin``, ``big_gin``, ``undercut``, ``wall``, ``limit`` (table kernel);
+    ``turn_limit`` (either kernel, at ``game.hand_turn_limit``: void); ``table_cleared``,
+    ``agreed``, ``all_passed``, ``repetition`` (Houses); ``no_legal_move`` or
+    ``no_progress`` (any engine)."""
     went_out: int | None
     """The seat that went out or knocked, or None."""
     scores: tuple[Any, ...]
@@ -86,6 +87,12 @@ class HandResult:
     table kernel (the winner's gain is the others' loss), each side's total elsewhere."""
     final: Any
     """The zones at the end of the hand: what the scores are computed from."""
+    payments: tuple[tuple[int, int, int], ...] = ()
+    """Each ``(payer, payee, points)`` the pack's ``pay`` scoring items made (seats), in
+    order; empty where the pack lists none."""
+    sheets: tuple[Any, ...] = ()
+    """With ``scoring.sheets``: what each score sheet counted this hand
+    (:class:`SheetEntry`, in the pack's order); empty otherwise."""
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -93,16 +100,73 @@ class HandResult:
         return totals(self.scores)
 
     def to_dict(self) -> dict[str, Any]:
-        """The record as JSON-able data (the six fields, in order)."""
-        return {"hand_number": self.hand_number, "ended_by": self.ended_by,
-                "went_out": self.went_out, "scores": [_data(s) for s in self.scores],
-                "net": list(self.net), "final": _data(self.final)}
+        """The record as JSON-able data (the six fields, in order; then ``payments`` and
+        ``sheets`` where the pack makes them)."""
+        d = {"hand_number": self.hand_number, "ended_by": self.ended_by,
+             "went_out": self.went_out, "scores": [_data(s) for s in self.scores],
+             "net": list(self.net), "final": _data(self.final)}
+        if self.payments:
+            d["payments"] = [list(p) for p in self.payments]
+        if self.sheets:
+            d["sheets"] = [s.to_dict() for s in self.sheets]
+        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any], score: Callable[[Any], Any],
                   final: Callable[[Any], Any]) -> HandResult:
         """Read :meth:`to_dict`'s data back, with the engine's readers of a score line
-        and of the final zones (a missing field is a ``KeyError``)."""
+        and of the final zones (a missing field is a ``KeyError``; the engine's load
+        checks ``payments`` and ``sheets`` against the pack)."""
         return cls(hand_number=d["hand_number"], ended_by=d["ended_by"],
                    went_out=d["went_out"], scores=tuple(score(s) for s in d["scores"]),
-                   net=tuple(d["net"]), final=final(d["final"]))
+                   net=tuple(d["net"]), final=final(d["final"]),
+                   payments=tuple((_int(a), _int(b), _int(c)) for a, b, c in d.get("payments", ())),
+                   sheets=tuple(SheetEntry.from_dict(s) for s in d.get("sheets", ())))
+
+
+@attrs.frozen
+class SheetEntry:
+    """What one score sheet (``scoring.sheets``) counted in one hand: ``points`` per side
+    (0 where the sheet did not count the side's hand), the ``bonus`` items each side
+    gained when the sheet ended (its game and box bonuses), and whether it ended.
+
+    >>> e = SheetEntry("first", (45, 0), ((("game", 100),), ()), True)
+    >>> e.totals, SheetEntry.from_dict(e.to_dict()) == e
+    ((145, 0), True)
+    """
+
+    name: str
+    points: tuple[int, ...]
+    bonus: tuple[tuple[tuple[str, int], ...], ...] = ()
+    ended: bool = False
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each side's points on the sheet this hand, bonuses included."""
+        return tuple(p + sum(v for _, v in (self.bonus[t] if self.bonus else ()))
+                     for t, p in enumerate(self.points))
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"name": self.name, "points": list(self.points)}
+        if any(self.bonus):
+            d["bonus"] = [[list(i) for i in b] for b in self.bonus]
+        if self.ended:
+            d["ended"] = True
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> SheetEntry:
+        """Read :meth:`to_dict`'s data back (a ``TypeError`` for a value of the wrong type)."""
+        ended = d.get("ended", False)
+        if not isinstance(d["name"], str) or type(ended) is not bool:
+            raise TypeError("a sheet entry's name is a string, ended true or false")
+        return cls(d["name"], tuple(map(_int, d["points"])),
+                   tuple(tuple((str(a), _int(b)) for a, b in t) for t in d.get("bonus", ())),
+                   ended)
+
+
+def _int(x: Any) -> int:
+    """``x`` if it is an integer (not a bool), else a ``TypeError``."""
+    if type(x) is not int:
+        raise TypeError(f"expected an integer, got {x!r}")
+    return x

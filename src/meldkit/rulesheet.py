@@ -143,7 +143,8 @@ def rules_sheet(pack: RulePack | str | os.PathLike) -> str:
     if spec.melds.kinds:  # a table-meld pack (rummy, gin)
         from .kernel.rulesheet import table_sections
 
-        out += _players_and_cards(spec) + [""] + table_sections(spec)
+        out += _players_and_cards(spec) + [""] + table_sections(
+            spec, discard_ban_lines(spec, "pass"))
         return "\n".join(out).rstrip() + "\n"
     for section in (_players_and_cards, _deal, _turn, _by_deal, _melds, _books, _initial_meld,
                     _pile, _reserve, _going_out, _hand_end, _scoring, _game_end):
@@ -173,6 +174,12 @@ def _players_and_cards(spec) -> list[str]:
                    "changes this).")
     elif pl.partners == "never":
         out.append(f"- **Players:** {count}, each playing alone.")
+        if pl.sides_form == "first_pile_take":
+            out.append("- **Sides formed in the hand:** the first player to take the discard "
+                       "pile plays alone for the rest of the hand; the others become one side "
+                       "— their melds join (one meld of a rank), each lays off onto the "
+                       "side's melds, and each scores the side's total for the hand. A player "
+                       "who goes out before the pile was ever taken plays alone so.")
     else:
         if pl.teams is not None:
             sides = (f"{pl.teams} teams, seated alternately (seat *i* is on team *i* mod "
@@ -210,10 +217,23 @@ def _players_and_cards(spec) -> list[str]:
         out.append(f"- **Deck:** {_n(n, kind)}{jokers} "
                    f"per player ({n * per} cards per player).")
     if c != 52:
+        if deck.run_gaps == "skip":
+            from ._cards import run_order
+
+            kept = [RANKS[r] for r in run_order(deck)]
+            gaps = "; runs skip the ranks left out, so the kept ranks are adjacent in the order " \
+                + "-".join(kept)
+        else:
+            gaps = "; a run does not cross a rank left out"
         out.append("- **Stripped deck:** each deck keeps only the ranks "
-                   + ", ".join(r.upper() for r in deck.ranks) + ", in all four suits; a run "
-                   "does not cross a rank left out.")
-    out.append(f"- **Wild cards:** {_selectors(cards.wild)}.")
+                   + ", ".join(r.upper() for r in deck.ranks) + f", in all four suits{gaps}.")
+    turned = {"rank": "the rank of a card turned at each deal",
+              "next_rank": "the rank above a card turned at each deal"}.get(
+        getattr(cards, "turned_wild", "none"))
+    wild = _selectors(cards.wild) if cards.wild else ""
+    if turned:
+        wild = f"{wild}; and {turned}" if wild and wild != "none" else turned
+    out.append(f"- **Wild cards:** {wild or _selectors(cards.wild)}.")
     rank_slots = not spec.melds.kinds  # the card categories only that meld model reads
     if cards.bonus and rank_slots:
         out.append(f"- **Bonus cards:** {_selectors(cards.bonus)} — laid face up at once when "
@@ -354,6 +374,16 @@ def _books(spec) -> list[str]:
                 "| Kind | Book | Value |", "|---|---|---:|"]
         for k in b.kinds:
             out.append(f"| {k.name} | {_book_kind_text(k, b.size)} | {k.value} |")
+        from .kernel.rulesheet import BOOK_ADDS_WORDS
+
+        default = "none" if b.close_at_size else "any"
+        said = [(k.name, k.adds) for k in b.kinds if k.adds is not None and k.adds != default]
+        if said:
+            out.append("")
+            words = {**BOOK_ADDS_WORDS, "any": "keeps taking cards"}
+            out += [f"- A {name} book {words[adds]}"
+                    + (", and the side may start a new meld of its rank." if adds == "none"
+                       else ".") for name, adds in said]
     return out
 
 
@@ -468,13 +498,18 @@ def _pile(spec) -> list[str]:
                      + ("" if p.onto_book else f", if that meld is not yet a book "
                         f"({_cards(spec.books.size)})"),
     }
-    if len(p.take_with) == 1:
-        out.append(f"- To take the pile, meld its top card {ways[p.take_with[0]]}, then take "
+    melding = [w for w in p.take_with if w != "free"]
+    if "free" in p.take_with:
+        out.append("- An unfrozen pile may be taken whole into your hand, melding nothing "
+                   "(`take`)" + (" — or by melding its top card as below." if melding
+                                 else "."))
+    if len(melding) == 1:
+        out.append(f"- To take the pile, meld its top card {ways[melding[0]]}, then take "
                    "the rest of the pile into your hand.")
-    else:
+    elif melding:
         out.append("- To take the pile, meld its top card in one of these ways, then take the "
                    "rest of the pile into your hand:")
-        for w in p.take_with:
+        for w in melding:
             out.append(f"  - {ways[w]}")
     if p.single_card_rule:
         out.append("- A player holding a single card may not take a pile of a single card.")
@@ -492,6 +527,32 @@ def _pile(spec) -> list[str]:
     else:
         out.append("- A frozen pile is taken only with two natural cards of the top card's "
                    "rank.")
+    return out + discard_ban_lines(spec, "end")
+
+
+_BAN_WORDS = {
+    "book_of_rank": "until the player's side holds a book of its rank",
+    "book": "until the player's side holds a book",
+    "opened": "until the player's side has made its initial meld",
+    "going_out": "except as the player's last card, going out",
+}
+"""The rules sheet's words for each condition of ``pile.discard_bans``."""
+
+
+def discard_ban_lines(spec, verb: str) -> list[str]:
+    """The rules sheet's sentences for ``pile.discard_bans`` and ``pile.all_banned`` (both
+    meld models; ``verb``: the action that ends a turn without a discard)."""
+    bans = spec.pile.discard_bans
+    if not bans:
+        return []
+    out = [f"- **Banned discards:** {_selectors(b.cards, 'or')} may not be discarded "
+           f"{_BAN_WORDS[b.unless]}." for b in bans]
+    if spec.pile.all_banned == "pass":
+        out.append(f"- A player whose every card is banned from the discard ends the turn "
+                   f"without a discard (`{verb}`), keeping the cards.")
+    else:
+        out.append("- A player whose every card is banned from the discard may discard any "
+                   "of them.")
     return out
 
 
@@ -556,11 +617,21 @@ def _going_out(spec) -> list[str]:
 def _hand_end(spec) -> list[str]:
     h = spec.hand_end
     out = ["## The end of a hand", "", "- A hand ends when a player goes out."]
+    renew = {"turn_pile": "turned over, without shuffling,",
+             "shuffle_pile": "shuffled"}.get(spec.stock.when_empty)
+    if renew:
+        out.append(f"- When a turn ends with the stock empty, the discard pile but its top "
+                   f"card is {renew} to form a new stock, if it holds more cards than a turn "
+                   "draws; the pile stays as frozen as it was.")
     if h.stock_empty:
         out.append("- It also ends when the stock is empty and the player to draw does not "
-                   "(or cannot) take the pile.")
+                   "(or cannot) take the pile" + (" (when the pile was too small to form "
+                   "a new stock)" if renew else "") + ".")
     if h.players_out_without_discard and h.one_side_left:
         out.append("- It also ends when only one side still has players in the hand.")
+    if spec.game.hand_turn_limit is not None:
+        out.append(f"- A hand still going after {spec.game.hand_turn_limit} turns is void: "
+                   "nobody scores for it.")
     if spec.cards.bonus and h.last_card_bonus == "meld_then_end":
         out.append("- When the last card of the stock, drawn, is a bonus card, it is laid out "
                    "and play ends: the player who drew it may meld and lay off but not "
@@ -572,82 +643,89 @@ def _hand_end(spec) -> list[str]:
     return out
 
 
-def _listed_scoring(spec) -> list[str]:
-    """A rank-slot pack's own ``scoring.items``, one sentence each, in order."""
-    from .kernel.rulesheet import ITEM_SENTENCES
-    from .kernel.scoring import listed_items
+def _scoring(spec) -> list[str]:
+    """The hand's scoring items — the pack's ``scoring.items``, or the ``canasta`` preset
+    built from its scoring keys — one row each, in order."""
+    from .kernel.scoring import listed_items, rank_slot_preset
 
-    words = {
-        "books": lambda p: "Each book scores the value of its kind (see *Books*).",
-        "melded_cards": lambda p: "Every card in the side's books and melds scores its value.",
-        "bonus_cards": lambda p: f"Bonus cards laid out score {p['value']:,} each.",
-        "dead_cards": lambda p: f"Each dead card left in a hand scores {p['points']:,}.",
-        "hand_cards": lambda p: ("The cards left in hand count against the side"
-                                 + (" (every side)." if p["counts"] == "all"
-                                    else " (sides that did not go out).")),
-        "reserve_cards": lambda p: (f"A {spec.deal.reserve_name} not picked up counts its "
-                                    "cards' values against the side."),
-        "going_out": lambda p: (f"Going out scores {p['bonus']:,}" + (
-            f", {p['concealed']:,} more concealed" if p.get("concealed") else "") + "."),
-    }
-    out = ["## Scoring", "", "At the end of each hand every side scores, in this order:", ""]
-    for name, params in listed_items(spec.scoring)[:-1]:
-        say = words.get(name) or ITEM_SENTENCES[name]
-        out.append(f"- {say(params)}")
+    sc = spec.scoring
+    items = listed_items(sc)[:-1] if sc.items else rank_slot_preset(spec)[:-1]
+    ordered = any(name == "multiply" for name, _ in items)
+    out = ["## Scoring", "", "At the end of each hand every side scores"
+           + (", in this order:" if ordered else ":"), "", "| Item | Points |", "|---|---|"]
+    for name, p in items:
+        out += [f"| {item} | {points} |" for item, points in _item_rows(spec, name, p)]
     return out
 
 
-def _scoring(spec) -> list[str]:
+def _item_rows(spec, name: str, p: dict) -> list[tuple[str, str]]:
+    """A rank-slot scoring item as rows of the rules sheet's scoring table."""
+    from .kernel.rulesheet import WHEN, pay_sentence
+
     sc, b = spec.scoring, spec.books
-    if sc.items:
-        return _listed_scoring(spec)
-    out = ["## Scoring", "", "At the end of each hand every side scores:", "",
-           "| Item | Points |", "|---|---|"]
-    if b.kinds:
-        out.append("| each book | "
-                   + ", ".join(f"{k.name} {k.value:,}" for k in b.kinds) + " |")
-    if sc.melded_cards:
-        out.append("| every card in the side's books and melds | its value |")
-    if spec.cards.bonus:
-        bonus = f"{sc.bonus.value:,} each"
-        whose = "a side's" if sc.bonus.sets_by == "side" else "a player's"
-        also = (" (however split between the partners)" if sc.bonus.sets_by == "side"
-                else "")
-        if sc.bonus.set_size:
-            bonus += (f"; {whose} set of {sc.bonus.set_size}{also} scores "
-                      f"{sc.bonus.set_value:,} instead")
-        if sc.bonus.by_count:
-            bonus += "; " + ", ".join(f"{n} held" + (" by one side" if sc.bonus.sets_by == "side"
+    if name == "books":
+        return [("each book", ", ".join(f"{k.name} {k.value:,}" for k in b.kinds)
+                 or "its kind's value")]
+    if name == "melded_cards":
+        return [("every card in the side's books and melds", "its value")]
+    if name == "bonus_cards":
+        bonus = f"{p['value']:,} each"
+        by_side = p["sets_by"] == "side"
+        whose = "a side's" if by_side else "a player's"
+        also = " (however split between the partners)" if by_side else ""
+        if p["set_size"]:
+            bonus += (f"; {whose} set of {p['set_size']}{also} scores {p['set_value']:,} "
+                      "instead")
+        if p["by_count"]:
+            bonus += "; " + ", ".join(f"{n} held" + (" by one side" if by_side
                                                      else " by one player")
                                       + f" score {v:,}" for n, v in
-                                      sorted(sc.bonus.by_count.items())) + also
-        if sc.bonus.negative_if_not_melded:
-            bonus += "; negative for a side that has not melded"
-        out.append(f"| bonus cards | {bonus} |")
-    if sc.dead_in_hand:
-        out.append(f"| each dead card left in a hand | {_points(sc.dead_in_hand)} |")
-    who = ("sides that did not go out" if sc.hand_penalty == "not_out" else "every side")
-    out.append(f"| cards left in hand ({who}) | minus their value |")
-    if spec.deal.reserve:
-        who = ("sides that did not go out" if sc.reserve_penalty == "not_out"
-               else "every side")
+                                      sorted(p["by_count"].items())) + also
+        unless = p["negative_unless"]
+        if unless != "never":
+            bonus += ("; negative for a side that has not melded" if unless == "melded"
+                      else "; negative for a side that did not go out")
+        return [("bonus cards", bonus)]
+    if name == "dead_cards":
+        return [("each dead card left in a hand", _points(p["points"]))]
+    if name == "hand_cards":
+        who = "sides that did not go out" if p["counts"] == "not_out" else "every side"
+        return [(f"cards left in hand ({who})", "minus their value")]
+    if name == "reserve_cards":
+        who = "sides that did not go out" if p["counts"] == "not_out" else "every side"
         extra = ""
         if sc.reserve_values:
             extra = " (" + ", ".join(f"{_selector(k).split(' (')[0]} count {v} each"
                                      for k, v in sc.reserve_values.items()) + ")"
-        out.append(f"| a {spec.deal.reserve_name} not picked up ({who}) | minus its cards' "
-                   f"values{extra} |")
-    if sc.going_out:
-        out.append(f"| going out | {sc.going_out:,} |")
-    if sc.concealed_going_out:
-        book = (f", and lays a book of their own in it: {_cards(b.size)} in one meld"
-                if sc.concealed_needs_book else "")
-        out.append(f"| going out concealed (the player had not melded before that turn{book}) "
-                   f"| {sc.concealed_going_out:,} more |")
-    return out
+        return [(f"a {spec.deal.reserve_name} not picked up ({who})",
+                 f"minus its cards' values{extra}")]
+    if name == "going_out":
+        rows = [("going out", f"{p['bonus']:,}")] if p["bonus"] else []
+        if p["concealed"]:
+            book = (f", and lays a book of their own in it: {_cards(b.size)} in one meld"
+                    if sc.concealed_needs_book else "")
+            rows.append((f"going out concealed (the player had not melded before that "
+                         f"turn{book})", f"{p['concealed']:,} more"))
+        return rows
+    if name == "bonus":
+        when = "" if p["when"] == "out" else f", {WHEN[p['when']]}"
+        return [(f"the side that goes out{when}", f"{p['points']:,} more")]
+    if name == "multiply":
+        return [(f"everything above, {WHEN[p['when']]}", f"times {p.get('by') or 2}")]
+    if name == "pay":
+        said = pay_sentence(p).rstrip(".")
+        return [("payments between players", said[0].lower() + said[1:])]
+    raise AssertionError(name)
 
 
 def _game_end(spec) -> list[str]:
+    if spec.scoring.sheets:  # the sheets say how the game ends
+        from .kernel.rulesheet import sheets_section
+        from .kernel.scoring import listed_items
+
+        return sheets_section(spec, lambda entries: "; ".join(
+            f"{item} ({points})" for name, p in listed_items(spec.scoring, entries)[:-1]
+            for item, points in _item_rows(spec, name, p)))
     if spec.game.hands is not None:
         return ["## The end of the game", "",
                 (f"The game is {_n(spec.game.hands, 'hand')}, whatever the scores; the side "

@@ -82,7 +82,8 @@ SCENARIO_KEYS: dict[str, str] = {
 DEAL_KEYS: dict[str, str] = {
     "hands": "Cards in each seat's hand, by seat: `{0: [9H, 9S, KH]}`; the rest of each hand "
              "is plain filler cards.",
-    "reserves": "Cards in each seat's reserve pile (Pony Tail, Pony), by seat.",
+    "reserves": "Cards in each seat's reserve pile (Pony Tail, Pony), by seat; by side where "
+                "a table pack deals a pile to each side (Buraco's mortos).",
     "upcard": "The card turned up to start the pile (a list when the pack turns again).",
     "stock": "The top of the stock after the upcard, top first: the next cards drawn.",
 }
@@ -119,8 +120,13 @@ EXPECT_KEYS: dict[str, str] = {
                   "total: 5400}}`; items: books, book_kinds, melded_cards, bonus_cards, "
                   "dead_cards, hand_cards, reserve_cards, going_out, adjustments, total, and "
                   "the table packs' laid, held, cards_in_other_hands, cards_in_hand, cap, "
-                  "out_at_once, deadwood, gin, big_gin, undercut.",
+                  "out_at_once, deadwood, gin, big_gin, undercut, reserve_untaken, and "
+                  "payment (`pay`).",
     "scores": "Each team's game score: `[5400, -120]`.",
+    "sheets": "Each named score sheet's totals by team (`scoring.sheets`): "
+              "`{game_1: [45, 0]}`.",
+    "payments": "The last hand's payments (`pay` items), each `[payer, payee, points]` in "
+                "order: `[[1, 0, 24]]` (`[]`: none).",
     "game_over": "Whether the game is over.",
     "winner": "The winning team (null: none, or a tie).",
 }
@@ -129,7 +135,7 @@ SCORE_ITEMS = ("books", "book_kinds", "melded_cards", "bonus_cards", "dead_cards
                "hand_cards", "reserve_cards", "going_out", "adjustments", "total",
                # the labels of the table packs' items (scoring.items, the styles' presets)
                "laid", "held", "cards_in_other_hands", "cards_in_hand", "cap", "out_at_once",
-               "deadwood", "gin", "big_gin", "undercut")
+               "deadwood", "gin", "big_gin", "undercut", "reserve_untaken", "payment")
 _LINE_FIELDS = ("books", "book_kinds", "melded_cards", "bonus_cards", "dead_cards",
                 "hand_cards", "reserve_cards", "going_out", "adjustments", "total")
 """The score items a line names as fields; any other is the sum of its label's items."""
@@ -659,6 +665,28 @@ class _Reader:
                     self.problem(vat, kp, "expected a list of whole numbers, one per team")
                 else:
                     out.append(_Expect(key, [int(x) for x in value], vat))
+            elif key == "sheets":
+                if not isinstance(value, dict) or not value:
+                    self.problem(vat, kp, "expected a mapping of sheet names to totals, e.g. "
+                                          f"{{game_1: [45, 0]}}, got {_kind_text(value)}")
+                    continue
+                for name, totals in value.items():
+                    if not isinstance(totals, list) or any(
+                            isinstance(x, bool) or not isinstance(x, int) for x in totals):
+                        self.problem(self.at_value(value, name), f"{kp}.{name}",
+                                     "expected a list of whole numbers, one per team")
+                        continue
+                    out.append(_Expect(key, list(totals), self.at_value(value, name),
+                                       str(name)))
+            elif key == "payments":
+                if not isinstance(value, list) or any(
+                        not isinstance(p, list) or len(p) != 3 or any(
+                            isinstance(x, bool) or not isinstance(x, int) for x in p)
+                        for p in value):
+                    self.problem(vat, kp, "expected a list of [payer, payee, points], e.g. "
+                                          "[[1, 0, 24]]")
+                else:
+                    out.append(_Expect(key, [list(p) for p in value], vat))
             else:  # phase, hand_ended
                 text = self.text(node, key, kp)
                 if text is not None:
@@ -1169,7 +1197,8 @@ class _Run:
             if key == "bonus":
                 diff = _compare_cards(ex.value, list(player.get("bonus", [])))
                 return f"bonus cards of seat {ex.arg}: {diff}" if diff else None
-            got = bool(player.get("reserve_picked_up"))
+            got = (bool(player["reserve_picked_up"]) if "reserve_picked_up" in player
+                   else _reserve_taken(view, ex.arg))
             return None if got == ex.value else (
                 f"seat {ex.arg}: expected its reserve "
                 f"{'picked up' if ex.value else 'not picked up'}"
@@ -1201,7 +1230,16 @@ class _Run:
         if key == "hand_number":
             return None if state.hand_number == ex.value else \
                 f"expected hand {ex.value}, got hand {state.hand_number}"
-        if key in ("hand_ended", "went_out", "hand_score"):
+        if key == "sheets":
+            sheets = {s["name"]: s["scores"] for s in state.view(0).get("sheets") or ()}
+            if ex.arg not in sheets:
+                return (f"there is no score sheet {ex.arg!r}"
+                        + (f" (the pack's: {', '.join(sheets)})" if sheets else
+                           " (the pack keeps one score)"))
+            got = sheets[ex.arg]
+            return None if got == ex.value else (f"sheet {ex.arg}: expected "
+                                                 f"{_show(ex.value)}, got {_show(got)}")
+        if key in ("hand_ended", "went_out", "hand_score", "payments"):
             if not state.hand_results:
                 return f"expected a finished hand, but hand {state.hand_number} is still " \
                        "being played"
@@ -1212,6 +1250,10 @@ class _Run:
             if key == "went_out":
                 return None if hr.went_out == ex.value else \
                     f"expected seat {_show(ex.value)} to go out, got {_show(hr.went_out)}"
+            if key == "payments":
+                got = [list(p) for p in getattr(hr, "payments", ())]
+                return None if got == ex.value else (f"payments: expected {_show(ex.value)}, "
+                                                     f"got {_show(got)}")
             return self.score_item(hr, ex.arg, *ex.value)
         if key == "scores":
             got = list(state.scores)
@@ -1276,6 +1318,15 @@ def _compare_melds(team: int, want: list[list[str]], got: list[list[str]]) -> st
     bits = [f"no meld {_codes_text(m)}" for m in unmatched]
     bits += [f"not expected {_codes_text(_sort_codes(m))}" for m in left]
     return f"melds of team {team}: {', '.join(bits)} (the table has: {shown})"
+
+
+def _reserve_taken(view: dict, seat: int) -> bool:
+    """A table pack's view: whether the reserve pile of ``seat`` — its own, or its side's
+    where the pack deals one a side (fewer piles than seats) — has been picked up."""
+    piles, seats = view.get("reserves") or [], view.get("seats") or []
+    holder = seat if len(piles) == len(seats) else next(
+        (q["side"] for q in seats if q["seat"] == seat), seat)
+    return any(r["taken"] for r in piles if r["holder"] == holder)
 
 
 def _player(view: dict, seat: int) -> dict:

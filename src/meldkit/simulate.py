@@ -66,12 +66,15 @@ class GameRecord:
     """For each hand, each team's score."""
     unfinished: str | None = None
     """Why the game could not be played to the end (None: it was)."""
+    sheets: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    """With ``scoring.sheets``: each sheet's name and each team's final total on it."""
     seconds: float = attrs.field(default=0.0, eq=False)
 
     def to_dict(self) -> dict:
-        """JSON-able form (without the timing)."""
+        """JSON-able form (without the timing; ``sheets`` only where the pack keeps them)."""
         return {f.name: _jsonable(getattr(self, f.name))
-                for f in attrs.fields(type(self)) if f.name != "seconds"}
+                for f in attrs.fields(type(self)) if f.name != "seconds"
+                and (f.name != "sheets" or self.sheets)}
 
     @classmethod
     def from_dict(cls, data: dict) -> GameRecord:
@@ -90,6 +93,8 @@ class GameRecord:
                   for k, v in data.items()}
         if isinstance(values.get("hand_scores"), list):
             values["hand_scores"] = tuple(tuple(h) for h in values["hand_scores"])
+        if isinstance(values.get("sheets"), list):
+            values["sheets"] = tuple((name, tuple(v)) for name, v in values["sheets"])
         return cls(**values)
 
 
@@ -217,8 +222,21 @@ def play_one(pack: RulePack, players: int, seed: int, game: int,
         went_out=tuple(h.went_out for h in state.hand_results),
         hand_scores=tuple(tuple(h.totals) for h in state.hand_results),
         unfinished=unfinished,
+        sheets=_sheets(state),
         seconds=time.perf_counter() - t0,
     )
+
+
+def _sheets(state) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """Each score sheet's name and each team's total on it, from the hand records."""
+    n = len(state.scores)
+    totals: dict[str, list[int]] = {}
+    for h in getattr(state, "hand_results", ()):
+        for e in getattr(h, "sheets", ()):
+            row = totals.setdefault(e.name, [0] * n)
+            for t, v in enumerate(e.totals):
+                row[t] += v
+    return tuple((name, tuple(row)) for name, row in totals.items())
 
 
 @attrs.frozen
@@ -479,6 +497,8 @@ class Summary:
     from a file carry no time); like the other timing fields, left out of comparisons."""
     timed_games: int = attrs.field(default=0, eq=False)
     timed_decisions: int = attrs.field(default=0, eq=False)
+    sheets: tuple[tuple[str, tuple[Distribution, ...]], ...] = ()
+    """With ``scoring.sheets``: each sheet's name and its final totals by team."""
 
     @property
     def n_teams(self) -> int:
@@ -546,6 +566,10 @@ def summarize(records: Sequence[GameRecord]) -> Summary:
         seconds=sum(r.seconds for r in records),
         timed_games=sum(1 for r in records if r.seconds > 0),
         timed_decisions=sum(r.decisions for r in records if r.seconds > 0),
+        sheets=tuple((name, tuple(Distribution.of([dict(r.sheets)[name][t] for r in records
+                                                   if name in dict(r.sheets)])
+                                  for t in range(n_teams)))
+                     for name, _ in first.sheets),
     )
 
 
@@ -590,6 +614,12 @@ def format_summary(s: Summary, title: str = "") -> str:
     for t, d in enumerate(s.scores):
         lines.append(f"  team {t:<8} " + " ".join(
             f"{x:>8.0f}" for x in (d.mean, d.sd, d.min, d.q1, d.median, d.q3, d.max)))
+    for name, dists in s.sheets:  # several scores at once: each sheet's totals
+        lines.append(f"sheet {name:<13} mean       sd      min       q1   median       q3"
+                     "      max")
+        for t, d in enumerate(dists):
+            lines.append(f"  team {t:<8} " + " ".join(
+                f"{x:>8.0f}" for x in (d.mean, d.sd, d.min, d.q1, d.median, d.q3, d.max)))
     if s.seconds > 0:
         games, decisions = (s.timed_games, s.timed_decisions) if s.timed_games else (
             s.games, s.decisions)

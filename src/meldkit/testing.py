@@ -52,8 +52,9 @@ def stack_deck(
 ) -> list[str]:
     """A ``deck_order`` (card codes, top first) dealing the named cards.
 
-    ``hands`` and ``reserves`` map a seat to (part of) its cards; the deal is in blocks,
-    seat by seat from ``first_player``, in the pack's ``deal.order``.  ``upcard`` is the
+    ``hands`` and ``reserves`` map a seat to (part of) its cards — a side, in a table pack
+    that deals a reserve pile to each side (``deal.reserve_per: side``); the deal is in
+    blocks, seat by seat from ``first_player``, in the pack's ``deal.order``.  ``upcard`` is the
     card (or cards, when the pack turns again) that starts the pile; ``stock`` is the top
     of the stock after it.  Start the game with ``options={"first_player": first_player}``.
     """
@@ -70,19 +71,21 @@ def stack_deck(
         if stack is None:
             raise SetupError(f"the engine of pack {pack.name!r} ({engine.__name__}) cannot "
                              "stack a deck (it has no stack_deck)")
-        if reserves:
-            raise SetupError(f"pack {pack.name!r} deals no reserves")
+        extra: dict = {}
+        if reserves:  # an engine that deals reserves (the table-melds kernel) takes them
+            extra["reserves"] = _as_map(reserves)
         if upcard:  # an engine that turns an upcard (the table-melds kernel) takes it
             if isinstance(upcard, (list, tuple)):
                 if len(upcard) != 1:
                     raise SetupError(f"pack {pack.name!r} turns one upcard, not {len(upcard)}")
                 upcard = upcard[0]
-            try:
-                return stack(pack, players, _as_map(hands), list(stock), first_player,
-                             upcard=upcard)
-            except TypeError:
-                raise SetupError(f"pack {pack.name!r} deals no upcard") from None
-        return stack(pack, players, _as_map(hands), list(stock), first_player)
+            extra["upcard"] = upcard
+        try:
+            return stack(pack, players, _as_map(hands), list(stock), first_player, **extra)
+        except TypeError:
+            if not extra:
+                raise
+            raise SetupError(f"pack {pack.name!r} deals no {' or '.join(extra)}") from None
     rules = Rules.of(pack)
     deal = pack.spec.deal
     hands_m, reserves_m = _as_map(hands), _as_map(reserves)

@@ -65,6 +65,9 @@ except ImportError as e:  # pragma: no cover - depends on the extra
 
 import meldkit
 from meldkit._errors import IllegalActionError
+
+_frombuffer, _INT8 = np.frombuffer, np.int8  # (numpy's module has a __getattr__: its
+# attributes are looked up the slow way at each use)
 from meldkit.ai.observation import writer_parts
 
 __all__ = ["MeldkitAEC", "env", "observation_bounds", "raw_env"]
@@ -168,16 +171,19 @@ class MeldkitAEC(AECEnv):
         self.state_ = None
         self._np_random = None
         self._n_ids = self.ids.size
-        self._buf = array("f", bytes(4 * self.spec_.size))
-        """The observation last made (one buffer, written over at each new position)."""
-        self._buf_view = np.frombuffer(self._buf, np.float32)
-        """:attr:`_buf` seen by numpy (observe() hands out a copy)."""
         self._fill = writer_parts(probe)
-        """``(spec, fill, zeros)``: ``_buf[:] = zeros; fill(state, seat, spec, _buf)`` writes
+        """``(spec, fill, zeros)``: ``buf[:] = zeros; fill(state, seat, spec, buf)`` writes
         an observation (every game here is this table's: ``observation_writer``)."""
-        self._buf_at: int | None = None
-        """The position of what :attr:`_buf` holds (None: nothing), its seat ``_buf_seat``."""
-        self._buf_seat = -1
+        self._over = getattr(self._fill[1], "over", None)
+        """The engine's ``fill.over(state, seat, spec, buf, kept)``, if it has one: it
+        writes over the seat's last observation what changed since (``kept``, a list a
+        seat, records what the buffer holds)."""
+        self._seats: list[list] = [self._seat() for _ in range(self.n)]
+        """Each seat's ``[buffer, its numpy view, kept, position]``: the observation last
+        made (one buffer a seat, written over at each new position; observe() hands out a
+        copy of the view), the ``over`` writer's record of it and the position it holds
+        (None: not a whole observation)."""
+        self._OVER = probe.OVER
         self._legal: tuple = (None, ())
         """``(position, ids)``: the legal ids observe() last masked for a live agent, which
         step() checks an action against."""
@@ -186,6 +192,22 @@ class MeldkitAEC(AECEnv):
         self._position = 0
         """Counts the positions dealt and stepped to: an observation is kept per position."""
         self.metadata = dict(self.metadata, name=f"meldkit_{self.pack.name}_v0")
+
+    def _seat(self) -> list:
+        buf = array("f", bytes(4 * self.spec_.size))
+        return [buf, np.frombuffer(buf, np.float32), [], None]
+
+    def __getstate__(self) -> dict:
+        """Pickled (and deep-copied) without the kept observation buffers, records and
+        numpy views: the copy writes its buffers afresh and sees them through views of its
+        own."""
+        state = dict(self.__dict__)
+        del state["_seats"]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._seats = [self._seat() for _ in range(self.n)]
 
     def observation_space(self, agent):
         return self._obs_space
@@ -219,21 +241,28 @@ class MeldkitAEC(AECEnv):
         i = self.agent_name_mapping[agent]
         s = self.state_
         at = self._position
-        if self._buf_at != at or self._buf_seat != i:
-            self._buf_at = None  # until written whole
-            spec, fill, zeros = self._fill
-            buf = self._buf
-            buf[:] = zeros
-            fill(s, i, spec, buf)
-            self._buf_at, self._buf_seat = at, i
+        seat = self._seats[i]
+        if seat[3] != at:
+            over = self._over
+            try:
+                if over is None:
+                    spec, fill, zeros = self._fill
+                    seat[0][:] = zeros
+                    fill(s, i, spec, seat[0])
+                else:
+                    over(s, i, self._fill[0], seat[0], seat[2])
+            except BaseException:  # not written whole: afresh next time
+                seat[2:] = [[], None]
+                raise
+            seat[3] = at
         mask = bytearray(self._n_ids)
-        if s.phase != s.OVER and s.current == i and not (self.terminations[agent]
-                                                         or self.truncations[agent]):
+        if s.current == i and s.phase != self._OVER and not (self.terminations[agent]
+                                                              or self.truncations[agent]):
             ids = s.legal_ids()
             self._legal = (at, ids)
             for a in ids:
                 mask[a] = 1
-        return {"observation": self._buf_view.copy(), "action_mask": np.frombuffer(mask, np.int8)}
+        return {"observation": seat[1].copy(), "action_mask": _frombuffer(mask, _INT8)}
 
     def state(self) -> np.ndarray:
         """The global state: every seat's observation, seat 0 first (:attr:`state_space`).
@@ -268,8 +297,7 @@ class MeldkitAEC(AECEnv):
         s.apply(a)
         self._position += 1
         self.steps += 1
-        self._cumulative_rewards[agent] = 0.0
-        if s.phase != s.OVER and self.steps < self.max_actions:
+        if s.phase != self._OVER and self.steps < self.max_actions:
             # mid-game: every reward is 0 (as since the deal), so none accumulates; the
             # infos change only with the hand
             hand = s.hand_number
@@ -280,6 +308,7 @@ class MeldkitAEC(AECEnv):
                     infos[x] = {"hand_number": hand}
             self.agent_selection = self.possible_agents[s.current]
         else:
+            self._cumulative_rewards[agent] = 0.0
             rewards, infos, hand = self.rewards, self.infos, s.hand_number
             self._info_hand = hand
             for x in self.agents:

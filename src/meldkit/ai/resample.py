@@ -6,7 +6,10 @@ player can place — their own hand, every face-up zone, and cards they watched 
 hidden zone (the pile taken into a hand, a pile turned over into the stock, a card they
 passed face down) — and then :meth:`~Determinizer.sample` deals every other card uniformly
 over the hidden positions, under the rules' constraints (a bonus card is never in a hand),
-and gives the state a fresh seed so that later deals are unknown too.
+and gives the state a fresh seed so that later deals are unknown too.  Cards the player
+watched go into a stock shuffled from the pile (``stock.when_empty: shuffle_pile``) are
+known to be among those places, not which is which: a sample deals them anew among the
+places they hold, the stock's and those of the cards others drew from it.
 
 ``state.resample(player, rng)`` is ``Determinizer(state, player).sample(rng)``; for many
 samples of one position build the determinizer once (a sample costs about one clone).  The
@@ -47,7 +50,8 @@ _TRACKS_MAX = 64
 
 
 def _visible(zone: str, player: int) -> bool:
-    return zone == "pile" or zone == f"hand:{player}" or zone.startswith(_VISIBLE_PREFIXES)
+    return (zone == "pile" or zone == f"hand:{player}" or zone in ("turned", "indicator")
+            or zone.startswith(_VISIBLE_PREFIXES))
 
 
 def _where(zones: dict[str, list[int]]) -> dict[int, str]:
@@ -63,12 +67,18 @@ class Determinizer:
             raise ValueError(f"player must be a seat 0..{state.n_players - 1}, not {player!r}")
         self.state = state
         self.player = player
+        self.unordered: frozenset[int] = frozenset()
+        """Card ids ``player`` saw shuffled into a new stock and has not seen since: their
+        places (in the stock, or a hand that drew them) are known as a group, not one by
+        one (set by :meth:`_known_cards`)."""
         self.known = self._known_cards()
-        """Card ids whose place ``player`` knows."""
+        """Card ids whose place ``player`` knows (those of :attr:`unordered` as a group)."""
         zones = state.zone_cards()
         self.positions: list[tuple[str, int]] = []
         """The hidden positions ``(zone, index)`` whose cards are dealt anew."""
         self.cards: list[int] = []
+        self.shuffled: list[tuple[tuple[str, int], int]] = []
+        """The hidden places of the :attr:`unordered` cards, with the card each holds."""
         for z, ids in zones.items():
             if _visible(z, player):
                 continue
@@ -76,6 +86,8 @@ class Determinizer:
                 if c not in self.known:
                     self.positions.append((z, i))
                     self.cards.append(c)
+                elif c in self.unordered:
+                    self.shuffled.append(((z, i), c))
         self._bonus = self._bonus_cards()
 
     # ------------------------------------------------------------------ what is known
@@ -89,16 +101,19 @@ class Determinizer:
                repr(st.deck_order), p)
         cached = _TRACKS.pop(key, None)
         done = 0
+        unordered: set[int] = set()
         if cached is not None and len(cached[3]) <= len(st.history) \
                 and st.history[:len(cached[3])] == cached[3]:
-            s, where, known, played = cached  # continue a replay this game already made
+            s, where, known, played, unordered = cached  # continue a replay already made
             s = s.clone()
-            known = set(known)
+            known, unordered = set(known), set(unordered)
             done = len(played)
         else:
             s = replay_start(st)
             where = _where(s.zone_cards())
             known = {c for c, z in where.items() if _visible(z, p)}
+        spec = getattr(st.pack, "spec", None)
+        shuffles = getattr(getattr(spec, "stock", None), "when_empty", "") == "shuffle_pile"
         for text in st.history[done:]:
             actor = s.current
             a = s.parse_action(text)
@@ -107,13 +122,19 @@ class Determinizer:
             now = _where(s.zone_cards())
             if s.hand_number != hand:  # a new deal: only what is visible now is known
                 known = {c for c, z in now.items() if _visible(z, p)}
+                unordered = set()
             else:
+                if shuffles:  # the pile shuffled into a new stock: known only as a group
+                    unordered |= {c for c, z in now.items()
+                                  if z == "stock" and where.get(c) == "pile"}
+                    unordered -= {c for c, z in now.items() if _visible(z, p)}
                 if a.type == "pass" and a.cards and actor != p:
                     # a face-down pass: any card p placed in the passer's hand may be it
                     known -= {c for c, z in where.items() if z == f"hand:{actor}"}
                 known |= {c for c, z in now.items() if _visible(z, p)}
             where = now
-        _TRACKS[key] = (s.clone(), where, frozenset(known), list(st.history))
+        _TRACKS[key] = (s.clone(), where, frozenset(known), list(st.history),
+                        frozenset(unordered))
         while len(_TRACKS) > _TRACKS_MAX:
             _TRACKS.pop(next(iter(_TRACKS)))
         if s.zone_cards() != st.zone_cards() or (s.phase, s.current) != (st.phase,
@@ -123,6 +144,7 @@ class Determinizer:
             raise ActionSpaceError(
                 "cannot resample: replaying the history from the seed does not reach this "
                 "position (a resampled state, or a state edited by hand)")
+        self.unordered = frozenset(unordered)
         return known
 
     def _bonus_cards(self) -> set[int]:
@@ -153,6 +175,10 @@ class Determinizer:
             rest = positions
         rng.shuffle(other)
         out.update(zip(rest, other))
+        if self.shuffled:  # cards known as a group: dealt anew among their own places
+            group = [c for _, c in self.shuffled]
+            rng.shuffle(group)
+            out.update(zip((pos for pos, _ in self.shuffled), group))
         return out
 
     def sample(self, rng: random.Random | None = None):

@@ -161,6 +161,14 @@ _CANASTA_MELD = _obj({
     required=["rank", "cards", "closed", "book", "pending", "id", "owner", "side", "kind"],
     description="the same records as the core's `melds`")
 
+_SHEETS = {"type": ["array", "null"], "items": _obj({
+    "name": {"type": "string"},
+    "target": {"type": "integer", "description": "the total that ends the sheet"},
+    "scores": {**_INTS, "description": "each side's total on the sheet"},
+    "ended": {"type": "boolean", "description": "the sheet has ended (it counts no more)"}}),
+    "description": "each score sheet (`scoring.sheets`), or null where the pack keeps one "
+                   "score; `sides[].score` is then the sum of the sheets"}
+
 RUMMY_VIEW = _engine({
     "you": {**_SEAT, "description": "the seat (as `player`)"},
     "players": {"type": "array", "items": _obj({
@@ -173,6 +181,11 @@ RUMMY_VIEW = _engine({
         "melded": {"type": "boolean"}, "minimum": {"type": "integer"},
         "melds": {"type": "array", "items": _CANASTA_MELD}}),
         "description": "each side with its melds, whether it has melded, its minimum"},
+    "sheets": _SHEETS,
+    "formed_sides": {"type": ["array", "null"], "items": {"type": "integer", "minimum": 0},
+                     "description": "`players.sides_form`: once sides formed this hand, each "
+                                    "seat's side — the index in `teams` of the melds it plays "
+                                    "and the total it scores; null: the seating (`team`)"},
 }, _CARD, ["draw", "play", "over"], "view() of a canasta-family game (Pony Tail, Samba …)")
 
 TABLE_VIEW = _engine({
@@ -217,7 +230,23 @@ TABLE_VIEW = _engine({
             "taken": {"type": "boolean"}},
         "required": ["holder", "size", "taken"], "additionalProperties": False},
         "description": "the face-down reserve piles (`deal.reserve`), or null"},
-}, _CARD, ["first_upcard", "draw", "play", "discard", "knock", "layoff", "wall", "buy", "over"],
+    "sheets": _SHEETS,
+    "turned": {"type": ["object", "null"], "properties": {
+        "card": _CARD, "passes": {"type": "integer", "minimum": 0,
+                                  "description": "players who have passed it on"}},
+        "required": ["card", "passes"], "additionalProperties": False,
+        "description": "the card turned face up from the stock, to be used at once or "
+                       "passed (`turn.stock_card: turned`), or null"},
+    "wild_rank": {"type": ["object", "null"], "properties": {
+        "turned": _cards(_CARD),
+        "rank": {"type": ["string", "null"],
+                 "description": "the rank wild this deal (null: none turned)"}},
+        "required": ["turned", "rank"], "additionalProperties": False,
+        "description": "the cards turned at the deal to name its wild rank (jokers, then "
+                       "the card that names it), set aside face up (`cards.turned_wild`), "
+                       "or null"},
+}, _CARD, ["first_upcard", "draw", "play", "discard", "knock", "layoff", "wall", "buy",
+           "turned", "over"],
     "view() of a table-meld game (gin, rummy)")
 
 HOUSES_VIEW = _engine({

@@ -9,7 +9,7 @@ import random
 
 from .._cards import N_RANKS, kind_of_code, rank_of_kind
 from .._errors import SetupError
-from .._rules import Rules
+from .._rules import SEQ, Rules
 from ._canasta_common import _SLOTS, DRAW_PHASE
 
 
@@ -86,6 +86,8 @@ class DealPhase:
         self.reserves = [[] for _ in range(n)]
         self.reserve_taken = [rules.reserve_size == 0] * n
         self.bonus = [[] for _ in range(n)]
+        self.side_of = self.team_of  # players.sides_form: the seating until sides form
+        self.turns = 0  # turns played this hand (game.hand_turn_limit)
         self.melds = [[] for _ in range(self.n_teams)]
         self.open_melds = [[None] * _SLOTS for _ in range(self.n_teams)]
         self.melded = [False] * self.n_teams
@@ -121,6 +123,41 @@ class DealPhase:
         self.final_play = False
         self.turn_start_sizes = []
         self._legal_cache = None
+
+    def _form_sides(self, lone: int) -> None:
+        """``players.sides_form: first_pile_take``: ``lone`` plays alone, and the others
+        become one side for the rest of the hand — the side of the lowest seat among them,
+        into whose melds the others' join (one meld per rank: two open melds of a rank
+        become one, closed at ``books.size`` where books close)."""
+        others = [q for q in range(self.n_players) if q != lone]
+        rep = self.team_of[others[0]]
+        rules = self.rules
+        for q in others[1:]:
+            t = self.team_of[q]
+            opens = self.open_melds[rep]
+            for m in self.melds[t]:
+                into = None if m.slot == SEQ or m.closed else opens[m.slot]
+                if into is None:
+                    self.melds[rep].append(m)
+                    if m.slot != SEQ and not m.closed:
+                        opens[m.slot] = m
+                    continue
+                into.cards.extend(m.cards)
+                into.nat += m.nat
+                into.wild += m.wild
+                if (len(into.cards) >= rules.book_size
+                        and rules.book_adds(into.slot, into.wild) == "none"):
+                    into.closed = True
+                    opens[m.slot] = None
+            self.melds[t] = []
+            self.open_melds[t] = [None] * _SLOTS
+            self.melded[rep] = self.melded[rep] or self.melded[t]
+            self.melded[t] = False
+        side_of = list(self.team_of)
+        for q in others:
+            side_of[q] = rep
+        # (at two seats the sides are the seating: nothing forms)
+        self.side_of = self.team_of if side_of == self.team_of else side_of
 
     def _upcard_again(self, kind: int) -> bool:
         r = self.rules

@@ -55,7 +55,7 @@ class DrawPhase:
             return _r("reserve/already", f"you have already picked up your {name}")
         if not self.rules.pickup_at_turn_start:
             return _r("reserve/not-now", f"your {name} is picked up only when you complete a book")
-        if not self._team_has_book(self.team_of[p]):
+        if not self._team_has_book(self.side_of[p]):
             return _r("reserve/needs-book", f"your side needs a book before you pick up your {name}")
         return None
 
@@ -69,7 +69,7 @@ class DrawPhase:
     def _check_take(self, a: Action) -> Reason | None:
         rules = self.rules
         p = self.current
-        t = self.team_of[p]
+        t = self.side_of[p]
         if self.failed_initial:
             return _r("pile/after-withdraw", "after withdrawing an initial meld you must draw")
         if not self.pile:
@@ -86,6 +86,9 @@ class DrawPhase:
             return _r("pile/needs-melded", "your side must meld before taking the pile")
         if a.target >= 0:
             return self._check_take_onto_run(a)
+        if not a.cards and rules.take_free and not (
+                self.pile_frozen or (rules.frozen_until_melded and not self.melded[t])):
+            return None  # pile.take_with: free — the whole pile, melding nothing
         if not (rules.is_natural_rank[top] or rules.is_wild_rank[top]):
             return _r("pile/top-unmeldable", f"a {code} cannot be melded, so the pile cannot be taken")
         slot = WILD if rules.is_wild_rank[top] else top
@@ -149,15 +152,20 @@ class DrawPhase:
         if slot == WILD:
             nat, wild = 0, nat + wild
         bad = rules.meld_shape_ok(slot, nat, wild)
+        if bad is None and rules.adds_by_kind:  # books.kinds[].adds
+            have, have_wild = (len(opened.cards), opened.wild) if opened else (0, 0)
+            bad = rules.book_adds_ok(slot, have, have_wild, nat + wild - have - (
+                wild - have_wild), wild - have_wild)
         if bad:
-            return Reason(bad[0].replace("meld/", "pile/meld-"), f"the {code} cannot be melded: {bad[1]}")
+            return Reason(bad[0].replace("meld/", "pile/meld-").replace("add/", "pile/"),
+                          f"the {code} cannot be melded: {bad[1]}")
         size = nat + wild
         completes = size >= rules.book_size and (opened is None or len(opened.cards) < rules.book_size)
         if not self.melded[t]:
             got = sum(self._values_leaving(p, cards))
             if rules.pile_top_counts:
                 got += rules.value_of_kind[top_kind]
-            if got < self.initial_minimum(t):
+            if got < self.initial_minimum(self.team_of[p]):
                 return None  # pending: more melds may follow, or it is withdrawn
         gain = self._reserve_gain(p, t, completes)
         hand_after = self.hand_size[p] - len(cards) + self._pile_coming(1) + max(gain, 0)
@@ -169,11 +177,15 @@ class DrawPhase:
             self._do_take_onto_run(a)
             return
         p = self.current
-        t = self.team_of[p]
+        t = self.side_of[p]
         rules = self.rules
         top = self.pile.pop()
-        slot = WILD if rules.is_wild_rank[self.rank_of[top]] else self.rank_of[top]
         self.phase = PLAY_PHASE
+        if not a.cards and rules.take_free:  # the whole pile into the hand, unmelded
+            self._to_hand(p, top)
+            self._take_rest_of_pile(p)
+            return
+        slot = WILD if rules.is_wild_rank[self.rank_of[top]] else self.rank_of[top]
         ids = [top] + [self._from_hand(p, r) for r in a.cards]
         before = self.open_melds[t][slot]
         before_size = len(before.cards) if before else 0
@@ -190,6 +202,8 @@ class DrawPhase:
             self._maybe_commit(p, t)
 
     def _take_rest_of_pile(self, p: int) -> None:
+        if self.rules.sides_form and self.side_of is self.team_of:
+            self._form_sides(p)  # the first to take the pile plays alone
         n = self._pile_coming(0)
         taken = self.pile[len(self.pile) - n:] if n else []
         for c in taken:

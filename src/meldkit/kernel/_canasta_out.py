@@ -37,7 +37,7 @@ class GoingOut:
         if rules.requires_reserve and not (self.reserve_taken[p] or reserve_gained):
             name = rules.spec.deal.reserve_name
             return _r("out/reserve-not-picked-up", f"you must pick up your {name} before going out")
-        kinds = self._book_kinds(self.team_of[p])
+        kinds = self._book_kinds(self.side_of[p])
         for nb in new_books:
             k = rules.book_kind(*nb)
             if k is not None:
@@ -107,7 +107,7 @@ class GoingOut:
         value = self.rules.value_of_kind
         kind_of = self.kind_of
         total = 0
-        for m in self.melds[self.team_of[p]]:
+        for m in self.melds[self.side_of[p]]:
             if m.pending:
                 total += sum(value[kind_of[c]] for c in m.cards)
         if self.pile_pending and not self.rules.pile_top_counts:

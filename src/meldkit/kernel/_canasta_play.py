@@ -8,7 +8,7 @@ from __future__ import annotations
 from .._actions import ADD, END, MELD, WITHDRAW, Action, Reason
 from .._cards import JOKER_KIND, N_RANKS, RANKS, card_code, rank_of_kind
 from .._game import call_hook
-from .._rules import SEQ, WILD
+from .._rules import BAN_WAITS, SEQ, WILD
 from ._canasta_common import DRAW_PHASE, Meld, _r, _rank_name
 
 
@@ -27,7 +27,7 @@ class PlayPhase:
         check = self._check
         out: list[Action] = []
         if not self.failed_initial:
-            opens = self.open_melds[self.team_of[p]]
+            opens = self.open_melds[self.side_of[p]]
             cap = rules.mix_cap
             wild_key = tuple(counts[w] if counts[w] < cap else cap for w in rules.wild_ranks)
             memo = rules.slot_actions
@@ -59,6 +59,13 @@ class PlayPhase:
             out.append(get(WITHDRAW))
         elif self.final_play:  # the stock's last card was a bonus card: no discard
             out.append(get(END))
+        elif rules.discard_bans and filtered:  # pile.discard_bans: some cards wait
+            acts = ([rules.kind_discard_actions[k] for k in sorted(
+                {self.kind_of[c] for cards in hand for c in cards})] if rules.suits_matter
+                else [rules.discard_actions[r] for r in range(N_RANKS) if counts[r]])
+            legal = [a for a in acts if check(a) is None]
+            out.extend(legal if legal or not rules.all_banned_pass
+                       or not self._all_banned(p) else [get(END)])
         elif rules.suits_matter:  # the discard names its suit
             kind_of, by_kind = self.kind_of, rules.kind_discard_actions
             acts = [by_kind[k] for k in sorted({kind_of[c] for cards in hand for c in cards})]
@@ -94,11 +101,14 @@ class PlayPhase:
         else:
             hi = min(held, room)
         acts, totals = [], []
+        adds_ok = rules.book_adds_ok if rules.adds_by_kind else None
         for n in range(lo, hi + 1):
             for mix, w in rules.mixes_for(list(wild_key)):
                 total = n + w
                 if w > max_w or total > room or total < least:
                     continue
+                if adds_ok is not None and adds_ok(slot, have, have_wild, n, w) is not None:
+                    continue  # books.kinds[].adds: what a book of its kind still takes
                 acts.append(self._meld_action(new, slot, n, mix))
                 totals.append(total)
         return tuple(acts), tuple(totals), max(totals, default=0)
@@ -121,7 +131,7 @@ class PlayPhase:
             return self._after_withdraw()
         rules = self.rules
         p = self.current
-        t = self.team_of[p]
+        t = self.side_of[p]
         cards = a.cards
         naturals = {c for c in cards if not rules.is_wild_rank[c]}
         if len(naturals) > 1:
@@ -160,6 +170,12 @@ class PlayPhase:
         bad = rules.meld_shape_ok(slot, nat, wild)
         if bad:
             return Reason(*bad)
+        if rules.adds_by_kind:  # books.kinds[].adds
+            have, have_wild = (len(opened.cards), opened.wild) if opened else (0, 0)
+            add_wild = len(cards) if slot == WILD else n_wild
+            bad = rules.book_adds_ok(slot, have, have_wild, len(cards) - add_wild, add_wild)
+            if bad:
+                return Reason(*bad)
         size = nat + wild
         before = len(opened.cards) if opened else 0
         completes = size >= rules.book_size > before
@@ -175,7 +191,7 @@ class PlayPhase:
         hand_after = self.hand_size[p] - n_cards
         if not self.melded[t]:
             got = self._pending_value(p) + value
-            if got < self.initial_minimum(t):
+            if got < self.initial_minimum(self.team_of[p]):
                 if rules.going_out_rank[slot]:  # a pending meld is never going out
                     return _r("meld/only-going-out",
                               f"{_rank_name(slot)} are melded only when going out, and melds "
@@ -245,6 +261,57 @@ class PlayPhase:
             why = self._go_out_reason(p)
             if why is not None:
                 return Reason(why.code, f"discarding your last card means going out: {why.sentence}")
+        if self.rules.discard_bans:
+            return self._discard_ban_reason(p, r)
+        return None
+
+    # ------------------------------------------------------------------ discard bans
+    def _discard_condition(self, p: int, cond: str, rank: int) -> bool:
+        """Whether ``cond`` of a ``pile.discard_bans`` entry holds for ``p`` discarding a
+        card of ``rank`` now."""
+        if cond == "going_out":
+            return self.hand_size[p] == 1 and not self._foot_waiting(p)
+        t = self.side_of[p]
+        if cond == "opened":
+            return self.melded[t]
+        size = self.rules.book_size
+        return any(len(m.cards) >= size and not m.pending and (cond == "book" or m.slot == rank)
+                   for m in self.melds[t])
+
+    def _ban_on(self, p: int, rank: int) -> str | None:
+        """The condition a ban on discarding ``rank`` waits for, or None: not banned."""
+        for cond in self.rules.discard_ban_of[rank]:
+            if not self._discard_condition(p, cond, rank):
+                return cond
+        return None
+
+    def _all_banned(self, p: int) -> bool:
+        """Whether every card ``p`` holds is banned from the discard now."""
+        hand = self.hands[p]
+        return all(not hand[r] or self._ban_on(p, r) is not None for r in range(N_RANKS))
+
+    def _discard_ban_reason(self, p: int, rank: int) -> Reason | None:
+        """Why discarding a card of ``rank`` is refused by ``pile.discard_bans``; None if it
+        is not banned, or every card held is and the bans are lifted (``all_banned: lift``)."""
+        cond = self._ban_on(p, rank)
+        if cond is None or (not self.rules.all_banned_pass and self._all_banned(p)):
+            return None
+        pass_ = " ('end' ends the turn while every card you hold is banned)" if (
+            self.rules.all_banned_pass) else ""
+        return _r("discard/banned", f"a {RANKS[rank]} may not be discarded "
+                  f"{BAN_WAITS[cond].format(rank=RANKS[rank])}{pass_}")
+
+    def _check_end_turn(self) -> Reason | None:
+        """``end`` in the play phase with no discard: only while every card held is banned
+        from the discard (``pile.all_banned: pass``)."""
+        if not (self.rules.discard_bans and self.rules.all_banned_pass):
+            return _r("turn/already-drawn", "you have already drawn this turn")
+        if self.pending:
+            return _r("end/initial-meld-pending", "your initial meld is pending: meld more, "
+                                                  "or withdraw it")
+        if not self._all_banned(self.current):
+            return _r("end/may-discard", "you hold a card you may discard: end the turn by "
+                                         "discarding it")
         return None
 
     def _place(self, t: int, slot: int, ids: list[int], pending: bool) -> Meld:
@@ -267,7 +334,7 @@ class PlayPhase:
 
     def _do_meld(self, a: Action) -> None:
         p = self.current
-        t = self.team_of[p]
+        t = self.side_of[p]
         rules = self.rules
         naturals = [c for c in a.cards if not rules.is_wild_rank[c]]
         slot = naturals[0] if naturals else (a.target if a.type == ADD else WILD)
@@ -286,7 +353,7 @@ class PlayPhase:
 
     def _maybe_commit(self, p: int, t: int) -> None:
         """Commit the pending initial meld once it reaches the minimum."""
-        if self._pending_value(p) < self.initial_minimum(t):
+        if self._pending_value(p) < self.initial_minimum(self.team_of[p]):
             return
         self.melded[t] = True
         self.pending = False
@@ -311,7 +378,9 @@ class PlayPhase:
             had_book = any(len(m.cards) >= rules.book_size for m in self.melds[t]
                            if m not in completed and not m.pending)
             for m in completed:
-                if rules.close_at_size and m.slot != SEQ:  # a sequence closes at max_size
+                if m.slot != SEQ and (rules.book_adds(m.slot, m.wild) == "none"
+                                      if rules.adds_by_kind else rules.close_at_size):
+                    # closed at books.size (a sequence closes at its max_size)
                     m.closed = True
                     self.open_melds[t][m.slot] = None
             mode = rules.pickup_on_book
@@ -356,7 +425,7 @@ class PlayPhase:
 
     def _do_withdraw(self) -> None:
         p = self.current
-        t = self.team_of[p]
+        t = self.side_of[p]
         keep = []
         top = self.pending_top if self.pile_pending else -1
         for m in self.melds[t]:

@@ -104,7 +104,7 @@ class SequencePlay:
                     acts = memo[key] = self._new_runs(s, masks[s])
                 out.extend(acts)
         seen = set()
-        for m in self.melds[self.team_of[p]]:
+        for m in self.melds[self.side_of[p]]:
             if m.slot != SEQ or m.closed or (m.pending and not self.pending):
                 continue
             key = (m.suit, masks[m.suit], m.lo, m.hi)
@@ -164,7 +164,7 @@ class SequencePlay:
             return []
         pos, suit = rules.seq_pos[k // 4], k % 4
         out = []
-        for m in self.melds[self.team_of[p]]:
+        for m in self.melds[self.side_of[p]]:
             if m.slot == SEQ and not m.closed and m.suit == suit and pos in (m.lo - 1, m.hi + 1):
                 a = self.actions.get(TAKE, (), m.target)
                 if a not in out:
@@ -196,7 +196,7 @@ class SequencePlay:
             return self._after_withdraw()
         rules = self.rules
         p = self.current
-        t = self.team_of[p]
+        t = self.side_of[p]
         cards = a.cards
         if any(type(k) is not int or not 0 <= k < 52 for k in cards):
             return _r("action/malformed", f"'{a}' names a card that is not in a standard deck")
@@ -247,7 +247,7 @@ class SequencePlay:
         """``take to <sequence>``: the top card alone extends one of the side's sequences."""
         rules = self.rules
         p = self.current
-        t = self.team_of[p]
+        t = self.side_of[p]
         code = self.codes[self.pile[-1]]
         if self.pile_frozen or (rules.frozen_until_melded and not self.melded[t]):
             return _r("pile/frozen-needs-pair",
@@ -284,7 +284,7 @@ class SequencePlay:
         rules = self.rules
         pos_of, ranks = rules.seq_pos, rules.seq_ranks
         hand = self.hands[p]
-        runs = [m for m in self.melds[self.team_of[p]] if m.slot == SEQ and not m.closed]
+        runs = [m for m in self.melds[self.side_of[p]] if m.slot == SEQ and not m.closed]
         kinds = [kind_of[c] for c in cards]
 
         def ties(k: int) -> int:
@@ -329,7 +329,7 @@ class SequencePlay:
 
     def _do_run(self, a: Action) -> None:
         p = self.current
-        t = self.team_of[p]
+        t = self.side_of[p]
         rules = self.rules
         ids = [self._take_kind(p, k) for k in a.cards]
         if a.type == RUN:
@@ -352,7 +352,7 @@ class SequencePlay:
 
     def _do_take_onto_run(self, a: Action) -> None:
         p = self.current
-        t = self.team_of[p]
+        t = self.side_of[p]
         m = self._find_run(t, a.target)
         top = self.pile.pop()
         self.phase = PLAY_PHASE

@@ -3,6 +3,7 @@ key's ``file:line:col`` instead of a game that cannot run or cannot end."""
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable
 
 _CANASTA_ONLY_STYLE = "canasta"
@@ -100,6 +101,8 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
     check_items(spec, add)
     _check_books(spec, add)
     _check_reserves(spec, add)
+    _check_turned(spec, add)
+    _check_endless_takes(spec, add)
     if melds.lay_off.max_per_end is not None and melds.lay_off.max_per_end < 0:
         add(("melds", "lay_off", "max_per_end"),
             f"expected null or at least 0, got {melds.lay_off.max_per_end}")
@@ -143,7 +146,8 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
     if style == "knock" and (spec.players.min != 2 or spec.players.max != 2):
         add(("players",), "knock scoring is for two players (players.min and max must be 2)",
             related=(("scoring", "style"),))
-    if knock.test == "openspiel" and (spec.cards.wild or (spec.deck.decks or 0) != 1
+    if knock.test == "openspiel" and (spec.cards.wild or spec.cards.turned_wild != "none"
+                                      or (spec.deck.decks or 0) != 1
                                       or spec.deck.ranks):
         add(("knock", "test"), "openspiel judges a one-deck game without wild cards (give "
             "deck.decks: 1 and cards.wild: [], or use best_discard)",
@@ -171,9 +175,6 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
         add(("game", "winner"), f"lowest, but with {style} scoring the winner of each hand "
             "scores: reaching the target means winning (game.winner: highest)",
             related=(("scoring", "style"),))
-    if game.hand_turn_limit is not None and not 1 <= game.hand_turn_limit <= 100_000:
-        add(("game", "hand_turn_limit"), f"expected null or 1 to 100000, got "
-            f"{game.hand_turn_limit}")
 
     deal = spec.deal
     for n, size in deal.hand_by_players.items():
@@ -276,6 +277,70 @@ def _reserve_piles(spec: Any, n: int) -> int:
         return n  # (a table size the pack refuses: reported by the seating checks)
 
 
+def _check_turned(spec: Any, add: Callable[..., None]) -> None:
+    """A card turned from the stock (``turn.stock_card: turned``) and cards a player must
+    use (``turn.forced``): a pass needs a turned card, and neither goes with the rules that
+    decide what a player may meld or keep (an opening, books to go out, reserves, knocking)
+    — a card owed at once could then have no legal use."""
+    t = spec.turn
+    turned = t.stock_card == "turned"
+    if t.turned_passes != "pile" and not turned:
+        add(("turn", "turned_passes"), f"{t.turned_passes}, but no card is turned from the "
+            "stock (turn.stock_card is hand)", related=(("turn", "stock_card"),))
+    for i, word in enumerate(t.forced):
+        if word in t.forced[:i]:
+            add(("turn", "forced", i), f"{word!r} is listed twice")
+        elif word == "turned" and not turned:
+            add(("turn", "forced", i), "turned, but no card is turned from the stock "
+                "(turn.stock_card is hand)", related=(("turn", "stock_card"),))
+    if not (turned or t.forced):
+        return
+    at, said = ((("turn", "stock_card"), "turned") if turned else
+                (("turn", "forced"), ", ".join(t.forced)))
+    im, go = spec.initial_meld, spec.going_out
+    clashes = [
+        (spec.scoring.style == "knock", ("scoring", "style"),
+         "scoring.style is knock: melds are laid only on a knock"),
+        (bool(im.melds or im.minimums or im.minimums_by_players or im.by_hand
+              or im.all_at_once), ("initial_meld",),
+         "the pack has an opening (initial_meld): a card owed at once could be no part of it"),
+        (bool(go.min_books or go.required_books or any(go.min_books_by_players.values())),
+         ("going_out",), "going out needs books: a card owed at once could have no play "
+         "that keeps the cards the books rule asks for"),
+        (spec.deal.reserve > 0, ("deal", "reserve"),
+         "the pack deals reserve piles: a hand played out picks one up mid-turn"),
+    ]
+    if turned:
+        clashes += [
+            (spec.pile.buy_limit > 0, ("pile", "buy_limit"),
+             "the pack allows buying, which offers a discard before the stock card is drawn"),
+            ((t.draw or 1) > 1 or any(n > 1 for n in t.draw_by_players.values()),
+             ("turn", "draw"), "a turn draws more than one card, and one card is turned"),
+        ]
+    for clash, where, why in clashes:
+        if clash:
+            add(at, f"{said}, but {why}", related=(where,))
+
+
+def _check_endless_takes(spec: Any, add: Callable[..., None]) -> None:
+    """A hand must end: where a player may take from the pile without melding what they
+    take (the top card, or the whole pile; unless ``pile.taken_melded: always`` — a card
+    taken deep is melded, but the top card is taken as with ``top``), two players may take
+    each other's discards turn after turn while the stock never shrinks, so such a pack
+    needs ``game.hand_turn_limit`` (a knocking pack: or ``knock.pile_take_limit``)."""
+    pile = spec.pile
+    if (spec.game.hand_turn_limit is not None or pile.taken_melded == "always"
+            or (spec.scoring.style == "knock" and spec.knock.pile_take_limit is not None)):
+        return
+    what = "the whole pile" if pile.take == "pile" else "the top card"
+    bound = ("set a limit, or knock.pile_take_limit" if spec.scoring.style == "knock" else
+             "set a limit, or make a taken card be melded (pile.taken_melded: always)")
+    add(("game", "hand_turn_limit"), f"null, but a player may take {what} (pile.take: "
+        f"{pile.take}) without melding it, so players may take each other's discards turn "
+        f"after turn while the stock never shrinks, and the hand never end — {bound}",
+        related=(("pile", "take"), ("knock", "pile_take_limit")))
+
+
 def _check_reserves(spec: Any, add: Callable[..., None]) -> None:
     """A table pack's reserves: not in a knocking pack (a hand keeps its size there)."""
     if spec.deal.reserve and spec.knock.max_deadwood is not None:
@@ -289,11 +354,13 @@ def _check_books(spec: Any, add: Callable[..., None]) -> None:
     refused, as are books in a knocking pack and a taken card owed beside them."""
     go, books = spec.going_out, spec.books
     needs = bool(go.required_books) or go.min_books > 0 or any(go.min_books_by_players.values())
-    scored = any(d.get("item") == "books" for d in spec.scoring.items)
+    scored = any(d.get("item") == "books" for d in spec.scoring.items) or any(
+        b.unless in ("book", "book_of_rank") for b in spec.pile.discard_bans)
     if (books.kinds or books.size != 7) and not (needs or scored):
         key = ("books", "kinds") if books.kinds else ("books", "size")
         add(key, "but nothing counts books in this pack (going_out.min_books or "
-            "required_books, or a books item in scoring.items): add one, or remove it",
+            "required_books, a books item in scoring.items, or a discard ban waiting for "
+            "a book): add one, or remove it",
             related=(("going_out",), ("scoring", "items")))
     if (needs or scored) and spec.knock.max_deadwood is not None:
         add(("going_out",) if needs else ("scoring", "items"), "books are for packs that meld "
@@ -305,22 +372,148 @@ def _check_books(spec: Any, add: Callable[..., None]) -> None:
             "could leave no legal play: write no", related=(("going_out",),))
 
 
+STYLE_OF_ITEM = {"winner_takes": "winner_takes_hands", "penalty": "penalty", "knock": "knock"}
+"""The items that are a table style's preset, by the style: listed only under that style
+(the style also judges ``game.winner``; a child pack that changes the style would otherwise
+keep its parent's items)."""
+
+
 def check_items(spec: Any, add: Callable[..., None]) -> None:
-    """Each ``scoring.items`` entry names an item of the pack's meld model and only its
-    parameters, with values it takes."""
-    from .scoring import ITEMS, RANK_SLOT_ITEMS, TABLE_ITEMS
+    """Each ``scoring.items`` entry (and each sheet's, ``scoring.sheets``) names an item of
+    the pack's meld model and only its parameters, with values it takes."""
+    _check_entries(spec, spec.scoring.items, ("scoring", "items"), add)
+    _check_sheets(spec, add)
+    _check_targets_reachable(spec, add)
+
+
+def _check_sheets(spec: Any, add: Callable[..., None]) -> None:
+    """``scoring.sheets``: named, each with its own items checked, a target and from_win in
+    range; ``game.sheets_end`` only beside them; no elimination beside them."""
+    sheets, game = spec.scoring.sheets, spec.game
+    if not sheets:
+        if game.sheets_end != "every":
+            add(("game", "sheets_end"), f"{game.sheets_end}, but the pack keeps one score "
+                "(no scoring.sheets), so it would change nothing: remove it")
+        return
+    names = [sh.name for sh in sheets]
+    for i, sh in enumerate(sheets):
+        at = ("scoring", "sheets", i)
+        if not re.fullmatch(r"[a-z][a-z0-9_]{0,30}", sh.name):
+            add((*at, "name"), f"expected a word of lowercase letters, digits and _ (up to "
+                f"31), got {sh.name!r}")
+        elif sh.name in names[:i]:
+            add((*at, "name"), f"{sh.name!r} names two sheets")
+        if sh.items is not None:
+            if not sh.items:
+                add((*at, "items"), "an empty list scores nothing: list items, or write null "
+                    "for the hand's own")
+            _check_entries(spec, sh.items, (*at, "items"), add)
+            for j, d in enumerate(sh.items):
+                if isinstance(d, dict) and d.get("item") == "pay":
+                    add((*at, "items", j), "payments are the hand's, recorded with it: list "
+                        "pay in scoring.items (a sheet with items: null counts them)")
+        if sh.target is not None and not 1 <= sh.target <= 10_000_000:
+            add((*at, "target"), f"expected null or 1 to 10000000, got {sh.target}")
+        if not 0 <= sh.from_win <= 100:
+            add((*at, "from_win"), f"expected 0 to 100, got {sh.from_win}")
+        for key in ("game_bonus", "box_bonus"):
+            value = getattr(sh, key)
+            if value is not None and not -100_000 <= value <= 100_000:
+                add((*at, key), f"expected null or -100000 to 100000, got {value}")
+    if getattr(game, "eliminate_above", None) is not None:
+        add(("scoring", "sheets"), "a player eliminated from the game leaves every sheet: "
+            "sheets and game.eliminate_above do not go together",
+            related=(("game", "eliminate_above"),))
+
+
+NO_GAIN_ITEMS = frozenset({"held", "hand_cards", "reserve_cards", "multiply", "cap",
+                           "game_end"})
+"""Items that never raise a side's total: they take points away, scale or bound what the
+items above them gave, or pay the game's bonuses once it has ended."""
+
+
+def _can_gain(spec: Any, entry: Any) -> bool:
+    """Whether a scoring entry could ever give a side points (the preset items of the
+    pack's style do; an entry whose cards the deck lacks scores 0)."""
+    if not isinstance(entry, dict):
+        return True  # refused by its own check
+    name, points = entry.get("item"), entry.get("points")
+    if name in NO_GAIN_ITEMS:
+        return False
+    if name in ("bonus", "dead_cards", "reserve_untaken") and type(points) is int \
+            and points <= 0:
+        return False
+    lacks = {"bonus_cards": not spec.cards.bonus, "dead_cards": not spec.cards.dead,
+             "reserve_untaken": not spec.deal.reserve}
+    return not lacks.get(name, False)
+
+
+def _check_targets_reachable(spec: Any, add: Callable[..., None]) -> None:
+    """A game played to a target ends when a side reaches it, so a list of items that could
+    never give a side points — the hand's, or a score sheet's own, where the game waits for
+    that sheet — would leave the game to end only by the no-progress bound, a thousand
+    pointless hands on (:data:`meldkit._liveness.MAX_HANDS_WITHOUT_GAIN`)."""
+    if spec.game.hands is not None:
+        return  # the game ends after its hands, whatever the totals
+    hand = spec.scoring.items
+    hand_gains = not hand or any(_can_gain(spec, d) for d in hand)
+    sheets = spec.scoring.sheets
+    if not sheets:
+        if not hand_gains:
+            add(("scoring", "items"), "no item listed can give a side points (held, "
+                "hand_cards and reserve_cards take points away; multiply and cap scale what "
+                "is above them; a bonus of 0 or less, or for cards the deck lacks, adds "
+                "nothing), so no side reaches game.target and the game could only end as making no "
+                "progress: list an item that scores, or set game.hands",
+                related=(("game", "target"),))
+        return
+    dead = [i for i, sh in enumerate(sheets) if not (
+        hand_gains if sh.items is None else any(_can_gain(spec, d) for d in sh.items))]
+    if spec.game.sheets_end == "first" and len(dead) < len(sheets):
+        return
+    for i in dead:
+        at = ("scoring", "sheets", i)
+        add((*at, "items") if sheets[i].items is not None else at,
+            f"no item of sheet {sheets[i].name!r} can give a side points, so it never "
+            "reaches its target, and the game, which ends when "
+            + ("every sheet has" if spec.game.sheets_end == "every" else "a sheet has")
+            + " ended, could only end as making no progress: list an item that scores, or "
+            "set game.hands",
+            related=(("game", "sheets_end"),))
+
+
+def _check_entries(spec: Any, items: list, where: tuple, add: Callable[..., None]) -> None:
+    """The entries of one list of items (``scoring.items``, or a sheet's) at ``where``."""
+    from .scoring import ITEMS, KNOCK_ITEMS, RANK_SLOT_ITEMS, TABLE_ITEMS
 
     names = TABLE_ITEMS if spec.melds.kinds else RANK_SLOT_ITEMS
-    items = spec.scoring.items
-    if items and spec.scoring.style == "knock":
-        add(("scoring", "items"), "a knocking pack scores the deadwood difference (style "
-            "knock): its items cannot be replaced", related=(("scoring", "style"),))
+    knocking = spec.scoring.style == "knock"
+    if items and knocking and [d.get("item") for d in items].count("knock") != 1:
+        add(where, "a knocking pack scores the knock (style knock): list "
+            "{item: knock} once, its parameters from the knock keys",
+            related=(("scoring", "style"),))
+    listed = [d.get("item") for d in items]
+    if "pay" in listed and "cap" in listed[listed.index("pay"):]:
+        add((*where, listed.index("cap", listed.index("pay"))), "item 'cap' below a pay "
+            "item would change what was paid after it was recorded: list cap above it")
     for i, entry in enumerate(items):
-        at = ("scoring", "items", i)
+        at = (*where, i)
+        if not isinstance(entry, dict):
+            add(at, f"expected {{item: <name>, ...}}, got {entry!r}")
+            continue
         name = entry.get("item")
         if name not in names:
             add(at, f"expected {{item: <name>, ...}} with a name from {', '.join(names)}, "
                 f"got {name!r}")
+            continue
+        style = STYLE_OF_ITEM.get(name)
+        if style is not None and style != spec.scoring.style:
+            add(at, f"item {name!r} is the {style} style's, but scoring.style is "
+                f"{spec.scoring.style}", related=(("scoring", "style"),))
+            continue
+        if knocking and name not in KNOCK_ITEMS:
+            add(at, f"item {name!r}, but a knocking pack scores with "
+                f"{', '.join(KNOCK_ITEMS)}", related=(("scoring", "style"),))
             continue
         kind = ITEMS[name]
         for key in kind.required:
@@ -334,8 +527,9 @@ def check_items(spec: Any, add: Callable[..., None]) -> None:
                 takes = ", ".join(p for p in kind.params if p not in kind.fixed)
                 add((*at, key), f"item {name!r} takes {takes or 'no parameters'}")
             elif key in kind.fixed:
-                add((*at, key), f"item {name!r} takes its {key} from the pack's scoring keys "
-                    "(see scoring.bonus and scoring.dead_in_hand)")
+                add((*at, key), f"item {name!r} takes its {key} from the pack's "
+                    + ("knock keys (knock." + key + ")" if name == "knock" else
+                       "scoring keys (see scoring.bonus and scoring.dead_in_hand)"))
             elif key in kind.choices:
                 if value not in kind.choices[key]:
                     add((*at, key), f"expected one of {', '.join(kind.choices[key])}, got "
@@ -346,17 +540,30 @@ def check_items(spec: Any, add: Callable[..., None]) -> None:
                     add((*at, key), f"expected null or an integer {low}..{high}, got {value!r}")
         idle = _idle_item(spec, name, entry)
         if idle:
-            add(at, f"item {name!r}, but {idle}: it would score nothing (remove it)")
+            add(at, f"item {name!r}, but {idle}: it would score nothing (remove it)",
+                related=(("scoring", "melded_cards"),) if name == "melded_cards" else ())
+        if name == "pay" and spec.game.winner == "lowest":
+            add(at, "item 'pay' raises the total of whoever is paid, but the lowest total "
+                "wins this pack (game.winner: lowest)", related=(("game", "winner"),))
 
 
 def _idle_item(spec: Any, name: str, entry: dict) -> str | None:
-    """Why a table item the pack lists could never change a score, or None."""
+    """Why an item the pack lists could never change a score, or None."""
     if not spec.melds.kinds:
-        return None
+        return _idle_rank_slot_item(spec, name, entry)
     if name == "reserve_untaken" and not spec.deal.reserve:
         return "the pack deals no reserve piles (deal.reserve)"
     if name == "books" and not any(k.value for k in spec.books.kinds):
         return "no book kind has a value (books.kinds)"
     if name == "laid" and entry.get("wilds") == "as_card" and not spec.cards.wild:
         return "wilds: as_card, and the pack has no wild cards (cards.wild)"
+    return None
+
+
+def _idle_rank_slot_item(spec: Any, name: str, entry: dict) -> str | None:
+    """Why a rank-slot item contradicts the pack's scoring keys, or None.  (An item that
+    counts cards the deck lacks — bonus cards, reserves, dead cards — scores 0 there, as
+    its scoring keys do: a child pack that drops the cards keeps its parent's list.)"""
+    if name == "melded_cards" and not spec.scoring.melded_cards:
+        return "scoring.melded_cards is false (list the items without it)"
     return None

@@ -69,7 +69,8 @@ import attrs
 
 from meldkit._cards import JOKER_KIND, N_KINDS, card_code
 
-__all__ = ["Match", "MeldKind", "MeldRules", "default_values", "meld_code"]
+__all__ = ["Match", "MeldKind", "MeldRules", "RankOrder", "default_values", "meld_code",
+           "meld_rules"]
 
 Cards = tuple[int, ...]
 Choice = tuple[str, Cards]  # ("meld", cards) or ("dead", cards): a step of an arrangement
@@ -77,10 +78,41 @@ Choice = tuple[str, Cards]  # ("meld", cards) or ("dead", cards): a step of an a
 _ACE_MODES = ("low", "high", "both", "around")
 _MEMO_LIMIT = 100_000
 _INF = 1 << 30
-_FULL52 = (1 << 52) - 1
 _NIB = sum(1 << (4 * r) for r in range(13))  # bit 0 of every rank nibble
 _ACES = 0xF
 _GUARD = sum(8 << (4 * k) for k in range(N_KINDS))  # bit 3 of every 4-bit count
+
+
+_BIT_OF = {c: 1 << c for c in range(64)}
+"""The mask bit of each card kind."""
+_last_hand: tuple[list[int], int] = ([], 0)
+"""The last hand :func:`hand_bits` was asked (a copy) and its mask (replaced whole)."""
+
+
+def hand_bits(hand: list[int]) -> int:
+    """The mask of a hand of distinct card kinds (bit ``k`` for kind ``k``; a repeated
+    kind carries into the next bit).  The last hand asked is kept: asked again for the
+    same cards, or for them with cards put after them (a draw), only those are summed —
+    the knock test and the observation ask of one hand in turn.
+
+    >>> hand = [5, 9, 40]
+    >>> hand_bits(hand) == 1 << 5 | 1 << 9 | 1 << 40
+    True
+    >>> hand.append(2)
+    >>> hand_bits(hand) == 1 << 2 | 1 << 5 | 1 << 9 | 1 << 40
+    True
+    """
+    global _last_hand
+    old, mask = _last_hand
+    if hand == old:
+        return mask
+    n = len(old)
+    if len(hand) > n and hand[:n] == old:
+        mask += sum(map(_BIT_OF.__getitem__, hand[n:]))
+    else:
+        mask = sum(map(_BIT_OF.__getitem__, hand))
+    _last_hand = (hand[:], mask)
+    return mask
 
 
 def meld_code(cards: Iterable[int]) -> str:
@@ -102,6 +134,22 @@ def default_values() -> tuple[int, ...]:
     (1, 7, 10, 0)
     """
     return tuple(min(10, k // 4 + 1) for k in range(52)) + (0,)
+
+
+@functools.lru_cache(maxsize=16)
+def _byte_tables(values: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """For each byte ``i`` of a card mask (cards ``8i … 8i+7``) and each value ``b`` of
+    that byte: the total value of its cards, and the highest value (at least 0).
+
+    >>> sums, tops = _byte_tables(default_values())
+    >>> sums[0][0b101], tops[0][0b101], sums[6][0b10000]   # AC + AH; the joker
+    (2, 1, 0)
+    """
+    def cards(i: int, b: int) -> list[int]:
+        return [values[8 * i + j] for j in range(8) if b >> j & 1 and 8 * i + j < N_KINDS]
+
+    return (tuple(tuple(sum(cards(i, b)) for b in range(256)) for i in range(7)),
+            tuple(tuple(max([0, *cards(i, b)]) for b in range(256)) for i in range(7)))
 
 
 def _check_kind(card: object) -> int:
@@ -199,37 +247,54 @@ class Match:
     high: int
 
 
-@functools.cache  # at most 4 ace rules x 14 lengths
-def _windows(ace: str, n: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """The run windows of ``n`` cards an ace rule allows: (low position, rank of each slot)."""
-    if n < 1 or n > 13:
+@functools.cache  # at most 4 ace rules x 14 lengths (x the rank orders in use)
+def _windows(ace: str, n: int, L: int = 13) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """The run windows of ``n`` cards an ace rule allows in a cycle of ``L`` ranks: (low
+    position, rank of each slot)."""
+    if n < 1 or n > L:
         return ()
     if ace == "low":
-        lows = range(0, 14 - n)
+        lows = range(0, L + 1 - n)
     elif ace == "high":
-        lows = range(1, 15 - n)
+        lows = range(1, L + 2 - n)
     elif ace == "both":
-        lows = range(0, 15 - n)
+        lows = range(0, L + 2 - n)
     else:
-        lows = range(0, 13)
-    return tuple((lo, tuple((lo + i) % 13 for i in range(n))) for lo in lows)
+        lows = range(0, L)
+    return tuple((lo, tuple((lo + i) % L for i in range(n))) for lo in lows)
 
 
-def _window_ok(ace: str, low: int, n: int) -> int | None:
+def _window_ok(ace: str, low: int, n: int, L: int = 13) -> int | None:
     """The normalised low end of a window, or None if the ace rule forbids it."""
     high = low + n - 1
-    if n > 13:
+    if n > L:
         return None
     if ace == "low":
-        return low if low >= 0 and high <= 12 else None
+        return low if low >= 0 and high <= L - 1 else None
     if ace == "high":
-        return low if low >= 1 and high <= 13 else None
+        return low if low >= 1 and high <= L else None
     if ace == "both":
-        return low if low >= 0 and high <= 13 else None
-    return low % 13
+        return low if low >= 0 and high <= L else None
+    return low % L
 
 
-class MeldRules:
+class _ByDefinition:
+    """Equal and hashed as ``_definition()`` says (meld rules: their kinds, wild cards,
+    values and rank order)."""
+
+    def _definition(self) -> tuple[Any, ...]:
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._definition() == other._definition()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._definition())
+
+
+class MeldRules(_ByDefinition):
     """The meld kinds of a pack, compiled with its wild kinds and deadwood values.
 
     ``kinds`` are tried in the order declared.  ``wild_kinds`` are the kinds that are wild
@@ -251,7 +316,14 @@ class MeldRules:
         kinds: Sequence[MeldKind],
         wild_kinds: Iterable[int] = (),
         values: Sequence[int] | None = None,
+        *,
+        n_ranks: int = 13,
     ) -> None:
+        if type(n_ranks) is not int or not 1 <= n_ranks <= 13:
+            raise ValueError(f"'n_ranks' must be an int 1 … 13 (got {n_ranks!r})")
+        self._L = n_ranks
+        """The ranks a run moves through (13; fewer in the engine of a :class:`RankOrder`,
+        whose kinds are ``position * 4 + suit``)."""
         kinds = tuple(kinds)
         if not kinds:
             raise ValueError("MeldRules needs at least one meld kind (got none)")
@@ -268,6 +340,7 @@ class MeldRules:
                 f"'values' must be {N_KINDS} ints, one per kind 0 … 52 (got {len(values)} items)"
             )
         self.values: tuple[int, ...] = values
+        self._most_value = max(0, *values)
         self._wildmask = sum(1 << w for w in self.wild_kinds)
         self._most_wilds = max(k.max_wilds for k in kinds)
         self._in_place = any(k.wild_natural_in_place and k.type == "run" for k in kinds)
@@ -293,10 +366,10 @@ class MeldRules:
     def __repr__(self) -> str:
         return f"MeldRules({list(self.kinds)!r}, wild_kinds={sorted(self.wild_kinds)!r})"
 
-    def _definition(self) -> tuple[tuple[MeldKind, ...], tuple[int, ...], tuple[int, ...]]:
-        return (self.kinds, tuple(sorted(self.wild_kinds)), self.values)
+    def _definition(self) -> tuple[Any, ...]:
+        return (self.kinds, tuple(sorted(self.wild_kinds)), self.values, self._L)
 
-    def __reduce__(self) -> tuple[type[MeldRules], tuple[Any, ...]]:
+    def __reduce__(self) -> Any:
         """Pickled as its definition (the search tables and memos are rebuilt), so rules
         travel to worker processes.
 
@@ -305,15 +378,17 @@ class MeldRules:
         >>> pickle.loads(pickle.dumps(gin)) == gin
         True
         """
-        return (MeldRules, self._definition())
+        kinds, wild, values, n_ranks = self._definition()
+        return (functools.partial(MeldRules, n_ranks=n_ranks), (kinds, wild, values))
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, MeldRules):
-            return NotImplemented
-        return self._definition() == other._definition()
+    def rank_at(self, position: int) -> int:
+        """The rank at a run position (``Match.low`` … ``Match.high``): ``position % 13``,
+        the ace at 0 and 13 (a :class:`RankOrder` has its own).
 
-    def __hash__(self) -> int:
-        return hash(self._definition())
+        >>> MeldRules([MeldKind("run", "run")]).rank_at(13)
+        0
+        """
+        return position % self._L
 
     # ------------------------------------------------------------------ predicates
 
@@ -409,13 +484,14 @@ class MeldRules:
         if kind.wild_natural_in_place:
             return self._in_order_in_place(idx, kind, cards, m)
         n = len(cards)
+        L = self._L
         i = next(j for j, x in enumerate(cards) if x not in wild)
         c = cards[i]
-        for low in ((c >> 2) - i, (c >> 2) + 13 - i):
-            nlow = _window_ok(kind.ace, low, n)
+        for low in ((c >> 2) - i, (c >> 2) + L - i):
+            nlow = _window_ok(kind.ace, low, n, L)
             if nlow is None:
                 continue
-            if any(x not in wild and x >> 2 != (low + j) % 13 for j, x in enumerate(cards)):
+            if any(x not in wild and x >> 2 != (low + j) % L for j, x in enumerate(cards)):
                 continue
             if not kind.wilds_adjacent and any(
                 a in wild and b in wild for a, b in itertools.pairwise(cards)
@@ -430,12 +506,13 @@ class MeldRules:
         the positions given if some low end makes that a legal placement (the fewest wild
         cards counted), else the canonical ``m``."""
         n = len(cards)
+        L = self._L
         best = None
         for j, x in enumerate(cards):
             if x == JOKER_KIND or x & 3 != m.suit:
                 continue
-            for low in ((x >> 2) - j, (x >> 2) + 13 - j):
-                nlow = _window_ok(kind.ace, low, n)
+            for low in ((x >> 2) - j, (x >> 2) + L - j):
+                nlow = _window_ok(kind.ace, low, n, L)
                 if nlow is None:
                     continue
                 w = self._counted_wilds(kind, cards, m.suit, low)
@@ -452,10 +529,11 @@ class MeldRules:
         do not lie there legally (a natural card out of place, too many wild cards, two
         side by side where ``wilds_adjacent`` forbids it)."""
         wild = self.wild_kinds
+        L = self._L
         w = 0
         prev = False
         for j, x in enumerate(cards):
-            here = x != JOKER_KIND and x & 3 == suit and x >> 2 == (low + j) % 13
+            here = x != JOKER_KIND and x & 3 == suit and x >> 2 == (low + j) % L
             if x in wild:
                 counted = not here
             elif not here:
@@ -479,7 +557,7 @@ class MeldRules:
             return None
         if nat:
             suits = [nat[0] & 3]
-            if any(c & 3 != suits[0] for c in nat) or n > 13:
+            if any(c & 3 != suits[0] for c in nat) or n > self._L:
                 return None
         else:
             suits = sorted({c & 3 for c in wl if c != JOKER_KIND})
@@ -507,7 +585,7 @@ class MeldRules:
         if len(wl) > kind.max_wilds:
             return None
         if not nat:
-            if not kind.all_wild or n > 13 or (n > 1 and not kind.wilds_adjacent):
+            if not kind.all_wild or n > self._L or (n > 1 and not kind.wilds_adjacent):
                 return None
             return Match(idx, tuple(wl), -1, -1, -1, -1)
         ranks = {c >> 2: c for c in nat}
@@ -535,7 +613,7 @@ class MeldRules:
         if not nat:
             if not kind.all_wild:
                 return None
-            if kind.type == "run" and (n > 13 or (n > 1 and not kind.wilds_adjacent)):
+            if kind.type == "run" and (n > self._L or (n > 1 and not kind.wilds_adjacent)):
                 return None
             return Match(idx, tuple(wl), -1, -1, -1, -1)
         if nat[-1] == JOKER_KIND:
@@ -548,7 +626,7 @@ class MeldRules:
                 return None
             return Match(idx, tuple(nat) + tuple(wl), r, -1, r, r)
         s = nat[0] & 3
-        if any(c & 3 != s for c in nat) or n > 13:
+        if any(c & 3 != s for c in nat) or n > self._L:
             return None
         ranks = {c >> 2: c for c in nat}
         if len(ranks) != len(nat):
@@ -565,7 +643,7 @@ class MeldRules:
         self, kind: MeldKind, ranks: dict[int, int], n: int
     ) -> tuple[int, tuple[int, ...]] | None:
         best = None
-        for low, slots in _windows(kind.ace, n):
+        for low, slots in _windows(kind.ace, n, self._L):
             idxs = [i for i, q in enumerate(slots) if q in ranks]
             if len(idxs) != len(ranks):
                 continue
@@ -616,13 +694,14 @@ class MeldRules:
         if is_wild and sum(c in self.wild_kinds for c in new) > kind.max_wilds:
             return None
         best = None
+        L = self._L
         for at_low in (True, False):
             low = match.low - 1 if at_low else match.low
             pos = low if at_low else match.high + 1
-            nlow = _window_ok(kind.ace, low, n)
+            nlow = _window_ok(kind.ace, low, n, L)
             if nlow is None:
                 continue
-            if not is_wild and pos % 13 != card >> 2:
+            if not is_wild and pos % L != card >> 2:
                 continue
             cards = (card,) + match.cards if at_low else new
             if is_wild and not kind.wilds_adjacent:
@@ -644,11 +723,24 @@ class MeldRules:
                       new: tuple[int, ...]) -> Match | None:
         """:meth:`can_add` onto a run of a kind with ``wild_natural_in_place``: the card at
         the end where the fewest wild cards count (its own place first), else the run
-        placed afresh."""
+        placed afresh — also when that counts fewer wild cards: a deuce of the suit that
+        stood for another card moves to its own place when that card comes (2H 4H 5H and
+        the 3H make the clean 2H 3H 4H 5H).
+
+        >>> from meldkit._cards import kind_of_code as k
+        >>> kinds = [MeldKind("run", "run", max_wilds=1, wild_natural_in_place=True)]
+        >>> rules = MeldRules(kinds, wild_kinds=[k("2" + s) for s in "CDHS"] + [52])
+        >>> grown = rules.can_add(rules.match([k("4H"), k("5H"), k("2H")]), k("3H"))
+        >>> meld_code(grown.cards), rules.wilds_in(grown)
+        ('2H 3H 4H 5H', 0)
+        """
+        fresh = self._match_kind(match.kind, new, False)
+        if fresh is not None and fresh.suit != match.suit:
+            fresh = None
         best = None
         for at_low in (True, False):
             low = match.low - 1 if at_low else match.low
-            nlow = _window_ok(kind.ace, low, n)
+            nlow = _window_ok(kind.ace, low, n, self._L)
             if nlow is None:
                 continue
             cards = (card,) + match.cards if at_low else new
@@ -658,12 +750,9 @@ class MeldRules:
             key = (w, at_low if card in self.wild_kinds else False, nlow)  # a wild card high
             if best is None or key < best[0]:
                 best = (key, Match(match.kind, cards, -1, match.suit, nlow, nlow + n - 1))
-        if best is not None:
+        if best is not None and (fresh is None or best[0][0] <= self.wilds_in(fresh)):
             return best[1]
-        m = self._match_kind(match.kind, new, False)
-        if m is not None and m.suit == match.suit:
-            return m
-        return None
+        return fresh
 
     def wilds_in(self, match: Match) -> int:
         """The wild cards a meld counts (toward ``max_wilds``; 0: a clean meld): a wild card
@@ -714,7 +803,7 @@ class MeldRules:
                 return None
             in_place = kind.wild_natural_in_place and kind.type == "run"
             for j, x in enumerate(cards):
-                r = (match.low + j) % 13
+                r = (match.low + j) % self._L
                 if r != card >> 2 or x not in wild:
                     continue
                 if in_place and x == card:
@@ -799,6 +888,58 @@ class MeldRules:
             f"'discard' must be False, True, 'best' or 'openspiel' (got {discard!r})"
         )
 
+    def mask_deadwood(self, mask: int) -> int:
+        """:meth:`min_deadwood` of the hand holding one card of each kind whose bit is set
+        in ``mask`` (bit ``k`` for kind ``k``), for a caller that keeps hands as masks.
+
+        >>> from meldkit._cards import kind_of_code as k
+        >>> gin = MeldRules([MeldKind("set", "set"), MeldKind("run", "run")])
+        >>> hand = [k(c) for c in "4H 5H 6H 9C 9D 9S KS KH 2C 3D".split()]
+        >>> gin.mask_deadwood(sum(1 << c for c in hand)) == gin.min_deadwood(hand) == 25
+        True
+        """
+        if mask & self._wildmask:
+            return self._general_min(tuple(c for c in range(N_KINDS) if mask >> c & 1))
+        r = self._memo.get(mask)
+        return self._top(mask) if r is None else r
+
+    def mask_deadwood_from(self, kept: tuple[int, int, int] | None,
+                           mask: int) -> tuple[int, int, int]:
+        """``(mask, meldable, deadwood)`` of the hand ``mask`` (as :meth:`mask_deadwood`;
+        ``meldable``: its cards that lie in some meld, -1 when not known), derived from
+        ``kept``, the triple of another hand (a seat's hand a card ago), when the two
+        differ by one card that lies in no meld: then that card's value is all that
+        changes.  Otherwise (or ``kept`` None) it is computed.
+
+        >>> from meldkit._cards import kind_of_code as k
+        >>> gin = MeldRules([MeldKind("set", "set"), MeldKind("run", "run")])
+        >>> hand = sum(1 << k(c) for c in "4H 5H 6H 9C 9D 9S KS KH 2C 3D".split())
+        >>> kept = gin.mask_deadwood_from(None, hand)
+        >>> kept[2], gin.mask_deadwood_from(kept, hand | 1 << k("QD"))[2]
+        (25, 35)
+        >>> gin.mask_deadwood_from(kept, hand ^ 1 << k("KS"))[2]
+        15
+        """
+        if kept is not None:
+            old, mm, dw = kept
+            d = old ^ mask
+            if not d:
+                return kept
+            if not d & (d - 1) and mm >= 0 and not (old | mask) & self._wildmask:
+                if d & old:  # a card gone: no meld changes if it was in none
+                    if not d & mm:
+                        return mask, mm, dw - self._val_of_bit[d]
+                else:
+                    mm = self._meldable(mask)
+                    if not d & mm:  # a card come that melds with nothing
+                        return mask, mm, dw + self._val_of_bit[d]
+                    r = self._memo.get(mask)
+                    return mask, mm, self._top(mask) if r is None else r
+        if mask & self._wildmask:
+            return mask, -1, self.mask_deadwood(mask)
+        r = self._memo.get(mask)
+        return mask, self._meldable(mask), self._top(mask) if r is None else r
+
     def deadwood_within(self, hand: Sequence[int], limit: int, *,
                         discard: bool | Literal["best", "openspiel"] = False) -> bool:
         """Whether ``min_deadwood(hand, discard=discard) <= limit`` — answered without the
@@ -813,10 +954,41 @@ class MeldRules:
         """
         mask = self._mask(hand)
         if mask is not None:
-            s, hi = self._sum_top(mask ^ self._meldable(mask))
-            if (s - hi if discard else s) > limit:
-                return False
+            return self.mask_within(mask, limit, discard)
         return self.min_deadwood(hand, discard=discard) <= limit
+
+    def mask_within(self, mask: int, limit: int,
+                    discard: bool | Literal["best", "openspiel"] = False) -> bool:
+        """:meth:`deadwood_within` of the hand holding one card of each kind whose bit is
+        set in ``mask`` (as :meth:`mask_deadwood`), for a caller that keeps hands as masks.
+
+        >>> from meldkit._cards import kind_of_code as k
+        >>> gin = MeldRules([MeldKind("set", "set"), MeldKind("run", "run")])
+        >>> hand = [k(c) for c in "2C 3C 4C 7D 7H 7S KS 9C AS".split()]
+        >>> mask = sum(1 << c for c in hand)
+        >>> [gin.mask_within(mask, v) for v in (20, 19)], gin.mask_within(mask, 9, True)
+        ([True, False], True)
+        """
+        if mask & self._wildmask:
+            hand = [c for c in range(N_KINDS) if mask >> c & 1]
+            return self.min_deadwood(hand, discard=discard) <= limit
+        dead = mask ^ self._meldable(mask)
+        s = self._valsum(dead)
+        if discard:  # less the highest card: first against the highest value there is
+            if s - self._most_value > limit or s - self._sum_top(dead)[1] > limit:
+                return False
+        elif s > limit:
+            return False
+        if discard is False:
+            r = self._memo.get(mask)
+            return (self._top(mask) if r is None else r) <= limit
+        if discard == "openspiel":
+            return self._openspiel(mask) <= limit
+        if discard is True or discard == "best":
+            return self._top_discard(mask) <= limit
+        raise ValueError(
+            f"'discard' must be False, True, 'best' or 'openspiel' (got {discard!r})"
+        )
 
     def best_arrangement(
         self, hand: Sequence[int]
@@ -996,7 +1168,7 @@ class MeldRules:
                             out.add(tuple(sorted(mix)))
                 continue
             # runs
-            longest = min(top, 13)
+            longest = min(top, self._L)
             suits = (
                 [first & 3] if first is not None else sorted({c & 3 for c in counts if c < 52})
             )
@@ -1005,9 +1177,9 @@ class MeldRules:
                 suits = []  # every run is listed; the all-wild ones below
             for s in suits:
                 if first is not None:
-                    windows = _windows_around(kind, first, counts, maxw, longest)
+                    windows = _windows_around(kind, first, counts, maxw, longest, self._L)
                 else:
-                    windows = _windows_with_naturals(kind, s, counts, maxw, longest)
+                    windows = _windows_with_naturals(kind, s, counts, maxw, longest, self._L)
                 for slots in windows:
                     n = len(slots)
                     forced = []
@@ -1057,8 +1229,11 @@ class MeldRules:
         else:
             suits = sorted({c & 3 for c in counts if c < 52} | {c & 3 for c in wc if c < 52})
         for s in suits:
-            for n in range(kind.min_size, longest + 1):
-                for _low, slots in _windows(kind.ace, n):
+            # a slot takes a natural card, a wild card in its own place, or a counted one
+            fill = len({c >> 2 for c in counts if c < 52 and c & 3 == s}
+                       | {c >> 2 for c in wc if c < 52 and c & 3 == s}) + maxw
+            for n in range(kind.min_size, min(longest, fill) + 1):
+                for _low, slots in _windows(kind.ace, n, self._L):
                     forced, free, own = [], [], []
                     has_first = False
                     for i, q in enumerate(slots):
@@ -1157,13 +1332,13 @@ class MeldRules:
             return fn
         wild = self.wild_kinds
         pats: dict[int, tuple[int, ...]] = {}
-        for t in _natural_melds(self.kinds, wild):
+        for t in _natural_melds(self.kinds, wild, self._L):
             pats.setdefault(sum(1 << (4 * c) for c in t), t)
         for kind in self.kinds:
             if kind.type != "set" or kind.distinct_suits or copies < 2:
                 continue
             top = kind.max_size if kind.max_size is not None else 4 * copies
-            for r in range(13):
+            for r in range(self._L):
                 suits = [s for s in range(4) if r * 4 + s not in wild]
                 for xs in itertools.product(range(copies + 1), repeat=len(suits)):
                     if kind.min_size <= sum(xs) <= top:
@@ -1259,7 +1434,7 @@ class MeldRules:
                 continue
             top = min(kind.max_wilds, kind.max_size or n, n)
             if kind.type == "run":
-                top = min(top, 13) if kind.wilds_adjacent else min(top, 1)
+                top = min(top, self._L) if kind.wilds_adjacent else min(top, 1)
             sizes.update(range(kind.min_size, top + 1))
         values = self.values
         order = sorted(state, key=lambda x: (-values[x], x))
@@ -1283,7 +1458,8 @@ class MeldRules:
     def _compile_fast(self) -> None:
         """Tables for hands of distinct natural cards: every natural meld of one deck as a
         mask, grouped by its lowest card, and the memoised deadwood search over masks."""
-        melds = _natural_melds(self.kinds, self.wild_kinds)
+        L = self._L
+        melds = _natural_melds(self.kinds, self.wild_kinds, L)
         self._tuple_of: dict[int, tuple[int, ...]] = {}
         by_low: list[list[int]] = [[] for _ in range(N_KINDS)]
         for t in melds:
@@ -1300,66 +1476,89 @@ class MeldRules:
 
         set_mins = [k.min_size for k in self.kinds if k.type == "set" and k.min_size <= 4]
         run_kinds = [
-            (k.ace, k.min_size) for k in self.kinds if k.type == "run" and k.min_size <= 13
+            (k.ace, k.min_size) for k in self.kinds if k.type == "run" and k.min_size <= L
         ]
-        set_add = [(4 - m) * _NIB for m in sorted(set(set_mins))]
-        runs = sorted(set(run_kinds))
+        full = (1 << (4 * L)) - 1  # the cards of the L ranks (not the joker)
+        top_shift = 4 * L  # an ace above the top rank (or a run round the corner)
+        set_add = tuple((4 - m) * _NIB for m in sorted(set(set_mins)))
+        # each run kind: how its aces stand (0 low, 1 high, 2 both, 3 around) and the
+        # shifts from a run's lowest card to its other cards
+        runs = tuple((_ACE_MODES.index(ace), tuple(range(4, 4 * k, 4)))
+                     for ace, k in sorted(set(run_kinds)))
+        last = (-1, 0)  # the last mask asked and its answer, replaced whole (the knock
+        # test and then the observation ask of one hand in turn)
 
         def meldable(mask: int) -> int:
             """Cards of ``mask`` that lie in some natural meld within ``mask``."""
-            m = mask & _FULL52
+            nonlocal last
+            kept = last
+            if kept[0] == mask:
+                return kept[1]
+            m = mask & full
             out = 0
             if set_add:
                 cnt = (m & _NIB) + ((m >> 1) & _NIB) + ((m >> 2) & _NIB) + ((m >> 3) & _NIB)
                 for add in set_add:
                     out |= m & ((((cnt + add) >> 2) & _NIB) * 15)
-            for ace, k in runs:
-                if ace == "low":
+            for ace, shifts in runs:
+                if ace == 0:  # low
                     e = m
-                elif ace == "high":
-                    e = (m & ~_ACES) | ((m & _ACES) << 52)
-                elif ace == "both":
-                    e = m | ((m & _ACES) << 52)
-                else:
-                    e = m | (m << 52)
+                elif ace == 1:  # high
+                    e = (m & ~_ACES) | ((m & _ACES) << top_shift)
+                elif ace == 2:  # both
+                    e = m | ((m & _ACES) << top_shift)
+                else:  # around
+                    e = m | (m << top_shift)
                 st = e
-                for i in range(1, k):
-                    st &= e >> (4 * i)
+                for i in shifts:
+                    st &= e >> i
                 if st:
                     cov = st
-                    for i in range(1, k):
-                        cov |= st << (4 * i)
-                    out |= (cov | (cov >> 52)) & m
+                    for i in shifts:
+                        cov |= st << i
+                    out |= (cov | (cov >> top_shift)) & m
+            last = (mask, out)
             return out
 
         self._meldable = meldable
         memo: dict[int, int] = {0: 0}
         memo1: dict[int, int] = {0: _INF}
 
+        nonneg = min(values) >= 0  # then no deadwood is below 0: the search may stop there
+
         def dw(mask: int) -> int:
             r = memo.get(mask)
             if r is not None:
                 return r
             low = mask & -mask
-            best = val_of_bit[low] + dw(mask ^ low)
-            for m in by_low_t[low.bit_length() - 1]:
+            lowest = val_of_bit[low]
+            best = _INF
+            for m in by_low_t[low.bit_length() - 1]:  # the lowest card melded …
                 if m & mask == m:
                     v = dw(mask ^ m)
                     if v < best:
                         best = v
+                        if not v and nonneg:
+                            break
+            if best > lowest or not nonneg:  # … or dead: it costs its value at least
+                v = lowest + dw(mask ^ low)
+                if v < best:
+                    best = v
             if len(memo) > _MEMO_LIMIT:
                 memo.clear()
                 memo[0] = 0
             memo[mask] = best
             return best
 
+        # seven lookups instead of a loop over the cards (the observation and the knock
+        # test ask for a new hand's deadwood at every decision)
+        (s0, s1, s2, s3, s4, s5, s6), (h0, h1, h2, h3, h4, h5, h6) = _byte_tables(values)
+
         def valsum(mask: int) -> int:
-            s = 0
-            while mask:
-                low = mask & -mask
-                s += val_of_bit[low]
-                mask ^= low
-            return s
+            """The total value of the cards of ``mask``."""
+            return (s0[mask & 255] + s1[mask >> 8 & 255] + s2[mask >> 16 & 255]
+                    + s3[mask >> 24 & 255] + s4[mask >> 32 & 255] + s5[mask >> 40 & 255]
+                    + s6[mask >> 48])
 
         def top(mask: int) -> int:
             r = memo.get(mask)
@@ -1396,16 +1595,12 @@ class MeldRules:
             return best
 
         def sum_top(mask: int) -> tuple[int, int]:
-            """The total value of the cards of ``mask`` and the highest single value."""
-            s = hi = 0
-            while mask:
-                low = mask & -mask
-                v = val_of_bit[low]
-                s += v
-                if v > hi:
-                    hi = v
-                mask ^= low
-            return s, hi
+            """The total value of the cards of ``mask`` and the highest single value (at
+            least 0)."""
+            b0, b1, b2, b3 = mask & 255, mask >> 8 & 255, mask >> 16 & 255, mask >> 24 & 255
+            b4, b5, b6 = mask >> 32 & 255, mask >> 40 & 255, mask >> 48
+            return (s0[b0] + s1[b1] + s2[b2] + s3[b3] + s4[b4] + s5[b5] + s6[b6],
+                    max(h0[b0], h1[b1], h2[b2], h3[b3], h4[b4], h5[b5], h6[b6]))
 
         def top_discard(mask: int) -> int:
             key = mask | (1 << 60)
@@ -1564,17 +1759,232 @@ class MeldRules:
         return path
 
 
+class RankOrder(_ByDefinition):
+    """Meld rules whose runs move through a rank order of the pack's own: ``order`` lists
+    the ranks lowest first (rank numbers, ace ``0`` … king ``12``), and ranks next to each
+    other in it are adjacent — a deck stripped of 8, 9 and 10 may run ``6H 7H JH``.  The
+    first rank of the order stands where each run kind's ``ace`` says (low, or above the
+    last rank too); a card of a rank the order leaves out is no card of this deck (a
+    ``ValueError``).
+
+    It answers every question :class:`MeldRules` answers, with the same arguments: it
+    plays a :class:`MeldRules` whose kinds are positions in the order (``position * 4 +
+    suit``) and translates the cards in and out.  A run's :attr:`Match.low` and ``high``
+    are positions in the order: :meth:`rank_at` names their ranks.
+
+    >>> from meldkit._cards import kind_of_code as k
+    >>> forty = RankOrder([MeldKind("set", "set"), MeldKind("run", "run", max_wilds=1)],
+    ...                   wild_kinds=[52], order=[0, 1, 2, 3, 4, 5, 6, 10, 11, 12])
+    >>> m = forty.match([k("JH"), k("6H"), k("7H")])
+    >>> meld_code(m.cards), forty.rank_at(m.low), forty.rank_at(m.high)
+    ('6H 7H JH', 5, 10)
+    >>> meld_code(forty.can_add(m, k("5H")).cards), forty.match([k("QH"), k("AH"), k("KH")])
+    ('5H 6H 7H JH', None)
+    >>> meld_code(forty.match([k("7H"), k("JK"), k("QH")]).cards)   # the joker is the jack
+    '7H JK QH'
+    """
+
+    def __init__(self, kinds: Sequence[MeldKind], wild_kinds: Iterable[int] = (),
+                 values: Sequence[int] | None = None, *, order: Sequence[int]) -> None:
+        order = tuple(order)
+        if not order or any(type(r) is not int or not 0 <= r <= 12 for r in order) or len(
+                set(order)) != len(order):
+            raise ValueError(f"'order' must list distinct ranks 0 … 12 (got {order!r})")
+        self.order: tuple[int, ...] = order
+        """The ranks runs move through, lowest first."""
+        self._pos = {r: i for i, r in enumerate(order)}
+        to_v: list[int | None] = [None] * N_KINDS
+        from_v: list[int] = [JOKER_KIND] * N_KINDS
+        for kind in range(52):
+            p = self._pos.get(kind >> 2)
+            if p is not None:
+                to_v[kind] = p * 4 + (kind & 3)
+                from_v[p * 4 + (kind & 3)] = kind
+        to_v[JOKER_KIND] = JOKER_KIND
+        self._to_v, self._from_v = to_v, from_v
+        self.wild_kinds: frozenset[int] = frozenset(_check_kind(w) for w in wild_kinds)
+        if values is None:
+            values = default_values()
+        self.values: tuple[int, ...] = tuple(values)
+        if len(self.values) != N_KINDS or any(type(v) is not int for v in self.values):
+            raise ValueError(
+                f"'values' must be {N_KINDS} ints, one per kind 0 … 52 (got {len(self.values)} "
+                "items)")
+        plain = [0] * N_KINDS
+        for kind, v in enumerate(to_v):
+            if v is not None:
+                plain[v] = self.values[kind]
+        self._engine = MeldRules(kinds, [to_v[w] for w in self.wild_kinds if to_v[w] is not None],
+                                 plain, n_ranks=len(order))
+        self.kinds: tuple[MeldKind, ...] = self._engine.kinds
+
+    # ------------------------------------------------------------------ translation
+    def _v(self, cards: Iterable[int]) -> tuple[int, ...]:
+        to_v = self._to_v
+        try:
+            out = tuple(to_v[_check_kind(c)] for c in cards)
+        except TypeError:
+            raise _bad_cards(cards) from None
+        if None in out:
+            bad = next(c for c in cards if to_v[c] is None)
+            raise ValueError(f"{card_code(bad)} is of a rank this order leaves out "
+                             f"(order: {' '.join(card_code(r * 4)[:-1] for r in self.order)})")
+        return out  # type: ignore[return-value]
+
+    def _real(self, cards: Iterable[int]) -> tuple[int, ...]:
+        from_v = self._from_v
+        return tuple(from_v[c] for c in cards)
+
+    def _out(self, m: Match | None) -> Match | None:
+        if m is None:
+            return None
+        cards = self._real(m.cards)
+        if m.suit >= 0 or m.rank < 0:  # a run (positions stay), or all wild
+            return Match(m.kind, cards, m.rank, m.suit, m.low, m.high)
+        r = self.order[m.rank]
+        return Match(m.kind, cards, r, -1, r, r)
+
+    def _in(self, m: Match) -> Match:
+        if not isinstance(m, Match) or not 0 <= m.kind < len(self.kinds):
+            raise ValueError(f"{m!r} is not a Match of these rules")
+        cards = self._v(m.cards)
+        if m.suit >= 0 or m.rank < 0:
+            return Match(m.kind, cards, m.rank, m.suit, m.low, m.high)
+        p = self._pos.get(m.rank, -1)
+        return Match(m.kind, cards, p, -1, p, p)
+
+    def _sorted_real(self, melds: Iterable[Sequence[int]]) -> list[tuple[int, ...]]:
+        return sorted(self._real(m) for m in melds)
+
+    # ------------------------------------------------------------------ MeldRules' questions
+    def rank_at(self, position: int) -> int:
+        """The rank at a run position: the order's, the first rank again past the last."""
+        return self.order[position % len(self.order)]
+
+    def value(self, cards: Iterable[int]) -> int:
+        """:meth:`MeldRules.value`."""
+        return self._engine.value(self._v(cards))
+
+    def match(self, cards: Sequence[int]) -> Match | None:
+        """:meth:`MeldRules.match`."""
+        return self._out(self._engine.match(self._v(cards)))
+
+    def match_as(self, kind: int, cards: Sequence[int]) -> Match | None:
+        """:meth:`MeldRules.match_as`."""
+        return self._out(self._engine.match_as(kind, self._v(cards)))
+
+    def match_grown(self, kind: int, cards: Sequence[int]) -> Match | None:
+        """:meth:`MeldRules.match_grown`."""
+        return self._out(self._engine.match_grown(kind, self._v(cards)))
+
+    def can_add(self, match: Match, card: int, *, respect_max_size: bool = False) -> Match | None:
+        """:meth:`MeldRules.can_add`."""
+        return self._out(self._engine.can_add(self._in(match), self._v((card,))[0],
+                                              respect_max_size=respect_max_size))
+
+    def wilds_in(self, match: Match) -> int:
+        """:meth:`MeldRules.wilds_in`."""
+        return self._engine.wilds_in(self._in(match))
+
+    def win_back(self, match: Match, card: int) -> tuple[Match, int] | None:
+        """:meth:`MeldRules.win_back`."""
+        won = self._engine.win_back(self._in(match), self._v((card,))[0])
+        if won is None:
+            return None
+        return self._out(won[0]), self._from_v[won[1]]  # type: ignore[return-value]
+
+    def melds_in(self, hand: Sequence[int]) -> list[tuple[int, ...]]:
+        """:meth:`MeldRules.melds_in`."""
+        return self._sorted_real(self._engine.melds_in(self._v(hand)))
+
+    def min_deadwood(self, hand: Sequence[int], *,
+                     discard: bool | Literal["best", "openspiel"] = False) -> int:
+        """:meth:`MeldRules.min_deadwood` (not OpenSpiel's figure: its card order is the
+        natural one)."""
+        if discard == "openspiel":
+            raise ValueError("min_deadwood(discard='openspiel') needs the natural rank order")
+        return self._engine.min_deadwood(self._v(hand), discard=discard)
+
+    def mask_deadwood(self, mask: int) -> int:
+        """:meth:`MeldRules.mask_deadwood`: the hand of the kinds whose bits ``mask`` sets."""
+        return self.min_deadwood([c for c in range(N_KINDS) if mask >> c & 1])
+
+    def mask_deadwood_from(self, kept: tuple[int, int, int] | None,
+                           mask: int) -> tuple[int, int, int]:
+        """:meth:`MeldRules.mask_deadwood_from`, always computed (``meldable`` -1)."""
+        return mask, -1, self.mask_deadwood(mask)
+
+    def deadwood_within(self, hand: Sequence[int], limit: int, *,
+                        discard: bool | Literal["best", "openspiel"] = False) -> bool:
+        """:meth:`MeldRules.deadwood_within`."""
+        if discard == "openspiel":
+            raise ValueError("deadwood_within(discard='openspiel') needs the natural rank "
+                             "order")
+        return self._engine.deadwood_within(self._v(hand), limit, discard=discard)
+
+    def mask_within(self, mask: int, limit: int,
+                    discard: bool | Literal["best", "openspiel"] = False) -> bool:
+        """:meth:`MeldRules.mask_within`: the hand of the kinds whose bits ``mask`` sets."""
+        return self.deadwood_within([c for c in range(N_KINDS) if mask >> c & 1], limit,
+                                    discard=discard)
+
+    def best_arrangement(self, hand: Sequence[int]
+                         ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+        """:meth:`MeldRules.best_arrangement`."""
+        melds, dead = self._engine.best_arrangement(self._v(hand))
+        return tuple(self._sorted_real(melds)), tuple(sorted(self._real(dead)))
+
+    def melds_within(self, hand: Sequence[int], limit: int) -> list[tuple[int, ...]]:
+        """:meth:`MeldRules.melds_within`."""
+        return self._sorted_real(self._engine.melds_within(self._v(hand), limit))
+
+    def discards_within(self, hand: Sequence[int], limit: int) -> list[int]:
+        """:meth:`MeldRules.discards_within`."""
+        return sorted(self._real(self._engine.discards_within(self._v(hand), limit)))
+
+    def clear_caches(self) -> None:
+        """:meth:`MeldRules.clear_caches`."""
+        self._engine.clear_caches()
+
+    def _definition(self) -> tuple[Any, ...]:
+        return (self.kinds, tuple(sorted(self.wild_kinds)), self.values, self.order)
+
+    def __reduce__(self) -> Any:
+        kinds, wild, values, order = self._definition()
+        return (functools.partial(RankOrder, order=order), (kinds, wild, values))
+
+    def __repr__(self) -> str:
+        return (f"RankOrder({list(self.kinds)!r}, wild_kinds={sorted(self.wild_kinds)!r}, "
+                f"order={list(self.order)!r})")
+
+
+def meld_rules(kinds: Sequence[MeldKind], wild_kinds: Iterable[int] = (),
+               values: Sequence[int] | None = None, order: Sequence[int] | None = None
+               ) -> MeldRules | RankOrder:
+    """The meld rules of a pack: :class:`MeldRules`, or a :class:`RankOrder` when runs move
+    through ``order`` (rank numbers lowest first) rather than the natural 13 ranks.
+
+    >>> type(meld_rules([MeldKind("run", "run")])).__name__
+    'MeldRules'
+    >>> type(meld_rules([MeldKind("run", "run")], order=[0, 1, 2, 10, 11, 12])).__name__
+    'RankOrder'
+    """
+    if order is None or tuple(order) == tuple(range(13)):
+        return MeldRules(kinds, wild_kinds, values)
+    return RankOrder(kinds, wild_kinds, values, order=order)
+
+
 @functools.lru_cache(maxsize=64)
 def _natural_melds(
-    kinds: tuple[MeldKind, ...], wild: frozenset[int]
+    kinds: tuple[MeldKind, ...], wild: frozenset[int], L: int = 13
 ) -> tuple[tuple[int, ...], ...]:
-    """Every meld of natural cards of one deck, in canonical order (a natural run has one
-    placement, but for thirteen cards, where the lowest start is canonical)."""
+    """Every meld of natural cards of one deck of ``L`` ranks, in canonical order (a natural
+    run has one placement, but for ``L`` cards, where the lowest start is canonical)."""
     found: dict[int, tuple[int, ...]] = {}
     for kind in kinds:
-        top = kind.max_size if kind.max_size is not None else 13
+        top = kind.max_size if kind.max_size is not None else L
         if kind.type == "set":
-            for r in range(13):
+            for r in range(L):
                 suits = [s for s in range(4) if r * 4 + s not in wild]
                 for n in range(kind.min_size, min(top, 4) + 1):
                     for comb in itertools.combinations(suits, n):
@@ -1582,8 +1992,8 @@ def _natural_melds(
                         found.setdefault(sum(1 << c for c in t), t)
             continue
         for s in range(4):
-            for n in range(kind.min_size, min(top, 13) + 1):
-                for _low, slots in _windows(kind.ace, n):
+            for n in range(kind.min_size, min(top, L) + 1):
+                for _low, slots in _windows(kind.ace, n, L):
                     t = tuple(q * 4 + s for q in slots)
                     if not wild.intersection(t):
                         found.setdefault(sum(1 << c for c in t), t)
@@ -1591,7 +2001,7 @@ def _natural_melds(
 
 
 def _windows_around(
-    kind: MeldKind, first: int, counts: Counter[int], maxw: int, longest: int
+    kind: MeldKind, first: int, counts: Counter[int], maxw: int, longest: int, L: int = 13
 ) -> Iterable[tuple[int, ...]]:
     """The run windows (rank of each slot) holding ``first`` that need at most ``maxw``
     wild cards, other naturals being the cards above ``first`` in ``counts``: grown outward
@@ -1599,18 +2009,18 @@ def _windows_around(
     r, s = first >> 2, first & 3
     ace = kind.ace
     if r == 0 and ace in ("high", "both"):
-        positions = [13] if ace == "high" else [0, 13]
+        positions = [L] if ace == "high" else [0, L]
     else:
         positions = [r]
     for p in positions:
         if ace == "around":
-            lo_min, hi_max = p - 12, p + 12
+            lo_min, hi_max = p - (L - 1), p + (L - 1)
         else:
             lo_min = 1 if ace == "high" else 0
-            hi_max = 12 if ace == "low" else 13
+            hi_max = L - 1 if ace == "low" else L
 
         def avail(q: int) -> bool:
-            k = (q % 13) * 4 + s
+            k = (q % L) * 4 + s
             return k > first and counts.get(k, 0) > 0
 
         gaps_low = 0
@@ -1629,25 +2039,25 @@ def _windows_around(
                 if n > longest:
                     break
                 if n >= kind.min_size:
-                    yield tuple(q % 13 for q in range(lo, hi + 1))
+                    yield tuple(q % L for q in range(lo, hi + 1))
 
 
 def _windows_with_naturals(
-    kind: MeldKind, s: int, counts: Counter[int], maxw: int, longest: int
+    kind: MeldKind, s: int, counts: Counter[int], maxw: int, longest: int, L: int = 13
 ) -> Iterable[tuple[int, ...]]:
     """The run windows of suit ``s`` (rank of each slot) holding at least one natural card
     of ``counts`` and at most ``maxw`` positions without one: each grown from its low end
     and abandoned at the first gap too many."""
     ace = kind.ace
     if ace == "around":
-        lows: Iterable[int] = range(13)
+        lows: Iterable[int] = range(L)
     else:
-        lows = range(1 if ace == "high" else 0, (12 if ace == "low" else 13) + 1)
-    hi_max = 12 if ace == "low" else 13
+        lows = range(1 if ace == "high" else 0, (L - 1 if ace == "low" else L) + 1)
+    hi_max = L - 1 if ace == "low" else L
     for lo in lows:
         gaps = naturals = 0
-        for hi in range(lo, (lo + 12 if ace == "around" else hi_max) + 1):
-            if counts.get((hi % 13) * 4 + s, 0):
+        for hi in range(lo, (lo + L - 1 if ace == "around" else hi_max) + 1):
+            if counts.get((hi % L) * 4 + s, 0):
                 naturals += 1
             else:
                 gaps += 1
@@ -1657,7 +2067,7 @@ def _windows_with_naturals(
             if n > longest:
                 break
             if n >= kind.min_size and naturals:
-                yield tuple(q % 13 for q in range(lo, hi + 1))
+                yield tuple(q % L for q in range(lo, hi + 1))
 
 
 def _os_key(card: int) -> tuple[int, int]:

@@ -16,6 +16,14 @@ and the pure meld arithmetic of :mod:`meldkit.kernel.melds`:
   pairs keep them forever while the high cards cycle through the stock, and the hand
   never ends.
   What it has seen is a :class:`TableMemory` the bot keeps (public actions only).
+* in a pack whose melds become books (``books.kinds``: Buraco's canastas), it builds toward
+  the books its side still needs to go out (``going_out.required_books``): lays off onto
+  the side's melds that can still become one (the longest first), lays the melds of a
+  natural arrangement of its hand, then the rest; never makes the side's longest hope of a
+  needed book unfit for it, nor lowers a book's kind (a wild card on a clean canasta)
+  unless that ends the hand; keeps its wild cards when it discards; and takes a whole
+  discard pile (``pile.take: pile``) only when it can lay one of its cards that turn, so
+  every take moves cards to the table and taking cannot go round for ever.
 """
 
 from __future__ import annotations
@@ -91,6 +99,13 @@ def greedy_table_choice(state, memory: TableMemory | None = None) -> Action:
     actions = state.legal_actions()
     if len(actions) == 1:
         return actions[0]
+    if state.rules.wild_rank is not None:  # cards.turned_wild: actions name roles (*C)
+        played = {state._phys_action(a): a for a in actions}
+        return played[_greedy(state, list(played), memory)]
+    return _greedy(state, actions, memory)
+
+
+def _greedy(state, actions: list[Action], memory: TableMemory | None) -> Action:
     by_type: dict[str, list[Action]] = {}
     for a in actions:
         by_type.setdefault(a.type, []).append(a)
@@ -129,6 +144,8 @@ def greedy_table_choice(state, memory: TableMemory | None = None) -> Action:
         if "knock" in by_type:
             return by_type["knock"][0]
         takes = [a for a in by_type.get("take", ()) if not a.cards]
+        if takes and state.pile and state.rules.take == "pile" and state.rules.book_kinds:
+            return takes[0] if _pile_worth(state, hand) else by_type.get("draw", takes)[0]
         if takes and state.pile:
             top = state.kind_of[state.pile[-1]]
             with_top = rules.min_deadwood(hand + [top], discard=True)
@@ -142,6 +159,8 @@ def greedy_table_choice(state, memory: TableMemory | None = None) -> Action:
 
     if "knock" in by_type:
         return by_type["knock"][0]
+    if phase == "play" and state.rules.book_kinds:
+        return _books_choice(state, by_type, hand)
     if "trade" in by_type:  # a wild card won back (melds.lay_off.win_back) is worth a natural
         return by_type["trade"][0]
     if "add" in by_type:
@@ -234,3 +253,131 @@ def _neighbours(card: int, others: list[int]) -> int:
         if r == rank or (s == suit and abs(r - rank) <= 2):
             n += 1
     return n
+
+
+# ---------------------------------------------------------------------- books (canastas)
+# Packs whose melds become books (``books.kinds``), above all where going out needs books
+# of some kinds (``going_out.required_books``): the side builds toward the books it still
+# lacks and never spoils its best hope of one; the whole pile is taken when it helps.
+
+_BIG = 40
+"""Past this many natural cards the policy's deadwood measures are skipped (the exact
+arrangement search grows too fast): such a hand melds the largest melds first."""
+
+
+def _targets(state, team: int) -> set[int]:
+    """The book kinds side ``team`` still needs to go out, with the kinds that count as
+    them (``counts_as``); empty when it needs none."""
+    from .._rules import missing_books
+
+    rules = state.rules
+    if not rules.required_book_counts:
+        return set()
+    kinds = rules.book_kinds
+    held = state._books_of(team)
+    if not missing_books(kinds, rules.required_book_counts, [k for k in held if k >= 0]):
+        return set()
+    need = {i for i, _ in rules.required_book_counts}
+    return need | {k.index for k in kinds if k.counts_as in need}
+
+
+def _potential(state, match) -> int | None:
+    """The book kind a meld shaped ``match`` would be at book size (or at its own size,
+    if larger) with the wild cards it holds now; None: no kind."""
+    size = max(state.rules.book_size, len(match.cards))
+    return state._book_kind(size, match, state.rules.melds.wilds_in(match))
+
+
+def _book_value(state, kind: int | None) -> int:
+    return state.rules.book_kinds[kind].value if kind is not None and kind >= 0 else 0
+
+
+def _books_choice(state, by_type: dict[str, list[Action]], hand: list[int]) -> Action:
+    """The play phase of a pack with books: lay off onto the melds that may still become
+    a book the side needs (the longest first), lay the melds a natural arrangement of the
+    hand finds, then the other lay-offs and melds; never make the side's best hope of a
+    needed book (its longest candidate) unfit for it, nor lower a book's kind below what
+    it scores, unless that ends the hand; then discard."""
+    p = state.current_player
+    team = state.team_of[p]
+    rules = state.rules
+    mr = rules.melds
+    wild = rules.wild
+    targets = _targets(state, team)
+    side = [m for m in state.melds if state.team_of[m.owner] == team]
+    hopes = [m for m in side if _potential(state, m.match) in targets] if targets else []
+    best_hope = max(hopes, key=lambda m: (len(m.cards), m.match.suit >= 0, -m.id),
+                    default=None)
+    size = len(hand)
+    scored: list[tuple[tuple, Action]] = []
+    for a in by_type.get("add", ()):
+        m = state.meld_by_id(a.target)
+        fit = state._fit(m, a.cards[0])
+        if fit is None:
+            continue
+        before, after = _potential(state, m.match), _potential(state, fit[0])
+        ends = size == 1
+        if targets and m is best_hope and after not in targets and not ends:
+            continue  # keeps the side's best hope of a needed book clean
+        if (len(m.cards) >= rules.book_size and not ends
+                and _book_value(state, after) < _book_value(state, before)):
+            continue  # spoils a book
+        if targets and before in targets and after in targets:
+            scored.append(((0, -len(m.cards), m.id), a))
+        else:
+            scored.append(((2, a.cards[0] in wild, -len(m.cards), m.id), a))
+    melds = by_type.get("meld", ())
+    if melds:
+        nat = [k for k in hand if k not in wild]
+        plan = set(mr.best_arrangement(nat)[0]) if len(nat) <= _BIG else set()
+        for a in melds:
+            match = mr.match(a.cards)
+            clean = targets and _potential(state, match) in targets
+            first = 1 if (clean or not targets) and (a.cards in plan or not plan) else 3
+            scored.append(((first, a.cards not in plan, -len(a.cards), a.cards), a))
+    if scored:
+        return min(scored, key=lambda t: t[0])[1]
+    if "discard" in by_type:
+        return min(by_type["discard"], key=lambda a: _discard_key(state, a, hand, wild))
+    return by_type.get("done", [None])[0] or next(iter(by_type.values()))[0]
+
+
+def _discard_key(state, a: Action, hand: list[int], wild) -> tuple[int, int, int, int]:
+    """What letting ``a``'s card go costs: keep wild cards, then the natural deadwood left
+    (skipped in a big hand), the cards it pairs with, and let the highest go first."""
+    card = a.cards[0]
+    rest = [k for k in hand if k not in wild]
+    if card in rest:
+        rest.remove(card)
+    dead = state.rules.melds.min_deadwood(rest) if len(rest) <= _BIG else 0
+    return card in wild, dead, _neighbours(card, rest), -state.rules.values[card]
+
+
+def _pile_worth(state, hand: list[int]) -> bool:
+    """Whether taking the whole pile lets the player lay at least one of its cards this
+    turn: a natural card of it melds with the hand, or one fits a meld of the side (so a
+    pile taken always moves cards to the table, and taking cannot go round for ever)."""
+    rules = state.rules
+    wild = rules.wild
+    p = state.current_player
+    pile = [state.kind_of[c] for c in state.pile]
+    keep = 2 if (_targets(state, state.team_of[p]) and not (
+        rules.reserve and state._reserve_waiting(p))) else 0
+    if len(hand) + len(pile) - 1 < keep:
+        return False
+    for k in set(pile) - wild:  # (a wild card the play may keep off the side's best hope)
+        if any(state._may_lay_off_on(p, m) and state._fit(m, k) is not None
+               for m in state.melds):
+            return True
+    if len(hand) + len(pile) - 3 < keep:
+        return False
+    nat_hand = [k for k in hand if k not in wild]
+    nat_pile = [k for k in pile if k not in wild]
+    if not nat_pile:
+        return False
+    both = nat_hand + nat_pile
+    if len(both) > _BIG:
+        return True
+    mr = rules.melds
+    pile_value = sum(rules.values[k] for k in nat_pile)
+    return mr.min_deadwood(both) < mr.min_deadwood(nat_hand) + pile_value

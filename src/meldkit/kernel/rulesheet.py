@@ -9,6 +9,8 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 _ACE = {
     "low": "an ace is low only (A-2-3, not Q-K-A)",
     "high": "an ace is high only (Q-K-A, not A-2-3)",
@@ -125,14 +127,17 @@ def _per_deal(spec, value, words) -> list[tuple[str, str]] | None:
     return out
 
 
-def table_sections(spec) -> list[str]:
+def table_sections(spec, turn_notes: list[str] = ()) -> list[str]:
     """The deal, turn, melds, the contract, laying off, buying, going out or knocking, the
     stock, scoring and the end of the game, as Markdown lines; a pack with a ``schedule``
-    says what changes from deal to deal."""
+    says what changes from deal to deal.  ``turn_notes`` close the turn's section (the
+    banned discards, which the rules sheet words as its card categories)."""
     out: list[str] = []
     for section in (_deal, _turn, _melds, _books, _opening, _lay_off, _buying, _dropping, _ending,
                     _stock, _scoring, _game):
         lines = section(spec)
+        if section is _turn and turn_notes:
+            lines = [*lines, "", *turn_notes]
         if lines:
             out += lines + [""]
     return out
@@ -158,6 +163,13 @@ def _deal(spec) -> list[str]:
     if d.upcard:
         out.append("- The next card is turned face up to start the discard pile; the rest "
                    "form the stock.")
+    turned = spec.cards.turned_wild
+    if turned != "none":
+        which = "its rank" if turned == "rank" else "the rank above it (after a king: aces)"
+        out.append("- Then the top card of the stock is turned face up and set aside for the "
+                   f"deal: every card of {which} is wild for the deal. A joker turned is set "
+                   "aside too, and the next card turned. In actions a card of the wild rank "
+                   "is written `*` and its suit (`*C`: the wild club).")
     if spec.pile.first_upcard == "offer":
         out.append("- **The first upcard:** the first player may take it; if they decline, "
                    "each other player in turn may; if nobody takes it, the first player draws "
@@ -211,6 +223,30 @@ def _turn(spec) -> list[str]:
     if not spec.pile.discard_taken_card:
         out.append("")
         out.append("A card taken from the discard pile may not be discarded in the same turn.")
+    out += _turned_and_forced(spec.turn)
+    return out
+
+
+def _turned_and_forced(turn) -> list[str]:
+    """The sentences of ``turn.stock_card: turned`` and ``turn.forced``."""
+    out = []
+    if turn.stock_card == "turned":
+        on = ("goes onto the discard pile, and the turn ends" if turn.turned_passes == "pile"
+              else "goes to the next player, whose turn it is: instead of drawing, they use "
+                   "it or pass it on in the same way; a card every player has passed goes "
+                   "onto the discard pile")
+        out += ["", "**The turned card.** A card drawn from the stock is turned face up and "
+                "never taken into the hand: the player melds it at once with cards from "
+                "their hand, or lays it off, and then plays on and discards — or passes it: "
+                f"it {on}."]
+    forced = []
+    if "turned" in turn.forced:
+        forced.append("may not pass a turned card they can meld or lay off at once")
+    if "discard" in turn.forced:
+        forced.append("must take the top card of the discard pile instead of drawing when "
+                      "they can meld it or lay it off at once, and use it that turn")
+    if forced:
+        out += ["", "**Forcing.** A player " + "; and ".join(forced) + "."]
     return out
 
 
@@ -232,13 +268,14 @@ def _melds(spec) -> list[str]:
                 text += ", never two side by side"
             if k.all_wild:
                 text += " and may be all wild"
-        if k.type == "run" and k.wild_natural_in_place and spec.cards.wild:
+        if k.type == "run" and k.wild_natural_in_place and (
+                spec.cards.wild or spec.cards.turned_wild != "none"):
             text += ("; a wild card in its own place (its suit, its rank's position) counts as "
                      "a natural card there, not as a wild one")
         if k.max_size is not None and k.type == "run":
             text += " when laid down (longer runs are laid as two)"
         out.append(text + ".")
-    if not spec.cards.wild:
+    if not spec.cards.wild and spec.cards.turned_wild == "none":
         out.append("- There are no wild cards.")
     out.append("- Each meld on the table has an id (m1, m2 …) in the order it was laid, and "
                "belongs to the player who laid it.")
@@ -443,11 +480,22 @@ def _books(spec) -> list[str]:
         if k.min_wilds:
             wilds = (wilds + ", " if wilds else "") + f"at least {k.min_wilds} wild"
         also = f"; it counts as a {k.counts_as} book for going out" if k.counts_as else ""
+        adds = BOOK_ADDS_WORDS.get(k.adds or "any", "")
         out.append(f"- **{k.name}** ({k.value} points): {shape}"
-                   + (f" with {wilds}" if wilds else "") + f"{also}.")
+                   + (f" with {wilds}" if wilds else "") + f"{also}" + (
+                       f"; once a book, it {adds}" if adds else "") + ".")
     if b.kinds:
         out.append("- A book is of the first kind above that it fits.")
     return out
+
+
+BOOK_ADDS_WORDS = {
+    "none": "is closed and takes no more cards",
+    "naturals": "takes only natural cards",
+    "wilds": "takes only wild cards",
+}
+"""What a book of a kind still takes (``books.kinds[].adds``), in the rules sheet's words
+(both meld models; ``any`` goes without saying)."""
 
 
 def _books_to_go_out(spec) -> list[str]:
@@ -506,6 +554,10 @@ def _ending(spec) -> list[str]:
     return out
 
 
+_SCORED_WITHOUT_GOING_OUT = frozenset({"laid", "held", "books", "reserve_untaken"})
+"""The scoring items that score a hand nobody went out of (the stock used up)."""
+
+
 def _stock(spec) -> list[str]:
     st = spec.stock
     out = ["## The stock", ""]
@@ -515,9 +567,16 @@ def _stock(spec) -> list[str]:
         if st.wall_knock_with_upcard:
             line += ", unless the next player knocks by taking that discard"
         out.append(line + ".")
-    elif st.when_empty == "turn_pile":
-        out.append("- When the stock runs out, the discard pile but its top card is turned "
-                   "over, without shuffling, to form a new stock.")
+    elif st.when_empty in ("turn_pile", "shuffle_pile"):
+        how = ("turned over, without shuffling," if st.when_empty == "turn_pile"
+               else "shuffled")
+        n = spec.turn.draw or 1
+        out.append(f"- When the stock runs out, the discard pile but its top card is {how} "
+                   "to form a new stock" + (f", if it holds more than {n} cards" if n > 1
+                                            else "") + ".")
+    elif {d["item"] for d in spec.scoring.items} & _SCORED_WITHOUT_GOING_OUT:
+        out.append("- When the stock runs out, the hand ends with nobody going out, and it "
+                   "is scored as below.")
     else:
         out.append("- When the stock runs out, the hand ends with no score.")
     kn = spec.knock
@@ -531,9 +590,10 @@ def _stock(spec) -> list[str]:
     return out
 
 
-_WHEN = {"out_at_once": "when the player who goes out lays their whole hand in that one "
-                        "turn, with nothing on the table before it"}
-"""Each ``multiply`` condition, as the rules sheet says it."""
+WHEN = {"out": "when a player goes out",
+        "out_at_once": "when the player who goes out lays their whole hand in that one "
+                       "turn, with nothing on the table before it"}
+"""Each condition an item may depend on (``when``), as the rules sheet says it."""
 
 ITEM_SENTENCES = {
     "winner_takes": lambda p: ("The player who goes out scores the value of every card left "
@@ -548,36 +608,46 @@ ITEM_SENTENCES = {
                            if p.get("wilds") == "as_card" else "") + "."),
     "held": lambda p: "The cards left in each player's hand count against them.",
     "multiply": lambda p: (f"Everything above counts {p.get('by') or 2} times "
-                           f"{_WHEN[p['when']]}."),
+                           f"{WHEN[p['when']]}."),
     "books": lambda p: "Each player scores the value of every book they own on the table.",
     "reserve_untaken": lambda p: (f"A reserve pile never picked up scores {p['points']} for "
                                   "its side."),
     "cap": lambda p: (f"No player loses more than {p['most']} points in a hand; what they would "
                       "lose beyond it is not paid (nor collected by the winner)."),
     "bonus": lambda p: (f"The player who goes out scores {p['points']} more"
-                        + ("" if p["when"] == "out" else f" {_WHEN[p['when']]}") + "."),
+                        + ("" if p["when"] == "out" else f" {WHEN[p['when']]}") + "."),
+    "pay": lambda p: pay_sentence(p),
 }
 """Each table scoring item (``scoring.items``) as a sentence of the rules sheet."""
+
+
+def pay_sentence(p: dict) -> str:
+    """The ``pay`` item as the rules sheet says it (both meld models)."""
+    stake = p["stake"]
+    amount = (f"{stake} for each point of the cards they hold" if p.get("per") == "point"
+              else f"{stake}")
+    if p.get("between") == "every_pair":
+        amount = (f"{stake} for each point of the difference" if p.get("per") == "point"
+                  else f"{stake}")
+        said = ("Of each two players on different sides, the one left holding more pays the "
+                f"other {amount}")
+    else:
+        said = ("Each player not on the side of the hand's winner (the player who scored most, "
+                f"else the one who went out) pays the winner {amount}")
+    when = p.get("when")
+    return said + (f", {WHEN[when]}" if when else "") + "; each payment is recorded, payer to payee."
 
 
 def _scoring(spec) -> list[str]:
     style = spec.scoring.style
     out = ["## Scoring", "", "- Cards count at their values (the table above)."]
     if spec.scoring.items:  # the pack's own items, in their order
-        return out + [f"- {ITEM_SENTENCES[d['item']](d)}" for d in spec.scoring.items]
+        for d in spec.scoring.items:
+            out += (_knock_scoring(spec) if d["item"] == "knock"
+                    else [f"- {ITEM_SENTENCES[d['item']](d)}"])
+        return out
     if style == "knock":
-        kn = spec.knock
-        out.append("- The knocker scores the difference between the two deadwood totals.")
-        out.append(f"- Gin scores a bonus of {kn.gin_bonus}"
-                   + (f", big gin {kn.big_gin_bonus}" if kn.big_gin_bonus is not None else "")
-                   + ".")
-        tie = "lower than or equal to" if kn.tie_is_undercut else "lower than"
-        out.append(f"- **Undercut:** if the defender's deadwood is {tie} the knocker's, the "
-                   f"defender scores the difference plus {kn.undercut_bonus}.")
-        if not kn.tie_is_undercut:
-            out.append("- Equal deadwood scores nothing.")
-        if kn.spade_upcard_doubles:
-            out.append("- A hand whose first upcard is a spade scores double.")
+        out += _knock_scoring(spec)
     elif style == "winner_takes_hands":
         out.append("- The player who goes out scores the value of every card left in the "
                    "other players' hands.")
@@ -587,8 +657,76 @@ def _scoring(spec) -> list[str]:
     return out
 
 
+def _knock_scoring(spec) -> list[str]:
+    """The ``knock`` item (the knock style) as the rules sheet says it."""
+    kn = spec.knock
+    out = ["- The knocker scores the difference between the two deadwood totals."]
+    out.append(f"- Gin scores a bonus of {kn.gin_bonus}"
+               + (f", big gin {kn.big_gin_bonus}" if kn.big_gin_bonus is not None else "")
+               + ".")
+    tie = "lower than or equal to" if kn.tie_is_undercut else "lower than"
+    out.append(f"- **Undercut:** if the defender's deadwood is {tie} the knocker's, the "
+               f"defender scores the difference plus {kn.undercut_bonus}.")
+    if not kn.tie_is_undercut:
+        out.append("- Equal deadwood scores nothing.")
+    if kn.spade_upcard_doubles:
+        out.append("- A hand whose first upcard is a spade scores double.")
+    return out
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def sheets_section(spec, say: Callable[[list], str]) -> list[str]:
+    """``scoring.sheets`` and ``game.sheets_end`` as the rules sheet says them, in both meld
+    models: ``say(entries)`` words a sheet's own items."""
+    sheets, g = spec.scoring.sheets, spec.game
+    if not sheets:
+        return []
+    by = ""
+    if g.target_by_players:
+        by = " (" + ", ".join(f"{v:,} with {n} players"
+                              for n, v in sorted(g.target_by_players.items())) + ")"
+    out = ["## Score sheets", "", f"Each hand is counted on {len(sheets)} score sheets at once, "
+           "each a running game of its own; a side's total is the sum of its totals on every "
+           "sheet.", ""]
+    for sh in sheets:
+        target = f"{g.target:,}{by}" if sh.target is None else f"{sh.target:,}"
+        counts = ("the hand's score (above)" if sh.items is None
+                  else f"its own items: {say(sh.items)}")
+        whose = ("in every hand" if sh.from_win == 0 else
+                 f"for each side from its {_ordinal(sh.from_win)} hand won (that hand "
+                 "included)")
+        game_bonus = g.game_bonus if sh.game_bonus is None else sh.game_bonus
+        box = g.box_bonus if sh.box_bonus is None else sh.box_bonus
+        bonus = _list_words(
+            ([f"its winner scores {game_bonus:,}"] if game_bonus else [])
+            + ([f"each side {box:,} for every hand it won that the sheet counted"]
+               if box else []))
+        out.append(f"- **{sh.name}**, to {target}: counts {counts} {whose}"
+                   + (f"; when it ends, {bonus}" if bonus else "") + ".")
+    tie = "a tie there plays on" if g.tie == "play_on" and g.winner == "highest" else ""
+    when = "every sheet has ended" if g.sheets_end == "every" else "the first sheet ends"
+    best = "lowest" if g.winner == "lowest" else "highest"
+    fixed = (f"after {_n(g.hands, 'hand')}, or " if g.hands is not None else "")
+    out += ["", f"A sheet ends after the hand in which a side reaches its target on it"
+            + (f" ({tie})" if tie else "") + "; from then on it counts nothing. The game ends "
+            f"{fixed}when {when}; sheets still open then end with it, with their bonuses. The "
+            f"{best} total over all the sheets wins."]
+    return out
+
+
+def _list_words(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else " and ".join(parts) if parts else ""
+
+
 def _game(spec) -> list[str]:
     g = spec.game
+    if spec.scoring.sheets:  # the sheets say how the game ends
+        return sheets_section(spec, lambda entries: "; ".join(
+            ITEM_SENTENCES[d["item"]](d).rstrip(".") if d["item"] != "knock" else
+            "the knock (as above)" for d in entries))
     out = ["## The end of the game", ""]
     best = "lowest" if g.winner == "lowest" else "highest"
     if g.hands is not None:  # game.hands: the table kernel plays that many, whatever the scores
@@ -599,7 +737,8 @@ def _game(spec) -> list[str]:
         if g.target_by_players:  # the target for the table's size
             by = " (" + ", ".join(f"{v} with {n} players"
                                   for n, v in sorted(g.target_by_players.items())) + ")"
-        out.append(f"- The game ends when a player reaches {g.target}{by}; the {best} total "
+        who = "a player" if spec.players.partners == "never" else "a side"
+        out.append(f"- The game ends when {who} reaches {g.target}{by}; the {best} total "
                    "wins.")
     if g.box_bonus:
         out.append(f"- Each player then scores {g.box_bonus} for every hand they won (the "

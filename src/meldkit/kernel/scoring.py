@@ -199,10 +199,11 @@ class Tally:
     """What the items of one hand have written so far: each side's items and book kinds,
     the points per player (zero-sum presets) and the ending (a knock may rename it)."""
 
-    __slots__ = ("book_kinds", "ending", "final", "items", "lines", "memo", "net")
+    __slots__ = ("book_kinds", "ending", "final", "items", "lines", "memo", "net", "payments")
 
     def __init__(self, final: Any, n_teams: int):
         self.final = final
+        self.payments: list[tuple[int, int, int]] = []  # (payer, payee, points): ``pay``
         self.items: list[list[tuple[str, int]]] = [[] for _ in range(n_teams)]
         self.book_kinds: list[list[str]] = [[] for _ in range(n_teams)]
         self.net = [0] * len(final.team_of)
@@ -290,11 +291,13 @@ class Scored(NamedTuple):
 
 
 def score(final: Any, items: Sequence[Item], *, line: type = ScoreLine, zero_sum: bool = False,
-          adjust: Callable[[Any, list], list] | None = None) -> Scored:
+          adjust: Callable[[Any, list], list] | None = None,
+          payments: list | None = None) -> Scored:
     """Score a finished hand: run ``items`` in order over ``final`` (a
     :class:`~meldkit.HandFinal` or :class:`TableFinal`).  Lines are of type ``line``;
     ``net`` is what the items paid each player when ``zero_sum``, else each side's total;
-    ``adjust(final, lines)`` is the plugin's hook, run where the ``plugin`` item stands.
+    ``adjust(final, lines)`` is the plugin's hook, run where the ``plugin`` item stands;
+    ``payments``, when given, gains each ``(payer, payee, points)`` the ``pay`` items made.
 
     >>> final = TableFinal(team_of=(0, 1, 2), deadwood=(0, 12, 30), ended_by="went_out",
     ...                    went_out=0)
@@ -311,6 +314,8 @@ def score(final: Any, items: Sequence[Item], *, line: type = ScoreLine, zero_sum
         it.fn(final, tally)
     lines = tuple(tally.lines if tally.lines is not None else _lines(tally, line))
     net = tuple(tally.net) if zero_sum else tuple(s.total for s in lines)
+    if payments is not None:
+        payments.extend(tally.payments)
     return Scored(lines, net, tally.ending)
 
 
@@ -326,7 +331,8 @@ def _scored(final: Any) -> bool:
     return final.went_out is not None and final.ended_by not in VOID_ENDINGS
 
 
-@item("knock", "gin_bonus", "big_gin_bonus", "undercut_bonus", "tie_is_undercut")
+@item("knock", "gin_bonus", "big_gin_bonus", "undercut_bonus", "tie_is_undercut",
+      fixed=("gin_bonus", "big_gin_bonus", "undercut_bonus", "tie_is_undercut"))
 def _knock(ctx, gin_bonus: int, big_gin_bonus: int | None, undercut_bonus: int,
            tie_is_undercut: bool):
     """The deadwood difference to the knocker, or to the defender with the undercut bonus;
@@ -483,6 +489,7 @@ def _multiply(ctx, when: str, by: int = 2):
         tally.items = [[(label, points * by) for label, points in side]
                        for side in tally.items]
         tally.net = [points * by for points in tally.net]
+        tally.payments = [(a, b, points * by) for a, b, points in tally.payments]
     return multiply
 
 
@@ -522,9 +529,87 @@ def _reserve_untaken(ctx, points: int):
     return reserve_untaken
 
 
+def _held_counts(ctx: Any, final: Any, tally: Tally) -> tuple[int, ...]:
+    """The value of the cards each player holds at the end (a table hand's ``deadwood``;
+    in a rank-slot hand the values of ``final.hands``)."""
+    if hasattr(final, "deadwood"):
+        return final.deadwood
+    counts = tally.memo.get("held")
+    if counts is None:
+        kind_of, value = _kind_of(ctx, final, tally), ctx.value_of_kind
+        counts = tally.memo["held"] = tuple(sum(value[kind_of[c]] for c in h)
+                                            for h in final.hands)
+    return counts
+
+
+@item("pay", "stake", "per", "between", "when",
+      choices={"per": ("hand", "point"), "between": ("winner", "every_pair"),
+               "when": tuple(CONDITIONS)},
+      required=("stake",), ranges={"stake": (1, 100_000)})
+def _pay(ctx, stake: int, per: str = "hand", between: str = "winner", when: str | None = None):
+    """Payments between players, recorded payer to payee.  ``between: winner``: each player
+    not on the side of the hand's winner (whom the items above paid most, else the player
+    who went out) pays the winner ``stake`` (``per: hand``) or
+    ``stake`` for each point of the cards the payer holds (``per: point``);
+    ``between: every_pair``: of each two players on different sides, the one who holds
+    more pays the other ``stake``, or ``stake`` for each point of the difference. Only
+    when the hand meets ``when`` (``out``, ``out_at_once``), if given."""
+    met = CONDITIONS[when] if when else None
+    per_point = per == "point"
+
+    def pay(final, tally: Tally) -> None:
+        if (met is not None and not met(final)) or (
+                hasattr(final, "deadwood") and not _scored(final)):  # a void table hand
+            return
+        team_of, w = final.team_of, final.went_out
+        if max(tally.net) > 0:  # the hand's winner: whom the items above paid most
+            w = tally.net.index(max(tally.net))
+        held = _held_counts(ctx, final, tally)
+        if between == "winner":
+            if w is None:
+                return
+            pairs = [(p, w, held[p]) for p in range(len(team_of)) if team_of[p] != team_of[w]]
+        else:
+            pairs = [(p, q, held[p] - held[q]) for p in range(len(team_of))
+                     for q in range(len(team_of)) if team_of[p] != team_of[q]
+                     and held[p] > held[q]]
+        for payer, payee, points in pairs:
+            amount = stake * points if per_point else stake
+            if amount:
+                tally.add(team_of[payer], "payment", -amount)
+                tally.add(team_of[payee], "payment", amount)
+                tally.pay(payer, -amount)
+                tally.pay(payee, amount)
+                tally.payments.append((payer, payee, amount))
+    return pay
+
+
 TABLE_ITEMS = ("winner_takes", "penalty", "laid", "held", "books", "bonus", "reserve_untaken",
-               "cap", "multiply")
-"""The items a table-meld pack may list in ``scoring.items``."""
+               "cap", "multiply", "knock", "pay")
+"""The items a table-meld pack may list in ``scoring.items`` (``knock`` only in a knocking
+pack, its parameters from the pack's ``knock`` keys)."""
+
+KNOCK_ITEMS = ("knock", "pay")
+"""The items a knocking pack (``scoring.style: knock``) may list: the knock itself, and
+payments."""
+
+
+def table_listed(entries: Sequence[dict[str, Any]], terms: KnockTerms | None = None
+                 ) -> tuple[tuple[str, dict[str, Any]], ...]:
+    """A table pack's ``scoring.items`` as ``(name, parameters)``: the ``knock`` item's
+    parameters from the pack's knock keys (``terms``), then the plugin's ``adjust_scores``
+    and the game-end bonuses, as in every preset.
+
+    >>> table_listed([{"item": "winner_takes"}]) == PRESETS["winner_takes_hands"]
+    True
+    """
+    out = []
+    for d in entries:
+        params = {k: v for k, v in d.items() if k != "item"}
+        if d["item"] == "knock" and terms is not None:
+            params = {**attrs.asdict(terms), **params}
+        out.append((d["item"], params))
+    return (*out, ("plugin", {}), ("game_end", {}))
 
 
 @item("game_end")
@@ -599,12 +684,13 @@ def _melded_cards(ctx):
 
 
 @item("bonus_cards", "value", "set_size", "set_value", "by_count", "sets_by",
-      "negative_if_not_melded", fixed=("by_count", "sets_by", "negative_if_not_melded"))
+      "negative_unless", choices={"negative_unless": ("never", "melded", "out")},
+      fixed=("by_count", "sets_by"))
 def _bonus_cards(ctx, value: int, set_size: int, set_value: int, by_count: dict,
-                 sets_by: str, negative_if_not_melded: bool):
+                 sets_by: str, negative_unless: str = "never"):
     """Bonus cards laid out (red threes): ``by_count`` if it lists the count, else full
-    sets and the rest at ``value``; counted per player or per side; against a side that
-    melded nothing when ``negative_if_not_melded``."""
+    sets and the rest at ``value``; counted per player or per side; against the side
+    unless it melded (``negative_unless: melded``) or went out (``out``)."""
     def points(n: int) -> int:
         if n in by_count:
             return by_count[n]
@@ -620,7 +706,8 @@ def _bonus_cards(ctx, value: int, set_size: int, set_value: int, by_count: dict,
                 bonus = points(sum(len(final.bonus[p]) for p in seats))
             else:
                 bonus = sum(points(len(final.bonus[p])) for p in seats)
-            if negative_if_not_melded and not final.melded[t]:
+            if negative_unless != "never" and not (
+                    final.melded[t] if negative_unless == "melded" else _out_team(final) == t):
                 bonus = -bonus
             tally.add(t, "bonus_cards", bonus)
     return bonus_cards
@@ -683,37 +770,55 @@ def _going_out(ctx, bonus: int, concealed: int):
 
 
 RANK_SLOT_ITEMS = ("books", "melded_cards", "bonus_cards", "dead_cards", "hand_cards",
-                   "reserve_cards", "going_out", "bonus", "multiply")
+                   "reserve_cards", "going_out", "bonus", "multiply", "pay")
 """The items a rank-slot (canasta-family) pack may list in ``scoring.items``."""
 
 
-def listed_items(sc: Any) -> tuple[tuple[str, dict[str, Any]], ...]:
-    """A rank-slot pack's ``scoring.items`` as ``(name, parameters)``, each canasta item's
-    parameters those of the ``canasta`` preset (from the pack's keys) with the ones the
-    entry gives over them; the plugin's ``adjust_scores`` last."""
-    preset = dict(canasta_preset(sc))
-    out = [(d["item"], {**preset.get(d["item"], {}),
-                        **{k: v for k, v in d.items() if k != "item"}}) for d in sc.items]
+def listed_items(sc: Any, entries: Sequence[dict[str, Any]] | None = None
+                 ) -> tuple[tuple[str, dict[str, Any]], ...]:
+    """A rank-slot pack's ``scoring.items`` (or ``entries``, a sheet's) as ``(name,
+    parameters)``, each canasta item's parameters those its pack's scoring keys give
+    (:func:`key_parameters`) with the ones the entry gives over them; the plugin's
+    ``adjust_scores`` last."""
+    keys = key_parameters(sc)
+    out = [(d["item"], {**keys.get(d["item"], {}),
+                        **{k: v for k, v in d.items() if k != "item"}})
+           for d in (sc.items if entries is None else entries)]
     return tuple(out) + (("plugin", {}),)
 
 
-def canasta_preset(sc: Any) -> tuple[tuple[str, dict[str, Any]], ...]:
-    """The ``canasta`` style's items from the pack's ``scoring`` keys (``sc``)."""
+def key_parameters(sc: Any) -> dict[str, dict[str, Any]]:
+    """Each canasta item's parameters as the pack's ``scoring`` keys (``sc``) give them."""
     b = sc.bonus
-    spec: list[tuple[str, dict[str, Any]]] = [("books", {})]
-    if sc.melded_cards:
-        spec.append(("melded_cards", {}))
-    spec.append(("bonus_cards", {
-        "value": b.value, "set_size": b.set_size, "set_value": b.set_value,
-        "by_count": dict(b.by_count), "sets_by": b.sets_by,
-        "negative_if_not_melded": b.negative_if_not_melded}))
-    if sc.dead_in_hand:
-        spec.append(("dead_cards", {"points": sc.dead_in_hand}))
-    spec += [("hand_cards", {"counts": sc.hand_penalty, "skip_dead": bool(sc.dead_in_hand)}),
-             ("reserve_cards", {"counts": sc.reserve_penalty}),
-             ("going_out", {"bonus": sc.going_out, "concealed": sc.concealed_going_out}),
-             ("plugin", {})]
-    return tuple(spec)
+    return {
+        "books": {}, "melded_cards": {},
+        "bonus_cards": {"value": b.value, "set_size": b.set_size, "set_value": b.set_value,
+                        "by_count": dict(b.by_count), "sets_by": b.sets_by,
+                        "negative_unless": "melded" if b.negative_if_not_melded else "never"},
+        "dead_cards": {"points": sc.dead_in_hand},
+        "hand_cards": {"counts": sc.hand_penalty, "skip_dead": bool(sc.dead_in_hand)},
+        "reserve_cards": {"counts": sc.reserve_penalty},
+        "going_out": {"bonus": sc.going_out, "concealed": sc.concealed_going_out},
+    }
+
+
+def canasta_preset(sc: Any, *, bonus_cards: bool = True, reserve: bool = True
+                   ) -> tuple[tuple[str, dict[str, Any]], ...]:
+    """The ``canasta`` style's items from the pack's ``scoring`` keys (``sc``): those that
+    can score in the pack (``bonus_cards`` where it has bonus cards, ``reserve_cards`` where
+    it deals reserves, ``dead_cards`` and ``going_out`` where they are worth points)."""
+    keys = key_parameters(sc)
+    names = ["books", "melded_cards" if sc.melded_cards else "",
+             "bonus_cards" if bonus_cards else "", "dead_cards" if sc.dead_in_hand else "",
+             "hand_cards", "reserve_cards" if reserve else "",
+             "going_out" if sc.going_out or sc.concealed_going_out else ""]
+    return tuple((n, keys[n]) for n in names if n) + (("plugin", {}),)
+
+
+def rank_slot_preset(spec: Any) -> tuple[tuple[str, dict[str, Any]], ...]:
+    """A rank-slot pack's preset: :func:`canasta_preset` for the pack (``spec``)."""
+    return canasta_preset(spec.scoring, bonus_cards=bool(spec.cards.bonus),
+                          reserve=bool(spec.deal.reserve))
 
 
 PRESETS: dict[str, tuple[tuple[str, dict[str, Any]], ...] | None] = {

@@ -116,11 +116,12 @@ class KernelState(RankSlotModel, TableModel, GameState):
 
     @classmethod
     def stack_deck(cls, pack, players: int, hands: dict[int, list[str]], stock: list[str],
-                   first_player: int = 0, upcard: str | None = None) -> list[str]:
-        """A ``deck_order`` dealing ``hands``, then ``upcard``, then ``stock`` (what
-        :func:`meldkit.testing.stack_deck` calls for a table-meld pack)."""
+                   first_player: int = 0, upcard: str | None = None,
+                   reserves: dict[int, list[str]] | None = None) -> list[str]:
+        """A ``deck_order`` dealing ``hands``, then ``reserves``, then ``upcard``, then
+        ``stock`` (what :func:`meldkit.testing.stack_deck` calls for a table-meld pack)."""
         return vars(TableModel)["stack_deck"].__func__(cls, pack, players, hands, stock,
-                                                       first_player, upcard)
+                                                       first_player, upcard, reserves)
 
     # ------------------------------------------------------------------ the state machine
     def _legal(self) -> list[Action]:
@@ -131,6 +132,11 @@ class KernelState(RankSlotModel, TableModel, GameState):
 
     def _do(self, a: Action) -> None:
         self.phases[self.phase][2](self, a)
+        if self.plugin is None and self.phase != "over":  # _keep_live's usual case, inlined:
+            legal = self.phases[self.phase][0](self)  # the next player has a move (kept)
+            if legal:
+                self._legal_cache = legal
+                return
         self._keep_live()
 
     # the hot per-model calls, by hand (PerModel costs a Python-level lookup)

@@ -31,24 +31,29 @@ import attrs
 from .._actions import Action
 from .._cards import (
     JOKER_KIND,
+    RANKS,
     SUITS,
     card_code,
+    deck_card_kinds,
     kind_of_code,
     kinds_matching,
     pack_deck_kinds,
     rank_index,
     rank_of_kind,
+    run_order,
 )
 from .._errors import NotationError, PluginError, SaveError, SetupError
 from .._game import GameState, call_hook
 from .._liveness import IDLE_ENDINGS, no_progress
-from .._rules import SEQ
+from .._rules import BAN_WAITS, SEQ
 from .._rules import WILD as WILD_SLOT
-from .._stacking import KindsLeft, check_named
+from .._stacking import KindsLeft, check_named, renewed_stock
 from ..notation import KIND_ORDER, MELD_ORDER, Dialect, Span, table_dialect
 from ..records import HandResult
-from .melds import Match, MeldKind, MeldRules
-from .scoring import KnockTerms, TableFinal, TableScore, compile_items, score, table_items
+from .melds import Match, MeldKind, hand_bits, meld_rules
+from .scoring import (KnockTerms, TableFinal, TableScore, compile_items, score, table_items,
+                      table_listed)
+from .sheets import Ledger, sheet_rules, sheet_summary
 
 FIRST_UPCARD = "first_upcard"
 DRAW = "draw"
@@ -58,6 +63,7 @@ KNOCK = "knock"
 LAYOFF = "layoff"
 WALL = "wall"
 BUY = "buy"
+TURNED = "turned"
 OVER = "over"
 
 _SIMPLE = ("draw", "take", "pass", "done", "knock", "buy", "withdraw", "drop")
@@ -83,6 +89,7 @@ class TableRules:
         spec = pack.spec
         self.spec = spec
         self.name = pack.name
+        self._pack = pack
         wild: set[int] = set()
         for sel in spec.cards.wild:
             wild |= kinds_matching(sel)
@@ -96,7 +103,8 @@ class TableRules:
                      wild_natural_in_place=k.wild_natural_in_place)
             for k in spec.melds.kinds
         )
-        self.melds = MeldRules(self.kinds, self.wild, self.values)
+        order = run_order(spec.deck)  # deck.run_gaps: skip — the kept ranks are adjacent
+        self.melds = meld_rules(self.kinds, self.wild, self.values, order)
         self.style = spec.scoring.style
         kn = spec.knock
         self.knock = kn.max_deadwood
@@ -123,8 +131,8 @@ class TableRules:
         self.contract = tuple(sorted(names[k] for k in spec.initial_meld.melds))
         """The contract: the kind index of each meld a player's opening must hold (sorted);
         empty: a player may meld at once."""
-        self.contract_melds = (MeldRules(tuple(self.kinds[i] for i in sorted(set(
-            self.contract))), self.wild, self.values) if self.contract else self.melds)
+        self.contract_melds = (meld_rules(tuple(self.kinds[i] for i in sorted(set(
+            self.contract))), self.wild, self.values, order) if self.contract else self.melds)
         """The meld arithmetic of the contract's kinds alone (what a player who has not
         opened builds toward: the greedy policy's measure)."""
         self.minimum = OpeningMinimum(spec.initial_meld)
@@ -155,10 +163,17 @@ class TableRules:
         ``required_books``): a play may then empty the hand only once they are held."""
         items = [(d["item"], {k: v for k, v in d.items() if k != "item"})
                  for d in spec.scoring.items]
-        self.items = (compile_items([*items, ("plugin", {}), ("game_end", {})], self)
+        self.items = (compile_items(table_listed(spec.scoring.items, self.terms), self)
                       if items else table_items(self.style, self.terms))
         """The hand's scoring items: ``scoring.items`` (then the plugin and game-end items),
         or the style's preset."""
+        sheets = spec.scoring.sheets
+        self.sheet_items = tuple(
+            None if sh.items is None else compile_items(table_listed(sh.items, self.terms), self)
+            for sh in sheets)
+        """Each score sheet's own items (None: it counts the hand's), ``scoring.sheets``."""
+        items += [(d["item"], {k: v for k, v in d.items() if k != "item"})
+                  for sh in sheets for d in sh.items or ()]  # what the state must track
         self.tracks_laid = any(name == "laid" for name, _ in items)
         """Whether the state keeps what each player lays (the ``laid`` item reads it)."""
         self.laid_as_card = any(name == "laid" and params.get("wilds") == "as_card"
@@ -183,7 +198,36 @@ class TableRules:
         """Cards in each reserve pile (``deal.reserve``; 0: none)."""
         self.reserve_side = spec.deal.reserve_per == "side"
         self.tracks_books = self.needs_books or any(name == "books" for name, _ in items)
+        self.book_adds = tuple(k.adds or "any" for k in spec.books.kinds)
+        """Per book kind, what its books still take (``books.kinds[].adds``; books keep
+        growing where it is not given)."""
+        self.restricts_books = any(a != "any" for a in self.book_adds)
+        self.discard_ban_of: dict[int, tuple[str, ...]] = {}
+        """Card kind → the conditions each ban on discarding it waits for
+        (``pile.discard_bans``: banned while one of them does not hold)."""
+        for ban in spec.pile.discard_bans:
+            for sel in ban.cards:
+                for k in kinds_matching(sel):
+                    self.discard_ban_of[k] = self.discard_ban_of.get(k, ()) + (ban.unless,)
+        self.discard_bans = bool(self.discard_ban_of)
+        self.all_banned_pass = spec.pile.all_banned == "pass"
         """Whether the hand's record keeps each player's books (the ``books`` item)."""
+        t = spec.turn
+        self.turns_stock = t.stock_card == "turned"
+        """Whether a stock draw turns its card face up, never into the hand
+        (``turn.stock_card: turned``: the ``turned`` phase)."""
+        self.pass_next = t.turned_passes == "next"
+        self.forced_turned = "turned" in t.forced
+        self.forced_discard = "discard" in t.forced
+        """Whether the player to draw must take (and use) a top discard they can use at
+        once (``turn.forced: [discard]``)."""
+        self.turned_wild = spec.cards.turned_wild
+        """``cards.turned_wild``: ``none``, or how the card turned at each deal names the
+        deal's wild rank (``rank``, ``next_rank``)."""
+        self.wild_rank: int | None = None
+        """The deal's wild rank (rules of one deal of a ``turned_wild`` pack, from
+        :meth:`with_wild`: its actions name that rank's cards by role), else None."""
+        self._wild_variants: dict[int, TableRules] = {}
         # --- plugin rule hooks: a pack without them keeps the plain phase table, so a
         # decision costs what it costs without plugins
         from .._registry import plugin_for
@@ -201,7 +245,9 @@ class TableRules:
         self.phase_hooks = {ph: tuple(h for h in hooks if h.phase == ph) for ph in PHASES}
         """Phase → the action hooks played in it."""
         self.phase_methods = {ph: _HOOKED if self.phase_hooks[ph] else pair
-                              for ph, pair in PHASES.items() if ph != BUY or self.buy_limit}
+                              for ph, pair in PHASES.items()
+                              if (ph != BUY or self.buy_limit) and (ph != TURNED
+                                                                    or self.turns_stock)}
         """Phase → its ``(legal, do)`` method names: :data:`PHASES`, but a phase with
         action hooks lists and applies them too."""
         self.phase_table = {ph: (getattr(TableModel, legal), TableModel._check,
@@ -221,6 +267,33 @@ class TableRules:
                 cls._cache.pop(next(iter(cls._cache)))
             rules = cls._cache[key] = cls(pack)
         return rules
+
+    def with_wild(self, rank: int) -> TableRules:
+        """These rules for a deal whose turned card made ``rank`` wild
+        (``cards.turned_wild``): the pack with that rank added to ``cards.wild``, its
+        actions naming the rank's cards by role (``*C`` …); built once per rank."""
+        found = self._wild_variants.get(rank)
+        if found is None:
+            spec = self.spec
+            cards = attrs.evolve(spec.cards, wild=[*spec.cards.wild, RANKS[rank]])
+            pack = attrs.evolve(self._pack, spec=attrs.evolve(spec, cards=cards),
+                                digest=f"{self._pack.digest}+wild:{rank}")
+            found = TableRules(pack)
+            found.wild_rank = rank
+            found.phase_table = {ph: _by_role(*fns) for ph, fns in found.phase_table.items()}
+            self._wild_variants[rank] = found
+        return found
+
+    def wild_rank_of(self, kind: int) -> int | None:
+        """The rank a card of ``kind`` turned at the deal makes wild (``cards.turned_wild``;
+        None for a joker, which is set aside and another turned)."""
+        if kind == JOKER_KIND:
+            return None
+        r = rank_of_kind(kind)
+        if self.turned_wild == "rank":
+            return r
+        kept = sorted({rank_of_kind(k) for k in deck_card_kinds(self.spec.deck)})
+        return kept[(kept.index(r) + 1) % len(kept)]
 
     def hand_size(self, players: int) -> int:
         """Cards dealt to each hand for a table of ``players``."""
@@ -263,12 +336,19 @@ _ACTION_CACHE: dict[tuple, Action] = {}
 _ACTION_CACHE_MAX = 50_000
 
 
+def _code(kind: int) -> str:
+    """The notation of a card kind in an action: its code, or ``*`` and a suit for a role
+    (kinds 53 … 56: ``*C`` … ``*S``, the wild card of each suit of a deal's turned wild
+    rank, ``cards.turned_wild``, so that an action's id is the same in every deal)."""
+    return card_code(kind) if kind <= JOKER_KIND else "*" + SUITS[kind - JOKER_KIND - 1]
+
+
 def _action(type_: str, cards: tuple[int, ...] = (), target: int = -1) -> Action:
     """The interned action (only actions the engine builds are interned)."""
     key = (type_, cards, target)
     a = _ACTION_CACHE.get(key)
     if a is None:
-        parts = [type_, *(card_code(k) for k in cards)]
+        parts = [type_, *(_code(k) for k in cards)]
         if target >= 0:
             parts += ["to", f"m{target}"]
         a = Action(type_, cards, target, " ".join(parts))
@@ -282,7 +362,7 @@ def _lookup(type_: str, cards: tuple[int, ...] = (), target: int = -1) -> Action
     looked up, never interned, so text never fills the cache)."""
     a = _ACTION_CACHE.get((type_, cards, target))
     if a is None:
-        parts = [type_, *(card_code(k) for k in cards)]
+        parts = [type_, *(_code(k) for k in cards)]
         if target >= 0:
             parts += ["to", f"m{target}"]
         a = Action(type_, cards, target, " ".join(parts))
@@ -307,7 +387,7 @@ def _meld_order(state: Any, cards: tuple[int, ...]) -> tuple[int, ...]:
     """The cards of a meld in canonical order — as the meld would lie (a set by suit, wild
     cards last; a run low to high, each wild card where it stands), as legal generation
     lists them; by kind when they form no meld (or with no game to say which)."""
-    if state is not None and len(cards) > 1:
+    if state is not None and len(cards) > 1 and max(cards) <= JOKER_KIND:  # (not by role)
         m = state.rules.melds.match(cards)
         if m is not None:
             return m.cards
@@ -321,8 +401,9 @@ def _meld_of_span(state: Any, span: Span, text: str) -> int:
         raise NotationError("notation/meld-id", f"{word!r} names a run by its ends, which "
                             "only a game can tell: name the meld by its id (m1, m2 …)", text)
     suit, low, high = span.low & 3, span.low >> 2, span.high >> 2
+    rank_at = state.rules.melds.rank_at
     found = [m.id for m in state.melds if m.match.suit == suit
-             and m.match.low % 13 == low and m.match.high % 13 == high]
+             and rank_at(m.match.low) == low and rank_at(m.match.high) == high]
     if not found:
         raise NotationError("notation/no-such-meld", f"no run on the table is {word}", text)
     if len(found) > 1:
@@ -357,7 +438,7 @@ def parse_table_action(text: str | Action,
     """
     if isinstance(text, Action):
         if (type(text[0]) is not str or type(text[1]) is not tuple or type(text[2]) is not int
-                or not all(type(c) is int and 0 <= c <= JOKER_KIND for c in text[1])):
+                or not all(type(c) is int and 0 <= c <= JOKER_KIND + 4 for c in text[1])):
             raise NotationError("notation/bad-action", "not a well-formed action", text)
         return _action(text[0], text[1], text[2])
     if not isinstance(text, str):
@@ -462,6 +543,20 @@ class TableMeld:
         return m
 
 
+_last_deck: tuple = (None, False)
+"""The last deck asked of :func:`_own_kinds` and its answer (replaced whole)."""
+
+
+def _own_kinds(kind_of: list[int]) -> bool:
+    """Whether every card of the deck ``kind_of`` (a game's, never changed) is its own
+    kind: card id ``k`` is the one card of kind ``k`` (gin's deck)."""
+    global _last_deck
+    last = _last_deck
+    if last[0] is not kind_of:
+        last = _last_deck = (kind_of, kind_of == list(range(len(kind_of))))
+    return last[1]
+
+
 class TableModel:
     """The table-meld model of :class:`~meldkit.kernel.state.KernelState`: melds with ids
     and owners checked by :class:`~meldkit.kernel.melds.MeldRules`, lay-offs onto them,
@@ -479,7 +574,8 @@ class TableModel:
                  "layoff_stage", "defenders", "taken", "must_use", "pile_takes",
                  "returned_in_row", "turns", "wins", "multiplier", "ext",
                  "opened", "pending", "withdrew", "buys", "buy_for", "discarder", "laid",
-                 "dropped", "eliminated", "first_laid", "reserves", "reserve_taken")
+                 "dropped", "eliminated", "first_laid", "reserves", "reserve_taken",
+                 "turned", "turned_passes", "indicator")
     """The state fields this model keeps (slots of ``KernelState``); ``state.actions``
     is :data:`TABLE_ACTIONS`, which builds interned actions for a plugin's ``legal``
     (``state.actions.get(verb, cards, target)``)."""
@@ -530,11 +626,13 @@ class TableModel:
 
     @classmethod
     def stack_deck(cls, pack, players: int, hands: dict[int, list[str]], stock: list[str],
-                   first_player: int = 0, upcard: str | None = None) -> list[str]:
-        """A ``deck_order`` dealing ``hands`` (seat → card codes), then ``upcard``, then
-        ``stock`` from the top (what :func:`meldkit.testing.stack_deck` calls).  Hands are
-        filled up with cards not named, each chosen so that it makes no meld with the hand.
-        """
+                   first_player: int = 0, upcard: str | None = None,
+                   reserves: dict[int, list[str]] | None = None) -> list[str]:
+        """A ``deck_order`` dealing ``hands`` (seat → card codes), then ``reserves`` (each
+        seat's reserve pile, or each side's where the pack deals one a side: side → card
+        codes), then ``upcard``, then ``stock`` from the top (what
+        :func:`meldkit.testing.stack_deck` calls).  Hands and piles are filled up with cards
+        not named, each chosen so that it makes no meld with the hand (or pile)."""
         rules = TableRules.of(pack)
         stacked = KindsLeft(rules.deck_kinds(players))
         left, take = stacked.left, stacked.take
@@ -542,25 +640,46 @@ class TableModel:
         check_named("hand", hands, size, players)
         named = {seat: [take(c, f"hand of seat {seat}") for c in codes]
                  for seat, codes in hands.items()}
+        holders, whose = 0, "seat"
+        if rules.reserve:  # the piles, as _deal deals them: one a seat, or one a side
+            holders = players
+            if rules.reserve_side:
+                from .._seating import seating
+
+                holders, whose = seating(rules.spec.players, pack.name, players, None)[1], "side"
+        elif reserves:
+            raise SetupError(f"pack {pack.name!r} deals no reserves")
+        reserves = reserves or {}
+        for h in reserves:
+            if not isinstance(h, int) or not 0 <= h < holders:
+                raise SetupError(f"reserves: {h!r} is not a {whose} 0..{holders - 1}")
+        check_named("reserve", reserves, rules.reserve)
+        piles = {h: [take(c, f"reserve of {whose} {h}") for c in codes]
+                 for h, codes in reserves.items()}
         up = [take(upcard, "upcard")] if upcard else []
         top = [take(c, "stock") for c in stock]
         # fillers: ranks three apart, suits in turn, and never a card that melds with the hand
         order_ = sorted((k for k in left if k != JOKER_KIND and k not in rules.wild),
                         key=lambda k: ((k // 4 * 3) % 13, k % 4))
-        out: list[str] = []
-        for i in range(players):
-            seat = (first_player + i) % players
-            hand = list(named.get(seat, []))
-            while len(hand) < size:
+
+        def filled(cards: list[int], n: int) -> list[str]:
+            cards = list(cards)
+            while len(cards) < n:
                 pick = next((k for k in order_ if left[k] > 0 and not any(
-                    k in m for m in rules.melds.melds_in(hand + [k]))), None)
+                    k in m for m in rules.melds.melds_in(cards + [k]))), None)
                 if pick is None:
                     pick = next((k for k in order_ if left[k] > 0), None)
                 if pick is None:
                     raise SetupError("the deck has run out of filler cards")
                 left[pick] -= 1
-                hand.append(pick)
-            out += [card_code(k) for k in hand]
+                cards.append(pick)
+            return [card_code(k) for k in cards]
+
+        out: list[str] = []
+        for i in range(players):
+            out += filled(named.get((first_player + i) % players, []), size)
+        for h in range(holders):
+            out += filled(piles.get(h, []), rules.reserve)
         if rules.spec.deal.upcard:
             if not up:
                 pick = next(k for k in order_ if left[k] > 0)
@@ -627,6 +746,9 @@ class TableModel:
             self.pile.append(rest[0])
             rest = rest[1:]
         self.stock = rest[::-1]  # top of the stock is the end of the list
+        self.indicator = []
+        if self.rules.turned_wild != "none":  # the card that names the deal's wild rank
+            self._turn_wild_rank()
         self.melds = []
         self.next_meld = 1
         self.hand_first = first
@@ -638,6 +760,7 @@ class TableModel:
         self.defenders = []
         self.taken = None
         self.must_use = None
+        self.turned, self.turned_passes = None, 0  # a card turned from the stock, its passes
         self.pile_takes = 0
         self.returned_in_row = 0
         self.turns = 0
@@ -663,6 +786,43 @@ class TableModel:
         self.phase = FIRST_UPCARD if (self.rules.offer_upcard and self.pile) else DRAW
         self._legal_cache = None
 
+    def _turn_wild_rank(self) -> None:
+        """``cards.turned_wild``: turn the stock's top card face up and set it aside (a
+        joker too, turning another): its rank (or the next) is wild for the deal, whose
+        rules (:meth:`TableRules.with_wild`) name that rank's cards by role in actions."""
+        base = TableRules.of(self.pack.for_deal(self.hand_number))
+        rank = None
+        while self.stock and rank is None:
+            c = self.stock.pop()
+            self.indicator.append(c)
+            rank = base.wild_rank_of(self.kind_of[c])
+        self.rules = base if rank is None else base.with_wild(rank)
+        self.phases = self.rules.phase_table
+
+    def _role_action(self, a: Action) -> Action:
+        """``a`` with the cards of the deal's wild rank named by role (``*C`` …), its cards
+        then in kind order: the action as this deal lists it (``cards.turned_wild``)."""
+        r = self.rules.wild_rank
+        cards = a.cards
+        if r is None or not any(k >> 2 == r and k != JOKER_KIND for k in cards):
+            return a
+        return _action(a.type, tuple(sorted(JOKER_KIND + 1 + (k & 3)
+                                            if k >> 2 == r and k != JOKER_KIND else k
+                                            for k in cards)), a.target)
+
+    def _phys_action(self, a: Action) -> Action:
+        """``a`` with its role cards (``*C`` …) as the cards of the deal's wild rank, a
+        meld's cards in the order it lies in: the action as the engine plays it."""
+        cards = a.cards
+        if not cards or max(cards) <= JOKER_KIND:
+            return a
+        r = self.rules.wild_rank
+        if r is None:
+            return a
+        kinds = tuple(r * 4 + k - JOKER_KIND - 1 if k > JOKER_KIND else k for k in cards)
+        return _action(a.type, _meld_order(self, kinds) if a.type == "meld" else kinds,
+                       a.target)
+
     # ------------------------------------------------------------------ helpers
     def _kinds(self, cards: list[int]) -> list[int]:
         k = self.kind_of
@@ -680,6 +840,12 @@ class TableModel:
         """Remove one physical card of each kind from ``p``'s hand (lowest id first)."""
         hand = self.hands[p]
         k = self.kind_of
+        last = _last_deck
+        if last[1] if last[0] is k else _own_kinds(k):  # (gin's deck: a kind is one card,
+            # the card of its own id)
+            for kind in kinds:
+                hand.remove(kind)
+            return list(kinds)
         out = []
         for kind in kinds:
             best = None
@@ -740,7 +906,30 @@ class TableModel:
         fit = fits[kind] = self._grow(m, kind)
         return fit
 
+    def _book_adds(self, m: TableMeld) -> str:
+        """What meld ``m`` still takes as a book (``books.kinds[].adds``): ``any`` below
+        ``books.size``, or for a book of a kind that does not say."""
+        if len(m.cards) < self.rules.book_size:
+            return "any"
+        k = self._meld_book(m)
+        return "any" if k is None or k < 0 else self.rules.book_adds[k]
+
+    def _adds_refused(self, m: TableMeld, kind: int) -> tuple[str, str] | None:
+        """Why card ``kind`` may not go onto meld ``m`` as its book kind says; None if it
+        may."""
+        adds = self._book_adds(m)
+        wild = kind in self.rules.wild
+        if adds == "none":
+            return "add/book-closed", f"m{m.id} is a closed book: it takes no more cards"
+        if adds == "naturals" and wild:
+            return "add/book-naturals-only", f"m{m.id} is a book that takes only natural cards"
+        if adds == "wilds" and not wild:
+            return "add/book-wilds-only", f"m{m.id} is a book that takes only wild cards"
+        return None
+
     def _grow(self, m: TableMeld, kind: int) -> tuple[Match, int, int] | None:
+        if self.rules.restricts_books and self._adds_refused(m, kind) is not None:
+            return None  # books.kinds[].adds: what a book of its kind still takes
         grown = self.rules.melds.can_add(m.match, kind)
         if grown is None:
             return None
@@ -775,8 +964,17 @@ class TableModel:
     # ------------------------------------------------------------------ the contract
     def parse_action(self, text: str | Action) -> Action:
         """Parse notation into an action; raises :class:`~meldkit.NotationError`.  A meld's
-        cards may come in any order; a run may be named by its ends (``4H-6H``)."""
-        return parse_table_action(text, self.rules.hook_shapes, self)
+        cards may come in any order; a run may be named by its ends (``4H-6H``).  In a deal
+        with a turned wild rank (``cards.turned_wild``) a card of that rank is named by its
+        role (``*C``), and ``9C`` in a deal of wild nines is read as ``*C``."""
+        a = parse_table_action(text, self.rules.hook_shapes, self)
+        if self.rules.wild_rank is None:
+            if a.cards and max(a.cards) > JOKER_KIND:
+                raise NotationError("notation/bad-card", "a card named by its role (*C …) is "
+                                    "a card of a wild rank turned at the deal, and this deal "
+                                    "has none (cards.turned_wild)", text)
+            return a
+        return self._role_action(self._phys_action(a))
 
     def _hooks_may_fail(self) -> bool:
         return self.rules.plugin is not None  # plugin code runs: apply snapshots the state
@@ -874,13 +1072,23 @@ class TableModel:
 
     def _why(self, a: Action) -> tuple[str, str]:
         """A reason code and sentence for an action that is not legal now."""
+        if self.rules.wild_rank is not None:  # (cards.turned_wild) its cards as played
+            a = self._phys_action(a)
         t = a.type
         phase = self.phase
         if t not in PHASE_ACTIONS[phase]:
             allowed = sorted({x.type for x in self._cached_legal()})
             return ("turn/wrong-phase",
                     f"'{t}' is not possible now (phase {phase}; possible: {', '.join(allowed)})")
+        if phase == TURNED and t == "pass":
+            return "turned/must-use", (f"you can use the turned {card_code(self.kind_of[self.turned])}"
+                                       ", so you must (turn.forced)")
+        if phase == DRAW and t == "draw" and self.rules.forced_discard and self.pile:
+            return "pile/must-take", (f"you can use the {card_code(self.kind_of[self.pile[-1]])} "
+                                      "on the pile at once, so you must take it (turn.forced)")
         hand = set(self._kinds(self.hands[self.current]))
+        if phase == TURNED:
+            hand.add(self.kind_of[self.turned])
         missing = [card_code(k) for k in a.cards if k not in hand]
         if t == "trade":  # before the hand: a pack without win-backs says so first
             why = self._trade_why(a)
@@ -888,6 +1096,10 @@ class TableModel:
                 return why
         if t in ("discard", "meld", "add", "trade") and missing:
             return "hand/missing-card", f"you do not hold {', '.join(missing)}"
+        if phase == TURNED and self.kind_of[self.turned] not in a.cards:
+            code = card_code(self.kind_of[self.turned])
+            return "turned/use-it", (f"the turned {code} comes first: meld it or lay it off, "
+                                     "or pass it")
         if self.must_use is not None and t in ("discard", "meld", "add", "trade") and not (
                 t != "discard" and self.must_use in a.cards):
             return "pile/must-use", (f"you must first meld or lay off "
@@ -918,6 +1130,14 @@ class TableModel:
             m = self.meld_by_id(a.target)
             if m is None:
                 return "meld/no-such-meld", f"there is no meld m{a.target}"
+            if phase == PLAY and not self._may_lay_off_on(self.current, m):
+                whose = "your side's" if self.rules.lay_off == "side" else "your own"
+                return "add/not-your-meld", (f"m{a.target} is not a meld you may lay off onto: "
+                                             f"only {whose} melds")
+            if self.rules.restricts_books and a.cards:
+                why = self._adds_refused(m, a.cards[0])
+                if why is not None:
+                    return why
             return "add/does-not-fit", f"{card_code(a.cards[0])} cannot be laid off on m{a.target}"
         if t == "trade":
             return ("trade/no-wild-card", f"no wild card of m{a.target} stands for "
@@ -926,6 +1146,18 @@ class TableModel:
             return "withdraw/nothing-pending", "there are no melds toward an opening to take back"
         if t == "drop":
             return "drop/not-allowed", "this game has no dropping (turn.drop)"
+        if t == "discard" and self.rules.discard_bans and phase == PLAY:
+            cond = self._ban_on(self.current, a.cards[0])
+            if cond is not None:
+                rank = RANKS[rank_of_kind(a.cards[0])]
+                return "discard/banned", (f"a {card_code(a.cards[0])} may not be discarded "
+                                          + BAN_WAITS[cond].format(rank=rank))
+        if t == "pass" and phase == PLAY:
+            if not (self.rules.discard_bans and self.rules.all_banned_pass):
+                return "turn/wrong-phase", ("'pass' is not possible now: a turn ends with a "
+                                            "discard")
+            return "turn/may-discard", ("you may end the turn without a discard only while "
+                                        "every card you hold is banned from the discard")
         if t == "discard" and self.pending:
             return "contract/pending", ("your melds toward the contract are pending: lay the "
                                         "rest of it, or withdraw them, before you discard")
@@ -968,6 +1200,8 @@ class TableModel:
         if pile and (rules.take_before or self.opened[self.current]):
             if rules.taken_melded == "no" or not self._must_meld_taken() or self._top_usable():
                 out.append(_TAKE)
+            if rules.forced_discard and self._forced_take():  # turn.forced: [discard]
+                return [_TAKE, _DROP] if rules.drop else [_TAKE]
             if self.rules.take == "deep":
                 seen = {self.kind_of[pile[-1]]}
                 for i in range(len(pile) - 2, -1, -1):
@@ -988,25 +1222,26 @@ class TableModel:
         opening, if they have not opened), or lay it off where they may."""
         p = self.current
         top = self.kind_of[self.pile[-1]]
-        hand = self._kinds(self.hands[p])
+        return self._usable_with(p, top, self._kinds(self.hands[p]) + [top])
+
+    def _deep_usable(self, i: int) -> bool:
+        """Whether the card at pile position ``i`` could be melded (toward the opening, if
+        the player has not opened) or laid off at once after taking it and every card
+        above it."""
+        p = self.current
+        kinds = self._kinds(self.hands[p]) + self._kinds(self.pile[i:])
+        return self._usable_with(p, self.kind_of[self.pile[i]], kinds)
+
+    def _usable_with(self, p: int, card: int, kinds: list[int]) -> bool:
+        """Whether ``p``, holding ``kinds`` (``card`` among them), could meld ``card`` at
+        once — toward the opening, if they have not opened — or lay it off where they may."""
         opening = not self.opened[p]
         need = self._still_needed() if opening else []
-        for meld in self.rules.melds.melds_in(hand + [top]):
-            if top in meld and (not need or len(self._still_needed(meld)) < len(need)):
+        for meld in self.rules.melds.melds_in(kinds):
+            if card in meld and (not need or len(self._still_needed(meld)) < len(need)):
                 return True
         if opening and not self.rules.lay_off_before:
             return False
-        return any(self._may_lay_off_on(p, m) and self._fit(m, top) is not None
-                   for m in self.melds)
-
-    def _deep_usable(self, i: int) -> bool:
-        """Whether the card at pile position ``i`` could be melded or laid off at once
-        after taking it and every card above it."""
-        p = self.current
-        kinds = self._kinds(self.hands[p]) + self._kinds(self.pile[i:])
-        card = self.kind_of[self.pile[i]]
-        if any(card in m for m in self.rules.melds.melds_in(kinds)):
-            return True
         return any(self._may_lay_off_on(p, m) and self._fit(m, card) is not None
                    for m in self.melds)
 
@@ -1020,6 +1255,11 @@ class TableModel:
                 self.current = self._buyers()[0]
                 self.phase = BUY
                 return
+            if self.rules.turns_stock:  # turned face up, never into the hand
+                self.turned, self.turned_passes = self.stock.pop(), 0
+                self.taken = self.discarder = None
+                self.phase = TURNED
+                return
             self._draw_stock()
         else:
             limit = self.rules.take_limit
@@ -1027,6 +1267,8 @@ class TableModel:
             if limit is not None and self.pile_takes >= limit:
                 self._end_hand("limit", None)
                 return
+            forced = self.rules.forced_discard and not a.cards and self._forced_take()
+            top = self.kind_of[self.pile[-1]]
             if a.cards:
                 self._take_deep(a.cards[0])
             elif self.rules.take == "pile":
@@ -1034,7 +1276,74 @@ class TableModel:
                 self.pile = []
             else:
                 self._take_top()
+            if forced:  # taken because it can be used: it must be, this turn
+                self.must_use, self.taken = top, None
         self._after_draw()
+
+    # ------------------------------------------------------------------ a turned card
+    def _uses(self, p: int, kind: int) -> list[Action]:
+        """The melds and lay-offs by which ``p`` would use at once a card of ``kind`` they
+        do not hold (a turned card, the top discard), each leaving ``p`` the cards a discard
+        needs."""
+        kinds = self._kinds(self.hands[p])
+        keep = self._keep(p)
+        out = [_action("meld", m) for m in self.rules.melds.melds_in(kinds + [kind])
+               if kind in m and len(kinds) + 1 - len(m) >= keep]
+        if len(kinds) >= keep:
+            out += [_action("add", (kind,), m.id) for m in self.melds
+                    if self._may_lay_off_on(p, m) and self._fit(m, kind) is not None]
+        return out
+
+    def _forced_take(self) -> bool:
+        """Whether the player to draw must take the top discard (``turn.forced:
+        [discard]``): they could use it at once."""
+        return bool(self._uses(self.current, self.kind_of[self.pile[-1]]))
+
+    def _legal_turned(self) -> list[Action]:
+        """A card turned from the stock (``turn.stock_card: turned``): a meld or lay-off
+        using it, or ``pass`` (not where ``turn.forced`` names it and it can be used)."""
+        out = self._uses(self.current, self.kind_of[self.turned])
+        if not (out and self.rules.forced_turned):
+            out.append(_PASS)
+        return out
+
+    def _do_turned(self, a: Action) -> None:
+        p, c = self.current, self.turned
+        if a.type == "pass":
+            self._pass_turned(c)
+            return
+        self.turned, self.turned_passes = None, 0
+        if a.type == "meld":
+            self._lay_meld(p, a.cards, turned=c)
+        else:
+            self._lay_off(p, a.cards[0], a.target, turned=c)
+        if self.first_laid[p] is None:
+            self.first_laid[p] = self.turns
+        self.phase = PLAY  # play on: melds, lay-offs, the discard
+        if not self.hands[p]:
+            self._end_hand("went_out", p)
+
+    def _pass_turned(self, c: int) -> None:
+        """The player passes the turned card ``c``: it goes onto the pile, or with
+        ``turned_passes: next`` to the next player in the hand — to the pile once every
+        player in the hand has passed it.  Passing ends the turn."""
+        if self.rules.pass_next:
+            in_hand = sum(not self._out_of_hand(q) for q in range(self.n_players))
+            if self.turned_passes + 1 < in_hand:
+                self.turned_passes += 1
+                self.turns += 1
+                limit = self.rules.turn_limit
+                if limit is None or self.turns < limit:
+                    self.current = self._next(self.current)  # still the turned phase
+                    return
+                self.turned = None
+                self.pile.append(c)
+                self._end_hand("turn_limit", None)
+                return
+        self.turned, self.turned_passes = None, 0
+        self.pile.append(c)
+        self.taken = None
+        self._end_turn()
 
     def _draw_stock(self) -> None:
         stock, hand = self.stock, self.hands[self.current]
@@ -1175,6 +1484,9 @@ class TableModel:
         if must is None:
             taken = None if self.rules.discard_taken else self.taken
             distinct = sorted(set(kinds))
+            if self.rules.discard_bans:
+                out += self._ban_discards(p, distinct, taken)
+                return out
             for kind in distinct:
                 if kind != taken or len(distinct) == 1:
                     out.append(_action("discard", (kind,)))
@@ -1222,7 +1534,8 @@ class TableModel:
             rank = match.rank
             return (sum(values[k] for k in match.cards) if rank < 0
                     else values[rank * 4] * len(match.cards))
-        return sum(values[(pos % 13) * 4 + match.suit]
+        rank_at = self.rules.melds.rank_at
+        return sum(values[rank_at(pos) * 4 + match.suit]
                    for pos in range(match.low, match.low + len(match.cards)))
 
     def _opening_minimum(self, p: int) -> int:
@@ -1277,9 +1590,45 @@ class TableModel:
         elif must is None:
             taken = None if self.rules.discard_taken else self.taken
             distinct = sorted(set(kinds))
-            out += [_action("discard", (k,)) for k in distinct
-                    if k != taken or len(distinct) == 1]
+            if self.rules.discard_bans:
+                out += self._ban_discards(p, distinct, taken)
+            else:
+                out += [_action("discard", (k,)) for k in distinct
+                        if k != taken or len(distinct) == 1]
         return out
+
+    # ------------------------------------------------------------------ discard bans
+    def _discard_condition(self, p: int, cond: str, kind: int) -> bool:
+        """Whether ``cond`` of a ``pile.discard_bans`` entry holds for ``p`` discarding a
+        card of ``kind`` now."""
+        if cond == "going_out":
+            return len(self.hands[p]) == 1 and not (self.rules.reserve
+                                                    and self._reserve_waiting(p))
+        if cond == "opened":
+            return self.opened[p]
+        team, team_of = self.team_of[p], self.team_of
+        if cond == "book":
+            return bool(self._books_of(team))
+        rank = rank_of_kind(kind)
+        return any(team_of[m.owner] == team and m.match.suit < 0 and m.match.rank == rank
+                   and self._meld_book(m) is not None for m in self.melds)
+
+    def _ban_on(self, p: int, kind: int) -> str | None:
+        """The condition a ban on discarding ``kind`` waits for, or None: not banned."""
+        for cond in self.rules.discard_ban_of.get(kind, ()):
+            if not self._discard_condition(p, cond, kind):
+                return cond
+        return None
+
+    def _ban_discards(self, p: int, distinct: list[int], taken: int | None) -> list[Action]:
+        """The discards of ``distinct`` card kinds ``p`` may make under
+        ``pile.discard_bans``: those not banned; every one when all are banned and the
+        bans are lifted (``all_banned: lift``), else ``pass``."""
+        offered = [k for k in distinct if k != taken or len(distinct) == 1]
+        free = [_DISCARD[k] for k in offered if self._ban_on(p, k) is None]
+        if free or not offered:
+            return free
+        return [_PASS] if self.rules.all_banned_pass else [_DISCARD[k] for k in offered]
 
     # ------------------------------------------------------------------ books
     def _book_kind(self, size: int, match: Match, n_wild: int) -> int | None:
@@ -1392,14 +1741,24 @@ class TableModel:
         elif t == "trade":
             self._win_back(p, a.cards[0], a.target)
             return  # the hand keeps its size
+        elif t == "pass":  # every card held is banned from the discard (all_banned: pass)
+            self.taken = None
+            self.withdrew = False
+            self._end_turn()
+            return
         else:
             self._discard(p, a.cards[0])
             return
         if not self.hands[p] and not self._pick_up_reserve(p):  # (a reserve: play on)
             self._end_hand("went_out", p)
 
-    def _lay_meld(self, p: int, kinds: tuple[int, ...]) -> None:
-        cards = self._take_cards(p, kinds)
+    def _lay_meld(self, p: int, kinds: tuple[int, ...], turned: int | None = None) -> None:
+        if turned is None:
+            cards = self._take_cards(p, kinds)
+        else:  # the turned card (not in the hand) in its kind's place
+            i = kinds.index(self.kind_of[turned])
+            cards = self._take_cards(p, kinds[:i] + kinds[i + 1:])
+            cards.insert(i, turned)
         if self.must_use is not None and self.must_use in kinds:
             self.must_use = None
         match = self.rules.melds.match(kinds)
@@ -1408,10 +1767,10 @@ class TableModel:
         if self.rules.tracks_laid:
             self._credit(p, kinds, match)
 
-    def _lay_off(self, p: int, kind: int, target: int) -> None:
+    def _lay_off(self, p: int, kind: int, target: int, turned: int | None = None) -> None:
         m = self.meld_by_id(target)
         grown, low, high = self._fit(m, kind)
-        (c,) = self._take_cards(p, (kind,))
+        (c,) = self._take_cards(p, (kind,)) if turned is None else (turned,)
         m.cards.append(c)
         before = m.match
         m.match, m.low_ext, m.high_ext = grown, low, high
@@ -1433,6 +1792,8 @@ class TableModel:
         for m in self.melds:
             if not any(k in wild for k in m.match.cards) or not self._may_lay_off_on(p, m):
                 continue
+            if self.rules.restricts_books and self._book_adds(m) in ("none", "wilds"):
+                continue  # a book that takes no natural card gives no wild card back
             for kind in held:
                 if mr.win_back(m.match, kind) is not None:
                     out.append(_action("trade", (kind,), m.id))
@@ -1527,10 +1888,11 @@ class TableModel:
             self._end_hand("wall", None)
             return
         if not self.stock:
-            if rules.when_empty == "turn_pile" and len(self.pile) > 1:
-                top = self.pile.pop()
-                self.stock = self.pile[::-1]  # turned over: its bottom card is drawn first
-                self.pile = [top]
+            if rules.when_empty != "end_hand" and len(self.pile) > rules.draw_for(
+                    self.n_players):  # a new stock, for at least a whole draw
+                self.stock, self.pile = renewed_stock(
+                    self.pile, rules.when_empty,
+                    f"meldkit:{self.seed}:hand:{self.hand_number}:stock:{self.turns}")
             else:
                 self._end_hand("stock_empty", None)
                 return
@@ -1540,11 +1902,24 @@ class TableModel:
     # ------------------------------------------------------------------ discard (gin)
     def _legal_discard(self) -> list[Action]:
         kind_of = self.kind_of
-        kinds = [kind_of[c] for c in self.hands[self.current]]
-        taken = None if self.rules.discard_taken else self.taken
-        out = [_DISCARD[k] for k in sorted(set(kinds)) if k != taken]
-        if self._knock_allowed_with(kinds):
-            out.append(_KNOCK)
+        hand = self.hands[self.current]
+        last = _last_deck
+        own = last[1] if last[0] is kind_of else _own_kinds(kind_of)  # (a card its own kind)
+        if own:
+            out = list(map(_DISCARD.__getitem__, sorted(hand)))
+        else:
+            kinds = [kind_of[c] for c in hand]
+            out = list(map(_DISCARD.__getitem__, sorted(set(kinds))))
+        taken = self.taken
+        if taken is not None and not self.rules.discard_taken and _DISCARD[taken] in out:
+            out.remove(_DISCARD[taken])
+        kv = self.knock_value
+        if kv is not None:
+            rules = self.rules
+            test = "openspiel" if rules.openspiel_knock else True
+            if rules.melds.mask_within(hand_bits(hand), kv, test) if own else \
+                    rules.melds.deadwood_within(kinds, kv, discard=test):
+                out.append(_KNOCK)
         return out
 
     def _do_discard(self, a: Action) -> None:
@@ -1647,19 +2022,28 @@ class TableModel:
     @staticmethod
     def _idle(r: TableHandResult) -> bool:
         """Whether a finished hand was idle: it ended on an empty stock or with no legal
-        move and nobody went out (in this engine such a hand is void: no score moves, and
-        its melds leave the table with it)."""
-        return r.went_out is None and r.ended_by in IDLE_ENDINGS
+        move, nobody went out and, where the pack scores what is laid (``laid``), nobody
+        laid a card (else such a hand is void: no score moves, and its melds leave the
+        table with it)."""
+        return (r.went_out is None and r.ended_by in IDLE_ENDINGS
+                and not any(points for points, _ in r.final.laid))
+
+    def _book_name(self, m: TableMeld) -> str | None:
+        """The kind name of the book meld ``m`` makes (``book`` for a pack that names no
+        kinds), where the pack counts books; else None."""
+        if not self.rules.tracks_books:
+            return None
+        k = self._meld_book(m)
+        return None if k is None else self.rules.book_kinds[k].name if k >= 0 else "book"
 
     def _final_books(self) -> tuple[tuple[str, ...], ...]:
         """Per player, the kind name of each book they own on the table (``book`` for a
         pack that names no kinds)."""
-        names = [k.name for k in self.rules.book_kinds]
         out: list[list[str]] = [[] for _ in range(self.n_players)]
         for m in self.melds:
-            k = self._meld_book(m)
-            if k is not None:
-                out[m.owner].append(names[k] if k >= 0 else "book")
+            name = self._book_name(m)
+            if name is not None:
+                out[m.owner].append(name)
         return tuple(map(tuple, out))
 
     def _out_at_once(self, how: str, who: int | None) -> bool:
@@ -1681,26 +2065,14 @@ class TableModel:
                            at_once=self._out_at_once(how, who),
                            books=self._final_books() if self.rules.tracks_books else (),
                            reserve_taken=tuple(self.reserve_taken))
-        scores, net, ending = self._score(final)
-        self.hand_results.append(TableHandResult(self.hand_number, ending, who, scores, net,
-                                                 final))
-        for s in scores:
-            self.scores[s.team] += s.total
-        limit = self.rules.eliminate_above
-        if limit is not None:  # a total past the limit leaves the game
-            self.eliminated = [out or self.scores[self.team_of[p]] > limit
-                               for p, out in enumerate(self.eliminated)]
-        best = max(range(self.n_players), key=lambda q: net[q])
-        if net[best] > 0:  # a hand won (for the box bonus)
-            self.wins[self.team_of[best]] += 1
+        self._record(final, who, +1)
         if self._game_over():
             self._finish_game()
             return
-        if who is None and no_progress(self.hand_results, self._idle):
-            last = self.hand_results[-1]  # the game makes no progress: it ends here (void)
-            self.hand_results[-1] = attrs.evolve(
-                last, ended_by="no_progress",
-                final=attrs.evolve(last.final, ended_by="no_progress"))
+        if no_progress(self.hand_results, self._idle):  # the game makes no progress:
+            if who is None:  # it ends here (a hand nobody went out of: void, scored so)
+                self._record(self.hand_results[-1].final, who, -1)
+                self._record(attrs.evolve(final, ended_by="no_progress"), who, +1)
             self._finish_game()
             return
         self.dropped = [None] * self.n_players  # back in for the next hand
@@ -1712,14 +2084,81 @@ class TableModel:
             first = self._next(first)
         self._deal(first)
 
-    def _score(self, final: TableFinal):
+    def _record(self, final: TableFinal, who: int | None, sign: int) -> None:
+        """Score a hand's record and add it (``sign`` +1) to the hand records, the totals
+        (or the score sheets) and the hands won — or take the last one back out (-1)."""
+        if sign < 0:
+            last = self.hand_results.pop()
+            if self.rules.sheet_items:  # the sheets as the records left make them
+                self.scores[:] = self._ledger().totals()
+            else:
+                for s in last.scores:
+                    self.scores[s.team] -= s.total
+            won = self._won(last.net)
+            if won is not None:
+                self.wins[won] -= 1
+            return
+        pays: list = []
+        scores, net, ending = self._score(final, pays)
+        won = self._won(net)
+        entries = ()
+        if self.rules.sheet_items:  # several scores at once: the sheets count the hand
+            ledger = self._ledger()
+            entries = tuple(ledger.enter(self._sheet_points(final, scores), won))
+            self.scores[:] = ledger.totals()
+        else:
+            for s in scores:
+                self.scores[s.team] += s.total
+        self.hand_results.append(TableHandResult(self.hand_number, ending, who, scores, net,
+                                                 final, tuple(pays), entries))
+        limit = self.rules.eliminate_above
+        if limit is not None:  # a total past the limit leaves the game
+            self.eliminated = [out or self.scores[self.team_of[p]] > limit
+                               for p, out in enumerate(self.eliminated)]
+        if won is not None:  # a hand won (for the box bonus)
+            self.wins[won] += 1
+
+    def _score(self, final: TableFinal, payments: list | None = None, items=None):
         """``(team scores, net per player, ending)`` of a hand from its record.  With a
         plugin, its ``adjust_scores(state, final, scores)`` changes the hand's team scores
         (a list of :class:`~meldkit.kernel.scoring.TableScore`, one per team) before the
         game-end items (box and game bonuses) are added; ``net`` and the ending are the
-        kernel's."""
+        kernel's.  ``payments`` gains what the ``pay`` items paid; ``items``: a score
+        sheet's own (default: the hand's)."""
         adjust = None if self.rules.plugin is None else self._adjust_scores
-        return score(final, self.rules.items, zero_sum=True, adjust=adjust)  # one pass
+        return score(final, self.rules.items if items is None else items, zero_sum=True,
+                     adjust=adjust, payments=payments)  # one pass
+
+    def _won(self, net) -> int | None:
+        """The side that won a hand of ``net`` (the player paid most, if paid), or None."""
+        best = max(range(self.n_players), key=lambda q: net[q])
+        return self.team_of[best] if net[best] > 0 else None
+
+    def _sheet_points(self, final: TableFinal, scores) -> list[tuple[int, ...]]:
+        """What each score sheet's items score each side in a hand (``scores``: the hand's
+        own lines, for the sheets that count them)."""
+        own = [0] * self.n_teams
+        for s in scores:
+            own[s.team] += s.total
+        out = []
+        for items in self.rules.sheet_items:
+            if items is None:
+                out.append(tuple(own))
+                continue
+            sheet = [0] * self.n_teams
+            for s in self._score(final, items=items)[0]:
+                sheet[s.team] += s.total
+            out.append(tuple(sheet))
+        return out
+
+    def _ledger(self) -> Ledger:
+        """The score sheets' ledger after the finished hands (replayed from their records),
+        before any game-end close."""
+        spec = self.rules.spec
+        rules = sheet_rules(spec, self.rules.target_for(self.n_players))
+        hands = [(None, self._won(r.net), r.sheets) for r in self.hand_results]
+        return Ledger.replay(rules, self.n_teams, hands, spec.game.winner == "lowest",
+                             spec.game.tie == "draw")[0]
 
     def _adjust_scores(self, final: TableFinal, scores: list) -> list:
         """The plugin's ``adjust_scores`` on the lines scored before the game-end items."""
@@ -1744,6 +2183,9 @@ class TableModel:
 
     def _game_over(self) -> bool:
         spec = self.rules.spec.game
+        if self.rules.sheet_items:  # the sheets end the game (or game.hands does)
+            return self._ledger().over(spec.sheets_end == "first") or (
+                spec.hands is not None and len(self.hand_results) >= spec.hands)
         if spec.eliminate_above is not None:  # the last one in wins
             return sum(not out for out in self.eliminated) <= 1 or (
                 spec.hands is not None and len(self.hand_results) >= spec.hands)
@@ -1758,6 +2200,12 @@ class TableModel:
 
     def _finish_game(self) -> None:
         spec = self.rules.spec.game
+        if self.rules.sheet_items:  # each sheet still open ends, with its bonuses
+            last, ledger = self.hand_results[-1], self._ledger()
+            self.hand_results[-1] = attrs.evolve(last, sheets=tuple(ledger.close(last.sheets)))
+            self.scores[:] = ledger.totals()
+            self.phase = OVER
+            return
         extra: list[list[tuple[str, int]]] = [[] for _ in range(self.n_teams)]
         if spec.box_bonus:
             for t in range(self.n_teams):
@@ -1802,16 +2250,22 @@ class TableModel:
             z[f"meld:m{m.id}"] = m.cards[:]
         for h, r in enumerate(self.reserves):
             z[f"reserve:{h}"] = r[:]
+        if self.rules.turns_stock:  # face up, never in a hand (turn.stock_card: turned)
+            z["turned"] = [] if self.turned is None else [self.turned]
+        if self.rules.turned_wild != "none":  # set aside face up (cards.turned_wild)
+            z["indicator"] = self.indicator[:]
         return z
 
     # ------------------------------------------------------------------ game-AI hooks
     def action_universe(self) -> list[Action]:
         """Every action the pack can allow at this table, in id order (the integer action
         space; :func:`meldkit.kernel.universe.table_universe`), then its plugin's actions
-        (:func:`plugin_action_universe`)."""
+        (:func:`plugin_action_universe`).  Its actions are looked up, not interned: a
+        universe may hold 100,000 melds that play never lists, and the interner is bounded
+        (what play lists is interned as it is listed; actions compare by value)."""
         from .universe import table_universe
 
-        out = table_universe(self, _action)
+        out = table_universe(self, _lookup)
         if self.rules.hooks:
             from ..ai.action_space import ActionSpaceError, sorted_actions
 
@@ -1873,7 +2327,9 @@ class TableModel:
             "sides": sides,
             "melds": [{"id": f"m{m.id}", "owner": m.owner, "side": team_of[m.owner],
                        "kind": kinds[m.match.kind].name, "cards": self._codes(m.cards),
-                       "closed": False, "book": None, "pending": m.id in self.pending}
+                       "closed": False,
+                       "book": self._book_name(m) if self.rules.tracks_books else None,
+                       "pending": m.id in self.pending}
                       for m in self.melds],
             "stock_size": len(self.stock),
             "pile": {"top": pile[-1] if pile else None, "size": len(pile), "frozen": False,
@@ -1901,6 +2357,15 @@ class TableModel:
             "buying": None if not self.rules.buy_limit else {
                 "limit": self.rules.buy_limit, "penalty": self.rules.buy_penalty,
                 "buys": self.buys[:], "offered_for": self.buy_for},
+            "sheets": None if not self.rules.sheet_items else sheet_summary(
+                sheet_rules(self.rules.spec, self.rules.target_for(self.n_players)),
+                self.hand_results, self.n_teams),
+            "turned": None if self.turned is None else {
+                "card": _CODE_OF_KIND[self.kind_of[self.turned]],
+                "passes": self.turned_passes},
+            "wild_rank": None if self.rules.turned_wild == "none" else {
+                "turned": self._codes(self.indicator),
+                "rank": None if self.rules.wild_rank is None else RANKS[self.rules.wild_rank]},
         }
         plugin = self.rules.plugin
         if plugin is not None:
@@ -1931,6 +2396,7 @@ class TableModel:
         s.first_laid = self.first_laid[:]
         s.reserves = [r[:] for r in self.reserves]
         s.reserve_taken = self.reserve_taken[:]
+        s.indicator = self.indicator[:]
         s.dropped, s.eliminated = self.dropped[:], self.eliminated[:]
         s.ext = json.loads(json.dumps(self.ext)) if self.ext else {}
         s._legal_cache = None
@@ -1967,6 +2433,10 @@ class TableModel:
             d["eliminated"] = self.eliminated[:]
         if any(self.buys) or self.buy_for is not None or self.discarder is not None:
             d.update(buys=self.buys[:], buy_for=self.buy_for, discarder=self.discarder)
+        if self.turned is not None:  # a card turned from the stock (turn.stock_card)
+            d.update(turned=self.turned, turned_passes=self.turned_passes)
+        if self.rules.turned_wild != "none":  # the cards that named the deal's wild rank
+            d["indicator"] = self.indicator[:]
         return d
 
     @classmethod
@@ -2013,6 +2483,23 @@ class TableModel:
                                                    "once taken")
         elif "reserves" in d or "reserve_taken" in d:
             raise sv.bad("reserves", "this pack deals no reserve piles")
+        turned = d.get("turned")
+        s.turned = None if turned is None else ledger.cards([turned], "turned")[0]
+        s.indicator = ledger.cards(d.get("indicator", []), "indicator")
+        if s.indicator and rules.turned_wild == "none":
+            raise sv.bad("indicator", "this pack turns no card for a wild rank "
+                                      "(cards.turned_wild)")
+        if rules.turned_wild != "none":  # the deal's rules: its wild rank, from the card
+            ranks = [rules.wild_rank_of(s.kind_of[c]) for c in s.indicator]
+            if any(r is not None for r in ranks[:-1]) or (
+                    (not ranks or ranks[-1] is None) and s.stock):
+                raise sv.bad("indicator", "expected jokers, then the card that names the wild "
+                                          "rank (a card is turned until one is not a joker, "
+                                          "while the stock lasts)")
+            if ranks and ranks[-1] is not None:
+                s.rules = rules = rules.with_wild(ranks[-1])
+                s.phases = rules.phase_table
+        s.turned_passes = sv.integer(d.get("turned_passes", 0), "turned_passes", 0, n - 1)
         s.melds = []
         ids_seen: set[int] = set()
         for i, m in enumerate(sv.array(sv.get(d, "melds"), "melds", max_len=n_cards)):
@@ -2164,6 +2651,16 @@ class TableModel:
                                       "offer only until the next player has drawn)")
         if self.discarder is not None and not self.pile:
             raise sv.bad("discarder", "a discard on offer, but the discard pile is empty")
+        if (phase == TURNED) != (self.turned is not None):
+            raise sv.bad("turned", f"expected {'a card' if phase == TURNED else 'null'} in "
+                                   f"the {phase} phase (a card is turned from the stock only "
+                                   "until it is used or passed)")
+        if phase == TURNED and not rules.turns_stock:
+            raise sv.bad("phase", "turned, but this deal turns no card from the stock "
+                                  "(turn.stock_card)")
+        if self.turned_passes and not (phase == TURNED and rules.pass_next):
+            raise sv.bad("turned_passes", "expected 0: only a turned card passed on to the "
+                                          "next player (turn.turned_passes: next) counts passes")
 
     def _check_position(self) -> None:
         """Refuse a saved position that no game reaches: every field checked against the
@@ -2230,7 +2727,7 @@ class TableModel:
                 raise sv.bad("must_use", f"expected null in the {phase} phase (a card taken "
                                          "deep in the pile is owed only in the play phase "
                                          "of the turn that took it)")
-            if rules.take != "deep" and rules.taken_melded == "no":
+            if rules.take != "deep" and rules.taken_melded == "no" and not rules.forced_discard:
                 raise sv.bad("must_use", "expected null: this pack takes no card deep in the "
                                          f"pile (pile.take is {rules.take}) and need not meld "
                                          "a taken card (pile.taken_melded)")
@@ -2320,6 +2817,7 @@ class TableModel:
         n = self.n_players
         totals = [0] * self.n_teams
         wins = [0] * self.n_teams
+        sheets: list = []  # (points, won, recorded entries) per hand, with scoring.sheets
         for i, r in enumerate(self.hand_results):
             where = f"hand_results[{i}]"
             if r.hand_number != i + 1:
@@ -2357,11 +2855,19 @@ class TableModel:
                     self.hand_results) - 1):
                 raise sv.bad(f"{where}.final.game_end", "game-end bonuses belong to the last "
                                                         "hand, one list per team")
-            scores, net, ending = self._score(f)
+            pays: list = []
+            scores, net, ending = self._score(f, pays)
             if tuple(scores) != tuple(r.scores) or tuple(net) != tuple(r.net) or (
                     ending != r.ended_by):
                 raise sv.bad(f"{where}.scores", "the hand's scores are not what its final "
                                                 "zones score")
+            if tuple(pays) != tuple(r.payments):
+                raise sv.bad(f"{where}.payments", f"expected {[list(p) for p in pays]}, what "
+                                                  "the pack's pay items pay in this hand")
+            if self.rules.sheet_items:
+                sheets.append((self._sheet_points(f, scores), self._won(net), r.sheets))
+            elif r.sheets:
+                raise sv.bad(f"{where}.sheets", "this pack keeps one score (no scoring.sheets)")
             for s in scores:
                 totals[s.team] += s.total
             if r.ended_by == "no_progress" and i != len(self.hand_results) - 1:
@@ -2370,6 +2876,15 @@ class TableModel:
             best = max(range(n), key=lambda q: net[q])
             if net[best] > 0:
                 wins[self.team_of[best]] += 1
+        if self.rules.sheet_items:  # the sheets' entries, replayed from the hands
+            g = self.rules.spec.game
+            ledger, bad = Ledger.replay(
+                sheet_rules(self.rules.spec, self.rules.target_for(n)), self.n_teams, sheets,
+                g.winner == "lowest", g.tie == "draw", check=True)
+            if bad is not None:
+                raise sv.bad(f"hand_results[{bad}].sheets", "not what the score sheets count "
+                                                            "from the hands before it")
+            totals = ledger.totals()
         if totals != list(self.scores):
             raise sv.bad("scores", f"{list(self.scores)} are not the sum of the hands' scores "
                                    f"{totals}")
@@ -2380,13 +2895,13 @@ class TableModel:
         if self.hand_number != expected:
             raise sv.bad("hand_number", f"expected {expected}, after the {done} finished "
                                         f"hand(s) in hand_results, got {self.hand_number}")
-        if self.phase == OVER and done and self.hand_results[-1].ended_by != "no_progress" \
-                and not self._game_over():
+        stalled = done and no_progress(self.hand_results, self._idle)
+        if self.phase == OVER and done and not stalled and not self._game_over():
             raise sv.bad("phase", f"over, but no team has reached the target "
                                   f"{self.rules.spec.game.target} (scores {list(self.scores)})")
         if self.phase == OVER and not done:
             raise sv.bad("phase", "over, but no hand has been played")
-        if self.phase != OVER and self._game_over() and done:
+        if self.phase != OVER and (self._game_over() or stalled) and done:
             raise sv.bad("phase", f"{self.phase}, but the scores {list(self.scores)} have "
                                   "ended the game")
 
@@ -2406,22 +2921,40 @@ PHASES: dict[str, tuple[str, str]] = {
     LAYOFF: ("_legal_layoff", "_do_layoff"),
     WALL: ("_legal_wall", "_do_wall"),
     BUY: ("_legal_buy", "_do_buy"),
+    TURNED: ("_legal_turned", "_do_turned"),
 }
 """Each phase's pair: the method listing its legal actions and the one applying an action."""
 
 PHASE_ACTIONS: dict[str, frozenset[str]] = {
     FIRST_UPCARD: frozenset({"take", "pass", "draw"}),
     DRAW: frozenset({"draw", "take", "drop"}),
-    PLAY: frozenset({"meld", "add", "discard", "withdraw", "trade"}),
+    PLAY: frozenset({"meld", "add", "discard", "withdraw", "trade", "pass"}),
     DISCARD: frozenset({"discard", "knock"}),
     KNOCK: frozenset({"discard", "meld", "done"}),
     LAYOFF: frozenset({"add", "meld", "done"}),
     WALL: frozenset({"knock", "pass"}),
     BUY: frozenset({"buy", "pass"}),
+    TURNED: frozenset({"meld", "add", "pass"}),
 }
 """The action types each phase knows (an action of another type is refused as
 ``turn/wrong-phase``)."""
 
+
+
+def _by_role(legal, check, do):
+    """A phase's ``(legal, check, do)`` in a deal with a turned wild rank
+    (``cards.turned_wild``): the legal actions name that rank's cards by role (``*C`` …),
+    and an action is played with the cards they stand for."""
+    def legal_by_role(s) -> list[Action]:
+        return [s._role_action(a) for a in legal(s)]
+
+    if do is None:
+        return legal_by_role, check, None
+
+    def do_by_role(s, a: Action) -> None:
+        do(s, s._phys_action(a))
+
+    return legal_by_role, check, do_by_role
 
 
 def _nothing(state) -> list[Action]:
@@ -2441,7 +2974,8 @@ _HOOKED = ("_legal_hooked", "_do_hooked")
 _WHEN = {DRAW: "before drawing", PLAY: "after drawing", FIRST_UPCARD: "while the first "
          "upcard is offered", DISCARD: "after drawing, before discarding or knocking",
          KNOCK: "by the knocker, laying melds", LAYOFF: "by a defender, laying off",
-         WALL: "at the wall", BUY: "while a discard is offered for buying"}
+         WALL: "at the wall", BUY: "while a discard is offered for buying",
+         TURNED: "with a card turned from the stock"}
 """When an action hook of each phase is played (for the ``turn/not-now`` sentence)."""
 
 
@@ -2467,6 +3001,8 @@ def table_phases(spec: Any) -> tuple[str, ...]:
             have.add(WALL)
     else:
         have.add(PLAY)
+    if spec.turn.stock_card == "turned":
+        have.add(TURNED)
     return tuple(p for p in PHASES if p in have)
 
 

@@ -10,7 +10,9 @@ This module imports neither engine: the table kernel passes in its action intern
 
 from __future__ import annotations
 
+import struct
 from array import array
+from collections import Counter
 
 from .._actions import (
     ADD,
@@ -30,6 +32,7 @@ from .._cards import N_RANKS, card_code, rank_of_kind
 from .._rules import WILD
 from ..ai.action_space import ActionSpaceError, sorted_actions
 from ..ai.observation import ObservationSpec, fill_scores, kinds_index, rel
+from .melds import hand_bits
 
 # --------------------------------------------------------------------------- the canasta kernel
 
@@ -255,6 +258,13 @@ def table_universe(state, action) -> list[Action]:
         for m in type(rules).of(pack).melds.melds_in(kinds):
             melds[m] = None
     out += [action("meld", m) for m in melds]
+    if rules.turned_wild != "none":  # cards of the deal's turned wild rank, by role
+        base = type(rules).of(state.pack)
+        out += [action("meld", m) for m in _role_melds(base, kinds)]
+        distinct = distinct + list(range(53, 57))
+        out += [action("discard", (k,)) for k in range(53, 57)]
+        if rules.take == "deep":
+            out += [action("take", (k,)) for k in range(53, 57)]
     if rules.lay_off != "none" or rules.knock is not None:
         least = min(k.min_size for k in rules.kinds)
         most_melds = len(kinds) // max(1, least)
@@ -266,6 +276,45 @@ def table_universe(state, action) -> list[Action]:
                     for k in naturals]
     return sorted_actions(out, ("draw", "take", "pass", "knock", "done", "discard", "meld",
                                 "add", "buy", "withdraw", "drop", "trade"))
+
+
+def _role_melds(rules, kinds: list[int]) -> set[tuple[int, ...]]:
+    """Every meld of a ``cards.turned_wild`` pack that holds a card of the deal's wild rank,
+    as the deal's actions name it: that card by role (``*C`` = 53 … ``*S`` = 56), the cards
+    in kind order — for any wild rank (a superset: the melds of a deck in which any wild
+    card is one stand-in kind, each stand-in then read as any wild card of the pack or any
+    role, at least one a role; a run kind whose wild cards may stand naturally in their own
+    places takes as many more as there are wild ranks)."""
+    import attrs
+
+    from .._cards import JOKER_KIND, run_order
+    from .melds import _submultisets, meld_rules
+
+    static = sorted(rules.wild)
+    copies = Counter(kinds)
+    extra = len({rank_of_kind(k) for k in static if k != JOKER_KIND}) + 1
+    stand_in = tuple(attrs.evolve(k, max_wilds=k.max_wilds + extra)
+                     if k.type == "run" and k.wild_natural_in_place else k for k in rules.kinds)
+    mr = meld_rules(stand_in, [JOKER_KIND], rules.values, run_order(rules.spec.deck))
+    naturals = [k for k in kinds if k != JOKER_KIND and k not in rules.wild]
+    per_rank = max(sum(copies[r * 4 + s] for s in range(4)) for r in range(13))
+    n_wild = sum(copies[k] for k in static) + per_rank
+    decks = max(copies[k] for k in naturals) if naturals else 1
+    symbols = Counter({k: copies[k] for k in static})
+    for role in range(53, 57):
+        symbols[role] = decks
+    out: set[tuple[int, ...]] = set()
+    mixes: dict[int, list[tuple[int, ...]]] = {}
+    for m in mr.melds_in(naturals + [JOKER_KIND] * n_wild):
+        j = m.count(JOKER_KIND)
+        if not j:
+            continue
+        if j not in mixes:
+            mixes[j] = [mix for mix in _submultisets(symbols, j) if mix[-1] > JOKER_KIND]
+        base = tuple(k for k in m if k != JOKER_KIND)
+        for mix in mixes[j]:
+            out.add(tuple(sorted(base + mix)))
+    return out
 
 
 _TABLE_PHASES = ("first_upcard", "draw", "play", "discard", "knock", "layoff", "wall", "over")
@@ -280,7 +329,10 @@ def table_extras(pack) -> tuple[bool, bool]:
 
 
 def _table_phases(pack) -> tuple[str, ...]:
-    return _TABLE_PHASES + (("buy",) if table_extras(pack)[0] else ())
+    turned = any(s.turn.stock_card == "turned" for s in (pack.spec, *(d.spec for d in
+                                                                      pack.deals)))
+    return (_TABLE_PHASES + (("buy",) if table_extras(pack)[0] else ())
+            + (("turned",) if turned else ()))
 
 
 def table_spec(state) -> ObservationSpec:
@@ -291,6 +343,10 @@ def table_spec(state) -> ObservationSpec:
     s.add("hand", nk, "own hand: count of each card kind")
     s.add("pile", nk, "discard pile (face up): count of each card kind")
     s.add("pile_top", nk, "the top card of the pile (one-hot; zeros when empty)")
+    if "turned" in _table_phases(state.pack):
+        s.add("turned", nk, "the card turned from the stock (one-hot; zeros: none)")
+    if state.rules.turned_wild != "none":
+        s.add("wild_rank", 13, "the rank wild this deal, turned at the deal (one-hot: A … K)")
     s.add("melds", n * nk, "cards in melds owned by each seat (relative seat x kind)")
     s.add("hand_sizes", n, "cards in each seat's hand (relative seat)")
     s.add("stock", 1, "cards left in the stock")
@@ -313,8 +369,8 @@ def table_spec(state) -> ObservationSpec:
 def _table_positions(state, spec: ObservationSpec) -> tuple:
     """Where each card of ``state``'s deck counts in the vector of :func:`table_spec`
     (by card id: in the hand, the pile, as the pile's top, in a meld of each relative
-    seat), the start of every other slice and whether each card is its own kind (gin's
-    deck): what :func:`table_fill` writes by."""
+    seat), whether each card is its own kind (gin's deck), and how the slices from
+    ``hand_sizes`` to the end are written: what :func:`table_fill` writes by."""
     _, idx = kinds_index(state.kind_of)
     nk, n = len(idx), state.n_players
     at = [idx[k] for k in state.kind_of]  # the kind slot of each card id
@@ -323,16 +379,28 @@ def _table_positions(state, spec: ObservationSpec) -> tuple:
         return [base + i for i in at]
 
     melds = spec["melds"].start
+    tail = spec["hand_sizes"].start
+    names = [f[0] for f in spec.fields]
+    i = names.index("hand_sizes")
+    if names[i:i + 9] != [  # the order the tail is written in
+            "hand_sizes", "stock", "scores", "phase", "to_move", "knocker", "knock_value",
+            "deadwood", "hand_number"]:
+        raise AssertionError(f"table_spec's tail is out of order: {names[i:]}")
+    extra = (by_card(spec["turned"].start) if "turned" in spec else None,
+             spec["wild_rank"].start if "wild_rank" in spec else None)
+    phases = _table_phases(state.pack)
+    two = n == 2 and state.n_teams == 2 and "opened" not in spec and "buys" not in spec
+    hots = 4 * spec["phase"].start
     return (by_card(spec["hand"].start), by_card(spec["pile"].start),
             by_card(spec["pile_top"].start),
             tuple(by_card(melds + r * nk) for r in range(n)),
-            spec["hand_sizes"].start, spec["stock"].start, spec["scores"].start,
-            {ph: spec["phase"].start + i for i, ph in enumerate(_table_phases(state.pack))},
-            spec["to_move"].start, spec["knocker"].start, spec["knock_value"].start,
-            spec["deadwood"].start, spec["hand_number"].start,
             state.kind_of == list(range(len(state.kind_of))),
-            spec["opened"].start if "opened" in spec else None,
-            spec["buys"].start if "buys" in spec else None)
+            4 * tail, struct.Struct(f"{spec.size - tail}f").pack_into, {},
+            phases, "opened" in spec, "buys" in spec, extra,
+            # a table of two (two teams): the tail in three parts, the one-hot slices
+            # (phase, to_move, knocker) as bytes kept by their key, written when it changes
+            (hots, hots + 4 * (len(phases) + 4), struct.Struct("5f").pack_into,
+             struct.Struct("3f").pack_into, {}) if two else None)
 
 
 _last_positions: tuple = (None, None, None)
@@ -340,56 +408,186 @@ _last_positions: tuple = (None, None, None)
 every observation asks again, so the last answer is kept (replaced whole)."""
 
 
-def table_fill(state, p: int, spec: ObservationSpec, out: array) -> None:
-    """Write what seat ``p`` sees into ``out`` (zeros, laid out by :func:`table_spec`)."""
+def _positions(state, spec: ObservationSpec) -> tuple:
     global _last_positions
-    kind_of = state.kind_of
     last = _last_positions
+    kind_of = state.kind_of
     if not (last[1] is spec and last[0] == kind_of):  # a list compare: cheap beside a rebuild
         last = _last_positions = (kind_of[:], spec, _table_positions(state, spec))
-    (in_hand, in_pile, as_top, in_meld, sizes, stock, scores, phases, to_move, knocker,
-     knock_value, deadwood, hand_number, own_kinds, opened, buys) = last[2]
+    return last[2]
+
+
+_BIT = {c: 1 << c for c in range(64)}
+"""The mask bit of each card id (of a deck whose every card is its own kind)."""
+
+
+def _one_hots(at: tuple, n: int, key: tuple) -> tuple[float, ...]:
+    """The ``phase``, ``to_move`` and ``knocker`` slices of ``key`` (the phase, the seat
+    to move and the knocker relative to the observer; -1: none), kept in ``at``."""
+    phase, mover, knocker = key
+    made = (*(float(phase == x) for x in at[8]),
+            *(float(phase != "over" and mover == r) for r in range(n)),
+            *(float(knocker == r) for r in range(n)))
+    at[7][key] = made
+    return made
+
+
+def _write_tail(state, p: int, view: memoryview, at: tuple, deadwood: int) -> None:
+    """Write the slices from ``hand_sizes`` to the end (each seat's hand size … buys) in
+    one call, every value of them (``at``: :func:`_table_positions`; ``view``: the
+    vector as bytes)."""
+    n, knocker, kv = state.n_players, state.knocker, state.knock_value
+    if n == 2 and state.n_teams == 2 and not (at[9] or at[10]):  # (the seats and teams
+        # relative to the observer without rotated lists: the other is 1 - p)
+        hands, score, t0 = state.hands, state.scores, state.team_of[p]
+        key = (state.phase, state.current != p, -1 if knocker is None else knocker != p)
+        at[6](view, at[5], len(hands[p]), len(hands[1 - p]), len(state.stock), score[t0],
+              score[1 - t0], *(at[7].get(key) or _one_hots(at, 2, key)),
+              -1 if kv is None else kv, deadwood, state.hand_number)
+        return
+    sizes = list(map(len, state.hands))
+    t0, score = state.team_of[p], state.scores
+    key = (state.phase, (state.current - p) % n, -1 if knocker is None else (knocker - p) % n)
+    rear = (((state.opened[p:] + state.opened[:p]) if at[9] else []) + (
+        (state.buys[p:] + state.buys[:p]) if at[10] else [])) if at[9] or at[10] else ()
+    at[6](view, at[5], *sizes[p:], *sizes[:p], len(state.stock), *score[t0:], *score[:t0],
+          *(at[7].get(key) or _one_hots(at, n, key)), -1 if kv is None else kv, deadwood,
+          state.hand_number, *rear)
+
+
+def table_fill(state, p: int, spec: ObservationSpec, out: array) -> None:
+    """Write what seat ``p`` sees into ``out`` (zeros, laid out by :func:`table_spec`)."""
+    at = _positions(state, spec)
+    in_hand, in_pile, as_top, in_meld = at[:4]
     n = state.n_players
-    hands = state.hands
-    hand = hands[p]
-    for c in hand:
-        out[in_hand[c]] += 1
+    hand = state.hands[p]
     pile = state.pile
-    if pile:
+    if at[4]:  # a card its own kind: each count is 0 or 1
+        for c in hand:
+            out[in_hand[c]] = 1
+        for c in pile:
+            out[in_pile[c]] = 1
+        for m in state.melds:
+            base = in_meld[(m.owner - p) % n]
+            for c in m.cards:
+                out[base[c]] = 1
+        deadwood = state.rules.melds.mask_deadwood(sum(map(_BIT.__getitem__, hand)))
+    else:
+        for c in hand:
+            out[in_hand[c]] += 1
         for c in pile:
             out[in_pile[c]] += 1
+        for m in state.melds:
+            base = in_meld[(m.owner - p) % n]
+            for c in m.cards:
+                out[base[c]] += 1
+        kind_of = state.kind_of
+        deadwood = state.rules.melds.min_deadwood(list(map(kind_of.__getitem__, hand)))
+    if pile:
         out[as_top[pile[-1]]] = 1
-    for m in state.melds:
-        at = in_meld[(m.owner - p) % n]
-        for c in m.cards:
-            out[at[c]] += 1
-    for q in range(n):
-        out[sizes + (q - p) % n] = len(hands[q])
-    out[stock] = len(state.stock)
-    t0, nt, score = state.team_of[p], state.n_teams, state.scores
-    for t in range(nt):
-        out[scores + (t - t0) % nt] = score[t]
-    phase = state.phase
-    out[phases[phase]] = 1
-    if phase != "over":
-        out[to_move + (state.current - p) % n] = 1
-    if state.knocker is not None:
-        out[knocker + (state.knocker - p) % n] = 1
-    kv = state.knock_value
-    out[knock_value] = -1 if kv is None else kv
-    out[deadwood] = state.rules.melds.min_deadwood(  # a card its own kind: the hand as it is
-        hand if own_kinds else list(map(kind_of.__getitem__, hand)))
-    out[hand_number] = state.hand_number
-    if opened is not None:
-        for q, done in enumerate(state.opened):
-            out[opened + (q - p) % n] = done
-    if buys is not None:
-        for q, bought in enumerate(state.buys):
-            out[buys + (q - p) % n] = bought
+    _write_tail(state, p, memoryview(out).cast("B"), at, deadwood)
+    turned, wild_rank = at[11]
+    if turned is not None and state.turned is not None:  # turn.stock_card: turned
+        out[turned[state.turned]] = 1
+    if wild_rank is not None and state.rules.wild_rank is not None:  # cards.turned_wild
+        out[wild_rank + state.rules.wild_rank] = 1
 
 
+def table_fill_over(state, p: int, spec: ObservationSpec, out: array, kept: list) -> None:
+    """Write what seat ``p`` sees into ``out``, which holds what the last call with this
+    ``kept`` list wrote (an empty list: ``out`` is zeros): in a deck whose every card is
+    its own kind only the cards that moved since are written, and the hand's deadwood is
+    derived from the last (:meth:`~meldkit.kernel.melds.MeldRules.mask_deadwood_from`).
+    ``kept`` records what ``out`` holds; an environment keeps one buffer and one list a
+    seat.  Writes what :func:`table_fill` writes."""
+    if not kept or kept[0] is not spec:  # (a spec is one pack at one table: one deck)
+        at = _positions(state, spec)
+        if not at[4] or at[11] != (None, None):  # counts, or a turned card between the
+            # card slices (turn.stock_card, cards.turned_wild): written afresh
+            memoryview(out).cast("B")[:] = bytes(4 * len(out))
+            table_fill(state, p, spec, out)
+            return
+        view = memoryview(out).cast("B")
+        view[:] = bytes(len(view))
+        kept[:] = [spec, at, 0, 0, -1, None, view, len(state.kind_of), at[0][0], [], 0, None]
+    _, at, old_hand, old_rest, old_top, old_dw, view, nk, base, old_pile, pile_mask, _ = kept
+    # the card slices (hand, pile, pile top, each seat's melds: one after another, a card
+    # at its id in each): the hand and the rest as the bits of an int each, the top as a
+    # card, and only what changed since written
+    bit = _BIT.__getitem__
+    hand = hand_bits(state.hands[p])  # (the knock test's mask, at a discard)
+    d = hand ^ old_hand
+    if d:
+        kept[2] = hand
+        if d & (d - 1):
+            _write_bits(out, base, d, hand)
+        else:  # one card came or went (most steps)
+            out[base + d.bit_length() - 1] = 1 if hand & d else 0
+    pile = state.pile
+    if pile != old_pile:  # (most steps put a card on the pile or take its top: below the
+        # last top it is as it was, and only the cards from there are summed)
+        k = len(old_pile) - 1
+        if k >= 0 and pile[:k] == old_pile[:k]:
+            pile_mask = pile_mask ^ bit(old_pile[k]) | sum(map(bit, pile[k:]))
+        else:
+            pile_mask = sum(map(bit, pile))
+        kept[9], kept[10] = pile[:], pile_mask
+    rest = pile_mask
+    if state.melds:
+        n = state.n_players
+        for m in state.melds:  # (each seat's melds lie after the pile and its top)
+            rest |= sum(map(bit, m.cards)) << ((2 + (m.owner - p) % n) * nk)
+    e = rest ^ old_rest
+    if e:
+        kept[3] = rest
+        if e & (e - 1):
+            _write_bits(out, base + nk, e, rest)
+        else:
+            out[base + nk + e.bit_length() - 1] = 1 if rest & e else 0
+    top = pile[-1] if pile else -1
+    if top != old_top:
+        kept[4] = top
+        if old_top >= 0:
+            out[base + 2 * nk + old_top] = 0
+        if top >= 0:
+            out[base + 2 * nk + top] = 1
+    rules = state.rules.melds
+    if old_dw is None or old_dw[0] is not rules:
+        kept[5] = old_dw = (rules, rules.mask_deadwood_from(None, hand))
+    elif d:
+        kept[5] = old_dw = (rules, rules.mask_deadwood_from(old_dw[1], hand))
+    two = at[12]
+    if two is None:
+        _write_tail(state, p, view, at, old_dw[1][2])
+        return
+    hots, rear, front_at, rear_at, made = two
+    hands, score, t0, knocker, kv = (state.hands, state.scores, state.team_of[p],
+                                     state.knocker, state.knock_value)
+    front_at(view, at[5], len(hands[p]), len(hands[1 - p]), len(state.stock), score[t0],
+             score[1 - t0])
+    key = (state.phase, state.current != p, -1 if knocker is None else knocker != p)
+    if key != kept[11]:
+        kept[11] = key
+        one = made.get(key)
+        if one is None:
+            one = made[key] = struct.pack(f"{rear - hots >> 2}f", *_one_hots(at, 2, key))
+        view[hots:rear] = one
+    rear_at(view, rear, -1 if kv is None else kv, old_dw[1][2], state.hand_number)
+
+
+def _write_bits(out: array, base: int, d: int, mask: int) -> None:
+    """Write ``out[base + i]`` for each bit ``i`` of ``d``: 1 where ``mask`` has the bit,
+    else 0."""
+    while d:
+        i = d.bit_length() - 1
+        d ^= 1 << i
+        out[base + i] = mask >> i & 1
+
+
+table_fill.over = table_fill_over  # type: ignore[attr-defined]
 TABLE_LAYOUT = (table_spec, table_fill)
-"""``TableState.observation_layout()``: the spec and fill functions."""
+"""``TableState.observation_layout()``: the spec and fill functions (the fill's ``over``:
+:func:`table_fill_over`, for a caller keeping a buffer a seat)."""
 
 
 def table_set_zone_cards(s, assignment: dict[tuple[str, int], int]) -> None:
