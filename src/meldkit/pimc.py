@@ -120,7 +120,9 @@ class PIMCBot:
                  depth_back: int = 4, strength: float = 0.1,
                  select: float = 1.3, proposals: int = 1,
                  weights: tuple = (8.0, 1.5, 2.0, 1.5), particles: int = 0,
-                 eps: float = 0.05, tie: float = 0.5, tries: int = 4):
+                 eps: float = 0.05, tie: float = 0.5, tries: int = 4,
+                 safety: float = 0.0, danger_samples: int = 100,
+                 safe_rollouts: bool = False):
         from .bots import GreedyBot
 
         self.rng = random.Random(seed)
@@ -151,6 +153,10 @@ class PIMCBot:
         self.eps = eps
         self.tries = tries
         self.tie = tie
+        self.safety = safety
+        self.danger_samples = danger_samples
+        self.safe_rollouts = safe_rollouts
+        self._prior = None  # the gin sampler's safe discard, when it finds one
         self._pf: dict = {}  # seat -> the particles following its opponent this hand
         self._sims: dict = {}
         self.last_samples = 0
@@ -173,13 +179,14 @@ class PIMCBot:
         if len(cands) == 1:
             return cands[0]
         scale = self.scale or self._default_scale(state)
+        self._prior = None
         if self.fast and GinRollout.applies(state, _GIN_PHASES):
             one = self._gin_sampler(state, cands, scale)
             samples = self.max_samples or GIN_SAMPLES
         else:
             one = self._engine_sampler(state, cands, scale)
             samples = self.max_samples or ENGINE_SAMPLES
-        gi = cands.index(greedy)
+        gi = cands.index(greedy if self._prior is None else self._prior)
         active = list(range(len(cands)))
         values: list[list[float]] = [[] for _ in cands]
         n = 0
@@ -305,6 +312,10 @@ class PIMCBot:
             worlds = self._worlds(state, sim, obs, early, kmask, m, unseen)
         sign = 1 if me == 0 else -1
         score = self._score
+        if self.safety > 0 and phase == "discard":
+            self._prior = self._safe_discard(sim, cands, moves, mine, worlds)
+        sim.safe_seat = me if self.safe_rollouts and self.safety > 0 else None
+        sim.safety = self.safety
 
         def one(active):
             hm, stock0 = next(worlds)
@@ -322,6 +333,32 @@ class PIMCBot:
                 out.append(score(sign * net, scale))
             return out
         return one
+
+    def _safe_discard(self, sim, cands, moves, mine, worlds):
+        """The discard that leaves the least deadwood plus ``safety`` times the chance
+        that the opponent takes it (a greedy player takes an upcard that lies in a meld of
+        its best arrangement), over ``danger_samples`` of the sampled opponent hands;
+        None when the greedy choice knocks.  Ties go to the earlier candidate (the greedy
+        choice first, then by least deadwood and highest value)."""
+        from ._cards import kind_of_code
+
+        if moves[0] == "knock":
+            return None
+        cards = {i: kind_of_code(mv.split()[1]) for i, mv in enumerate(moves)
+                 if mv.startswith("discard")}
+        if len(cards) < 2:
+            return None
+        k = max(1, self.danger_samples)
+        hands = [next(worlds)[0] for _ in range(k)]
+        takes = sim.takes
+        top = sim.top
+        best, best_cost = None, None
+        for i, c in cards.items():
+            danger = sum(takes(hm, c) for hm in hands) / k
+            cost = top(mine ^ 1 << c) + self.safety * danger
+            if best_cost is None or cost < best_cost - 1e-9:
+                best, best_cost = i, cost
+        return cands[best]
 
     def _worlds(self, state, sim, obs, early, kmask, m, unseen):
         """Endless determinizations at gin: (the opponent's hand as a mask, the stock as
@@ -1131,6 +1168,8 @@ class GinSim:
                     m |= 1 << o
             nb.append(m)
         self.nb = nb
+        self.safe_seat = None  # the seat whose rollout discards avoid the opponent's takes
+        self.safety = 0.0
 
     # ---------------------------------------------------------------- the greedy policy
     def discard(self, h: int) -> tuple[int, int]:
@@ -1156,6 +1195,37 @@ class GinSim:
         nb = self.nb
         best = min(tied, key=lambda c: ((h & nb[c]).bit_count(), -vals[c]))
         return best, low
+
+    def safe_discard(self, h: int, hd: int) -> int:
+        """The discard from ``h`` that leaves the least deadwood plus ``safety`` if the
+        greedy player holding ``hd`` would take it (ties: :meth:`discard`'s order)."""
+        top = self.top
+        vals = self.values
+        mm = self.meldable(h)
+        base = top(h)
+        costs = []
+        m = h
+        while m:
+            b = m & -m
+            m ^= b
+            c = b.bit_length() - 1
+            costs.append((top(h ^ b) if b & mm else base - vals[c], c))
+        low = min(costs)[0]
+        safety = self.safety
+        takes = self.takes
+        best, best_cost = None, None
+        for d, c in costs:
+            if d > low + safety:
+                continue
+            cost = d + safety * takes(hd, c)
+            if best_cost is None or cost < best_cost:
+                best, best_cost = [c], cost
+            elif cost == best_cost:
+                best.append(c)
+        if len(best) == 1:
+            return best[0]
+        nb = self.nb
+        return min(best, key=lambda c: ((h & nb[c]).bit_count(), -vals[c]))
 
     def discard_from(self, h: int, allowed: int) -> int:
         """The greedy discard from mask ``h`` among the cards of ``allowed``."""
@@ -1268,7 +1338,10 @@ class GinSim:
                 hands[p] = h
             if topd(h) <= limit:
                 return self._knock(hands, p)
-            card, _ = self.discard(h)
+            if p == self.safe_seat:
+                card = self.safe_discard(h, hands[1 - p])
+            else:
+                card, _ = self.discard(h)
             hands[p] = h ^ 1 << card
             pile.append(card)
             if taken is not None and taken == card:
