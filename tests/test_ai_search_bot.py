@@ -338,3 +338,38 @@ def test_pimc_keeps_wild_cards_for_a_wild_book_going_out_requires():
     assert base.wild_cost == rollout.wild_cost == 500
     base, _ = bot._policy(meldkit.new_game("classic_canasta", players=4, seed=1))
     assert base.wild_cost is None  # no wild-only book: the greedy bot's own
+
+
+def _mask(*cards):
+    return sum(1 << (rank * 4 + suit) for rank, suit in cards)
+
+
+def test_the_safe_rollout_discard_keeps_back_the_card_the_opponent_would_meld():
+    # eleven cards: three melds and two loose tens-valued cards (a queen, a king) that
+    # leave the same deadwood; the opponent holds two queens, so it would take the queen
+    g = meldkit.new_game("gin_rummy", players=2, seed=1)
+    sim = GinSim(g)
+    h = _mask((1, 0), (2, 0), (3, 0), (6, 0), (6, 1), (6, 2), (8, 1), (9, 1), (10, 1),
+              (11, 3), (12, 2))
+    queen, king = 11 * 4 + 3, 12 * 4 + 2
+    opp = _mask((11, 0), (11, 1), (4, 3), (0, 2))
+    assert sim.discard(h) == (queen, 10)  # greedy: the tie goes to the lower kind
+    assert sim.takes(opp, queen) and not sim.takes(opp, king)
+    sim.safety = 8.0
+    assert sim.safe_discard(h, opp) == king
+    assert sim.safe_discard(h, _mask((4, 3), (0, 2))) == queen  # no danger: greedy's
+
+
+def test_pimc_with_discard_safety_plays_legal_reproducible_moves():
+    # the safe discard is one of the searched candidates; a seed fixes the moves
+    for g in _greedy_positions(6, seed0=2100):
+        if g.phase != "discard":
+            continue
+        picks = set()
+        for _ in range(2):
+            bot = PIMCBot(seed=5, max_samples=30, safety=8.0, safe_rollouts=True)
+            a = bot.choose(g)
+            assert a in g.legal_actions()
+            assert bot._prior is None or bot._prior in g.legal_actions()
+            picks.add(str(a))
+        assert len(picks) == 1
