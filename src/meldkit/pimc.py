@@ -3,9 +3,10 @@
 At each decision with a choice the bot keeps a few **candidate** actions — the greedy
 bot's own choice and the alternatives that matter (every draw-phase choice: take the
 upcard or the stock, knock or pass at the wall; in a discard phase knocking and the
-``top_k`` discards that leave the least deadwood; in a canasta-family play phase the
-greedy choice and the ``top_k`` discards the greedy bot ranks best) — and, until its time
-(``time_limit`` seconds) or ``max_samples`` determinizations are spent:
+discards that leave at most ``window`` more than the least deadwood) — and, for a fixed
+number of determinizations (``max_samples``: by default 400 at gin's mask search, 8 on
+the engine's rollouts; ``time_limit`` seconds only caps it; after ``race`` of them only
+the greedy choice and its ``keep`` best rivals go on):
 
 1. samples a state consistent with what it has seen (:class:`~meldkit.ai.Determinizer`:
    every hidden card dealt anew, uniformly, the cards it watched an opponent take kept in
@@ -19,7 +20,10 @@ greedy choice and the ``top_k`` discards the greedy bot ranks best) — and, unt
 
 It plays the candidate with the best mean; the greedy choice wins unless another beats it
 by ``margin`` (in units of the score). Where the greedy policy is the whole of a decision
-(laying melds after a knock, laying off) the bot plays greedy without searching.
+(laying melds after a knock, laying off) the bot plays greedy without searching; so it
+does in the canasta family unless ``max_samples`` is given (a rollout costs too much
+there), with a wild card spent outside a required wild-only book costed by
+:meth:`PIMCBot._policy`.
 
 At two-player knock gin with OpenSpiel's terms (:meth:`GinRollout.applies`; the first
 upcard, draw, discard and wall decisions) the search runs on 52-bit masks of card kinds
@@ -104,8 +108,11 @@ class PIMCBot:
     Strength (``benchmarks/strength.py``, 400 gin hands each, refereed by OpenSpiel):
     0.541 [0.492, 0.589] and 0.555 [0.506, 0.603] (two measurements) against greedy and
     0.547 [0.499, 0.596] and 0.519 [0.470, 0.567] against OpenSpiel's simple bot at 0.089 s
-    per decision; with the particle filter (5000, ``confidence=0.5``, 0.15 s) 0.496 and
-    0.470 — not the issue's 0.60; see docs/game-ai.md.
+    per decision (the 0.1 s budget of before); with the particle filter (5000,
+    ``confidence=0.5``, 0.15 s) 0.496 and 0.470. With 400 determinizations a decision
+    (the default since): 0.608 [0.559, 0.654] against greedy at 0.25 s a decision; see
+    docs/game-ai.md for OpenSpiel's bot and the discard-safety screens (``safety``,
+    ``safe_rollouts``: off, no better within the noise of 100 hands).
     """
 
     name = "pimc"
