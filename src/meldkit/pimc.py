@@ -1203,59 +1203,44 @@ class GinSim:
         best = min(tied, key=lambda c: ((h & nb[c]).bit_count(), -vals[c]))
         return best, low
 
-    def safe_discard(self, h: int, hd: int) -> int:
-        """The discard from ``h`` that leaves the least deadwood plus ``safety`` if the
-        greedy player holding ``hd`` would take it (ties: :meth:`discard`'s order)."""
+    def _leaves(self, h: int, allowed: int) -> list:
+        """(the least deadwood left, card) for each discard from ``h`` among ``allowed``."""
         top = self.top
         vals = self.values
         mm = self.meldable(h)
         base = top(h)
-        costs = []
-        m = h
-        while m:
-            b = m & -m
-            m ^= b
-            c = b.bit_length() - 1
-            costs.append((top(h ^ b) if b & mm else base - vals[c], c))
-        low = min(costs)[0]
-        safety = self.safety
-        takes = self.takes
-        best, best_cost = None, None
-        for d, c in costs:
-            if d > low + safety:
-                continue
-            cost = d + safety * takes(hd, c)
-            if best_cost is None or cost < best_cost:
-                best, best_cost = [c], cost
-            elif cost == best_cost:
-                best.append(c)
-        if len(best) == 1:
-            return best[0]
-        nb = self.nb
-        return min(best, key=lambda c: ((h & nb[c]).bit_count(), -vals[c]))
-
-    def discard_from(self, h: int, allowed: int) -> int:
-        """The greedy discard from mask ``h`` among the cards of ``allowed``."""
-        top = self.top
-        vals = self.values
-        mm = self.meldable(h)
-        base = top(h)
-        low = _INF
-        tied: list[int] = []
+        out = []
         m = allowed
         while m:
             b = m & -m
             m ^= b
             c = b.bit_length() - 1
-            d = top(h ^ b) if b & mm else base - vals[c]
-            if d < low:
-                low, tied = d, [c]
-            elif d == low:
-                tied.append(c)
+            out.append((top(h ^ b) if b & mm else base - vals[c], c))
+        return out
+
+    def _least(self, h: int, keyed) -> int:
+        """The card of the least cost in ``keyed`` ((cost, card) pairs); ties go to the
+        card with the fewest neighbours in ``h``, then the highest value (greedy's)."""
+        low = min(keyed)[0]
+        tied = [c for d, c in keyed if d == low]
         if len(tied) == 1:
             return tied[0]
-        nb = self.nb
+        nb, vals = self.nb, self.values
         return min(tied, key=lambda c: ((h & nb[c]).bit_count(), -vals[c]))
+
+    def safe_discard(self, h: int, hd: int) -> int:
+        """The discard from ``h`` that leaves the least deadwood plus ``safety`` if the
+        greedy player holding ``hd`` would take it (ties: :meth:`discard`'s order)."""
+        leaves = self._leaves(h, h)
+        low = min(leaves)[0]
+        safety = self.safety
+        takes = self.takes
+        return self._least(h, [(d + safety * takes(hd, c), c) for d, c in leaves
+                               if d <= low + safety])
+
+    def discard_from(self, h: int, allowed: int) -> int:
+        """The greedy discard from mask ``h`` among the cards of ``allowed``."""
+        return self._least(h, self._leaves(h, allowed))
 
     def takes(self, h: int, t: int) -> bool:
         """Whether the greedy player holding ``h`` takes the upcard ``t``: it lowers the
