@@ -135,7 +135,8 @@ def pony_hand(seed: int, teams: tuple) -> float:
     return float(totals[0] - totals[1])
 
 
-def match(kind: str, bot_name: str, deals: int, first: int, time_limit, log) -> dict:
+def match(kind: str, bot_name: str, deals: int, first: int, time_limit, log,
+          hands_out=None) -> dict:
     w = t = l = 0
     timers = []
     t0 = time.perf_counter()
@@ -163,6 +164,8 @@ def match(kind: str, bot_name: str, deals: int, first: int, time_limit, log) -> 
                 r = gin_hand(seed, seats)
                 timers.append(ours)
                 mine = -r if swap else r
+            if hands_out is not None:
+                print(kind, seed, swap, mine, file=hands_out, flush=True)
             w += mine > 0
             t += mine == 0
             l += mine < 0
@@ -201,7 +204,11 @@ def main(argv=None) -> int:
     ap.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                     help="a keyword argument for the bot (a number), e.g. max_samples=40")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--hands", metavar="FILE", default=None,
+                    help="write each hand's result (match, seed, swap, the bot's points) to FILE, "
+                         "to compare two runs on the same deals hand by hand")
     args = ap.parse_args(argv)
+    hands_out = open(args.hands, "w") if args.hands else None
     for kv in args.param:
         k, _, v = kv.partition("=")
         PARAMS[k] = float(v) if "." in v else int(v)
@@ -210,7 +217,8 @@ def main(argv=None) -> int:
     print("|---|---:|---|---|---:|---|", flush=True)
     for kind in args.match:
         deals = args.deals or DEFAULT_DEALS[kind]
-        r = match(kind, args.bot, deals, args.first_seed, args.time_limit, not args.quiet)
+        r = match(kind, args.bot, deals, args.first_seed, args.time_limit, not args.quiet,
+                  hands_out)
         rows.append(r)
         lo, hi = r["ci"]
         bar = "met" if r["score"] >= 0.60 and lo > 0.5 else "not met"

@@ -263,3 +263,113 @@ def test_pimc_particle_filter_follows_a_greedy_opponent():
             checked += 1
         g.apply(type(g).greedy_policy(g))
     assert checked == 4
+
+
+def _gin_discard_position(seed=21, turns=9):
+    g = meldkit.new_game("gin_rummy", players=2, seed=seed, options={"first_player": 0})
+    while True:
+        g.apply(type(g).greedy_policy(g))
+        if g.phase == "discard" and not g.hand_results:
+            turns -= 1
+            if turns <= 0 and len(PIMCBot()._candidates(g, g.legal_actions(),
+                                                        type(g).greedy_policy(g))) > 2:
+                return g
+
+
+def test_pimc_searches_a_fixed_number_of_determinizations_whatever_the_clock(monkeypatch):
+    # by default the work is counted, not timed: a clock racing ahead changes nothing
+    import meldkit.pimc as pimc
+
+    g = _gin_discard_position()
+    calm = PIMCBot(seed=9)
+    a = calm.choose(g)
+    assert calm.last_samples == pimc.GIN_SAMPLES
+    ticks = iter(range(0, 10**9, 1000))
+    monkeypatch.setattr(pimc.time, "process_time", lambda: float(next(ticks)))
+    rushed = PIMCBot(seed=9)
+    assert rushed.choose(g) == a and rushed.last_samples == pimc.GIN_SAMPLES
+    assert rushed.last_values == calm.last_values
+
+
+def test_pimc_narrows_the_search_to_the_greedy_choice_and_its_best_rivals():
+    # after ``race`` determinizations only the greedy choice and ``keep`` others go on:
+    # theirs are the only means over every determinization
+    g = _gin_discard_position()
+    bot = PIMCBot(seed=2, max_samples=40, race=10, keep=1)
+    seen = {}
+    real = bot._gin_sampler
+
+    def spy(state, cands, scale):
+        one = real(state, cands, scale)
+
+        def counted(active):
+            for i in active:
+                seen[i] = seen.get(i, 0) + 1
+            return one(active)
+        return counted
+    bot._gin_sampler = spy
+    bot.choose(g)
+    assert sorted(seen.values(), reverse=True)[:2] == [40, 40]
+    assert all(v == 10 for v in sorted(seen.values(), reverse=True)[2:]) and len(seen) > 2
+
+
+def test_pimc_decides_within_a_second_at_gin_by_default():
+    # the budget: at most 1 s of CPU a decision on one core (here a mean over a
+    # hand's searched decisions, with room for a loaded machine)
+    g = meldkit.new_game("gin_rummy", players=2, seed=8, options={"first_player": 0})
+    bot = PIMCBot(seed=1)
+    spent = []
+    while not g.hand_results and len(spent) < 6:
+        legal = g.legal_actions()
+        t0 = time.process_time()
+        a = bot.choose(g)
+        if bot.last_samples:
+            spent.append(time.process_time() - t0)
+        assert a in legal
+        g.apply(a)
+    assert spent and sum(spent) / len(spent) < 1.0, spent
+
+
+def test_pimc_keeps_wild_cards_for_a_wild_book_going_out_requires():
+    # Pony Tail requires a wild-only book (2500) to go out: a wild card spent elsewhere
+    # costs its share of the book and of the required-book bonus, (2500 + 1000) / 7
+    bot = PIMCBot(seed=1)
+    base, rollout = bot._policy(meldkit.new_game("pony_tail", players=4, seed=1))
+    assert base.wild_cost == rollout.wild_cost == 500
+    base, _ = bot._policy(meldkit.new_game("classic_canasta", players=4, seed=1))
+    assert base.wild_cost is None  # no wild-only book: the greedy bot's own
+
+
+def _mask(*cards):
+    return sum(1 << (rank * 4 + suit) for rank, suit in cards)
+
+
+def test_the_safe_rollout_discard_keeps_back_the_card_the_opponent_would_meld():
+    # eleven cards: three melds and two loose tens-valued cards (a queen, a king) that
+    # leave the same deadwood; the opponent holds two queens, so it would take the queen
+    g = meldkit.new_game("gin_rummy", players=2, seed=1)
+    sim = GinSim(g)
+    h = _mask((1, 0), (2, 0), (3, 0), (6, 0), (6, 1), (6, 2), (8, 1), (9, 1), (10, 1),
+              (11, 3), (12, 2))
+    queen, king = 11 * 4 + 3, 12 * 4 + 2
+    opp = _mask((11, 0), (11, 1), (4, 3), (0, 2))
+    assert sim.discard(h) == (queen, 10)  # greedy: the tie goes to the lower kind
+    assert sim.takes(opp, queen) and not sim.takes(opp, king)
+    sim.safety = 8.0
+    assert sim.safe_discard(h, opp) == king
+    assert sim.safe_discard(h, _mask((4, 3), (0, 2))) == queen  # no danger: greedy's
+
+
+def test_pimc_with_discard_safety_plays_legal_reproducible_moves():
+    # the safe discard is one of the searched candidates; a seed fixes the moves
+    for g in _greedy_positions(6, seed0=2100):
+        if g.phase != "discard":
+            continue
+        picks = set()
+        for _ in range(2):
+            bot = PIMCBot(seed=5, max_samples=30, safety=8.0, safe_rollouts=True)
+            a = bot.choose(g)
+            assert a in g.legal_actions()
+            assert bot._prior is None or bot._prior in g.legal_actions()
+            picks.add(str(a))
+        assert len(picks) == 1

@@ -3,9 +3,10 @@
 At each decision with a choice the bot keeps a few **candidate** actions — the greedy
 bot's own choice and the alternatives that matter (every draw-phase choice: take the
 upcard or the stock, knock or pass at the wall; in a discard phase knocking and the
-``top_k`` discards that leave the least deadwood; in a canasta-family play phase the
-greedy choice and the ``top_k`` discards the greedy bot ranks best) — and, until its time
-(``time_limit`` seconds) or ``max_samples`` determinizations are spent:
+discards that leave at most ``window`` more than the least deadwood) — and, for a fixed
+number of determinizations (``max_samples``: by default 400 at gin's mask search, 8 on
+the engine's rollouts; ``time_limit`` seconds only caps it; after ``race`` of them only
+the greedy choice and its ``keep`` best rivals go on):
 
 1. samples a state consistent with what it has seen (:class:`~meldkit.ai.Determinizer`:
    every hidden card dealt anew, uniformly, the cards it watched an opponent take kept in
@@ -19,7 +20,10 @@ greedy choice and the ``top_k`` discards the greedy bot ranks best) — and, unt
 
 It plays the candidate with the best mean; the greedy choice wins unless another beats it
 by ``margin`` (in units of the score). Where the greedy policy is the whole of a decision
-(laying melds after a knock, laying off) the bot plays greedy without searching.
+(laying melds after a knock, laying off) the bot plays greedy without searching; so it
+does in the canasta family unless ``max_samples`` is given (a rollout costs too much
+there), with a wild card spent outside a required wild-only book costed by
+:meth:`PIMCBot._policy`.
 
 At two-player knock gin with OpenSpiel's terms (:meth:`GinRollout.applies`; the first
 upcard, draw, discard and wall decisions) the search runs on 52-bit masks of card kinds
@@ -67,6 +71,10 @@ __all__ = ["PIMCBot"]
 
 _DRAW_TYPES = frozenset({"draw", "take", "pass", "pickup", "end", "knock"})
 _GIN_PHASES = ("first_upcard", "draw", "discard", "wall")
+GIN_SAMPLES = 400
+"""Determinizations per decision at two-player knock gin's mask search, by default."""
+ENGINE_SAMPLES = 8
+"""Determinizations per decision on the engine's rollouts (other packs), by default."""
 
 
 class PIMCBot:
@@ -100,27 +108,37 @@ class PIMCBot:
     Strength (``benchmarks/strength.py``, 400 gin hands each, refereed by OpenSpiel):
     0.541 [0.492, 0.589] and 0.555 [0.506, 0.603] (two measurements) against greedy and
     0.547 [0.499, 0.596] and 0.519 [0.470, 0.567] against OpenSpiel's simple bot at 0.089 s
-    per decision; with the particle filter (5000, ``confidence=0.5``, 0.15 s) 0.496 and
-    0.470 — not the issue's 0.60; see docs/game-ai.md.
+    per decision (the 0.1 s budget of before); with the particle filter (5000,
+    ``confidence=0.5``, 0.15 s) 0.496 and 0.470. With 400 determinizations a decision
+    (the default since): 0.608 [0.559, 0.654] against greedy at 0.25 s a decision; see
+    docs/game-ai.md for OpenSpiel's bot and the discard-safety screens (``safety``,
+    ``safe_rollouts``: off, no better within the noise of 100 hands).
     """
 
     name = "pimc"
 
     def __init__(self, seed: int | None = None, time_limit: float | None = None,
-                 max_samples: int = 2000, top_k: int = 3, scale: float | None = None,
+                 max_samples: int | None = None, top_k: int = 3, window: int = 8,
+                 race: int = 100, keep: int = 2,
+                 scale: float | None = None,
                  win_weight: float = 1.0, margin: float = 0.0,
                  confidence: float = 1.0,
                  rollout_depth: int = 400, fast: bool = True, infer: int = 8,
                  depth_back: int = 4, strength: float = 0.1,
                  select: float = 1.3, proposals: int = 1,
                  weights: tuple = (8.0, 1.5, 2.0, 1.5), particles: int = 0,
-                 eps: float = 0.05, tie: float = 0.5, tries: int = 4):
+                 eps: float = 0.05, tie: float = 0.5, tries: int = 4,
+                 safety: float = 0.0, danger_samples: int = 100,
+                 safe_rollouts: bool = False):
         from .bots import GreedyBot
 
         self.rng = random.Random(seed)
         self.time_limit = time_limit
         self.max_samples = max_samples
         self.top_k = top_k
+        self.window = window
+        self.race = race
+        self.keep = keep
         self.scale = scale
         self.win_weight = win_weight
         self.margin = margin
@@ -130,8 +148,11 @@ class PIMCBot:
         self.depth_back = depth_back
         self.strength = strength
         self.rollout_depth = rollout_depth
-        self._greedy = GreedyBot(seed=seed)
-        self._rollout_bot = GreedyBot(seed=seed)
+        self.seed = seed
+        # the pack being played's policy: the choice to beat, and the rollouts' (apart, as
+        # the greedy bot remembers the hand it plays in table packs)
+        self._greedy = self._rollout_bot = GreedyBot(seed=seed)
+        self._policies: dict[str, tuple] = {}
         self.weights = weights
         self.proposals = proposals
         self.select = select
@@ -139,6 +160,10 @@ class PIMCBot:
         self.eps = eps
         self.tries = tries
         self.tie = tie
+        self.safety = safety
+        self.danger_samples = danger_samples
+        self.safe_rollouts = safe_rollouts
+        self._prior = None  # the gin sampler's safe discard, when it finds one
         self._pf: dict = {}  # seat -> the particles following its opponent this hand
         self._sims: dict = {}
         self.last_samples = 0
@@ -152,62 +177,58 @@ class PIMCBot:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        self._greedy, self._rollout_bot = self._policy(state)
         greedy = self._greedy.choose(state)
-        cands = self._candidates(state, legal, greedy)
         self.last_samples, self.last_values = 0, {}
+        if self.max_samples is None and getattr(state, "meld_model", None) == "rank_slot":
+            return greedy  # the canasta family: a rollout costs too much to search well
+        cands = self._candidates(state, legal, greedy)
         if len(cands) == 1:
             return cands[0]
-        me = state.current_player
-        team = state.team_of[me]
         scale = self.scale or self._default_scale(state)
+        self._prior = None
         if self.fast and GinRollout.applies(state, _GIN_PHASES):
-            return self._choose_gin(state, cands, greedy, t0, scale)
-        det = Determinizer(state, me)
-        signals = self._signals(state, me) if self.infer > 1 else None
-        k = len(cands)
+            one = self._gin_sampler(state, cands, scale)
+            samples = self.max_samples or GIN_SAMPLES
+        else:
+            one = self._engine_sampler(state, cands, scale)
+            samples = self.max_samples or ENGINE_SAMPLES
+        gi = cands.index(greedy if self._prior is None else self._prior)
+        active = list(range(len(cands)))
         values: list[list[float]] = [[] for _ in cands]
         n = 0
-        deadline = t0 + (self.time_limit or 0.1)
+        deadline = t0 + self.time_limit if self.time_limit else None
+        ts = time.process_time()
         per = 0.0
-        sim = None
-        if self.fast and GinRollout.applies(state):
-            sim = GinRollout(state)
-            moves = [str(a) for a in cands]
-        while n < self.max_samples:
-            if n and time.process_time() + per > deadline:
+        while n < samples:
+            if deadline is not None and n >= 2 and time.process_time() + per > deadline:
                 break
-            if sim is not None:  # gin: the sample and the rollouts on lists of kinds
-                lists = self._sample_lists(det, state, signals)
-                for i, mv in enumerate(moves):
-                    hands, stock, pile = lists
-                    net = sim.play_move([h[:] for h in hands], stock[:], pile[:], me,
-                                        state.phase, state.taken, state.returned_in_row, mv)
-                    values[i].append(self._score(net[me] - net[1 - me], scale))
-                n += 1
-                per = (time.process_time() - t0) / n
-                continue
-            base = self._sample(det, state, signals)
-            for i, a in enumerate(cands):
-                s = base.clone() if i < k - 1 else base
-                s.apply(a)
-                values[i].append(self._rollout(s, team, state, scale))
+            if n == self.race and len(active) > self.keep + 1:  # the finalists go on
+                rest = sorted((i for i in active if i != gi), key=lambda i: -sum(values[i]))
+                active = sorted([gi] + rest[:self.keep])
+            for i, x in zip(active, one(active)):
+                values[i].append(x)
             n += 1
-            per = (time.process_time() - t0) / n  # a determinization's cost so far
-        gi = cands.index(greedy)
-        best, best_gain = gi, 0.0
-        for i in range(k):
-            if i == gi:
-                continue
-            d = [x - y for x, y in zip(values[i], values[gi])]
-            mean = sum(d) / n
-            var = sum((x - mean) ** 2 for x in d) / max(1, n - 1)
-            se = math.sqrt(var / n)
-            if mean > self.margin + self.confidence * se and mean > best_gain:
-                best, best_gain = i, mean
-        self.last_samples = n
-        self.last_seconds = time.process_time() - t0
-        self.last_values = {str(a): sum(v) / n for a, v in zip(cands, values)}
-        return cands[best]
+            per = (time.process_time() - ts) / n  # a determinization's cost so far
+        return self._pick(cands, gi, values, active, n, t0)
+
+    def _engine_sampler(self, state, cands, scale):
+        """One determinization's scores of the candidates on the engine: the hidden cards
+        dealt anew (:meth:`_sample`), each candidate applied and the hand played on."""
+        me = state.current_player
+        team = state.team_of[me]
+        det = Determinizer(state, me)
+        signals = self._signals(state, me) if self.infer > 1 else None
+
+        def one(active):
+            base = self._sample(det, state, signals)
+            out = []
+            for i in active:
+                s = base.clone() if i != active[-1] else base
+                s.apply(cands[i])
+                out.append(self._rollout(s, team, state, scale))
+            return out
+        return one
 
     # ------------------------------------------------------------------ gin
     def _gin_sim(self, state) -> "GinSim":
@@ -270,12 +291,11 @@ class PIMCBot:
         unseen = [k for k in range(52) if k not in seen]
         return obs, early, known, unseen
 
-    def _choose_gin(self, state, cands, greedy, t0, scale):
-        """The search at two-player knock gin on bit masks (:class:`GinSim`): each
-        determinization is a step of a Metropolis chain over the opponent's unknown cards
-        (weighted by :meth:`GinSim.penalty`), the stock shuffled anew."""
+    def _gin_sampler(self, state, cands, scale):
+        """One determinization's scores of the candidates at two-player knock gin, on bit
+        masks (:class:`GinSim`): the opponent's hand from :meth:`_worlds` (or the particle
+        filter's, :meth:`_particle_worlds`), the stock the other unseen cards, shuffled."""
         sim = self._gin_sim(state)
-        rng = self.rng
         me = state.current_player
         opp = 1 - me
         obs, early, known, unseen = self._gin_info(state, me)
@@ -290,36 +310,62 @@ class PIMCBot:
         pile0 = [ko[c] for c in state.pile]
         phase = state.phase
         passes = getattr(state, "passes", 0)
+        taken, returned = state.taken, state.returned_in_row
         moves = [str(a) for a in cands]
         worlds = None
         if self.particles > 0 and type(self)._worlds is PIMCBot._worlds:
             worlds = self._particle_worlds(state, sim, unseen, kmask, m)
         if worlds is None:
             worlds = self._worlds(state, sim, obs, early, kmask, m, unseen)
-        k = len(cands)
-        values: list[list[float]] = [[] for _ in cands]
-        n = 0
-        deadline = t0 + (self.time_limit or 0.1)
-        per = 0.0
         sign = 1 if me == 0 else -1
-        ts = time.process_time()
-        while n < self.max_samples:
-            if n and time.process_time() + per > deadline:
-                break
+        score = self._score
+        if self.safety > 0 and phase == "discard":
+            self._prior = self._safe_discard(sim, cands, moves, mine, worlds)
+        sim.safe_seat = me if self.safe_rollouts and self.safety > 0 else None
+        sim.safety = self.safety
+
+        def one(active):
             hm, stock0 = next(worlds)
-            for i, mv in enumerate(moves):
+            out = []
+            for i in active:
+                mv = moves[i]
                 hands = [0, 0]
                 hands[me] = mine
                 hands[opp] = hm
                 if phase == "first_upcard":
                     net = sim.play_first_upcard(hands, stock0[:], pile0[:], me, passes, mv)
                 else:
-                    net = sim.play_move(hands, stock0[:], pile0[:], me, phase, state.taken,
-                                        state.returned_in_row, mv)
-                values[i].append(self._score(sign * net, scale))
-            n += 1
-            per = (time.process_time() - ts) / n
-        return self._pick(cands, greedy, values, n, t0)
+                    net = sim.play_move(hands, stock0[:], pile0[:], me, phase, taken,
+                                        returned, mv)
+                out.append(score(sign * net, scale))
+            return out
+        return one
+
+    def _safe_discard(self, sim, cands, moves, mine, worlds):
+        """The discard that leaves the least deadwood plus ``safety`` times the chance
+        that the opponent takes it (a greedy player takes an upcard that lies in a meld of
+        its best arrangement), over ``danger_samples`` of the sampled opponent hands;
+        None when the greedy choice knocks.  Ties go to the earlier candidate (the greedy
+        choice first, then by least deadwood and highest value)."""
+        from ._cards import kind_of_code
+
+        if moves[0] == "knock":
+            return None
+        cards = {i: kind_of_code(mv.split()[1]) for i, mv in enumerate(moves)
+                 if mv.startswith("discard")}
+        if len(cards) < 2:
+            return None
+        k = max(1, self.danger_samples)
+        hands = [next(worlds)[0] for _ in range(k)]
+        takes = sim.takes
+        top = sim.top
+        best, best_cost = None, None
+        for i, c in cards.items():
+            danger = sum(takes(hm, c) for hm in hands) / k
+            cost = top(mine ^ 1 << c) + self.safety * danger
+            if best_cost is None or cost < best_cost - 1e-9:
+                best, best_cost = i, cost
+        return cands[best]
 
     def _worlds(self, state, sim, obs, early, kmask, m, unseen):
         """Endless determinizations at gin: (the opponent's hand as a mask, the stock as
@@ -682,22 +728,25 @@ class PIMCBot:
             out.append(hands[j])
         return out
 
-    def _pick(self, cands, greedy, values, n, t0):
-        k = len(cands)
-        gi = cands.index(greedy)
+    def _pick(self, cands, gi, values, active, n, t0):
+        """The greedy choice (``cands[gi]``) unless another candidate searched to the end
+        (``active``) has a mean paired gain over it above ``margin`` plus ``confidence``
+        standard errors (the largest such gain wins); one determinization is never enough
+        to leave the greedy choice."""
         best, best_gain = gi, 0.0
-        for i in range(k):
+        base = values[gi]
+        for i in active if n >= 2 else ():
             if i == gi:
                 continue
-            d = [x - y for x, y in zip(values[i], values[gi])]
+            d = [x - y for x, y in zip(values[i], base)]
             mean = sum(d) / n
-            var = sum((x - mean) ** 2 for x in d) / max(1, n - 1)
+            var = sum((x - mean) ** 2 for x in d) / (n - 1)
             se = math.sqrt(var / n)
             if mean > self.margin + self.confidence * se and mean > best_gain:
                 best, best_gain = i, mean
         self.last_samples = n
         self.last_seconds = time.process_time() - t0
-        self.last_values = {str(a): sum(v) / n for a, v in zip(cands, values)}
+        self.last_values = {str(a): sum(v) / len(v) for a, v in zip(cands, values) if v}
         return cands[best]
 
     # ------------------------------------------------------------------ inference
@@ -740,21 +789,6 @@ class PIMCBot:
         if not any(out.values()):
             return None
         return {q: (out[q], turns[q][-self.depth_back:]) for q in out}
-
-    def _sample_lists(self, det, state, signals):
-        """A gin determinization as lists of kinds: (hands, stock, pile)."""
-        assignment = self._assignment(det, state, signals)
-        ko = state.kind_of
-        hands = [[ko[c] for c in h] for h in state.hands]
-        stock = [ko[c] for c in state.stock]
-        pile = [ko[c] for c in state.pile]
-        zones = {"stock": stock, "pile": pile}
-        for (z, i), c in assignment.items():
-            if z.startswith("hand:"):
-                hands[int(z[5:])][i] = ko[c]
-            else:
-                zones[z][i] = ko[c]
-        return hands, stock, pile
 
     def _assignment(self, det, state, signals):
         """The least unlikely of ``infer`` deals of the hidden cards: each opponent's
@@ -838,32 +872,63 @@ class PIMCBot:
         out = [greedy]
         if "knock" in types:
             out += [a for a in legal if a.type == "knock" and a is not greedy]
-        for a in self._ranked_discards(state, discards)[: self.top_k]:
+        for a in self._ranked_discards(state, discards):
             if a not in out:
                 out.append(a)
         return out
 
     def _ranked_discards(self, state, discards) -> list:
+        """The discards worth searching, best first: in table packs by the least deadwood
+        each leaves (at most ``window`` above the best), in the canasta family by the
+        greedy bot's ranking."""
         rules = getattr(getattr(state, "rules", None), "melds", None)
         if rules is not None and hasattr(rules, "min_deadwood"):  # the table kernel
             p = state.current_player
             hand = sorted(state.kind_of[c] for c in state.hands[p])
             values = rules.values
-
-            def after(a):
+            keyed = []
+            for a in discards:
                 rest = hand[:]
                 rest.remove(a.cards[0])
-                return rules.min_deadwood(rest), -values[a.cards[0]]
-
-            return sorted(discards, key=after)
+                keyed.append((rules.min_deadwood(rest), -values[a.cards[0]], a))
+            keyed.sort(key=lambda t: t[:2])
+            low = keyed[0][0]
+            return [a for d, _, a in keyed if d <= low + self.window]
         try:  # the canasta family: the greedy bot's own ranking
             from .bots import _Seen, _tables
 
             tables = _tables(state)
             seen = _Seen(state, tables)
-            return sorted(discards, key=lambda a: self._greedy._discard_key(a, tables, seen))
+            ranked = sorted(discards, key=lambda a: self._greedy._discard_key(a, tables, seen))
+            return ranked[:self.top_k]
         except (KeyError, TypeError, ValueError, AttributeError):
-            return list(discards)
+            return list(discards[:self.top_k])
+
+    def _policy(self, state) -> tuple:
+        """The bot's own policy for ``state``'s pack, twice (the choice a candidate must
+        beat, or the choice itself where the bot does not search; and every seat's play
+        in a rollout): the greedy bot, with a wild card spent outside a wild-only book
+        costing that book's value *plus*, where going out requires such a book, the
+        greedy bot's bonus for a required book, shared among its cards (the greedy bot
+        counts the value alone: at Pony Tail 500 a card where it counts 357)."""
+        from .bots import GreedyBot, _tables, pack_of
+
+        key = pack_of(state).digest
+        bots = self._policies.get(key)
+        if bots is None:
+            cost = None
+            try:
+                tables = _tables(state)
+            except (KeyError, TypeError, ValueError, AttributeError):
+                tables = None
+            if tables is not None and tables.wild_book:
+                wild = [k for k in tables.book_kinds if k.wild_only]
+                required = any(k.name in tables.required for k in wild)
+                need = GreedyBot().need_bonus if required else 0
+                cost = (max(k.value for k in wild) + need) / tables.book_size
+            bots = self._policies[key] = (GreedyBot(seed=self.seed, wild_cost=cost),
+                                          GreedyBot(seed=self.seed, wild_cost=cost))
+        return bots
 
     # ------------------------------------------------------------------ rollouts
     def _score(self, d: float, scale: float) -> float:
@@ -875,12 +940,8 @@ class PIMCBot:
         if policy is not None and getattr(s.rules, "knock", None) is None:
             policy = None  # rummy: the greedy bot's memory of dead cards keeps hands ending
         bot = self._rollout_bot
-        fast = self.fast and policy is not None
         depth = 0
         while not s.is_over and len(s.hand_results) == hand and depth < self.rollout_depth:
-            if fast and GinRollout.applies(s):
-                net = GinRollout(s).play(s)
-                return self._score(net[team] - net[1 - team], scale)
             s.apply(policy(s) if policy is not None else bot.choose(s))
             depth += 1
         if len(s.hand_results) > hand:
@@ -935,40 +996,6 @@ class GinRollout:
         pile = [ko[c] for c in s.pile]
         return self.play_lists(hands, stock, pile, s.current_player, s.phase, s.taken,
                                s.returned_in_row)
-
-    def play_move(self, hands, stock, pile, p, phase, taken, returned, move: str):
-        """Play ``move`` (an action's notation: ``take``, ``draw``, ``pass`` at the wall,
-        ``knock``, ``discard <card>``) in the position given by lists of kinds (changed),
-        then the hand on greedily; the net points of each player."""
-        from ._cards import kind_of_code
-
-        hand = hands[p]
-        if phase == "wall":
-            if move == "pass":
-                return [0, 0]
-            hand.append(pile.pop())
-            return self._knock(hands, p)
-        if phase == "draw":
-            if move == "take":
-                taken = pile[-1]
-                hand.append(pile.pop())
-            else:
-                hand.append(stock.pop())
-                taken = None
-            return self.play_lists(hands, stock, pile, p, "discard", taken, returned)
-        if move == "knock":
-            return self._knock(hands, p)
-        card = kind_of_code(move.split()[1])
-        hand.remove(card)
-        pile.append(card)
-        if taken is not None and taken == card:
-            returned += 1
-            if returned >= self.returned_limit:
-                return [0, 0]
-        else:
-            returned = 0
-        phase = "wall" if len(stock) <= 2 else "draw"
-        return self.play_lists(hands, stock, pile, 1 - p, phase, None, returned)
 
     def play_lists(self, hands, stock, pile, p, phase, taken, returned) -> list[int]:
         """The greedy hand from a position given by lists of kinds (changed): each
@@ -1148,6 +1175,8 @@ class GinSim:
                     m |= 1 << o
             nb.append(m)
         self.nb = nb
+        self.safe_seat = None  # the seat whose rollout discards avoid the opponent's takes
+        self.safety = 0.0
 
     # ---------------------------------------------------------------- the greedy policy
     def discard(self, h: int) -> tuple[int, int]:
@@ -1174,28 +1203,44 @@ class GinSim:
         best = min(tied, key=lambda c: ((h & nb[c]).bit_count(), -vals[c]))
         return best, low
 
-    def discard_from(self, h: int, allowed: int) -> int:
-        """The greedy discard from mask ``h`` among the cards of ``allowed``."""
+    def _leaves(self, h: int, allowed: int) -> list:
+        """(the least deadwood left, card) for each discard from ``h`` among ``allowed``."""
         top = self.top
         vals = self.values
         mm = self.meldable(h)
         base = top(h)
-        low = _INF
-        tied: list[int] = []
+        out = []
         m = allowed
         while m:
             b = m & -m
             m ^= b
             c = b.bit_length() - 1
-            d = top(h ^ b) if b & mm else base - vals[c]
-            if d < low:
-                low, tied = d, [c]
-            elif d == low:
-                tied.append(c)
+            out.append((top(h ^ b) if b & mm else base - vals[c], c))
+        return out
+
+    def _least(self, h: int, keyed) -> int:
+        """The card of the least cost in ``keyed`` ((cost, card) pairs); ties go to the
+        card with the fewest neighbours in ``h``, then the highest value (greedy's)."""
+        low = min(keyed)[0]
+        tied = [c for d, c in keyed if d == low]
         if len(tied) == 1:
             return tied[0]
-        nb = self.nb
+        nb, vals = self.nb, self.values
         return min(tied, key=lambda c: ((h & nb[c]).bit_count(), -vals[c]))
+
+    def safe_discard(self, h: int, hd: int) -> int:
+        """The discard from ``h`` that leaves the least deadwood plus ``safety`` if the
+        greedy player holding ``hd`` would take it (ties: :meth:`discard`'s order)."""
+        leaves = self._leaves(h, h)
+        low = min(leaves)[0]
+        safety = self.safety
+        takes = self.takes
+        return self._least(h, [(d + safety * takes(hd, c), c) for d, c in leaves
+                               if d <= low + safety])
+
+    def discard_from(self, h: int, allowed: int) -> int:
+        """The greedy discard from mask ``h`` among the cards of ``allowed``."""
+        return self._least(h, self._leaves(h, allowed))
 
     def takes(self, h: int, t: int) -> bool:
         """Whether the greedy player holding ``h`` takes the upcard ``t``: it lowers the
@@ -1285,7 +1330,10 @@ class GinSim:
                 hands[p] = h
             if topd(h) <= limit:
                 return self._knock(hands, p)
-            card, _ = self.discard(h)
+            if p == self.safe_seat:
+                card = self.safe_discard(h, hands[1 - p])
+            else:
+                card, _ = self.discard(h)
             hands[p] = h ^ 1 << card
             pile.append(card)
             if taken is not None and taken == card:
