@@ -80,10 +80,14 @@ ENGINE_SAMPLES = 8
 class PIMCBot:
     """Determinized search over a few candidate actions with greedy rollouts.
 
-    ``time_limit``: seconds per decision (default 0.1; the search stops at the first
-    determinization that would start after it; one determinization costs a rollout per
-    candidate);
-    ``max_samples``: determinizations per decision at most; ``top_k``: discards searched;
+    ``max_samples``: determinizations per decision (default :data:`GIN_SAMPLES` at gin's
+    mask search, :data:`ENGINE_SAMPLES` on the engine's rollouts), a fixed count so that a
+    busy machine does not change the moves; ``time_limit``: CPU seconds per decision that
+    cap it (default None: no cap; the search stops at the first determinization that
+    would start after it); ``window``: at a gin discard, the discards searched are those
+    within this many deadwood points of the least; ``race``, ``keep``: after ``race``
+    determinizations only the greedy choice and its ``keep`` best rivals are searched on;
+    ``top_k``: discards searched in the canasta family when ``max_samples`` is given;
     ``scale``: points per unit of score (default 25 at gin, the pack's target / 100
     elsewhere); ``win_weight``: the score of a hand won outright; ``margin``: how much
     better than the greedy choice another candidate must be; ``rollout_depth``: actions a
@@ -151,9 +155,6 @@ class PIMCBot:
         self.strength = strength
         self.rollout_depth = rollout_depth
         self.seed = seed
-        # the pack being played's policy: the choice to beat, and the rollouts' (apart, as
-        # the greedy bot remembers the hand it plays in table packs)
-        self._greedy = self._rollout_bot = GreedyBot(seed=seed)
         self._policies: dict[str, tuple] = {}
         self.weights = weights
         self.proposals = proposals

@@ -294,6 +294,11 @@ class _ByDefinition:
         return hash(self._definition())
 
 
+def _bad_discard(discard: object) -> ValueError:
+    """The error for a ``discard`` argument that is none of the four."""
+    return ValueError(f"'discard' must be False, True, 'best' or 'openspiel' (got {discard!r})")
+
+
 class MeldRules(_ByDefinition):
     """The meld kinds of a pack, compiled with its wild kinds and deadwood values.
 
@@ -864,29 +869,33 @@ class MeldRules(_ByDefinition):
         2
         """
         mask = self._mask(hand)
+        if mask is not None:
+            return self._mask_min(mask, discard)
         if discard is False:
-            if mask is not None:
-                r = self._memo.get(mask)
-                return self._top(mask) if r is None else r
             return self._general_min(self._state(hand))
         if discard is True or discard == "best":
-            if mask is not None:
-                return self._top_discard(mask)
             state = self._state(hand)
             if not state:
                 raise ValueError("min_deadwood(discard=True) needs a hand of at least one card")
             return min(self._general_min(_remove(state, (c,))) for c in sorted(set(state)))
         if discard == "openspiel":
-            if mask is None:
-                self._state(hand)  # a located error for bad cards first
-                raise ValueError(
-                    "min_deadwood(discard='openspiel') needs a hand without wild cards and "
-                    "without two cards of one kind"
-                )
+            self._state(hand)  # a located error for bad cards first
+            raise ValueError(
+                "min_deadwood(discard='openspiel') needs a hand without wild cards and "
+                "without two cards of one kind"
+            )
+        raise _bad_discard(discard)
+
+    def _mask_min(self, mask: int, discard) -> int:
+        """:meth:`min_deadwood` of a hand without wild cards kept as a ``mask``."""
+        if discard is False:
+            r = self._memo.get(mask)
+            return self._top(mask) if r is None else r
+        if discard is True or discard == "best":
+            return self._top_discard(mask)
+        if discard == "openspiel":
             return self._openspiel(mask)
-        raise ValueError(
-            f"'discard' must be False, True, 'best' or 'openspiel' (got {discard!r})"
-        )
+        raise _bad_discard(discard)
 
     def mask_deadwood(self, mask: int) -> int:
         """:meth:`min_deadwood` of the hand holding one card of each kind whose bit is set
@@ -900,8 +909,7 @@ class MeldRules(_ByDefinition):
         """
         if mask & self._wildmask:
             return self._general_min(tuple(c for c in range(N_KINDS) if mask >> c & 1))
-        r = self._memo.get(mask)
-        return self._top(mask) if r is None else r
+        return self._mask_min(mask, False)
 
     def mask_deadwood_from(self, kept: tuple[int, int, int] | None,
                            mask: int) -> tuple[int, int, int]:
@@ -981,16 +989,7 @@ class MeldRules(_ByDefinition):
                 return False
         elif s > limit:
             return False
-        if discard is False:
-            r = self._memo.get(mask)
-            return (self._top(mask) if r is None else r) <= limit
-        if discard == "openspiel":
-            return self._openspiel(mask) <= limit
-        if discard is True or discard == "best":
-            return self._top_discard(mask) <= limit
-        raise ValueError(
-            f"'discard' must be False, True, 'best' or 'openspiel' (got {discard!r})"
-        )
+        return self._mask_min(mask, discard) <= limit
 
     def best_arrangement(
         self, hand: Sequence[int]
