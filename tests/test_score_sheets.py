@@ -317,3 +317,26 @@ def test_pay_in_a_rank_slot_pack_and_in_a_knocking_pack():
         won = g._won(hand.net)
         assert hand.payments == (((1 - won, won, 10),) if won is not None and
                                  hand.ended_by in ("knock", "gin", "undercut") else ())
+
+
+@pytest.mark.parametrize("pack_name", ["rummy", "pony_tail"])
+def test_the_sheets_end_a_game_of_fixed_hands_in_both_models_whichever_comes_first(pack_name):
+    """``game.hands`` beside ``scoring.sheets``: the game ends when the sheets end
+    (``sheets_end``) or after its hands, whichever comes first — in both meld models (the
+    rank-slot model once played every hand though its sheets had ended)."""
+    players = 4 if pack_name == "pony_tail" else 3
+    pack = meldkit.load_pack_text(
+        f"extends: {pack_name}\ngame: {{hands: 3, sheets_end: first}}\nscoring:\n  sheets:\n"
+        "    - {name: a, target: 1}\n    - {name: b, target: 1}\n")
+    g = _play(pack, players, 5)
+    assert len(g.hand_results) == 1  # a sheet with a target of 1 ends at the first hand
+    assert GameState.from_json(g.to_json(), pack=pack) == g
+
+
+def test_a_bonus_cards_sign_condition_outside_its_words_is_refused_at_its_line():
+    with pytest.raises(RulePackError, match=r"p\.yaml:4:27: scoring\.items\[0\]\."
+                                            r"negative_unless: expected one of never, "
+                                            r"melded, out, got 'sometimes'"):
+        meldkit.load_pack_text("extends: pony_tail\nscoring:\n  items:\n"
+                               "    - {item: bonus_cards, negative_unless: sometimes}\n",
+                               filename="p.yaml")

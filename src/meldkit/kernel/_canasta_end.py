@@ -208,10 +208,11 @@ class HandEnd:
         end (``game.sheets_end``), or a side alone at or above the target (or tied there,
         with ``game.tie: draw``)."""
         rules, n = self.rules, len(self.hand_results)
-        if rules.fixed_hands is not None:  # game.hands: a fixed number of hands
-            return n >= rules.fixed_hands
-        if rules.spec.scoring.sheets:
-            return self._ledger().over(rules.spec.game.sheets_end == "first")
+        fixed = rules.fixed_hands is not None and n >= rules.fixed_hands  # game.hands
+        if rules.spec.scoring.sheets:  # the sheets' end, or game.hands, whichever first
+            return fixed or self._ledger().over(rules.spec.game.sheets_end == "first")
+        if rules.fixed_hands is not None:
+            return fixed
         best = max(self.scores)
         return best >= rules.target_for(self.n_players) and (
             self.scores.count(best) == 1 or rules.spec.game.tie == "draw")
