@@ -180,6 +180,13 @@ def test_discard_bans_are_refused_where_they_could_not_work():
              "bad_word.yaml")
     assert ("bad_word.yaml:2:37: pile.discard_bans[0].unless: 'soon' is not one of "
             "book_of_rank, book, opened, going_out") in str(e.value)
+    for base in ("rummy", "pony_tail"):  # a rank the stripped deck leaves out
+        with pytest.raises(RulePackError) as e:
+            load(f"extends: {base}\ndeck: {{ranks: [A, '2', '3', '4', '5', '6', '7', J, Q, K]}}"
+                 "\npile: {discard_bans: [{cards: ['9'], unless: going_out}]}\n",
+                 "stripped_bans.yaml")
+        assert ("stripped_bans.yaml:3:32: pile.discard_bans[0].cards[0]: '9' names no card of "
+                "this deck (deck.ranks leaves it out)") in str(e.value)
 
 
 def test_the_rules_sheet_says_what_each_ban_waits_for_and_what_an_all_banned_hand_does():

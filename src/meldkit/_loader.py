@@ -1664,6 +1664,7 @@ class _Checker:
             natural -= {rank_of_kind(k) for k in self._kinds(spec.cards.unmeldable)}
         elif not any(k.type == "set" for k in spec.melds.kinds):
             natural = set()  # a book of a rank is a set, and the pack has no set kind
+        kept = (set(deck_card_kinds(spec.deck)) | {JOKER_KIND}) if self._ranks_ok() else None
         for i, ban in enumerate(bans):
             at = ("pile", "discard_bans", i)
             if not ban.cards:
@@ -1671,7 +1672,11 @@ class _Checker:
             for j, selector in enumerate(ban.cards):
                 if not self._selector_ok((*at, "cards", j), selector):
                     continue
-                if engine == CANASTA and not _is_rank(selector):
+                if kept is not None and not kinds_matching(selector) & kept:
+                    self.add((*at, "cards", j), f"{selector!r} names no card of this deck "
+                             "(deck.ranks leaves it out): the ban would change nothing",
+                             related=(("deck", "ranks"),))
+                elif engine == CANASTA and not _is_rank(selector):
                     rank = RANKS[rank_of_kind(min(kinds_matching(selector)))]
                     self.add((*at, "cards", j), f"{selector!r} is a card code, but "
                              f"{ENGINE_NAMES[CANASTA]} ({ENGINE_PACKS[CANASTA]}) discards by "
