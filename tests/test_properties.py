@@ -10,6 +10,7 @@ action.  Choose the number of examples with ``--hypothesis-profile`` (see confte
 from __future__ import annotations
 
 import json
+import os
 import random
 
 import pytest
@@ -332,9 +333,14 @@ def test_a_whole_game_reaches_the_target_and_ends(table, seed):
     assert GameState.from_json(saved).to_json() == saved
 
 
+SOAK_SEEDS = range(3, 3 + int(os.environ.get("MELDKIT_SOAK_GAMES", "2")))
+"""The whole-game soak's seeds: two games per table in CI; ``MELDKIT_SOAK_GAMES=8`` (say)
+plays more in a long run by hand."""
+
+
 @pytest.mark.slow
 @each_table
-@pytest.mark.parametrize("seed", range(3, 7))
+@pytest.mark.parametrize("seed", SOAK_SEEDS)
 def test_whole_games_keep_every_invariant_at_every_action(table, seed):
     """Long soak: whole games with conservation and legal-action checks at every action
     (every legal action checked, a sample of them applied: the quick property above applies
