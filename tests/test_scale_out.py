@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 import pytest
-from processes import children, running
+from processes import children, meldkit_process, running
 
 from meldkit import load_pack
 from meldkit._sim_backends import _Backend, run_games
@@ -230,9 +230,7 @@ def _sim_backends_pool_batch(games):
 # --------------------------------------------------------------------------- interrupt, resume
 
 
-def _meldkit(*argv: str, **kw) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "meldkit", *argv], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, **kw)
+_meldkit = meldkit_process
 
 
 _children, _running = children, running
@@ -256,8 +254,10 @@ def test_an_interrupted_run_leaves_whole_records_and_resume_finishes_the_file(
     argv = [*RUN, "--games", "30", "--jobs", jobs, "--batch", "2", "--out", str(path)]
     proc = _meldkit(*argv)
     _wait_for_lines(path, 4, proc)
+    proc.send_signal(signal.SIGSTOP)  # held until the signal is in: it cannot finish first
     workers = _children(proc.pid)
     proc.send_signal(how)
+    proc.send_signal(signal.SIGCONT)
     _out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert "Traceback" not in err

@@ -16,7 +16,7 @@ import threading
 import time
 
 import pytest
-from processes import children, running
+from processes import children, meldkit_process, running
 
 from meldkit import _sim_backends
 from meldkit.cli import main
@@ -42,9 +42,7 @@ def _wait_for_workers(proc: subprocess.Popen, n: int = 2, timeout: float = 30) -
     pytest.fail(f"{n} worker processes did not start")
 
 
-def _meldkit(*argv: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "meldkit", *argv], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+_meldkit = meldkit_process
 
 
 # --------------------------------------------------------------------------- same result
