@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from meldkit._cards import kind_of_code
-from meldkit.kernel.melds import Match, MeldKind, MeldRules, default_values, meld_code
+from meldkit.kernel.melds import (Match, MeldKind, MeldRules, default_values, meld_code,
+                                  meld_rules, melds_holding)
 
 
 def cards(text: str) -> list[int]:
@@ -252,6 +253,25 @@ def test_melds_in_includes_every_wild_mix():
     rules = MeldRules([MeldKind("set", "set", max_wilds=1)], wild_kinds=[52, kind_of_code("2C")])
     found = {meld_code(m) for m in rules.melds_in(cards("9C 9D 2C JK"))}
     assert {"9C 9D 2C", "9C 9D JK"} == found
+
+
+SHORT_ORDER = [0, 1, 2, 9, 10, 11, 12]  # A 2 3 10 J Q K
+HOLDING_RULES = [  # (the rules, the kinds a hand may hold)
+    (GIN, range(53)),
+    (MeldRules([MeldKind("set", "set", max_wilds=1), MeldKind("run", "run", max_wilds=2)],
+               wild_kinds=[52, kind_of_code("2C"), kind_of_code("2S")]), range(53)),
+    (meld_rules([MeldKind("run", "run", ace="around")], order=SHORT_ORDER),
+     [k for k in range(52) if k >> 2 in SHORT_ORDER]),
+]
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), which=st.sampled_from(HOLDING_RULES))
+def test_melds_holding_a_card_are_the_melds_of_the_hand_that_hold_it(data, which):
+    rules, kinds = which
+    hand = data.draw(st.lists(st.sampled_from(list(kinds)), min_size=1, max_size=14))
+    card = data.draw(st.sampled_from(hand))
+    assert melds_holding(rules, hand, card) == [m for m in rules.melds_in(hand) if card in m]
 
 
 def test_meld_prefers_the_set_that_lets_the_runs_stand():

@@ -1959,6 +1959,28 @@ class RankOrder(_ByDefinition):
                 f"order={list(self.order)!r})")
 
 
+def melds_holding(rules: MeldRules | RankOrder, hand: Sequence[int],
+                  card: int) -> list[tuple[int, ...]]:
+    """The melds of ``rules.melds_in(hand)`` that hold ``card``, in the same order, found
+    among the cards that could share a meld with it: its rank's, its suit's and the wild
+    ones (a set is one rank, a run one suit), so that a long hand — a player's cards and a
+    deep pile — is not searched whole.
+
+    >>> from meldkit._cards import kind_of_code as k
+    >>> gin = MeldRules([MeldKind("set", "set"), MeldKind("run", "run")])
+    >>> hand = [k(c) for c in "5S 6S 7S 7D 7C 8S 9H 9D 9C".split()]
+    >>> [meld_code(m) for m in melds_holding(gin, hand, k("7D"))]
+    ['7C 7D 7S']
+    """
+    wild = rules.wild_kinds
+    if card in wild or card >= JOKER_KIND:
+        return [m for m in rules.melds_in(hand) if card in m]
+    rank, suit = card >> 2, card & 3
+    near = [c for c in hand
+            if c in wild or (c < JOKER_KIND and (c >> 2 == rank or c & 3 == suit))]
+    return [m for m in rules.melds_in(near) if card in m]
+
+
 def meld_rules(kinds: Sequence[MeldKind], wild_kinds: Iterable[int] = (),
                values: Sequence[int] | None = None, order: Sequence[int] | None = None
                ) -> MeldRules | RankOrder:

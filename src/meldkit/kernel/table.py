@@ -50,7 +50,7 @@ from .._rules import WILD as WILD_SLOT
 from .._stacking import KindsLeft, check_named, renewed_stock
 from ..notation import KIND_ORDER, MELD_ORDER, Dialect, Span, table_dialect
 from ..records import HandResult
-from .melds import Match, MeldKind, hand_bits, meld_rules
+from .melds import Match, MeldKind, hand_bits, meld_rules, melds_holding
 from .scoring import (KnockTerms, TableFinal, TableScore, compile_items, score, table_items,
                       table_listed)
 from .sheets import Ledger, sheet_rules, sheet_summary
@@ -1237,8 +1237,8 @@ class TableModel:
         once — toward the opening, if they have not opened — or lay it off where they may."""
         opening = not self.opened[p]
         need = self._still_needed() if opening else []
-        for meld in self.rules.melds.melds_in(kinds):
-            if card in meld and (not need or len(self._still_needed(meld)) < len(need)):
+        for meld in melds_holding(self.rules.melds, kinds, card):
+            if not need or len(self._still_needed(meld)) < len(need):
                 return True
         if opening and not self.rules.lay_off_before:
             return False
@@ -1288,8 +1288,8 @@ class TableModel:
         needs."""
         kinds = self._kinds(self.hands[p])
         keep = self._keep(p)
-        out = [_action("meld", m) for m in self.rules.melds.melds_in(kinds + [kind])
-               if kind in m and len(kinds) + 1 - len(m) >= keep]
+        out = [_action("meld", m) for m in melds_holding(self.rules.melds, kinds + [kind], kind)
+               if len(kinds) + 1 - len(m) >= keep]
         if len(kinds) >= keep:
             out += [_action("add", (kind,), m.id) for m in self.melds
                     if self._may_lay_off_on(p, m) and self._fit(m, kind) is not None]
