@@ -151,3 +151,37 @@ def test_a_table_packs_action_universe_does_not_fill_the_bounded_interner():
     assert set(table._ACTION_CACHE) - before <= listed
     some = universe[len(universe) // 2]
     assert g.action_space.id_of(str(some)) == len(universe) // 2  # still found by value
+
+
+def _table_packs():
+    from meldkit.kernel.table import TableRules
+
+    for name in meldkit.available_packs():
+        for players in (2, 4, 6, 8):
+            try:
+                g = meldkit.new_game(name, players=players, seed=0)
+            except meldkit.MeldkitError:
+                continue
+            if isinstance(g.rules, TableRules):
+                yield g
+    for name, players in (("rummy", 4), ("oklahoma_gin", 2), ("gin_rummy", 2)):
+        yield meldkit.new_game(meldkit.load_pack_text(
+            f"extends: {name}\ndeck:\n  decks_by_players:\n    {players}: 5\n"),
+            players=players, seed=0)
+
+
+def test_the_table_universe_lists_the_melds_of_every_copy_from_the_copies_one_meld_holds():
+    """The table universe lists melds from as many copies of a card as one meld can hold
+    (kernel/universe._meldable_copies): the same melds as the whole deck, for every bundled
+    table pack at each player count it takes, and rummy and two gins of five decks."""
+    from meldkit.kernel.universe import _meldable_copies
+
+    capped = 0
+    for g in _table_packs():
+        kinds = sorted(g.kind_of)
+        mr = g.rules.melds
+        fewer = _meldable_copies(mr, kinds)
+        if fewer != kinds:
+            capped += 1
+            assert mr.melds_in(fewer) == mr.melds_in(kinds), (g.pack.name, g.n_players)
+    assert capped >= 3  # the cap was proved where it drops cards

@@ -255,7 +255,8 @@ def table_universe(state, action) -> list[Action]:
         out += [action("take", (k,)) for k in distinct]
     melds: dict = {}  # every deal's melds (a schedule may change the wild cards)
     for pack in dict.fromkeys((state.pack, *state.pack.deals)):
-        for m in type(rules).of(pack).melds.melds_in(kinds):
+        mr = type(rules).of(pack).melds
+        for m in mr.melds_in(_meldable_copies(mr, kinds)):
             melds[m] = None
     out += [action("meld", m) for m in melds]
     if rules.turned_wild != "none":  # cards of the deal's turned wild rank, by role
@@ -276,6 +277,33 @@ def table_universe(state, action) -> list[Action]:
                     for k in naturals]
     return sorted_actions(out, ("draw", "take", "pass", "knock", "done", "discard", "meld",
                                 "add", "buy", "withdraw", "drop", "trade"))
+
+
+def _meldable_copies(mr, kinds: list[int]) -> list[int]:
+    """``kinds`` with no more copies of a kind than one meld of ``mr`` could hold, so that
+    ``mr.melds_in`` lists the same melds without searching a deck of many decks whole: a
+    natural card up to a set's ``max_size`` (two in a run, the ace at both ends), a wild
+    one up to any meld's size (14 for a run without one); none dropped where a set kind
+    has no ``max_size``.
+
+    >>> from .melds import MeldKind, MeldRules
+    >>> gin = MeldRules([MeldKind("set", "set", max_size=4), MeldKind("run", "run")])
+    >>> len(_meldable_copies(gin, [0] * 9 + [4] * 2))
+    6
+    """
+    sizes = [k.max_size or (14 if k.type == "run" else None) for k in mr.kinds]
+    if None in sizes:
+        return kinds
+    wild = mr.wild_kinds
+    natural = max(2 if k.type == "run" else k.max_size for k in mr.kinds)
+    most = max(sizes)
+    seen: Counter = Counter()
+    out = []
+    for k in kinds:
+        seen[k] += 1
+        if seen[k] <= (most if k in wild else natural):
+            out.append(k)
+    return out
 
 
 def _role_melds(rules, kinds: list[int]) -> set[tuple[int, ...]]:
