@@ -254,8 +254,8 @@ def table_universe(state, action) -> list[Action]:
     if rules.take == "deep":
         out += [action("take", (k,)) for k in distinct]
     melds: dict = {}  # every deal's melds (a schedule may change the wild cards)
-    for pack in dict.fromkeys((state.pack, *state.pack.deals)):
-        mr = type(rules).of(pack).melds
+    for mr in dict.fromkeys(type(rules).of(pack).melds  # (equal meld rules listed once)
+                            for pack in dict.fromkeys((state.pack, *state.pack.deals))):
         for m in mr.melds_in(_meldable_copies(mr, kinds)):
             melds[m] = None
     out += [action("meld", m) for m in melds]
