@@ -385,7 +385,11 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
 
     def step(self, action) -> None:
         raw = self._raw
-        if self._has_reset and raw.agents:
+        if raw._legal[0] == raw._position and type(action) is int and self._has_reset \
+                and 0 <= action < raw._n_ids:  # the agent to move, observed live here
+            self._has_updated = True  # (observe kept its ids: no termination to test)
+            raw._step(raw.agent_selection, action)
+        elif self._has_reset and raw.agents:
             self._has_updated = True
             if type(action) is int and 0 <= action < raw._n_ids:  # what _InBounds passes
                 agent = raw.agent_selection  # (raw.step's checks, the id's done here)

@@ -538,17 +538,17 @@ def table_seat_writer(state, p: int, spec: ObservationSpec, out: array):
     meld_m = 0
     dwk = dw_rules = None
     unset = object()  # (a value the state never holds: written at the first compare)
-    mine = other = stock = scores = kv = dw = number = phase = unset
+    mine = other = stock = dw = phase = rare = unset
     mover = knocker = -1
     fresh = True
 
     def write(s) -> None:
         nonlocal hand_l, hand_m, pile_l, top, meld_m, dwk, dw_rules, mine, other, stock, \
-            scores, kv, dw, number, phase, mover, knocker, fresh
+            dw, phase, rare, mover, knocker, fresh
         if fresh:  # (first, or after a write that raised: the record is of zeros)
             view[:] = zeros
             hand_l, hand_m, pile_l, top, meld_m, dwk, dw_rules = [], 0, [], -1, 0, None, None
-            mine = other = stock = scores = kv = dw = number = phase = unset
+            mine = other = stock = dw = phase = rare = unset
             mover = knocker = -1
             fresh = False
         try:
@@ -630,11 +630,6 @@ def table_seat_writer(state, p: int, spec: ObservationSpec, out: array):
             v = len(s.stock)
             if v != stock:
                 mv[stock_at] = stock = v
-            v = s.scores
-            if v != scores:  # (a list: compared whole, and rarely changed)
-                scores = v[:]
-                mv[scores_at] = v[t]
-                mv[scores_at + 1] = v[1 - t]
             v = s.phase
             if v != phase:
                 i = phase_index(phase)
@@ -651,24 +646,23 @@ def table_seat_writer(state, p: int, spec: ObservationSpec, out: array):
                 if v >= 0:
                     mv[move_at + v] = 1.0
                 mover = v
-            v = s.knocker
-            v = -1 if v is None else v != p
-            if v != knocker:
+            v = dwk[2]
+            if v != dw:
+                mv[dw_at] = dw = v
+            v = (s.knocker, s.knock_value, s.hand_number, s.scores)
+            if v != rare:  # (what changes only now and then, compared at once)
+                knocker_seat, value, number, scores = v
+                rare = (knocker_seat, value, number, scores[:])
+                v = -1 if knocker_seat is None else knocker_seat != p
                 if knocker >= 0:
                     mv[knock_at + knocker] = 0.0
                 if v >= 0:
                     mv[knock_at + v] = 1.0
                 knocker = v
-            v = s.knock_value
-            if v != kv:
-                kv = v
-                mv[kv_at] = -1 if v is None else v
-            v = dwk[2]
-            if v != dw:
-                mv[dw_at] = dw = v
-            v = s.hand_number
-            if v != number:
-                mv[number_at] = number = v
+                mv[kv_at] = -1 if value is None else value
+                mv[number_at] = number
+                mv[scores_at] = scores[t]
+                mv[scores_at + 1] = scores[1 - t]
         except BaseException:  # written in part: the next call writes afresh
             fresh = True
             raise
