@@ -539,17 +539,17 @@ def table_seat_writer(state, p: int, spec: ObservationSpec, out: array):
     dwk = dw_rules = None
     unset = object()  # (a value the state never holds: written at the first compare)
     mine = other = stock = dw = phase = rare = unset
-    mover = knocker = -1
+    mover = knocker = phase_i = -1
     fresh = True
 
     def write(s) -> None:
         nonlocal hand_l, hand_m, pile_l, top, meld_m, dwk, dw_rules, mine, other, stock, \
-            dw, phase, rare, mover, knocker, fresh
+            dw, phase, phase_i, rare, mover, knocker, fresh
         if fresh:  # (first, or after a write that raised: the record is of zeros)
             view[:] = zeros
             hand_l, hand_m, pile_l, top, meld_m, dwk, dw_rules = [], 0, [], -1, 0, None, None
             mine = other = stock = dw = phase = rare = unset
-            mover = knocker = -1
+            mover = knocker = phase_i = -1
             fresh = False
         try:
             # the hand: most steps add a card at its end or take one out
@@ -631,13 +631,12 @@ def table_seat_writer(state, p: int, spec: ObservationSpec, out: array):
             if v != stock:
                 mv[stock_at] = stock = v
             v = s.phase
-            if v != phase:
-                i = phase_index(phase)
-                if i is not None:
-                    mv[phase_at + i] = 0.0
-                i = phase_index(v)
-                if i is not None:
-                    mv[phase_at + i] = 1.0
+            if v != phase:  # (a phase the slice does not name: none set)
+                if phase_i >= 0:
+                    mv[phase_at + phase_i] = 0.0
+                phase_i = phase_index(v, -1)
+                if phase_i >= 0:
+                    mv[phase_at + phase_i] = 1.0
                 phase = v
             v = -1 if v == "over" else s.current != p
             if v != mover:
