@@ -539,17 +539,17 @@ def table_seat_writer(state, p: int, spec: ObservationSpec, out: array):
     dwk = dw_rules = None
     unset = object()  # (a value the state never holds: written at the first compare)
     mine = other = stock = dw = phase = rare = unset
-    mover = knocker = phase_i = -1
+    mover = phase_i = -1
     fresh = True
 
     def write(s) -> None:
         nonlocal hand_l, hand_m, pile_l, top, meld_m, dwk, dw_rules, mine, other, stock, \
-            dw, phase, phase_i, rare, mover, knocker, fresh
+            dw, phase, phase_i, rare, mover, fresh
         if fresh:  # (first, or after a write that raised: the record is of zeros)
             view[:] = zeros
             hand_l, hand_m, pile_l, top, meld_m, dwk, dw_rules = [], 0, [], -1, 0, None, None
             mine = other = stock = dw = phase = rare = unset
-            mover = knocker = phase_i = -1
+            mover = phase_i = -1
             fresh = False
         try:
             # the hand: most steps add a card at its end or take one out
@@ -638,26 +638,20 @@ def table_seat_writer(state, p: int, spec: ObservationSpec, out: array):
                 if phase_i >= 0:
                     mv[phase_at + phase_i] = 1.0
                 phase = v
-            v = -1 if v == "over" else s.current != p
+            v = -1 if v == "over" else s.current != p  # (the seat to move: 0, 1 or none)
             if v != mover:
-                if mover >= 0:
-                    mv[move_at + mover] = 0.0
-                if v >= 0:
-                    mv[move_at + v] = 1.0
                 mover = v
+                mv[move_at] = v == 0
+                mv[move_at + 1] = v == 1
             v = dwk[2]
             if v != dw:
                 mv[dw_at] = dw = v
             v = (s.knocker, s.knock_value, s.hand_number, s.scores)
             if v != rare:  # (what changes only now and then, compared at once)
-                knocker_seat, value, number, scores = v
-                rare = (knocker_seat, value, number, scores[:])
-                v = -1 if knocker_seat is None else knocker_seat != p
-                if knocker >= 0:
-                    mv[knock_at + knocker] = 0.0
-                if v >= 0:
-                    mv[knock_at + v] = 1.0
-                knocker = v
+                knocker, value, number, scores = v
+                rare = (knocker, value, number, scores[:])
+                mv[knock_at] = knocker == p
+                mv[knock_at + 1] = knocker is not None and knocker != p
                 mv[kv_at] = -1 if value is None else value
                 mv[number_at] = number
                 mv[scores_at] = scores[t]
