@@ -175,6 +175,8 @@ class MeldkitAEC(AECEnv):
         self._no_ids = bytearray(self._n_ids)
         """An action mask of zeros (observe() writes a copy)."""
         self._probe = probe
+        """A game of this table: each seat's writer is made from it (and again when a
+        pickled or copied env makes its own)."""
         self._seats: list[list] = [self._seat(i) for i in range(self.n)]
         """Each seat's ``[write, view, position]``: its observation buffer's writer
         (:func:`~meldkit.ai.observation.seat_writer`: written over at each new position
