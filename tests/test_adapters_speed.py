@@ -148,42 +148,81 @@ def test_observations_equal_the_old_fill_at_every_step(pack, players):
         assert melded  # the meld slices were exercised
 
 
-@pytest.mark.parametrize("pack,players", [("gin_rummy", 2), ("rummy", 4), (WILD_RUMMY, 3),
-                                          ("contract_rummy", 4), (TURNED_RUMMY, 3),
-                                          (WILD_RANK_RUMMY, 3), (GAPS_RUMMY, 2)])
-def test_fill_over_equals_the_fill_whatever_its_buffer_last_held(pack, players):
-    """table_fill_over writes only what changed since the last call with its ``kept``
-    list: from any position of any game for any seat to any other (not only the next
-    step of one seat), what it leaves equals a fresh fill; a list of another table is
-    started afresh."""
-    from meldkit.kernel.universe import table_fill_over
-
-    rng = random.Random(7)
-    positions = []
+def _positions(pack, players: int, rng: random.Random) -> list:
+    """States of several seeded random games: each position of some (clones), games
+    taken back with undo() (kept and replayed), a game over and a new deal."""
+    out = []
     for seed in range(3):
         g = meldkit.new_game(_pack(pack), players=players, seed=seed)
+        if seed == 1:
+            g.keep_undo()  # undo restores kept states (seed 2's replays the game)
         for _ in range(rng.randrange(150, 400)):
             if g.is_over:
                 break
-            positions.append(g.clone())
+            out.append(g.clone())
             g.apply(rng.choice(g.legal_actions()))
-        positions.append(g)  # (the last: over, or mid-game)
+            if seed and rng.random() < 0.1:
+                for _ in range(rng.randrange(1, 4)):
+                    g.undo()
+                    out.append(g.clone())
+        out.append(g)  # (the last: over, or mid-game)
     g = meldkit.new_game(_pack(pack), players=players, seed=9)
     while not g.is_over:
         g.apply(rng.choice(g.legal_actions()))
-    positions.append(g)  # a game over: nobody to move
+    out.append(g)  # a game over: nobody to move
+    out.append(meldkit.new_game(_pack(pack), players=players, seed=10))  # a new deal
+    return out
+
+
+@pytest.mark.parametrize("pack,players", [("gin_rummy", 2), ("oklahoma_gin", 2), ("rummy", 4),
+                                          (WILD_RUMMY, 3), ("contract_rummy", 4),
+                                          (TURNED_RUMMY, 3), (WILD_RANK_RUMMY, 3),
+                                          (GAPS_RUMMY, 2)])
+def test_seat_writer_equals_the_fill_whatever_it_last_wrote(pack, players):
+    """A seat's writer (table_seat_writer: it writes only what changed since its last
+    call) leaves in its buffer what a from-scratch fill gives, for every seat, whichever
+    position it last wrote: the next step, a step taken back (undo, kept or replayed),
+    any position of another game, a game over, a new deal; its first call writes over
+    whatever the buffer held."""
+    from meldkit.kernel.universe import table_seat_writer
+
+    rng = random.Random(7)
+    positions = _positions(pack, players, rng)
     spec = positions[0].observation_spec()
-    buf, kept = array("f", bytes(4 * spec.size)), []
-    for k in range(600):
-        s = positions[rng.randrange(len(positions))] if k % 3 else positions[k % len(positions)]
+    bufs = [array("f", [5.0] * spec.size) for _ in range(players)]
+    writers = [table_seat_writer(positions[0], p, spec, bufs[p]) for p in range(players)]
+    for k in range(900):
+        s = positions[rng.randrange(len(positions))] if k % 3 == 0 else \
+            positions[k // 3 % len(positions)]  # mostly in order, now and then anywhere
         seat = rng.randrange(players)
-        table_fill_over(s, seat, spec, buf, kept)
-        assert buf == reference_table_observation(s, seat), (k, seat)
-    other = meldkit.new_game("oklahoma_gin", players=2, seed=1)
-    spec2 = other.observation_spec()
-    buf2 = array("f", bytes(4 * spec2.size))
-    table_fill_over(other, 1, spec2, buf2, kept)  # another table's list: started afresh
-    assert buf2 == reference_table_observation(other, 1)
+        writers[seat](s)
+        assert bufs[seat] == reference_table_observation(s, seat), (k, seat)
+
+
+def test_a_seat_writer_whose_write_raised_writes_afresh():
+    """A write that raises part way (here after the hand's cards, at a state without
+    meld rules) leaves the buffer half written: the writer's next call writes it whole
+    (the deadwood too, though the hand is the one the failed call saw)."""
+    from meldkit.kernel.universe import table_seat_writer
+
+    rng = random.Random(3)
+    g = meldkit.new_game("gin_rummy", players=2, seed=3)
+    spec = g.observation_spec()
+    buf = array("f", bytes(4 * spec.size))
+    write = table_seat_writer(g, 0, spec, buf)
+    dw = spec["deadwood"].start
+    while True:
+        write(g)
+        before = buf[dw]
+        g.apply(rng.choice(g.legal_actions()))
+        if reference_table_observation(g, 0)[dw] != before:
+            break  # seat 0's deadwood changed
+    broken = g.clone()
+    broken.rules = None
+    with pytest.raises(AttributeError):
+        write(broken)  # the hand's card written, then no rules.melds
+    write(g)
+    assert buf == reference_table_observation(g, 0)
 
 
 def test_observation_into_writes_over_a_kept_buffer():
@@ -280,8 +319,8 @@ def test_an_env_decision_runs_four_env_frames_one_fill_and_one_id_list():
     """A decision through env() (last, a mask id, step) enters the environment's code four
     times (the order wrapper's last and step, observe, the env's checked-id step: the
     bounds wrapper and PettingZoo's bookkeeping are not called, nor the env's own step,
-    whose id checks the order wrapper's did), writes one observation and lists the
-    legal ids once (observe's list is kept for step's check)."""
+    whose id checks the order wrapper's did), calls the seat's observation writer once
+    and lists the legal ids once (observe's list is kept for step's check)."""
     import sys
     from collections import Counter
 
@@ -317,7 +356,7 @@ def test_an_env_decision_runs_four_env_frames_one_fill_and_one_id_list():
     assert ours == {("pettingzoo.py", "last"): decisions, ("pettingzoo.py", "observe"): decisions,
                     ("pettingzoo.py", "step"): decisions,
                     ("pettingzoo.py", "_step"): decisions}, ours
-    assert frames[("universe.py", "table_fill_over")] == decisions  # (the kept buffer's)
+    assert frames[("universe.py", "write")] == decisions  # (the seat's writer)
     assert frames[("_game.py", "legal_ids")] == decisions
 
 

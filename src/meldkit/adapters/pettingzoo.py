@@ -69,7 +69,7 @@ from meldkit._errors import IllegalActionError
 _ndarray, _INT8 = np.ndarray, np.dtype(np.int8)  # (numpy's module has a __getattr__: its
 # attributes are looked up the slow way at each use; a dtype, not the scalar type, is
 # what the array constructor converts fastest)
-from meldkit.ai.observation import writer_parts
+from meldkit.ai.observation import seat_writer
 
 __all__ = ["MeldkitAEC", "env", "observation_bounds", "raw_env"]
 
@@ -174,18 +174,14 @@ class MeldkitAEC(AECEnv):
         self._n_ids = self.ids.size
         self._no_ids = bytearray(self._n_ids)
         """An action mask of zeros (observe() writes a copy)."""
-        self._fill = writer_parts(probe)
-        """``(spec, fill, zeros)``: ``buf[:] = zeros; fill(state, seat, spec, buf)`` writes
-        an observation (every game here is this table's: ``observation_writer``)."""
-        self._over = getattr(self._fill[1], "over", None)
-        """The engine's ``fill.over(state, seat, spec, buf, kept)``, if it has one: it
-        writes over the seat's last observation what changed since (``kept``, a list a
-        seat, records what the buffer holds)."""
-        self._seats: list[list] = [self._seat() for _ in range(self.n)]
-        """Each seat's ``[buffer, its numpy view, kept, position]``: the observation last
-        made (one buffer a seat, written over at each new position; observe() hands out a
-        copy of the view), the ``over`` writer's record of it and the position it holds
-        (None: not a whole observation)."""
+        self._probe = probe
+        """A game of this table: each seat's writer is made from it (and again when a
+        pickled or copied env makes its own)."""
+        self._seats: list[list] = [self._seat(i) for i in range(self.n)]
+        """Each seat's ``[write, view, position]``: its observation buffer's writer
+        (:func:`~meldkit.ai.observation.seat_writer`: written over at each new position
+        with what changed), a numpy view of the buffer (observe() hands out a copy) and the
+        position it holds (None: none yet)."""
         self._OVER = probe.OVER
         self._legal: tuple = (None, ())
         """``(position, ids)``: the legal ids observe() last masked for a live agent, which
@@ -196,21 +192,21 @@ class MeldkitAEC(AECEnv):
         """Counts the positions dealt and stepped to: an observation is kept per position."""
         self.metadata = dict(self.metadata, name=f"meldkit_{self.pack.name}_v0")
 
-    def _seat(self) -> list:
+    def _seat(self, i: int) -> list:
         buf = array("f", bytes(4 * self.spec_.size))
-        return [buf, np.frombuffer(buf, np.float32), [], None]
+        return [seat_writer(self._probe, i, buf), np.frombuffer(buf, np.float32), None]
 
     def __getstate__(self) -> dict:
-        """Pickled (and deep-copied) without the kept observation buffers, records and
-        numpy views: the copy writes its buffers afresh and sees them through views of its
-        own."""
+        """Pickled (and deep-copied) without the kept observation buffers, their writers
+        and numpy views: the copy writes its buffers afresh and sees them through views of
+        its own."""
         state = dict(self.__dict__)
         del state["_seats"]
         return state
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
-        self._seats = [self._seat() for _ in range(self.n)]
+        self._seats = [self._seat(i) for i in range(self.n)]
 
     def observation_space(self, agent):
         return self._obs_space
@@ -245,19 +241,9 @@ class MeldkitAEC(AECEnv):
         s = self.state_
         at = self._position
         seat = self._seats[i]
-        if seat[3] != at:
-            over = self._over
-            try:
-                if over is None:
-                    spec, fill, zeros = self._fill
-                    seat[0][:] = zeros
-                    fill(s, i, spec, seat[0])
-                else:
-                    over(s, i, self._fill[0], seat[0], seat[2])
-            except BaseException:  # not written whole: afresh next time
-                seat[2:] = [[], None]
-                raise
-            seat[3] = at
+        if seat[2] != at:
+            seat[0](s)  # (a write that raises leaves the next to write afresh)
+            seat[2] = at
         mask = self._no_ids.copy()  # (a copy costs less than a new array of zeros)
         if s.current == i and s.phase != self._OVER and not (self.terminations[agent]
                                                               or self.truncations[agent]):
@@ -401,7 +387,11 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
 
     def step(self, action) -> None:
         raw = self._raw
-        if self._has_reset and raw.agents:
+        if raw._legal[0] == raw._position and type(action) is int and self._has_reset \
+                and 0 <= action < raw._n_ids:  # the agent to move, observed live here
+            self._has_updated = True  # (observe kept its ids: no termination to test)
+            raw._step(raw.agent_selection, action)
+        elif self._has_reset and raw.agents:
             self._has_updated = True
             if type(action) is int and 0 <= action < raw._n_ids:  # what _InBounds passes
                 agent = raw.agent_selection  # (raw.step's checks, the id's done here)

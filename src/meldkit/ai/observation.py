@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from .._game import GameState
 
 __all__ = ["ObservationSpec", "observation", "observation_into", "observation_spec",
-           "observation_writer"]
+           "observation_writer", "seat_writer"]
 
 
 class ObservationSpec:
@@ -120,6 +120,34 @@ def observation_writer(state: GameState):
     spec, fill, zeros = writer_parts(state)
 
     def write(s, player: int, out: array) -> None:
+        out[:] = zeros  # in place
+        fill(s, player, spec, out)
+
+    return write
+
+
+def seat_writer(state: GameState, player: int, out: array):
+    """A function ``write(s)`` writing :func:`observation` ``(s, player)`` into ``out``
+    (an ``array('f')`` of the spec's size) for any state ``s`` of ``state``'s table,
+    unchecked: for an environment keeping one buffer a seat, which only this writer
+    writes.  The engine's own writer where its fill has one (``fill.seat(state, player,
+    spec, out)``, which may write only what changed since its last call), else
+    :func:`observation_writer`'s.
+
+    >>> import meldkit
+    >>> from array import array
+    >>> g = meldkit.new_game("gin_rummy", players=2, seed=1)
+    >>> buf = array("f", bytes(4 * g.observation_spec().size))
+    >>> write = seat_writer(g, 0, buf)
+    >>> write(g); g.apply(g.legal_ids()[0]); write(g); buf == g.observation(0)
+    True
+    """
+    spec, fill, zeros = writer_parts(state)
+    make = getattr(fill, "seat", None)
+    if make is not None:
+        return make(state, player, spec, out)
+
+    def write(s) -> None:
         out[:] = zeros  # in place
         fill(s, player, spec, out)
 

@@ -32,7 +32,6 @@ from .._cards import N_RANKS, card_code, rank_of_kind
 from .._rules import WILD
 from ..ai.action_space import ActionSpaceError, sorted_actions
 from ..ai.observation import ObservationSpec, fill_scores, kinds_index, rel
-from .melds import hand_bits
 
 # --------------------------------------------------------------------------- the canasta kernel
 
@@ -418,17 +417,13 @@ def _table_positions(state, spec: ObservationSpec) -> tuple:
              spec["wild_rank"].start if "wild_rank" in spec else None)
     phases = _table_phases(state.pack)
     two = n == 2 and state.n_teams == 2 and "opened" not in spec and "buys" not in spec
-    hots = 4 * spec["phase"].start
     return (by_card(spec["hand"].start), by_card(spec["pile"].start),
             by_card(spec["pile_top"].start),
             tuple(by_card(melds + r * nk) for r in range(n)),
             state.kind_of == list(range(len(state.kind_of))),
             4 * tail, struct.Struct(f"{spec.size - tail}f").pack_into, {},
             phases, "opened" in spec, "buys" in spec, extra,
-            # a table of two (two teams): the tail in three parts, the one-hot slices
-            # (phase, to_move, knocker) as bytes kept by their key, written when it changes
-            (hots, hots + 4 * (len(phases) + 4), struct.Struct("5f").pack_into,
-             struct.Struct("3f").pack_into, {}) if two else None)
+            two)  # (a table of two, two teams: table_seat_writer writes the tail by value)
 
 
 _last_positions: tuple = (None, None, None)
@@ -448,8 +443,6 @@ def _positions(state, spec: ObservationSpec) -> tuple:
 _BIT = {c: 1 << c for c in range(64)}
 """The mask bit of each card id (of a deck whose every card is its own kind)."""
 _bit = _BIT.__getitem__
-_CARD = {b: c for c, b in _BIT.items()}
-"""The card id of each mask bit (:data:`_BIT` inverted)."""
 
 
 def _one_hots(at: tuple, n: int, key: tuple) -> tuple[float, ...]:
@@ -524,88 +517,178 @@ def table_fill(state, p: int, spec: ObservationSpec, out: array) -> None:
         out[wild_rank + state.rules.wild_rank] = 1
 
 
-def table_fill_over(state, p: int, spec: ObservationSpec, out: array, kept: list) -> None:
-    """Write what seat ``p`` sees into ``out``, which holds what the last call with this
-    ``kept`` list wrote (an empty list: ``out`` is zeros): in a deck whose every card is
-    its own kind only the cards that moved since are written, and the hand's deadwood is
-    derived from the last (:meth:`~meldkit.kernel.melds.MeldRules.mask_deadwood_from`).
-    ``kept`` records what ``out`` holds; an environment keeps one buffer and one list a
-    seat.  Writes what :func:`table_fill` writes."""
-    if not kept or kept[0] is not spec:  # (a spec is one pack at one table: one deck)
-        at = _positions(state, spec)
-        if not at[4] or at[11] != (None, None):  # counts, or a turned card between the
-            # card slices (turn.stock_card, cards.turned_wild): written afresh
-            memoryview(out).cast("B")[:] = bytes(4 * len(out))
-            table_fill(state, p, spec, out)
-            return
-        view = memoryview(out).cast("B")
-        view[:] = bytes(len(view))
-        kept[:] = [spec, at, 0, 0, -1, None, view, len(state.kind_of), at[0][0], [], 0, None]
-    _, at, old_hand, old_rest, old_top, old_dw, view, nk, base, old_pile, pile_mask, _ = kept
-    # the card slices (hand, pile, pile top, each seat's melds: one after another, a card
-    # at its id in each): the hand and the rest as the bits of an int each, the top as a
-    # card, and only what changed since written
-    hand = hand_bits(state.hands[p])  # (the knock test's mask, at a discard)
-    d = hand ^ old_hand
-    if d:
-        kept[2] = hand
-        if d & (d - 1):
-            _write_bits(out, base, d, hand)
-        else:  # one card came or went (most steps)
-            out[base + _CARD[d]] = 1 if hand & d else 0
-    pile = state.pile
-    if pile != old_pile:  # (most steps put a card on the pile or take its top: below the
-        # last top it is as it was, and only the cards from there are summed)
-        k = len(old_pile) - 1
-        if k >= 0 and pile[:k] == old_pile[:k]:
-            pile_mask = pile_mask ^ _bit(old_pile[k]) | sum(map(_bit, pile[k:]))
-        else:
-            pile_mask = sum(map(_bit, pile))
-        kept[9], kept[10] = pile[:], pile_mask
-    rest = pile_mask
-    if state.melds:
-        n = state.n_players
-        for m in state.melds:  # (each seat's melds lie after the pile and its top)
-            rest |= sum(map(_bit, m.cards)) << ((2 + (m.owner - p) % n) * nk)
-    e = rest ^ old_rest
-    if e:
-        kept[3] = rest
-        if e & (e - 1):
-            _write_bits(out, base + nk, e, rest)
-        else:
-            out[base + nk + e.bit_length() - 1] = 1 if rest & e else 0
-    top = pile[-1] if pile else -1
-    if top != old_top:
-        kept[4] = top
-        if old_top >= 0:
-            out[base + 2 * nk + old_top] = 0
-        if top >= 0:
-            out[base + 2 * nk + top] = 1
-    rules = state.rules.melds
-    if old_dw is None or old_dw[0] is not rules:
-        kept[5] = old_dw = (rules, rules.mask_deadwood_from(None, hand))
-    elif d:
-        kept[5] = old_dw = (rules, rules.mask_deadwood_from(old_dw[1], hand))
-    two = at[12]
-    if two is None:
-        _write_tail(state, p, view, at, old_dw[1][2])
-        return
-    hots, rear, front_at, rear_at, made = two
-    hands = state.hands
-    score = state.scores
-    t0 = state.team_of[p]
-    front_at(view, at[5], len(hands[p]), len(hands[1 - p]), len(state.stock), score[t0],
-             score[1 - t0])
-    knocker = state.knocker
-    key = (state.phase, state.current != p, -1 if knocker is None else knocker != p)
-    if key != kept[11]:
-        kept[11] = key
-        one = made.get(key)
-        if one is None:
-            one = made[key] = struct.pack(f"{rear - hots >> 2}f", *_one_hots(at, 2, key))
-        view[hots:rear] = one
-    kv = state.knock_value
-    rear_at(view, rear, -1 if kv is None else kv, old_dw[1][2], state.hand_number)
+def table_seat_writer(state, p: int, spec: ObservationSpec, out: array):
+    """A function ``write(s)`` writing what seat ``p`` sees of ``s``, any state of
+    ``state``'s table, into ``out`` (:func:`table_fill`'s vector): the first call writes
+    the whole vector over whatever ``out`` held, each later one only what differs from
+    what the last wrote (a deck whose every card is its own kind, no turned card's
+    slices; else each call writes afresh).  An environment keeps one buffer and one
+    writer a seat; nothing else may write the buffer.
+
+    >>> import meldkit
+    >>> from array import array
+    >>> g = meldkit.new_game("gin_rummy", players=2, seed=1)
+    >>> spec = g.observation_spec()
+    >>> buf = array("f", [9.0] * spec.size)
+    >>> write = table_seat_writer(g, 1, spec, buf)
+    >>> write(g); g.apply(g.legal_ids()[0]); write(g)
+    >>> buf == g.observation(1)
+    True
+    """
+    at = _positions(state, spec)
+    view = memoryview(out).cast("B")
+    zeros = bytes(len(view))
+    if not at[4] or at[11] != (None, None):  # counts, or a turned card between the card
+        # slices (turn.stock_card, cards.turned_wild): written afresh
+
+        def write_afresh(s) -> None:
+            view[:] = zeros
+            table_fill(s, p, spec, out)
+
+        return write_afresh
+    n, nk = state.n_players, len(state.kind_of)
+    mv = memoryview(out)  # (a float written through it costs half an array item's write)
+    hand_at, pile_at, top_at, meld_at = (spec[x].start for x in (
+        "hand", "pile", "pile_top", "melds"))
+    bit, two = _bit, at[12]
+    if two:
+        sizes_at, stock_at, scores_at, phase_at, move_at, knock_at, kv_at, dw_at, \
+            number_at = (spec[x].start for x in (
+                "hand_sizes", "stock", "scores", "phase", "to_move", "knocker",
+                "knock_value", "deadwood", "hand_number"))
+        phase_index = {x: i for i, x in enumerate(at[8])}.get
+        q, t = 1 - p, state.team_of[p]  # (the seating is the table's)
+    # what the buffer holds (the record): nothing yet, then the last state written
+    hand_l: list = []
+    hand_m = 0
+    pile_l: list = []
+    top = -1
+    meld_m = 0
+    dwk = dw_rules = None
+    unset = object()  # (a value the state never holds: written at the first compare)
+    mine = other = stock = dw = phase = rare = unset
+    mover = phase_i = -1
+    fresh = True
+
+    def write(s) -> None:
+        nonlocal hand_l, hand_m, pile_l, top, meld_m, dwk, dw_rules, mine, other, stock, \
+            dw, phase, phase_i, rare, mover, fresh
+        if fresh:  # (first, or after a write that raised: the record is of zeros)
+            view[:] = zeros
+            hand_l, hand_m, pile_l, top, meld_m, dwk, dw_rules = [], 0, [], -1, 0, None, None
+            mine = other = stock = dw = phase = rare = unset
+            mover = phase_i = -1
+            fresh = False
+        try:
+            # the hand: most steps add a card at its end or take one out
+            hand = s.hands[p]
+            changed = hand != hand_l
+            if changed:
+                k = len(hand_l)
+                if len(hand) == k + 1:
+                    hand_l.append(hand[k])
+                    if hand_l == hand:
+                        c = hand[k]
+                        mv[hand_at + c] = 1.0
+                        hand_m |= bit(c)
+                    else:
+                        k = -1
+                elif len(hand) == k - 1 and k:
+                    c = sum(hand_l) - sum(hand)
+                    if c in hand_l:
+                        hand_l.remove(c)
+                    if hand_l == hand:
+                        mv[hand_at + c] = 0.0
+                        hand_m ^= bit(c)
+                    else:
+                        k = -1
+                else:
+                    k = -1
+                if k < 0:  # anything else: the hand's cards as bits
+                    m = sum(map(bit, hand))
+                    _write_bits(mv, hand_at, m ^ hand_m, m)
+                    hand_l, hand_m = hand[:], m
+            # the pile: most steps put a card on it or take its top; below the old top
+            # it is as it was
+            pile = s.pile
+            if pile != pile_l:
+                k = len(pile_l)
+                if len(pile) <= k:
+                    k -= 1
+                gone, new = pile_l[k:], pile[k:]
+                pile_l[k:] = new
+                if pile_l != pile:  # not as it was below: all of it
+                    gone, new, pile_l = (), pile, pile[:]
+                    view[4 * pile_at:4 * (pile_at + nk)] = zeros[:4 * nk]
+                for c in gone:
+                    mv[pile_at + c] = 0.0
+                for c in new:
+                    mv[pile_at + c] = 1.0
+                c = pile[-1] if pile else -1  # the top changes only with the pile
+                if c != top:
+                    if top >= 0:
+                        mv[top_at + top] = 0.0
+                    if c >= 0:
+                        mv[top_at + c] = 1.0
+                    top = c
+            melds = s.melds
+            if melds or meld_m:  # each seat's melds, relative to p, as bits
+                m = 0
+                for x in melds:
+                    m |= sum(map(bit, x.cards)) << (x.owner - p) % n * nk
+                if m != meld_m:
+                    _write_bits(mv, meld_at, m ^ meld_m, m)
+                    meld_m = m
+            rules = s.rules.melds
+            if rules is not dw_rules:
+                dw_rules, dwk = rules, rules.mask_deadwood_from(None, hand_m)
+            elif changed:
+                dwk = rules.mask_deadwood_from(dwk, hand_m)
+            if not two:
+                _write_tail(s, p, view, at, dwk[2])
+                return
+            # the tail (two seats, two teams): each value written when it changes
+            hands = s.hands
+            v = len(hands[p])
+            if v != mine:
+                mv[sizes_at] = mine = v
+            v = len(hands[q])
+            if v != other:
+                mv[sizes_at + 1] = other = v
+            v = len(s.stock)
+            if v != stock:
+                mv[stock_at] = stock = v
+            v = s.phase
+            if v != phase:  # (a phase the slice does not name: none set)
+                if phase_i >= 0:
+                    mv[phase_at + phase_i] = 0.0
+                phase_i = phase_index(v, -1)
+                if phase_i >= 0:
+                    mv[phase_at + phase_i] = 1.0
+                phase = v
+            v = -1 if v == "over" else s.current != p  # (the seat to move: 0, 1 or none)
+            if v != mover:
+                mover = v
+                mv[move_at] = v == 0
+                mv[move_at + 1] = v == 1
+            v = dwk[2]
+            if v != dw:
+                mv[dw_at] = dw = v
+            v = (s.knocker, s.knock_value, s.hand_number, s.scores)
+            if v != rare:  # (what changes only now and then, compared at once)
+                knocker, value, number, scores = v
+                rare = (knocker, value, number, scores[:])
+                mv[knock_at] = knocker == p
+                mv[knock_at + 1] = knocker is not None and knocker != p
+                mv[kv_at] = -1 if value is None else value
+                mv[number_at] = number
+                mv[scores_at] = scores[t]
+                mv[scores_at + 1] = scores[1 - t]
+        except BaseException:  # written in part: the next call writes afresh
+            fresh = True
+            raise
+
+    return write
 
 
 def _write_bits(out: array, base: int, d: int, mask: int) -> None:
@@ -617,10 +700,10 @@ def _write_bits(out: array, base: int, d: int, mask: int) -> None:
         out[base + i] = mask >> i & 1
 
 
-table_fill.over = table_fill_over  # type: ignore[attr-defined]
+table_fill.seat = table_seat_writer  # type: ignore[attr-defined]
 TABLE_LAYOUT = (table_spec, table_fill)
-"""``TableState.observation_layout()``: the spec and fill functions (the fill's ``over``:
-:func:`table_fill_over`, for a caller keeping a buffer a seat)."""
+"""``TableState.observation_layout()``: the spec and fill functions (the fill's ``seat``:
+:func:`table_seat_writer`, for a caller keeping a buffer a seat)."""
 
 
 def table_set_zone_cards(s, assignment: dict[tuple[str, int], int]) -> None:
