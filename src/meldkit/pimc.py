@@ -1142,6 +1142,7 @@ def _neighbours(card: int, others) -> int:
 
 # ---------------------------------------------------------------------- gin on bit masks
 _INF = 10**9
+_MEMO_LIMIT = 100_000
 
 
 class GinSim:
@@ -1180,10 +1181,23 @@ class GinSim:
         self.nb = nb
         self.safe_seat = None  # the seat whose rollout discards avoid the opponent's takes
         self.safety = 0.0
+        self._dmemo: dict = {}  # mask -> discard(mask)
+        self._tmemo: dict = {}  # mask | (card + 1) << 52 -> takes(mask, card)
 
     # ---------------------------------------------------------------- the greedy policy
     def discard(self, h: int) -> tuple[int, int]:
-        """The greedy discard from mask ``h`` and the least deadwood it leaves."""
+        """The greedy discard from mask ``h`` and the least deadwood it leaves (memoised:
+        the rollouts of one decision meet the same hands again and again)."""
+        memo = self._dmemo
+        r = memo.get(h)
+        if r is None:
+            r = self._discard(h)
+            if len(memo) > _MEMO_LIMIT:
+                memo.clear()
+            memo[h] = r
+        return r
+
+    def _discard(self, h: int) -> tuple[int, int]:
         top = self.top
         vals = self.values
         mm = self.meldable(h)
@@ -1247,7 +1261,18 @@ class GinSim:
 
     def takes(self, h: int, t: int) -> bool:
         """Whether the greedy player holding ``h`` takes the upcard ``t``: it lowers the
-        least deadwood and lies in a meld of the best arrangement."""
+        least deadwood and lies in a meld of the best arrangement (memoised)."""
+        key = h | (t + 1) << 52
+        memo = self._tmemo
+        r = memo.get(key)
+        if r is None:
+            r = self._takes(h, t)
+            if len(memo) > _MEMO_LIMIT:
+                memo.clear()
+            memo[key] = r
+        return r
+
+    def _takes(self, h: int, t: int) -> bool:
         b = 1 << t
         ht = h | b
         if self.topd(ht) >= self.top(h) or not self.meldable(ht) & b:
