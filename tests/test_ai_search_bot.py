@@ -373,3 +373,23 @@ def test_pimc_with_discard_safety_plays_legal_reproducible_moves():
             assert bot._prior is None or bot._prior in g.legal_actions()
             picks.add(str(a))
         assert len(picks) == 1
+
+
+def test_the_memoised_gin_discard_and_upcard_test_answer_as_computed_afresh():
+    # GinSim keeps each hand's greedy discard and each (hand, upcard) take decision;
+    # asked again, in any order, it gives what a fresh computation gives
+    g = meldkit.new_game("gin_rummy", players=2, seed=1)
+    sim, fresh = GinSim(g), GinSim(g)
+    rng = random.Random(8)
+    asked = []
+    for _ in range(100):
+        cards = rng.sample(range(52), 14)
+        h = sum(1 << c for c in cards[:10])
+        asked += [(h, t) for t in cards[10:]]  # one hand, four upcards
+    taken = 0
+    for h, t in asked + asked[::-1]:
+        assert sim.discard(h | 1 << t) == fresh._discard(h | 1 << t)
+        assert sim.takes(h, t) == fresh._takes(h, t)
+        taken += sim.takes(h, t)
+    assert 0 < taken < len(asked)  # both answers asked for
+    assert len(sim._dmemo) == len(sim._tmemo) == len(set(asked))
