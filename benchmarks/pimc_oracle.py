@@ -133,6 +133,8 @@ def main(argv=None) -> int:
     ap.add_argument("--param", action="append", default=[], metavar="KEY=VALUE")
     ap.add_argument("--cache", metavar="PATH", help="keep the valued positions in this file")
     ap.add_argument("--cheat", action="store_true", help="also score pimc shown the hand")
+    ap.add_argument("--seed", type=int, default=1, help="the bots' seed (another seed: "
+                    "the noise of the search itself)")
     args = ap.parse_args(argv)
     kw = {}
     for kv in args.param:
@@ -155,9 +157,11 @@ def main(argv=None) -> int:
     data = data[:args.positions]
     print(f"{len(data)} positions valued in {time.process_time() - t0:.0f} s", flush=True)
     tl = args.time_limit
-    evaluate(f"pimc {kw or 'default'}", lambda: PIMCBot(seed=1, time_limit=tl, **kw), data)
+    evaluate(f"pimc {kw or 'default'}", lambda: PIMCBot(seed=args.seed, time_limit=tl, **kw),
+             data)
     if args.cheat:
-        evaluate("pimc shown the hand", lambda: CheatPIMC(seed=1, time_limit=tl, **kw), data)
+        evaluate("pimc shown the hand", lambda: CheatPIMC(seed=args.seed, time_limit=tl, **kw),
+                 data)
     return 0
 
 

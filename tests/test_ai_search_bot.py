@@ -283,11 +283,11 @@ def test_pimc_searches_a_fixed_number_of_determinizations_whatever_the_clock(mon
     g = _gin_discard_position()
     calm = PIMCBot(seed=9)
     a = calm.choose(g)
-    assert calm.last_samples == pimc.GIN_SAMPLES
+    assert pimc.GIN_SAMPLES // 4 < calm.last_samples <= pimc.GIN_SAMPLES  # GIN_WORK's cap
     ticks = iter(range(0, 10**9, 1000))
     monkeypatch.setattr(pimc.time, "process_time", lambda: float(next(ticks)))
     rushed = PIMCBot(seed=9)
-    assert rushed.choose(g) == a and rushed.last_samples == pimc.GIN_SAMPLES
+    assert rushed.choose(g) == a and rushed.last_samples == calm.last_samples
     assert rushed.last_values == calm.last_values
 
 
@@ -373,3 +373,41 @@ def test_pimc_with_discard_safety_plays_legal_reproducible_moves():
             assert bot._prior is None or bot._prior in g.legal_actions()
             picks.add(str(a))
         assert len(picks) == 1
+
+
+def test_the_memoised_gin_discard_and_upcard_test_answer_as_computed_afresh():
+    # GinSim keeps each hand's greedy discard and each (hand, upcard) take decision;
+    # asked again, in any order, it gives what a fresh computation gives
+    g = meldkit.new_game("gin_rummy", players=2, seed=1)
+    sim, fresh = GinSim(g), GinSim(g)
+    rng = random.Random(8)
+    asked = []
+    for _ in range(100):
+        cards = rng.sample(range(52), 14)
+        h = sum(1 << c for c in cards[:10])
+        asked += [(h, t) for t in cards[10:]]  # one hand, four upcards
+    taken = 0
+    for h, t in asked + asked[::-1]:
+        assert sim.discard(h | 1 << t) == fresh._discard(h | 1 << t)
+        assert sim.takes(h, t) == fresh._takes(h, t)
+        taken += sim.takes(h, t)
+    assert 0 < taken < len(asked)  # both answers asked for
+    assert len(sim._dmemo) == len(sim._tmemo) == len(set(asked))
+
+
+def test_pimc_caps_a_decisions_work_whatever_the_clock(monkeypatch):
+    # max_work stops the search after as much rollout work, counted not timed: the same
+    # determinizations and move with the clock racing ahead; 0 lifts the cap
+    import meldkit.pimc as pimc
+
+    g = _gin_discard_position()
+    free = PIMCBot(seed=9, max_work=0)
+    free.choose(g)
+    assert free.last_samples == pimc.GIN_SAMPLES and free._work > 3000
+    capped = PIMCBot(seed=9, max_work=3000)
+    a = capped.choose(g)
+    assert 2 <= capped.last_samples < pimc.GIN_SAMPLES and capped._work >= 3000
+    ticks = iter(range(0, 10**9, 1000))
+    monkeypatch.setattr(pimc.time, "process_time", lambda: float(next(ticks)))
+    rushed = PIMCBot(seed=9, max_work=3000)
+    assert rushed.choose(g) == a and rushed.last_samples == capped.last_samples

@@ -75,6 +75,13 @@ GIN_SAMPLES = 400
 """Determinizations per decision at two-player knock gin's mask search, by default."""
 ENGINE_SAMPLES = 8
 """Determinizations per decision on the engine's rollouts (other packs), by default."""
+GIN_WORK = 18_000
+"""At gin's mask search, the work after which a decision searches no more determinizations,
+by default (:meth:`PIMCBot.choose`: rollout turns, counted as stock cards drawn plus two a
+rollout, plus the sampler's selection): a cap on the CPU of the largest decisions that does
+not depend on the clock. It binds on about one decision in eight (13 of 105 in 8 hands
+against greedy, left with 171 to 362 determinizations), the discards with seven to eleven
+candidates; a decision's CPU is about 15 to 50 µs a unit of work."""
 
 
 class PIMCBot:
@@ -104,7 +111,10 @@ class PIMCBot:
     let go that meld with its sampled hand, fewest of its last ``depth_back`` discards
     that were not least-deadwood ones, plus ``strength`` times its deadwood; 1: uniform);
     ``particles``, ``eps``, ``tie``, ``tries``: the gin particle filter (:meth:`_filter`;
-    ``particles=0``: the kept-hand sampler :meth:`_worlds`).  :meth:`observe` follows the
+    ``particles=0``: the kept-hand sampler :meth:`_worlds`); ``max_work``: at gin's mask
+    search, no determinization starts once the rollouts have done this much work
+    (default :data:`GIN_WORK`; 0: no cap) — a cap on the largest decisions' CPU that,
+    unlike ``time_limit``, does not depend on the clock.  :meth:`observe` follows the
     opponent's play without searching (for a bot shown a position mid-hand).
     Time is the process's CPU time (``time.process_time``), so a shared machine does not
     shorten the search.
@@ -116,9 +126,13 @@ class PIMCBot:
     ``confidence=0.5``, 0.15 s) 0.496 and 0.470. With 400 determinizations a decision
     (the default since), 0.25 s a decision, over 800 hands on two deal sets: 0.588
     [0.554, 0.622] against greedy and 0.599 [0.565, 0.633] against OpenSpiel's simple bot
-    (0.608 each on the first 400); see docs/game-ai.md for the runs and the discard-safety
-    screens (``safety``,
-    ``safe_rollouts``: off, no better within the noise of 100 hands).
+    (0.608 each on the first 400); on a third, fresh set (deals 100400–100599, 400 hands
+    each) 0.589 [0.540, 0.636] and 0.598 [0.549, 0.644], the largest decisions 1.10 and
+    1.13 s on a loaded core (hence ``max_work``); over the 1,200 hands of the three sets
+    0.588 [0.560, 0.616] and 0.599 [0.571, 0.626]. See docs/game-ai.md for the runs, the
+    discard-safety screens (``safety``, ``safe_rollouts``: off, no better within the noise
+    of 100 hands) and the decision study of the settings (``confidence``, twice the
+    determinizations, the particle filter: none better than the default).
     """
 
     name = "pimc"
@@ -135,7 +149,7 @@ class PIMCBot:
                  weights: tuple = (8.0, 1.5, 2.0, 1.5), particles: int = 0,
                  eps: float = 0.05, tie: float = 0.5, tries: int = 4,
                  safety: float = 0.0, danger_samples: int = 100,
-                 safe_rollouts: bool = False):
+                 safe_rollouts: bool = False, max_work: int | None = None):
         from .bots import GreedyBot
 
         self.rng = random.Random(seed)
@@ -166,6 +180,8 @@ class PIMCBot:
         self.safety = safety
         self.danger_samples = danger_samples
         self.safe_rollouts = safe_rollouts
+        self.max_work = max_work
+        self._work = 0
         self._prior = None  # the gin sampler's safe discard, when it finds one
         self._pf: dict = {}  # seat -> the particles following its opponent this hand
         self._sims: dict = {}
@@ -203,8 +219,12 @@ class PIMCBot:
         deadline = t0 + self.time_limit if self.time_limit else None
         ts = time.process_time()
         per = 0.0
+        self._work = 0  # the gin sampler counts its rollouts' turns
+        budget = GIN_WORK if self.max_work is None else self.max_work
         while n < samples:
             if deadline is not None and n >= 2 and time.process_time() + per > deadline:
+                break
+            if budget and n >= 2 and self._work >= budget:
                 break
             if n == self.race and len(active) > self.keep + 1:  # the finalists go on
                 rest = sorted((i for i in active if i != gi), key=lambda i: -sum(values[i]))
@@ -327,20 +347,28 @@ class PIMCBot:
         sim.safe_seat = me if self.safe_rollouts and self.safety > 0 else None
         sim.safety = self.safety
 
+        draws = sum(1 for o in obs if o[0] == "turn" and not o[2])
+        drawn = 2 + min(len(unseen) - m, int(round(self.select * draws)))  # the sampler's
+
         def one(active):
             hm, stock0 = next(worlds)
             out = []
+            n0 = len(stock0)
+            work = drawn
             for i in active:
                 mv = moves[i]
                 hands = [0, 0]
                 hands[me] = mine
                 hands[opp] = hm
+                stock = stock0[:]
                 if phase == "first_upcard":
-                    net = sim.play_first_upcard(hands, stock0[:], pile0[:], me, passes, mv)
+                    net = sim.play_first_upcard(hands, stock, pile0[:], me, passes, mv)
                 else:
-                    net = sim.play_move(hands, stock0[:], pile0[:], me, phase, taken,
+                    net = sim.play_move(hands, stock, pile0[:], me, phase, taken,
                                         returned, mv)
                 out.append(score(sign * net, scale))
+                work += n0 - len(stock) + 2  # the rollout's turns, about
+            self._work += work
             return out
         return one
 
@@ -1142,6 +1170,7 @@ def _neighbours(card: int, others) -> int:
 
 # ---------------------------------------------------------------------- gin on bit masks
 _INF = 10**9
+_MEMO_LIMIT = 100_000
 
 
 class GinSim:
@@ -1180,10 +1209,23 @@ class GinSim:
         self.nb = nb
         self.safe_seat = None  # the seat whose rollout discards avoid the opponent's takes
         self.safety = 0.0
+        self._dmemo: dict = {}  # mask -> discard(mask)
+        self._tmemo: dict = {}  # mask | (card + 1) << 52 -> takes(mask, card)
 
     # ---------------------------------------------------------------- the greedy policy
     def discard(self, h: int) -> tuple[int, int]:
-        """The greedy discard from mask ``h`` and the least deadwood it leaves."""
+        """The greedy discard from mask ``h`` and the least deadwood it leaves (memoised:
+        the rollouts of one decision meet the same hands again and again)."""
+        memo = self._dmemo
+        r = memo.get(h)
+        if r is None:
+            r = self._discard(h)
+            if len(memo) > _MEMO_LIMIT:
+                memo.clear()
+            memo[h] = r
+        return r
+
+    def _discard(self, h: int) -> tuple[int, int]:
         top = self.top
         vals = self.values
         mm = self.meldable(h)
@@ -1247,7 +1289,18 @@ class GinSim:
 
     def takes(self, h: int, t: int) -> bool:
         """Whether the greedy player holding ``h`` takes the upcard ``t``: it lowers the
-        least deadwood and lies in a meld of the best arrangement."""
+        least deadwood and lies in a meld of the best arrangement (memoised)."""
+        key = h | (t + 1) << 52
+        memo = self._tmemo
+        r = memo.get(key)
+        if r is None:
+            r = self._takes(h, t)
+            if len(memo) > _MEMO_LIMIT:
+                memo.clear()
+            memo[key] = r
+        return r
+
+    def _takes(self, h: int, t: int) -> bool:
         b = 1 << t
         ht = h | b
         if self.topd(ht) >= self.top(h) or not self.meldable(ht) & b:
