@@ -128,8 +128,9 @@ class PIMCBot:
     [0.554, 0.622] against greedy and 0.599 [0.565, 0.633] against OpenSpiel's simple bot
     (0.608 each on the first 400); on a third, fresh set (deals 100400–100599, 400 hands
     each) 0.589 [0.540, 0.636] and 0.598 [0.549, 0.644], the largest decisions 1.10 and
-    1.13 s on a loaded core (hence ``max_work``); over the 1,200 hands of the three sets
-    0.588 [0.560, 0.616] and 0.599 [0.571, 0.626]. See docs/game-ai.md for the runs, the
+    1.13 s on a loaded core (hence ``max_work``, after which 0.604 [0.555, 0.650] against
+    greedy on that set, 0.233 s a decision, the largest still 1.20 s); over the 1,200 hands
+    of the three sets 0.588 [0.560, 0.616] and 0.599 [0.571, 0.626]. See docs/game-ai.md for the runs, the
     discard-safety screens (``safety``, ``safe_rollouts``: off, no better within the noise
     of 100 hands) and the decision study of the settings (``confidence``, twice the
     determinizations, the particle filter: none better than the default).
