@@ -75,13 +75,12 @@ GIN_SAMPLES = 400
 """Determinizations per decision at two-player knock gin's mask search, by default."""
 ENGINE_SAMPLES = 8
 """Determinizations per decision on the engine's rollouts (other packs), by default."""
-GIN_WORK = 18_000
+GIN_WORK = 15_000
 """At gin's mask search, the work after which a decision searches no more determinizations,
 by default (:meth:`PIMCBot.choose`: rollout turns, counted as stock cards drawn plus two a
-rollout, plus the sampler's selection): a cap on the CPU of the largest decisions that does
-not depend on the clock. It binds on about one decision in eight (13 of 105 in 8 hands
-against greedy, left with 171 to 362 determinizations), the discards with seven to eleven
-candidates; a decision's CPU is about 15 to 50 µs a unit of work."""
+rollout, plus two for each discard the sampler's selection makes, retries included): a cap
+on the CPU of the largest decisions that does not depend on the clock. A unit of work costs
+about 30 to 40 µs at the capped decisions (the discards with seven to eleven candidates)."""
 
 
 class PIMCBot:
@@ -348,14 +347,11 @@ class PIMCBot:
         sim.safe_seat = me if self.safe_rollouts and self.safety > 0 else None
         sim.safety = self.safety
 
-        draws = sum(1 for o in obs if o[0] == "turn" and not o[2])
-        drawn = 2 + min(len(unseen) - m, int(round(self.select * draws)))  # the sampler's
-
         def one(active):
-            hm, stock0 = next(worlds)
+            hm, stock0 = next(worlds)  # the sampler counts its own discards in _work
             out = []
             n0 = len(stock0)
-            work = drawn
+            work = 2
             for i in active:
                 mv = moves[i]
                 hands = [0, 0]
@@ -433,6 +429,7 @@ class PIMCBot:
                     hm |= 1 << c
                 for _ in range(e):
                     hm ^= 1 << sim.discard_from(hm, hm & ~kmask)
+                self._work += 2 * e  # a discard from a large hand: about two rollout turns
                 if last is None or sim.topd(hm | 1 << last) > limit:
                     break  # it did not knock: its deadwood was above the knock limit
             return hm
