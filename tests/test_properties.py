@@ -333,7 +333,15 @@ def test_a_whole_game_reaches_the_target_and_ends(table, seed):
     assert GameState.from_json(saved).to_json() == saved
 
 
-SOAK_SEEDS = range(3, 3 + int(os.environ.get("MELDKIT_SOAK_GAMES", "1")))
+def _soak_games() -> int:
+    raw = os.environ.get("MELDKIT_SOAK_GAMES", "1")
+    if not raw.strip().isdigit() or int(raw) < 1:
+        raise pytest.UsageError(f"MELDKIT_SOAK_GAMES={raw!r}: expected a whole number of "
+                                "games per table, 1 or more")
+    return int(raw)
+
+
+SOAK_SEEDS = range(3, 3 + _soak_games())
 """The whole-game soak's seeds: one game per table in CI (the quick properties above play
 every table too); ``MELDKIT_SOAK_GAMES=8`` (say) plays more in a long run by hand."""
 
