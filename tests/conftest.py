@@ -4,7 +4,10 @@ Profiles (choose with ``--hypothesis-profile=NAME``, Hypothesis's own pytest opt
 
 - ``default`` — loaded when none is named; quick enough for every local run;
 - ``ci``      — four times the examples, for long runs by hand;
-- ``dev``     — a handful of examples, for quick runs while editing.
+- ``dev``     — a handful of examples, for quick runs while editing;
+- ``ci-slow`` — ten examples, for ``.ci/run``'s slow pass: the same properties at the bigger
+  tables, where an example plays far more actions (the quick pass gives each game's first
+  table the default's 25).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ _common = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
 settings.register_profile("default", max_examples=25, **_common)
 settings.register_profile("ci", max_examples=100, print_blob=True, **_common)
 settings.register_profile("dev", max_examples=10, **_common)
+settings.register_profile("ci-slow", max_examples=10, **_common)
 
 
 def pytest_runtest_logreport(report):
