@@ -129,7 +129,10 @@ class PIMCBot:
     each) 0.589 [0.540, 0.636] and 0.598 [0.549, 0.644], the largest decisions 1.10 and
     1.13 s on a loaded core (hence ``max_work``, after which 0.604 [0.555, 0.650] against
     greedy on that set, 0.233 s a decision, the largest still 1.20 s); over the 1,200 hands
-    of the three sets 0.588 [0.560, 0.616] and 0.599 [0.571, 0.626]. See docs/game-ai.md for the runs, the
+    of the three sets 0.588 [0.560, 0.616] and 0.599 [0.571, 0.626]. With ``max_work``
+    counting the sampler's discards (15,000), on unseen deals 100600–100799: 0.595 [0.546,
+    0.642] and 0.584 [0.535, 0.631], the largest decision 0.58 s; over the four sets (1,600
+    hands each) 0.590 [0.566, 0.614] and 0.595 [0.571, 0.619]. See docs/game-ai.md for the runs, the
     discard-safety screens (``safety``, ``safe_rollouts``: off, no better within the noise
     of 100 hands) and the decision study of the settings (``confidence``, twice the
     determinizations, the particle filter: none better than the default).
