@@ -1978,6 +1978,28 @@ def melds_holding(rules: MeldRules | RankOrder, hand: Sequence[int],
     rank, suit = card >> 2, card & 3
     near = [c for c in hand
             if c in wild or (c < JOKER_KIND and (c >> 2 == rank or c & 3 == suit))]
+    if isinstance(rules, MeldRules) and rules._mask(near) is None:
+        # the general search (wild cards, repeated cards): enumerate only the melds that
+        # hold the card, not every meld of the cards near it
+        state = rules._state(near)
+        key = ("holding", state, card)
+        memo = rules._melds_memo
+        hit = memo.get(key)
+        if hit is None:
+            counts = Counter(c for c in state if c not in wild)
+            wl = [c for c in state if c in wild]
+            # _enumerate(first=c) lists the melds whose lowest natural card is c
+            found = set()
+            for c in sorted(counts):
+                if c > card:
+                    break
+                if c >> 2 == rank or c & 3 == suit:
+                    found.update(m for m in rules._enumerate(counts, wl, c, False) if card in m)
+            hit = sorted({rules._canon(m) for m in found})
+            if len(memo) > _MEMO_LIMIT:
+                memo.clear()
+            memo[key] = hit
+        return list(hit)
     return [m for m in rules.melds_in(near) if card in m]
 
 
