@@ -291,6 +291,27 @@ def test_pimc_searches_a_fixed_number_of_determinizations_whatever_the_clock(mon
     assert rushed.last_values == calm.last_values
 
 
+def test_pimc_counts_the_samplers_selection_discards_as_work(monkeypatch):
+    # the kept-hand draw's discards from hands of up to 26 cards were once uncounted and
+    # made the largest decisions (0.43 s of one): each now counts two units of max_work
+    from meldkit.pimc import GinSim
+
+    calls = [0]
+    real = GinSim.discard_from
+
+    def counted(self, h, allowed):
+        calls[0] += 1
+        return real(self, h, allowed)
+
+    monkeypatch.setattr(GinSim, "discard_from", counted)
+    g = _gin_discard_position()
+    bot = PIMCBot(seed=3, max_samples=30, max_work=0)
+    bot.choose(g)
+    assert calls[0] > 0  # nine turns in: the opponent's hand is a selected one
+    rollouts = 2 * bot.last_samples * len(bot.last_values)  # at least two a rollout
+    assert bot._work >= 2 * calls[0] + rollouts
+
+
 def test_pimc_narrows_the_search_to_the_greedy_choice_and_its_best_rivals():
     # after ``race`` determinizations only the greedy choice and ``keep`` others go on:
     # theirs are the only means over every determinization
