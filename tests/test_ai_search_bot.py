@@ -305,11 +305,18 @@ def test_pimc_counts_the_samplers_selection_discards_as_work(monkeypatch):
 
     monkeypatch.setattr(GinSim, "discard_from", counted)
     g = _gin_discard_position()
-    bot = PIMCBot(seed=3, max_samples=30, max_work=0)
-    bot.choose(g)
-    assert calls[0] > 0  # nine turns in: the opponent's hand is a selected one
-    rollouts = 2 * bot.last_samples * len(bot.last_values)  # at least two a rollout
-    assert bot._work >= 2 * calls[0] + rollouts
+    bot = PIMCBot(seed=3)
+    me = g.current_player
+    sim = bot._gin_sim(g)
+    obs, early, known, unseen = bot._gin_info(g, me)
+    kmask = sum(1 << k for k in known)
+    m = len(g.hands[1 - me]) - len(known)
+    worlds = bot._worlds(g, sim, obs, early, kmask, m, unseen)
+    bot._work = 0
+    for _ in range(20):
+        next(worlds)
+    assert calls[0] >= 20  # nine turns in: each hand is a selected one
+    assert bot._work == 2 * calls[0]
 
 
 def test_pimc_narrows_the_search_to_the_greedy_choice_and_its_best_rivals():
