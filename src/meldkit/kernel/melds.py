@@ -1424,6 +1424,35 @@ class MeldRules(_ByDefinition):
             memo[key] = hit
         return hit
 
+    def _every_meld_holding(self, near: Sequence[int], card: int) -> list[tuple[int, ...]]:
+        """:func:`melds_holding` for a natural ``card`` among ``near``, the cards that could
+        share a meld with it: on the fast path ``melds_in(near)`` filtered; else (wild or
+        repeated cards) only the melds whose lowest natural card is one of ``near``'s up to
+        ``card`` (what :meth:`_enumerate` lists from each) are enumerated, every wild mix,
+        canonical and memoised."""
+        mask = self._mask(near)
+        if mask is not None:
+            tuple_of = self._tuple_of
+            return [m for m in map(tuple_of.__getitem__, self._fast_melds(mask)) if card in m]
+        state = self._state(near)
+        key = ("holding", state, card)
+        memo = self._melds_memo
+        hit = memo.get(key)
+        if hit is None:
+            wild = self.wild_kinds
+            counts = Counter(c for c in state if c not in wild)
+            wl = [c for c in state if c in wild]
+            found = set()
+            for c in sorted(counts):
+                if c > card:
+                    break
+                found.update(m for m in self._enumerate(counts, wl, c, False) if card in m)
+            hit = tuple(sorted({self._canon(m) for m in found}))
+            if len(memo) > _MEMO_LIMIT:
+                memo.clear()
+            memo[key] = hit
+        return list(hit)
+
     def _wild_only(self, state: Cards) -> tuple[int, Choice]:
         """Wild cards alone: meld the most valuable ones in all-wild melds if allowed."""
         if not state:
@@ -1978,28 +2007,8 @@ def melds_holding(rules: MeldRules | RankOrder, hand: Sequence[int],
     rank, suit = card >> 2, card & 3
     near = [c for c in hand
             if c in wild or (c < JOKER_KIND and (c >> 2 == rank or c & 3 == suit))]
-    if isinstance(rules, MeldRules) and rules._mask(near) is None:
-        # the general search (wild cards, repeated cards): enumerate only the melds that
-        # hold the card, not every meld of the cards near it
-        state = rules._state(near)
-        key = ("holding", state, card)
-        memo = rules._melds_memo
-        hit = memo.get(key)
-        if hit is None:
-            counts = Counter(c for c in state if c not in wild)
-            wl = [c for c in state if c in wild]
-            # _enumerate(first=c) lists the melds whose lowest natural card is c
-            found = set()
-            for c in sorted(counts):
-                if c > card:
-                    break
-                if c >> 2 == rank or c & 3 == suit:
-                    found.update(m for m in rules._enumerate(counts, wl, c, False) if card in m)
-            hit = sorted({rules._canon(m) for m in found})
-            if len(memo) > _MEMO_LIMIT:
-                memo.clear()
-            memo[key] = hit
-        return list(hit)
+    if isinstance(rules, MeldRules):
+        return rules._every_meld_holding(near, card)
     return [m for m in rules.melds_in(near) if card in m]
 
 
