@@ -291,6 +291,12 @@ def test_pimc_searches_a_fixed_number_of_determinizations_whatever_the_clock(mon
     assert rushed.last_values == calm.last_values
 
 
+@pytest.mark.parametrize("bad", [-1, 2.5, True, "100"])
+def test_pimc_refuses_a_max_work_that_is_not_a_whole_number_of_units(bad):
+    with pytest.raises(ValueError, match="max_work must be a whole number"):
+        PIMCBot(max_work=bad)
+
+
 def test_pimc_counts_the_samplers_selection_discards_as_work(monkeypatch):
     # the kept-hand draw's discards from hands of up to 26 cards were once uncounted and
     # made the largest decisions (0.43 s of one): each now counts two units of max_work

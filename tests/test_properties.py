@@ -342,6 +342,13 @@ def _soak_games() -> int:
 
 
 SOAK_SEEDS = range(3, 3 + _soak_games())
+
+
+@pytest.mark.parametrize("raw", ["x", "0", "-2", "1.5", ""])
+def test_a_soak_games_knob_that_is_not_a_whole_number_is_refused_by_name(monkeypatch, raw):
+    monkeypatch.setenv("MELDKIT_SOAK_GAMES", raw)
+    with pytest.raises(pytest.UsageError, match=f"MELDKIT_SOAK_GAMES={raw!r}"):
+        _soak_games()
 """The whole-game soak's seeds: one game per table in CI (the quick properties above play
 every table too); ``MELDKIT_SOAK_GAMES=8`` (say) plays more in a long run by hand."""
 

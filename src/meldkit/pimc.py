@@ -183,6 +183,9 @@ class PIMCBot:
         self.safety = safety
         self.danger_samples = danger_samples
         self.safe_rollouts = safe_rollouts
+        if max_work is not None and (type(max_work) is not int or max_work < 0):
+            raise ValueError(f"PIMCBot: max_work must be a whole number of work units, 0 "
+                             f"(no cap) or more, or None (the default), not {max_work!r}")
         self.max_work = max_work
         self._work = 0
         self._prior = None  # the gin sampler's safe discard, when it finds one
