@@ -118,24 +118,13 @@ class PIMCBot:
     Time is the process's CPU time (``time.process_time``), so a shared machine does not
     shorten the search.
 
-    Strength (``benchmarks/strength.py``, 400 gin hands each, refereed by OpenSpiel):
-    0.541 [0.492, 0.589] and 0.555 [0.506, 0.603] (two measurements) against greedy and
-    0.547 [0.499, 0.596] and 0.519 [0.470, 0.567] against OpenSpiel's simple bot at 0.089 s
-    per decision (the 0.1 s budget of before); with the particle filter (5000,
-    ``confidence=0.5``, 0.15 s) 0.496 and 0.470. With 400 determinizations a decision
-    (the default since), 0.25 s a decision, over 800 hands on two deal sets: 0.588
-    [0.554, 0.622] against greedy and 0.599 [0.565, 0.633] against OpenSpiel's simple bot
-    (0.608 each on the first 400); on a third, fresh set (deals 100400–100599, 400 hands
-    each) 0.589 [0.540, 0.636] and 0.598 [0.549, 0.644], the largest decisions 1.10 and
-    1.13 s on a loaded core (hence ``max_work``, after which 0.604 [0.555, 0.650] against
-    greedy on that set, 0.233 s a decision, the largest still 1.20 s); over the 1,200 hands
-    of the three sets 0.588 [0.560, 0.616] and 0.599 [0.571, 0.626]. With ``max_work``
-    counting the sampler's discards (15,000), on unseen deals 100600–100799: 0.595 [0.546,
-    0.642] and 0.584 [0.535, 0.631], the largest decision 0.58 s; over the four sets (1,600
-    hands each) 0.590 [0.566, 0.614] and 0.595 [0.571, 0.619]. See docs/game-ai.md for the runs, the
-    discard-safety screens (``safety``, ``safe_rollouts``: off, no better within the noise
-    of 100 hands) and the decision study of the settings (``confidence``, twice the
-    determinizations, the particle filter: none better than the default).
+    Strength (``benchmarks/strength.py``, gin, every hand refereed by OpenSpiel, deals
+    played twice with the seats swapped): the default on unseen deals 100600–100799, 400
+    hands each, 0.595 [0.546, 0.642] against greedy and 0.584 [0.535, 0.631] against
+    OpenSpiel's simple bot, 0.21 s a decision (the largest 0.58 s); over four deal sets,
+    1,600 hands each, 0.590 [0.566, 0.614] and 0.595 [0.571, 0.619]. docs/game-ai.md holds
+    every run, the screens of the options that are off (``safety``, ``safe_rollouts``,
+    the particle filter, ``proposals``) and the decision study of the settings.
     """
 
     name = "pimc"
