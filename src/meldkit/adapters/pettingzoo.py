@@ -387,20 +387,24 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
 
     def step(self, action) -> None:
         raw = self._raw
-        if raw._legal[0] == raw._position and type(action) is int and self._has_reset \
-                and 0 <= action < raw._n_ids:  # the agent to move, observed live here
-            self._has_updated = True  # (observe kept its ids: no termination to test)
-            raw._step(raw.agent_selection, action)
-        elif self._has_reset and raw.agents:
-            self._has_updated = True
-            if type(action) is int and 0 <= action < raw._n_ids:  # what _InBounds passes
-                agent = raw.agent_selection  # (raw.step's checks, the id's done here)
+        if not self._has_reset:
+            super().step(action)  # PettingZoo's error
+        elif type(action) is int and 0 <= action < raw._n_ids:  # what _InBounds passes
+            agent = raw.agent_selection  # (raw.step's checks, the id's done here)
+            if raw._legal[0] == raw._position:  # observed live here: no termination
+                self._has_updated = True
+                raw._step(agent, action)
+            elif raw.agents:
+                self._has_updated = True
                 if raw.terminations[agent] or raw.truncations[agent]:
                     raw.step(action)
                 else:
                     raw._step(agent, action)
             else:
-                self.env.step(action)
+                super().step(action)
+        elif raw.agents:
+            self._has_updated = True
+            self.env.step(action)
         else:
             super().step(action)
 
