@@ -33,7 +33,7 @@ import time
 
 import meldkit
 from meldkit.bots import GreedyBot
-from meldkit.pimc import _GIN_PHASES, GinRollout, GinSim, PIMCBot
+from meldkit.pimc import _GIN_PHASES, GinRollout, GinSim, PIMCBot, parse_settings
 
 
 class CheatPIMC(PIMCBot):
@@ -136,10 +136,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1, help="the bots' seed (another seed: "
                     "the noise of the search itself)")
     args = ap.parse_args(argv)
-    kw = {}
-    for kv in args.param:
-        k, _, v = kv.partition("=")
-        kw[k] = float(v) if "." in v else int(v)
+    kw = parse_settings(args.param)
     t0 = time.process_time()
     data = None
     if args.cache:

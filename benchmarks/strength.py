@@ -202,16 +202,22 @@ def main(argv=None) -> int:
     ap.add_argument("--time-limit", type=float, default=None,
                     help="the bot's seconds per decision (default: the bot's own)")
     ap.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
-                    help="a keyword argument for the bot (a number), e.g. max_samples=40")
+                    help="a setting of the bot, e.g. max_samples=40 (pimc: read as the setting's kind, "
+                         "a bad one refused: meldkit.pimc.parse_settings)")
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--hands", metavar="FILE", default=None,
                     help="write each hand's result (match, seed, swap, the bot's points) to FILE, "
                          "to compare two runs on the same deals hand by hand")
     args = ap.parse_args(argv)
     hands_out = open(args.hands, "w") if args.hands else None
-    for kv in args.param:
-        k, _, v = kv.partition("=")
-        PARAMS[k] = float(v) if "." in v else int(v)
+    if args.bot == "pimc":  # each value read as its setting's kind, a bad one refused
+        from meldkit.pimc import parse_settings
+
+        PARAMS.update(parse_settings(args.param))
+    else:
+        for kv in args.param:
+            k, _, v = kv.partition("=")
+            PARAMS[k] = float(v) if "." in v else int(v)
     rows = []
     print("| pairing | hands | won-tied-lost | score [95% interval] | s / decision | bar |")
     print("|---|---:|---|---|---:|---|", flush=True)

@@ -120,3 +120,23 @@ def test_greedy_houses_places_its_cards_after_the_deck_instead_of_stealing_in_ci
         assert zero_zero(10) >= 6
     finally:
         policy.HAND_WEIGHT = weight
+
+
+@pytest.mark.parametrize("cls,name,bad,expected", [
+    (ISMCTSBot, "iterations", 0, "a whole number >= 1"),
+    (ISMCTSBot, "iterations", -1, ">= 1"),
+    (ISMCTSBot, "time_limit", -1, "a number > 0 or None"),
+    (ISMCTSBot, "c", -1, "a number >= 0"), (ISMCTSBot, "rollout_depth", 2.5, "whole"),
+    (ISMCTSBot, "score_scale", float("nan"), "a number >= 0"),
+    (ISMCTSBot, "rollout", 3, "a bot (with choose(state))"),
+    (ISMCTSBot, "evaluate", "x", "a function"),
+    (GreedyBot, "take_min", -1, "a whole number >= 0"),
+    (GreedyBot, "wild_cost", -5.0, ">= 0 or None"), (GreedyBot, "need_bonus", "x", "number"),
+    (RandomBot, "meld_first", 0, "True or False"),
+])
+def test_bots_refuse_a_setting_out_of_its_range_naming_it(cls, name, bad, expected):
+    # ISMCTSBot(iterations=0) used to fail at its first decision with "max() arg is an
+    # empty sequence"; the others took nonsense silently
+    with pytest.raises(meldkit.SetupError, match=f"{cls.__name__}: {name} must be") as e:
+        cls(**{name: bad})
+    assert expected in str(e.value)

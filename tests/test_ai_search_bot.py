@@ -297,6 +297,41 @@ def test_pimc_refuses_a_max_work_that_is_not_a_whole_number_of_units(bad):
         PIMCBot(max_work=bad)
 
 
+@pytest.mark.parametrize("name,bad,expected", [
+    ("time_limit", 0, "a number > 0 or None"), ("time_limit", -1.0, "> 0"),
+    ("max_samples", 0, "a whole number >= 1 or None"), ("top_k", 0, ">= 1"),
+    ("window", -1, "a number >= 0"), ("window", float("nan"), "a number >= 0"),
+    ("race", 2.5, "a whole number >= 1"), ("keep", -1, ">= 0"),
+    ("scale", 0.0, "> 0 or None"), ("win_weight", -1, ">= 0"),
+    ("margin", float("inf"), "a number"), ("confidence", -0.5, ">= 0"),
+    ("rollout_depth", 0, ">= 1"), ("fast", 1, "True or False"),
+    ("infer", True, "a whole number"), ("depth_back", -2, ">= 0"),
+    ("strength", "0.1", "a number"), ("select", -1.3, ">= 0"), ("proposals", 0, ">= 1"),
+    ("particles", -5, ">= 0"), ("eps", 1.5, ">= 0 and <= 1"), ("tie", -0.1, "<= 1"),
+    ("tries", 0, ">= 1"), ("safety", -8.0, ">= 0"), ("danger_samples", 0, ">= 1"),
+    ("safe_rollouts", "yes", "True or False"), ("weights", (1.0, 2.0), "four numbers"),
+    ("weights", (1.0, 2.0, -1.0, 0.0), "four numbers >= 0"),
+])
+def test_pimc_refuses_every_setting_out_of_its_range_naming_it(name, bad, expected):
+    with pytest.raises(meldkit.SetupError, match=f"PIMCBot: {name} must be .*") as e:
+        PIMCBot(**{name: bad})
+    assert expected in str(e.value) and repr(bad) in str(e.value)
+
+
+def test_pimc_settings_from_text_are_read_as_their_kind_and_a_bad_one_refused():
+    from meldkit.pimc import parse_settings
+
+    got = parse_settings(["race=50", "window=4", "safe_rollouts=0", "time_limit=None"])
+    assert got == {"race": 50, "window": 4.0, "safe_rollouts": False, "time_limit": None}
+    assert type(got["race"]) is int and PIMCBot(**got).race == 50
+    for text, words in [("rase=50", "known setting"), ("race", "key=value"),
+                        ("race=2.5", "race must be a whole number >= 1, not '2.5'"),
+                        ("eps=2", "eps must be a number >= 0 and <= 1, not 2.0"),
+                        ("fast=maybe", "fast must be True or False")]:
+        with pytest.raises(meldkit.SetupError, match=words):
+            parse_settings([text])
+
+
 def test_pimc_counts_the_samplers_selection_discards_as_work(monkeypatch):
     # the kept-hand draw's discards from hands of up to 26 cards were once uncounted and
     # made the largest decisions (0.43 s of one): each now counts two units of max_work

@@ -44,6 +44,7 @@ from ._cards import (
     rank_index,
     rank_of_kind,
 )
+from ._checks import check
 from ._errors import StuckGameError
 
 _MELDING = frozenset({MELD, ADD, RUN, EXTEND, TAKE, PICKUP})
@@ -68,6 +69,7 @@ class RandomBot:
     name = "random"
 
     def __init__(self, seed: int | None = None, meld_first: bool = True):
+        check("RandomBot", "meld_first", meld_first, "bool")
         self.rng = random.Random(seed)
         self.meld_first = meld_first
 
@@ -249,6 +251,9 @@ class GreedyBot:
 
     def __init__(self, seed: int | None = None, take_min: int = 6, wild_cost: float | None = None,
                  need_bonus: float = 1000.0):
+        check("GreedyBot", "take_min", take_min, "int", least=0)
+        check("GreedyBot", "wild_cost", wild_cost, "float", least=0, optional=True)
+        check("GreedyBot", "need_bonus", need_bonus, "float", least=0)
         self.seed = seed
         self._fallback = RandomBot(seed)
         self.take_min = take_min

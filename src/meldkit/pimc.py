@@ -65,9 +65,11 @@ import math
 import random
 import time
 
+from ._checks import check
+from ._errors import SetupError
 from .ai.resample import Determinizer, _write
 
-__all__ = ["PIMCBot"]
+__all__ = ["PIMCBot", "parse_settings"]
 
 _DRAW_TYPES = frozenset({"draw", "take", "pass", "pickup", "end", "knock"})
 _GIN_PHASES = ("first_upcard", "draw", "discard", "wall")
@@ -81,6 +83,65 @@ by default (:meth:`PIMCBot.choose`: rollout turns, counted as stock cards drawn 
 rollout, plus two for each discard the sampler's selection makes, retries included): a cap
 on the CPU of the largest decisions that does not depend on the clock. A unit of work costs
 about 30 to 40 µs at the capped decisions (the discards with seven to eleven candidates)."""
+
+
+_SETTINGS = {  # name: (kind, bounds) of PIMCBot's settings, checked on construction
+    "time_limit": ("float", dict(above=0, optional=True)),
+    "max_samples": ("int", dict(least=1, optional=True)),
+    "top_k": ("int", dict(least=1)), "window": ("float", dict(least=0)),
+    "race": ("int", dict(least=1)), "keep": ("int", dict(least=0)),
+    "scale": ("float", dict(above=0, optional=True)), "win_weight": ("float", dict(least=0)),
+    "margin": ("float", {}), "confidence": ("float", dict(least=0)),
+    "rollout_depth": ("int", dict(least=1)), "fast": ("bool", {}),
+    "infer": ("int", dict(least=1)), "depth_back": ("int", dict(least=0)),
+    "strength": ("float", dict(least=0)), "select": ("float", dict(least=0)),
+    "proposals": ("int", dict(least=1)), "particles": ("int", dict(least=0)),
+    "eps": ("float", dict(least=0, most=1)), "tie": ("float", dict(least=0, most=1)),
+    "tries": ("int", dict(least=1)), "safety": ("float", dict(least=0)),
+    "danger_samples": ("int", dict(least=1)), "safe_rollouts": ("bool", {}),
+    "max_work": ("int", dict(least=0, optional=True)),
+}
+
+
+def parse_settings(pairs) -> dict:
+    """:class:`PIMCBot` settings from ``key=value`` texts (the benchmarks' ``--param``),
+    each value read as its setting's kind; an unknown key or a bad value is refused.
+
+    >>> parse_settings(["window=4", "safety=8", "safe_rollouts=true", "max_work=none"])
+    {'window': 4.0, 'safety': 8.0, 'safe_rollouts': True, 'max_work': None}
+    """
+    out: dict = {}
+    for kv in pairs:
+        key, eq, text = kv.partition("=")
+        if key not in _SETTINGS or not eq:
+            known = ", ".join(sorted(_SETTINGS))
+            raise SetupError(f"PIMCBot: {kv!r} is not key=value with a known setting "
+                             f"(one of {known})")
+        kind, bounds = _SETTINGS[key]
+        word = text.strip().lower()
+        value: object = text  # a value that does not read as its kind is refused below
+        if word == "none":
+            value = None
+        elif kind == "bool":
+            value = {"true": True, "1": True, "false": False, "0": False}.get(word, text)
+        else:
+            try:
+                value = int(text) if kind == "int" else float(text)
+            except ValueError:
+                pass
+        check("PIMCBot", key, value, kind, **bounds)
+        out[key] = value
+    return out
+
+
+def _check_settings(given: dict) -> None:
+    """Refuse a :class:`PIMCBot` setting out of its range, naming it (``SetupError``)."""
+    for name, (kind, bounds) in _SETTINGS.items():
+        check("PIMCBot", name, given[name], kind, **bounds)
+    w = given["weights"]
+    if not (isinstance(w, (tuple, list)) and len(w) == 4 and all(
+            type(x) in (int, float) and math.isfinite(x) and x >= 0 for x in w)):
+        raise SetupError(f"PIMCBot: weights must be four numbers >= 0, not {w!r}")
 
 
 class PIMCBot:
@@ -144,6 +205,7 @@ class PIMCBot:
                  safe_rollouts: bool = False, max_work: int | None = None):
         from .bots import GreedyBot
 
+        _check_settings(locals())
         self.rng = random.Random(seed)
         self.time_limit = time_limit
         self.max_samples = max_samples
@@ -172,9 +234,6 @@ class PIMCBot:
         self.safety = safety
         self.danger_samples = danger_samples
         self.safe_rollouts = safe_rollouts
-        if max_work is not None and (type(max_work) is not int or max_work < 0):
-            raise ValueError(f"PIMCBot: max_work must be a whole number of work units, 0 "
-                             f"(no cap) or more, or None (the default), not {max_work!r}")
         self.max_work = max_work
         self._work = 0
         self._prior = None  # the gin sampler's safe discard, when it finds one

@@ -24,6 +24,8 @@ import math
 import random
 import time
 
+from .._checks import check
+from .._errors import SetupError
 from .resample import Determinizer
 
 __all__ = ["ISMCTSBot"]
@@ -52,6 +54,17 @@ class ISMCTSBot:
     def __init__(self, seed: int | None = None, iterations: int = 50,
                  time_limit: float | None = None, c: float = 0.7, rollout=None,
                  rollout_depth: int = 40, evaluate=None, score_scale: float = 0.0):
+        check("ISMCTSBot", "iterations", iterations, "int", least=1)
+        check("ISMCTSBot", "time_limit", time_limit, "float", above=0, optional=True)
+        check("ISMCTSBot", "c", c, "float", least=0)
+        check("ISMCTSBot", "rollout_depth", rollout_depth, "int", least=0)
+        check("ISMCTSBot", "score_scale", score_scale, "float", least=0)
+        if rollout is not None and not callable(getattr(rollout, "choose", None)):
+            raise SetupError(f"ISMCTSBot: rollout must be a bot (with choose(state)) or "
+                             f"None, not {rollout!r}")
+        if evaluate is not None and not callable(evaluate):
+            raise SetupError(f"ISMCTSBot: evaluate must be a function (state, player) -> "
+                             f"float, or None, not {evaluate!r}")
         self.rng = random.Random(seed)
         self.iterations = iterations
         self.time_limit = time_limit

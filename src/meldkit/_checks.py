@@ -1,0 +1,46 @@
+"""Refusals of out-of-range settings, each naming its owner, the setting and what was
+expected (the bots' constructor arguments).
+
+>>> from meldkit._checks import check
+>>> check("PIMCBot", "window", -1, "int", least=0)
+Traceback (most recent call last):
+...
+meldkit._errors.SetupError: PIMCBot: window must be a whole number >= 0, not -1
+>>> check("PIMCBot", "time_limit", None, "float", above=0, optional=True)
+"""
+
+from __future__ import annotations
+
+import math
+
+from ._errors import SetupError
+
+_WORDS = {"int": "a whole number", "float": "a number", "bool": "True or False"}
+
+
+def check(owner: str, name: str, value, kind: str, *, least: float | None = None,
+          above: float | None = None, most: float | None = None,
+          optional: bool = False) -> None:
+    """Refuse ``value`` unless it is of ``kind`` (``"int"``, ``"float"``: an int or a
+    finite float, ``"bool"``; never a bool for a number) within the bounds (``least`` and
+    ``most`` inclusive, ``above`` exclusive), or None when ``optional``; the
+    :class:`~meldkit.SetupError` names ``owner``, ``name`` and what was expected."""
+    if value is None and optional:
+        return
+    if kind == "bool":
+        ok = type(value) is bool
+    elif kind == "int":
+        ok = type(value) is int
+    else:
+        ok = type(value) in (int, float) and math.isfinite(value)
+    if ok and kind != "bool":
+        ok = ((least is None or value >= least) and (above is None or value > above)
+              and (most is None or value <= most))
+    if ok:
+        return
+    bounds = [f"{op} {b}" for op, b in ((">=", least), (">", above), ("<=", most))
+              if b is not None and kind != "bool"]
+    want = " ".join([_WORDS[kind], " and ".join(bounds)]).strip()
+    if optional:
+        want += " or None"
+    raise SetupError(f"{owner}: {name} must be {want}, not {value!r}")
