@@ -393,11 +393,29 @@ def table_spec(state) -> ObservationSpec:
     return s
 
 
-def _table_positions(state, spec: ObservationSpec) -> tuple:
-    """Where each card of ``state``'s deck counts in the vector of :func:`table_spec`
-    (by card id: in the hand, the pile, as the pile's top, in a meld of each relative
-    seat), whether each card is its own kind (gin's deck), and how the slices from
-    ``hand_sizes`` to the end are written: what :func:`table_fill` writes by."""
+class _Positions:
+    """Where each card of a deck counts in the vector of :func:`table_spec`, and how the
+    slices from ``hand_sizes`` to the end are written: what :func:`table_fill` and
+    :func:`table_seat_writer` write by (:func:`_table_positions`)."""
+
+    __slots__ = ("in_hand", "in_pile", "as_top", "in_meld", "own_kinds", "tail_byte",
+                 "pack_tail", "one_hots", "phases", "opened", "buys", "turned",
+                 "wild_rank", "two")
+
+    def __init__(self, **fields) -> None:
+        for name, value in fields.items():
+            setattr(self, name, value)
+
+
+def _table_positions(state, spec: ObservationSpec) -> _Positions:
+    """The :class:`_Positions` of ``state``'s deck in ``spec``: by card id, its slot in
+    the hand, the pile, as the pile's top and in a meld of each relative seat
+    (``in_meld[r]``); whether each card is its own kind (gin's deck); where the tail
+    starts in bytes and the ``struct`` writer of its values; the one-hot slices made so
+    far by key (``one_hots``) and the phases they name; whether the spec has the
+    ``opened`` and ``buys`` slices; the ``turned`` card's slots and the ``wild_rank``
+    slice's start (None when absent); and whether the table is two seats in two teams
+    (``two``: :func:`table_seat_writer` writes the tail by value)."""
     _, idx = kinds_index(state.kind_of)
     nk, n = len(idx), state.n_players
     at = [idx[k] for k in state.kind_of]  # the kind slot of each card id
@@ -413,17 +431,17 @@ def _table_positions(state, spec: ObservationSpec) -> tuple:
             "hand_sizes", "stock", "scores", "phase", "to_move", "knocker", "knock_value",
             "deadwood", "hand_number"]:
         raise AssertionError(f"table_spec's tail is out of order: {names[i:]}")
-    extra = (by_card(spec["turned"].start) if "turned" in spec else None,
-             spec["wild_rank"].start if "wild_rank" in spec else None)
-    phases = _table_phases(state.pack)
-    two = n == 2 and state.n_teams == 2 and "opened" not in spec and "buys" not in spec
-    return (by_card(spec["hand"].start), by_card(spec["pile"].start),
-            by_card(spec["pile_top"].start),
-            tuple(by_card(melds + r * nk) for r in range(n)),
-            state.kind_of == list(range(len(state.kind_of))),
-            4 * tail, struct.Struct(f"{spec.size - tail}f").pack_into, {},
-            phases, "opened" in spec, "buys" in spec, extra,
-            two)  # (a table of two, two teams: table_seat_writer writes the tail by value)
+    opened, buys = "opened" in spec, "buys" in spec
+    return _Positions(
+        in_hand=by_card(spec["hand"].start), in_pile=by_card(spec["pile"].start),
+        as_top=by_card(spec["pile_top"].start),
+        in_meld=tuple(by_card(melds + r * nk) for r in range(n)),
+        own_kinds=state.kind_of == list(range(len(state.kind_of))),
+        tail_byte=4 * tail, pack_tail=struct.Struct(f"{spec.size - tail}f").pack_into,
+        one_hots={}, phases=_table_phases(state.pack), opened=opened, buys=buys,
+        turned=by_card(spec["turned"].start) if "turned" in spec else None,
+        wild_rank=spec["wild_rank"].start if "wild_rank" in spec else None,
+        two=n == 2 and state.n_teams == 2 and not opened and not buys)
 
 
 _last_positions: tuple = (None, None, None)
@@ -431,7 +449,7 @@ _last_positions: tuple = (None, None, None)
 every observation asks again, so the last answer is kept (replaced whole)."""
 
 
-def _positions(state, spec: ObservationSpec) -> tuple:
+def _positions(state, spec: ObservationSpec) -> _Positions:
     global _last_positions
     last = _last_positions
     kind_of = state.kind_of
@@ -445,48 +463,49 @@ _BIT = {c: 1 << c for c in range(64)}
 _bit = _BIT.__getitem__
 
 
-def _one_hots(at: tuple, n: int, key: tuple) -> tuple[float, ...]:
+def _one_hots(at: _Positions, n: int, key: tuple) -> tuple[float, ...]:
     """The ``phase``, ``to_move`` and ``knocker`` slices of ``key`` (the phase, the seat
     to move and the knocker relative to the observer; -1: none), kept in ``at``."""
     phase, mover, knocker = key
-    made = (*(float(phase == x) for x in at[8]),
+    made = (*(float(phase == x) for x in at.phases),
             *(float(phase != "over" and mover == r) for r in range(n)),
             *(float(knocker == r) for r in range(n)))
-    at[7][key] = made
+    at.one_hots[key] = made
     return made
 
 
-def _write_tail(state, p: int, view: memoryview, at: tuple, deadwood: int) -> None:
+def _write_tail(state, p: int, view: memoryview, at: _Positions, deadwood: int) -> None:
     """Write the slices from ``hand_sizes`` to the end (each seat's hand size … buys) in
     one call, every value of them (``at``: :func:`_table_positions`; ``view``: the
     vector as bytes)."""
     n, knocker, kv = state.n_players, state.knocker, state.knock_value
-    if n == 2 and state.n_teams == 2 and not (at[9] or at[10]):  # (the seats and teams
-        # relative to the observer without rotated lists: the other is 1 - p)
+    if at.two:  # (the seats and teams relative to the observer without rotated lists:
+        # the other is 1 - p)
         hands, score, t0 = state.hands, state.scores, state.team_of[p]
         key = (state.phase, state.current != p, -1 if knocker is None else knocker != p)
-        at[6](view, at[5], len(hands[p]), len(hands[1 - p]), len(state.stock), score[t0],
-              score[1 - t0], *(at[7].get(key) or _one_hots(at, 2, key)),
-              -1 if kv is None else kv, deadwood, state.hand_number)
+        at.pack_tail(view, at.tail_byte, len(hands[p]), len(hands[1 - p]), len(state.stock),
+                     score[t0], score[1 - t0],
+                     *(at.one_hots.get(key) or _one_hots(at, 2, key)),
+                     -1 if kv is None else kv, deadwood, state.hand_number)
         return
     sizes = list(map(len, state.hands))
     t0, score = state.team_of[p], state.scores
     key = (state.phase, (state.current - p) % n, -1 if knocker is None else (knocker - p) % n)
-    rear = (((state.opened[p:] + state.opened[:p]) if at[9] else []) + (
-        (state.buys[p:] + state.buys[:p]) if at[10] else [])) if at[9] or at[10] else ()
-    at[6](view, at[5], *sizes[p:], *sizes[:p], len(state.stock), *score[t0:], *score[:t0],
-          *(at[7].get(key) or _one_hots(at, n, key)), -1 if kv is None else kv, deadwood,
-          state.hand_number, *rear)
+    rear = (((state.opened[p:] + state.opened[:p]) if at.opened else []) + (
+        (state.buys[p:] + state.buys[:p]) if at.buys else [])) if at.opened or at.buys else ()
+    at.pack_tail(view, at.tail_byte, *sizes[p:], *sizes[:p], len(state.stock), *score[t0:],
+                 *score[:t0], *(at.one_hots.get(key) or _one_hots(at, n, key)),
+                 -1 if kv is None else kv, deadwood, state.hand_number, *rear)
 
 
 def table_fill(state, p: int, spec: ObservationSpec, out: array) -> None:
     """Write what seat ``p`` sees into ``out`` (zeros, laid out by :func:`table_spec`)."""
     at = _positions(state, spec)
-    in_hand, in_pile, as_top, in_meld = at[:4]
+    in_hand, in_pile, as_top, in_meld = at.in_hand, at.in_pile, at.as_top, at.in_meld
     n = state.n_players
     hand = state.hands[p]
     pile = state.pile
-    if at[4]:  # a card its own kind: each count is 0 or 1
+    if at.own_kinds:  # a card its own kind: each count is 0 or 1
         for c in hand:
             out[in_hand[c]] = 1
         for c in pile:
@@ -510,7 +529,7 @@ def table_fill(state, p: int, spec: ObservationSpec, out: array) -> None:
     if pile:
         out[as_top[pile[-1]]] = 1
     _write_tail(state, p, memoryview(out).cast("B"), at, deadwood)
-    turned, wild_rank = at[11]
+    turned, wild_rank = at.turned, at.wild_rank
     if turned is not None and state.turned is not None:  # turn.stock_card: turned
         out[turned[state.turned]] = 1
     if wild_rank is not None and state.rules.wild_rank is not None:  # cards.turned_wild
@@ -538,7 +557,7 @@ def table_seat_writer(state, p: int, spec: ObservationSpec, out: array):
     at = _positions(state, spec)
     view = memoryview(out).cast("B")
     zeros = bytes(len(view))
-    if not at[4] or at[11] != (None, None):  # counts, or a turned card between the card
+    if not at.own_kinds or at.turned is not None or at.wild_rank is not None:  # counts, or a turned card between the card
         # slices (turn.stock_card, cards.turned_wild): written afresh
 
         def write_afresh(s) -> None:
@@ -550,13 +569,13 @@ def table_seat_writer(state, p: int, spec: ObservationSpec, out: array):
     mv = memoryview(out)  # (a float written through it costs half an array item's write)
     hand_at, pile_at, top_at, meld_at = (spec[x].start for x in (
         "hand", "pile", "pile_top", "melds"))
-    bit, two = _bit, at[12]
+    bit, two = _bit, at.two
     if two:
         sizes_at, stock_at, scores_at, phase_at, move_at, knock_at, kv_at, dw_at, \
             number_at = (spec[x].start for x in (
                 "hand_sizes", "stock", "scores", "phase", "to_move", "knocker",
                 "knock_value", "deadwood", "hand_number"))
-        phase_index = {x: i for i, x in enumerate(at[8])}.get
+        phase_index = {x: i for i, x in enumerate(at.phases)}.get
         q, t = 1 - p, state.team_of[p]  # (the seating is the table's)
     # what the buffer holds (the record): nothing yet, then the last state written
     hand_l: list = []
