@@ -31,9 +31,9 @@ PACKAGE = "meldkit"
 LAYERS: list[tuple[str, list[str]]] = [
     # 0: imports nothing above itself; most import nothing of meldkit at all
     # (kernel/__init__ imports nothing; _pack_limits: the work bounds and YAML guards)
-    ("leaves", ["_errors", "_checks", "_cards", "notation", "_actions", "saves", "_schema", "_pack",
-                "_pack_limits", "_liveness", "_seating", "_registry", "_stacking", "records", "kernel",
-                "kernel.melds", "kernel.scoring"]),
+    ("leaves", ["_errors", "_checks", "_cards", "notation", "_actions", "saves", "_schema",
+                "_pack", "_pack_limits", "_liveness", "_seating", "_registry", "_stacking",
+                "records", "kernel", "kernel.melds", "kernel.scoring"]),
     # 1: the game-state contract and the AI services written against it alone
     ("contract", ["_game", "ai", "ai.*"]),
     # 2: the kernels: compiled rules, phases, meld models, their AI hooks and greedy play

@@ -557,8 +557,9 @@ def table_seat_writer(state, p: int, spec: ObservationSpec, out: array):
     at = _positions(state, spec)
     view = memoryview(out).cast("B")
     zeros = bytes(len(view))
-    if not at.own_kinds or at.turned is not None or at.wild_rank is not None:  # counts, or a turned card between the card
-        # slices (turn.stock_card, cards.turned_wild): written afresh
+    if not at.own_kinds or at.turned is not None or at.wild_rank is not None:
+        # counts, or a turned card between the card slices (turn.stock_card,
+        # cards.turned_wild): written afresh
 
         def write_afresh(s) -> None:
             view[:] = zeros
