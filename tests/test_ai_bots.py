@@ -93,7 +93,7 @@ def test_tournament_worker_processes_give_the_same_result_as_one(capsys):
     assert main(["tournament", "gin_rummy", "--bots", "random,greedy", "--games", "4",
                  "--jobs", "2", "--no-ratings"]) == 0
     assert "random vs greedy" in capsys.readouterr().out
-    with pytest.raises(ValueError, match="jobs: expected 0"):
+    with pytest.raises(ValueError, match="jobs must be a whole number >= 0"):
         run_tournament("gin_rummy", ["random", "greedy"], games=1, jobs=-1)
     assert main(["tournament", "gin_rummy", "--bots", "random,greedy", "--jobs", "-1"]) == 2
     assert "--jobs" in capsys.readouterr().err
@@ -140,3 +140,15 @@ def test_bots_refuse_a_setting_out_of_its_range_naming_it(cls, name, bad, expect
     with pytest.raises(meldkit.SetupError, match=f"{cls.__name__}: {name} must be") as e:
         cls(**{name: bad})
     assert expected in str(e.value)
+
+
+@pytest.mark.parametrize("name,bad", [("games", 0), ("games", -3), ("games", 1.5),
+                                      ("players", 0), ("max_actions", 0), ("jobs", True),
+                                      ("retries", -1)])
+def test_run_tournament_refuses_a_setting_out_of_its_range_before_any_game(name, bad):
+    # games=-3 and retries=-1 were taken (no games, or no retry), games=1.5 raised a bare
+    # TypeError from range()
+    from meldkit.tournament import run_tournament
+
+    with pytest.raises(meldkit.SetupError, match=f"run_tournament: {name} must be"):
+        run_tournament("gin_rummy", ["random", "greedy"], ratings=False, **{name: bad})

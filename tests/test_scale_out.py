@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 from processes import children, meldkit_process, running
 
+import meldkit
 from meldkit import load_pack
 from meldkit._sim_backends import _Backend, run_games
 from meldkit.cli import main
@@ -495,3 +496,12 @@ def test_record_lines_are_compact_json_with_the_game_number():
     line = record_line(r)
     assert line.endswith(b"\n") and line.count(b"\n") == 1
     assert json.loads(line)["game"] == 0
+
+
+@pytest.mark.parametrize("name,bad", [("games", -1), ("games", 2.5), ("jobs", -2),
+                                      ("batch", 0), ("retries", -1), ("first", -1),
+                                      ("first", 3)])
+def test_simulate_refuses_a_setting_out_of_its_range_before_any_game(name, bad):
+    # jobs=-2 and retries=-1 were taken silently, games=2.5 raised a bare TypeError
+    with pytest.raises(meldkit.SetupError, match=f"simulate: .*{name}"):
+        simulate("gin_rummy", 2, **{"games": 2, name: bad})

@@ -31,7 +31,8 @@ from typing import Any
 
 import attrs
 
-from ._errors import MeldkitError, PackProblem, RulePackError
+from ._checks import check
+from ._errors import MeldkitError, PackProblem, RulePackError, SetupError
 from ._loader import RulePack, load_pack, load_pack_text
 from ._sim_backends import make_backend, run_games
 from .bots import StuckGameError, make_bot, play_game
@@ -274,7 +275,8 @@ def simulate(pack: RulePack | str | os.PathLike, players: int, games: int, seed:
     16 games each).  The records are the same for any ``jobs``, ``ray``, ``batch`` and
     ``first``: a run resumed at ``first`` continues exactly where the first games left off.
     A batch lost with its worker is played again, up to ``retries`` times.  Closing the
-    iterator stops the workers.
+    iterator stops the workers.  A setting out of its kind or range (``games=2.5``,
+    ``jobs=-2``) is refused with a :class:`~meldkit.SetupError` naming it, before any game.
 
     >>> [r.game for r in simulate("pony_tail", 4, games=6, seed=1, first=4)]
     [4, 5]
@@ -286,10 +288,14 @@ def simulate(pack: RulePack | str | os.PathLike, players: int, games: int, seed:
     bots = tuple(bots)
     for name in set(bots):
         make_bot(name)  # an unknown name fails here, before any game is played
-    if not 0 <= first <= games:
-        raise ValueError(f"the first game ({first}) is outside the run's {games} games")
-    if batch is not None and batch < 1:
-        raise ValueError(f"the batch size must be 1 or more, got {batch}")
+    check("simulate", "games", games, "int", least=0)
+    check("simulate", "jobs", jobs, "int", least=0)
+    check("simulate", "batch", batch, "int", least=1, optional=True)
+    check("simulate", "retries", retries, "int", least=0)
+    check("simulate", "first", first, "int", least=0)
+    if first > games:
+        raise SetupError(f"simulate: the first game ({first}) is outside the run's {games} "
+                         f"games")
     new_game(pack, players=players, seed=seed, options=options)  # a bad table fails here
     if first == games:
         return (r for r in ())  # an empty generator: it has close() like the others

@@ -24,6 +24,7 @@ import math
 from dataclasses import dataclass, field
 
 import meldkit
+from meldkit._checks import check
 from meldkit._errors import StuckGameError
 from meldkit._sim_backends import DEFAULT_RETRIES, make_backend, run_games
 from meldkit.bots import make_bot, play_game
@@ -136,15 +137,20 @@ def run_tournament(pack, bots: list[str], games: int = 20, players: int | None =
     and ratings in game order (pair by pair, as :func:`itertools.combinations` lists
     them).  A game lost with its worker is played again, up to ``retries`` times (then
     :class:`~meldkit._sim_backends.WorkerLostError`); an exception, Ctrl-C included, stops
-    the workers.  ``progress(a, b, done, games)`` is called after each game of each pair."""
+    the workers.  ``progress(a, b, done, games)`` is called after each game of each pair.
+    A setting out of its kind or range is refused with a :class:`~meldkit.SetupError`
+    naming it, before any game."""
     if not isinstance(pack, meldkit.RulePack):
         pack = meldkit.load_pack(pack)
     if len(bots) < 2:
         raise ValueError("a tournament needs at least two bots")
     if len(set(bots)) != len(bots):
         raise ValueError("name each bot once")
-    if not isinstance(jobs, int) or jobs < 0:
-        raise ValueError(f"jobs: expected 0 (one per CPU) or more, got {jobs!r}")
+    check("run_tournament", "games", games, "int", least=1)
+    check("run_tournament", "players", players, "int", least=1, optional=True)
+    check("run_tournament", "max_actions", max_actions, "int", least=1)
+    check("run_tournament", "jobs", jobs, "int", least=0)  # 0: one per CPU
+    check("run_tournament", "retries", retries, "int", least=0)
     n = players or pack.spec.players.min
     model = _rating_model() if ratings else None
     rated = {b: model.rating(name=b) for b in bots} if model else {}
