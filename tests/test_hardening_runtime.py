@@ -728,3 +728,48 @@ def test_a_stacked_deck_that_cannot_be_dealt_is_refused_with_the_place(pack, pla
 
     with pytest.raises(SetupError, match=re.escape(says)):
         stacked_game(pack, players, **kw)
+
+
+# ------------------------------------------------------------------ the library's arguments
+# (a caller's arguments are untrusted too: each bad one refused, named, before any work)
+
+@pytest.mark.parametrize("pack,players", [("gin_rummy", 2), ("pony_tail", 4), ("houses", 4)])
+@pytest.mark.parametrize("kw,message", [
+    (dict(options=3), "options must be a dict of game options"),
+    (dict(options=[("partners", True)]), "options must be a dict"),
+    (dict(deck_order="AS KS"), "deck_order must be a list of card codes"),
+    (dict(deck_order=5), "deck_order must be a list of card codes"),
+    (dict(deck_order=[1, 2]), "deck_order must be a list of card codes"),
+])
+def test_new_game_refuses_options_or_a_deck_order_of_the_wrong_shape(pack, players, kw,
+                                                                     message):
+    # options=3 raised a bare TypeError ('int' object is not iterable)
+    with pytest.raises(SetupError, match=message):
+        meldkit.new_game(pack, players=players, seed=1, **kw)
+
+
+def test_new_game_reads_a_deck_order_given_as_any_iterable_once():
+    g = meldkit.new_game("gin_rummy", players=2, seed=1, deck_order=iter(["AS", "KS"]))
+    assert g.deck_order == ["AS", "KS"]
+
+
+@pytest.mark.parametrize("pack,players", [("gin_rummy", 2), ("rummy", 4), ("pony_tail", 4),
+                                          ("houses", 4)])
+def test_a_seat_given_as_a_bool_is_refused_on_every_engine_and_path(pack, players):
+    # the table kernel's view(True) answered as seat 1 (isinstance(True, int))
+    g = meldkit.new_game(pack, players=players, seed=1)
+    for ask in (g.view, g.observation, g.information_state, g.resample):
+        with pytest.raises(SetupError, match="player must be a seat 0..*, not True"):
+            ask(True)
+
+
+@pytest.mark.parametrize("bad", [53, -1, True, 2.0, "AS"])
+def test_card_code_refuses_what_is_not_a_card_kind(bad):
+    # card_code(99) raised IndexError and card_code(True) answered 'AD'
+    with pytest.raises(ValueError, match="is not a card kind"):
+        meldkit.card_code(bad)
+
+
+def test_score_hand_refuses_arguments_of_the_wrong_type_naming_them():
+    with pytest.raises(TypeError, match="score_hand takes the pack's Rules .* not str and int"):
+        meldkit.score_hand("gin_rummy", 5)

@@ -138,4 +138,9 @@ def new_game(
         import secrets
 
         seed = secrets.randbits(128)
+    if deck_order is not None and not isinstance(deck_order, (str, bytes)):
+        try:
+            deck_order = list(deck_order)  # any iterable of codes, read once
+        except TypeError:
+            pass  # not iterable: refused, named, with the other setup checks
     return engine_for(pack)._new(pack, players, seed, options, deck_order)

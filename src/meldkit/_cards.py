@@ -55,7 +55,15 @@ def kind_of_code(code: str) -> int:
 
 
 def card_code(kind: int) -> str:
-    """The text code of a card kind (``"QH"``, ``"JK"``)."""
+    """The text code of a card kind (``"QH"``, ``"JK"``): 0 … 51 by rank then suit, 52 the
+    joker; anything else is refused with a ``ValueError`` naming it.
+
+    >>> card_code(0), card_code(47), card_code(52)
+    ('AC', 'QS', 'JK')
+    """
+    if type(kind) is not int or not 0 <= kind <= JOKER_KIND:
+        raise ValueError(f"{kind!r} is not a card kind (expected a whole number 0..51, or "
+                         f"{JOKER_KIND} for the joker)")
     if kind == JOKER_KIND:
         return "JK"
     return RANKS[kind // 4] + SUITS[kind % 4]

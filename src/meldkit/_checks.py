@@ -44,3 +44,16 @@ def check(owner: str, name: str, value, kind: str, *, least: float | None = None
     if optional:
         want += " or None"
     raise SetupError(f"{owner}: {name} must be {want}, not {value!r}")
+
+
+def check_seat(player, n_players: int) -> None:
+    """Refuse ``player`` unless it is a seat ``0 .. n_players - 1`` (an int, never a
+    bool), with a :class:`~meldkit.SetupError` naming what was given.
+
+    >>> check_seat(True, 2)
+    Traceback (most recent call last):
+    ...
+    meldkit._errors.SetupError: player must be a seat 0..1, not True
+    """
+    if type(player) is not int or not 0 <= player < n_players:
+        raise SetupError(f"player must be a seat 0..{n_players - 1}, not {player!r}")

@@ -23,6 +23,14 @@ from ._seating import seating
 SAVE_FORMAT = "meldkit-save/1"
 
 
+def _iterable(x) -> tuple:
+    """``x`` as a tuple, or ``(None,)`` (no card code) when it is not iterable."""
+    try:
+        return tuple(x)
+    except TypeError:
+        return (None,)
+
+
 class GameState:
     """A game in progress; create one with :func:`meldkit.new_game`.
 
@@ -150,6 +158,15 @@ class GameState:
                deck_order: list[str] | None) -> dict:
         """Check and store what every new game has (seats, teams, seed, options); returns
         the options.  Raises :class:`~meldkit.SetupError` naming the bad value."""
+        if options is not None and not isinstance(options, dict):
+            raise SetupError(f"options must be a dict of game options "
+                             f"({', '.join(sorted(self.GAME_OPTIONS))}) or None, not "
+                             f"{options!r}")
+        if deck_order is not None:
+            codes = (None,) if isinstance(deck_order, (str, bytes)) else _iterable(deck_order)
+            if not all(isinstance(c, str) for c in codes):
+                raise SetupError(f"deck_order must be a list of card codes (top first) or "
+                                 f"None, not {deck_order!r}")
         options = dict(options or {})
         unknown = set(options) - self.GAME_OPTIONS
         if unknown:

@@ -184,6 +184,9 @@ def sheet_items(rules: Rules) -> tuple[tuple[Item, ...] | None, ...]:
 def score_hand(rules: Rules, final: HandFinal) -> list[TeamScore]:
     """Score every team for a hand that ended as ``final`` describes (the scoring pass,
     :func:`meldkit.kernel.scoring.score`, without the plugin's adjustments)."""
+    if not isinstance(rules, Rules) or not isinstance(final, HandFinal):
+        raise TypeError(f"score_hand takes the pack's Rules (meldkit.Rules.of(pack)) and a "
+                        f"HandFinal, not {type(rules).__name__} and {type(final).__name__}")
     if final.void:
         return void_lines(final)
     if final.sides:

@@ -36,6 +36,7 @@ from ._actions import (
     Reason,  # noqa: F401 - re-exported: meldkit._state.Reason
 )
 from ._cards import N_RANKS, RANKS, card_code, kind_of_code, rank_of_kind
+from ._checks import check_seat
 from ._errors import SetupError
 from ._game import GameState, call_hook
 from ._liveness import no_progress
@@ -462,8 +463,7 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
         """What ``player`` may see, as JSON-able data: their own hand, every public zone,
         and only the sizes of hidden ones (stock, other hands, reserves, the pile below
         its top)."""
-        if type(player) is not int or not 0 <= player < self.n_players:
-            raise SetupError(f"player must be a seat 0..{self.n_players - 1}, not {player!r}")
+        check_seat(player, self.n_players)
         # Built for speed (see _view_seat_templates): the records copied from templates and
         # filled in, one pass over the sides and one over the seats, every list and dict new
         # (a caller may change its view); the same records, key for key, as written out

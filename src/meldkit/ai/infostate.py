@@ -24,6 +24,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from .._checks import check_seat
+
 if TYPE_CHECKING:
     from .._game import GameState
 
@@ -289,6 +291,4 @@ def information_state_afresh(state: GameState, player: int) -> dict[str, Any]:
 
 
 def _check_player(state: GameState, player) -> None:
-    if not isinstance(player, int) or isinstance(player, bool) \
-            or not 0 <= player < state.n_players:
-        raise ValueError(f"player must be a seat 0..{state.n_players - 1}, not {player!r}")
+    check_seat(player, state.n_players)

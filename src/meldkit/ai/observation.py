@@ -20,6 +20,8 @@ from __future__ import annotations
 from array import array
 from typing import TYPE_CHECKING
 
+from .._checks import check_seat
+
 if TYPE_CHECKING:
     from .._game import GameState
 
@@ -163,9 +165,7 @@ def writer_parts(state: GameState) -> tuple:
 
 
 def _check_player(state, player) -> None:
-    if not isinstance(player, int) or isinstance(player, bool) \
-            or not 0 <= player < state.n_players:
-        raise ValueError(f"player must be a seat 0..{state.n_players - 1}, not {player!r}")
+    check_seat(player, state.n_players)
 
 
 def _layout(state) -> tuple:

@@ -35,6 +35,8 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from .._checks import check_seat
+
 if TYPE_CHECKING:
     from .._game import GameState
 
@@ -62,9 +64,7 @@ class Determinizer:
     """Samples states consistent with ``player``'s information in ``state``."""
 
     def __init__(self, state: GameState, player: int):
-        if not isinstance(player, int) or isinstance(player, bool) \
-                or not 0 <= player < state.n_players:
-            raise ValueError(f"player must be a seat 0..{state.n_players - 1}, not {player!r}")
+        check_seat(player, state.n_players)
         self.state = state
         self.player = player
         self.unordered: frozenset[int] = frozenset()

@@ -21,6 +21,7 @@ from typing import Any
 import attrs
 
 from .._actions import Action, Reason
+from .._checks import check_seat
 from .._errors import NotationError, SetupError
 from .._game import GameState
 from ..records import HandResult, totals
@@ -529,8 +530,7 @@ class HousesState(GameState):
     def view(self, player: int) -> dict[str, Any]:
         """What ``player`` sees: their hand, every group and removed group, and only the
         number of cards in the deck, other hands and passed cards."""
-        if type(player) is not int or not 0 <= player < self.n_players:
-            raise SetupError(f"player must be a seat 0..{self.n_players - 1}, not {player!r}")
+        check_seat(player, self.n_players)
         # Built for speed (see _seat_templates): one pass over the seats, the same records
         # as written out key by key, every list and dict new (a caller may change its view).
         r = self.rules

@@ -42,6 +42,7 @@ from .._cards import (
     rank_of_kind,
     run_order,
 )
+from .._checks import check_seat
 from .._errors import NotationError, PluginError, SaveError, SetupError
 from .._game import GameState, call_hook
 from .._liveness import IDLE_ENDINGS, no_progress
@@ -2315,8 +2316,7 @@ class TableModel:
         """What ``player`` may see, as JSON-able data: their own hand, the sizes of the
         others, the melds on the table, the discard pile (face up), the stock's size — and,
         under ``"plugin"``, what the pack's plugin's ``view(state, player)`` adds."""
-        if not isinstance(player, int) or not 0 <= player < self.n_players:
-            raise ValueError(f"player must be a seat 0..{self.n_players - 1}, not {player!r}")
+        check_seat(player, self.n_players)
         team_of, kinds, scores = self.team_of, self.rules.kinds, self.scores
         sizes = [len(h) for h in self.hands]
         sides = [{"side": t, "seats": [], "score": scores[t]} for t in range(self.n_teams)]
