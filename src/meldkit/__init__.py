@@ -122,6 +122,8 @@ def new_game(
     game options (``partners``: play in partnerships where the pack makes them optional;
     ``first_player``: the seat that starts, instead of a draw by lot). ``deck_order``
     stacks the top of the first hand's deck (card codes, top first); the rest is shuffled.
+    Each argument is checked before anything is dealt: a bad one is refused with a
+    :class:`SetupError` that names it and what was expected.
 
     >>> g = new_game("pony_tail", players=4, seed=3, options={"first_player": 0})
     >>> g.current_player
