@@ -318,6 +318,15 @@ def test_pimc_refuses_every_setting_out_of_its_range_naming_it(name, bad, expect
     assert expected in str(e.value) and repr(bad) in str(e.value)
 
 
+def test_pimc_checks_every_setting_it_takes():
+    import inspect
+
+    from meldkit.pimc import _SETTINGS
+
+    taken = set(inspect.signature(PIMCBot).parameters) - {"seed", "weights"}
+    assert taken == set(_SETTINGS)  # a new setting needs its kind and range in the table
+
+
 def test_pimc_settings_from_text_are_read_as_their_kind_and_a_bad_one_refused():
     from meldkit.pimc import parse_settings
 

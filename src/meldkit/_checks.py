@@ -1,5 +1,6 @@
-"""Refusals of out-of-range settings, each naming its owner, the setting and what was
-expected (the bots' constructor arguments).
+"""Refusals of the library's own arguments out of kind or range, each a
+:class:`~meldkit.SetupError` naming the owner, the argument and what was expected: the
+bots' settings, ``simulate``'s and ``run_tournament``'s, and a seat asked about.
 
 >>> from meldkit._checks import check
 >>> check("PIMCBot", "window", -1, "int", least=0)
