@@ -23,14 +23,6 @@ from ._seating import seating
 SAVE_FORMAT = "meldkit-save/1"
 
 
-def _iterable(x) -> tuple:
-    """``x`` as a tuple, or ``(None,)`` (no card code) when it is not iterable."""
-    try:
-        return tuple(x)
-    except TypeError:
-        return (None,)
-
-
 class GameState:
     """A game in progress; create one with :func:`meldkit.new_game`.
 
@@ -162,11 +154,10 @@ class GameState:
             raise SetupError(f"options must be a dict of game options "
                              f"({', '.join(sorted(self.GAME_OPTIONS))}) or None, not "
                              f"{options!r}")
-        if deck_order is not None:
-            codes = (None,) if isinstance(deck_order, (str, bytes)) else _iterable(deck_order)
-            if not all(isinstance(c, str) for c in codes):
-                raise SetupError(f"deck_order must be a list of card codes (top first) or "
-                                 f"None, not {deck_order!r}")
+        if deck_order is not None and not (isinstance(deck_order, (list, tuple)) and all(
+                isinstance(c, str) for c in deck_order)):
+            raise SetupError(f"deck_order must be a list of card codes (top first) or None, "
+                             f"not {deck_order!r}")
         options = dict(options or {})
         unknown = set(options) - self.GAME_OPTIONS
         if unknown:
