@@ -489,3 +489,25 @@ def test_pimc_caps_a_decisions_work_whatever_the_clock(monkeypatch):
     monkeypatch.setattr(pimc.time, "process_time", lambda: float(next(ticks)))
     rushed = PIMCBot(seed=9, max_work=3000)
     assert rushed.choose(g) == a and rushed.last_samples == capped.last_samples
+
+
+def test_gin_endings_benchmark_names_each_hands_ending_from_the_bots_side(capsys):
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "gin_endings.py"
+    spec = importlib.util.spec_from_file_location("gin_endings", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert mod.main(["--deals", "3", "--bot", "greedy"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    hands, totals = lines[:6], lines[6:]
+    assert sum(int(t.rpartition(": ")[2]) for t in totals) == 6
+    for line in hands:
+        seed, swap, *how, _, _, points, _ = line.split()
+        how = " ".join(how)
+        assert how.split()[0] in {"bot", "opp", "wall"}
+        if how in ("bot knock", "bot gin", "opp undercut"):
+            assert int(points) > 0
+        if how in ("opp knock", "opp gin", "bot undercut"):
+            assert int(points) < 0
