@@ -259,6 +259,9 @@ def test_the_guard_costs_little_on_a_real_pack() -> None:
     ("game:\n  target: " + "9" * 5000 + "\n", (2, 11), "5000 characters"),
     ("name: a\x00b\n", (1, 8), "U+0000"),
     ("\x00", (1, 1), "U+0000"),
+    # an anchor set twice: ruamel only warned on standard error (ReusedAnchorWarning)
+    ("a: &x 1\nb: &x 2\n", (2, 4), "the anchor &x is set again (first at line 1, column 4)"),
+    ("deal: &d {hand: 5}\ngame: &d {target: 9}\n", (2, 7), "anchor &d is set again"),
 ])
 def test_yaml_the_format_does_not_take_is_a_located_error(text, where, words) -> None:
     problem = only_problem(text)

@@ -259,6 +259,7 @@ scenarios:
          "e: [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d, *d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n",
          "s.yaml:5:"),
         ("scenarios: !!python/object:os.system [ls]\n", "s.yaml:1:"),
+        ("a: &t [x]\nscenarios: &t []\n", "s.yaml:2:12: the anchor &t is set again"),
     ],
 )
 def test_a_bad_scenario_file_is_reported_where_written_never_as_a_traceback(text, expected):

@@ -158,20 +158,32 @@ def load_yaml(text: str, *, max_nodes: int = MAX_NODES, max_depth: int = MAX_DEP
     _precheck(text, max_depth, max_bytes)
     guard = _EventGuard(max_nodes, max_depth)
     yaml = YAML(typ="rt")
-    base = yaml.Parser
-
-    class GuardedParser(base):  # every event the composer takes passes the guard
-        def get_event(self):
-            event = super().get_event()
-            if event is not None:
-                guard.see(event)
-            return event
-
-    yaml.Parser = GuardedParser
+    yaml.Parser = guarded_parser(yaml.Parser, guard.see, guard.anchor)
     try:
         return yaml.load(text)
     except NotImplementedError as exc:
         raise _comment_overlap(exc) from None
+
+
+def guarded_parser(base: type, see, peek) -> type:
+    """A subclass of ruamel's parser ``base`` that passes every event the composer takes
+    to ``see`` and every event it peeks at to ``peek`` (the composer reads a node's
+    anchor on a peek, before it takes the event)."""
+
+    class GuardedParser(base):  # type: ignore[misc,valid-type]
+        def get_event(self):
+            event = super().get_event()
+            if event is not None:
+                see(event)
+            return event
+
+        def peek_event(self):
+            event = super().peek_event()
+            if event is not None:
+                peek(event)
+            return event
+
+    return GuardedParser
 
 
 def _precheck(text: str, max_depth: int, max_bytes: int) -> None:
@@ -191,6 +203,20 @@ class _EventGuard:
         # per open collection: [anchor, values before it, depth before it, deepest inside]
         self.open: list[list] = []
         self.anchors: dict[str, tuple[int, int]] = {}  # anchor -> (values, depth) it repeats
+        self.defined: dict[str, tuple[int, int]] = {}  # anchor -> (line, column) it is set
+
+    def anchor(self, event) -> None:
+        """Refuse an anchor set a second time (at another place than the first), before
+        ruamel's composer sees it (it only warns, on standard error, and an alias then
+        names the later node)."""
+        name = getattr(event, "anchor", None)
+        if name is None or isinstance(event, AliasEvent):
+            return
+        first = self.defined.setdefault(name, _at(event))
+        if first != _at(event):
+            raise Refused(f"the anchor &{name} is set again (first at line {first[0]}, "
+                          f"column {first[1]}): an alias would name the later one; give "
+                          f"each anchor its own name", *_at(event))
 
     def see(self, event) -> None:
         open_ = self.open
@@ -200,6 +226,7 @@ class _EventGuard:
             else:
                 size, deep = 1, 0
                 _check_node(event)
+                self.anchor(event)
             self.nodes += size
             if self.nodes > self.max_nodes:
                 what = "after expanding aliases " if isinstance(event, AliasEvent) else ""

@@ -831,23 +831,18 @@ def _load_yaml(text: str) -> Any:
     the first refusal stops the build (``_pack_limits.Refused``)."""
     from ruamel.yaml import YAML
 
-    from ._pack_limits import _comment_overlap, _EventGuard, _precheck
+    from ._pack_limits import _comment_overlap, _EventGuard, _precheck, guarded_parser
 
     _precheck(text, MAX_DEPTH, MAX_FILE_BYTES)
     guard = _EventGuard(MAX_VALUES, MAX_DEPTH)
     counter = _Counter()
     yaml = YAML(typ="rt")
-    base = yaml.Parser
 
-    class GuardedParser(base):  # type: ignore[misc,valid-type]
-        def get_event(self) -> Any:
-            event = super().get_event()
-            if event is not None:
-                guard.see(event)
-                counter.see(event)
-            return event
+    def see(event: Any) -> None:
+        guard.see(event)
+        counter.see(event)
 
-    yaml.Parser = GuardedParser
+    yaml.Parser = guarded_parser(yaml.Parser, see, guard.anchor)
     try:
         return yaml.load(text)
     except NotImplementedError as exc:  # a comment layout ruamel cannot keep
