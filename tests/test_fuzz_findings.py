@@ -202,3 +202,95 @@ def test_a_game_whose_totals_stop_rising_ends_though_hands_go_out(monkeypatch, t
     assert game.is_over and 12 <= len(game.hand_results) <= 60
     assert game.hand_results[-1].ended_by in ("went_out", "no_progress")
     assert meldkit.GameState.from_json(game.to_json(), pack=pack) == game
+
+
+def _round_trips(pack, players: int, seed: int, decisions: int = 150) -> None:
+    """Random decisions on a new game, each position saved and loaded back equal."""
+    import random
+
+    game = meldkit.new_game(pack, players=players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(decisions):
+        if game.is_over:
+            break
+        text = game.to_json()
+        assert meldkit.GameState.from_json(text, pack=pack).to_json() == text
+        game.apply(rng.choice(game.legal_actions()))
+
+
+@pytest.mark.parametrize("value", [1_000_000, -50])
+def test_card_values_at_the_bounds_play_and_every_save_loads_back(value):
+    """fuzz_packs (stop 32): ``cards.values`` took any int (2**40), and a save then refused
+    its own game's points laid (``laid``, bounded 0 to 10**7, and so also any negative
+    value) and final deadwood (0 to 10**6). A card now counts at most MAX_CARD_VALUE
+    either way, and saves hold any total of such cards."""
+    pack = meldkit.load_pack_text(f"extends: rummy_500\ncards:\n  values:\n    '10': {value}\n"
+                                  f"    '9': {value}\n", filename="values.yaml")
+    for seed in range(4):
+        _round_trips(pack, 2, seed)
+
+
+def test_a_card_value_past_the_bound_is_refused_where_written():
+    with pytest.raises(meldkit.RulePackError) as e:
+        meldkit.load_pack_text("extends: rummy_500\ncards:\n  values:\n    J: 0\n"
+                               "    '10': 1099511627776\n", filename="values.yaml")
+    (problem,) = e.value.problems
+    assert (problem.line, problem.col, problem.path) == (5, 5, "cards.values.10")
+    assert "expected -1000000 to 1000000 points for a card" in problem.message
+
+
+@pytest.mark.parametrize("key,value", [
+    ("from_upcard", "true"), ("test", "openspiel"), ("spade_upcard_doubles", "true"),
+    ("gin_bonus", "30"), ("big_gin_bonus", "31"), ("undercut_bonus", "10"),
+    ("tie_is_undercut", "false"), ("lay_off_on_gin", "true"),
+])
+def test_a_knock_key_in_a_pack_where_nobody_knocks_is_refused(key, value):
+    """fuzz_packs (stop 32): ``knock.from_upcard: true`` in rummy 500 (nobody knocks) set a
+    knock value the game never used, and the game's first save was refused; the other
+    knock keys were accepted and changed nothing. Each now needs knock.max_deadwood."""
+    with pytest.raises(meldkit.RulePackError) as e:
+        meldkit.load_pack_text(f"extends: rummy_500\nknock:\n  {key}: {value}\n",
+                               filename="k.yaml")
+    assert any((p.line, p.path) == (3, f"knock.{key}")
+               and "nobody knocks (knock.max_deadwood is null)" in p.message
+               for p in e.value.problems), e.value.problems
+
+
+def test_a_knocking_pack_does_not_ask_a_taken_card_to_be_melded_in_its_turn():
+    """fuzz_packs (stop 32): gin with ``pile.taken_melded: always`` reached a discard phase
+    owing the taken card (``must_use``), which no gin turn can meld, and its save was
+    refused."""
+    with pytest.raises(meldkit.RulePackError, match="pile.taken_melded: always, but with "
+                                                     "knock scoring no meld is laid"):
+        meldkit.load_pack_text("extends: gin_rummy\npile:\n  taken_melded: always\n",
+                               filename="t.yaml")
+
+
+def test_the_least_deadwood_of_a_hand_that_melds_whole_stops_searching():
+    """fuzz_packs (stop 32): a view of a 40-card rummy 500 hand took 12.6 s (the exact
+    arrangement search over 648,000 sub-hands); the search now stops when a sub-hand melds
+    whole (no arrangement does better), with the same values and choices."""
+    pack = meldkit.load_pack_text("extends: rummy_500\nturn:\n  draw: 33\n", filename="big.yaml")
+    game = meldkit.new_game(pack, players=2, seed=10)
+    game.apply("draw")
+    view = _bounded(3.0, lambda: game.view(game.current_player))
+    assert len(view["hand"]) == 40 and view["deadwood"] == 0
+
+
+@pytest.mark.xfail(strict=True, raises=_TooSlow, reason="left (stop 32): the exact "
+                   "arrangement search grows too fast past about 35 cards with wild cards "
+                   "when no sub-hand melds whole")
+def test_a_view_of_any_40_card_hand_takes_under_a_second():
+    pack = meldkit.load_pack_text("extends: rummy_500\nturn:\n  draw: 33\n", filename="big.yaml")
+    game = meldkit.new_game(pack, players=2, seed=8)  # deadwood 10: 2.7 s
+    game.apply("draw")
+    _bounded(1.0, lambda: game.view(game.current_player))
+
+
+@pytest.mark.xfail(strict=True, raises=_TooSlow, reason="left (stop 32): a save computes "
+                   "the action space's digest, and sets without max_size over many decks "
+                   "make it huge (8 decks of rummy 500: 270,000 actions, 6 s)")
+def test_a_save_of_rummy_500_over_eight_decks_takes_under_two_seconds():
+    pack = meldkit.load_pack_text("extends: rummy_500\ndeck:\n  decks: 8\n", filename="d.yaml")
+    game = meldkit.new_game(pack, players=2, seed=1)
+    _bounded(2.0, game.to_json)

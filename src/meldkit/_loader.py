@@ -54,6 +54,7 @@ from meldkit._cards import (
 from meldkit._errors import PackProblem, PluginError, RulePackError
 from meldkit._pack import RulePack  # re-exported: meldkit._loader.RulePack
 from meldkit._pack_limits import (
+    MAX_CARD_VALUE,
     MAX_EXTENDS,
     Refused,
     check_runnable,
@@ -1123,7 +1124,12 @@ class _Checker:
                              f"(deck.ranks leaves it out)", related=(("deck", "ranks"),))
 
     def card_values(self) -> None:
-        """Every card kind in the deck has a value."""
+        """Every card kind in the deck has a value, within :data:`MAX_CARD_VALUE` (so that
+        no total of a hand's cards outgrows what a save holds)."""
+        for selector, value in self.spec.cards.values.items():
+            if isinstance(value, int) and abs(value) > MAX_CARD_VALUE:
+                self.add(("cards", "values", selector), f"expected -{MAX_CARD_VALUE} to "
+                         f"{MAX_CARD_VALUE} points for a card, got {value}")
         in_deck = set(deck_card_kinds(self.spec.deck) if self._ranks_ok() else range(52))
         deck = self.spec.deck
         if (deck.jokers_per_deck > 0 if deck.jokers is None else deck.jokers > 0) or any(

@@ -356,6 +356,10 @@ def reader_error_position(text: str, index: int) -> tuple[int, int]:
 
 MAX_DECK_CARDS = 10_000
 """Most cards in play at any table size (Pony Canasta for 16 uses 1,728)."""
+MAX_CARD_VALUE = 1_000_000
+"""Most points a card may count for either way (``cards.values``; real games use at most
+a few hundred): with :data:`MAX_DECK_CARDS` cards, no total of cards outgrows a save's
+bounds (:data:`meldkit.saves.MAX_SCORE`)."""
 MAX_WILD_MIXES = 2_000
 """Most mixes of wild ranks a meld may hold (the count grows as C(w + k, w) with ``w``
 wild ranks and melds of up to ``k`` wild cards; Pony Tail has 35)."""

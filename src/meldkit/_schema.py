@@ -1105,6 +1105,15 @@ KEY_NEEDS: dict[str, tuple[str, str]] = {
     "pile.all_banned": ("pile.discard_bans", "no card is banned from the discard "
                         "(pile.discard_bans is empty), so no hand is all banned: list the "
                         "bans in pile.discard_bans, or remove it"),
+    **{f"knock.{key}": ("knock.max_deadwood", f"nobody knocks (knock.max_deadwood is null), "
+                        f"so {what}: set knock.max_deadwood and scoring.style: knock, or "
+                        f"remove it") for key, what in (
+        ("from_upcard", "no knock value is taken from the upcard"),
+        ("test", "no knock is judged"),
+        ("spade_upcard_doubles", "no knock's score is doubled"),
+        ("gin_bonus", "nobody goes gin"), ("big_gin_bonus", "nobody goes big gin"),
+        ("undercut_bonus", "nobody is undercut"), ("tie_is_undercut", "nobody is undercut"),
+        ("lay_off_on_gin", "nobody lays off on a knock"))},
 }
 """Needs the loader enforces: key → (the key it needs set, the sentence of the refusal).
 Each is a key that is honoured only when another is set to something but its default."""

@@ -143,6 +143,10 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
         add(("pile", "take"), f"{spec.pile.take}, but with knock scoring no meld is laid "
             "before the knock and a hand keeps its size between turns: the pile is taken a "
             "card at a time (pile.take: top)", related=(("scoring", "style"),))
+    if style == "knock" and spec.pile.taken_melded != "no":
+        add(("pile", "taken_melded"), f"{spec.pile.taken_melded}, but with knock scoring no "
+            "meld is laid before the knock, so a card taken from the pile cannot be melded "
+            "in its turn (give no)", related=(("scoring", "style"),))
     if style == "knock" and (spec.players.min != 2 or spec.players.max != 2):
         add(("players",), "knock scoring is for two players (players.min and max must be 2)",
             related=(("scoring", "style"),))

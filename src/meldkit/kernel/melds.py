@@ -346,6 +346,9 @@ class MeldRules(_ByDefinition):
             )
         self.values: tuple[int, ...] = values
         self._most_value = max(0, *values)
+        self._floor = 0 if min(values) >= 0 else None
+        """The least deadwood any hand can have (0 when no card counts below zero): a
+        search that reaches it stops."""
         self._wildmask = sum(1 << w for w in self.wild_kinds)
         self._most_wilds = max(k.max_wilds for k in kinds)
         self._in_place = any(k.wild_natural_in_place and k.type == "run" for k in kinds)
@@ -1392,13 +1395,17 @@ class MeldRules(_ByDefinition):
             c = naturals[0]
             wl = sorted((w for w in state if w in wild), key=lambda x: (-values[x], x))
             best: tuple[int, Choice] | None = None
+            floor = self._floor
             for meld in self._melds_holding(c, naturals, wl):
                 v = self._gdw(_remove(state, meld))[0]
                 if best is None or v < best[0]:
                     best = (v, ("meld", meld))
-            v = values[c] + self._gdw(_remove(state, (c,)))[0]
-            if best is None or v < best[0]:
-                best = (v, ("dead", (c,)))
+                    if v == floor:
+                        break  # nothing does better: the first best choice
+            if best is None or best[0] != floor:
+                v = values[c] + self._gdw(_remove(state, (c,)))[0]
+                if best is None or v < best[0]:
+                    best = (v, ("dead", (c,)))
             res = best
         if len(memo) > _MEMO_LIMIT:
             memo.clear()

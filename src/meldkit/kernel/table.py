@@ -2589,8 +2589,10 @@ class TableModel:
             raise sv.bad("eliminated", "this pack eliminates nobody (game.eliminate_above)")
         laid = d.get("laid")
         s.laid = [[0, 0] for _ in range(n)] if laid is None else sv.array_of(
-            laid, "laid", lambda v, p: [sv.integer(x, f"{p}[{j}]", 0, 10**7)
-                                        for j, x in enumerate(sv.array(v, p, 2))], n)
+            laid, "laid", lambda v, p: [  # (points laid, which card values bound; aces)
+                sv.integer(x, f"{p}[{j}]", -sv.MAX_SCORE if j == 0 else 0,
+                           sv.MAX_SCORE if j == 0 else 10**7)
+                for j, x in enumerate(sv.array(v, p, 2))], n)
         if laid is not None and not rules.tracks_laid:
             raise sv.bad("laid", "this pack does not score what each player lays")
         first = d.get("first_laid")
@@ -2840,9 +2842,10 @@ class TableModel:
             if list(f.team_of) != list(self.team_of):
                 raise sv.bad(f"{where}.final.team_of", f"expected the game's seating "
                                                        f"{self.team_of}")
-            if len(f.deadwood) != n or not all(type(x) is int and 0 <= x <= 10**6
-                                               for x in f.deadwood):
-                raise sv.bad(f"{where}.final.deadwood", f"expected {n} card values")
+            if len(f.deadwood) != n or not all(
+                    type(x) is int and -sv.MAX_SCORE <= x <= sv.MAX_SCORE for x in f.deadwood):
+                raise sv.bad(f"{where}.final.deadwood", f"expected {n} card totals, whole "
+                                                        f"numbers within +-{sv.MAX_SCORE}")
             if r.went_out != f.went_out or (r.went_out is not None and not (
                     type(r.went_out) is int and 0 <= r.went_out < n)):
                 raise sv.bad(f"{where}.went_out", f"expected a seat 0 to {n - 1} or null, the "
