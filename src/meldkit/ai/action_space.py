@@ -173,19 +173,24 @@ _SERIALS = itertools.count()
 """Numbers each :class:`ActionIds`: the attribute its ids are kept under on action objects."""
 
 
-_CACHE: dict[tuple, ActionIds] = {}
+_CACHE: dict[tuple, ActionIds | ActionSpaceError] = {}
 
 
 def action_space_for(state: GameState) -> ActionIds:
-    """The :class:`ActionIds` of ``state``'s pack and player count (built once, cached)."""
+    """The :class:`ActionIds` of ``state``'s pack and player count (built once, cached; a
+    pack without one raises :class:`ActionSpaceError`, also once: the refusal is cached)."""
     key = (type(state).__name__, state.pack.name, state.pack.digest, state.n_players)
     space = _CACHE.get(key)
     if space is None:
-        actions = _universe(state)
-        space = ActionIds(state.pack.name, state.n_players, actions)
+        try:
+            space = ActionIds(state.pack.name, state.n_players, _universe(state))
+        except ActionSpaceError as e:
+            space = e
         if len(_CACHE) > 256:
             _CACHE.clear()
         _CACHE[key] = space
+    if isinstance(space, ActionSpaceError):
+        raise ActionSpaceError(str(space))
     return space
 
 

@@ -69,8 +69,8 @@ import attrs
 
 from meldkit._cards import JOKER_KIND, N_KINDS, card_code
 
-__all__ = ["Match", "MeldKind", "MeldRules", "RankOrder", "default_values", "meld_code",
-           "meld_rules"]
+__all__ = ["Match", "MeldKind", "MeldRules", "RankOrder", "TooManyMelds", "default_values",
+           "meld_code", "meld_rules"]
 
 Cards = tuple[int, ...]
 Choice = tuple[str, Cards]  # ("meld", cards) or ("dead", cards): a step of an arrangement
@@ -169,6 +169,10 @@ def _bad_cards(cards: object) -> ValueError:
     except TypeError:
         pass
     return ValueError(f"{cards!r} is not a sequence of card kinds")
+
+
+class TooManyMelds(ValueError):
+    """More melds than :meth:`MeldRules.melds_in`'s ``limit`` (the search stops there)."""
 
 
 @attrs.frozen
@@ -833,9 +837,13 @@ class MeldRules(_ByDefinition):
 
     # ------------------------------------------------------------------ hands
 
-    def melds_in(self, hand: Sequence[int]) -> list[tuple[int, ...]]:
+    def melds_in(self, hand: Sequence[int], *, limit: int | None = None
+                 ) -> list[tuple[int, ...]]:
         """Every distinct meld that can be laid from the hand (within each kind's
         ``max_size``), wild-card mixes included, each in canonical order; sorted as tuples.
+        With ``limit``, a hand with more melds than that raises :class:`TooManyMelds` as
+        soon as the search passes it (many decks' sets grow as the fourth power of the
+        copies of each card).
 
         >>> from meldkit._cards import kind_of_code as k
         >>> gin = MeldRules([MeldKind("set", "set", max_size=4), MeldKind("run", "run")])
@@ -844,8 +852,12 @@ class MeldRules(_ByDefinition):
         """
         mask = self._mask(hand)
         if mask is not None:
-            return [self._tuple_of[m] for m in self._fast_melds(mask)]
-        return list(self._general_melds(self._state(hand)))
+            out = [self._tuple_of[m] for m in self._fast_melds(mask)]
+        else:
+            out = list(self._general_melds(self._state(hand), limit))
+        if limit is not None and len(out) > limit:
+            raise TooManyMelds(f"more than {limit} melds")
+        return out
 
     def min_deadwood(
         self, hand: Sequence[int], *, discard: bool | Literal["best", "openspiel"] = False
@@ -1108,7 +1120,8 @@ class MeldRules(_ByDefinition):
     # ------------------------------------------------------------------ enumeration
 
     def _enumerate(
-        self, counts: Counter[int], wilds: Sequence[int], first: int | None, greedy: bool
+        self, counts: Counter[int], wilds: Sequence[int], first: int | None, greedy: bool,
+        limit: int | None = None,
     ) -> set[tuple[int, ...]]:
         """Multisets of cards (sorted tuples) forming a meld of some kind, from ``counts``
         (naturals) and ``wilds``.  ``first``: only melds holding that natural card.
@@ -1152,6 +1165,8 @@ class MeldRules(_ByDefinition):
                                 a = 0
                         avail.append(a)
                     for xs in itertools.product(*(range(a + 1) for a in avail)):
+                        if limit is not None and len(out) > limit:
+                            raise TooManyMelds(f"more than {limit} melds")
                         nat = sum(xs) + (1 if first is not None else 0)
                         if nat == 0:
                             continue
@@ -1178,6 +1193,8 @@ class MeldRules(_ByDefinition):
             )
             if kind.wild_natural_in_place and nw:
                 self._runs_in_place(kind, counts, wilds, first, greedy, maxw, longest, out)
+                if limit is not None and len(out) > limit:
+                    raise TooManyMelds(f"more than {limit} melds")
                 suits = []  # every run is listed; the all-wild ones below
             for s in suits:
                 if first is not None:
@@ -1185,6 +1202,8 @@ class MeldRules(_ByDefinition):
                 else:
                     windows = _windows_with_naturals(kind, s, counts, maxw, longest, self._L)
                 for slots in windows:
+                    if limit is not None and len(out) > limit:
+                        raise TooManyMelds(f"more than {limit} melds")
                     n = len(slots)
                     forced = []
                     free = []
@@ -1277,14 +1296,16 @@ class MeldRules(_ByDefinition):
                             for mix in mixes:
                                 out.add(tuple(sorted(base + mix)))
 
-    def _general_melds(self, state: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    def _general_melds(self, state: tuple[int, ...], limit: int | None = None
+                       ) -> tuple[tuple[int, ...], ...]:
         key = ("melds", state)
         hit = self._melds_memo.get(key)
         if hit is None:
             wild = self.wild_kinds
             counts = Counter(c for c in state if c not in wild)
             wl = [c for c in state if c in wild]
-            hit = tuple(sorted({self._canon(m) for m in self._enumerate(counts, wl, None, False)}))
+            found = self._enumerate(counts, wl, None, False, limit)
+            hit = tuple(sorted({self._canon(m) for m in found}))
             if len(self._melds_memo) > _MEMO_LIMIT:
                 self._melds_memo.clear()
             self._melds_memo[key] = hit
@@ -1930,9 +1951,10 @@ class RankOrder(_ByDefinition):
             return None
         return self._out(won[0]), self._from_v[won[1]]  # type: ignore[return-value]
 
-    def melds_in(self, hand: Sequence[int]) -> list[tuple[int, ...]]:
+    def melds_in(self, hand: Sequence[int], *, limit: int | None = None
+                 ) -> list[tuple[int, ...]]:
         """:meth:`MeldRules.melds_in`."""
-        return self._sorted_real(self._engine.melds_in(self._v(hand)))
+        return self._sorted_real(self._engine.melds_in(self._v(hand), limit=limit))
 
     def min_deadwood(self, hand: Sequence[int], *,
                      discard: bool | Literal["best", "openspiel"] = False) -> int:

@@ -32,6 +32,7 @@ from .._cards import N_RANKS, card_code, rank_of_kind
 from .._rules import WILD
 from ..ai.action_space import ActionSpaceError, sorted_actions
 from ..ai.observation import ObservationSpec, fill_scores, kinds_index, rel
+from .melds import TooManyMelds
 
 # --------------------------------------------------------------------------- the canasta kernel
 
@@ -237,6 +238,14 @@ def canasta_set_zone_cards(s, assignment: dict[tuple[str, int], int]) -> None:
 # --------------------------------------------------------------------------- table melds
 
 
+MAX_MELD_ACTIONS = 60_000
+"""Most distinct melds a table pack's integer action space lists (the bundled packs: at
+most 16,000, buraco's). Past it the pack has no integer action space (an
+:class:`~meldkit.ai.ActionSpaceError` saying so, found in well under a second), so that a
+save, which records the space's digest when there is one, never waits on a universe of
+millions (rummy 500 over ten decks: 590,000 melds, 15 s to list; over a hundred, never)."""
+
+
 def table_universe(state, action) -> list[Action]:
     """Every action a table-melds pack can allow at ``state``'s table; ``action`` is the
     kernel's interner (``action(type, cards, target)``)."""
@@ -253,14 +262,24 @@ def table_universe(state, action) -> list[Action]:
     if rules.take == "deep":
         out += [action("take", (k,)) for k in distinct]
     melds: dict = {}  # every deal's melds (a schedule may change the wild cards)
-    for mr in dict.fromkeys(type(rules).of(pack).melds  # (equal meld rules listed once)
-                            for pack in dict.fromkeys((state.pack, *state.pack.deals))):
-        for m in mr.melds_in(_meldable_copies(mr, kinds)):
-            melds[m] = None
+    try:
+        for mr in dict.fromkeys(type(rules).of(pack).melds  # (equal meld rules listed once)
+                                for pack in dict.fromkeys((state.pack, *state.pack.deals))):
+            for m in mr.melds_in(_meldable_copies(mr, kinds), limit=MAX_MELD_ACTIONS):
+                melds[m] = None
+            if len(melds) > MAX_MELD_ACTIONS:
+                raise TooManyMelds(f"more than {MAX_MELD_ACTIONS} melds")
+        role_melds = (_role_melds(type(rules).of(state.pack), kinds)
+                      if rules.turned_wild != "none" else ())
+    except TooManyMelds:
+        raise ActionSpaceError(
+            f"{state.pack.name} at {state.n_players} players allows more than "
+            f"{MAX_MELD_ACTIONS:,} distinct melds (sets over many decks, or wild cards named "
+            "by role, multiply them): it has no integer action space; play it with actions "
+            "or notation") from None
     out += [action("meld", m) for m in melds]
     if rules.turned_wild != "none":  # cards of the deal's turned wild rank, by role
-        base = type(rules).of(state.pack)
-        out += [action("meld", m) for m in _role_melds(base, kinds)]
+        out += [action("meld", m) for m in role_melds]
         distinct = distinct + list(range(53, 57))
         out += [action("discard", (k,)) for k in range(53, 57)]
         if rules.take == "deep":
@@ -332,7 +351,7 @@ def _role_melds(rules, kinds: list[int]) -> set[tuple[int, ...]]:
         symbols[role] = decks
     out: set[tuple[int, ...]] = set()
     mixes: dict[int, list[tuple[int, ...]]] = {}
-    for m in mr.melds_in(naturals + [JOKER_KIND] * n_wild):
+    for m in mr.melds_in(naturals + [JOKER_KIND] * n_wild, limit=MAX_MELD_ACTIONS):
         j = m.count(JOKER_KIND)
         if not j:
             continue
@@ -341,6 +360,8 @@ def _role_melds(rules, kinds: list[int]) -> set[tuple[int, ...]]:
         base = tuple(k for k in m if k != JOKER_KIND)
         for mix in mixes[j]:
             out.add(tuple(sorted(base + mix)))
+        if len(out) > MAX_MELD_ACTIONS:
+            raise TooManyMelds(f"more than {MAX_MELD_ACTIONS} melds")
     return out
 
 
