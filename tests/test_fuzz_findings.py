@@ -269,7 +269,8 @@ def test_a_knocking_pack_does_not_ask_a_taken_card_to_be_melded_in_its_turn():
 def test_the_least_deadwood_of_a_hand_that_melds_whole_stops_searching():
     """fuzz_packs (stop 32): a view of a 40-card rummy 500 hand took 12.6 s (the exact
     arrangement search over 648,000 sub-hands); the search now stops when a sub-hand melds
-    whole (no arrangement does better), with the same values and choices."""
+    whole (no arrangement does better), and a hand of more than 24 cards bisects on a
+    deadwood budget, with the same values and choices."""
     pack = meldkit.load_pack_text("extends: rummy_500\nturn:\n  draw: 33\n", filename="big.yaml")
     game = meldkit.new_game(pack, players=2, seed=10)
     game.apply("draw")
@@ -278,13 +279,13 @@ def test_the_least_deadwood_of_a_hand_that_melds_whole_stops_searching():
 
 
 @pytest.mark.xfail(strict=True, raises=_TooSlow, reason="left (stop 32): the exact "
-                   "arrangement search grows too fast past about 35 cards with wild cards "
+                   "arrangement search still grows fast past about 35 cards with wild cards "
                    "when no sub-hand melds whole")
-def test_a_view_of_any_40_card_hand_takes_under_a_second():
+def test_a_view_of_any_40_card_hand_takes_a_quarter_second():
     pack = meldkit.load_pack_text("extends: rummy_500\nturn:\n  draw: 33\n", filename="big.yaml")
-    game = meldkit.new_game(pack, players=2, seed=8)  # deadwood 10: 2.7 s
+    game = meldkit.new_game(pack, players=2, seed=8)  # deadwood 10: 7.1 s, now about 1.4 s
     game.apply("draw")
-    _bounded(1.0, lambda: game.view(game.current_player))
+    _bounded(0.25, lambda: game.view(game.current_player))
 
 
 @pytest.mark.parametrize("text", [

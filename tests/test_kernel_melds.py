@@ -696,3 +696,26 @@ def test_rules_pickle_and_copy_as_their_definition():
         assert expected == clone.min_deadwood(hand)
     assert rules != MeldRules([MeldKind("set", "set", max_wilds=1), MeldKind("run", "run")],
                               wild_kinds=[52])
+
+
+@pytest.mark.parametrize("pack", ["rummy_500", "buraco", "contract_rummy"])
+def test_a_large_hands_budgeted_search_finds_the_plain_searchs_deadwood_and_choices(
+        pack, monkeypatch):
+    """Past ``_BIG_HAND`` cards the least-deadwood search bisects on a budget
+    (``MeldRules._gdw_bounded``): on hands of 25 to 29 cards with wild cards it gives the
+    plain search's value and arrangement (its first best choice at every step)."""
+    import meldkit
+    import meldkit.kernel.melds as melds
+
+    game = meldkit.new_game(pack, players=meldkit.load_pack(pack).spec.players.min, seed=1)
+    mr = game.rules.melds
+    kinds = [game.kind_of[c] for c in range(len(game.kind_of))]
+    rng = random.Random(5)
+    hands = [rng.sample(kinds, rng.randint(25, 29)) for _ in range(20)]
+    hands = [h for h in hands if mr.wild_kinds.intersection(h)]
+    assert len(hands) >= 4
+    budgeted = [(mr.min_deadwood(h), mr.best_arrangement(h)) for h in hands]
+    mr.clear_caches()
+    monkeypatch.setattr(melds, "_BIG_HAND", 10**6)  # the plain search for every hand
+    assert [(mr.min_deadwood(h), mr.best_arrangement(h)) for h in hands] == budgeted
+    mr.clear_caches()
