@@ -311,3 +311,22 @@ def test_a_save_of_a_pack_with_a_huge_meld_universe_takes_under_two_seconds(text
     forged = text.replace('"format"', '"action_space_digest":"' + "0" * 64 + '","format"', 1)
     with pytest.raises(meldkit.SaveError, match="action_space_digest"):
         _bounded(2.0, lambda: meldkit.GameState.from_json(forged, pack=pack))
+
+
+def test_contract_rummy_meld_ids_stay_within_the_action_space_through_withdrawals():
+    """fuzz_saves_moves (stop 32): in contract rummy, a player who lays melds toward the
+    contract and withdraws them, turn after turn, pushed meld ids past the targets of the
+    integer action space (``add 10H to m41``, ids up to 67 where the space names 36), and
+    ``legal_ids()`` raised KeyError mid-game (bundled pack, random play, hand 2). The
+    withdrawn ids, the latest, are now free again."""
+    from meldkit.bots import RandomBot
+
+    game = meldkit.new_game("contract_rummy", players=3, seed=1)
+    bots = [RandomBot(seed=p) for p in range(3)]
+    space = game.action_space
+    for _ in range(800):
+        if game.is_over:
+            break
+        assert all(space.action_of(i) in game.legal_actions() for i in game.legal_ids())
+        game.apply(bots[game.current_player].choose(game))
+    assert game.hand_number >= 2

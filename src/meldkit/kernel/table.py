@@ -1718,6 +1718,8 @@ class TableModel:
             if m.id in back:
                 self.hands[p].extend(m.cards)
         self.melds = [m for m in self.melds if m.id not in back]
+        if back and all(m.id < min(back) for m in self.melds):  # the latest ids: free again,
+            self.next_meld = min(back)  # so ids stay within the action space's targets
         self.pending = []
         self.withdrew = True
 
