@@ -343,13 +343,20 @@ def bounded_case(text: str, tally: Tally, seconds: float, body, filename: str = 
         signal.setitimer(signal.ITIMER_REAL, 0)
 
 
+def table_sizes(players, most: int) -> list[int]:
+    """The fewest and the most players a pack allows, the most capped at ``most`` (a pack
+    whose smallest table is larger is dealt at that table alone)."""
+    allowed = sorted(players.counts) if players.counts else list(
+        range(players.min, players.max + 1))
+    small = [n for n in allowed if n <= most] or allowed[:1]
+    return sorted({small[0], small[-1]})
+
+
 def run_case(text: str, tally: Tally, rng: random.Random, seconds: float, decisions: int
              ) -> str:
     """Load ``text`` and, if it loads, deal and play; returns the outcome's name."""
     def body(pack) -> str:
-        sp = pack.spec.players
-        allowed = sorted(sp.counts) if sp.counts else [sp.min, min(sp.max, 8)]
-        for n in sorted({allowed[0], min(allowed[-1], 8)}):
+        for n in table_sizes(pack.spec.players, 8):
             try:
                 g = meldkit.new_game(pack, players=n, seed=rng.randrange(2**32))
             except meldkit.SetupError as e:
@@ -692,9 +699,7 @@ def run_combo(text: str, tally: Tally, rng: random.Random, seconds: float, hands
 
     def body(pack) -> str:
         rules_sheet(pack)
-        sp = pack.spec.players
-        allowed = sorted(sp.counts) if sp.counts else [sp.min, min(sp.max, 6)]
-        for n in sorted({allowed[0], min(allowed[-1], 6)}):
+        for n in table_sizes(pack.spec.players, 6):
             for kind in ("random", "greedy"):
                 try:
                     g = meldkit.new_game(pack, players=n, seed=rng.randrange(2**32))

@@ -330,3 +330,22 @@ def test_contract_rummy_meld_ids_stay_within_the_action_space_through_withdrawal
         assert all(space.action_of(i) in game.legal_actions() for i in game.legal_ids())
         game.apply(bots[game.current_player].choose(game))
     assert game.hand_number >= 2
+
+
+def test_going_out_ranks_refuse_a_card_code_where_written():
+    """fuzz_packs (stop 32): ``melds.going_out_ranks: [J, 7C]`` loaded, and ``new_game``
+    then raised a bare ValueError ('7C' is not a rank) from the compiled rules."""
+    with pytest.raises(meldkit.RulePackError) as e:
+        meldkit.load_pack_text("extends: pony_tail\nmelds:\n  going_out_ranks: [J, 7C]\n",
+                               filename="g.yaml")
+    assert [str(p) for p in e.value.problems] == [
+        "g.yaml:3:24: melds.going_out_ranks[1]: '7C' is a card code, but "
+        "melds.going_out_ranks takes ranks (write '7')"]
+
+
+@pytest.mark.parametrize("base", ["rummy", "contract_rummy", "pony_canasta"])
+def test_a_pack_for_one_player_is_refused(base):
+    """fuzz_packs (stop 32): ``players.min: 1`` loaded, and a one-player table game's first
+    save was refused (a hand ends when fewer than two players are left in it)."""
+    with pytest.raises(meldkit.RulePackError, match="players.min: expected at least 2, got 1"):
+        meldkit.load_pack_text(f"extends: {base}\nplayers:\n  min: 1\n", filename="p.yaml")

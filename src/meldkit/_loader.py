@@ -751,7 +751,7 @@ _AT_LEAST: tuple[tuple[KeyPath, int], ...] = (
     (("deck", "jokers"), 0),
     (("pile", "buy_limit"), 0),
     (("pile", "buy_penalty"), 0),
-    (("players", "min"), 1),
+    (("players", "min"), 2),  # a hand ends when fewer than two players are left in it
     (("deal", "hand"), 1),
     (("deal", "reserve"), 0),
     (("turn", "draw"), 1),

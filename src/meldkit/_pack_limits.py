@@ -510,6 +510,8 @@ def _is_rank(selector: str) -> bool:
 def _check_rank_lists(spec, add) -> None:
     """Keys that take ranks refuse card codes (``melds.no_wild_ranks: [7S]``)."""
     lists = [(("melds", "no_wild_ranks"), "melds.no_wild_ranks", spec.melds.no_wild_ranks),
+             (("melds", "going_out_ranks"), "melds.going_out_ranks",
+              spec.melds.going_out_ranks),
              (("cards", "unmeldable"), "cards.unmeldable", spec.cards.unmeldable),
              (("deal", "high_card_order"), "deal.high_card_order", spec.deal.high_card_order)]
     lists += [(("books", "kinds", i, "ranks"), f"books.kinds[{i}].ranks", kind.ranks or [])

@@ -78,7 +78,7 @@ class DeckSpec:
 class PlayersSpec:
     """How many play and how they form sides."""
 
-    min: int = _f(2, "Fewest players.")
+    min: int = _f(2, "Fewest players (at least 2: a hand ends when one player is left in it).")
     max: int = _f(4, "Most players.")
     partners: Literal["always", "optional", "never"] = _f(
         "never",
