@@ -349,3 +349,14 @@ def test_a_pack_for_one_player_is_refused(base):
     save was refused (a hand ends when fewer than two players are left in it)."""
     with pytest.raises(meldkit.RulePackError, match="players.min: expected at least 2, got 1"):
         meldkit.load_pack_text(f"extends: {base}\nplayers:\n  min: 1\n", filename="p.yaml")
+
+
+def test_a_partnership_pack_without_sides_is_refused_not_a_traceback():
+    """fuzz_packs (stop 32): ``players.teams: null`` under buraco (partners: always, no
+    team_size) crashed the loader with a TypeError in the table kernel's deal arithmetic
+    (``n_players % None``); seating now refuses it, and the loader reports the one
+    problem where the sides are set."""
+    with pytest.raises(meldkit.RulePackError) as e:
+        meldkit.load_pack_text("extends: buraco\nplayers:\n  teams: null\n", filename="b.yaml")
+    assert [str(p) for p in e.value.problems] == [
+        "b.yaml:2:1: players: with partners: always, set exactly one of teams or team_size"]

@@ -38,6 +38,9 @@ def seating(players_spec, pack_name: str, n_players: int,
         )
     if pl.teams is not None:
         n_teams = pl.teams
+    elif pl.team_size is None:
+        raise SetupError(f"{pack_name} plays in partnerships but sets neither players.teams "
+                         f"nor players.team_size")
     else:
         if n_players % pl.team_size:
             raise SetupError(
