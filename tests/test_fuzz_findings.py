@@ -360,3 +360,16 @@ def test_a_partnership_pack_without_sides_is_refused_not_a_traceback():
         meldkit.load_pack_text("extends: buraco\nplayers:\n  teams: null\n", filename="b.yaml")
     assert [str(p) for p in e.value.problems] == [
         "b.yaml:2:1: players: with partners: always, set exactly one of teams or team_size"]
+
+
+@pytest.mark.parametrize("key", ["first_player", "next_hand_first"])
+def test_a_high_card_draw_without_ranks_is_refused(key):
+    """fuzz_packs (stop 32): ``deal.next_hand_first: high_card`` with an empty
+    ``deal.high_card_order`` loaded (only ``first_player`` was checked), and the draw for
+    the next hand's first seat never ended: no card drawn could win it."""
+    with pytest.raises(meldkit.RulePackError) as e:
+        meldkit.load_pack_text(f"extends: gin_rummy\ndeal:\n  high_card_order: []\n"
+                               f"  {key}: high_card\n", filename="h.yaml")
+    assert [str(p) for p in e.value.problems] == [
+        f"h.yaml:3:3: deal.high_card_order: {key}: high_card needs at least one rank in "
+        "high_card_order"]

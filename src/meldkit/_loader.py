@@ -1255,11 +1255,12 @@ class _Checker:
                 ("deal", "order"),
                 f"expected 'reserve' in the deal order (deal.reserve is {deal.reserve})",
             )
-        if deal.first_player == "high_card" and not deal.high_card_order:
-            self.add(
-                ("deal", "high_card_order"),
-                "first_player: high_card needs at least one rank in high_card_order",
-            )
+        for key in ("first_player", "next_hand_first"):
+            if getattr(deal, key) == "high_card" and not deal.high_card_order:
+                self.add(  # (no rank to draw: the draw for the first seat would never end)
+                    ("deal", "high_card_order"),
+                    f"{key}: high_card needs at least one rank in high_card_order",
+                    related=(("deal", key),))
 
     def _deck_size(self, players: int) -> tuple[int, str] | None:
         """The cards in the deck for a player count, and how that number comes about;
