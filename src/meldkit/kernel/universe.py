@@ -34,6 +34,25 @@ from ..ai.action_space import ActionSpaceError, sorted_actions
 from ..ai.observation import ObservationSpec, fill_scores, kinds_index, rel
 from .melds import TooManyMelds
 
+MAX_MELD_ACTIONS = 60_000
+"""Most meld actions (in the canasta kernel, melds and lay-offs) an integer action space
+lists; the bundled packs have at most 28,193 actions in all (Pony Canasta at 16 players).
+Past it the pack has no integer action space (:func:`too_many_melds`, found in well under
+a second), so that a save, which records the space's digest when there is one, never
+waits on a universe of millions (rummy 500 over ten decks: 590,000 melds, 15 s to list;
+over a hundred, never; Pony Canasta at 16 players with 20 wild cards a meld: 650,000
+actions, 23 s)."""
+
+
+def too_many_melds(state) -> ActionSpaceError:
+    """The refusal of an integer action space past :data:`MAX_MELD_ACTIONS`."""
+    return ActionSpaceError(
+        f"{state.pack.name} at {state.n_players} players allows more than "
+        f"{MAX_MELD_ACTIONS:,} meld actions (sets over many decks, many wild cards in a "
+        "meld, or wild cards named by role multiply them): it has no integer action "
+        "space; play it with actions or notation")
+
+
 # --------------------------------------------------------------------------- the canasta kernel
 
 
@@ -84,6 +103,8 @@ def canasta_universe(state) -> list[Action]:
             else:
                 hi = min(held[slot], room)
             for n in range(lo, hi + 1):
+                if len(out) > MAX_MELD_ACTIONS:
+                    raise too_many_melds(state)
                 for mix, w in mixes:
                     total = n + w
                     if w > max_w or total > room or total < least:
@@ -238,14 +259,6 @@ def canasta_set_zone_cards(s, assignment: dict[tuple[str, int], int]) -> None:
 # --------------------------------------------------------------------------- table melds
 
 
-MAX_MELD_ACTIONS = 60_000
-"""Most distinct melds a table pack's integer action space lists (the bundled packs: at
-most 16,000, buraco's). Past it the pack has no integer action space (an
-:class:`~meldkit.ai.ActionSpaceError` saying so, found in well under a second), so that a
-save, which records the space's digest when there is one, never waits on a universe of
-millions (rummy 500 over ten decks: 590,000 melds, 15 s to list; over a hundred, never)."""
-
-
 def table_universe(state, action) -> list[Action]:
     """Every action a table-melds pack can allow at ``state``'s table; ``action`` is the
     kernel's interner (``action(type, cards, target)``)."""
@@ -272,11 +285,7 @@ def table_universe(state, action) -> list[Action]:
         role_melds = (_role_melds(type(rules).of(state.pack), kinds)
                       if rules.turned_wild != "none" else ())
     except TooManyMelds:
-        raise ActionSpaceError(
-            f"{state.pack.name} at {state.n_players} players allows more than "
-            f"{MAX_MELD_ACTIONS:,} distinct melds (sets over many decks, or wild cards named "
-            "by role, multiply them): it has no integer action space; play it with actions "
-            "or notation") from None
+        raise too_many_melds(state) from None
     out += [action("meld", m) for m in melds]
     if rules.turned_wild != "none":  # cards of the deal's turned wild rank, by role
         out += [action("meld", m) for m in role_melds]
