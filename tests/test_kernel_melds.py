@@ -719,3 +719,15 @@ def test_a_large_hands_budgeted_search_finds_the_plain_searchs_deadwood_and_choi
     monkeypatch.setattr(melds, "_BIG_HAND", 10**6)  # the plain search for every hand
     assert [(mr.min_deadwood(h), mr.best_arrangement(h)) for h in hands] == budgeted
     mr.clear_caches()
+
+
+def test_melds_in_stops_past_its_limit_and_refuses_a_bad_one():
+    from meldkit.kernel.melds import TooManyMelds
+
+    hand = cards("5S 6S 7S 7D 7C 8S")
+    assert len(GIN.melds_in(hand, limit=4)) == 4
+    with pytest.raises(TooManyMelds, match="more than 3 melds"):
+        GIN.melds_in(hand, limit=3)
+    for bad in (-1, 2.5, True, "4"):
+        with pytest.raises(ValueError, match="limit must be a whole number"):
+            GIN.melds_in(hand, limit=bad)

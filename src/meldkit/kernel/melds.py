@@ -855,6 +855,8 @@ class MeldRules(_ByDefinition):
         >>> [meld_code(m) for m in gin.melds_in([k(c) for c in "5S 6S 7S 7D 7C 8S".split()])]
         ['5S 6S 7S', '5S 6S 7S 8S', '6S 7S 8S', '7C 7D 7S']
         """
+        if limit is not None and (type(limit) is not int or limit < 0):
+            raise ValueError(f"limit must be a whole number >= 0 or None, not {limit!r}")
         mask = self._mask(hand)
         if mask is not None:
             out = [self._tuple_of[m] for m in self._fast_melds(mask)]
