@@ -773,3 +773,21 @@ def test_card_code_refuses_what_is_not_a_card_kind(bad):
 def test_score_hand_refuses_arguments_of_the_wrong_type_naming_them():
     with pytest.raises(TypeError, match="score_hand takes the pack's Rules .* not str and int"):
         meldkit.score_hand("gin_rummy", 5)
+
+
+@pytest.mark.parametrize("call,says", [
+    (lambda: meldkit.load_pack(5), "a pack is a bundled pack's name or a file path"),
+    (lambda: meldkit.new_game(None, 2), "a pack is a bundled pack's name or a file path"),
+    (lambda: meldkit.load_pack("gin_rummy", 5), "search_roots are directories"),
+    (lambda: meldkit.load_pack("gin_rummy", ["ok", 5]), "search_roots are directories"),
+    (lambda: meldkit.load_pack_text(5), "load_pack_text's text must be a str, not int"),
+    (lambda: meldkit.load_pack_text(b"extends: gin_rummy"), "text must be a str, not bytes"),
+    (lambda: meldkit.load_pack_text("extends: gin_rummy", filename=5), "filename must be"),
+    (lambda: meldkit.load_pack_text("extends: gin_rummy", base_dir=5), "base_dir must be"),
+])
+def test_the_loaders_refuse_arguments_of_the_wrong_type_naming_them(call, says):
+    # load_pack(5) and new_game(None, 2) raised a bare TypeError from os.fspath, and
+    # load_pack_text(filename=5) an AttributeError
+    with pytest.raises(meldkit.RulePackError, match=re.escape(says)):
+        call()
+    assert meldkit.check_pack(5)[0].message.startswith("a pack is a bundled pack's name")

@@ -352,7 +352,15 @@ def _roots(own: str | os.PathLike[str] | None,
     """The resolved directories a pack's ``extends:`` chain may read."""
     if isinstance(search_roots, (str, os.PathLike)):
         search_roots = [search_roots]
-    dirs = ([own] if own is not None else []) + list(search_roots) + [bundled_pack_dir()]
+    try:
+        search_roots = list(search_roots)
+    except TypeError:
+        search_roots = [search_roots]
+    for d in search_roots:
+        if not isinstance(d, (str, os.PathLike)):
+            raise _fail(_Loc("<argument>"), "", "search_roots are directories (str or "
+                        f"os.PathLike), not {type(d).__name__}")
+    dirs = ([own] if own is not None else []) + search_roots + [bundled_pack_dir()]
     return tuple(dict.fromkeys(pathlib.Path(d).resolve() for d in dirs))
 
 
@@ -1915,6 +1923,12 @@ def load_pack_text(
     >>> pack.spec.game.target, pack.spec.deck.decks
     (10000, 6)
     """
+    for arg, value in (("text", text), ("filename", filename), ("base_dir", base_dir)):
+        if not isinstance(value, str) and not (arg == "base_dir" and (
+                value is None or isinstance(value, os.PathLike))):
+            raise _fail(_Loc("<argument>"), "", f"load_pack_text's {arg} must be a str"
+                        f"{' or a path' if arg == 'base_dir' else ''}, not "
+                        f"{type(value).__name__}")
     real_file = not filename.startswith("<")
     if base_dir is None and real_file:
         base_dir = os.path.dirname(filename)
@@ -1946,6 +1960,9 @@ def _fresh(deps: list[Stamp]) -> bool:
 
 def _pack_file(name_or_path: str | os.PathLike[str]) -> tuple[pathlib.Path, str]:
     """The resolved file and the label of a bundled name or a path."""
+    if not isinstance(name_or_path, (str, os.PathLike)):
+        raise _fail(_Loc("<argument>"), "", "a pack is a bundled pack's name or a file path "
+                    f"(str or os.PathLike), not {type(name_or_path).__name__}")
     if _is_path(name_or_path):
         label = os.fspath(name_or_path)
         try:
