@@ -144,6 +144,37 @@ def _check_settings(given: dict) -> None:
         raise SetupError(f"PIMCBot: weights must be four numbers >= 0, not {w!r}")
 
 
+def _hand_moves(state):
+    """The current hand's public moves, oldest first, as ``(seat, verb, kind)``: the upcard
+    taken (``take``), the pile's top when a player draws from the stock or passes
+    (``draw``, ``pass``), the card discarded (``discard``); None for an empty pile and for
+    the other verbs (``knock``, the melds after it).  What every gin reader of the public
+    history below starts from."""
+    from ._cards import kind_of_code
+
+    events = state.public_history()
+    start = max((i for i, e in enumerate(events) if e.kind == "deal"), default=0)
+    pile: list[int] = []
+    for e in events[start:]:
+        text = e.public
+        if e.kind == "deal":
+            up = text.rpartition("upcard ")[2].strip() if "upcard " in text else ""
+            pile = [kind_of_code(up)] if up else []
+            continue
+        if e.kind != "action":
+            continue
+        verb = text.split(" ", 1)[0]
+        card = None
+        if verb == "take":
+            card = pile.pop() if pile else None
+        elif verb in ("draw", "pass"):
+            card = pile[-1] if pile else None
+        elif verb == "discard":
+            card = kind_of_code(text.split()[1])
+            pile.append(card)
+        yield e.player, verb, card
+
+
 class PIMCBot:
     """Determinized search over a few candidate actions with greedy rollouts.
 
@@ -320,45 +351,29 @@ class PIMCBot:
         :meth:`GinSim.penalty` (oldest first), the upcards it took before each, the cards
         it holds that ``me`` knows (upcards it took and kept) and the kinds ``me`` has not
         seen (the opponent's other cards and the stock)."""
-        from ._cards import kind_of_code
-
         opp = 1 - me
-        events = state.public_history()
-        start = max((i for i, e in enumerate(events) if e.kind == "deal"), default=0)
-        pile: list[int] = []
         known: set[int] = set()
         obs: list = []
         early: list[int] = []
         taken_mask = 0
         cur = None
-        for e in events[start:]:
-            text = e.public
-            if e.kind == "deal":
-                up = text.rpartition("upcard ")[2].strip() if "upcard " in text else ""
-                pile = [kind_of_code(up)] if up else []
-                continue
-            if e.kind != "action":
-                continue
-            verb = text.split(" ", 1)[0]
-            mine = e.player == opp
+        for seat, verb, card in _hand_moves(state):
+            his = seat == opp
             if verb == "take":
-                top = pile.pop() if pile else None
-                if mine and top is not None:
-                    known.add(top)
-                    cur = (top, True)
+                if his and card is not None:
+                    known.add(card)
+                    cur = (card, True)
             elif verb == "draw":
-                if mine:
-                    cur = (pile[-1] if pile else None, False)
+                if his:
+                    cur = (card, False)
             elif verb == "pass":
-                if mine and pile:
-                    obs.append(("pass", pile[-1]))
+                if his and card is not None:
+                    obs.append(("pass", card))
                     early.append(taken_mask)
             elif verb == "discard":
-                d = kind_of_code(text.split()[1])
-                pile.append(d)
-                if mine and cur is not None:
-                    known.discard(d)
-                    obs.append(("turn", cur[0], cur[1], d))
+                if his and cur is not None:
+                    known.discard(card)
+                    obs.append(("turn", cur[0], cur[1], card))
                     early.append(taken_mask)
                     if cur[1]:
                         taken_mask |= 1 << cur[0]
@@ -512,54 +527,38 @@ class PIMCBot:
         took)`` an upcard ``u`` it took or refused (the first upcard or a draw), ``("stock",)``
         a stock draw, ``("disc", d)`` a discard, ``("wall", u)`` the wall's upcard refused;
         and the mask of the cards it discarded that came from its hidden cards."""
-        from ._cards import kind_of_code
-
         opp = 1 - me
-        events = state.public_history()
-        start = max((i for i, e in enumerate(events) if e.kind == "deal"), default=0)
-        pile: list[int] = []
         known: set[int] = set()
         out: list = []
         hidden = 0
         discards = 0
         passes = 0
-        for e in events[start:]:
-            text = e.public
-            if e.kind == "deal":
-                up = text.rpartition("upcard ")[2].strip() if "upcard " in text else ""
-                pile = [kind_of_code(up)] if up else []
-                continue
-            if e.kind != "action":
-                continue
-            verb = text.split(" ", 1)[0]
-            his = e.player == opp
+        for seat, verb, card in _hand_moves(state):
+            his = seat == opp
             if verb == "take":
-                top = pile.pop() if pile else None
-                if his and top is not None:
-                    known.add(top)
-                    out.append(("up", top, True))
+                if his and card is not None:
+                    known.add(card)
+                    out.append(("up", card, True))
             elif verb == "draw":
                 if his:
-                    if pile and not (discards == 0 and passes >= 2):
-                        out.append(("up", pile[-1], False))
+                    if card is not None and not (discards == 0 and passes >= 2):
+                        out.append(("up", card, False))
                     out.append(("stock",))
             elif verb == "pass":
                 if discards == 0:
                     passes += 1
-                    if his and pile:
-                        out.append(("up", pile[-1], False))
-                elif his and pile:
-                    out.append(("wall", pile[-1]))
+                    if his and card is not None:
+                        out.append(("up", card, False))
+                elif his and card is not None:
+                    out.append(("wall", card))
             elif verb == "discard":
-                d = kind_of_code(text.split()[1])
-                pile.append(d)
                 discards += 1
                 if his:
-                    if d in known:
-                        known.discard(d)
+                    if card in known:
+                        known.discard(card)
                     else:
-                        hidden |= 1 << d
-                    out.append(("disc", d))
+                        hidden |= 1 << card
+                    out.append(("disc", card))
             elif verb == "knock":
                 break
         return out, hidden
@@ -841,34 +840,21 @@ class PIMCBot:
         rules = getattr(state, "rules", None)
         if rules is None or getattr(rules, "knock", None) is None:
             return None
-        from ._cards import kind_of_code
-
         out: dict[int, list[int]] = {q: [] for q in range(state.n_players) if q != me}
         turns: dict[int, list] = {q: [] for q in out}  # (kind taken or None, kind discarded)
         drawn: dict[int, int | None] = {}
-        pile: list[int] = []
-        events = state.public_history()
-        start = max((i for i, e in enumerate(events) if e.kind == "deal"), default=0)
-        for e in events[start:]:
-            text = e.public
-            if e.kind == "deal":
-                up = text.rpartition("upcard ")[2].strip() if "upcard " in text else ""
-                pile = [kind_of_code(up)] if up else []
-                continue
-            verb = text.split(" ", 1)[0]
+        for seat, verb, card in _hand_moves(state):
             if verb == "discard":
-                pile.append(kind_of_code(text.split()[1]))
-                if e.player in out:
-                    out[e.player].append(pile[-1])
-                    turns[e.player].append((drawn.pop(e.player, None), pile[-1]))
+                if seat in out:
+                    out[seat].append(card)
+                    turns[seat].append((drawn.pop(seat, None), card))
             elif verb == "take":
-                if pile:
-                    top = pile.pop()
-                    drawn[e.player] = top
-            elif verb in ("draw", "pass") and pile and e.player in out:
-                out[e.player].append(pile[-1])
+                if card is not None:
+                    drawn[seat] = card
+            elif verb in ("draw", "pass") and card is not None and seat in out:
+                out[seat].append(card)
                 if verb == "draw":
-                    drawn[e.player] = None
+                    drawn[seat] = None
         if not any(out.values()):
             return None
         return {q: (out[q], turns[q][-self.depth_back:]) for q in out}
