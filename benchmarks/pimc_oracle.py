@@ -15,12 +15,21 @@ the bot is shown the same player's earlier draw decisions of the hand
 ``--param particles=5000``) starts where it would be in play.  ``--cache PATH`` keeps the
 valued positions in a pickle (valid only for the meldkit that wrote it).
 
+Which part of the opponent's hand is worth knowing: ``--partial outs`` scores a ``pimc``
+whose sampled hands agree with the true one on the bot's **outs** (the unseen cards that
+would meld with two of its own) and are drawn as usual otherwise; ``--partial others``, the
+control, on as many other unseen cards.  ``--outs-brier`` says how well the bot's own
+sampler knows the outs (the Brier score of out-held over the first 200 positions, 200
+sampled hands each, against the prior ``m / unseen``).
+
 Usage::
 
     python benchmarks/pimc_oracle.py --positions 600 --time-limit 0.1 --cheat
     python benchmarks/pimc_oracle.py --param select=0 --param confidence=0.5
     python benchmarks/pimc_oracle.py --time-limit 0.15 --param particles=5000 \
         --param confidence=0.5 --cache /tmp/positions.pkl
+    python benchmarks/pimc_oracle.py --positions 400 --time-limit 100 --partial outs
+    python benchmarks/pimc_oracle.py --positions 400 --outs-brier --param particles=5000
 
 Prints one line per bot: gain per decision overall and by phase (gain / ceiling (n)).
 """
@@ -47,6 +56,95 @@ class CheatPIMC(PIMCBot):
             stock = rest[:]
             self.rng.shuffle(stock)
             yield hm, stock
+
+
+def outs_of(mine: int, cards) -> list[int]:
+    """The kinds among ``cards`` that would meld with two cards of ``mine`` (a mask of
+    kinds, ``rank * 4 + suit``, aces low): the third of a rank, or the card next to two in
+    a row of its suit (either end or the middle).
+
+    >>> outs_of((1 << 24) | (1 << 28), range(52))  # 7 and 8 of clubs: the 6, 9 of clubs
+    [20, 32]
+    >>> outs_of((1 << 24) | (1 << 25), [26, 27, 28])  # two 7s: the other 7s
+    [26, 27]
+    """
+    out = []
+    for c in cards:
+        r, s = c >> 2, c & 3
+        same = sum(1 for x in range(4) if x != s and mine >> (r * 4 + x) & 1)
+        run = [0 <= r + d < 13 and mine >> ((r + d) * 4 + s) & 1 for d in (-2, -1, 1, 2)]
+        if same >= 2 or (run[0] and run[1]) or (run[1] and run[2]) or (run[2] and run[3]):
+            out.append(c)
+    return out
+
+
+class PartialPIMC(PIMCBot):
+    """``pimc`` shown part of the opponent's hand: each sampled hand is made to agree with
+    the true one on the bot's outs (``know = "outs"``) or, the control, on as many other
+    unseen cards picked at random for the position (``"others"``), a card swapped for one
+    on the other side of the same standing; the rest is the bot's own sampler."""
+
+    know = "outs"
+
+    def _worlds(self, state, sim, obs, early, kmask, m, unseen):
+        ko = state.kind_of
+        me = state.current_player
+        true = sum(1 << ko[c] for c in state.hands[1 - me])
+        mine = sum(1 << ko[c] for c in state.hands[me])
+        free = [c for c in unseen if not kmask >> c & 1]
+        fixed = outs_of(mine, free)
+        if self.know == "others":
+            rest = [c for c in free if c not in fixed]
+            fixed = random.Random(mine).sample(rest, min(len(fixed), len(rest)))
+        rng = self.rng
+        base = PIMCBot._worlds(self, state, sim, obs, early, kmask, m, unseen)
+        while True:
+            hm, _ = next(base)
+            for c in fixed:
+                want = true >> c & 1
+                if (hm >> c & 1) != want:
+                    pool = [x for x in free if x not in fixed and (hm >> x & 1) == want]
+                    if pool:
+                        hm ^= (1 << c) | (1 << rng.choice(pool))
+            stock = [c for c in unseen if not hm >> c & 1]
+            rng.shuffle(stock)
+            yield hm, stock
+
+
+def outs_brier(label, make, data, samples: int = 200) -> tuple[float, float]:
+    """How well ``make()``'s sampler knows whether the opponent holds the bot's outs, over
+    ``data``: (its Brier score of out-held, the prior's ``m / unseen``)."""
+    sq = sq0 = 0.0
+    n = held = 0
+    for g, _moves, _greedy, _vals, earlier in data:
+        bot = make()
+        for s in earlier:
+            bot.observe(s)
+        me = g.current_player
+        ko = g.kind_of
+        sim = bot._gin_sim(g)
+        obs, early, known, unseen = bot._gin_info(g, me)
+        kmask = sum(1 << k for k in known)
+        m = len(g.hands[1 - me]) - len(known)
+        worlds = None
+        if bot.particles > 0:
+            worlds = bot._particle_worlds(g, sim, unseen, kmask, m)
+        if worlds is None:
+            worlds = bot._worlds(g, sim, obs, early, kmask, m, unseen)
+        hands = [next(worlds)[0] for _ in range(samples)]
+        true = sum(1 << ko[c] for c in g.hands[1 - me])
+        mine = sum(1 << ko[c] for c in g.hands[me])
+        prior = m / len(unseen)
+        for c in outs_of(mine, [u for u in unseen if not kmask >> u & 1]):
+            t = true >> c & 1
+            p = sum(h >> c & 1 for h in hands) / samples
+            sq += (p - t) ** 2
+            sq0 += (prior - t) ** 2
+            n += 1
+            held += t
+    print(f"{label}: {n} outs ({held} held), Brier {sq / n:.4f} (the prior's {sq0 / n:.4f})",
+          flush=True)
+    return sq / n, sq0 / n
 
 
 def values(g, moves, shuffles, rng):
@@ -133,6 +231,10 @@ def main(argv=None) -> int:
     ap.add_argument("--param", action="append", default=[], metavar="KEY=VALUE")
     ap.add_argument("--cache", metavar="PATH", help="keep the valued positions in this file")
     ap.add_argument("--cheat", action="store_true", help="also score pimc shown the hand")
+    ap.add_argument("--partial", choices=("outs", "others"), help="also score pimc shown "
+                    "whether the opponent holds its outs (or, the control, as many others)")
+    ap.add_argument("--outs-brier", action="store_true", help="only: how well the sampler "
+                    "knows the outs (Brier score, the first 200 positions)")
     ap.add_argument("--seed", type=int, default=1, help="the bots' seed (another seed: "
                     "the noise of the search itself)")
     args = ap.parse_args(argv)
@@ -154,11 +256,19 @@ def main(argv=None) -> int:
     data = data[:args.positions]
     print(f"{len(data)} positions valued in {time.process_time() - t0:.0f} s", flush=True)
     tl = args.time_limit
+    if args.outs_brier:
+        outs_brier(f"pimc {kw or 'default'} sampler", lambda: PIMCBot(seed=args.seed,
+                   time_limit=tl, **kw), data[:200])
+        return 0
     evaluate(f"pimc {kw or 'default'}", lambda: PIMCBot(seed=args.seed, time_limit=tl, **kw),
              data)
     if args.cheat:
         evaluate("pimc shown the hand", lambda: CheatPIMC(seed=args.seed, time_limit=tl, **kw),
                  data)
+    if args.partial:
+        PartialPIMC.know = args.partial
+        evaluate(f"pimc shown its {args.partial}", lambda: PartialPIMC(
+            seed=args.seed, time_limit=tl, **kw), data)
     return 0
 
 

@@ -511,3 +511,55 @@ def test_gin_endings_benchmark_names_each_hands_ending_from_the_bots_side(capsys
             assert int(points) > 0
         if how in ("opp knock", "opp gin", "bot undercut"):
             assert int(points) < 0
+
+
+def _oracle():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "pimc_oracle.py"
+    spec = importlib.util.spec_from_file_location("pimc_oracle", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.mark.parametrize("know", ["outs", "others"])
+def test_the_decision_studys_partial_knowledge_agrees_with_the_true_hand_where_shown(know):
+    """pimc_oracle --partial: every sampled hand holds exactly the true hand's cards among
+    the cards shown (the bot's outs, or as many others), keeps the opponent's hand size,
+    and leaves the rest to the sampler (other cards differ from the truth)."""
+    from meldkit.bots import GreedyBot
+
+    po = _oracle()
+    game = meldkit.new_game("gin_rummy", players=2, seed=5)
+    bot = GreedyBot(seed=1)
+    for _ in range(12):
+        game.apply(bot.choose(game))
+    me, ko = game.current_player, game.kind_of
+    true = sum(1 << ko[c] for c in game.hands[1 - me])
+    mine = sum(1 << ko[c] for c in game.hands[me])
+    probe = po.PartialPIMC(seed=1)
+    probe.know = know
+    sim = probe._gin_sim(game)
+    obs, early, known, unseen = probe._gin_info(game, me)
+    kmask = sum(1 << k for k in known)
+    m = len(game.hands[1 - me]) - len(known)
+    free = [c for c in unseen if not kmask >> c & 1]
+    outs = po.outs_of(mine, free)
+    assert outs, "the position should give the bot some outs"
+    shown = outs
+    if know == "others":  # as many other unseen cards, the same for the position
+        import random
+
+        rest = [c for c in free if c not in outs]
+        shown = random.Random(mine).sample(rest, min(len(outs), len(rest)))
+    worlds = probe._worlds(game, sim, obs, early, kmask, m, unseen)
+    differs = 0
+    for _ in range(30):
+        hm, stock = next(worlds)
+        assert bin(hm).count("1") == len(game.hands[1 - me])
+        assert sorted(stock) == sorted(c for c in unseen if not hm >> c & 1)
+        assert all((hm >> c & 1) == (true >> c & 1) for c in shown)
+        differs += hm != true
+    assert differs > 0
