@@ -1923,12 +1923,13 @@ def load_pack_text(
     >>> pack.spec.game.target, pack.spec.deck.decks
     (10000, 6)
     """
-    for arg, value in (("text", text), ("filename", filename), ("base_dir", base_dir)):
-        if not isinstance(value, str) and not (arg == "base_dir" and (
-                value is None or isinstance(value, os.PathLike))):
-            raise _fail(_Loc("<argument>"), "", f"load_pack_text's {arg} must be a str"
-                        f"{' or a path' if arg == 'base_dir' else ''}, not "
-                        f"{type(value).__name__}")
+    for arg, value, kinds, want in (("text", text, str, "a str"),
+                                    ("filename", filename, str, "a str"),
+                                    ("base_dir", base_dir, (str, os.PathLike, type(None)),
+                                     "a str or a path")):
+        if not isinstance(value, kinds):
+            raise _fail(_Loc("<argument>"), "", f"load_pack_text's {arg} must be {want}, "
+                        f"not {type(value).__name__}")
     real_file = not filename.startswith("<")
     if base_dir is None and real_file:
         base_dir = os.path.dirname(filename)
