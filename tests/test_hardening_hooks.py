@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 
 import pytest
 from strategies import assert_cards_conserved
@@ -435,6 +436,11 @@ class _IndexGivesText:
         return "3"
 
 
+class _IndexGivesBool:  # operator.index took it, with a DeprecationWarning on stderr
+    def __index__(self):
+        return True
+
+
 @pytest.mark.parametrize("pack, players", [("pony_tail", 4), ("gin_rummy", 2), ("houses", 4)])
 @pytest.mark.parametrize("odd, says", [
     (_IndexRaises(ValueError("no such id")),
@@ -443,14 +449,32 @@ class _IndexGivesText:
      "an action id is an int, not _IndexRaises (its __index__ raised RuntimeError: boom)"),
     (_IndexRaises(OverflowError("huge")),
      "an action id is an int, not _IndexRaises (its __index__ raised OverflowError: huge)"),
-    (_IndexGivesText(), "an action id is an int, not _IndexGivesText (its __index__ raised "
-                        "TypeError: __index__ returned non-int (type str))"),
+    (_IndexGivesText(), "an action id is an int, not _IndexGivesText (its __index__ gave "
+                        "str)"),
+    (_IndexGivesBool(), "an action id is an int, not _IndexGivesBool (its __index__ gave "
+                        "bool)"),
 ])
 def test_6_an_id_whose_index_raises_is_refused_as_a_bad_id(pack, players, odd, says):
     g = meldkit.new_game(pack, players=players, seed=1)
     why = refusal(g, odd)  # check refuses, apply raises the same code, the game unchanged
     assert ("action/bad-id", says) == (why.code, why.sentence)
     assert not g.is_legal(odd)
+
+
+@pytest.mark.parametrize("odd, says", [
+    (_IndexRaises(ValueError("no such id")), "its __index__ raised ValueError: no such id"),
+    (_IndexGivesBool(), "its __index__ gave bool"),
+    (True, "an action id is an int, not bool"),
+    ("3", "an action id is an int, not str"),
+])
+def test_6_the_action_space_refuses_such_an_id_the_same_way(odd, says):
+    # action_of let a raising __index__'s ValueError through, and took an __index__ that
+    # gave True as id 1 (with Python's DeprecationWarning)
+    from meldkit.ai import ActionSpaceError
+
+    space = meldkit.new_game("gin_rummy", players=2, seed=1).action_space
+    with pytest.raises(ActionSpaceError, match=re.escape(says)):
+        space.action_of(odd)
 
 
 @pytest.mark.parametrize("pack, players", [("pony_tail", 4), ("gin_rummy", 2), ("houses", 4)])

@@ -12,11 +12,11 @@ digest.  An engine subclass supplies the rules: ``_new``, ``_legal``, ``_check``
 from __future__ import annotations
 
 import json
-import operator
 from typing import Any, ClassVar
 
 from . import saves as _saves
 from ._actions import Action
+from ._checks import action_id, is_bool
 from ._errors import IllegalActionError, MeldkitError, PluginError, SaveError, SetupError
 from ._seating import seating
 
@@ -305,11 +305,11 @@ class GameState:
                 return actions[action]
         if not isinstance(action, Action):
             if not isinstance(action, str) and (hasattr(type(action), "__index__")
-                                                or _is_bool(action)):
+                                                or is_bool(action)):
                 from .ai.action_space import apply_id
 
                 # an integer action id (state.action_space); refused with action/bad-id
-                return apply_id(self, _action_id(action))
+                return apply_id(self, action_id(action))
             if not isinstance(action, str):
                 raise IllegalActionError(
                     "action/malformed",
@@ -880,12 +880,6 @@ def bundled_pack_resolver(name: str, digest: str):
     return resolve_bundled(name, digest)
 
 
-def _is_bool(value) -> bool:
-    """True for a bool, Python's or numpy's (``numpy.bool_`` has no ``__index__``)."""
-    return isinstance(value, bool) or (type(value).__module__ == "numpy"
-                                       and type(value).__name__ in ("bool", "bool_"))
-
-
 _last_space: tuple = (None, None, None, None, None, None, None)
 """The engine, pack, table size and action space of the last :func:`_action_space_of`, the
 space's id of an action object (``_id_of_object``: AttributeError for one it has not seen),
@@ -940,29 +934,6 @@ def _keep_for_undo(state: GameState) -> None:
     if len(states) >= stack.depth:
         del states[:len(states) - stack.depth + 1]
     states.append(state.clone())
-
-
-def _action_id(value) -> int:
-    """``value`` as an action id (an int, or an object with ``__index__``, such as a numpy
-    integer); a bool, or an ``__index__`` that raises or gives no int, is an
-    :class:`~meldkit.IllegalActionError` (``action/bad-id``) naming the input's type."""
-    kind = type(value).__name__
-    if type(value) is int:
-        return value
-    if _is_bool(value):
-        raise IllegalActionError("action/bad-id", "an action id is an int, not bool")
-    try:
-        index = operator.index(value)
-    except Exception as e:  # a foreign __index__ may raise anything
-        raise IllegalActionError(
-            "action/bad-id",
-            f"an action id is an int, not {kind} (its __index__ raised "
-            f"{type(e).__name__}: {str(e)[:60]})") from None
-    if type(index) is not int:  # operator.index guarantees an int subclass: refuse bool
-        raise IllegalActionError("action/bad-id",
-                                 f"an action id is an int, not {kind} (its __index__ gave "
-                                 f"{type(index).__name__})")
-    return index
 
 
 # --------------------------------------------------------------------------- plugin hooks

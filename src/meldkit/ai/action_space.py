@@ -28,6 +28,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from .._actions import Action
+from .._checks import action_id as checked_id
 from .._errors import IllegalActionError, MeldkitError
 
 if TYPE_CHECKING:
@@ -126,16 +127,11 @@ class ActionIds:
 
     def action_of(self, action_id: int) -> Action:
         """The action of an id; raises :class:`ActionSpaceError` for a bad id."""
-        if isinstance(action_id, bool):
-            raise ActionSpaceError("an action id is an int, not bool")
         if type(action_id) is not int:
             try:
-                import operator
-
-                action_id = operator.index(action_id)  # numpy integers
-            except TypeError:
-                raise ActionSpaceError(
-                    f"an action id is an int, not {type(action_id).__name__}") from None
+                action_id = checked_id(action_id)  # numpy integers
+            except IllegalActionError as e:
+                raise ActionSpaceError(e.reason) from None
         if not 0 <= action_id < self.size:
             raise ActionSpaceError(
                 f"action id {action_id} is outside the action space of {self.pack_name} "
