@@ -113,9 +113,11 @@ class PartialPIMC(PIMCBot):
 
 def outs_brier(label, make, data, samples: int = 200) -> tuple[float, float]:
     """How well ``make()``'s sampler knows whether the opponent holds the bot's outs, over
-    ``data``: (its Brier score of out-held, the prior's ``m / unseen``)."""
+    ``data``: (its Brier score of out-held, the prior's ``m / unseen``); prints both and
+    the reliability (by the sampler's probability, in tenths: predicted and actual)."""
     sq = sq0 = 0.0
     n = held = 0
+    bins: dict[int, list] = {}
     for g, _moves, _greedy, _vals, earlier in data:
         bot = make()
         for s in earlier:
@@ -140,10 +142,19 @@ def outs_brier(label, make, data, samples: int = 200) -> tuple[float, float]:
             p = sum(h >> c & 1 for h in hands) / samples
             sq += (p - t) ** 2
             sq0 += (prior - t) ** 2
+            b = bins.setdefault(min(int(p * 10), 9), [0.0, 0, 0])
+            b[0] += p
+            b[1] += t
+            b[2] += 1
             n += 1
             held += t
+    if not n:
+        print(f"{label}: no outs in these positions", flush=True)
+        return float("nan"), float("nan")
     print(f"{label}: {n} outs ({held} held), Brier {sq / n:.4f} (the prior's {sq0 / n:.4f})",
           flush=True)
+    print("  reliability: " + ", ".join(f"{b[0] / b[2]:.2f}->{b[1] / b[2]:.2f} ({b[2]})"
+                                       for _, b in sorted(bins.items())), flush=True)
     return sq / n, sq0 / n
 
 

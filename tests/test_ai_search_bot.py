@@ -563,3 +563,14 @@ def test_the_decision_studys_partial_knowledge_agrees_with_the_true_hand_where_s
         assert all((hm >> c & 1) == (true >> c & 1) for c in shown)
         differs += hm != true
     assert differs > 0
+
+
+def test_the_decision_studys_outs_brier_scores_a_sampler_against_the_prior(capsys):
+    from meldkit.pimc import PIMCBot
+
+    po = _oracle()
+    data = po.positions(3, 2)
+    ours, prior = po.outs_brier("t", lambda: PIMCBot(seed=1), data, samples=20)
+    assert 0 <= ours <= 1 and 0 < prior < 1
+    out = capsys.readouterr().out
+    assert out.startswith("t: ") and "reliability: " in out
