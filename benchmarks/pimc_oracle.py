@@ -277,9 +277,12 @@ def main(argv=None) -> int:
         evaluate("pimc shown the hand", lambda: CheatPIMC(seed=args.seed, time_limit=tl, **kw),
                  data)
     if args.partial:
-        PartialPIMC.know = args.partial
-        evaluate(f"pimc shown its {args.partial}", lambda: PartialPIMC(
-            seed=args.seed, time_limit=tl, **kw), data)
+        def shown():  # an instance setting, not the class's: PartialPIMC stays as defined
+            bot = PartialPIMC(seed=args.seed, time_limit=tl, **kw)
+            bot.know = args.partial
+            return bot
+
+        evaluate(f"pimc shown its {args.partial}", shown, data)
     return 0
 
 
