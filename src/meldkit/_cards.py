@@ -42,6 +42,32 @@ def rank_index(code: str) -> int:
         ) from None
 
 
+def is_rank(code: str) -> bool:
+    """Whether ``code`` is a rank code (``"2"``, ``"10"``, ``"JK"``), not a card code.
+
+    >>> is_rank("10"), is_rank("JK"), is_rank("10D"), is_rank("11")
+    (True, True, False, False)
+    """
+    try:
+        rank_index(code)
+    except ValueError:
+        return False
+    return True
+
+
+def is_card_code(code: str) -> bool:
+    """Whether ``code`` is a card code (``"QH"``, ``"10D"``, ``"JK"``).
+
+    >>> is_card_code("QH"), is_card_code("JK"), is_card_code("Q"), is_card_code("QX")
+    (True, True, False, False)
+    """
+    try:
+        kind_of_code(code)
+    except ValueError:
+        return False
+    return True
+
+
 def kind_of_code(code: str) -> int:
     """The kind number of a card code such as ``"QH"``, ``"10D"`` or ``"JK"``."""
     c = str(code).strip().upper()

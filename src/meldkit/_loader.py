@@ -47,6 +47,7 @@ from meldkit._cards import (
     RANKS,
     card_code,
     deck_card_kinds,
+    is_rank,
     kinds_matching,
     rank_index,
     rank_of_kind,
@@ -795,15 +796,6 @@ def _written(data: Any, path: KeyPath) -> bool:
     return True
 
 
-def _is_rank(selector: str) -> bool:
-    """Whether ``selector`` is a rank code (``"2"``, ``"JK"``), not a card code."""
-    try:
-        rank_index(selector)
-    except (ValueError, TypeError):
-        return False
-    return True
-
-
 def kinds_matching_ok(selector: str) -> bool:
     """Whether ``selector`` names cards at all (bad selectors are reported elsewhere)."""
     try:
@@ -928,7 +920,7 @@ class _Checker:
         if self.engine() != CANASTA:
             return
         for i, selector in enumerate(self.spec.cards.wild):
-            if not kinds_matching_ok(selector) or _is_rank(selector):
+            if not kinds_matching_ok(selector) or is_rank(selector):
                 continue  # a rank, or not a card selector (reported by the selector checks)
             rank = RANKS[rank_of_kind(min(kinds_matching(selector)))]
             self.add(("cards", "wild", i), f"{selector!r} is a card code, but "
@@ -1691,7 +1683,7 @@ class _Checker:
                     self.add((*at, "cards", j), f"{selector!r} names no card of this deck "
                              "(deck.ranks leaves it out): the ban would change nothing",
                              related=(("deck", "ranks"),))
-                elif engine == CANASTA and not _is_rank(selector):
+                elif engine == CANASTA and not is_rank(selector):
                     rank = RANKS[rank_of_kind(min(kinds_matching(selector)))]
                     self.add((*at, "cards", j), f"{selector!r} is a card code, but "
                              f"{ENGINE_NAMES[CANASTA]} ({ENGINE_PACKS[CANASTA]}) discards by "

@@ -38,7 +38,7 @@ from math import comb
 
 from ruamel.yaml import YAML
 
-from ._cards import RANKS, kinds_matching, rank_index, rank_of_kind
+from ._cards import RANKS, is_rank, kinds_matching, rank_index, rank_of_kind
 from ruamel.yaml.events import (
     AliasEvent,
     CollectionEndEvent,
@@ -429,7 +429,7 @@ def check_runnable(spec, add, player_counts, deck_size, own_deck: bool = False,
     if high_card and spec.deal.high_card_order and not own_deck:
         jokers = (spec.deck.jokers_per_deck if spec.deck.jokers is None else spec.deck.jokers)
         in_deck = set(range(13)) | ({13} if jokers > 0 else set())
-        named = {rank_index(s) for s in spec.deal.high_card_order if _is_rank(s)}
+        named = {rank_index(s) for s in spec.deal.high_card_order if is_rank(s)}
         if named and not named & in_deck:
             add(("deal", "high_card_order"), "names no rank in the deck (there are no jokers: "
                 "deck.jokers_per_deck is 0), so no card could ever win the draw",
@@ -499,14 +499,6 @@ def _check_knock_deal(spec, add, player_counts) -> None:
             "complete (use best_discard, or deal 10)", related=(("deal", "hand"),))
 
 
-def _is_rank(selector: str) -> bool:
-    try:
-        rank_index(selector)
-    except (ValueError, TypeError):
-        return False
-    return True
-
-
 def _check_rank_lists(spec, add) -> None:
     """Keys that take ranks refuse card codes (``melds.no_wild_ranks: [7S]``)."""
     lists = [(("melds", "no_wild_ranks"), "melds.no_wild_ranks", spec.melds.no_wild_ranks),
@@ -522,7 +514,7 @@ def _check_rank_lists(spec, add) -> None:
                 kinds = kinds_matching(selector)
             except (ValueError, TypeError):
                 continue  # not a card selector at all: reported by the selector checks
-            if kinds and not _is_rank(selector):
+            if kinds and not is_rank(selector):
                 rank = RANKS[rank_of_kind(min(kinds))]
                 add(path + (i,), f"{selector!r} is a card code, but {shown} takes ranks "
                     f"(write {rank!r})")

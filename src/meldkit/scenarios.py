@@ -40,7 +40,7 @@ from typing import Any
 
 import attrs
 
-from ._cards import RANKS, kind_of_code, kinds_matching, rank_index
+from ._cards import RANKS, is_card_code, is_rank, kind_of_code, kinds_matching, rank_index
 from ._errors import MeldkitError, NotationError, PackProblem
 
 __all__ = [
@@ -353,7 +353,7 @@ class _Reader:
                 self.problem(where, f"{path}[{i}]", f"expected a card code, got {_kind_text(item)}")
                 ok = False
                 continue
-            if not _is_card(code) and not (ranks_ok and _is_rank(code)):
+            if not is_card_code(code) and not (ranks_ok and is_rank(code)):
                 hint = (" (a card code has a rank and a suit: 9H, 10D, JK)" if not ranks_ok
                         else " (a card code such as 9H, or a rank such as 9)")
                 self.problem(where, f"{path}[{i}]", f"{code!r} is not a card{hint}")
@@ -702,22 +702,6 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _is_card(code: str) -> bool:
-    try:
-        kind_of_code(code)
-    except ValueError:
-        return False
-    return True
-
-
-def _is_rank(code: str) -> bool:
-    try:
-        rank_index(code)
-    except ValueError:
-        return False
-    return True
-
-
 MAX_VALUES = 50_000
 """Most values (mappings, lists, scalars and keys, after expanding aliases) a scenario file
 may hold: reading is the dearest part of a run (the bundled files hold about 90 values per
@@ -957,14 +941,14 @@ def _sort_codes(codes: Iterable[str]) -> list[str]:
     """Card codes (or ranks) in rank order, aces first."""
 
     def key(c: str) -> tuple[int, str]:
-        return (rank_index(_rank_of(c)) if _is_card(c) else rank_index(c)), c
+        return (rank_index(_rank_of(c)) if is_card_code(c) else rank_index(c)), c
 
     return sorted(codes, key=key)
 
 
 def _rank_of(code: str) -> str:
     """The rank of a card code (``9H`` → ``9``); a rank stays itself."""
-    if code == "JK" or not _is_card(code):
+    if code == "JK" or not is_card_code(code):
         return code
     return code[:-1]
 
@@ -973,7 +957,7 @@ def _compare_cards(expected: list[str], actual: list[str], *, at_least: bool = F
                    ) -> str | None:
     """None if ``actual`` holds exactly (or ``at_least``) ``expected``; else the difference.
     An expected list of ranks only compares ranks."""
-    by_rank = all(_is_rank(c) and not _is_card(c) or c == "JK" for c in expected) and any(
+    by_rank = all(is_rank(c) and not is_card_code(c) or c == "JK" for c in expected) and any(
         c != "JK" for c in expected)
     got = [_rank_of(c) for c in actual] if by_rank else list(actual)
     want = [RANKS[rank_index(c)] for c in expected] if by_rank else list(expected)
