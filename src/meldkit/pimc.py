@@ -68,6 +68,7 @@ import time
 from ._checks import check
 from ._errors import SetupError
 from .ai.resample import Determinizer, _write
+from .kernel.policy import _neighbours
 
 __all__ = ["PIMCBot", "parse_settings"]
 
@@ -1148,37 +1149,49 @@ class GinRollout:
         return [net, -net] if p == 0 else [-net, net]
 
     def _defender_deadwood(self, hand, melds) -> int:
-        sets = {}
-        runs = []
-        for m in melds:
-            r0 = m[0] // 4
-            if all(c // 4 == r0 for c in m):
-                sets[r0] = len(m)
-            else:
-                ranks = sorted(c // 4 for c in m)
-                runs.append([m[0] % 4, ranks[0], ranks[-1]])
-        hand = list(hand)
-        changed = True
-        while changed:
-            changed = False
-            for c in sorted(hand):
-                r, su = divmod(c, 4)
-                fits = sets.get(r, 4) < 4
-                if not fits:
-                    for run in runs:
-                        if run[0] == su and (r == run[1] - 1 or r == run[2] + 1):
-                            if r == run[1] - 1:
-                                run[1] = r
-                            else:
-                                run[2] = r
-                            fits = True
-                            break
-                else:
-                    sets[r] += 1
-                if fits:
-                    hand.remove(c)
+        return self.rules.min_deadwood(_laid_off(sorted(hand), melds))
+
+
+def _laid_off(cards: list[int], melds) -> list[int]:
+    """The defender's ``cards`` (kinds, ascending) left after laying off on the knocker's
+    ``melds``: in passes from the lowest card, each card that adds to a set of fewer than
+    four or to either end of a run is laid off, until a pass lays off none.
+
+    >>> aces, run_5_to_7 = (0, 1, 2), (16, 20, 24)  # kind = rank * 4 + suit
+    >>> _laid_off([3, 8, 12, 44], [aces, run_5_to_7])  # the fourth ace; 3 and 4 of the run's suit
+    [44]
+    """
+    sets: dict[int, int] = {}
+    runs = []
+    for m in melds:
+        r0 = m[0] // 4
+        if all(c // 4 == r0 for c in m):
+            sets[r0] = len(m)
+        else:
+            ranks = sorted(c // 4 for c in m)
+            runs.append([m[0] % 4, ranks[0], ranks[-1]])
+    changed = True
+    while changed:
+        changed = False
+        kept = []
+        for c in cards:
+            r, su = divmod(c, 4)
+            if sets.get(r, 4) < 4:
+                sets[r] += 1
+                changed = True
+                continue
+            for run in runs:
+                if run[0] == su and (r == run[1] - 1 or r == run[2] + 1):
+                    if r == run[1] - 1:
+                        run[1] = r
+                    else:
+                        run[2] = r
                     changed = True
-        return self.rules.min_deadwood(hand)
+                    break
+            else:
+                kept.append(c)
+        cards = kept
+    return cards
 
 
 def _melds_with(x: int, hand) -> int:
@@ -1194,16 +1207,6 @@ def _melds_with(x: int, hand) -> int:
     if (lo1 and hi1) or (lo1 and has(rank - 2)) or (hi1 and has(rank + 2)):
         return 1
     return 0
-
-
-def _neighbours(card: int, others) -> int:
-    rank, suit = divmod(card, 4)
-    n = 0
-    for c in others:
-        r, s = divmod(c, 4)
-        if r == rank or (s == suit and abs(r - rank) <= 2):
-            n += 1
-    return n
 
 
 # ---------------------------------------------------------------------- gin on bit masks
@@ -1361,40 +1364,16 @@ class GinSim:
         return diff if diff >= 0 else diff - self.undercut_bonus
 
     def _defender_deadwood(self, hd: int, melds) -> int:
-        sets = {}
-        runs = []
-        for m in melds:
-            r0 = m[0] // 4
-            if all(c // 4 == r0 for c in m):
-                sets[r0] = len(m)
-            else:
-                ranks = sorted(c // 4 for c in m)
-                runs.append([m[0] % 4, ranks[0], ranks[-1]])
-        changed = True
-        while changed:
-            changed = False
-            m = hd
-            while m:
-                b = m & -m
-                m ^= b
-                c = b.bit_length() - 1
-                r, su = divmod(c, 4)
-                fits = sets.get(r, 4) < 4
-                if fits:
-                    sets[r] += 1
-                else:
-                    for run in runs:
-                        if run[0] == su and (r == run[1] - 1 or r == run[2] + 1):
-                            if r == run[1] - 1:
-                                run[1] = r
-                            else:
-                                run[2] = r
-                            fits = True
-                            break
-                if fits:
-                    hd ^= b
-                    changed = True
-        return self.top(hd)
+        cards = []
+        m = hd
+        while m:
+            b = m & -m
+            m ^= b
+            cards.append(b.bit_length() - 1)
+        left = _laid_off(cards, melds)
+        if len(left) == len(cards):
+            return self.top(hd)
+        return self.top(sum(1 << c for c in left))
 
     def play(self, hands: list, stock: list, pile: list, p: int, phase: str,
              taken, returned: int) -> int:
