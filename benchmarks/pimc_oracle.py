@@ -20,7 +20,8 @@ whose sampled hands agree with the true one on the bot's **outs** (the unseen ca
 would meld with two of its own) and are drawn as usual otherwise; ``--partial others``, the
 control, on as many other unseen cards.  ``--outs-brier`` says how well the bot's own
 sampler knows the outs (the Brier score of out-held over the first 200 positions, 200
-sampled hands each, against the prior ``m / unseen``).
+sampled hands each, against the prior ``m / unseen``); with ``--outs-mix PARTICLES``, also
+of mixtures of its probabilities with the particle filter's.
 
 Usage::
 
@@ -30,6 +31,7 @@ Usage::
         --param confidence=0.5 --cache /tmp/positions.pkl
     python benchmarks/pimc_oracle.py --positions 400 --time-limit 100 --partial outs
     python benchmarks/pimc_oracle.py --positions 400 --outs-brier --param particles=5000
+    python benchmarks/pimc_oracle.py --positions 400 --outs-brier --outs-mix 5000
 
 Prints one line per bot: gain per decision overall and by phase (gain / ceiling (n)).
 """
@@ -111,13 +113,10 @@ class PartialPIMC(PIMCBot):
             yield hm, stock
 
 
-def outs_brier(label, make, data, samples: int = 200) -> tuple[float, float]:
-    """How well ``make()``'s sampler knows whether the opponent holds the bot's outs, over
-    ``data``: (its Brier score of out-held, the prior's ``m / unseen``); prints both and
-    the reliability (by the sampler's probability, in tenths: predicted and actual)."""
-    sq = sq0 = 0.0
-    n = held = 0
-    bins: dict[int, list] = {}
+def out_probabilities(make, data, samples: int = 200) -> list[tuple[float, float, int]]:
+    """For each of the bot's outs over ``data``: (the probability ``make()``'s sampler
+    gives that the opponent holds it, the prior ``m / unseen``, 1 if it does)."""
+    out = []
     for g, _moves, _greedy, _vals, earlier in data:
         bot = make()
         for s in earlier:
@@ -138,24 +137,44 @@ def outs_brier(label, make, data, samples: int = 200) -> tuple[float, float]:
         mine = sum(1 << ko[c] for c in g.hands[me])
         prior = m / len(unseen)
         for c in outs_of(mine, [u for u in unseen if not kmask >> u & 1]):
-            t = true >> c & 1
-            p = sum(h >> c & 1 for h in hands) / samples
-            sq += (p - t) ** 2
-            sq0 += (prior - t) ** 2
-            b = bins.setdefault(min(int(p * 10), 9), [0.0, 0, 0])
-            b[0] += p
-            b[1] += t
-            b[2] += 1
-            n += 1
-            held += t
-    if not n:
+            out.append((sum(h >> c & 1 for h in hands) / samples, prior, true >> c & 1))
+    return out
+
+
+def outs_brier(label, make, data, samples: int = 200, mix=None) -> tuple[float, float]:
+    """How well ``make()``'s sampler knows whether the opponent holds the bot's outs, over
+    ``data``: (its Brier score of out-held, the prior's ``m / unseen``); prints both and
+    the reliability (by the sampler's probability, in tenths: predicted and actual).
+    With ``mix`` (another bot's maker), also the Brier score of each mixture ``a`` times
+    ``mix``'s probability plus ``1 - a`` times ``make``'s, ``a`` in tenths."""
+    probs = out_probabilities(make, data, samples)
+    if not probs:
         print(f"{label}: no outs in these positions", flush=True)
         return float("nan"), float("nan")
-    print(f"{label}: {n} outs ({held} held), Brier {sq / n:.4f} (the prior's {sq0 / n:.4f})",
+    n = len(probs)
+    held = sum(t for _, _, t in probs)
+    sq = sum((p - t) ** 2 for p, _, t in probs) / n
+    sq0 = sum((q - t) ** 2 for _, q, t in probs) / n
+    bins: dict[int, list] = {}
+    for p, _, t in probs:
+        b = bins.setdefault(min(int(p * 10), 9), [0.0, 0, 0])
+        b[0] += p
+        b[1] += t
+        b[2] += 1
+    print(f"{label}: {n} outs ({held} held), Brier {sq:.4f} (the prior's {sq0:.4f})",
           flush=True)
     print("  reliability: " + ", ".join(f"{b[0] / b[2]:.2f}->{b[1] / b[2]:.2f} ({b[2]})"
                                        for _, b in sorted(bins.items())), flush=True)
-    return sq / n, sq0 / n
+    if mix is not None:
+        other = out_probabilities(mix, data, samples)
+        pairs = [(p, q, t) for (p, _, t), (q, _, _) in zip(probs, other, strict=True)]
+        row = []
+        for a in range(11):
+            w = a / 10
+            mixed = sum((w * q + (1 - w) * p - t) ** 2 for p, q, t in pairs) / n
+            row.append(f"{w:.1f}: {mixed:.4f}")
+        print("  mixed with the other sampler, its share: " + ", ".join(row), flush=True)
+    return sq, sq0
 
 
 def values(g, moves, shuffles, rng):
@@ -246,6 +265,8 @@ def main(argv=None) -> int:
                     "whether the opponent holds its outs (or, the control, as many others)")
     ap.add_argument("--outs-brier", action="store_true", help="only: how well the sampler "
                     "knows the outs (Brier score, the first 200 positions)")
+    ap.add_argument("--outs-mix", type=int, metavar="PARTICLES", help="with --outs-brier: "
+                    "also mixtures with the particle filter's probabilities")
     ap.add_argument("--seed", type=int, default=1, help="the bots' seed (another seed: "
                     "the noise of the search itself)")
     args = ap.parse_args(argv)
@@ -268,8 +289,13 @@ def main(argv=None) -> int:
     print(f"{len(data)} positions valued in {time.process_time() - t0:.0f} s", flush=True)
     tl = args.time_limit
     if args.outs_brier:
+        mix = None
+        if args.outs_mix:
+            def mix():
+                return PIMCBot(seed=args.seed, time_limit=tl,
+                               **{**kw, "particles": args.outs_mix})
         outs_brier(f"pimc {kw or 'default'} sampler", lambda: PIMCBot(seed=args.seed,
-                   time_limit=tl, **kw), data[:200])
+                   time_limit=tl, **kw), data[:200], mix=mix)
         return 0
     evaluate(f"pimc {kw or 'default'}", lambda: PIMCBot(seed=args.seed, time_limit=tl, **kw),
              data)

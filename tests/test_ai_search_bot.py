@@ -570,7 +570,10 @@ def test_the_decision_studys_outs_brier_scores_a_sampler_against_the_prior(capsy
 
     po = _oracle()
     data = po.positions(3, 2)
-    ours, prior = po.outs_brier("t", lambda: PIMCBot(seed=1), data, samples=20)
+    ours, prior = po.outs_brier("t", lambda: PIMCBot(seed=1), data, samples=20,
+                                mix=lambda: PIMCBot(seed=1, particles=200))
     assert 0 <= ours <= 1 and 0 < prior < 1
     out = capsys.readouterr().out
     assert out.startswith("t: ") and "reliability: " in out
+    mixed = dict(x.split(": ") for x in out.split("its share: ")[1].strip().split(", "))
+    assert len(mixed) == 11 and float(mixed["0.0"]) == pytest.approx(ours, abs=1e-4)
