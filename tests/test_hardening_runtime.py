@@ -791,3 +791,40 @@ def test_the_loaders_refuse_arguments_of_the_wrong_type_naming_them(call, says):
     with pytest.raises(meldkit.RulePackError, match=re.escape(says)):
         call()
     assert meldkit.check_pack(5)[0].message.startswith("a pack is a bundled pack's name")
+
+
+_HUGE = "y" * 100_000
+
+
+@pytest.mark.parametrize("call", [
+    lambda g: g.apply("discard " + _HUGE),
+    lambda g: g.apply(_HUGE),
+    lambda g: g.view(_HUGE),
+    lambda g: g.action_space.id_of("discard " + _HUGE),
+    lambda g: meldkit.new_game("gin_rummy", players=_HUGE),
+    lambda g: meldkit.new_game("gin_rummy", players=2, seed=_HUGE),
+    lambda g: meldkit.new_game("gin_rummy", players=2, options={_HUGE: 1}),
+    lambda g: meldkit.new_game("pony_tail", players=4, options={"first_player": _HUGE}),
+    lambda g: meldkit.new_game(_HUGE, players=2),
+    lambda g: meldkit.load_pack_text("extends: nosuch\n", filename=_HUGE + ".yaml"),
+    lambda g: meldkit.load_pack_text("extends: gin_rummy\nknock:\n  test: " + _HUGE[:5000]
+                                     + "\n", filename="x.yaml"),  # the longest allowed: 10,000
+], ids=["apply-discard", "apply-word", "view", "id_of", "players", "seed", "option-key",
+        "option-value", "pack-name", "filename", "pack-value"])
+def test_a_refusal_never_repeats_a_huge_input_whole(call):
+    """A server logs what meldkit refuses, and what it was given may be a client's text of
+    any length: a message repeats at most ``SHOWN_CHARS`` of a value (a file's name, the
+    last ``SHOWN_PATH_CHARS``), where it once echoed all 100,000 characters."""
+    game = meldkit.new_game("gin_rummy", players=2, seed=1)
+    with pytest.raises(meldkit.MeldkitError) as e:
+        call(game)
+    assert len(str(e.value)) < 600, str(e.value)[:300]
+    assert "yyyy…" in str(e.value) or "…yyyy" in str(e.value)  # shown, and shown cut
+
+
+def test_a_refused_actions_error_keeps_the_whole_action():
+    game = meldkit.new_game("gin_rummy", players=2, seed=1)
+    with pytest.raises(NotationError) as e:
+        game.apply("discard " + _HUGE)
+    assert e.value.action == "discard " + _HUGE and e.value.code == "notation/too-long"
+    assert str(e.value).startswith("discard yyy") and "…: " in str(e.value)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 
-from ._errors import IllegalActionError, SetupError
+from ._errors import IllegalActionError, SetupError, quoted
 
 _WORDS = {"int": "a whole number", "float": "a number", "bool": "True or False"}
 
@@ -45,7 +45,7 @@ def check(owner: str, name: str, value, kind: str, *, least: float | None = None
     want = " ".join([_WORDS[kind], " and ".join(bounds)]).strip()
     if optional:
         want += " or None"
-    raise SetupError(f"{owner}: {name} must be {want}, not {value!r}")
+    raise SetupError(f"{owner}: {name} must be {want}, not {quoted(value)}")
 
 
 def check_seat(player, n_players: int) -> None:
@@ -58,7 +58,7 @@ def check_seat(player, n_players: int) -> None:
     meldkit._errors.SetupError: player must be a seat 0..1, not True
     """
     if type(player) is not int or not 0 <= player < n_players:
-        raise SetupError(f"player must be a seat 0..{n_players - 1}, not {player!r}")
+        raise SetupError(f"player must be a seat 0..{n_players - 1}, not {quoted(player)}")
 
 
 def is_bool(value) -> bool:

@@ -20,6 +20,36 @@ class MeldkitError(Exception):
     """
 
 
+SHOWN_CHARS = 60
+"""The most characters of a value given by the caller (an action, a seat, a pack name) that
+a message repeats: a server logs messages, and what it was given may be untrusted text of
+any length (the error keeps the whole, as ``action`` for example)."""
+
+
+SHOWN_PATH_CHARS = 200
+"""The most characters of a file's name that a problem's location repeats (its end)."""
+
+
+def cut(text: str) -> str:
+    """``text`` as a message repeats it: at most :data:`SHOWN_CHARS` characters.
+
+    >>> cut("discard 9")
+    'discard 9'
+    >>> cut("x" * 1000)
+    'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'
+    """
+    return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 1] + "…"
+
+
+def quoted(value: object) -> str:
+    """``repr(value)``, cut as :func:`cut` cuts.
+
+    >>> quoted("2"), quoted(True)
+    ("'2'", 'True')
+    """
+    return cut(repr(value))
+
+
 @attrs.frozen
 class PackProblem:
     """One problem found in a rule pack: where, which key, what was wrong, what was expected.
@@ -43,7 +73,9 @@ class PackProblem:
     suggestion: str | None = None
 
     def __str__(self) -> str:
-        where = self.file
+        where = self.file  # a long name keeps its end, where the file's own name is
+        if len(where) > SHOWN_PATH_CHARS:
+            where = "…" + where[1 - SHOWN_PATH_CHARS:]
         if self.line is not None:
             where += f":{self.line}"
             if self.col is not None:
@@ -121,7 +153,7 @@ class IllegalActionError(MeldkitError, ValueError):
         self.code = code
         self.reason = reason
         self.action = action
-        what = f"{action}: " if action is not None else ""
+        what = f"{cut(str(action))}: " if action is not None else ""
         super().__init__(f"{what}{reason} [{code}]")
 
     def __reduce__(self):  # picklable: an error raised in a worker process reaches the pool

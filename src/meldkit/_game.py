@@ -17,7 +17,15 @@ from typing import Any, ClassVar
 from . import saves as _saves
 from ._actions import Action
 from ._checks import action_id, is_bool
-from ._errors import IllegalActionError, MeldkitError, PluginError, SaveError, SetupError
+from ._errors import (
+    IllegalActionError,
+    MeldkitError,
+    PluginError,
+    SaveError,
+    SetupError,
+    cut,
+    quoted,
+)
 from ._seating import seating
 
 SAVE_FORMAT = "meldkit-save/1"
@@ -153,27 +161,28 @@ class GameState:
         if options is not None and not isinstance(options, dict):
             raise SetupError(f"options must be a dict of game options "
                              f"({', '.join(sorted(self.GAME_OPTIONS))}) or None, not "
-                             f"{options!r}")
+                             f"{quoted(options)}")
         if deck_order is not None and not (isinstance(deck_order, (list, tuple)) and all(
                 isinstance(c, str) for c in deck_order)):
             raise SetupError(f"deck_order must be a list of card codes (top first) or None, "
-                             f"not {deck_order!r}")
+                             f"not {quoted(deck_order)}")
         options = dict(options or {})
         unknown = set(options) - self.GAME_OPTIONS
         if unknown:
             raise SetupError(
-                f"unknown game option(s) {', '.join(sorted(map(str, unknown)))} "
+                f"unknown game option(s) {cut(', '.join(sorted(map(str, unknown))))} "
                 f"(expected: {', '.join(sorted(self.GAME_OPTIONS))})"
             )
         self.pack = pack
         self.team_of, self.n_teams = seating(pack.spec.players, pack.name, players,
                                              options.get("partners"))
         if not isinstance(seed, int) or isinstance(seed, bool):
-            raise SetupError(f"seed must be an int, not {seed!r}")
+            raise SetupError(f"seed must be an int, not {quoted(seed)}")
         first = options.get("first_player")
         if first is not None and (not isinstance(first, int) or isinstance(first, bool)
                                   or not 0 <= first < players):
-            raise SetupError(f"option first_player must be a seat 0..{players - 1}, not {first!r}")
+            raise SetupError(f"option first_player must be a seat 0..{players - 1}, "
+                             f"not {quoted(first)}")
         self.n_players, self.seed, self.options = players, seed, options
         self.deck_order = list(deck_order) if deck_order else None
         self.scores = [0] * self.n_teams

@@ -52,7 +52,8 @@ from meldkit._cards import (
     rank_index,
     rank_of_kind,
 )
-from meldkit._errors import PackProblem, PluginError, RulePackError
+from meldkit._errors import SHOWN_CHARS, PackProblem, PluginError, RulePackError, cut
+from meldkit._errors import quoted as _quote
 from meldkit._pack import RulePack  # re-exported: meldkit._loader.RulePack
 from meldkit._pack_limits import (
     MAX_CARD_VALUE,
@@ -475,19 +476,7 @@ def _show(value: Any) -> str:
     if isinstance(value, dict):
         return "a mapping"
     text = ("true" if value else "false") if isinstance(value, bool) else repr(value)
-    if len(text) > _SHOWN_CHARS:  # a message never quotes a long value whole
-        text = text[: _SHOWN_CHARS - 1] + "…"
-    return f"{text} ({_kind(value)})"
-
-
-_SHOWN_CHARS = 60
-"""The longest quotation of a value in a message."""
-
-
-def _quote(value: Any) -> str:
-    """``repr(value)``, cut to :data:`_SHOWN_CHARS`."""
-    text = repr(value)
-    return text if len(text) <= _SHOWN_CHARS else text[: _SHOWN_CHARS - 1] + "…"
+    return f"{cut(text)} ({_kind(value)})"  # a message never quotes a long value whole
 
 
 class _Mismatch(ValueError):
@@ -553,7 +542,7 @@ def _structure_literal(value: Any, type_: Any) -> Any:
     if isinstance(value, str) and value in choices:
         return value
     close = difflib.get_close_matches(str(value), [str(c) for c in choices], n=1)
-    shown = repr(value) if isinstance(value, str) else _show(value)
+    shown = _quote(value) if isinstance(value, str) else _show(value)
     raise _Mismatch(
         f"{shown} is not one of {', '.join(map(str, choices))}", close[0] if close else None
     )
@@ -816,7 +805,7 @@ def _inline(value: Any) -> str:
         return "{}" if not value else "a mapping"
     if attrs.has(type(value)):
         return "a mapping"
-    return _quote(value) if isinstance(value, str) and len(value) > _SHOWN_CHARS else str(value)
+    return _quote(value) if isinstance(value, str) and len(value) > SHOWN_CHARS else str(value)
 
 
 def _schema_default() -> Any:
@@ -923,9 +912,9 @@ class _Checker:
             if not kinds_matching_ok(selector) or is_rank(selector):
                 continue  # a rank, or not a card selector (reported by the selector checks)
             rank = RANKS[rank_of_kind(min(kinds_matching(selector)))]
-            self.add(("cards", "wild", i), f"{selector!r} is a card code, but "
+            self.add(("cards", "wild", i), f"{_quote(selector)} is a card code, but "
                      f"{ENGINE_NAMES[CANASTA]} ({ENGINE_PACKS[CANASTA]}) makes whole ranks "
-                     f"wild: every {rank} would be wild (write {rank!r}; only a pack with "
+                     f"wild: every {rank} would be wild (write {_quote(rank)}; only a pack with "
                      "melds.kinds makes single cards wild)")
 
     def plugin_hooks(self) -> None:
@@ -970,7 +959,7 @@ class _Checker:
         self.hooks_failed.add(hook)
         if len(what) > 200:
             what = what[:199] + "…"
-        self.add(("plugin",), f"plugin {self.spec.plugin!r}: its {hook} hook {what}")
+        self.add(("plugin",), f"plugin {_quote(self.spec.plugin)}: its {hook} hook {what}")
         self.problems.plugin_missing = True  # raised as a PluginError
 
     def plugin_checks(self) -> None:
@@ -1050,7 +1039,7 @@ class _Checker:
                     shown = ", ".join(sorted({card_code(k) for k in overlap}))
                     self.add(
                         ("cards", later, i),
-                        f"{selector!r} names {shown}, already listed in cards.{earlier} "
+                        f"{_quote(selector)} names {shown}, already listed in cards.{earlier} "
                         f"(a card is {later} or {earlier}, not both)",
                         related=(("cards", earlier),),
                     )
@@ -1106,9 +1095,9 @@ class _Checker:
             code = r.upper() if isinstance(r, str) else r
             if code not in RANKS[:13]:
                 self.add(("deck", "ranks", i), f"expected a rank (A, 2 … 10, J, Q, K), got "
-                         f"{r!r}")
+                         f"{_quote(r)}")
             elif code in seen:
-                self.add(("deck", "ranks", i), f"{r!r} is listed twice")
+                self.add(("deck", "ranks", i), f"{_quote(r)} is listed twice")
             seen.add(code)
         if len(ranks) < 1:
             self.add(("deck", "ranks"), "expected at least one rank (null: all 13)")
@@ -1120,7 +1109,7 @@ class _Checker:
         for key in ("wild", "bonus", "dead", "unmeldable"):
             for i, selector in enumerate(getattr(cards, key)):
                 if kinds_matching_ok(selector) and not kinds_matching(selector) & kept:
-                    self.add(("cards", key, i), f"{selector!r} names no card of this deck "
+                    self.add(("cards", key, i), f"{_quote(selector)} names no card of this deck "
                              f"(deck.ranks leaves it out)", related=(("deck", "ranks"),))
 
     def card_values(self) -> None:
@@ -1247,7 +1236,7 @@ class _Checker:
         deal = self.spec.deal
         for i, part in enumerate(deal.order):
             if part in deal.order[:i]:
-                self.add(("deal", "order", i), f"{part!r} is listed twice")
+                self.add(("deal", "order", i), f"{_quote(part)} is listed twice")
         if "hand" not in deal.order:
             self.add(("deal", "order"), "expected 'hand' in the deal order")
         if deal.reserve > 0 and "reserve" not in deal.order:
@@ -1371,10 +1360,10 @@ class _Checker:
                 continue
             if r == JOKER_RANK or r in wild or r in unmeldable:
                 what = "a joker" if r == JOKER_RANK else ("wild" if r in wild else "unmeldable")
-                self.add((*base, "ranks", i), f"{code!r} is {what}: sequences hold natural "
+                self.add((*base, "ranks", i), f"{_quote(code)} is {what}: sequences hold natural "
                          "cards only", related=(("cards",),))
             if r in seen:
-                self.add((*base, "ranks", i), f"{code!r} is already ranks[{seen[r]}]")
+                self.add((*base, "ranks", i), f"{_quote(code)} is already ranks[{seen[r]}]")
             seen.setdefault(r, i)
         if not 2 <= seq.min_size <= seq.max_size:
             self.add((*base, "min_size"), f"expected 2 to max_size ({seq.max_size}), got "
@@ -1402,20 +1391,21 @@ class _Checker:
             if kind.name in first_index:
                 self.add(
                     ("books", "kinds", i, "name"),
-                    f"{kind.name!r} is already the name of books.kinds[{first_index[kind.name]}]",
+                    f"{_quote(kind.name)} is already the name of "
+                    f"books.kinds[{first_index[kind.name]}]",
                 )
             first_index.setdefault(kind.name, i)
             names = [k.name for k in books.kinds]
             if kind.counts_as is not None and (kind.counts_as == kind.name
                                                or kind.counts_as not in names):
                 self.add(("books", "kinds", i, "counts_as"),
-                         f"{kind.counts_as!r} is not another book kind (books.kinds: "
+                         f"{_quote(kind.counts_as)} is not another book kind (books.kinds: "
                          f"{', '.join(names)})")
             elif kind.counts_as is not None and kind.counts_as not in (
                     self.spec.going_out.required_books):
                 self.add(("books", "kinds", i, "counts_as"),
-                         f"{kind.counts_as!r}, but going_out.required_books does not name "
-                         f"{kind.counts_as!r}: it would change nothing",
+                         f"{_quote(kind.counts_as)}, but going_out.required_books does not name "
+                         f"{_quote(kind.counts_as)}: it would change nothing",
                          related=(("going_out", "required_books"),))
             if kind.adds is not None and kind.sequence and not self.spec.melds.kinds:
                 self.add(("books", "kinds", i, "adds"), f"{kind.adds}, but a sequence takes "
@@ -1441,7 +1431,8 @@ class _Checker:
                 close = difflib.get_close_matches(name, names, n=1)
                 self.add(
                     ("going_out", "required_books", i),
-                    f"{name!r} is not a book kind (books.kinds: {', '.join(names) or 'none'})",
+                    f"{_quote(name)} is not a book kind "
+                    f"(books.kinds: {', '.join(names) or 'none'})",
                     close[0] if close else None,
                     related=(("books", "kinds"),),
                 )
@@ -1680,18 +1671,18 @@ class _Checker:
                 if not self._selector_ok((*at, "cards", j), selector):
                     continue
                 if kept is not None and not kinds_matching(selector) & kept:
-                    self.add((*at, "cards", j), f"{selector!r} names no card of this deck "
+                    self.add((*at, "cards", j), f"{_quote(selector)} names no card of this deck "
                              "(deck.ranks leaves it out): the ban would change nothing",
                              related=(("deck", "ranks"),))
                 elif engine == CANASTA and not is_rank(selector):
                     rank = RANKS[rank_of_kind(min(kinds_matching(selector)))]
-                    self.add((*at, "cards", j), f"{selector!r} is a card code, but "
+                    self.add((*at, "cards", j), f"{_quote(selector)} is a card code, but "
                              f"{ENGINE_NAMES[CANASTA]} ({ENGINE_PACKS[CANASTA]}) discards by "
-                             f"rank: write {rank!r}")
+                             f"rank: write {_quote(rank)}")
                 elif ban.unless == "book_of_rank" and not any(
                         rank_of_kind(k) in natural and k not in wild
                         for k in kinds_matching(selector)):
-                    self.add((*at, "cards", j), f"{selector!r}, unless book_of_rank, but no "
+                    self.add((*at, "cards", j), f"{_quote(selector)}, unless book_of_rank, but no "
                              "book of its rank can be made (a wild or unmeldable rank, or no "
                              "set kind in melds.kinds): it would never be discarded",
                              related=((*at, "unless"),))
@@ -1713,7 +1704,7 @@ class _Checker:
             most = 1 if kind.wild_only else (len(kind.ranks) if kind.ranks is not None else None)
             if most is not None and seen[name] > most:
                 self.add(("going_out", "required_books", i),
-                         f"{name!r} is named {seen[name]} times, which needs {seen[name]} "
+                         f"{_quote(name)} is named {seen[name]} times, which needs {seen[name]} "
                          f"{name} books, but with books.close_at_size: false a side holds one "
                          f"meld per rank, so at most {most} {name} book"
                          f"{'s' if most != 1 else ''}", related=(("books", "close_at_size"),))
@@ -1880,7 +1871,7 @@ def _plugin_options(spec: RulePackSpec, doc: _Doc, problems: _Problems) -> tuple
         return None, None
     if plugin.options_class is None:
         if spec.options:
-            problems.add(("options",), f"plugin {spec.plugin!r} takes no options")
+            problems.add(("options",), f"plugin {_quote(spec.plugin)} takes no options")
         return plugin, None
     try:
         options = _CONVERTER.structure(doc.data.get("options") or {}, plugin.options_class)
@@ -1890,7 +1881,7 @@ def _plugin_options(spec: RulePackSpec, doc: _Doc, problems: _Problems) -> tuple
         return plugin, None
     except Exception as exc:  # the plugin's options class raised (a validator, __init__)
         what = f"{type(exc).__name__}: {exc}"
-        problems.add(("options",), f"plugin {spec.plugin!r}: its options_class raised "
+        problems.add(("options",), f"plugin {_quote(spec.plugin)}: its options_class raised "
                      f"{what[:200]}")
         problems.plugin_missing = True
         return plugin, None

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from ._errors import SetupError
+from ._errors import SetupError, quoted
 
 __all__ = ["seating"]
 
@@ -19,7 +19,7 @@ def seating(players_spec, pack_name: str, n_players: int,
     pl = players_spec
     if not isinstance(n_players, int) or not pl.min <= n_players <= pl.max:
         counts = f"{pl.min}" if pl.min == pl.max else f"{pl.min} to {pl.max}"
-        raise SetupError(f"{pack_name} is played by {counts} players, not {n_players!r}")
+        raise SetupError(f"{pack_name} is played by {counts} players, not {quoted(n_players)}")
     if pl.counts and n_players not in pl.counts:
         counts = ", ".join(map(str, pl.counts))
         raise SetupError(f"{pack_name} is played by {counts} players, not {n_players}")

@@ -17,7 +17,7 @@ import random
 from collections.abc import Iterable
 
 from ._cards import kind_of_code
-from ._errors import SetupError
+from ._errors import SetupError, quoted
 
 
 class KindsLeft:
@@ -51,7 +51,7 @@ def check_named(part: str, named: dict, size: int, players: int | None = None) -
     seat that is not at the table."""
     for seat, cards in named.items():
         if players is not None and (not isinstance(seat, int) or not 0 <= seat < players):
-            raise SetupError(f"{part}s: {seat!r} is not a seat 0..{players - 1}")
+            raise SetupError(f"{part}s: {quoted(seat)} is not a seat 0..{players - 1}")
         if len(cards) > size:
             raise SetupError(f"{part} of seat {seat}: {len(cards)} cards, but {size} are dealt")
 

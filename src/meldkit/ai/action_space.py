@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from .._actions import Action
 from .._checks import action_id as checked_id
-from .._errors import IllegalActionError, MeldkitError
+from .._errors import IllegalActionError, MeldkitError, quoted
 
 if TYPE_CHECKING:
     from .._game import GameState
@@ -120,7 +120,7 @@ class ActionIds:
                 f"id_of takes an Action or its notation text, not {type(action).__name__}")
         if i is None:
             raise ActionSpaceError(
-                f"{str(action)!r} is not in the action space of {self.pack_name} "
+                f"{quoted(str(action))} is not in the action space of {self.pack_name} "
                 f"for {self.players} players (write it as the engine does, or parse it with "
                 "state.parse_action first)")
         return i

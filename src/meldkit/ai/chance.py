@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from .._errors import IllegalActionError
+from .._errors import IllegalActionError, quoted
 
 if TYPE_CHECKING:
     from .._game import GameState
@@ -157,7 +157,7 @@ class ChanceGame:
                 stock[i], stock[top] = stock[top], stock[i]
                 break
         else:
-            raise IllegalActionError("chance/outcome", f"{outcome!r} is not in the stock")
+            raise IllegalActionError("chance/outcome", f"{quoted(outcome)} is not in the stock")
         self.fixed += 1
         if self.fixed >= min(draw_count(s), len(stock)):
             a, self.pending = self.pending, None
