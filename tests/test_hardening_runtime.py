@@ -218,6 +218,8 @@ def test_2_another_packs_save_relabelled_is_refused():
     (b"\xff\xfe", "not UTF-8"),
     ("3", "not a meldkit save"),
     (12, "expected JSON text"),
+    ('{"format": "meldkit-save/1", "seed": ' + "7" * 5000 + "}",
+     rf"not a meldkit save: a number of more than {sys.get_int_max_str_digits():,} digits$"),
 ])
 def test_2_non_json_or_deep_json_is_a_save_error_not_a_recursion_error(text, message):
     with pytest.raises(SaveError, match=message):

@@ -29,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import sys
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -80,7 +81,10 @@ def loads(text: Any) -> Any:
     except RecursionError:  # the C parser counts its nesting against the recursion limit
         raise SaveError("not a meldkit save: JSON nested too deeply") from None
     except ValueError as e:
-        raise SaveError(f"not a meldkit save: {e}") from None
+        why = str(e)
+        if "integer string conversion" in why:  # Python's own limit, not advice for a reader
+            why = f"a number of more than {sys.get_int_max_str_digits():,} digits"
+        raise SaveError(f"not a meldkit save: {why}") from None
 
 
 def json_data(value: Any, path: str, max_depth: int = MAX_DEPTH) -> Any:
