@@ -499,9 +499,31 @@ def test_record_lines_are_compact_json_with_the_game_number():
 
 
 @pytest.mark.parametrize("name,bad", [("games", -1), ("games", 2.5), ("jobs", -2),
+                                      ("games", 10**20), ("jobs", 10**6),
                                       ("batch", 0), ("retries", -1), ("first", -1),
                                       ("first", 3)])
 def test_simulate_refuses_a_setting_out_of_its_range_before_any_game(name, bad):
     # jobs=-2 and retries=-1 were taken silently, games=2.5 raised a bare TypeError
     with pytest.raises(meldkit.SetupError, match=f"simulate: .*{name}"):
         simulate("gin_rummy", 2, **{"games": 2, name: bad})
+
+
+def test_a_huge_count_is_refused_not_an_overflow_nor_a_fork_bomb(capsys):
+    """``--games 99999999999999999999`` ended in a bare OverflowError (the length of the
+    run's range), ``--jobs 100000`` asked for as many worker processes, and a tournament of
+    a million games a pairing built a list of every game before playing one."""
+    assert main([*RUN, "--games", "99999999999999999999"]) == 1
+    assert "games must be a whole number >= 0 and <= 1000000000" in capsys.readouterr().err
+    from meldkit.tournament import run_tournament
+
+    for bad in ({"games": 10**6}, {"jobs": 10**6}):
+        with pytest.raises(meldkit.SetupError, match=f"run_tournament: {next(iter(bad))}"):
+            run_tournament("gin_rummy", ["random", "greedy"], **bad)
+
+
+def test_a_local_run_starts_no_more_workers_than_it_has_games():
+    from meldkit._sim_backends import make_backend
+
+    assert make_backend(abs, jobs=500, games=3).workers == 3
+    assert make_backend(abs, jobs=500, games=1).workers == 1  # one game: this process
+    assert make_backend(abs, jobs=2).workers == 2

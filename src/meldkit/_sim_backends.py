@@ -48,6 +48,13 @@ RAY_INSTALL = 'pip install "meldkit[ray]"'
 DEFAULT_RETRIES = 3
 """How many times a batch lost with its worker is played again before the run fails."""
 
+MAX_JOBS = 1024
+"""The most worker processes a run may ask for (``jobs``); a local run starts no more than
+it has games to play."""
+
+MAX_GAMES = 1_000_000_000
+"""The most games one run of :func:`~meldkit.simulate.simulate` plays."""
+
 Play = Callable[[Any], Any]
 """A pure per-game function: an item in, that game's result out (both picklable)."""
 
@@ -401,15 +408,18 @@ def ray_session(address: str | None, jobs: int | None = None) -> Iterator[None]:
 
 
 def make_backend(play: Play, jobs: int = 1, ray: str | None = None,
-                 retries: int = DEFAULT_RETRIES) -> _Backend:
+                 retries: int = DEFAULT_RETRIES, games: int | None = None) -> _Backend:
     """The backend that plays ``play`` in ``jobs`` local processes (0: one per CPU; 1: this
-    process), or on Ray at ``ray`` (``"local"``: start one here, with ``jobs`` CPUs if
-    ``jobs`` > 0; ``"auto"`` or ``"ray://host:10001"``: an existing cluster).  A batch lost
-    with its worker is played again up to ``retries`` times."""
+    process; never more than ``games``, the games to play, when given), or on Ray at
+    ``ray`` (``"local"``: start one here, with ``jobs`` CPUs if ``jobs`` > 0; ``"auto"`` or
+    ``"ray://host:10001"``: an existing cluster).  A batch lost with its worker is played
+    again up to ``retries`` times."""
     if ray is not None:
         return _RayBackend(play, ray, jobs or None, retries)
     if jobs == 0:
         jobs = os.cpu_count() or 1
+    if games is not None:
+        jobs = min(jobs, games)
     if jobs <= 1:
         return _SerialBackend(play)
     return _PoolBackend(play, jobs, retries)

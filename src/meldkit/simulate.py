@@ -34,7 +34,7 @@ import attrs
 from ._checks import check
 from ._errors import MeldkitError, PackProblem, RulePackError, SetupError
 from ._loader import RulePack, load_pack, load_pack_text
-from ._sim_backends import make_backend, run_games
+from ._sim_backends import MAX_GAMES, MAX_JOBS, make_backend, run_games
 from .bots import StuckGameError, make_bot, play_game
 
 Z95 = 1.959963984540054
@@ -288,8 +288,8 @@ def simulate(pack: RulePack | str | os.PathLike, players: int, games: int, seed:
     bots = tuple(bots)
     for name in set(bots):
         make_bot(name)  # an unknown name fails here, before any game is played
-    check("simulate", "games", games, "int", least=0)
-    check("simulate", "jobs", jobs, "int", least=0)
+    check("simulate", "games", games, "int", least=0, most=MAX_GAMES)
+    check("simulate", "jobs", jobs, "int", least=0, most=MAX_JOBS)
     check("simulate", "batch", batch, "int", least=1, optional=True)
     check("simulate", "retries", retries, "int", least=0)
     check("simulate", "first", first, "int", least=0)
@@ -303,7 +303,7 @@ def simulate(pack: RulePack | str | os.PathLike, players: int, games: int, seed:
     jobs = jobs if games - first > 1 or ray else 1
 
     def run() -> Iterator[GameRecord]:  # workers start on the first next(), not before
-        backend = make_backend(spec, jobs, ray, retries)
+        backend = make_backend(spec, jobs, ray, retries, games - first)
         yield from run_games(spec, range(games), first, batch, backend, progress)
 
     return run()

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import meldkit
 from meldkit._checks import check
 from meldkit._errors import StuckGameError
-from meldkit._sim_backends import DEFAULT_RETRIES, make_backend, run_games
+from meldkit._sim_backends import DEFAULT_RETRIES, MAX_JOBS, make_backend, run_games
 from meldkit.bots import make_bot, play_game
 
 __all__ = ["STUCK", "PairingGames", "TournamentResult", "play_pairing", "run_tournament",
@@ -77,6 +77,9 @@ def _rating_model():
                           "(or pass --no-ratings)") from None
     return PlackettLuce()
 
+
+MAX_PAIRING_GAMES = 100_000
+"""The most games a pairing of a tournament plays (its schedule is a list of every game)."""
 
 STUCK = "stuck"
 """The outcome of a game cut short (:class:`~meldkit.StuckGameError`): counted as a tie."""
@@ -146,10 +149,10 @@ def run_tournament(pack, bots: list[str], games: int = 20, players: int | None =
         raise ValueError("a tournament needs at least two bots")
     if len(set(bots)) != len(bots):
         raise ValueError("name each bot once")
-    check("run_tournament", "games", games, "int", least=1)
+    check("run_tournament", "games", games, "int", least=1, most=MAX_PAIRING_GAMES)
     check("run_tournament", "players", players, "int", least=1, optional=True)
     check("run_tournament", "max_actions", max_actions, "int", least=1)
-    check("run_tournament", "jobs", jobs, "int", least=0)  # 0: one per CPU
+    check("run_tournament", "jobs", jobs, "int", least=0, most=MAX_JOBS)  # 0: one per CPU
     check("run_tournament", "retries", retries, "int", least=0)
     n = players or pack.spec.players.min
     model = _rating_model() if ratings else None
@@ -159,7 +162,7 @@ def run_tournament(pack, bots: list[str], games: int = 20, players: int | None =
     schedule = [(a, b, i) for a, b in pairs for i in range(games)]
     play = PairingGames(pack, n, seed, max_actions)
     tally = {pair: [0, 0, 0, 0] for pair in pairs}  # won, tied, lost, stuck
-    backend = make_backend(play, jobs if len(schedule) > 1 else 1, retries=retries)
+    backend = make_backend(play, jobs, retries=retries, games=len(schedule))
     with contextlib.closing(run_games(play, schedule, backend=backend)) as outcomes:
         for (a, b, i), outcome in zip(schedule, outcomes):
             counts = tally[a, b]
