@@ -54,6 +54,20 @@ def test_openspiel_every_parameter_is_checked_with_a_sentence(params, says):
     assert says in str(e.value)
 
 
+def test_the_adapters_messages_repeat_at_most_a_cut_of_a_huge_parameter():
+    """Both adapters once echoed a 100,000-character parameter whole in the message."""
+    pyspiel = _spiel()
+    pytest.importorskip("pettingzoo")
+    from meldkit.adapters import pettingzoo as pz
+
+    huge = "z" * 100_000
+    for make in (lambda: pyspiel.load_game("python_meldkit", {"pack": huge}),
+                 lambda: pz.env("gin_rummy", players=huge)):
+        with pytest.raises(meldkit.SetupError) as e:
+            make()
+        assert len(str(e.value)) < 600 and "zzz…" in str(e.value)
+
+
 def test_openspiel_direct_construction_refuses_bools_and_unknown_parameters():
     _spiel()
     from meldkit.adapters.openspiel import MeldkitGame

@@ -70,7 +70,7 @@ except ImportError as e:  # pragma: no cover - depends on the extra
         "meldkit.adapters.openspiel needs OpenSpiel: pip install 'meldkit[openspiel]'") from e
 
 import meldkit
-from meldkit._errors import IllegalActionError, MeldkitError, SetupError
+from meldkit._errors import IllegalActionError, MeldkitError, SetupError, quoted
 from meldkit.ai.chance import draw_count
 from meldkit.ai.infostate import _deal_event, card_code_of, step_events
 
@@ -107,7 +107,7 @@ def _int_param(p: dict, name: str, low: int, high: int, what: str) -> int:
     v = p[name]
     if type(v) is not int or not low <= v <= high:
         raise SetupError(f"python_meldkit: parameter {name!r} must be {what} "
-                         f"(got {v!r} that is a {type(v).__name__})")
+                         f"(got {quoted(v)} that is a {type(v).__name__})")
     return v
 
 
@@ -121,20 +121,20 @@ def _params(params) -> dict:
                          f"(expected: {', '.join(sorted(_DEFAULTS))})")
     if not isinstance(p["pack"], str) or p["pack"] not in meldkit.available_packs():
         raise SetupError(f"python_meldkit: parameter 'pack' must be a bundled pack's name, "
-                         f"one of {', '.join(meldkit.available_packs())} (got {p['pack']!r})")
+                         f"one of {', '.join(meldkit.available_packs())} (got {quoted(p['pack'])})")
     spec = meldkit.load_pack(p["pack"]).spec.players
     players = p["players"]
     if type(players) is not int or not (players == 0 or spec.min <= players <= spec.max):
         raise SetupError(f"python_meldkit: parameter 'players' must be 0 (the smallest "
-                         f"table) or {spec.min}..{spec.max} for pack {p['pack']!r} "
-                         f"(got {players!r} that is a {type(players).__name__})")
+                         f"table) or {spec.min}..{spec.max} for pack {quoted(p['pack'])} "
+                         f"(got {quoted(players)} that is a {type(players).__name__})")
     _int_param(p, "deals", 1, MAX_DEALS, f"a number of deals 1..{MAX_DEALS:,}")
     _int_param(p, "max_actions", 0, 10**7, "0 (no cap below the game's own) or a cap "
                "1..10,000,000")
     for name, choices in _CHOICES.items():
         if p[name] not in choices:
             raise SetupError(f"python_meldkit: parameter {name!r} must be one of "
-                             f"{', '.join(choices)} (got {p[name]!r})")
+                             f"{', '.join(choices)} (got {quoted(p[name])})")
     if p["chance"] == "cards" and p["episode"] != "hand":
         raise SetupError("python_meldkit: chance 'cards' needs episode 'hand' (a match's "
                          "later deals would come from a hidden seed, not from chance nodes)")

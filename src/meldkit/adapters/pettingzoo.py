@@ -64,7 +64,7 @@ except ImportError as e:  # pragma: no cover - depends on the extra
     ) from e
 
 import meldkit
-from meldkit._errors import IllegalActionError
+from meldkit._errors import IllegalActionError, quoted
 
 _ndarray, _INT8 = np.ndarray, np.dtype(np.int8)  # (numpy's module has a __getattr__: its
 # attributes are looked up the slow way at each use; a dtype, not the scalar type, is
@@ -144,13 +144,13 @@ class MeldkitAEC(AECEnv):
                 self.pack.spec.players.min <= players <= self.pack.spec.players.max)):
             raise meldkit.SetupError(
                 f"players must be {self.pack.spec.players.min}..{self.pack.spec.players.max}"
-                f" for pack {self.pack.name!r} (got {players!r})")
+                f" for pack {self.pack.name!r} (got {quoted(players)})")
         if max_actions is not None and (type(max_actions) is not int or max_actions < 1):
             raise meldkit.SetupError(f"max_actions must be a positive int or None (got "
-                                     f"{max_actions!r})")
+                                     f"{quoted(max_actions)})")
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise meldkit.SetupError(f"render_mode must be None, 'human' or 'ansi' (got "
-                                     f"{render_mode!r})")
+                                     f"{quoted(render_mode)})")
         self.n = players or self.pack.spec.players.min
         self.game_options = options
         self.render_mode = render_mode
