@@ -168,3 +168,12 @@ def test_the_authoring_page_states_every_limit():
                   scenarios.MAX_FILE_STEPS, scenarios.MAX_VALUES, scenarios.MAX_DEPTH):
         assert f"{value:,}" in text, value
     assert f"{scenarios.MAX_FILE_BYTES // 1_000_000} MB" in text
+
+
+def test_a_problem_repeats_at_most_a_cut_of_a_huge_value():
+    """A scenario file's 5,000-character card or count was echoed whole in its problem."""
+    huge = "q" * 5000
+    found = problems(f"pack: pony_tail\nplayers: 4\nscenarios:\n  - name: x\n    deal:\n"
+                     f"      stock: [{huge}]\n    steps:\n      - expect:\n"
+                     f"          hand_size: {{0: {huge}}}\n")
+    assert len(found) == 2 and all(len(p) < 300 and "qqq…" in p for p in found), found

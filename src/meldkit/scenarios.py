@@ -41,7 +41,7 @@ from typing import Any
 import attrs
 
 from ._cards import RANKS, is_card_code, is_rank, kind_of_code, kinds_matching, rank_index
-from ._errors import MeldkitError, NotationError, PackProblem
+from ._errors import MeldkitError, NotationError, PackProblem, quoted
 
 __all__ = [
     "DEAL_KEYS",
@@ -248,7 +248,7 @@ def _kind_text(value: Any) -> str:
     if isinstance(value, float):
         return f"{value} (a decimal number)"
     if isinstance(value, str):
-        return f"{value!r} (a string)"
+        return f"{quoted(value)} (a string)"
     if isinstance(value, list):
         return "a list"
     if isinstance(value, dict):
@@ -356,7 +356,7 @@ class _Reader:
             if not is_card_code(code) and not (ranks_ok and is_rank(code)):
                 hint = (" (a card code has a rank and a suit: 9H, 10D, JK)" if not ranks_ok
                         else " (a card code such as 9H, or a rank such as 9)")
-                self.problem(where, f"{path}[{i}]", f"{code!r} is not a card{hint}")
+                self.problem(where, f"{path}[{i}]", f"{quoted(code)} is not a card{hint}")
                 ok = False
                 continue
             out.append(code.strip().upper())
@@ -1092,15 +1092,17 @@ class _Run:
                               f"refused with {reason.code}: {reason.sentence}")
                 continue
             if reason is not None:
-                self.fail(at, label, f"{move!r} was refused: {reason.sentence} [{reason.code}]")
+                self.fail(at, label,
+                          f"{quoted(move)} was refused: {reason.sentence} [{reason.code}]")
                 return False
             try:
                 state.apply(move)
             except MeldkitError as exc:
-                self.fail(at, label, f"{move!r} was refused: {_one_line(exc)}")
+                self.fail(at, label, f"{quoted(move)} was refused: {_one_line(exc)}")
                 return False
             except Exception as exc:
-                self.fail(at, label, f"the engine failed on {move!r}: {type(exc).__name__}: {exc}")
+                self.fail(at, label, f"the engine failed on {quoted(move)}: "
+                                     f"{type(exc).__name__}: {exc}")
                 return False
         said: set[str] = set()
         for ex in step.expects:
@@ -1119,9 +1121,9 @@ class _Run:
         try:
             action = state.parse_action(move)
         except NotationError as exc:
-            return f"cannot read {move!r}: {exc.reason} [{exc.code}]"
+            return f"cannot read {quoted(move)}: {exc.reason} [{exc.code}]"
         except MeldkitError as exc:
-            return f"cannot read {move!r}: {_one_line(exc)}"
+            return f"cannot read {quoted(move)}: {_one_line(exc)}"
         return state.check(action)
 
     # -- expectations ---------------------------------------------------------------------
@@ -1146,7 +1148,8 @@ class _Run:
             if isinstance(reason, str):
                 return reason
             if reason is not None:
-                return f"expected {ex.value!r} to be legal, but it is refused: {reason.sentence} " \
+                return f"expected {quoted(ex.value)} to be legal, but it is refused: " \
+                       f"{reason.sentence} " \
                        f"[{reason.code}]"
             return None
         if key == "refused":
@@ -1154,9 +1157,11 @@ class _Run:
             if isinstance(reason, str):
                 return None if _code_matches(ex.value, "notation/") else reason
             if reason is None:
-                return f"expected {ex.arg!r} to be refused with {_show(ex.value)}, but it is legal"
+                return (f"expected {quoted(ex.arg)} to be refused with {_show(ex.value)}, "
+                        "but it is legal")
             if not _code_matches(ex.value, reason.code):
-                return (f"expected {ex.arg!r} to be refused with {ex.value}, but it is refused "
+                return (f"expected {quoted(ex.arg)} to be refused with {ex.value}, "
+                        "but it is refused "
                         f"with {reason.code}: {reason.sentence}")
             return None
         if key in ("hand", "hand_contains", "hand_size", "bonus", "reserve_picked_up"):
@@ -1212,7 +1217,7 @@ class _Run:
         if key == "sheets":
             sheets = {s["name"]: s["scores"] for s in state.view(0).get("sheets") or ()}
             if ex.arg not in sheets:
-                return (f"there is no score sheet {ex.arg!r}"
+                return (f"there is no score sheet {quoted(ex.arg)}"
                         + (f" (the pack's: {', '.join(sheets)})" if sheets else
                            " (the pack keeps one score)"))
             got = sheets[ex.arg]
