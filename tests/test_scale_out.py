@@ -344,11 +344,18 @@ def test_resume_refuses_a_file_of_another_run_in_one_line(change, message, refer
     assert path.read_bytes().count(b"\n") == 3  # left as it was
 
 
-def test_resume_refuses_a_line_that_is_not_a_record(tmp_path, capsys):
+@pytest.mark.parametrize("line, says", [
+    ('{"game": 0, "colour": "red"}', "expected the keys of meldkit's GameRecord"),
+    ('{"game": 0}', "a game record without seed, players, winner, scores, hands"),
+    ("[" * 100_000, "JSON nested too deeply"),  # was a RecursionError's traceback
+])
+def test_resume_refuses_a_line_that_is_not_a_record(tmp_path, capsys, line, says):
     path = tmp_path / "run.jsonl"
-    path.write_text('{"game": 0, "colour": "red"}\n')
+    path.write_text(line + "\n")
     assert main([*RUN, "--games", "3", "--out", str(path), "--resume"]) == 1
-    assert f"{path}:1: not a game record of meldkit simulate" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert f"{path}:1: not a game record of meldkit simulate (" in err and says in err
+    assert len(err.strip().splitlines()) == 1
 
 
 def test_resume_without_out_is_a_usage_error(capsys):

@@ -85,10 +85,14 @@ class GameRecord:
         >>> GameRecord.from_dict(json.loads(record_line(r))) == r
         True
         """
-        names = {f.name for f in attrs.fields(cls)} - {"seconds"}
+        fields = [f for f in attrs.fields(cls) if f.name != "seconds"]
+        names = {f.name for f in fields}
         if not isinstance(data, dict) or set(data) - names or "game" not in data:
             raise ValueError("not a game record (expected the keys of "
                              f"meldkit's GameRecord: {', '.join(sorted(names))})")
+        missing = [f.name for f in fields if f.default is attrs.NOTHING and f.name not in data]
+        if missing:
+            raise ValueError(f"a game record without {', '.join(missing)}")
         tuples = {"scores", "ended_by", "bots", "team_of", "went_out"}
         values = {k: tuple(v) if k in tuples and isinstance(v, list) else v
                   for k, v in data.items()}
@@ -352,6 +356,9 @@ def resume_records(path: str | os.PathLike, pack: RulePack | str | os.PathLike, 
         where = f"{path}:{i + 1}"
         try:
             r = GameRecord.from_dict(json.loads(line))
+        except RecursionError:  # the C parser counts its nesting against the recursion limit
+            raise ResumeError(f"{where}: not a game record of meldkit simulate (JSON nested "
+                              "too deeply)") from None
         except (ValueError, TypeError) as e:
             first = str(e).splitlines()[0] if str(e) else type(e).__name__
             raise ResumeError(f"{where}: not a game record of meldkit simulate ({first})"
