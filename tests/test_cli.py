@@ -420,6 +420,19 @@ def test_replay_of_a_file_that_is_not_a_save(tmp_path, capsys):
     assert "No such file" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("argv", [["replay", "{f}", "--pack", "gin_rummy"],
+                                  ["play", "gin_rummy", "--resume", "{f}"]])
+def test_a_deeply_nested_save_named_with_its_pack_is_one_line(tmp_path, capsys, argv):
+    """With the pack named, the save's pack was read by a plain json.loads before the
+    save's own checks: a deeply nested file ended in a RecursionError's traceback."""
+    f = tmp_path / "deep.json"
+    f.write_text("[" * 100_000 + "]" * 100_000)
+    assert main([a.format(f=f) for a in argv]) == 1
+    err = capsys.readouterr().err
+    no_traceback(err)
+    assert "not a meldkit save: JSON nested too deeply" in err
+
+
 def test_play_bad_seat_is_one_line(monkeypatch, capsys):
     feed(monkeypatch, "")
     assert main(["play", "pony_tail", "--seat", "7", "--seed", "1"]) == 1

@@ -892,10 +892,11 @@ def _same_pack(path: str, data: bytes, pack) -> None:
     (a save of the same pack with another digest is another version of it: from_json says
     so)."""
     from ._errors import SaveError
+    from .saves import loads
 
     try:
-        name = json.loads(data).get("pack")
-    except (ValueError, AttributeError):
+        name = loads(data).get("pack")
+    except (SaveError, AttributeError):
         return  # not a save: from_json says so
     if not isinstance(name, str) or name == pack.name:
         return
