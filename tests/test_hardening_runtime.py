@@ -830,3 +830,12 @@ def test_a_refused_actions_error_keeps_the_whole_action():
         game.apply("discard " + _HUGE)
     assert e.value.action == "discard " + _HUGE and e.value.code == "notation/too-long"
     assert str(e.value).startswith("discard yyy") and "…: " in str(e.value)
+
+
+@pytest.mark.parametrize("pack,players", [("gin_rummy", 2), ("pony_tail", 4), ("houses", 4)])
+def test_new_game_reads_no_more_of_an_endless_deck_order_than_a_deck_can_hold(pack, players):
+    """An endless iterable as ``deck_order`` was read until memory ran out."""
+    import itertools
+
+    with pytest.raises(SetupError, match="deck_order"):
+        meldkit.new_game(pack, players=players, seed=1, deck_order=itertools.repeat("AS"))

@@ -11,11 +11,12 @@ True
 
 from __future__ import annotations
 
+import itertools
 import os
 from typing import TYPE_CHECKING, Any
 
 from ._actions import Action
-from ._cards import RANKS, SUITS, card_code, kind_of_code
+from ._cards import MAX_DECK_CARDS, RANKS, SUITS, card_code, kind_of_code
 from ._errors import (
     IllegalActionError,
     MeldkitError,
@@ -142,7 +143,8 @@ def new_game(
         seed = secrets.randbits(128)
     if deck_order is not None and not isinstance(deck_order, (str, bytes)):
         try:
-            deck_order = list(deck_order)  # any iterable of codes, read once
+            # any iterable of codes, read once and never past what a deck can hold
+            deck_order = list(itertools.islice(deck_order, MAX_DECK_CARDS + 1))
         except TypeError:
             pass  # not iterable: refused, named, with the other setup checks
     return engine_for(pack)._new(pack, players, seed, options, deck_order)

@@ -14,6 +14,8 @@ rank (``0`` = ace … ``12`` = king, ``13`` = joker).
 
 from __future__ import annotations
 
+from ._errors import quoted
+
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK")
 """Rank codes, indexed by rank number; ``JK`` (13) is the joker."""
 SUITS: tuple[str, ...] = ("C", "D", "H", "S")
@@ -23,6 +25,9 @@ JOKER_RANK = 13
 JOKER_KIND = 52
 N_RANKS = 14
 N_KINDS = 53
+MAX_DECK_CARDS = 10_000
+"""Most cards in play at any table size (Pony Canasta for 16 uses 1,728): the loader
+refuses a larger deck, and ``new_game`` reads no more of a ``deck_order``."""
 
 _RANK_ALIASES = {"T": "10", "1": "A", "JOKER": "JK", "X": "JK"}
 
@@ -38,7 +43,7 @@ def rank_index(code: str) -> int:
         return RANKS.index(c)
     except ValueError:
         raise ValueError(
-            f"{code!r} is not a rank (expected one of {', '.join(RANKS)})"
+            f"{quoted(code)} is not a rank (expected one of {', '.join(RANKS)})"
         ) from None
 
 
@@ -75,7 +80,7 @@ def kind_of_code(code: str) -> int:
         return JOKER_KIND
     if len(c) < 2 or c[-1] not in SUITS:
         raise ValueError(
-            f"{code!r} is not a card code (expected a rank and a suit such as QH, 10D, 3S, or JK)"
+            f"{quoted(code)} is not a card code (expected a rank and a suit such as QH, 10D, 3S, or JK)"
         )
     return rank_index(c[:-1]) * 4 + SUITS.index(c[-1])
 
@@ -88,7 +93,7 @@ def card_code(kind: int) -> str:
     ('AC', 'QS', 'JK')
     """
     if type(kind) is not int or not 0 <= kind <= JOKER_KIND:
-        raise ValueError(f"{kind!r} is not a card kind (expected a whole number 0..51, or "
+        raise ValueError(f"{quoted(kind)} is not a card kind (expected a whole number 0..51, or "
                          f"{JOKER_KIND} for the joker)")
     if kind == JOKER_KIND:
         return "JK"

@@ -38,7 +38,14 @@ from math import comb
 
 from ruamel.yaml import YAML
 
-from ._cards import RANKS, is_rank, kinds_matching, rank_index, rank_of_kind
+from ._cards import (  # noqa: F401 - MAX_DECK_CARDS re-exported with the other limits
+    MAX_DECK_CARDS,
+    RANKS,
+    is_rank,
+    kinds_matching,
+    rank_index,
+    rank_of_kind,
+)
 from ruamel.yaml.events import (
     AliasEvent,
     CollectionEndEvent,
@@ -354,8 +361,6 @@ def reader_error_position(text: str, index: int) -> tuple[int, int]:
 
 # --------------------------------------------------------------------------- playable packs
 
-MAX_DECK_CARDS = 10_000
-"""Most cards in play at any table size (Pony Canasta for 16 uses 1,728)."""
 MAX_CARD_VALUE = 1_000_000
 """Most points a card may count for either way (``cards.values``; real games use at most
 a few hundred): with :data:`MAX_DECK_CARDS` cards, no total of cards outgrows a save's

@@ -31,6 +31,7 @@ import attrs
 from .._actions import Action
 from .._cards import (
     JOKER_KIND,
+    MAX_DECK_CARDS,
     RANKS,
     SUITS,
     card_code,
@@ -694,7 +695,9 @@ class TableModel:
     def _check_stack(self, deck_order: list[str]) -> None:
         n = len(self.kind_of)
         if len(deck_order) > n:
-            raise SetupError(f"deck_order lists {len(deck_order)} cards but the deck has {n}")
+            many = (f"more than {MAX_DECK_CARDS:,}" if len(deck_order) > MAX_DECK_CARDS
+                    else len(deck_order))  # new_game reads no further
+            raise SetupError(f"deck_order lists {many} cards but the deck has {n}")
         have: dict[int, int] = {}
         for k in self.kind_of:
             have[k] = have.get(k, 0) + 1
