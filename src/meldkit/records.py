@@ -168,5 +168,5 @@ class SheetEntry:
 def _int(x: Any) -> int:
     """``x`` if it is an integer (not a bool), else a ``TypeError``."""
     if type(x) is not int:
-        raise TypeError(f"expected an integer, got {x!r}")
+        raise TypeError(f"expected an integer, got {x!r:.60}")
     return x
