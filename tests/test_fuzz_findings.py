@@ -375,3 +375,21 @@ def test_a_high_card_draw_without_ranks_is_refused(key):
     assert [str(p) for p in e.value.problems] == [
         f"h.yaml:3:3: deal.high_card_order: {key}: high_card needs at least one rank in "
         "high_card_order"]
+
+
+def test_a_pack_name_longer_than_a_save_records_is_refused_where_written():
+    """fuzz_packs (stop 34): a mangled Oklahoma gin with a 455-character ``name`` loaded,
+    and its first save was refused (a save records a pack name of at most 200
+    characters). The loader now refuses the name, at its line; a name taken from a long
+    file name is refused too."""
+    with pytest.raises(meldkit.RulePackError) as e:
+        meldkit.load_pack_text("extends: gin_rummy\nname: " + "n" * 201 + "\n",
+                               filename="long.yaml")
+    assert [(p.line, p.path) for p in e.value.problems] == [(2, "name")]
+    assert "at most 200 characters, as a save records it, not 201" in str(e.value)
+    with pytest.raises(meldkit.RulePackError, match="taken from the file's name"):
+        meldkit.load_pack_text("extends: gin_rummy\n", filename="f" * 201 + ".yaml")
+    pack = meldkit.load_pack_text("extends: gin_rummy\nname: " + "n" * 200 + "\n",
+                                  filename="long.yaml")
+    game = meldkit.new_game(pack, players=2, seed=1)
+    assert meldkit.GameState.from_json(game.to_json(), pack=pack).to_json() == game.to_json()

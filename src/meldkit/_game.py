@@ -804,7 +804,7 @@ class GameState:
         d = _saves.loads(text)
         if not isinstance(d, dict) or d.get("format") != SAVE_FORMAT:
             raise SaveError(f"not a meldkit save (expected format {SAVE_FORMAT!r})")
-        name = _saves.string(_saves.get(d, "pack"), "pack", 200)
+        name = _saves.string(_saves.get(d, "pack"), "pack", _saves.MAX_PACK_NAME)
         digest = _saves.string(_saves.get(d, "pack_digest"), "pack_digest", 200)
         if pack is None:
             pack = (resolver or bundled_pack_resolver)(name, digest)

@@ -55,6 +55,7 @@ from meldkit._cards import (
 from meldkit._errors import SHOWN_CHARS, PackProblem, PluginError, RulePackError, cut
 from meldkit._errors import quoted as _quote
 from meldkit._pack import RulePack  # re-exported: meldkit._loader.RulePack
+from meldkit.saves import MAX_PACK_NAME
 from meldkit._pack_limits import (
     MAX_CARD_VALUE,
     MAX_EXTENDS,
@@ -1765,6 +1766,12 @@ def _build(doc: _Doc, source: str) -> RulePack:
     _Checker(spec, problems, plugin, options).run()
     problems.raise_if_any()
     name = spec.name or pathlib.PurePath(source).stem
+    if len(name) > MAX_PACK_NAME:
+        whose = "" if spec.name else (f" (taken from the file's name, {_quote(source)}: "
+                                      "write a shorter name:)")
+        problems.add(("name",), f"a pack's name is at most {MAX_PACK_NAME} characters, as a "
+                     f"save records it, not {len(name)}{whose}")
+        problems.raise_if_any()
     digest = _digest(doc.data)
     deals = _schedule(doc, spec, problems, name, source, digest, options)
     return RulePack(spec=spec, name=name, source=source, digest=digest, raw=doc.data,

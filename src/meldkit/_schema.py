@@ -845,7 +845,8 @@ class RulePackSpec:
     """A rule pack: the whole YAML document."""
 
     meldkit: int = _f(1, "Rule-pack format version.")
-    name: str = _f("", "Short name of the game (defaults to the file name).")
+    name: str = _f("", "Short name of the game (defaults to the file name; at most 200 "
+                          "characters, as a save records it).")
     title: str = _f("", "Display name.")
     description: str = _f("", "A sentence or two about the game.")
     extends: str | None = _f(None, "A pack (bundled name or relative path) this one overrides.")
