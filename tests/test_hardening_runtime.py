@@ -839,3 +839,27 @@ def test_new_game_reads_no_more_of_an_endless_deck_order_than_a_deck_can_hold(pa
 
     with pytest.raises(SetupError, match="deck_order"):
         meldkit.new_game(pack, players=players, seed=1, deck_order=itertools.repeat("AS"))
+
+
+def _nested(depth: int) -> list:
+    top = inner = []
+    for _ in range(depth):
+        inner.append([])
+        inner = inner[0]
+    return top
+
+
+@pytest.mark.parametrize("value", [_nested(100_000), 10**5000],
+                         ids=["nested-100000-deep", "5000-digit-int"])
+@pytest.mark.parametrize("call", [
+    lambda v: meldkit.new_game("gin_rummy", players=v),
+    lambda v: meldkit.new_game("gin_rummy", players=2, seed=v),
+    lambda v: meldkit.new_game("pony_tail", players=4, options={"first_player": v}),
+    lambda v: meldkit.new_game("gin_rummy", players=2, seed=1).view(v),
+], ids=["players", "seed", "first_player", "view"])
+def test_a_refusal_quotes_a_deep_or_huge_value_without_failing_itself(call, value):
+    """Quoting the value in the message raised RecursionError (a list nested 100,000 deep)
+    or ValueError (an int past Python's 4,300 digits) instead of the refusal."""
+    with pytest.raises(SetupError) as e:
+        call(value)
+    assert len(str(e.value)) < 300

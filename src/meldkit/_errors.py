@@ -3,6 +3,8 @@ either (``except ValueError`` keeps working)."""
 
 from __future__ import annotations
 
+import reprlib
+
 import attrs
 
 
@@ -26,6 +28,10 @@ a message repeats: a server logs messages, and what it was given may be untruste
 any length (the error keeps the whole, as ``action`` for example)."""
 
 
+_REPR = reprlib.Repr()
+_REPR.maxstring = SHOWN_CHARS  # a string in a container: its ends, cut in the middle
+_REPR.maxother = SHOWN_CHARS  # anything else: int, float, objects
+
 SHOWN_PATH_CHARS = 200
 """The most characters of a file's name that a problem's location repeats (its end)."""
 
@@ -42,12 +48,20 @@ def cut(text: str) -> str:
 
 
 def quoted(value: object) -> str:
-    """``repr(value)``, cut as :func:`cut` cuts.
+    """``repr(value)``, cut as :func:`cut` cuts; a container's repr is bounded while it is
+    built (a few items a level, a few levels), so a huge or deeply nested value costs
+    little and never exhausts the recursion limit.
 
-    >>> quoted("2"), quoted(True)
-    ("'2'", 'True')
+    >>> quoted("2"), quoted(True), quoted([[[[[[[1]]]]]]]), quoted(list(range(100)))
+    ("'2'", 'True', '[[[[[[...]]]]]]', '[0, 1, 2, 3, 4, 5, ...]')
+    >>> quoted(10**50), quoted(10**5000)
+    ('100000000000000000...0000000000000000000', 'a number of about 5,000 digits')
     """
-    return cut(repr(value))
+    if isinstance(value, str):
+        return cut(repr(value))
+    if isinstance(value, int) and value.bit_length() > 13_000:  # past Python's 4,300 digits
+        return f"a number of about {int(value.bit_length() * 0.30103):,} digits"
+    return cut(_REPR.repr(value))
 
 
 @attrs.frozen

@@ -178,6 +178,8 @@ class GameState:
                                              options.get("partners"))
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise SetupError(f"seed must be an int, not {quoted(seed)}")
+        if not -_saves.MAX_SEED <= seed <= _saves.MAX_SEED:  # a save could not hold it
+            raise SetupError(f"seed must be an int from -2**256 to 2**256, not {quoted(seed)}")
         first = options.get("first_player")
         if first is not None and (not isinstance(first, int) or isinstance(first, bool)
                                   or not 0 <= first < players):
@@ -851,7 +853,7 @@ class GameState:
         """Check and set what every save has (players, seed, options, deck_order, history)
         the way :meth:`_setup` checks a new game; raises :class:`~meldkit.SaveError`."""
         players = _saves.integer(_saves.get(d, "players"), "players", 1, 1000)
-        seed = _saves.integer(_saves.get(d, "seed"), "seed", -(2**256), 2**256)
+        seed = _saves.integer(_saves.get(d, "seed"), "seed", -_saves.MAX_SEED, _saves.MAX_SEED)
         options = _saves.json_data(_saves.obj(_saves.get(d, "options"), "options"), "options")
         if options.get("partners") is not None:
             _saves.boolean(options["partners"], "options.partners")
