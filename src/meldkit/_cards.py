@@ -80,7 +80,8 @@ def kind_of_code(code: str) -> int:
         return JOKER_KIND
     if len(c) < 2 or c[-1] not in SUITS:
         raise ValueError(
-            f"{quoted(code)} is not a card code (expected a rank and a suit such as QH, 10D, 3S, or JK)"
+            f"{quoted(code)} is not a card code (expected a rank and a suit such as QH, 10D, 3S, "
+            "or JK)"
         )
     return rank_index(c[:-1]) * 4 + SUITS.index(c[-1])
 
