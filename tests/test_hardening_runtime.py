@@ -811,8 +811,13 @@ _HUGE = "y" * 100_000
     lambda g: meldkit.load_pack_text("extends: nosuch\n", filename=_HUGE + ".yaml"),
     lambda g: meldkit.load_pack_text("extends: gin_rummy\nknock:\n  test: " + _HUGE[:5000]
                                      + "\n", filename="x.yaml"),  # the longest allowed: 10,000
+    lambda g: plugin_registry.get_plugin(_HUGE),
+    lambda g: meldkit.load_pack_text("extends: gin_rummy\nplugin: " + _HUGE[:5000] + "\n",
+                                     filename="x.yaml"),
+    lambda g: stacked_game("pony_tail", players=4, hands={_HUGE: ["9H"]}),
 ], ids=["apply-discard", "apply-word", "view", "id_of", "players", "seed", "option-key",
-        "option-value", "pack-name", "filename", "pack-value"])
+        "option-value", "pack-name", "filename", "pack-value", "plugin", "pack-plugin",
+        "stacked-seat"])
 def test_a_refusal_never_repeats_a_huge_input_whole(call):
     """A server logs what meldkit refuses, and what it was given may be a client's text of
     any length: a message repeats at most ``SHOWN_CHARS`` of a value (a file's name, the

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from ._errors import PluginError
+from ._errors import PluginError, cut, quoted
 from ._registry import engine_for  # noqa: F401 - re-exported: the engine that plays a pack
 
 if TYPE_CHECKING:
@@ -157,7 +157,7 @@ _HOOK_SIGNATURES = {
 
 
 def _fail(name: str, message: str) -> PluginError:
-    return PluginError(f"plugin {name!r}: {message}")
+    return PluginError(f"plugin {quoted(name)}: {message}")
 
 
 def validate_plugin(plugin: Any, name: str) -> Plugin:
@@ -169,9 +169,11 @@ def validate_plugin(plugin: Any, name: str) -> Plugin:
     if isinstance(plugin, type) and issubclass(plugin, Plugin):
         plugin = plugin()
     if not isinstance(plugin, Plugin):
-        raise _fail(name, f"the entry point must give a meldkit.plugins.Plugin, not {plugin!r}")
+        raise _fail(name, "the entry point must give a meldkit.plugins.Plugin, not "
+                          f"{quoted(plugin)}")
     if plugin.name != name:
-        raise _fail(name, f"its name attribute is {plugin.name!r}, but it is registered as {name!r}")
+        raise _fail(name, f"its name attribute is {quoted(plugin.name)}, but it is registered "
+                          f"as {quoted(name)}")
     if plugin.api_version != API_VERSION:
         raise _fail(name, f"written for plugin API {plugin.api_version}, meldkit has {API_VERSION}")
     for hook, n_args in _HOOK_SIGNATURES.items():
@@ -197,22 +199,22 @@ def validate_plugin(plugin: Any, name: str) -> Plugin:
         raise _fail(name, f"hook actions raised {type(e).__name__}: {e}") from None
     for hook in hooks:
         if not isinstance(hook, ActionHook):
-            raise _fail(name, f"actions() must give ActionHook objects, not {hook!r}")
+            raise _fail(name, f"actions() must give ActionHook objects, not {quoted(hook)}")
         if hook.verb in seen:
-            raise _fail(name, f"action verb {hook.verb!r} clashes with an existing action")
+            raise _fail(name, f"action verb {quoted(hook.verb)} clashes with an existing action")
         if hook.phase not in HOOK_PHASES:  # and one of its pack's: checked at load
-            raise _fail(name, f"action {hook.verb!r}: phase must be one of "
-                              f"{', '.join(HOOK_PHASES)}, not {hook.phase!r}")
+            raise _fail(name, f"action {quoted(hook.verb)}: phase must be one of "
+                              f"{', '.join(HOOK_PHASES)}, not {quoted(hook.phase)}")
         for part, n_args in (("legal", 1), ("check", 2), ("apply", 2)):
             fn = getattr(hook, part)
             if not callable(fn):
-                raise _fail(name, f"action {hook.verb!r}: {part} is not callable")
+                raise _fail(name, f"action {quoted(hook.verb)}: {part} is not callable")
             try:
                 n = len(inspect.signature(fn).parameters)
             except (TypeError, ValueError):
                 continue
             if n != n_args:
-                raise _fail(name, f"action {hook.verb!r}: {part} takes {n} argument(s), "
+                raise _fail(name, f"action {quoted(hook.verb)}: {part} takes {n} argument(s), "
                                   f"expected {n_args}")
         seen.add(hook.verb)
     return plugin
@@ -251,8 +253,8 @@ def get_plugin(name: str, package: str | None = None) -> Plugin:
         dist = package or f"meldkit-{name}"
         known = ", ".join(installed_plugins()) or "none"
         raise PluginError(
-            f"this pack needs the plugin {name!r}, which is not installed: "
-            f"install it with `pip install {dist}` (installed plugins: {known})"
+            f"this pack needs the plugin {quoted(name)}, which is not installed: "
+            f"install it with `pip install {cut(dist)}` (installed plugins: {known})"
         )
     if len({ep.value for ep in eps}) > 1:
         raise _fail(name, "more than one installed package registers a plugin of that name: "

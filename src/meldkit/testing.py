@@ -24,7 +24,7 @@ import os
 from collections.abc import Mapping, Sequence
 
 from ._cards import JOKER_KIND, card_code
-from ._errors import SetupError
+from ._errors import SetupError, quoted
 from ._loader import RulePack, load_pack
 from ._rules import Rules
 from ._stacking import KindsLeft, check_named
@@ -37,7 +37,12 @@ def _as_map(x) -> dict[int, list[str]]:
     if not x:
         return {}
     if isinstance(x, Mapping):
-        return {int(k): list(v) for k, v in x.items()}
+        try:
+            return {int(k): list(v) for k, v in x.items()}
+        except (TypeError, ValueError):
+            bad = [k for k in x if not isinstance(k, (int, str)) or not str(k).isdigit()]
+            raise SetupError(f"stacked cards are given by seat (a whole number), not "
+                             f"{quoted(bad[0] if bad else x)}") from None
     return {i: list(v) for i, v in enumerate(x)}
 
 
