@@ -868,3 +868,13 @@ def test_a_refusal_quotes_a_deep_or_huge_value_without_failing_itself(call, valu
     with pytest.raises(SetupError) as e:
         call(value)
     assert len(str(e.value)) < 300
+
+
+@pytest.mark.parametrize("pack,players", [("gin_rummy", 2), ("pony_tail", 4), ("houses", 4)])
+def test_an_action_id_past_pythons_digit_limit_is_refused_not_a_value_error(pack, players):
+    """``apply(10**5000)`` raised ValueError (Python's 4,300-digit limit) while wording
+    the refusal of an id outside the action space."""
+    game = meldkit.new_game(pack, players=players, seed=1)
+    with pytest.raises(IllegalActionError, match="about 5,000 digits is outside"):
+        game.apply(10**5000)
+    assert "about 5,000 digits" in str(game.check(-10**5000))

@@ -353,7 +353,7 @@ class MeldkitState(pyspiel.State):
         legal = dict(self.chance_outcomes())
         if outcome not in legal:
             raise IllegalActionError(
-                "chance/outcome", f"chance outcome {outcome} cannot come now (outcomes: "
+                "chance/outcome", f"chance outcome {quoted(outcome)} cannot come now (outcomes: "
                 f"{self._outcome_range(legal)})")
         g = self.g
         if not g.cards:
@@ -422,7 +422,7 @@ class MeldkitState(pyspiel.State):
             self._chance(action)
         else:
             if not 0 <= action < self.g.ids.size:
-                raise IllegalActionError("action/bad-id", f"action id {action} is outside "
+                raise IllegalActionError("action/bad-id", f"action id {quoted(action)} is outside "
                                          f"the action space 0..{self.g.ids.size - 1}")
             a = self.s.action_space.action_of(action)
             why = self.s.check(a)
@@ -446,10 +446,10 @@ class MeldkitState(pyspiel.State):
             if not self.g.cards:
                 return f"deal {action}"
             if not 0 <= action < len(self.g.kinds):
-                return f"chance outcome {action} (out of range)"
+                return f"chance outcome {quoted(action)} (out of range)"
             return f"{'draw' if self.s is not None else 'deal'} {self.g.kinds[action]}"
         if not 0 <= action < self.g.ids.size:
-            return f"action {action} (out of range)"
+            return f"action {quoted(action)} (out of range)"
         return self.g.ids.texts[action]
 
     # ------------------------------------------------------------------ history and undo

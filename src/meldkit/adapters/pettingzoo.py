@@ -266,8 +266,8 @@ class MeldkitAEC(AECEnv):
                                      f"({action!r:.40})")
         a = int(action)
         if not 0 <= a < self.ids.size:
-            raise IllegalActionError("action/bad-id", f"action id {a} is outside the action "
-                                     f"space 0..{self.ids.size - 1}")
+            raise IllegalActionError("action/bad-id", f"action id {quoted(a)} is outside the "
+                                     f"action space 0..{self.ids.size - 1}")
         return a
 
     def step(self, action):

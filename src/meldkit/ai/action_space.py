@@ -134,7 +134,7 @@ class ActionIds:
                 raise ActionSpaceError(e.reason) from None
         if not 0 <= action_id < self.size:
             raise ActionSpaceError(
-                f"action id {action_id} is outside the action space of {self.pack_name} "
+                f"action id {quoted(action_id)} is outside the action space of {self.pack_name} "
                 f"for {self.players} players (0..{self.size - 1})")
         return self.actions[action_id]
 
