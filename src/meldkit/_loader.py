@@ -55,7 +55,7 @@ from meldkit._cards import (
 from meldkit._errors import SHOWN_CHARS, PackProblem, PluginError, RulePackError, cut
 from meldkit._errors import quoted as _quote
 from meldkit._pack import RulePack  # re-exported: meldkit._loader.RulePack
-from meldkit.saves import MAX_PACK_NAME
+from meldkit.saves import MAX_DROP_PENALTY, MAX_PACK_NAME
 from meldkit._pack_limits import (
     MAX_CARD_VALUE,
     MAX_EXTENDS,
@@ -1624,9 +1624,10 @@ class _Checker:
                          "(game.eliminate_above), not at a target: remove it",
                          related=(("game", "eliminate_above"),))
         drop = spec.turn.drop
-        if drop and (len(drop) != 2 or min(drop) < 0):
+        if drop and (len(drop) != 2 or min(drop) < 0 or max(drop) > MAX_DROP_PENALTY):
             self.add(("turn", "drop"), f"expected two penalties, [in the first round, later], "
-                     f"each at least 0, got {drop}")
+                     f"each from 0 to {MAX_DROP_PENALTY:,} (what a save holds), got "
+                     f"{_quote(drop)}")
         elif drop and spec.knock.max_deadwood is not None:
             self.add(("turn", "drop"), "dropping is for packs that meld during play; a "
                      "knocking pack has two players", related=(("knock", "max_deadwood"),))

@@ -47,6 +47,8 @@ MAX_HISTORY_ITEM = 200
 """The longest action text accepted in a save's history."""
 MAX_SEED = 2**256
 """The largest seed magnitude a save records (``new_game`` refuses a larger one)."""
+MAX_DROP_PENALTY = 10**6
+"""The largest drop penalty (``turn.drop``) a save records; the loader refuses a larger one."""
 MAX_PACK_NAME = 200
 """The longest pack name a save records (the loader refuses a pack with a longer one)."""
 

@@ -170,7 +170,11 @@ class DrawPhase:
         gain = self._reserve_gain(p, t, completes)
         hand_after = self.hand_size[p] - len(cards) + self._pile_coming(1) + max(gain, 0)
         new_books = [(slot, wild)] if completes else []
-        return self._hand_after_ok(p, hand_after, new_books, gain >= 0)
+        # a book taken onto stays a book, of the kind its cards make after the take
+        grown = opened if opened is not None and len(opened.cards) >= rules.book_size else None
+        if grown is not None:
+            new_books.append((slot, wild))
+        return self._hand_after_ok(p, hand_after, new_books, gain >= 0, grown)
 
     def _do_take(self, a: Action) -> None:
         if a.target >= 0:

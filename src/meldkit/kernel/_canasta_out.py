@@ -19,25 +19,28 @@ class GoingOut:
         size = self.rules.book_size
         return any(len(m.cards) >= size and not m.pending for m in self.melds[t])
 
-    def _book_kinds(self, t: int) -> list[int]:
-        """Kind index of every book of team t."""
+    def _book_kinds(self, t: int, grown=None) -> list[int]:
+        """Kind index of every book of team t that stands on the table (not pending),
+        but ``grown``, a book a play is adding to (its kind after the play is the play's to
+        say: a wild card on a clean book makes it another kind)."""
         rules = self.rules
         out = []
         for m in self.melds[t]:
-            if len(m.cards) >= rules.book_size:
+            if len(m.cards) >= rules.book_size and not m.pending and m is not grown:
                 k = rules.book_kind(m.slot, m.wild)
                 if k is not None:
                     out.append(k.index)
         return out
 
     def _go_out_reason(self, p: int, new_books: list[tuple[int, int]] = (),
-                       reserve_gained: bool = False) -> Reason | None:
-        """None if p's side may go out (after ``new_books`` are completed)."""
+                       reserve_gained: bool = False, grown=None) -> Reason | None:
+        """None if p's side may go out after a play that completes ``new_books`` (each
+        ``(slot, wild)``; with ``grown``, the book the play adds to, as it will be)."""
         rules = self.rules
         if rules.requires_reserve and not (self.reserve_taken[p] or reserve_gained):
             name = rules.spec.deal.reserve_name
             return _r("out/reserve-not-picked-up", f"you must pick up your {name} before going out")
-        kinds = self._book_kinds(self.side_of[p])
+        kinds = self._book_kinds(self.side_of[p], grown)
         for nb in new_books:
             k = rules.book_kind(*nb)
             if k is not None:
@@ -58,8 +61,10 @@ class GoingOut:
         (``reserve.pickup_on_empty_hand``)."""
         return self.rules.pickup_on_empty_hand and not self.reserve_taken[p]
 
-    def _hand_after_ok(self, p: int, hand_after: int, new_books, reserve_gained) -> Reason | None:
-        """PT-20: a play must leave a card to discard (and one card only when going out)."""
+    def _hand_after_ok(self, p: int, hand_after: int, new_books, reserve_gained,
+                       grown=None) -> Reason | None:
+        """PT-20: a play must leave a card to discard (and one card only when going out);
+        ``new_books`` and ``grown`` as :meth:`_go_out_reason` takes them."""
         if hand_after >= 2:
             return None
         if not reserve_gained and self._foot_waiting(p):
@@ -69,11 +74,11 @@ class GoingOut:
                 return None
             # melding the last cards picks up a reserve of one card (or none): judge the hand
             # it leaves, so that the player is never left holding a card they cannot play
-            return self._hand_after_ok(p, foot, new_books, foot or 1)
+            return self._hand_after_ok(p, foot, new_books, foot or 1, grown)
         if hand_after == 1:
             if self.final_play:  # no discard follows: the hand ends with the card held
                 return None
-            why = self._go_out_reason(p, new_books, reserve_gained)
+            why = self._go_out_reason(p, new_books, reserve_gained, grown)
             if why is None:
                 return None
             return _r("hand/keep-a-card",
@@ -81,11 +86,11 @@ class GoingOut:
         # hand_after == 0
         rules = self.rules
         if not rules.spec.going_out.requires_discard and self._go_out_reason(
-                p, new_books, reserve_gained) is None:
+                p, new_books, reserve_gained, grown) is None:
             return None
         if not rules.keep_card:
             return None
-        why = self._go_out_reason(p, new_books, reserve_gained)
+        why = self._go_out_reason(p, new_books, reserve_gained, grown)
         if why is not None and not rules.spec.going_out.requires_discard:
             # melding every card would be going out: name what going out still needs
             return _r(why.code, f"melding your last cards means going out: {why.sentence}")

@@ -206,22 +206,27 @@ class PlayPhase:
             completes = bool(new_books)
         else:
             new_books = [(slot, wild)] if completes else []
+        # a book added to stays a book, of the kind its cards make after the play
+        grown = opened if opened is not None and len(opened.cards) >= rules.book_size else None
+        if grown is not None:
+            new_books.append((slot, wild))
         gain = self._reserve_gain(p, t, completes)
         if rules.going_out_rank[slot]:
-            why = self._going_out_meld(p, hand_after + max(gain, 0), new_books, gain >= 0, slot)
+            why = self._going_out_meld(p, hand_after + max(gain, 0), new_books, gain >= 0, slot,
+                                       grown)
             if why is not None:
                 return why
-        return self._hand_after_ok(p, hand_after + max(gain, 0), new_books, gain >= 0)
+        return self._hand_after_ok(p, hand_after + max(gain, 0), new_books, gain >= 0, grown)
 
     def _going_out_meld(self, p: int, hand_after: int, new_books, reserve_gained: bool,
-                        slot: int) -> Reason | None:
+                        slot: int, grown=None) -> Reason | None:
         """``melds.going_out_ranks``: such a meld leaves no card, or one to discard, and
         the side may then go out."""
         what = f"{_rank_name(slot)} are melded only when going out"
         if hand_after > 1 or (reserve_gained or self._foot_waiting(p)):
             return _r("meld/only-going-out",
                       f"{what}: this meld would leave you {hand_after} cards")
-        why = self._go_out_reason(p, new_books, reserve_gained)
+        why = self._go_out_reason(p, new_books, reserve_gained, grown)
         if why is not None:
             return _r("meld/only-going-out", f"{what}, and {why.sentence}")
         return None

@@ -2583,7 +2583,7 @@ class TableModel:
             buys, "buys", lambda v, p: sv.integer(v, p, 0, rules.buy_limit), n)
         dropped = d.get("dropped")
         s.dropped = [None] * n if dropped is None else sv.array_of(
-            dropped, "dropped", lambda v, p: None if v is None else sv.integer(v, p, 0, 10**6), n)
+            dropped, "dropped", lambda v, p: None if v is None else sv.integer(v, p, 0, sv.MAX_DROP_PENALTY), n)
         if dropped is not None and (not rules.drop or any(
                 x is not None and x not in rules.drop for x in s.dropped)):
             raise sv.bad("dropped", f"expected a drop penalty of turn.drop {list(rules.drop)}")
