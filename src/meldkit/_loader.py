@@ -55,7 +55,6 @@ from meldkit._cards import (
 from meldkit._errors import SHOWN_CHARS, PackProblem, PluginError, RulePackError, cut
 from meldkit._errors import quoted as _quote
 from meldkit._pack import RulePack  # re-exported: meldkit._loader.RulePack
-from meldkit.saves import MAX_DROP_PENALTY, MAX_PACK_NAME
 from meldkit._pack_limits import (
     MAX_CARD_VALUE,
     MAX_EXTENDS,
@@ -77,6 +76,7 @@ from meldkit._schema import (
     RulePackSpec,
     inert_value,
 )
+from meldkit.saves import MAX_DROP_PENALTY, MAX_PACK_NAME
 
 __all__ = [
     "RulePack",
@@ -1769,7 +1769,7 @@ def _build(doc: _Doc, source: str) -> RulePack:
     name = spec.name or pathlib.PurePath(source).stem
     if len(name) > MAX_PACK_NAME:
         whose = "" if spec.name else (f" (taken from the file's name, {_quote(source)}: "
-                                      "write a shorter name:)")
+                                      "set a shorter one with name:)")
         problems.add(("name",), f"a pack's name is at most {MAX_PACK_NAME} characters, as a "
                      f"save records it, not {len(name)}{whose}")
         problems.raise_if_any()
