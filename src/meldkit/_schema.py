@@ -366,7 +366,8 @@ class BookKind:
         "the side may then start a new meld of its rank). Null: the pack's `books."
         "close_at_size` in a rank-slot pack (`none` when true), `any` in a table-meld pack "
         "(books keep growing). A book whose kind changes as cards are added (a wild card on "
-        "a clean book) takes what its new kind takes.",
+        "a clean book) takes what its new kind takes, and counts as its new kind toward "
+        "going out from the play that changes it.",
     )
 
 
