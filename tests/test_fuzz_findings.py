@@ -446,3 +446,21 @@ def test_a_drop_penalty_a_save_cannot_hold_is_refused_where_written():
     assert "each from 0 to 1,000,000 (what a save holds)" in str(e.value)
     meldkit.load_pack_text("extends: contract_rummy\nturn:\n  drop: [7, 1000000]\n",
                            filename="d.yaml")
+
+
+def test_a_pile_card_is_offered_only_if_melding_it_leaves_a_card_to_discard():
+    """fuzz_packs --combos (stop 34): rummy 500 with ``going_out.requires_discard: true``
+    offered ``take 5C`` to a player holding only 4C, with 5C 6C on the pile. The taken
+    card must be melded at once, and its only meld, 4C 5C 6C, would leave nothing to
+    discard, so the hand dead-ended (``no_legal_move``). A pile card is now offered only
+    if it can be used while leaving the cards a play must leave."""
+    import random
+
+    pack = meldkit.load_pack_text("extends: rummy_500\ngoing_out:\n  requires_discard: true\n"
+                                  "stock:\n  when_empty: turn_pile\n", filename="combo.yaml")
+    for seed in (42, 65, 66, 72):
+        rng = random.Random(seed)
+        game = meldkit.new_game(pack, players=2, seed=seed)
+        while not game.is_over and len(game.hand_results) < 2:
+            game.apply(rng.choice(game.legal_actions()))
+        assert "no_legal_move" not in [h.ended_by for h in game.hand_results], seed

@@ -1238,13 +1238,16 @@ class TableModel:
 
     def _usable_with(self, p: int, card: int, kinds: list[int]) -> bool:
         """Whether ``p``, holding ``kinds`` (``card`` among them), could meld ``card`` at
-        once — toward the opening, if they have not opened — or lay it off where they may."""
+        once — toward the opening, if they have not opened — or lay it off where they may,
+        leaving the cards a play must leave (:meth:`_keep`: a card to discard where going
+        out means discarding)."""
         opening = not self.opened[p]
         need = self._still_needed() if opening else []
+        spare = len(kinds) - self._keep(p)
         for meld in melds_holding(self.rules.melds, kinds, card):
-            if not need or len(self._still_needed(meld)) < len(need):
+            if len(meld) <= spare and (not need or len(self._still_needed(meld)) < len(need)):
                 return True
-        if opening and not self.rules.lay_off_before:
+        if (opening and not self.rules.lay_off_before) or spare < 1:
             return False
         return any(self._may_lay_off_on(p, m) and self._fit(m, card) is not None
                    for m in self.melds)
