@@ -165,8 +165,9 @@ def _table_packs():
             if isinstance(g.rules, TableRules):
                 yield g
     for name, players in (("rummy", 4), ("oklahoma_gin", 2), ("gin_rummy", 2)):
+        knock = "" if name == "rummy" else "knock:\n  test: best_discard\n"  # one deck only
         yield meldkit.new_game(meldkit.load_pack_text(
-            f"extends: {name}\ndeck:\n  decks_by_players:\n    {players}: 5\n"),
+            f"extends: {name}\ndeck:\n  decks_by_players:\n    {players}: 5\n{knock}"),
             players=players, seed=0)
 
 

@@ -464,3 +464,14 @@ def test_a_pile_card_is_offered_only_if_melding_it_leaves_a_card_to_discard():
         while not game.is_over and len(game.hand_results) < 2:
             game.apply(rng.choice(game.legal_actions()))
         assert "no_legal_move" not in [h.ended_by for h in game.hand_results], seed
+
+
+@pytest.mark.parametrize("deck", ["decks_by_players: {2: 5}", "jokers_by_players: {2: 1}"])
+def test_openspiels_knock_test_is_refused_on_a_deck_with_two_cards_of_a_kind(deck):
+    """fuzz_packs (stop 34): gin with ``deck.decks_by_players: {2: 5}`` loaded (only
+    ``deck.decks`` was checked), and the first hand holding two cards of one kind raised
+    ValueError from OpenSpiel's knock test in the middle of a move."""
+    with pytest.raises(meldkit.RulePackError, match="openspiel judges a one-deck game "
+                                                    "without wild cards, jokers included"):
+        meldkit.load_pack_text(f"extends: gin_rummy\ndeck:\n  {deck}\n"
+                               "cards:\n  values: {JK: 0}\n", filename="g.yaml")

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
+from .._cards import JOKER_KIND, pack_deck_kinds
+
 _CANASTA_ONLY_STYLE = "canasta"
 
 # --------------------------------------------------------------------------- plugin hooks
@@ -152,9 +154,10 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
             related=(("scoring", "style"),))
     if knock.test == "openspiel" and (spec.cards.wild or spec.cards.turned_wild != "none"
                                       or (spec.deck.decks or 0) != 1
-                                      or spec.deck.ranks):
-        add(("knock", "test"), "openspiel judges a one-deck game without wild cards (give "
-            "deck.decks: 1 and cards.wild: [], or use best_discard)",
+                                      or spec.deck.ranks or not _one_plain_deck(spec)):
+        add(("knock", "test"), "openspiel judges a one-deck game without wild cards, "
+            "jokers included, at every table (give deck.decks: 1 with no decks_by_players or "
+            "jokers, and cards.wild: [], or use best_discard)",
             related=(("deck",), ("cards", "wild")))
     for key in ("pile_take_limit", "returned_card_limit"):
         value = getattr(knock, key)
@@ -571,3 +574,17 @@ def _idle_rank_slot_item(spec: Any, name: str, entry: dict) -> str | None:
     if name == "melded_cards" and not spec.scoring.melded_cards:
         return "scoring.melded_cards is false (list the items without it)"
     return None
+
+
+def _one_plain_deck(spec) -> bool:
+    """Whether every table the pack allows plays one 52-card deck without jokers (by
+    ``deck.decks_by_players`` and ``jokers_by_players`` too), as ``knock.test: openspiel``
+    needs: no two cards of one kind."""
+    for n in range(spec.players.min, spec.players.max + 1):
+        try:
+            kinds = pack_deck_kinds(spec.deck, n)
+        except (ValueError, TypeError):  # a deck the other checks refuse
+            return False
+        if JOKER_KIND in kinds or len(set(kinds)) != len(kinds):
+            return False
+    return True
