@@ -1093,12 +1093,9 @@ class GinRollout:
                 return self._knock(hands, p, card)
             hand.remove(card)
             pile.append(card)
-            if taken is not None and taken == card:
-                returned += 1
-                if returned >= self.returned_limit:
-                    return [0, 0]
-            else:
-                returned = 0
+            returned = _returned(taken, card, returned)
+            if returned >= self.returned_limit:
+                return [0, 0]
             taken = None
             p = 1 - p
             phase = "wall" if len(stock) <= 2 else "draw"
@@ -1150,6 +1147,16 @@ class GinRollout:
 
     def _defender_deadwood(self, hand, melds) -> int:
         return self.rules.min_deadwood(_laid_off(sorted(hand), melds))
+
+
+def _returned(taken: int | None, card: int, returned: int) -> int:
+    """How many upcards in a row have been taken and discarded straight back, after
+    ``card`` is discarded by a player who took ``taken`` (None: drew from the stock).
+
+    >>> _returned(7, 7, 1), _returned(7, 8, 1), _returned(None, 8, 1)
+    (2, 0, 0)
+    """
+    return returned + 1 if card == taken else 0
 
 
 def _laid_off(cards: list[int], melds) -> list[int]:
@@ -1409,12 +1416,9 @@ class GinSim:
                 card, _ = self.discard(h)
             hands[p] = h ^ 1 << card
             pile.append(card)
-            if taken is not None and taken == card:
-                returned += 1
-                if returned >= self.returned_limit:
-                    return 0
-            else:
-                returned = 0
+            returned = _returned(taken, card, returned)
+            if returned >= self.returned_limit:
+                return 0
             taken = None
             p = 1 - p
             phase = "wall" if len(stock) <= wall else "draw"
@@ -1452,12 +1456,9 @@ class GinSim:
         card = kind_of_code(move.split()[1])
         hands[p] = h ^ 1 << card
         pile.append(card)
-        if taken is not None and taken == card:
-            returned += 1
-            if returned >= self.returned_limit:
-                return 0
-        else:
-            returned = 0
+        returned = _returned(taken, card, returned)
+        if returned >= self.returned_limit:
+            return 0
         phase = "wall" if len(stock) <= self.wall else "draw"
         return self.play(hands, stock, pile, 1 - p, phase, None, returned)
 
