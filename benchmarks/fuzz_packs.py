@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import collections
 import copy
+import itertools
 import json
 import random
 import signal
@@ -407,7 +408,7 @@ def campaign(packs: list[str], seconds: float, *, case_seconds: float = 10.0,
 # keys, with values that mean something (the key campaign's values are mostly refused), in
 # packs of both meld models, played whole hands by random and greedy bots.
 
-TABLE_PACKS = ("rummy", "rummy_500", "contract_rummy", "gin_rummy", "oklahoma_gin")
+TABLE_PACKS = ("rummy", "rummy_500", "contract_rummy", "gin_rummy", "oklahoma_gin", "buraco")
 RANK_SLOT_PACKS = ("classic_canasta", "pony_canasta", "samba", "hand_and_foot", "pony_tail")
 
 
@@ -722,7 +723,7 @@ def combo_campaign(seconds: float, *, case_seconds: float = 60.0, hands: int = 2
     signal.signal(signal.SIGALRM, _alarm)
     rng = random.Random(seed)
     tally = Tally()
-    bases = [p for pair in zip(TABLE_PACKS, RANK_SLOT_PACKS) for p in pair]
+    bases = [p for pair in itertools.zip_longest(TABLE_PACKS, RANK_SLOT_PACKS) for p in pair if p]
     deadline = time.monotonic() + seconds
     i = 0
     while time.monotonic() < deadline and (max_cases is None or i < max_cases):
