@@ -475,3 +475,74 @@ def test_openspiels_knock_test_is_refused_on_a_deck_with_two_cards_of_a_kind(dec
                                                     "without wild cards, jokers included"):
         meldkit.load_pack_text(f"extends: gin_rummy\ndeck:\n  {deck}\n"
                                "cards:\n  values: {JK: 0}\n", filename="g.yaml")
+
+
+_PLACED_RUN_PACK = """extends: rummy_500
+pile:
+  discard_bans:
+  - {cards: [A], unless: book}
+  - {cards: [JK, "2"], unless: going_out}
+  - {cards: ["3", "4", "5", "6", "8", "9", "10", J], unless: going_out}
+  all_banned: pass
+scoring:
+  items:
+  - {item: laid, low_ace: 1}
+  - {item: held}
+  - {item: pay, stake: 2, per: point, when: out}
+"""
+
+
+def _placed_run_game():
+    """Rummy 500 at 8 players, greedy play to where m2, a heart run with two jokers, lies
+    3H..JH, JK JK (as queen and king), AH (high): read back from its cards alone it would
+    lie AH JK(2) 3H..JH JK(queen)."""
+    from meldkit.bots import make_bot
+
+    pack = meldkit.load_pack_text(_PLACED_RUN_PACK, filename="combo.yaml")
+    game = meldkit.new_game(pack, players=8, seed=29)
+    bots = [make_bot("greedy", seed=29) for _ in range(8)]
+    for _ in range(213):
+        game.apply(bots[game.current_player].choose(game))
+    return game
+
+
+def test_a_save_keeps_where_lay_offs_placed_a_runs_wild_cards():
+    """fuzz_packs --combos (stop 35): a save held a meld's cards in the order they were
+    laid, and loading placed the run afresh: m2 (3H..JH, two jokers, AH high) came back
+    with the ace low, so ``add KH to m2`` grew the other end, and the loaded game went on
+    otherwise than the one saved (its lay-off counts per end, which
+    ``melds.lay_off.max_per_end`` reads, differed). A run whose places reading its cards
+    back would not give now saves them, as a seventh item."""
+    from meldkit.kernel.melds import meld_code
+
+    game = _placed_run_game()
+    m2 = game.meld_by_id(2)
+    assert meld_code(m2.match.cards) == "3H 4H 5H 6H 7H 8H 9H 10H JH JK JK AH"
+    saved = json.loads(game.to_json())
+    assert [len(m) for m in saved["melds"]] == [6, 7]
+    back = type(game).from_json(game.to_json(), pack=game.pack)
+    assert back.meld_by_id(2).match == m2.match
+    assert back.to_json() == game.to_json()
+    action = game.parse_action("add KH to m2")
+    game.apply(action)
+    back.apply(action)
+    assert back.to_json() == game.to_json()
+
+
+@pytest.mark.parametrize("places,why", [
+    ("[0, 1]", "expected 12 items"),
+    ("'reversed'", "expected its cards' kinds in the places they fill"),
+    ("'shuffled'", "expected its cards' kinds in the places they fill"),
+    ("'not its cards'", "expected its cards' kinds in the places they fill"),
+])
+def test_a_saved_runs_places_are_checked_against_its_cards(places, why):
+    game = _placed_run_game()
+    saved = json.loads(game.to_json())
+    row = saved["melds"][1]
+    kept = row[6]
+    bad = {"'reversed'": kept[::-1], "'shuffled'": kept[1:] + kept[:1],
+           "'not its cards'": [k ^ 1 if k < 52 else k for k in kept]}  # another suit
+    row[6] = bad.get(places) or json.loads(places)
+    with pytest.raises(meldkit.SaveError, match=why) as e:
+        type(game).from_json(json.dumps(saved), pack=game.pack)
+    assert "melds[1][6]" in str(e.value)

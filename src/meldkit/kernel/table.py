@@ -525,7 +525,7 @@ def table_hand_from_dict(d: dict) -> HandResult:
 class TableMeld:
     """A meld on the table: its id (``m3``), owner seat, cards and shape."""
 
-    __slots__ = ("id", "owner", "cards", "match", "low_ext", "high_ext", "fits")
+    __slots__ = ("id", "owner", "cards", "match", "low_ext", "high_ext", "fits", "places")
 
     def __init__(self, id: int, owner: int, cards: list[int], match: Match,
                  low_ext: int = 0, high_ext: int = 0):
@@ -537,6 +537,8 @@ class TableMeld:
         self.high_ext = high_ext
         self.fits: dict[int, Any] = {}
         """Memo: how each card kind grows this meld (None: it does not fit)."""
+        self.places: tuple[Match, list[int] | None] | None = None
+        """Memo: a match and the places a save holds for it (None: read back alike)."""
 
     def copy(self) -> TableMeld:
         m = TableMeld(self.id, self.owner, self.cards[:], self.match, self.low_ext,
@@ -2425,13 +2427,26 @@ class TableModel:
               "knock_value", "knock_discarded", "layoff_stage", "taken", "must_use",
               "pile_takes", "returned_in_row", "turns", "multiplier", "next_meld")
 
+    def _saved_meld(self, m: TableMeld) -> list:
+        """A meld as a save holds it: ``[id, owner, cards, low_ext, high_ext, kind]``, and
+        the kinds in the places they fill when a run's lay-offs left its wild cards (or its
+        ends) otherwise than reading its cards back would place them."""
+        out = [m.id, m.owner, m.cards[:], m.low_ext, m.high_ext, m.match.kind]
+        if m.match.rank == -1 and len(m.cards) > 1:  # a run: are its places read back?
+            if m.places is None or m.places[0] is not m.match:
+                kind_of = self.kind_of
+                back = self.rules.melds.match_grown(m.match.kind, [kind_of[c] for c in m.cards])
+                m.places = (m.match, None if back == m.match else list(m.match.cards))
+            if m.places[1] is not None:
+                out.append(m.places[1][:])
+        return out
+
     def _state_dict(self) -> dict[str, Any]:
         d = {k: getattr(self, k) for k in self._SAVED}
         d.update(
             scores=list(self.scores), history=list(self.history), wins=list(self.wins),
             hands=[h[:] for h in self.hands], stock=self.stock[:], pile=self.pile[:],
-            melds=[[m.id, m.owner, m.cards[:], m.low_ext, m.high_ext, m.match.kind]
-                   for m in self.melds],
+            melds=[self._saved_meld(m) for m in self.melds],
             defenders=self.defenders[:],
             hand_results=[r.to_dict() for r in self.hand_results],
         )
@@ -2522,15 +2537,28 @@ class TableModel:
         ids_seen: set[int] = set()
         for i, m in enumerate(sv.array(sv.get(d, "melds"), "melds", max_len=n_cards)):
             path = f"melds[{i}]"
-            mid, owner, cards, low, high, kind = sv.array(m, path, 6)
+            m = sv.array(m, path, max_len=7)
+            if len(m) not in (6, 7):
+                raise sv.bad(path, f"expected 6 items (7 with a run's places), got {len(m)}")
+            mid, owner, cards, low, high, kind = m[:6]
             mid = sv.integer(mid, f"{path}[0]", 1, 10**6)
             if mid in ids_seen:
                 raise sv.bad(f"{path}[0]", f"meld id m{mid} is used twice")
             ids_seen.add(mid)
             cards = ledger.cards(cards, f"{path}[2]")
-            match = rules.melds.match_grown(
-                sv.integer(kind, f"{path}[5]", 0, len(rules.kinds) - 1),
-                [s.kind_of[c] for c in cards])
+            kind = sv.integer(kind, f"{path}[5]", 0, len(rules.kinds) - 1)
+            kinds = [s.kind_of[c] for c in cards]
+            if len(m) == 7:  # a run's places, as lay-offs left them
+                places = sv.array_of(m[6], f"{path}[6]",
+                                     lambda v, at: sv.integer(v, at, 0, JOKER_KIND),
+                                     length=len(kinds))
+                match = rules.melds.match_grown(kind, places)
+                if sorted(places) != sorted(kinds) or match is None or (
+                        list(match.cards) != places or match.rank != -1):
+                    raise sv.bad(f"{path}[6]", "expected its cards' kinds in the places "
+                                               "they fill in a run of its kind")
+            else:
+                match = rules.melds.match_grown(kind, kinds)
             if match is None:
                 raise sv.bad(path, "its cards do not form a meld of its kind")
             s.melds.append(TableMeld(mid, seat(owner, f"{path}[1]"), cards, match,
