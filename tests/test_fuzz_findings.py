@@ -546,3 +546,29 @@ def test_a_saved_runs_places_are_checked_against_its_cards(places, why):
     with pytest.raises(meldkit.SaveError, match=why) as e:
         type(game).from_json(json.dumps(saved), pack=game.pack)
     assert "melds[1][6]" in str(e.value)
+
+
+def test_a_deep_pile_card_is_offered_only_if_using_it_keeps_the_cards_books_ask():
+    """fuzz_packs --combos (stop 35): buraco with ``pile.take: deep`` offered ``take KD``
+    (KD 9D KC on the pile) to a player holding KS alone, reserve taken, side without its
+    clean buraco. The only use of KD, KS KD KC, would leave 9D, whose discard goes out,
+    which the books forbid (a meld must leave two cards until the side has them): the
+    hand dead-ended (``no_legal_move``). The books now count in what a taken card's use
+    must leave."""
+    import random
+
+    pack = meldkit.load_pack_text("extends: buraco\npile:\n  take: deep\n",
+                                  filename="combo.yaml")
+    rng = random.Random(0)
+    game = meldkit.new_game(pack, players=4, seed=0)
+    for _ in range(210):
+        game.apply(rng.choice(game.legal_actions()))
+    view = game.view(game.current_player)
+    assert view["hand"] == ["KS"] and view["pile"]["cards"] == ["KD", "9D", "KC"]
+    assert "take KD" not in map(str, game.legal_actions())
+    for seed in range(6):
+        rng = random.Random(seed)
+        game = meldkit.new_game(pack, players=4, seed=seed)
+        while not game.is_over and not game.hand_results:
+            game.apply(rng.choice(game.legal_actions()))
+        assert game.hand_results[0].ended_by != "no_legal_move", seed

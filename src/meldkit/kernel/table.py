@@ -1246,13 +1246,16 @@ class TableModel:
         opening = not self.opened[p]
         need = self._still_needed() if opening else []
         spare = len(kinds) - self._keep(p)
+        books = self.rules.needs_books
         for meld in melds_holding(self.rules.melds, kinds, card):
-            if len(meld) <= spare and (not need or len(self._still_needed(meld)) < len(need)):
+            if len(meld) <= spare and (not need or len(self._still_needed(meld)) < len(need)) and (
+                    not books or self._books_left(p, len(kinds) - len(meld), new=meld) is None):
                 return True
         if (opening and not self.rules.lay_off_before) or spare < 1:
             return False
-        return any(self._may_lay_off_on(p, m) and self._fit(m, card) is not None
-                   for m in self.melds)
+        return any(self._may_lay_off_on(p, m) and self._fit(m, card) is not None and (
+            not books or self._books_left(p, len(kinds) - 1, grown=m.id, card=card) is None)
+            for m in self.melds)
 
     def _do_draw(self, a: Action) -> None:
         if a.type == "drop":
@@ -1705,19 +1708,21 @@ class TableModel:
         side lacks the books to go out (a meld or lay-off must leave two cards, a discard
         one, until it has them); None if it may be played."""
         left = len(self.hands[p]) - len(a.cards)
-        if a.type not in ("meld", "add", "discard") or left >= 2 or (
-                a.type == "discard" and left >= 1):
-            return None
-        if self.rules.reserve and self._reserve_waiting(p):
-            return None  # the hand played out picks up the reserve: not going out yet
-        team = self.team_of[p]
         if a.type == "meld":
-            held = self._books_of(team, new=a.cards)
-        elif a.type == "add":
-            held = self._books_of(team, grown=a.target, card=a.cards[0])
-        else:
-            held = self._books_of(team)
-        return self._books_reason(p, held)
+            return self._books_left(p, left, new=a.cards)
+        if a.type == "add":
+            return self._books_left(p, left, grown=a.target, card=a.cards[0])
+        if a.type == "discard" and left < 1:
+            return self._books_left(p, left)
+        return None
+
+    def _books_left(self, p: int, left: int, **change: Any) -> tuple[str, str] | None:
+        """Why a play that leaves ``p`` holding ``left`` cards (after a meld or lay-off:
+        ``change``, as :meth:`_books_of` takes it) is refused while their side lacks the
+        books to go out; None if it may be played."""
+        if left >= 2 or (self.rules.reserve and self._reserve_waiting(p)):
+            return None  # (a hand played out picks up the reserve: not going out yet)
+        return self._books_reason(p, self._books_of(self.team_of[p], **change))
 
     def _withdraw(self, p: int) -> None:
         """Take the melds laid toward the contract this turn back into the hand."""
