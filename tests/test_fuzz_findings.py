@@ -572,3 +572,21 @@ def test_a_deep_pile_card_is_offered_only_if_using_it_keeps_the_cards_books_ask(
         while not game.is_over and not game.hand_results:
             game.apply(rng.choice(game.legal_actions()))
         assert game.hand_results[0].ended_by != "no_legal_move", seed
+
+
+@pytest.mark.parametrize("deck", [
+    "jokers_by_players: {2: 1099511627776}",
+    "jokers_per_deck: 9223372036854775808",
+    "jokers: 9223372036854775808",
+    "jokers_per_deck: 1000000000",
+])
+def test_the_openspiel_deck_check_counts_a_huge_deck_without_dealing_it(deck):
+    """fuzz_packs (stop 35): the check that ``knock.test: openspiel`` has one plain deck
+    (stop 34) built the deck's list of cards before the deck's bounds were checked: a
+    trillion jokers raised MemoryError, 2**63 OverflowError, and a billion hung the load.
+    It now counts decks and jokers, and the pack is refused with located problems."""
+    with pytest.raises(meldkit.RulePackError) as e:
+        _bounded(5.0, lambda: meldkit.load_pack_text(
+            f"extends: oklahoma_gin\ndeck:\n  {deck}\n", filename="d.yaml"))
+    assert any(p.path == "knock.test" for p in e.value.problems), e.value.problems
+    assert any(p.path.startswith("deck") for p in e.value.problems), e.value.problems

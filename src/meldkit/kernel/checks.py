@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from .._cards import JOKER_KIND, pack_deck_kinds
+from .._cards import deck_plan
 
 _CANASTA_ONLY_STYLE = "canasta"
 
@@ -581,10 +581,9 @@ def _one_plain_deck(spec) -> bool:
     ``deck.decks_by_players`` and ``jokers_by_players`` too), as ``knock.test: openspiel``
     needs: no two cards of one kind."""
     for n in range(spec.players.min, spec.players.max + 1):
-        try:
-            kinds = pack_deck_kinds(spec.deck, n)
-        except (ValueError, TypeError):  # a deck the other checks refuse
-            return False
-        if JOKER_KIND in kinds or len(set(kinds)) != len(kinds):
+        decks, jokers = deck_plan(spec.deck, n)  # counted, not dealt: a huge count is
+        if jokers is None:  # refused by the deck's bounds, never built here
+            jokers = spec.deck.jokers_per_deck
+        if decks != 1 or jokers != 0:
             return False
     return True
