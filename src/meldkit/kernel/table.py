@@ -1242,7 +1242,8 @@ class TableModel:
         """Whether ``p``, holding ``kinds`` (``card`` among them), could meld ``card`` at
         once — toward the opening, if they have not opened — or lay it off where they may,
         leaving the cards a play must leave (:meth:`_keep`: a card to discard where going
-        out means discarding)."""
+        out means discarding; :meth:`_books_left`: two while the side lacks the books to go
+        out)."""
         opening = not self.opened[p]
         need = self._still_needed() if opening else []
         spare = len(kinds) - self._keep(p)
