@@ -169,11 +169,8 @@ class DrawPhase:
                 return None  # pending: more melds may follow, or it is withdrawn
         gain = self._reserve_gain(p, t, completes)
         hand_after = self.hand_size[p] - len(cards) + self._pile_coming(1) + max(gain, 0)
-        new_books = [(slot, wild)] if completes else []
-        # a book taken onto stays a book, of the kind its cards make after the take
-        grown = opened if opened is not None and len(opened.cards) >= rules.book_size else None
-        if grown is not None:
-            new_books.append((slot, wild))
+        grown = self._grown_book(opened)
+        new_books = [(slot, wild)] if completes or grown is not None else []
         return self._hand_after_ok(p, hand_after, new_books, gain >= 0, grown)
 
     def _do_take(self, a: Action) -> None:

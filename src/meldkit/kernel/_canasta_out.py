@@ -19,6 +19,14 @@ class GoingOut:
         size = self.rules.book_size
         return any(len(m.cards) >= size and not m.pending for m in self.melds[t])
 
+    def _grown_book(self, opened):
+        """``opened``, the meld a play adds to, if it is already a book (None otherwise):
+        it stays a book, of the kind its cards make after the play (which the play's
+        ``new_books`` entry for its rank names)."""
+        if opened is not None and len(opened.cards) >= self.rules.book_size:
+            return opened
+        return None
+
     def _book_kinds(self, t: int, grown=None) -> list[int]:
         """Kind index of every book of team t that stands on the table (not pending),
         but ``grown``, a book a play is adding to (its kind after the play is the play's to

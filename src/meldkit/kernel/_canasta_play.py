@@ -206,8 +206,7 @@ class PlayPhase:
             completes = bool(new_books)
         else:
             new_books = [(slot, wild)] if completes else []
-        # a book added to stays a book, of the kind its cards make after the play
-        grown = opened if opened is not None and len(opened.cards) >= rules.book_size else None
+        grown = self._grown_book(opened)
         if grown is not None:
             new_books.append((slot, wild))
         gain = self._reserve_gain(p, t, completes)
