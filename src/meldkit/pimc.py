@@ -618,6 +618,22 @@ class PIMCBot:
             ws = [1.0 / n] * n
             gone = 0  # hidden cards already discarded: not in the stock
             i = 0
+        npool = len(pool_cards)
+
+        def weigh(h, d):
+            """The weight of an 11-card hand ``h`` discarding ``d`` and not knocking."""
+            w = 1.0 if topd(h) > limit else eps
+            if disc(h)[0] != d:
+                w *= tie if top(h ^ 1 << d) == topd(h) else eps
+            return w
+
+        def draw(avail):
+            """A card of the pool still in ``avail`` (a mask), at random."""
+            while True:
+                x = pool_cards[rng.randrange(npool)]
+                if avail >> x & 1:
+                    return x
+
         L = len(obs)
         if L and obs[-1][0] == "stock":
             L -= 1  # its discard is still to come
@@ -646,8 +662,7 @@ class PIMCBot:
                         ws[j] *= eps
             elif kind == "stock":
                 d = obs[i + 1][1] if i + 1 < L and obs[i + 1][0] == "disc" else None
-                lik: dict = {}  # 11-card hand -> the weight of discarding d, not knocking
-                npool = len(pool_cards)
+                lik: dict = {}  # 11-card hand -> its weigh(h, d)
                 for j in range(n):
                     if not ws[j]:
                         continue
@@ -660,10 +675,7 @@ class PIMCBot:
                         h |= 1 << d  # it drew the card it discards
                         w = lik.get(h)
                         if w is None:
-                            w = 1.0 if topd(h) > limit else eps
-                            if disc(h)[0] != d:
-                                w *= tie if top(h ^ 1 << d) == topd(h) else eps
-                            lik[h] = w
+                            w = lik[h] = weigh(h, d)
                         hands[j] = h
                         ws[j] *= w
                         continue
@@ -672,25 +684,14 @@ class PIMCBot:
                         ws[j] = 0.0
                         continue
                     if d is None:
-                        while True:
-                            x = pool_cards[rng.randrange(npool)]
-                            if avail >> x & 1:
-                                break
-                        hands[j] = h | 1 << x
+                        hands[j] = h | 1 << draw(avail)
                         continue
                     tot, cw = 0.0, []
                     for _ in range(tries):
-                        while True:
-                            x = pool_cards[rng.randrange(npool)]
-                            if avail >> x & 1:
-                                break
-                        hx = h | 1 << x
+                        hx = h | 1 << draw(avail)
                         w = lik.get(hx)
                         if w is None:
-                            w = 1.0 if topd(hx) > limit else eps
-                            if disc(hx)[0] != d:
-                                w *= tie if top(hx ^ 1 << d) == topd(hx) else eps
-                            lik[hx] = w
+                            w = lik[hx] = weigh(hx, d)
                         tot += w
                         cw.append((w, hx))
                     r = rng.random() * tot
@@ -718,10 +719,7 @@ class PIMCBot:
                         continue
                     w = lik.get(h)
                     if w is None:
-                        w = 1.0 if topd(h) > limit else eps
-                        if disc(h)[0] != d:
-                            w *= tie if top(h ^ 1 << d) == topd(h) else eps
-                        lik[h] = w
+                        w = lik[h] = weigh(h, d)
                     ws[j] *= w
                     hands[j] = h ^ 1 << d
                 if hidden >> d & 1:
