@@ -32,6 +32,17 @@ Usage::
     python benchmarks/pimc_oracle.py --positions 400 --time-limit 100 --partial outs
     python benchmarks/pimc_oracle.py --positions 400 --outs-brier --param particles=5000
     python benchmarks/pimc_oracle.py --positions 400 --outs-brier --outs-mix 5000
+    python benchmarks/pimc_oracle.py --positions 400 --time-limit 100 --seed 3 \
+        --cache /tmp/positions.pkl --dump /tmp/dump3.pkl     # then, with more seeds:
+    python benchmarks/pimc_oracle.py --rules /tmp/dump1.pkl /tmp/dump2.pkl /tmp/dump3.pkl
+
+How the bot should leave the greedy choice: ``--dump PATH`` keeps each decision's search
+record (every searched candidate's mean paired gain over the greedy choice and its standard
+error), and ``--rules DUMP...`` scores, offline and over those search seeds, the rule
+"the rival with the largest mean gain above ``margin + confidence * se``" for a grid of
+``confidence`` and ``margin`` (the search itself does not depend on them).  ``--first-hand``
+takes the positions from other self-play deals, to check a rule on positions it was not
+chosen on.
 
 Prints one line per bot: gain per decision overall and by phase (gain / ceiling (n)).
 """
@@ -58,6 +69,47 @@ class CheatPIMC(PIMCBot):
             stock = rest[:]
             self.rng.shuffle(stock)
             yield hm, stock
+
+
+class RecordingPIMC(PIMCBot):
+    """``pimc`` that keeps, for its last decision, each searched candidate's paired gain
+    over the greedy choice: ``(move, mean, standard error, determinizations)``."""
+
+    record: list = []
+
+    def _pick(self, cands, gi, values, active, n, t0):
+        base = values[gi]
+        self.record = []
+        for i in active if n >= 2 else ():
+            d = [x - y for x, y in zip(values[i], base)]
+            mean = sum(d) / n
+            var = sum((x - mean) ** 2 for x in d) / (n - 1)
+            self.record.append((str(cands[i]), mean, (var / n) ** 0.5, n))
+        return super()._pick(cands, gi, values, active, n, t0)
+
+
+def rule_gains(dumps, rules) -> None:
+    """Offline: the gain per decision, over the recorded decisions of ``dumps`` (one list
+    a search seed), had the bot left the greedy choice only for the searched rival with
+    the largest mean gain above ``margin + confidence * se``: a row per ``(confidence,
+    margin)`` in ``rules``, with the mean over the seeds and its spread."""
+    import statistics
+
+    for conf, margin in rules:
+        per_seed = []
+        for rows in dumps:
+            total = 0.0
+            for phase, moves, greedy, vals, rec in rows:
+                gi = moves.index(greedy)
+                best, best_gain = gi, 0.0
+                for mv, mean, se, _n in rec:
+                    if mv != greedy and mean > margin + conf * se and mean > best_gain:
+                        best, best_gain = moves.index(mv), mean
+                total += vals[best] - vals[gi]
+            per_seed.append(total / len(rows))
+        sd = statistics.stdev(per_seed) if len(per_seed) > 1 else 0.0
+        print(f"confidence {conf:4.2f} margin {margin:5.3f}: gain/decision "
+              f"{statistics.mean(per_seed):+.4f} (sd {sd:.4f} over {len(per_seed)} seeds)")
 
 
 def outs_of(mine: int, cards) -> list[int]:
@@ -201,10 +253,10 @@ def values(g, moves, shuffles, rng):
     return [v / shuffles for v in out]
 
 
-def positions(n: int, shuffles: int):
+def positions(n: int, shuffles: int, first_hand: int = 1):
     out = []
     probe = PIMCBot(seed=0)
-    seed = 0
+    seed = first_hand - 1
     while len(out) < n:
         seed += 1
         rng = random.Random(seed)
@@ -227,7 +279,10 @@ def positions(n: int, shuffles: int):
     return out[:n]
 
 
-def evaluate(label, make, data) -> float:
+def evaluate(label, make, data, dump=None) -> float:
+    """The bot's gain per decision over ``data``, printed by phase; with ``dump`` (a list),
+    each decision's ``(phase, moves, greedy, values, search record)`` appended to it (the
+    bot a :class:`RecordingPIMC`)."""
     gain = 0.0
     spent = 0.0
     phases: dict = {}
@@ -241,6 +296,8 @@ def evaluate(label, make, data) -> float:
         gi = moves.index(greedy)
         d = (vals[moves.index(a)] if a in moves else vals[gi]) - vals[gi]
         gain += d
+        if dump is not None:
+            dump.append((g.phase, moves, greedy, vals, bot.record))
         ph = phases.setdefault(g.phase, [0, 0.0, 0.0])
         ph[0] += 1
         ph[1] += d
@@ -257,6 +314,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--positions", type=int, default=600)
     ap.add_argument("--shuffles", type=int, default=300)
+    ap.add_argument("--first-hand", type=int, default=1, help="the first self-play deal the "
+                    "positions are taken from (another: a fresh set of positions)")
     ap.add_argument("--time-limit", type=float, default=0.1)
     ap.add_argument("--param", action="append", default=[], metavar="KEY=VALUE")
     ap.add_argument("--cache", metavar="PATH", help="keep the valued positions in this file")
@@ -267,10 +326,24 @@ def main(argv=None) -> int:
                     "knows the outs (Brier score, the first 200 positions)")
     ap.add_argument("--outs-mix", type=int, metavar="PARTICLES", help="with --outs-brier: "
                     "also mixtures with the particle filter's probabilities")
+    ap.add_argument("--dump", metavar="PATH", help="keep each decision's search record "
+                    "(the candidates' paired gains and standard errors) in this pickle")
+    ap.add_argument("--rules", nargs="+", metavar="DUMP", help="only: score other rules "
+                    "for leaving the greedy choice (confidence, margin) on these dumps")
     ap.add_argument("--seed", type=int, default=1, help="the bots' seed (another seed: "
                     "the noise of the search itself)")
     args = ap.parse_args(argv)
     kw = parse_settings(args.param)
+    if args.rules:
+        import pickle
+
+        dumps = []
+        for path in args.rules:
+            with open(path, "rb") as f:
+                dumps.append(pickle.load(f))
+        rule_gains(dumps, [(c, mg) for c in (0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0)
+                           for mg in (0.0, 0.005, 0.01, 0.02)])
+        return 0
     t0 = time.process_time()
     data = None
     if args.cache:
@@ -281,7 +354,7 @@ def main(argv=None) -> int:
             with open(args.cache, "rb") as f:
                 data = pickle.load(f)
     if data is None:
-        data = positions(args.positions, args.shuffles)
+        data = positions(args.positions, args.shuffles, args.first_hand)
         if args.cache:
             with open(args.cache, "wb") as f:
                 pickle.dump(data, f)
@@ -297,8 +370,15 @@ def main(argv=None) -> int:
         outs_brier(f"pimc {kw or 'default'} sampler", lambda: PIMCBot(seed=args.seed,
                    time_limit=tl, **kw), data[:200], mix=mix)
         return 0
-    evaluate(f"pimc {kw or 'default'}", lambda: PIMCBot(seed=args.seed, time_limit=tl, **kw),
-             data)
+    dump = [] if args.dump else None
+    maker = RecordingPIMC if args.dump else PIMCBot
+    evaluate(f"pimc {kw or 'default'}", lambda: maker(seed=args.seed, time_limit=tl, **kw),
+             data, dump)
+    if args.dump:
+        import pickle
+
+        with open(args.dump, "wb") as f:
+            pickle.dump(dump, f)
     if args.cheat:
         evaluate("pimc shown the hand", lambda: CheatPIMC(seed=args.seed, time_limit=tl, **kw),
                  data)
