@@ -12,7 +12,7 @@ import pytest
 from ai_tables import seats, tables
 
 import meldkit
-from meldkit.pimc import GinRollout, GinSim, PIMCBot, _GIN_PHASES
+from meldkit.pimc import GinRollout, GinSim, PIMCBot
 from meldkit.bots import BOTS, make_bot
 
 

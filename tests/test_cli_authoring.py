@@ -8,7 +8,6 @@ import json
 import re
 from pathlib import Path
 
-import pytest
 
 from meldkit import check_pack
 from meldkit.cli import main

@@ -523,7 +523,7 @@ def test_before_opening_keys_without_an_opening_condition_are_refused_at_their_l
                          ("initial_meld: {wild_as_card: true}\n", "initial_meld.wild_as_card")):
         with pytest.raises(RulePackError) as e:
             pack(extra)
-        assert f"contract_test.yaml:3:" in str(e.value) and f"{where}:" in str(e.value)
+        assert "contract_test.yaml:3:" in str(e.value) and f"{where}:" in str(e.value)
         assert "would change nothing" in str(e.value) or "no meld's points" in str(e.value)
 
 

@@ -19,7 +19,6 @@ from strategies import assert_cards_conserved
 
 import meldkit
 from meldkit import (
-    IllegalActionError,
     PluginError,
     Reason,
     SaveError,

@@ -6,7 +6,6 @@ the file — never a hang, never a traceback."""
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
 import pytest

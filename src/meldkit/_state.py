@@ -37,7 +37,6 @@ from ._actions import (
 )
 from ._cards import N_RANKS, RANKS, card_code, kind_of_code, rank_of_kind
 from ._checks import check_seat
-from ._errors import SetupError
 from ._game import GameState, call_hook
 from ._liveness import no_progress
 from ._rules import SEQ, WILD, Rules

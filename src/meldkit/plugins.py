@@ -34,7 +34,6 @@ from ._registry import engine_for  # noqa: F401 - re-exported: the engine that p
 
 if TYPE_CHECKING:
     from ._actions import Action
-    from ._game import GameState
     from ._loader import RulePack
     from ._scoring import HandFinal, TeamScore
 

@@ -710,7 +710,7 @@ def sheets_section(spec, say: Callable[[list], str]) -> list[str]:
     when = "every sheet has ended" if g.sheets_end == "every" else "the first sheet ends"
     best = "lowest" if g.winner == "lowest" else "highest"
     fixed = (f"after {_n(g.hands, 'hand')}, or " if g.hands is not None else "")
-    out += ["", f"A sheet ends after the hand in which a side reaches its target on it"
+    out += ["", "A sheet ends after the hand in which a side reaches its target on it"
             + (f" ({tie})" if tie else "") + "; from then on it counts nothing. The game ends "
             f"{fixed}when {when}; sheets still open then end with it, with their bonuses. The "
             f"{best} total over all the sheets wins."]
