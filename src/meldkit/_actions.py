@@ -10,7 +10,8 @@ the same in every deal.  ``str(action)`` is its notation and round-trips through
 ``take``                   take the pile, laying the top card alone onto the side's meld
 ``pickup``                 pick up one's reserve pile (Pony Tail, Pony) before drawing
 ``meld 9 9 9 2``           lay down a new meld from the hand
-``add 9 2 to 9``           lay cards off onto the side's open meld of 9s (``to wild``: the wild meld)
+``add 9 2 to 9``           lay cards off onto the side's open meld of 9s (``to wild``: the
+                           wild meld)
 ``discard 9``              discard a card of that rank, ending the turn
 ``withdraw``               take back an initial meld that did not reach the minimum
 ``end``                    with the stock empty, end the hand instead of taking the pile

@@ -33,7 +33,8 @@ _RANK_ALIASES = {"T": "10", "1": "A", "JOKER": "JK", "X": "JK"}
 
 
 def rank_index(code: str) -> int:
-    """The rank number of a rank code (``"A"``, ``"2"`` … ``"10"``, ``"J"``, ``"Q"``, ``"K"``, ``"JK"``).
+    """The rank number of a rank code (``"A"``, ``"2"`` … ``"10"``, ``"J"``, ``"Q"``, ``"K"``,
+    ``"JK"``).
 
     Raises ``ValueError`` naming the bad code.
     """

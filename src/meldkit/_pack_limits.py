@@ -470,7 +470,8 @@ def _check_stock(spec, add, player_counts, deck_size) -> None:
     reserve = f" + {deal.reserve} reserve" if deal.reserve else ""
     others = [str(c) for c, *_ in short[1:]]
     also = f" (too few also for {', '.join(others)} players)" if others else ""
-    add(("deal",), f"{count} players × ({hand} hand{reserve}){' + 1 upcard' if deal.upcard else ''} "
+    add(("deal",), f"{count} players × ({hand} hand{reserve})"
+        f"{' + 1 upcard' if deal.upcard else ''} "
         f"leave {stock} of {size} cards in the stock, but {count} players drawing {draw} a "
         f"turn need at least {MIN_STOCK_DRAWS * count * draw} for {MIN_STOCK_DRAWS} turns "
         f"each{also}: every hand would end on an empty stock before anyone could meld "

@@ -173,7 +173,8 @@ class CardsSpec:
         "read as `*C` in a deal where nines are wild.",
     )
     bonus: list[str] = _f(
-        [], "Bonus cards (red 3s): laid out at once when dealt or drawn and replaced from the stock."
+        [], "Bonus cards (red 3s): laid out at once when dealt or drawn and replaced from the "
+        "stock."
     )
     dead: list[str] = _f(
         [], "Dead cards (black 3s): never melded; a penalty if left in hand (see scoring)."
@@ -247,7 +248,9 @@ class MeldKindSpec:
     kernel (melds with ids and owners, runs, knocking); see the notation page."""
 
     name: str = _f("", "The kind's name (shown in the rules sheet); defaults to its type.")
-    type: Literal["set", "run"] = _f("set", "`set`: cards of one rank; `run`: consecutive ranks of one suit.")
+    type: Literal["set", "run"] = _f(
+        "set", "`set`: cards of one rank; `run`: consecutive ranks of one suit."
+    )
     min_size: int = _f(3, "Fewest cards in a meld of this kind.")
     max_size: int | None = _f(
         None,
@@ -351,7 +354,9 @@ class BookKind:
     value: int = _f(0, "Points the book scores.")
     ranks: list[str] | None = _f(None, "Only books of these ranks (null: any natural rank).")
     wild_only: bool = _f(False, "A book made only of wild cards.")
-    sequence: bool = _f(False, "A book made of a suited sequence (`melds.sequences`; Samba's samba).")
+    sequence: bool = _f(
+        False, "A book made of a suited sequence (`melds.sequences`; Samba's samba)."
+    )
     min_wilds: int = _f(0, "Fewest wild cards in the book.")
     max_wilds: int | None = _f(None, "Most wild cards in the book (0: natural).")
     counts_as: str | None = _f(
@@ -552,7 +557,9 @@ class ReserveSpec:
     pickup_at_turn_start: Literal["side_has_book", "never"] = _f(
         "never", "May be picked up at the start of the owner's turn, before drawing."
     )
-    bonus_replaced: bool = _f(False, "A bonus card found in the reserve is replaced from the stock.")
+    bonus_replaced: bool = _f(
+        False, "A bonus card found in the reserve is replaced from the stock."
+    )
     pickup_on_empty_hand: bool = _f(
         False,
         "The reserve (Hand and Foot's foot) is picked up when its owner's hand is played out: "
@@ -682,7 +689,9 @@ class BonusScoring:
     """How bonus cards (red 3s) score."""
 
     value: int = _f(100, "Points per bonus card.")
-    set_size: int = _f(0, "A player's bonus cards in sets of this size score `set_value` (0: no sets).")
+    set_size: int = _f(
+        0, "A player's bonus cards in sets of this size score `set_value` (0: no sets)."
+    )
     set_value: int = _f(0, "Points for each full set.")
     negative_if_not_melded: bool = _f(False, "A side that has not melded counts them against it.")
     by_count: dict[int, int] = _f(

@@ -345,7 +345,8 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
         if self.phase == DRAW_PHASE:
             if t == DRAW:
                 if not self.stock:
-                    return _r("draw/stock-empty", "the stock is empty: take the pile or end the hand")
+                    return _r("draw/stock-empty",
+                              "the stock is empty: take the pile or end the hand")
                 return None
             if t == END:
                 if self.stock:

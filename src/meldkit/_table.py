@@ -789,7 +789,8 @@ def _table_hand_end(state, hr, style: Style, you, before, action, layoffs) -> st
                      else "  no score")
     elif style_of == "knock":
         d = next(q for q in range(n) if q != knocker)
-        head = f"  {final.deadwood[knocker]} vs {final.deadwood[d]} → {net[best]:+,} to {name(best)}"
+        head = (f"  {final.deadwood[knocker]} vs {final.deadwood[d]} → "
+                f"{net[best]:+,} to {name(best)}")
         if len(items) > 1 or (items and items[0][0] != "deadwood"):
             head += f" ({worth})"
         if getattr(final, "multiplier", 1) > 1:
@@ -810,7 +811,8 @@ def _table_hand_end(state, hr, style: Style, you, before, action, layoffs) -> st
               if label in ("box", "game")]
     if extras:
         lines.append("  game end: " + ", ".join(
-            f"{_side_label(state, t, you)} {label} bonus {points:+,}" for t, label, points in extras))
+            f"{_side_label(state, t, you)} {label} bonus {points:+,}"
+            for t, label, points in extras))
     lines.append("  scores: " + ", ".join(
         f"{_side_label(state, t, you)} {state.scores[t]:,}" for t in range(len(state.scores))))
     return "\n".join(lines) + "\n"

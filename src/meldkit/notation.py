@@ -431,8 +431,9 @@ def table_dialect(hooks: dict[str, tuple[int | None, bool]] | None = None) -> Di
     for v in ("add", "extend"):
         forms["add" if v == "add" else "add:extend"] = Verb(
             "add", CARD, 1, 1, one[v], one[v], target="required", targets=(MELD_ID, SPAN),
-            target_after=3, missing=("notation/add", "write a lay-off as 'add 7H to m3'"
-                                                 + (" or 'extend 7H to 4H-6H'" if v != "add" else "")))
+            target_after=3,
+            missing=("notation/add", "write a lay-off as 'add 7H to m3'"
+                     + (" or 'extend 7H to 4H-6H'" if v != "add" else "")))
     forms["trade"] = Verb(
         "trade", CARD, 1, 1, ("notation/one-card", "trade names exactly one card: the "
                               "natural card that wins back a wild card"),

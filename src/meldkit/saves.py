@@ -18,10 +18,11 @@ meldkit._errors.SaveError: damaged meldkit save: current: expected 0 to 3, got 9
 >>> ledger.cards([0, 1], "stock"), ledger.cards([2, 3, 4], "hands[0]")
 ([0, 1], [2, 3, 4])
 >>> ledger.complete()
->>> saves.CardLedger(3).cards([0, 0], "pile")
+>>> saves.CardLedger(3).cards([0, 0], "pile")  # doctest: +NORMALIZE_WHITESPACE
 Traceback (most recent call last):
 ...
-meldkit._errors.SaveError: damaged meldkit save: pile[1]: card 0 is also in pile[0]: a card is in one place only
+meldkit._errors.SaveError: damaged meldkit save: pile[1]: card 0 is also in pile[0]: a card is
+in one place only
 """
 
 from __future__ import annotations
@@ -139,7 +140,8 @@ def integer(v: Any, path: str, lo: int | None = None, hi: int | None = None) -> 
     if (lo is not None and v < lo) or (hi is not None and v > hi):
         if lo is not None and hi is not None:
             raise bad(path, f"expected {lo} to {hi}, got {v}")
-        raise bad(path, f"expected {'at least ' + str(lo) if lo is not None else 'at most ' + str(hi)}"
+        raise bad(path, "expected "
+                        f"{'at least ' + str(lo) if lo is not None else 'at most ' + str(hi)}"
                         f", got {v}")
     return v
 
@@ -316,10 +318,11 @@ def verify(signed_text: str | bytes, key: bytes | str) -> str:
     >>> signed = saves.sign('{"format": 1}', key)
     >>> saves.verify(signed, key)
     '{"format": 1}'
-    >>> saves.verify(signed.replace("1}", "2}"), key)
+    >>> saves.verify(signed.replace("1}", "2}"), key)  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    meldkit._errors.SaveError: not a meldkit save: its signature does not match (changed, or signed with another key)
+    meldkit._errors.SaveError: not a meldkit save: its signature does not match (changed, or
+    signed with another key)
     """
     k = _key_bytes(key)
     signed_text = _save_text(signed_text, "signed text", slack=len(SIGNED_HEADER) + 65)

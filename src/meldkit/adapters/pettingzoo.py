@@ -46,7 +46,8 @@ True
 
 from __future__ import annotations
 
-__doctest_requires__ = ("numpy", "gymnasium", "pettingzoo")  # tests/test_doctests.py skips without the extra
+# tests/test_doctests.py skips without the extra
+__doctest_requires__ = ("numpy", "gymnasium", "pettingzoo")
 
 import math
 from array import array

@@ -3,8 +3,9 @@
 Every legal action is tried on a copy of the state and the position scored for the
 mover's team: removed groups at full value, scoring groups on the table at
 ``table_weight`` of their points, and partial groups by their size, less a cost for each
-card still in hand after the deck is exhausted; minus the same for the other team.  Ending the game (agreeing to a proposal, the last removal) is judged by the
-final scores.  :class:`meldkit.bots.GreedyBot` plays Houses with it.
+card still in hand after the deck is exhausted; minus the same for the other team.  Ending
+the game (agreeing to a proposal, the last removal) is judged by the final scores.
+:class:`meldkit.bots.GreedyBot` plays Houses with it.
 
 >>> import meldkit
 >>> from meldkit.ai.houses_policy import houses_choice

@@ -62,7 +62,9 @@ class HousesOptions:
         metadata={"doc": "Major role code → its corresponding minor role code (SH-2)."}
     )
     group_spaces: int = attrs.field(default=4, metadata={"doc": "Group spaces per player (SH-4)."})
-    group_min: int = attrs.field(default=3, metadata={"doc": "Fewest cards in a type 1 or 2 group."})
+    group_min: int = attrs.field(
+        default=3, metadata={"doc": "Fewest cards in a type 1 or 2 group."}
+    )
     group_max: int = attrs.field(default=4, metadata={"doc": "Most cards in a type 1 or 2 group."})
     scores: GroupScores = attrs.field(factory=GroupScores, metadata={"doc": "SH-11."})
     pass_after_deck: Literal["empty_hand_or_stuck", "always"] = attrs.field(
@@ -123,7 +125,8 @@ class HousesPlugin(Plugin):
                     problems.append(((field, i, "code"), f"expected one letter, got {item.code!r}"))
                 elif item.code.upper() in seen:
                     problems.append(((field, i, "code"),
-                                     f"{item.code!r} is already the code of {field}[{seen[item.code.upper()]}]"))
+                                     f"{item.code!r} is already the code of "
+                                     f"{field}[{seen[item.code.upper()]}]"))
                 seen.setdefault(item.code.upper(), i)
         majors = {r.code.upper() for r in options.roles if r.major}
         minors = {r.code.upper() for r in options.roles if not r.major}

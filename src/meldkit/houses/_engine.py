@@ -241,7 +241,8 @@ class HousesRules:
                 return True  # type 1: majors or minors of one house
             if all(role[c] == role[k] for c in group):
                 return True  # type 2: one rank
-        return n == 2 and house[group[0]] == house[k] and self.partner_role[role[group[0]]] == role[k]
+        return (n == 2 and house[group[0]] == house[k]
+                and self.partner_role[role[group[0]]] == role[k])
 
     def group_points(self, group: list[int] | tuple[int, ...]) -> int | None:
         """Points of a complete scoring group (SH-11), or None if it is not one."""
@@ -720,7 +721,8 @@ class HousesState(GameState):
             if self.proposed:
                 return Reason("end/already-proposed", "you have already proposed this turn")
             return Reason("end/too-many-cards",
-                          f"the game may end by agreement only with {r.options.end_proposal_max_cards} "
+                          "the game may end by agreement only with "
+                          f"{r.options.end_proposal_max_cards} "
                           f"or fewer cards on the table and in hands ({self.cards_in_play()} now)")
         if t == PLACE:
             if a.cards[0] not in self.hands[p]:
@@ -735,19 +737,22 @@ class HousesState(GameState):
                 return Reason("pass/not-in-hand", f"you do not hold {r.codes[a.cards[0]]}")
             if not self.post_deck:
                 return Reason("pass/while-deck-lasts",
-                              "while the deck lasts a turn is a place, pass of a card, steal or move")
+                              "while the deck lasts a turn is a place, pass of a card, steal "
+                              "or move")
             return Reason("pass/must-play", "you may pass only with no card in hand or no play")
         if t == STEAL:
             g = self.groups[self.right_hand_opponent(p)][a.cards[0]]
             if not g:
-                return Reason("steal/empty-group", "that group of your right-hand opponent is empty")
+                return Reason("steal/empty-group",
+                              "that group of your right-hand opponent is empty")
             return Reason("steal/does-not-fit",
                           f"{r.codes[g[-1]]} does not fit your group {a.target + 1}")
         if t == MOVE:
             g = self.groups[p][a.cards[0]]
             if not g:
                 return Reason("move/empty-group", "that group of yours is empty")
-            return Reason("move/does-not-fit", "that card does not fit there (or the move changes nothing)")
+            return Reason("move/does-not-fit",
+                          "that card does not fit there (or the move changes nothing)")
         if t == REMOVE:
             if not self.post_deck:
                 return Reason("remove/deck-not-exhausted",

@@ -56,7 +56,8 @@ class DrawPhase:
         if not self.rules.pickup_at_turn_start:
             return _r("reserve/not-now", f"your {name} is picked up only when you complete a book")
         if not self._team_has_book(self.side_of[p]):
-            return _r("reserve/needs-book", f"your side needs a book before you pick up your {name}")
+            return _r("reserve/needs-book",
+                      f"your side needs a book before you pick up your {name}")
         return None
 
     def _pile_coming(self, top_on_pile: int) -> int:
@@ -90,10 +91,12 @@ class DrawPhase:
                 self.pile_frozen or (rules.frozen_until_melded and not self.melded[t])):
             return None  # pile.take_with: free — the whole pile, melding nothing
         if not (rules.is_natural_rank[top] or rules.is_wild_rank[top]):
-            return _r("pile/top-unmeldable", f"a {code} cannot be melded, so the pile cannot be taken")
+            return _r("pile/top-unmeldable",
+                      f"a {code} cannot be melded, so the pile cannot be taken")
         slot = WILD if rules.is_wild_rank[top] else top
         if slot == WILD and not rules.wild_melds:
-            return _r("pile/top-wild", "a wild card on top cannot be melded, so the pile cannot be taken")
+            return _r("pile/top-wild",
+                      "a wild card on top cannot be melded, so the pile cannot be taken")
         cards = a.cards
         if rules.going_out_rank[slot]:
             return _r("pile/top-going-out-only",
@@ -110,7 +113,8 @@ class DrawPhase:
                     + (" (the pile is frozen: two of its rank)" if frozen else ""),
                 )
             if opened is None:
-                return _r("pile/no-meld", f"your side has no open meld of {_rank_name(slot)} for the {code}")
+                return _r("pile/no-meld",
+                          f"your side has no open meld of {_rank_name(slot)} for the {code}")
             if not rules.take_onto_book and len(opened.cards) >= rules.book_size:
                 return _r("pile/onto-book", f"the {code} may go alone only onto a meld of fewer "
                           f"than {rules.book_size} cards")
@@ -133,7 +137,8 @@ class DrawPhase:
             else:
                 nat_and_wild = cards[0] == top and rules.is_wild_rank[cards[1]]
                 if pair and not rules.take_natural_pair:
-                    return _r("pile/method-not-allowed", "taking the pile with a natural pair is not allowed")
+                    return _r("pile/method-not-allowed",
+                              "taking the pile with a natural pair is not allowed")
                 if nat_and_wild:
                     if not rules.take_natural_and_wild:
                         return _r("pile/method-not-allowed",
@@ -144,7 +149,8 @@ class DrawPhase:
                               f"take the {code} with two natural {RANKS[top]}s{also}")
             for r in set(cards):
                 if len(hand[r]) < cards.count(r):
-                    return _r("pile/not-in-hand", f"you do not hold {' '.join(RANKS[c] for c in cards)}")
+                    return _r("pile/not-in-hand",
+                              f"you do not hold {' '.join(RANKS[c] for c in cards)}")
         n_wild = sum(1 for c in cards if rules.is_wild_rank[c])
         top_wild = 1 if slot == WILD else 0
         nat = (opened.nat if opened else 0) + len(cards) - n_wild + (1 - top_wild)
@@ -160,7 +166,8 @@ class DrawPhase:
             return Reason(bad[0].replace("meld/", "pile/meld-").replace("add/", "pile/"),
                           f"the {code} cannot be melded: {bad[1]}")
         size = nat + wild
-        completes = size >= rules.book_size and (opened is None or len(opened.cards) < rules.book_size)
+        completes = size >= rules.book_size and (
+            opened is None or len(opened.cards) < rules.book_size)
         if not self.melded[t]:
             got = sum(self._values_leaving(p, cards))
             if rules.pile_top_counts:

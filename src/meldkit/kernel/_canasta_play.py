@@ -78,7 +78,8 @@ class PlayPhase:
             out.extend(a for r in range(N_RANKS) if counts[r]
                        for a in (rules.discard_actions[r],) if check(a) is None)
         for hook in rules.play_hooks:
-            out.extend(a for a in call_hook(self.plugin.name, f"{hook.verb}.legal", hook.legal, self)
+            out.extend(a for a in call_hook(self.plugin.name, f"{hook.verb}.legal",
+                                            hook.legal, self)
                        if not filtered or check(a) is None)
         return out
 
@@ -147,7 +148,8 @@ class PlayPhase:
         else:
             target = a.target
             if slot != WILD and slot != target:
-                return _r("add/wrong-rank", f"only {_rank_name(target)} and wild cards go on that meld")
+                return _r("add/wrong-rank",
+                          f"only {_rank_name(target)} and wild cards go on that meld")
             if slot == WILD and target != WILD:
                 slot = target
             if slot == WILD and target == WILD and naturals:
@@ -160,7 +162,8 @@ class PlayPhase:
         hand = self.hands[p]
         for r in set(cards):
             if len(hand[r]) < cards.count(r):
-                return _r("meld/not-in-hand", f"you do not hold {' '.join(RANKS[c] for c in cards)}")
+                return _r("meld/not-in-hand",
+                          f"you do not hold {' '.join(RANKS[c] for c in cards)}")
         n_wild = sum(1 for c in cards if rules.is_wild_rank[c])
         if slot == WILD:
             nat, wild = 0, len(cards) + (len(opened.cards) if opened else 0)
@@ -264,7 +267,8 @@ class PlayPhase:
         if self.hand_size[p] == 1 and not self._foot_waiting(p):
             why = self._go_out_reason(p)
             if why is not None:
-                return Reason(why.code, f"discarding your last card means going out: {why.sentence}")
+                return Reason(why.code,
+                              f"discarding your last card means going out: {why.sentence}")
         if self.rules.discard_bans:
             return self._discard_ban_reason(p, r)
         return None

@@ -635,7 +635,8 @@ def pay_sentence(p: dict) -> str:
         said = ("Each player not on the side of the hand's winner (the player who scored most, "
                 f"else the one who went out) pays the winner {amount}")
     when = p.get("when")
-    return said + (f", {WHEN[when]}" if when else "") + "; each payment is recorded, payer to payee."
+    return (said + (f", {WHEN[when]}" if when else "")
+            + "; each payment is recorded, payer to payee.")
 
 
 def _scoring(spec) -> list[str]:

@@ -1087,7 +1087,8 @@ class TableModel:
             return ("turn/wrong-phase",
                     f"'{t}' is not possible now (phase {phase}; possible: {', '.join(allowed)})")
         if phase == TURNED and t == "pass":
-            return "turned/must-use", (f"you can use the turned {card_code(self.kind_of[self.turned])}"
+            return "turned/must-use", ("you can use the turned "
+                                       f"{card_code(self.kind_of[self.turned])}"
                                        ", so you must (turn.forced)")
         if phase == DRAW and t == "draw" and self.rules.forced_discard and self.pile:
             return "pile/must-take", (f"you can use the {card_code(self.kind_of[self.pile[-1]])} "
@@ -2620,7 +2621,8 @@ class TableModel:
             buys, "buys", lambda v, p: sv.integer(v, p, 0, rules.buy_limit), n)
         dropped = d.get("dropped")
         s.dropped = [None] * n if dropped is None else sv.array_of(
-            dropped, "dropped", lambda v, p: None if v is None else sv.integer(v, p, 0, sv.MAX_DROP_PENALTY), n)
+            dropped, "dropped",
+            lambda v, p: None if v is None else sv.integer(v, p, 0, sv.MAX_DROP_PENALTY), n)
         if dropped is not None and (not rules.drop or any(
                 x is not None and x not in rules.drop for x in s.dropped)):
             raise sv.bad("dropped", f"expected a drop penalty of turn.drop {list(rules.drop)}")
