@@ -132,11 +132,10 @@ class PluginError(RulePackError):
     message is the one sentence.
 
     >>> from meldkit.plugins import get_plugin
-    >>> get_plugin("nosuch")  # doctest: +ELLIPSIS, +NORMALIZE_WHITESPACE
+    >>> get_plugin("nosuch")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    meldkit._errors.PluginError: this pack needs the plugin 'nosuch', which is not installed:
-    install it with `pip install meldkit-nosuch` (installed plugins: ...)
+    meldkit._errors.PluginError: this pack needs the plugin 'nosuch', which is not installed: install it with `pip install meldkit-nosuch` (installed plugins: ...)
     """
 
     def __init__(self, problems: list[PackProblem] | str):
@@ -181,12 +180,11 @@ class NotationError(IllegalActionError):
 
     >>> import meldkit
     >>> game = meldkit.new_game("pony_tail", players=4, seed=7)
-    >>> try:  # doctest: +NORMALIZE_WHITESPACE
+    >>> try:
     ...     game.apply("discard 5H")
     ... except meldkit.NotationError as e:
     ...     print(e.code, "-", e.reason)
-    notation/bad-card - '5H' is not a rank (expected one of A, 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q,
-    K, JK); actions name ranks, not suits: write '5'
+    notation/bad-card - '5H' is not a rank (expected one of A, 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K, JK); actions name ranks, not suits: write '5'
     """
 
 
