@@ -88,6 +88,17 @@ class RecordingPIMC(PIMCBot):
         return super()._pick(cands, gi, values, active, n, t0)
 
 
+def rule_choice(record, greedy: str, confidence: float, margin: float) -> str:
+    """The move :meth:`PIMCBot._pick` makes from a :class:`RecordingPIMC` record under
+    another ``confidence`` and ``margin``: the greedy choice unless a searched rival's mean
+    paired gain exceeds ``margin + confidence * se`` (the largest such gain wins)."""
+    best, best_gain = greedy, 0.0
+    for mv, mean, se, _n in record:
+        if mv != greedy and mean > margin + confidence * se and mean > best_gain:
+            best, best_gain = mv, mean
+    return best
+
+
 def rule_gains(dumps, rules) -> None:
     """Offline: the gain per decision, over the recorded decisions of ``dumps`` (one list
     a search seed), had the bot left the greedy choice only for the searched rival with
@@ -99,13 +110,9 @@ def rule_gains(dumps, rules) -> None:
         per_seed = []
         for rows in dumps:
             total = 0.0
-            for phase, moves, greedy, vals, rec in rows:
-                gi = moves.index(greedy)
-                best, best_gain = gi, 0.0
-                for mv, mean, se, _n in rec:
-                    if mv != greedy and mean > margin + conf * se and mean > best_gain:
-                        best, best_gain = moves.index(mv), mean
-                total += vals[best] - vals[gi]
+            for _phase, moves, greedy, vals, rec in rows:
+                pick = rule_choice(rec, greedy, conf, margin)
+                total += vals[moves.index(pick)] - vals[moves.index(greedy)]
             per_seed.append(total / len(rows))
         sd = statistics.stdev(per_seed) if len(per_seed) > 1 else 0.0
         print(f"confidence {conf:4.2f} margin {margin:5.3f}: gain/decision "
@@ -193,16 +200,10 @@ def out_probabilities(make, data, samples: int = 200) -> list[tuple[float, float
     return out
 
 
-def outs_brier(label, make, data, samples: int = 200, mix=None) -> tuple[float, float]:
-    """How well ``make()``'s sampler knows whether the opponent holds the bot's outs, over
-    ``data``: (its Brier score of out-held, the prior's ``m / unseen``); prints both and
-    the reliability (by the sampler's probability, in tenths: predicted and actual).
-    With ``mix`` (another bot's maker), also the Brier score of each mixture ``a`` times
-    ``mix``'s probability plus ``1 - a`` times ``make``'s, ``a`` in tenths."""
-    probs = out_probabilities(make, data, samples)
-    if not probs:
-        print(f"{label}: no outs in these positions", flush=True)
-        return float("nan"), float("nan")
+def brier_report(label, probs) -> tuple[float, float]:
+    """Print and return the Brier score of ``probs`` (``(probability, prior, held)`` for
+    each out) and the prior's, with the reliability (by the probability, in tenths:
+    predicted and actual)."""
     n = len(probs)
     held = sum(t for _, _, t in probs)
     sq = sum((p - t) ** 2 for p, _, t in probs) / n
@@ -217,6 +218,21 @@ def outs_brier(label, make, data, samples: int = 200, mix=None) -> tuple[float, 
           flush=True)
     print("  reliability: " + ", ".join(f"{b[0] / b[2]:.2f}->{b[1] / b[2]:.2f} ({b[2]})"
                                        for _, b in sorted(bins.items())), flush=True)
+    return sq, sq0
+
+
+def outs_brier(label, make, data, samples: int = 200, mix=None) -> tuple[float, float]:
+    """How well ``make()``'s sampler knows whether the opponent holds the bot's outs, over
+    ``data``: (its Brier score of out-held, the prior's ``m / unseen``); prints both and
+    the reliability (by the sampler's probability, in tenths: predicted and actual).
+    With ``mix`` (another bot's maker), also the Brier score of each mixture ``a`` times
+    ``mix``'s probability plus ``1 - a`` times ``make``'s, ``a`` in tenths."""
+    probs = out_probabilities(make, data, samples)
+    if not probs:
+        print(f"{label}: no outs in these positions", flush=True)
+        return float("nan"), float("nan")
+    sq, sq0 = brier_report(label, probs)
+    n = len(probs)
     if mix is not None:
         other = out_probabilities(mix, data, samples)
         pairs = [(p, q, t) for (p, _, t), (q, _, _) in zip(probs, other, strict=True)]

@@ -513,15 +513,20 @@ def test_gin_endings_benchmark_names_each_hands_ending_from_the_bots_side(capsys
             assert int(points) < 0
 
 
-def _oracle():
+def _benchmark(name: str):
+    """The script ``benchmarks/<name>.py``, imported as a module."""
     import importlib.util
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "pimc_oracle.py"
-    spec = importlib.util.spec_from_file_location("pimc_oracle", path)
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+def _oracle():
+    return _benchmark("pimc_oracle")
 
 
 @pytest.mark.parametrize("know", ["outs", "others"])
@@ -577,3 +582,49 @@ def test_the_decision_studys_outs_brier_scores_a_sampler_against_the_prior(capsy
     assert out.startswith("t: ") and "reliability: " in out
     mixed = dict(x.split(": ") for x in out.split("its share: ")[1].strip().split(", "))
     assert len(mixed) == 11 and float(mixed["0.0"]) == pytest.approx(ours, abs=1e-4)
+
+
+def _midhand(seed: int, moves: int):
+    from meldkit.bots import GreedyBot
+
+    game = meldkit.new_game("gin_rummy", players=2, seed=seed)
+    bot = GreedyBot(seed=1)
+    for _ in range(moves):
+        game.apply(bot.choose(game))
+    return game
+
+
+@pytest.mark.parametrize("seed,moves", [(5, 12), (6, 9), (7, 15), (8, 21)])
+def test_the_decision_studys_recorded_search_replays_the_bots_rule(seed, moves):
+    """pimc_oracle --rules: one search's record gives the move the bot makes under its own
+    rule and under another confidence or margin (the search itself does not depend on
+    them, so the record of one run scores every rule)."""
+    po = _oracle()
+    game = _midhand(seed, moves)
+    greedy = str(meldkit.bots.GreedyBot().choose(game))
+    for confidence, margin in [(1.0, 0.0), (0.0, 0.0), (0.5, 0.05), (2.0, 0.0)]:
+        recorder = po.RecordingPIMC(seed=3, max_samples=40, confidence=1.0)
+        recorder.choose(game)
+        assert recorder.record, "a decision with rivals searched"
+        plain = PIMCBot(seed=3, max_samples=40, confidence=confidence, margin=margin)
+        assert str(plain.choose(game)) == po.rule_choice(recorder.record, greedy,
+                                                         confidence, margin)
+
+
+def test_the_learned_hand_models_features_see_what_the_bot_sees():
+    """benchmarks/hand_model.py: the unseen cards it describes are the bot's own
+    (``_gin_info``), one row of the same length each, and the model's probabilities over
+    them sum to the opponent's unknown cards."""
+    pytest.importorskip("numpy")
+    hm = _benchmark("hand_model")
+    X, y = hm.training_rows(20, 900_000)
+    w = hm.fit(X, y)
+    for seed, moves in [(5, 12), (6, 9), (8, 21)]:
+        game = _midhand(seed, moves)
+        me = game.current_player
+        unseen, rows, m, hand = hm.features(game, me)
+        _obs, _early, known, bot_unseen = PIMCBot(seed=1)._gin_info(game, me)
+        assert unseen == bot_unseen
+        assert m == len(game.hands[1 - me]) - len(known)
+        assert {len(r) for r in rows} == {len(X[0])}
+        assert abs(sum(hm.probabilities(w, rows, m)) - m) < 1e-6
