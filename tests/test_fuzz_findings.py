@@ -590,3 +590,38 @@ def test_the_openspiel_deck_check_counts_a_huge_deck_without_dealing_it(deck):
             f"extends: oklahoma_gin\ndeck:\n  {deck}\n", filename="d.yaml"))
     assert any(p.path == "knock.test" for p in e.value.problems), e.value.problems
     assert any(p.path.startswith("deck") for p in e.value.problems), e.value.problems
+
+
+@pytest.mark.parametrize("most", ["1000000000", "9223372036854775808"])
+def test_the_openspiel_deck_check_asks_only_the_player_counts_the_loader_allows(most):
+    """fuzz_packs (stop 36): the same check walked every player count up to
+    ``players.max``, and a billion (or 2**63) hung the load.  It now asks the loader's
+    player counts (bounded by the most players a table can seat), and the pack is refused
+    with located problems."""
+    with pytest.raises(meldkit.RulePackError) as e:
+        _bounded(5.0, lambda: meldkit.load_pack_text(
+            f"extends: oklahoma_gin\nplayers:\n  max: {most}\n", filename="p.yaml"))
+    assert any(p.path.startswith("players") for p in e.value.problems), e.value.problems
+
+
+def test_a_save_keeps_melds_laid_past_the_contract_toward_the_opening_minimum():
+    """fuzz_packs (stop 36): contract rummy with an opening minimum by hand
+    (``initial_meld.by_hand``) lets a player who has laid the contract's melds but is
+    short of the minimum lay more; the save of that turn was refused ("the pending melds
+    are not part of the contract").  Such saves now load, and the same moves play on."""
+    import random
+
+    pack = meldkit.load_pack_text("extends: contract_rummy\ninitial_meld:\n  by_hand: "
+                                  "[100, 11, 7]\n", filename="c.yaml")
+    rng = random.Random(0)
+    game = meldkit.new_game(pack, players=6, seed=0)
+    past = 0
+    for _ in range(400):
+        if game.is_over:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+        if game.pending and len(game.pending) > len(game.rules.contract):
+            past += 1
+            text = game.to_json()
+            assert meldkit.GameState.from_json(text, pack=pack).to_json() == text
+    assert past, "the play should lay a meld past the contract"

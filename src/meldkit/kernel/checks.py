@@ -154,7 +154,8 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
             related=(("scoring", "style"),))
     if knock.test == "openspiel" and (spec.cards.wild or spec.cards.turned_wild != "none"
                                       or (spec.deck.decks or 0) != 1
-                                      or spec.deck.ranks or not _one_plain_deck(spec)):
+                                      or spec.deck.ranks
+                                      or not _one_plain_deck(spec, player_counts)):
         add(("knock", "test"), "openspiel judges a one-deck game without wild cards, "
             "jokers included, at every table (give deck.decks: 1 with no decks_by_players or "
             "jokers, and cards.wild: [], or use best_discard)",
@@ -576,11 +577,11 @@ def _idle_rank_slot_item(spec: Any, name: str, entry: dict) -> str | None:
     return None
 
 
-def _one_plain_deck(spec) -> bool:
-    """Whether every table the pack allows plays one 52-card deck without jokers (by
-    ``deck.decks_by_players`` and ``jokers_by_players`` too), as ``knock.test: openspiel``
-    needs: no two cards of one kind."""
-    for n in range(spec.players.min, spec.players.max + 1):
+def _one_plain_deck(spec, player_counts: range) -> bool:
+    """Whether every table of ``player_counts`` (the pack's, bounded by the loader) plays
+    one 52-card deck without jokers (by ``deck.decks_by_players`` and ``jokers_by_players``
+    too), as ``knock.test: openspiel`` needs: no two cards of one kind."""
+    for n in player_counts:
         decks, jokers = deck_plan(spec.deck, n)  # counted, not dealt: a huge count is
         if jokers is None:  # refused by the deck's bounds, never built here
             jokers = spec.deck.jokers_per_deck

@@ -2685,8 +2685,10 @@ class TableModel:
             mine = {m.id for m in self.melds if m.owner == self.current}
             if not set(self.pending) <= mine or len(set(self.pending)) != len(self.pending):
                 raise sv.bad("pending", f"{self.pending} are not melds of the player to move")
-            if rules.contract and len(self._still_needed()) != (
-                    len(rules.contract) - len(self.pending)):
+            # each pending meld lays one of the contract's melds; past the contract, more
+            # melds are laid only toward the opening's minimum (checked just below)
+            if rules.contract and len(self._still_needed()) != max(
+                    len(rules.contract) - len(self.pending), 0):
                 raise sv.bad("pending", "the pending melds are not part of the contract")
             if self._opening_met(self.current):
                 raise sv.bad("pending", "the pending melds already make the opening: the "
