@@ -625,3 +625,14 @@ def test_a_save_keeps_melds_laid_past_the_contract_toward_the_opening_minimum():
             text = game.to_json()
             assert meldkit.GameState.from_json(text, pack=pack).to_json() == text
     assert past, "the play should lay a meld past the contract"
+
+
+def test_sides_formed_at_play_list_only_the_player_counts_the_loader_allows():
+    """Found reading the code after the finding above (stop 36): the check of
+    ``players.sides_form`` in the canasta family listed every player count up to
+    ``players.max``, and a billion hung the load.  It asks the loader's bounded counts."""
+    with pytest.raises(meldkit.RulePackError) as e:
+        _bounded(5.0, lambda: meldkit.load_pack_text(
+            "extends: pony_canasta\nplayers:\n  max: 1000000000\n  partners: never\n"
+            "  sides_form: first_pile_take\n", filename="s.yaml"))
+    assert [(p.path, p.line) for p in e.value.problems] == [("players.max", 3)]

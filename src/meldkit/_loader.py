@@ -1552,7 +1552,7 @@ class _Checker:
                      "their own reserve: write player (reserves per side are table-meld packs')")
         pl = spec.players
         if pl.sides_form != "seated" and self.engine() == CANASTA:
-            counts = [n for n in (pl.counts or range(pl.min, pl.max + 1)) if n >= 3]
+            counts = [n for n in (pl.counts or self._player_counts()) if n >= 3]
             if pl.partners != "never":
                 self.add(("players", "sides_form"), f"{pl.sides_form}, but players.partners "
                          f"is {pl.partners}: sides form from players who each play alone at "
