@@ -235,7 +235,6 @@ class PIMCBot:
                  eps: float = 0.05, tie: float = 0.5, tries: int = 4,
                  safety: float = 0.0, danger_samples: int = 100,
                  safe_rollouts: bool = False, max_work: int | None = None):
-
         _check_settings(locals())
         self.rng = random.Random(seed)
         self.time_limit = time_limit
