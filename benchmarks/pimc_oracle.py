@@ -78,13 +78,8 @@ class RecordingPIMC(PIMCBot):
     record: list = []
 
     def _pick(self, cands, gi, values, active, n, t0):
-        base = values[gi]
-        self.record = []
-        for i in active if n >= 2 else ():
-            d = [x - y for x, y in zip(values[i], base)]
-            mean = sum(d) / n
-            var = sum((x - mean) ** 2 for x in d) / (n - 1)
-            self.record.append((str(cands[i]), mean, (var / n) ** 0.5, n))
+        self.record = [(str(cands[i]), mean, se, n)
+                       for i, mean, se in self._paired_gains(values, gi, active, n)]
         return super()._pick(cands, gi, values, active, n, t0)
 
 

@@ -813,20 +813,28 @@ class PIMCBot:
         standard errors (the largest such gain wins); one determinization is never enough
         to leave the greedy choice."""
         best, best_gain = gi, 0.0
-        base = values[gi]
-        for i in active if n >= 2 else ():
-            if i == gi:
-                continue
-            d = [x - y for x, y in zip(values[i], base)]
-            mean = sum(d) / n
-            var = sum((x - mean) ** 2 for x in d) / (n - 1)
-            se = math.sqrt(var / n)
+        for i, mean, se in self._paired_gains(values, gi, active, n):
             if mean > self.margin + self.confidence * se and mean > best_gain:
                 best, best_gain = i, mean
         self.last_samples = n
         self.last_seconds = time.process_time() - t0
         self.last_values = {str(a): sum(v) / len(v) for a, v in zip(cands, values) if v}
         return cands[best]
+
+    @staticmethod
+    def _paired_gains(values, gi, active, n):
+        """``(i, mean, standard error)`` of each searched rival's paired gain over the
+        greedy choice ``gi``, over ``n`` determinizations (none when ``n`` < 2)."""
+        base = values[gi]
+        out = []
+        for i in active if n >= 2 else ():
+            if i == gi:
+                continue
+            d = [x - y for x, y in zip(values[i], base)]
+            mean = sum(d) / n
+            var = sum((x - mean) ** 2 for x in d) / (n - 1)
+            out.append((i, mean, math.sqrt(var / n)))
+        return out
 
     # ------------------------------------------------------------------ inference
     def _signals(self, state, me):
