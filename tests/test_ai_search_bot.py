@@ -12,8 +12,8 @@ import pytest
 from ai_tables import seats, tables
 
 import meldkit
-from meldkit.pimc import GinRollout, GinSim, PIMCBot
 from meldkit.bots import BOTS, make_bot
+from meldkit.pimc import GinRollout, GinSim, PIMCBot
 
 
 def test_pimc_is_a_registered_bot():
@@ -88,7 +88,8 @@ def test_the_fast_gin_rollout_plays_the_hand_the_engine_plays():
 
 
 def test_the_fast_rollout_is_used_only_for_the_gin_it_models():
-    assert GinRollout.applies(meldkit.new_game("gin_rummy", players=2, seed=1)) is False  # first upcard
+    first_upcard = meldkit.new_game("gin_rummy", players=2, seed=1)
+    assert GinRollout.applies(first_upcard) is False
     g = meldkit.new_game("gin_rummy", players=2, seed=1)
     while g.phase == "first_upcard":
         g.apply(g.legal_actions()[-1])  # pass, pass, draw
@@ -96,7 +97,8 @@ def test_the_fast_rollout_is_used_only_for_the_gin_it_models():
     ok = meldkit.new_game("oklahoma_gin", players=2, seed=1)
     while ok.phase == "first_upcard":
         ok.apply(ok.legal_actions()[-1])
-    assert ok.phase == "discard" and not GinRollout.applies(ok)  # the knock value comes from the upcard
+    # Oklahoma gin: the knock value comes from the upcard
+    assert ok.phase == "discard" and not GinRollout.applies(ok)
     assert not GinRollout.applies(meldkit.new_game("pony_tail", players=4, seed=1))
 
 
