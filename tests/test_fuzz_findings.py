@@ -636,3 +636,21 @@ def test_sides_formed_at_play_list_only_the_player_counts_the_loader_allows():
             "extends: pony_canasta\nplayers:\n  max: 1000000000\n  partners: never\n"
             "  sides_form: first_pile_take\n", filename="s.yaml"))
     assert [(p.path, p.line) for p in e.value.problems] == [("players.max", 3)]
+
+
+@pytest.mark.parametrize("text,path", [
+    ("extends: classic_canasta\nscoring:\n  going_out: -1180591620717411303424\n",
+     "scoring.going_out"),
+    ("extends: pony_tail\nscoring:\n  going_out: 20000000\n", "scoring.going_out"),
+    ("extends: gin_rummy\nknock:\n  gin_bonus: 99999999999\n", "knock.gin_bonus"),
+    ("extends: pony_tail\nturn:\n  draw_by_players:\n    6: 1000000000\n",
+     "turn.draw_by_players.6"),
+])
+def test_a_pack_whose_amounts_could_outgrow_a_save_or_a_stock_is_refused(text, path):
+    """fuzz_packs (stop 36): a going-out bonus of -2**70 made scores a save refuses (its
+    bound is 10**15), and ``turn.draw_by_players`` had no bound where ``turn.draw`` has 100
+    (a billion hung the first draw).  Every scoring amount is now within ±10,000,000 and
+    every draw by players within 100, refused where written."""
+    with pytest.raises(meldkit.RulePackError) as e:
+        _bounded(5.0, lambda: meldkit.load_pack_text(text, filename="a.yaml"))
+    assert [p.path for p in e.value.problems] == [path], e.value.problems

@@ -381,6 +381,42 @@ AT_MOST: tuple[tuple[tuple[str, ...], int], ...] = (
 )
 """Upper bounds on single keys, far above any real game, so that no validated pack makes
 ``new_game`` or legal-action generation run out of memory or time."""
+MAX_POINTS = 10_000_000
+"""Most points any one scoring amount may give or take (a bonus, a book's value, a
+knock's points, an item's parameter; real games use at most a few thousand), like
+``game.target``'s bound: so that no validated pack's totals outgrow a save's bounds
+(:data:`meldkit.saves.MAX_SCORE`) in any game a player could sit through."""
+
+
+def _integers(value, path):
+    """Every integer under ``value`` (attrs sections, lists, dicts; not booleans), each
+    as ``(path, integer)``."""
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        yield path, value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _integers(v, (*path, k))
+    elif isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            yield from _integers(v, (*path, i))
+    elif hasattr(type(value), "__attrs_attrs__"):
+        for field in type(value).__attrs_attrs__:
+            yield from _integers(getattr(value, field.name), (*path, field.name))
+
+
+def _check_points(spec, add) -> None:
+    """No scoring amount beyond :data:`MAX_POINTS` either way: the scoring section, the
+    books' values, the knock's points and the game's bonuses."""
+    places = [(("scoring",), spec.scoring), (("books", "kinds"), spec.books.kinds),
+              (("knock",), getattr(spec, "knock", None)),
+              (("game", "game_bonus"), spec.game.game_bonus),
+              (("game", "box_bonus"), spec.game.box_bonus)]
+    for where, value in places:
+        for path, v in _integers(value, where):
+            if abs(v) > MAX_POINTS:
+                add(path, f"expected {-MAX_POINTS:,} to {MAX_POINTS:,} points, got {v}")
 
 
 from ._liveness import (  # noqa: E402,F401 - the liveness bounds live in a leaf: re-exported
@@ -416,6 +452,11 @@ def check_runnable(spec, add, player_counts, deck_size, own_deck: bool = False,
         value = _get(spec, path)
         if isinstance(value, int) and value > most:
             add(path, f"expected at most {most}, got {value}")
+    most_draw = dict(AT_MOST)[("turn", "draw")]
+    for count, draw in (spec.turn.draw_by_players or {}).items():
+        if isinstance(draw, int) and draw > most_draw:
+            add(("turn", "draw_by_players", count), f"expected at most {most_draw}, got {draw}")
+    _check_points(spec, add)
     for count in player_counts:
         size = deck_size(count)
         if size is not None and size > MAX_DECK_CARDS:
