@@ -654,3 +654,18 @@ def test_a_pack_whose_amounts_could_outgrow_a_save_or_a_stock_is_refused(text, p
     with pytest.raises(meldkit.RulePackError) as e:
         _bounded(5.0, lambda: meldkit.load_pack_text(text, filename="a.yaml"))
     assert [p.path for p in e.value.problems] == [path], e.value.problems
+
+
+@pytest.mark.parametrize("option,path", [
+    ("group_max: 499999999999", "options.group_max"),
+    ("group_spaces: 1000000000", "options.group_spaces"),
+    ("repetitions: 100000", "options.repetitions"),
+])
+def test_houses_options_that_could_not_be_played_are_refused(option, path):
+    """fuzz_packs (stop 36): Houses with ``group_max: 499999999999`` hung the first game
+    (its position keys hold a random word per card at each depth of a group); groups and
+    spaces are now at most the deck's cards, and repetitions at most 100 (SH-10)."""
+    with pytest.raises(meldkit.RulePackError) as e:
+        _bounded(5.0, lambda: meldkit.load_pack_text(
+            f"extends: houses\nname: v\noptions:\n  {option}\n", filename="h.yaml"))
+    assert [p.path for p in e.value.problems] == [path], e.value.problems

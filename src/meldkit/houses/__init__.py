@@ -61,11 +61,13 @@ class HousesOptions:
     correspondences: dict[str, str] = attrs.field(
         metadata={"doc": "Major role code → its corresponding minor role code (SH-2)."}
     )
-    group_spaces: int = attrs.field(default=4, metadata={"doc": "Group spaces per player (SH-4)."})
+    group_spaces: int = attrs.field(default=4, metadata={
+        "doc": "Group spaces per player (SH-4); at most the deck's cards."})
     group_min: int = attrs.field(
         default=3, metadata={"doc": "Fewest cards in a type 1 or 2 group."}
     )
-    group_max: int = attrs.field(default=4, metadata={"doc": "Most cards in a type 1 or 2 group."})
+    group_max: int = attrs.field(default=4, metadata={
+        "doc": "Most cards in a type 1 or 2 group; at most the deck's cards."})
     scores: GroupScores = attrs.field(factory=GroupScores, metadata={"doc": "SH-11."})
     pass_after_deck: Literal["empty_hand_or_stuck", "always"] = attrs.field(
         default="empty_hand_or_stuck",
@@ -81,7 +83,8 @@ class HousesOptions:
         metadata={"doc": "The game ends, as if all four had passed, when the same position "
                          "(the cards in every group space, hand and partner pass; the player "
                          "to move) occurs this many times after the deck is exhausted (SH-10, "
-                         "resolved: steals and moves could otherwise undo each other for ever)."})
+                         "resolved: steals and moves could otherwise undo each other for "
+                         "ever); 2 to 100."})
     turn_limit_after_deck: int | None = attrs.field(
         default=None,
         metadata={"doc": "Removed: the game no longer ends after a number of turns; it ends on "
@@ -150,11 +153,22 @@ class HousesPlugin(Plugin):
             problems.append((("group_min",),
                              f"expected 1 <= group_min <= group_max, got {options.group_min} and "
                              f"{options.group_max}"))
+        cards = len(options.houses) * len(options.roles)
+        if options.group_max > cards:  # the position keys hold a word per card per depth
+            problems.append((("group_max",), f"expected at most {cards} (the deck's cards: "
+                             f"{len(options.houses)} houses × {len(options.roles)} roles), got "
+                             f"{options.group_max}"))
         if options.group_spaces < 1:
             problems.append((("group_spaces",), f"expected at least 1, got {options.group_spaces}"))
+        elif options.group_spaces > cards:
+            problems.append((("group_spaces",), f"expected at most {cards} (the deck's cards), "
+                             f"got {options.group_spaces}"))
         if options.repetitions < 2:
             problems.append((("repetitions",),
                              f"expected at least 2 (a position occurs once by itself), got "
+                             f"{options.repetitions}"))
+        elif options.repetitions > MAX_REPETITIONS:
+            problems.append((("repetitions",), f"expected at most {MAX_REPETITIONS}, got "
                              f"{options.repetitions}"))
         if options.turn_limit_after_deck is not None:
             problems.append((("turn_limit_after_deck",),
@@ -162,6 +176,10 @@ class HousesPlugin(Plugin):
                              "(SH-10) — delete it, or set 'repetitions' (default 3)"))
         return problems
 
+
+MAX_REPETITIONS = 100
+"""Most repetitions of a position before the game ends (SH-10; the pack plays 3): far
+above any real game, so that a validated pack's game ends."""
 
 plugin = HousesPlugin()
 """The plugin object registered under the ``meldkit.plugins`` entry point ``houses``."""
