@@ -290,14 +290,16 @@ def positions(n: int, shuffles: int, first_hand: int = 1):
     return out[:n]
 
 
-def evaluate(label, make, data, dump=None) -> float:
+def evaluate(label, make, data, dump=None, shuffles: int = 300) -> float:
     """The bot's gain per decision over ``data``, printed by phase; with ``dump`` (a list),
     each decision's ``(phase, moves, greedy, values, search record)`` appended to it (the
-    bot a :class:`RecordingPIMC`)."""
+    bot a :class:`RecordingPIMC`).  A take the bot chose for the discard it planned after
+    it (``follow``) is valued as that take and that discard, against the greedy choice on
+    ``shuffles`` common reshuffles of its own."""
     gain = 0.0
     spent = 0.0
     phases: dict = {}
-    for g, moves, greedy, vals, earlier in data:
+    for k, (g, moves, greedy, vals, earlier) in enumerate(data):
         bot = make()
         for s in earlier:  # what the bot saw at its earlier decisions this hand
             bot.observe(s)
@@ -306,6 +308,10 @@ def evaluate(label, make, data, dump=None) -> float:
         spent += time.process_time() - t0
         gi = moves.index(greedy)
         d = (vals[moves.index(a)] if a in moves else vals[gi]) - vals[gi]
+        if bot._plan is not None:  # a take for the discard planned after it (follow)
+            plan = f"{a};{bot._plan[1]}"
+            base, planned = values(g, [greedy, plan], shuffles, random.Random(k))
+            d = planned - base
         gain += d
         if dump is not None:
             dump.append((g.phase, moves, greedy, vals, bot.record))

@@ -12,7 +12,7 @@ import pytest
 from ai_tables import seats, tables
 
 import meldkit
-from meldkit.bots import BOTS, make_bot
+from meldkit.bots import BOTS, GreedyBot, make_bot
 from meldkit.pimc import GinRollout, GinSim, PIMCBot
 
 
@@ -180,6 +180,70 @@ def test_the_mask_gin_model_plays_the_hand_the_list_model_plays():
         assert a[0] == b
 
 
+def test_the_mask_gin_model_plays_a_take_and_its_planned_discard_as_the_engine_does():
+    # "take;discard X" (follow): the take, the discard X, then the hand on greedily — the
+    # net points the engine reaches with those two moves and greedy play; where they
+    # differ, the model's plain take (greedy's discard after it) differs too (lay-offs)
+    def engine(g, moves):
+        s = g.clone()
+        for m in moves:
+            s.apply(m)
+        while not s.hand_results:
+            s.apply(type(s).greedy_policy(s))
+        return s.hand_results[0].net[0]
+
+    def model(g, move):
+        ko = g.kind_of
+        return GinSim(g).play_move([sum(1 << ko[c] for c in h) for h in g.hands],
+                                   [ko[c] for c in g.stock], [ko[c] for c in g.pile],
+                                   g.current_player, "draw", g.taken, g.returned_in_row, move)
+
+    n = agree = 0
+    for g in _greedy_positions(40, seed0=700):
+        if g.phase != "draw" or not any(a.type == "take" for a in g.legal_actions()):
+            continue
+        after = g.clone()
+        after.apply("take")
+        plain = model(g, "take") == engine(g, ["take"])
+        for a in after.legal_actions():
+            ok = model(g, f"take;{a}") == engine(g, ["take", a])
+            assert ok or not plain, (g.seed, str(a))
+            n += 1
+            agree += ok
+    assert n >= 150 and agree >= 0.9 * n, (agree, n)
+
+
+def test_pimc_follow_takes_for_a_planned_discard_and_keeps_to_it():
+    # with follow, a take may be chosen for a discard after it other than greedy's; the
+    # bot then holds that discard as the choice to beat at its next decision, once
+    from meldkit.pimc import _Then
+
+    planned = 0
+    for g in _greedy_positions(60, seed0=900):
+        if g.phase != "draw":
+            continue
+        bot = PIMCBot(seed=3, max_samples=60, follow=3)
+        cands = bot._candidates(g, g.legal_actions(), GreedyBot().choose(g))
+        ups = bot._follow_ups(g, cands, None)
+        assert all(isinstance(u, _Then) and str(u).startswith("take;discard ") for u in ups)
+        assert len(ups) <= 3
+        a = bot.choose(g)
+        assert a in g.legal_actions()
+        if bot._plan is None:
+            continue
+        planned += 1
+        assert str(a) == "take"
+        then = bot._plan[1]
+        nxt = g.clone()
+        nxt.apply(a)
+        bot.choose(nxt)
+        assert str(bot._prior) == then and bot._plan is None
+        again = PIMCBot(seed=3, max_samples=60)  # without a plan: greedy's discard to beat
+        again.choose(nxt)
+        assert again._prior is None
+    assert planned >= 1
+
+
 def test_the_gin_worlds_keep_what_the_bot_knows():
     # a determinization: the opponent's hand holds the upcards it took and kept, the
     # right number of cards, none of the bot's or the pile's; the stock is the rest
@@ -312,6 +376,7 @@ def test_pimc_refuses_a_max_work_that_is_not_a_whole_number_of_units(bad):
     ("particles", -5, ">= 0"), ("eps", 1.5, ">= 0 and <= 1"), ("tie", -0.1, "<= 1"),
     ("tries", 0, ">= 1"), ("safety", -8.0, ">= 0"), ("danger_samples", 0, ">= 1"),
     ("safe_rollouts", "yes", "True or False"), ("weights", (1.0, 2.0), "four numbers"),
+    ("follow", -1, ">= 0"), ("follow", 1.5, "a whole number"),
     ("weights", (1.0, 2.0, -1.0, 0.0), "four numbers >= 0"),
 ])
 def test_pimc_refuses_every_setting_out_of_its_range_naming_it(name, bad, expected):

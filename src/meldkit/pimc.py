@@ -100,7 +100,7 @@ _SETTINGS = {  # name: (kind, bounds) of PIMCBot's settings, checked on construc
     "eps": ("float", dict(least=0, most=1)), "tie": ("float", dict(least=0, most=1)),
     "tries": ("int", dict(least=1)), "safety": ("float", dict(least=0)),
     "danger_samples": ("int", dict(least=1)), "safe_rollouts": ("bool", {}),
-    "max_work": ("int", dict(least=0, optional=True)),
+    "max_work": ("int", dict(least=0, optional=True)), "follow": ("int", dict(least=0)),
 }
 
 
@@ -206,7 +206,11 @@ class PIMCBot:
     ``particles=0``: the kept-hand sampler :meth:`_worlds`); ``max_work``: at gin's mask
     search, no determinization starts once the rollouts have done this much work
     (default :data:`GIN_WORK`; 0: no cap) — a cap on the largest decisions' CPU that,
-    unlike ``time_limit``, does not depend on the clock.  :meth:`observe` follows the
+    unlike ``time_limit``, does not depend on the clock; ``follow``: at gin's mask search,
+    a take is also searched followed by each of this many discards other than greedy's
+    (:meth:`_follow_ups`; 0, the default: the take followed by greedy's discard alone),
+    and a take chosen for its planned discard makes that discard the choice to beat at
+    the next decision.  :meth:`observe` follows the
     opponent's play without searching (for a bot shown a position mid-hand).
     Time is the process's CPU time (``time.process_time``), so a shared machine does not
     shorten the search.
@@ -234,7 +238,8 @@ class PIMCBot:
                  weights: tuple = (8.0, 1.5, 2.0, 1.5), particles: int = 0,
                  eps: float = 0.05, tie: float = 0.5, tries: int = 4,
                  safety: float = 0.0, danger_samples: int = 100,
-                 safe_rollouts: bool = False, max_work: int | None = None):
+                 safe_rollouts: bool = False, max_work: int | None = None,
+                 follow: int = 0):
         _check_settings(locals())
         self.rng = random.Random(seed)
         self.time_limit = time_limit
@@ -265,8 +270,10 @@ class PIMCBot:
         self.danger_samples = danger_samples
         self.safe_rollouts = safe_rollouts
         self.max_work = max_work
+        self.follow = follow
         self._work = 0
         self._prior = None  # the gin sampler's safe discard, when it finds one
+        self._plan = None  # (hand after a planned take, its planned discard's code)
         self._pf: dict = {}  # seat -> the particles following its opponent this hand
         self._sims: dict = {}
         self.last_samples = 0
@@ -286,11 +293,15 @@ class PIMCBot:
         if self.max_samples is None and getattr(state, "meld_model", None) == "rank_slot":
             return greedy  # the canasta family: a rollout costs too much to search well
         cands = self._candidates(state, legal, greedy)
+        gin = self.fast and GinRollout.applies(state, _GIN_PHASES)
+        planned = self._planned(state, cands) if gin else None
+        if gin and self.follow:
+            cands += self._follow_ups(state, cands, greedy)
         if len(cands) == 1:
             return cands[0]
         scale = self.scale or self._default_scale(state)
-        self._prior = None
-        if self.fast and GinRollout.applies(state, _GIN_PHASES):
+        self._prior = planned
+        if gin:
             one = self._gin_sampler(state, cands, scale)
             samples = self.max_samples or GIN_SAMPLES
         else:
@@ -317,7 +328,43 @@ class PIMCBot:
                 values[i].append(x)
             n += 1
             per = (time.process_time() - ts) / n  # a determinization's cost so far
-        return self._pick(cands, gi, values, active, n, t0)
+        choice = self._pick(cands, gi, values, active, n, t0)
+        if isinstance(choice, _Then):
+            self._plan = (choice.hand, choice.then)
+            return choice.action
+        return choice
+
+    def _follow_ups(self, state, cands, greedy) -> list:
+        """At a gin draw or first upcard, the take followed by each of the ``follow`` best
+        discards after it (by the least deadwood each leaves, within ``window``) other
+        than greedy's, which the take alone plays: the discard is chosen knowing no more
+        than the take is, so the take is worth its best follow-up."""
+        take = next((a for a in cands if a.type == "take"), None)
+        if take is None or state.phase not in ("draw", "first_upcard") or not state.pile:
+            return []
+        sim = self._gin_sim(state)
+        ko = state.kind_of
+        h = sum(1 << ko[c] for c in state.hands[state.current_player]) | 1 << ko[state.pile[-1]]
+        greedy_card = sim.discard(h)[0]
+        leaves = sorted(sim._leaves(h, h ^ 1 << greedy_card))
+        if not leaves:
+            return []
+        low = leaves[0][0]
+        from ._cards import card_code
+
+        return [_Then(take, h, f"discard {card_code(c)}")
+                for d, c in leaves[:self.follow] if d <= low + self.window]
+
+    def _planned(self, state, cands):
+        """The discard this bot planned when it took the upcard now in its hand (the
+        choice a rival must beat in place of greedy's), or None."""
+        plan, self._plan = self._plan, None
+        if plan is None or state.phase != "discard":
+            return None
+        ko = state.kind_of
+        if sum(1 << ko[c] for c in state.hands[state.current_player]) != plan[0]:
+            return None
+        return next((a for a in cands if str(a) == plan[1]), None)
 
     def _engine_sampler(self, state, cands, scale):
         """One determinization's scores of the candidates on the engine: the hidden cards
@@ -1030,6 +1077,19 @@ class PIMCBot:
 
 
 # ---------------------------------------------------------------------- fast gin rollouts
+class _Then:
+    """A take and the discard planned after it (``then``), searched as one candidate; its
+    string is the move :meth:`GinSim.play_move` plays (``take;discard 7H``)."""
+
+    __slots__ = ("action", "hand", "then")
+
+    def __init__(self, action, hand: int, then: str):
+        self.action, self.hand, self.then = action, hand, then
+
+    def __str__(self) -> str:
+        return f"{self.action};{self.then}"
+
+
 class GinRollout:
     """The greedy policy of :func:`meldkit.kernel.policy.greedy_table_choice` played out on
     plain lists of card kinds, for two-player knock gin with the default terms (OpenSpiel's
@@ -1437,8 +1497,9 @@ class GinSim:
 
     def play_move(self, hands, stock, pile, p: int, phase: str, taken, returned: int,
                   move: str) -> int:
-        """Play ``move`` (``take``, ``draw``, ``pass``, ``knock``, ``discard <card>``) for
-        player ``p``, then the hand on greedily: player 0's net points."""
+        """Play ``move`` (``take``, ``draw``, ``pass``, ``knock``, ``discard <card>``, or a
+        take and the discard after it, ``take;discard <card>``) for player ``p``, then the
+        hand on greedily: player 0's net points."""
         h = hands[p]
         if phase == "wall":
             if move == "pass":
@@ -1446,9 +1507,12 @@ class GinSim:
             hands[p] = h | 1 << pile.pop()
             return self._knock(hands, p)
         if phase == "draw":
-            if move == "take":
+            if move.startswith("take"):
                 taken = pile.pop()
                 hands[p] = h | 1 << taken
+                if move != "take":  # take;discard X: the planned discard
+                    return self.play_move(hands, stock, pile, p, "discard", taken, returned,
+                                          move[5:])
             else:
                 hands[p] = h | 1 << stock.pop()
                 taken = None
@@ -1467,11 +1531,14 @@ class GinSim:
         return self.play(hands, stock, pile, 1 - p, phase, None, returned)
 
     def play_first_upcard(self, hands, stock, pile, p: int, passes: int, move: str) -> int:
-        """The first upcard's choice (``take`` or ``pass``; ``passes``: how many players
-        passed it before), then the hand on greedily: player 0's net points."""
-        if move == "take":
+        """The first upcard's choice (``take``, ``take;discard <card>`` or ``pass``;
+        ``passes``: how many players passed it before), then the hand on greedily: player
+        0's net points."""
+        if move.startswith("take"):
             t = pile.pop()
             hands[p] |= 1 << t
+            if move != "take":  # take;discard X: the planned discard
+                return self.play_move(hands, stock, pile, p, "discard", t, 0, move[5:])
             return self.play(hands, stock, pile, p, "discard", t, 0)
         q = 1 - p
         if passes == 0:  # the other player may take it; if not, this one draws
