@@ -295,7 +295,8 @@ def evaluate(label, make, data, dump=None, shuffles: int = 300) -> float:
     each decision's ``(phase, moves, greedy, values, search record)`` appended to it (the
     bot a :class:`RecordingPIMC`).  A take the bot chose for the discard it planned after
     it (``follow``) is valued as that take and that discard, against the greedy choice on
-    ``shuffles`` common reshuffles of its own."""
+    ``shuffles`` common reshuffles of its own (and so is every such take it searched, in
+    the dump, for :func:`rule_gains`)."""
     gain = 0.0
     spent = 0.0
     phases: dict = {}
@@ -307,18 +308,26 @@ def evaluate(label, make, data, dump=None, shuffles: int = 300) -> float:
         a = str(bot.choose(g))
         spent += time.process_time() - t0
         gi = moves.index(greedy)
-        d = (vals[moves.index(a)] if a in moves else vals[gi]) - vals[gi]
+        ceiling = max(vals) - vals[gi]  # over the stored candidates: the same for every bot
         if bot._plan is not None:  # a take for the discard planned after it (follow)
-            plan = f"{a};{bot._plan[1]}"
-            base, planned = values(g, [greedy, plan], shuffles, random.Random(k))
-            d = planned - base
+            a = f"{a};{bot._plan[1]}"
+        # the takes searched with a planned discard, valued on reshuffles of their own
+        # against the greedy choice's value there, then placed beside the stored values
+        extra = [mv for mv, *_ in getattr(bot, "record", ()) if mv not in moves]
+        if a not in moves and a not in extra:
+            extra.append(a)
+        if extra:
+            fresh = values(g, [greedy] + extra, shuffles, random.Random(k))
+            moves = moves + extra
+            vals = vals + [vals[gi] + v - fresh[0] for v in fresh[1:]]
+        d = vals[moves.index(a)] - vals[gi]
         gain += d
         if dump is not None:
             dump.append((g.phase, moves, greedy, vals, bot.record))
         ph = phases.setdefault(g.phase, [0, 0.0, 0.0])
         ph[0] += 1
         ph[1] += d
-        ph[2] += max(vals) - vals[gi]
+        ph[2] += ceiling
     n = len(data)
     ceiling = sum(p[2] for p in phases.values()) / n
     by = " ".join(f"{k}: {p[1] / p[0]:+.3f}/{p[2] / p[0]:+.3f} ({p[0]})" for k, p in phases.items())
@@ -390,7 +399,7 @@ def main(argv=None) -> int:
     dump = [] if args.dump else None
     maker = RecordingPIMC if args.dump else PIMCBot
     evaluate(f"pimc {kw or 'default'}", lambda: maker(seed=args.seed, time_limit=tl, **kw),
-             data, dump)
+             data, dump, args.shuffles)
     if args.dump:
         import pickle
 
@@ -398,14 +407,14 @@ def main(argv=None) -> int:
             pickle.dump(dump, f)
     if args.cheat:
         evaluate("pimc shown the hand", lambda: CheatPIMC(seed=args.seed, time_limit=tl, **kw),
-                 data)
+                 data, shuffles=args.shuffles)
     if args.partial:
         def shown():  # an instance setting, not the class's: PartialPIMC stays as defined
             bot = PartialPIMC(seed=args.seed, time_limit=tl, **kw)
             bot.know = args.partial
             return bot
 
-        evaluate(f"pimc shown its {args.partial}", shown, data)
+        evaluate(f"pimc shown its {args.partial}", shown, data, shuffles=args.shuffles)
     return 0
 
 

@@ -155,6 +155,8 @@ def match(kind: str, bot_name: str, deals: int, first: int, time_limit, log,
                 if swap:
                     teams = teams[::-1]
                 r = pony_hand(seed, teams)
+                for b in timed:
+                    b.bot = None  # the timings kept, not the bot and its search's memos
                 timers += timed
                 mine = -r if swap else r
             else:
@@ -162,6 +164,7 @@ def match(kind: str, bot_name: str, deals: int, first: int, time_limit, log,
                 other = "simple" if kind == "gin-simple" else GreedyBot(seed=seed)
                 seats = (other, ours) if swap else (ours, other)
                 r = gin_hand(seed, seats)
+                ours.bot = None  # the timings kept, not the bot and its search's memos
                 timers.append(ours)
                 mine = -r if swap else r
             if hands_out is not None:

@@ -238,10 +238,23 @@ def test_pimc_follow_takes_for_a_planned_discard_and_keeps_to_it():
         nxt.apply(a)
         bot.choose(nxt)
         assert str(bot._prior) == then and bot._plan is None
-        again = PIMCBot(seed=3, max_samples=60)  # without a plan: greedy's discard to beat
+        again = PIMCBot(seed=3, max_samples=60, follow=0)  # no plan: greedy's discard to beat
         again.choose(nxt)
         assert again._prior is None
     assert planned >= 1
+
+
+def test_pimc_keeps_the_gin_model_of_each_compiled_rules_not_of_an_id():
+    # the model is kept with the rules it models: another pack's rules, even under a
+    # reused id, get their own (here its knock limit)
+    bot = PIMCBot(seed=1, max_samples=4)
+    gin = meldkit.new_game("gin_rummy", players=2, seed=1)
+    pack = meldkit.load_pack_text("extends: gin_rummy\nknock:\n  max_deadwood: 5\n",
+                                  filename="k5.yaml")
+    five = meldkit.new_game(pack, players=2, seed=1)
+    assert bot._gin_sim(gin) is bot._gin_sim(gin) and bot._gin_sim(gin).knock_limit == 10
+    bot._sims[id(five.rules)] = (gin.rules, GinSim(gin))  # as if gin's id were reused
+    assert bot._gin_sim(five).knock_limit == 5
 
 
 def test_the_gin_worlds_keep_what_the_bot_knows():
@@ -674,8 +687,10 @@ def test_the_decision_studys_recorded_search_replays_the_bots_rule(seed, moves):
         recorder.choose(game)
         assert recorder.record, "a decision with rivals searched"
         plain = PIMCBot(seed=3, max_samples=40, confidence=confidence, margin=margin)
-        assert str(plain.choose(game)) == po.rule_choice(recorder.record, greedy,
-                                                         confidence, margin)
+        move = str(plain.choose(game))
+        if plain._plan is not None:  # a take for its planned discard (follow)
+            move += ";" + plain._plan[1]
+        assert move == po.rule_choice(recorder.record, greedy, confidence, margin)
 
 
 def test_the_learned_hand_models_features_see_what_the_bot_sees():

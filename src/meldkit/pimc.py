@@ -208,9 +208,9 @@ class PIMCBot:
     (default :data:`GIN_WORK`; 0: no cap) — a cap on the largest decisions' CPU that,
     unlike ``time_limit``, does not depend on the clock; ``follow``: at gin's mask search,
     a take is also searched followed by each of this many discards other than greedy's
-    (:meth:`_follow_ups`; 0, the default: the take followed by greedy's discard alone),
-    and a take chosen for its planned discard makes that discard the choice to beat at
-    the next decision.  :meth:`observe` follows the
+    (:meth:`_follow_ups`; default 3; 0: the take followed by greedy's discard alone), and
+    a take chosen for its planned discard makes that discard the choice to beat at the
+    next decision.  :meth:`observe` follows the
     opponent's play without searching (for a bot shown a position mid-hand).
     Time is the process's CPU time (``time.process_time``), so a shared machine does not
     shorten the search.
@@ -239,7 +239,7 @@ class PIMCBot:
                  eps: float = 0.05, tie: float = 0.5, tries: int = 4,
                  safety: float = 0.0, danger_samples: int = 100,
                  safe_rollouts: bool = False, max_work: int | None = None,
-                 follow: int = 0):
+                 follow: int = 3):
         _check_settings(locals())
         self.rng = random.Random(seed)
         self.time_limit = time_limit
@@ -386,11 +386,15 @@ class PIMCBot:
 
     # ------------------------------------------------------------------ gin
     def _gin_sim(self, state) -> "GinSim":
-        key = id(state.rules)
-        sim = self._sims.get(key)
-        if sim is None:
-            sim = self._sims[key] = GinSim(state)
-        return sim
+        """The :class:`GinSim` of ``state``'s compiled rules, kept with them (so that an id
+        freed by other rules and reused is never taken for theirs) for the last few."""
+        rules = state.rules
+        hit = self._sims.get(id(rules))
+        if hit is None or hit[0] is not rules:
+            if len(self._sims) >= 4:
+                self._sims.clear()
+            hit = self._sims[id(rules)] = (rules, GinSim(state))
+        return hit[1]
 
     def _gin_info(self, state, me):
         """What ``me`` saw of the opponent this hand: its observations for
