@@ -701,7 +701,7 @@ def test_rules_pickle_and_copy_as_their_definition():
 @pytest.mark.parametrize("pack", ["rummy_500", "buraco", "contract_rummy"])
 def test_a_large_hands_budgeted_search_finds_the_plain_searchs_deadwood_and_choices(
         pack, monkeypatch):
-    """Past ``_BIG_HAND`` cards the least-deadwood search bisects on a budget
+    """Past ``_BIG_HAND`` cards the least-deadwood search works under deadwood budgets
     (``MeldRules._gdw_bounded``): on hands of 25 to 29 cards with wild cards it gives the
     plain search's value and arrangement (its first best choice at every step)."""
     import meldkit
@@ -719,6 +719,66 @@ def test_a_large_hands_budgeted_search_finds_the_plain_searchs_deadwood_and_choi
     monkeypatch.setattr(melds, "_BIG_HAND", 10**6)  # the plain search for every hand
     assert [(mr.min_deadwood(h), mr.best_arrangement(h)) for h in hands] == budgeted
     mr.clear_caches()
+
+
+def random_rules(rng: random.Random) -> MeldRules:
+    """One to three meld kinds of random settings (wild cards read in their place, sets of
+    one suit, aces round the corner …), one to five wild kinds, and now and then random
+    card values (some below zero, where no budget is searched)."""
+    while True:
+        kinds = []
+        for _ in range(rng.randint(1, 3)):
+            type_ = rng.choice(["set", "run"])
+            kinds.append({"type": type_, "min_size": rng.randint(2, 4),
+                          "max_size": rng.choice([None, None, rng.randint(4, 7)]),
+                          "ace": rng.choice(["low", "high", "both", "around"]),
+                          "max_wilds": rng.randint(0, 3), "wilds_adjacent": rng.random() < 0.6,
+                          "all_wild": rng.random() < 0.3, "distinct_suits": rng.random() < 0.3,
+                          "wild_natural_in_place": type_ == "run" and rng.random() < 0.25})
+        values = rng.choice([None, None, [rng.randint(0, 15) for _ in range(53)],
+                             [rng.randint(-3, 12) for _ in range(53)]])
+        try:
+            return MeldRules([MeldKind(name="k", **k) for k in kinds],
+                             rng.choice([(52,), (52, 4, 5, 6, 7), (4, 5, 6, 7)]), values)
+        except ValueError:
+            continue
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_budgeted_search_gives_the_plain_searchs_deadwood_and_choices_on_random_rules(
+        seed, monkeypatch):
+    """Stop 37: the search under deadwood budgets (``MeldRules._within``) answers a rest
+    without wild cards at once, branches first on a card in no meld of natural cards, and
+    prunes by the cards that the wild cards left cannot all rescue from the deadwood.  On
+    random rules and hands of 20 to 32 cards from one or two decks, with one to three wild
+    cards, it keeps its promise for budgets about the least deadwood, and gives the plain
+    search's value and arrangement (its first best choice at every step)."""
+    from meldkit.kernel import melds
+
+    rng = random.Random(seed)
+    cases = []
+    for _ in range(12):
+        rules = random_rules(rng)
+        wild = sorted(rules.wild_kinds)
+        naturals = [c for c in range(52) if c not in rules.wild_kinds] * rng.choice([1, 2])
+        size, w = rng.randint(20, 32), rng.randint(1, 3)
+        cases.append((rules, rng.sample(naturals, size - w) + rng.choices(wild, k=w)))
+    budgeted = []
+    for rules, hand in cases:
+        least = rules.min_deadwood(hand)
+        budgeted.append((least, rules.best_arrangement(hand)))
+        if rules._floor is None:
+            continue
+        state = tuple(sorted(hand))
+        for budget in range(least - 2, least + 3):
+            r = rules._within(state, budget)  # an arrangement's deadwood, or a bound above
+            assert (r <= budget) == (least <= budget), (hand, budget, r, least)
+            assert least <= r if r <= budget else r <= least, (hand, budget, r, least)
+    monkeypatch.setattr(melds, "_BIG_HAND", 10**6)  # the plain search for every hand
+    for (rules, hand), want in zip(cases, budgeted, strict=True):
+        rules.clear_caches()
+        assert (rules.min_deadwood(hand), rules.best_arrangement(hand)) == want, hand
+        rules.clear_caches()
 
 
 def test_melds_in_stops_past_its_limit_and_refuses_a_bad_one():

@@ -410,7 +410,7 @@ def _check_points(spec, add) -> None:
     """No scoring amount beyond :data:`MAX_POINTS` either way: the scoring section, the
     books' values, the knock's points and the game's bonuses."""
     places = [(("scoring",), spec.scoring), (("books", "kinds"), spec.books.kinds),
-              (("knock",), getattr(spec, "knock", None)),
+              (("knock",), spec.knock),
               (("game", "game_bonus"), spec.game.game_bonus),
               (("game", "box_bonus"), spec.game.box_bonus)]
     for where, value in places:

@@ -54,7 +54,8 @@ king 10, and a joker 0; pass ``values`` (53 numbers, indexed by kind) for other 
 
 **Speed.**  A hand without wild cards and without two cards of one kind (gin rummy) is
 handled with 52-bit masks and memoised per hand; other hands take a general search over
-counts that is exact but slower.  Every memo is bounded (cleared past 100,000 entries).
+counts that is exact but slower (past 24 cards, with wild cards, a search under deadwood
+budgets).  Every memo is bounded (cleared past 100,000 entries).
 """
 
 from __future__ import annotations
@@ -78,8 +79,8 @@ Choice = tuple[str, Cards]  # ("meld", cards) or ("dead", cards): a step of an a
 _ACE_MODES = ("low", "high", "both", "around")
 _MEMO_LIMIT = 100_000
 _BIG_HAND = 24
-"""Past this many cards the least-deadwood search of a hand with wild cards bisects on a
-deadwood budget (:meth:`MeldRules._gdw_bounded`) instead of searching every sub-hand."""
+"""Past this many cards the least-deadwood search of a hand with wild cards works under
+deadwood budgets (:meth:`MeldRules._least`) instead of searching every sub-hand."""
 _INF = 1 << 30
 _NIB = sum(1 << (4 * r) for r in range(13))  # bit 0 of every rank nibble
 _ACES = 0xF
@@ -363,7 +364,7 @@ class MeldRules(_ByDefinition):
         once: the other packs' paths never look further)."""
         self._bit = {k: 1 << k for k in range(N_KINDS)}
         self._gen_memo: dict[Cards, tuple[int, Choice]] = {}
-        self._fit_memo: dict[Cards, tuple[int, int]] = {}  # hand -> (lo, hi): _fits
+        self._fit_memo: dict[Cards, tuple[int, int]] = {}  # hand -> lo, hi: _within
         self._melds_memo: dict[object, Any] = {}  # meld lists and OpenSpiel figures
         self._compile_fast()
 
@@ -379,6 +380,7 @@ class MeldRules(_ByDefinition):
         self._memo1[0] = _INF
         self._packed_memo.clear()
         self._packed_memo[0] = 0
+        self._mask_bounds.clear()
 
     def __repr__(self) -> str:
         return f"MeldRules({list(self.kinds)!r}, wild_kinds={sorted(self.wild_kinds)!r})"
@@ -1321,30 +1323,63 @@ class MeldRules(_ByDefinition):
     # ------------------------------------------------------------------ general search
 
     def _general_min(self, state: tuple[int, ...]) -> int:
-        """Least deadwood of any sorted hand: packed counts when it holds no wild card."""
-        if not self.wild_kinds.intersection(state):
-            r = self._packed_min(state)
-            if r is not None:
-                return r
+        """Least deadwood of any sorted hand: a hand without wild cards by the mask or
+        packed-count search, a large one under deadwood budgets, else :meth:`_gdw`."""
+        r = self._natural_min(state)
+        if r is not None:
+            return r
+        if len(state) > _BIG_HAND and self._floor is not None:
+            return self._least(state)
         return self._gdw(state)[0]
 
-    def _packed_min(self, state: tuple[int, ...]) -> int | None:
+    def _natural_min(self, state: tuple[int, ...], budget: int = _INF) -> int | None:
+        """Least deadwood of a sorted hand without wild cards (the mask search when no
+        card repeats, else packed counts); None with a wild card or past 7 copies.  With
+        a ``budget`` (no card worth less than 0) it is as :meth:`_within`'s answer."""
+        mask = self._mask(state)
+        if mask is not None:
+            return self._mask_least(mask, budget)
+        if self.wild_kinds.intersection(state):
+            return None
+        return self._packed_min(state, budget)
+
+    def _mask_least(self, mask: int, budget: int = _INF) -> int:
+        """Least deadwood of the natural cards of ``mask``; with a ``budget`` (no card
+        worth less than 0), as :meth:`_within`'s answer."""
+        if budget < _INF:
+            return self._dw_within(mask, budget)
+        r = self._memo.get(mask)
+        return self._top(mask) if r is None else r
+
+    def _natural_meldable(self, naturals: Sequence[int]) -> tuple[int, int]:
+        """(the kinds among ``naturals``, those of them that may lie in a meld of them) as
+        masks: the fast path's test, which a card in no meld never passes, widened to the
+        sets of one suit from several decks."""
+        bit = self._bit
+        present = 0
+        for c in naturals:
+            present |= bit[c]
+        mm = self._meldable(present)
+        if self._multi_set_min is not None and len(naturals) != present.bit_count():
+            totals = Counter(c >> 2 for c in naturals if c < 52)
+            for r, t in totals.items():
+                if t >= self._multi_set_min:
+                    mm |= present & (15 << (4 * r))
+        return present, mm
+
+    def _packed_min(self, state: tuple[int, ...], budget: int = _INF) -> int | None:
         """Least deadwood of a hand of natural cards, repeated ones included: the
         lowest-card search of the fast path over counts packed 4 bits a kind (a guard bit
-        makes "this meld lies within the hand" one subtraction).  None past 7 copies."""
+        makes "this meld lies within the hand" one subtraction).  None past 7 copies.
+        Past a ``budget`` (no card worth less than 0) perhaps only the value of the cards
+        in no meld, the search skipped."""
         if not state:
             return 0
         counts = Counter(state)
         copies = max(counts.values())
         if copies > 7:
             return None
-        present = sum(1 << k for k in counts)
-        mm = self._meldable(present)
-        if self._multi_set_min is not None and copies > 1:
-            totals = Counter(c >> 2 for c in state if c < 52)
-            for r, t in totals.items():
-                if t >= self._multi_set_min:
-                    mm |= present & (15 << (4 * r))
+        mm = self._natural_meldable(state)[1]
         values = self.values
         dead = 0
         packed = 0
@@ -1353,6 +1388,8 @@ class MeldRules(_ByDefinition):
                 packed += 1 << (4 * c)
             else:
                 dead += values[c]
+        if dead > budget:
+            return dead
         return dead + self._packed_search(copies)(packed)
 
     def _packed_search(self, copies: int) -> Callable[[int], int]:
@@ -1454,47 +1491,205 @@ class MeldRules(_ByDefinition):
         return out
 
     def _gdw_bounded(self, state: Cards, naturals: list[int]) -> tuple[int, Choice]:
-        """:meth:`_gdw` of a large hand (no card worth less than 0): the least deadwood by
-        bisection on :meth:`_fits` (a search under a deadwood budget, which prunes what
-        the plain search explores: a 40-card hand of rummy 500 took it 648,000 sub-hands),
-        and the first choice, in :meth:`_gdw`'s order, that reaches it."""
-        lo, hi = 0, sum(self.values[c] for c in state)  # the least lies in [lo, hi]
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if self._fits(state, mid):
-                hi = mid
-            else:
-                lo = mid + 1
+        """:meth:`_gdw` of a large hand (no card worth less than 0): the least deadwood
+        under budgets (:meth:`_least`), then the first choice, in :meth:`_gdw`'s order,
+        that reaches it."""
+        least = self._general_min(state)
         for cost, choice in self._options(state, naturals):
-            if cost <= lo and self._fits(_remove(state, choice[1]), lo - cost):
-                return lo, choice
+            left = least - cost
+            if left >= 0 and self._within(_remove(state, choice[1]), left) <= left:
+                return least, choice
         raise AssertionError("no choice reaches the least deadwood")  # pragma: no cover
 
-    def _fits(self, state: Cards, budget: int) -> bool:
-        """Whether ``state`` can be arranged with at most ``budget`` deadwood (no card
-        worth less than 0); a hand of at most :data:`_BIG_HAND` cards asks :meth:`_gdw`.
-        Memoised as the bounds known for each hand: fits from ``hi`` up, not up to ``lo``."""
-        if budget < 0:
-            return False
-        if len(state) <= _BIG_HAND:
-            return self._gdw(state)[0] <= budget
+    def _least(self, state: Cards) -> int:
+        """Least deadwood of a hand (no card worth less than 0) by searches under a
+        budget (:meth:`_within`): a first arrangement, then ever lower budgets, each below
+        the last arrangement found, until one fails.  Only that last search must look at
+        all it could, and bounds prune it: the 40-card rummy 500 hand whose plain search
+        went through 648,000 sub-hands now searches 14 hands with wild cards and some
+        2,300 of natural cards."""
+        lo, hi = self._known(state, _INF)
+        if hi == _INF:
+            hi = self._within(state, sum(self.values[c] for c in state))  # all dead fits
+        while lo < hi:
+            r = self._within(state, hi - 1)
+            if r < hi:
+                hi = r
+            else:
+                lo = r
+        return lo
+
+    def _within(self, state: Cards, budget: int) -> int:
+        """The deadwood of some arrangement of ``state`` if one is within ``budget``, else
+        a bound above ``budget`` that none goes below (no card worth less than 0); the
+        bounds learnt are memoised for each hand: ``lo <= least <= hi``."""
+        lo, hi = self._known(state, budget)
+        if hi <= budget:
+            return hi
+        if lo > budget:
+            return lo
+        r = self._search(state, budget)
         memo = self._fit_memo
-        lo, hi = memo.get(state, (-1, _INF))
-        if budget >= hi:
-            return True
-        if budget <= lo:
-            return False
-        naturals = [c for c in state if c not in self.wild_kinds]
-        if not naturals:
-            ok = self._wild_only(state)[0] <= budget
-        else:
-            ok = any(self._fits(_remove(state, choice[1]), budget - cost)
-                     for cost, choice in self._options(state, naturals) if cost <= budget)
         if len(memo) > _MEMO_LIMIT:
             memo.clear()
-        lo, hi = memo.get(state, (-1, _INF))
-        memo[state] = (lo, min(hi, budget)) if ok else (max(lo, budget), hi)
-        return ok
+        memo[state] = (lo, r) if r <= budget else (r, hi)
+        return r
+
+    def _search(self, state: Cards, budget: int) -> int:
+        """:meth:`_within` of a hand with wild cards (or past 7 copies) that its bounds
+        leave open.  The choices whose rest holds no wild card come first: the natural-card
+        searches answer them at once.  The others' rests are searched only if their bounds
+        (:meth:`_known`) leave room.  If all fail, the least any of them could reach."""
+        naturals = [c for c in state if c not in self.wild_kinds]
+        wilds = len(state) - len(naturals)
+        present, mm = self._natural_meldable(naturals)
+        distinct = present.bit_count() == len(naturals)  # then a rest's naturals: a mask
+        alone = present ^ mm  # in no meld of naturals here, nor in any rest
+        least = _INF
+        later = []
+        for cost, (_, cards) in self._branches(state, naturals, alone):
+            left = budget - cost
+            if left < 0:
+                least = min(least, cost)
+                continue
+            bits, used = self._meld_bits(cards)
+            if used < wilds:
+                later.append((left, cost, cards))
+                continue
+            if distinct:
+                r = self._valsum(alone & ~bits)  # a bound before the search
+                if r <= left:
+                    r = self._mask_least(present ^ bits, left)
+            else:
+                r = self._within(_remove(state, cards), left)
+            if r <= left:
+                return cost + r
+            least = min(least, cost + r)
+        open_ = []
+        for left, cost, cards in later:
+            rest = _remove(state, cards)
+            rlo, rhi = self._known(rest, left)
+            if rhi <= left:
+                return cost + rhi
+            if rlo > left:
+                least = min(least, cost + rlo)
+            else:
+                open_.append((left, cost, rest))
+        for left, cost, rest in open_:
+            r = self._within(rest, left)
+            if r <= left:
+                return cost + r
+            least = min(least, cost + r)
+        return least
+
+    def _branches(self, state: Cards, naturals: list[int], alone: int
+                  ) -> list[tuple[int, Choice]]:
+        """The choices :meth:`_search` branches on, each with the deadwood it adds.  When
+        natural cards lie in no meld of naturals (``alone``), the most valuable of them:
+        the melds holding it (each spends wild cards, so few choices and short paths) or
+        it dead.  Else, as :meth:`_gdw`, the lowest card's.  A meld takes the most
+        valuable wild cards left: some best arrangement does so for any meld, as wild
+        cards are alike in melds — but not where a run reads one in its place as natural,
+        which keeps :meth:`_gdw`'s order (its proven choices)."""
+        if not alone or len(naturals) == len(state) or self._in_place:
+            return self._options(state, naturals)
+        values = self.values
+        x = max((c for c in naturals if alone >> c & 1), key=lambda c: (values[c], -c))
+        wl = sorted((w for w in state if w in self.wild_kinds), key=lambda w: (-values[w], w))
+        out: list[tuple[int, Choice]] = [(0, ("meld", m))
+                                         for m in self._melds_around(x, naturals, wl)]
+        out.append((values[x], ("dead", (x,))))
+        return out
+
+    def _melds_around(self, x: int, naturals: list[int], wl: list[int]
+                      ) -> tuple[tuple[int, ...], ...]:
+        """Every meld holding the natural card ``x``, wild cards taken highest value first,
+        memoised by the cards of its rank and suit and the wild cards: what
+        :meth:`_enumerate` lists from each card up to ``x`` that could share a meld with
+        it, given only the cards of its rank (for a set) or of its suit (for a run)."""
+        if x == JOKER_KIND:
+            return ()  # a joker that is not wild melds with nothing
+        r, s = x >> 2, x & 3
+        same = tuple(c for c in naturals if c >> 2 == r or c & 3 == s)
+        key = ("around", x, same, tuple(wl[: self._most_wilds]), len(wl))
+        memo = self._melds_memo
+        hit = memo.get(key)
+        if hit is None:
+            counts = Counter(same)
+            of_rank = Counter(c for c in same if c >> 2 == r)
+            of_suit = Counter(c for c in same if c & 3 == s)
+            found: set[tuple[int, ...]] = set()
+            for c in sorted(counts):
+                if c > x:
+                    break
+                near = counts if c == x else of_rank if c >> 2 == r else of_suit
+                found.update(m for m in self._enumerate(near, wl, c, True) if x in m)
+            hit = tuple(sorted(found))
+            if len(memo) > _MEMO_LIMIT:
+                memo.clear()
+            memo[key] = hit
+        return hit
+
+    def _meld_bits(self, cards: Cards) -> tuple[int, int]:
+        """(the natural kinds of ``cards`` as a mask, how many of them are wild)."""
+        memo = self._melds_memo
+        key = ("bits", cards)
+        hit = memo.get(key)
+        if hit is None:
+            wild = self.wild_kinds
+            bit = self._bit
+            hit = (sum({bit[c] for c in cards if c not in wild}),
+                   sum(c in wild for c in cards))
+            if len(memo) > _MEMO_LIMIT:
+                memo.clear()
+            memo[key] = hit
+        return hit
+
+    def _known(self, state: Cards, budget: int) -> tuple[int, int]:
+        """Bounds ``lo <= least <= hi`` on the least deadwood of ``state`` (no card worth
+        less than 0) known without a search of it: a hand without wild cards answers at
+        once (under ``budget``, see :meth:`_within`), one of wild cards only is exact, any
+        other as memoised, else from :meth:`_bound`."""
+        r = self._natural_min(state, budget)
+        if r is not None:
+            return (0, r) if r <= budget else (r, _INF)
+        memo = self._fit_memo
+        hit = memo.get(state)
+        if hit is None:
+            naturals = [c for c in state if c not in self.wild_kinds]
+            if naturals:
+                hit = (self._bound(naturals, len(state) - len(naturals)), _INF)
+            else:
+                v = self._wild_only(state)[0]
+                hit = (v, v)
+            if len(memo) > _MEMO_LIMIT:
+                memo.clear()
+            memo[state] = hit
+        return hit
+
+    def _bound(self, naturals: list[int], wilds: int) -> int:
+        """A deadwood no arrangement goes below (no card worth less than 0): a natural
+        card in no meld of naturals is dead unless a meld with a wild card holds it, and
+        the ``wilds`` wild cards make at most that many melds, each within one rank (a
+        set) or one suit (a run) — so all but the most valuable ``wilds`` of those ranks
+        and suits stay dead."""
+        present, mm = self._natural_meldable(naturals)
+        if present == mm:
+            return 0
+        values = self.values
+        dead = 0
+        groups = [0] * 17  # what lies in no meld, by rank (13 at most), then by suit
+        for c in naturals:
+            if not mm >> c & 1:
+                v = values[c]
+                dead += v
+                if c != JOKER_KIND:
+                    groups[c >> 2] += v
+                    groups[13 + (c & 3)] += v
+        if wilds:
+            groups.sort()
+            dead -= sum(groups[-wilds:])
+        return max(dead, 0)
 
     def _melds_holding(
         self, c: int, naturals: list[int], wl: list[int]
@@ -1748,6 +1943,58 @@ class MeldRules(_ByDefinition):
             memo[key] = best
             return best
 
+        bounds: dict[int, tuple[int, int]] = {}  # mask -> (lo, hi) around its deadwood
+
+        def dw_within(mask: int, budget: int) -> int:
+            """top(mask) if at most ``budget``, else a bound above it (no card worth less
+            than 0), as MeldRules._within: dw's lowest-card search, each hand first rid
+            of its cards in no meld (their value a bound), cut short by the budget."""
+            r = memo.get(mask)
+            if r is not None:
+                return r
+            lo, hi = bounds.get(mask, (0, _INF))
+            if hi <= budget:
+                return hi
+            if lo > budget:
+                return lo
+            mm = meldable(mask)
+            dead = valsum(mask ^ mm)
+            if dead > budget or not mm:
+                lo = dead
+                if not mm:
+                    hi = dead
+            else:
+                left = budget - dead
+                low = mm & -mm
+                least = _INF
+                for m in by_low_t[low.bit_length() - 1]:
+                    if m & mm == m:
+                        r = dw_within(mm ^ m, left)
+                        if r <= left:
+                            hi = dead + r
+                            break
+                        least = min(least, r)
+                else:
+                    v = val_of_bit[low]
+                    r = v + dw_within(mm ^ low, left - v) if v <= left else v
+                    if r <= left:
+                        hi = dead + r
+                    else:
+                        lo = dead + min(least, r)
+            old_lo, old_hi = bounds.get(mask, (0, _INF))
+            lo, hi = max(lo, old_lo), min(hi, old_hi)
+            if len(bounds) > _MEMO_LIMIT:
+                bounds.clear()
+            bounds[mask] = (lo, hi)
+            if lo == hi:  # found exactly: the plain searches may use it
+                if len(memo) > _MEMO_LIMIT:
+                    memo.clear()
+                    memo[0] = 0
+                memo[mask] = lo
+            return hi if hi <= budget else lo
+
+        self._dw_within = dw_within
+        self._mask_bounds = bounds
         self._memo = memo
         self._memo1 = memo1
         self._packed_memo: dict[int, int] = {0: 0}
