@@ -224,7 +224,7 @@ def test_pimc_follow_takes_for_a_planned_discard_and_keeps_to_it():
             continue
         bot = PIMCBot(seed=3, max_samples=60, follow=3)
         cands = bot._candidates(g, g.legal_actions(), GreedyBot().choose(g))
-        ups = bot._follow_ups(g, cands, None)
+        ups = bot._follow_ups(g, cands)
         assert all(isinstance(u, _Then) and str(u).startswith("take;discard ") for u in ups)
         assert len(ups) <= 3
         a = bot.choose(g)

@@ -65,6 +65,7 @@ import math
 import random
 import time
 
+from ._cards import card_code, kind_of_code
 from ._checks import check
 from ._errors import SetupError
 from .ai.resample import Determinizer, _write
@@ -151,8 +152,6 @@ def _hand_moves(state):
     (``draw``, ``pass``), the card discarded (``discard``); None for an empty pile and for
     the other verbs (``knock``, the melds after it).  What every gin reader of the public
     history below starts from."""
-    from ._cards import kind_of_code
-
     events = state.public_history()
     start = max((i for i, e in enumerate(events) if e.kind == "deal"), default=0)
     pile: list[int] = []
@@ -296,7 +295,7 @@ class PIMCBot:
         gin = self.fast and GinRollout.applies(state, _GIN_PHASES)
         planned = self._planned(state, cands) if gin else None
         if gin and self.follow:
-            cands += self._follow_ups(state, cands, greedy)
+            cands += self._follow_ups(state, cands)
         if len(cands) == 1:
             return cands[0]
         scale = self.scale or self._default_scale(state)
@@ -334,7 +333,7 @@ class PIMCBot:
             return choice.action
         return choice
 
-    def _follow_ups(self, state, cands, greedy) -> list:
+    def _follow_ups(self, state, cands) -> list:
         """At a gin draw or first upcard, the take followed by each of the ``follow`` best
         discards after it (by the least deadwood each leaves, within ``window``) other
         than greedy's, which the take alone plays: the discard is chosen knowing no more
@@ -350,8 +349,6 @@ class PIMCBot:
         if not leaves:
             return []
         low = leaves[0][0]
-        from ._cards import card_code
-
         return [_Then(take, h, f"discard {card_code(c)}")
                 for d, c in leaves[:self.follow] if d <= low + self.window]
 
@@ -494,8 +491,6 @@ class PIMCBot:
         its best arrangement), over ``danger_samples`` of the sampled opponent hands;
         None when the greedy choice knocks.  Ties go to the earlier candidate (the greedy
         choice first, then by least deadwood and highest value)."""
-        from ._cards import kind_of_code
-
         if moves[0] == "knock":
             return None
         cards = {i: kind_of_code(mv.split()[1]) for i, mv in enumerate(moves)
@@ -1523,8 +1518,6 @@ class GinSim:
             return self.play(hands, stock, pile, p, "discard", taken, returned)
         if move == "knock":
             return self._knock(hands, p)
-        from ._cards import kind_of_code
-
         card = kind_of_code(move.split()[1])
         hands[p] = h ^ 1 << card
         pile.append(card)
