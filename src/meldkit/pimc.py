@@ -218,7 +218,9 @@ class PIMCBot:
     played twice with the seats swapped): the default on unseen deals 100600–100799, 400
     hands each, 0.595 [0.546, 0.642] against greedy and 0.584 [0.535, 0.631] against
     OpenSpiel's simple bot, 0.21 s a decision (the largest 0.58 s); over four deal sets,
-    1,600 hands each, 0.590 [0.566, 0.614] and 0.595 [0.571, 0.619]. docs/game-ai.md holds
+    1,600 hands each, 0.590 [0.566, 0.614] and 0.595 [0.571, 0.619]. With ``follow`` (the
+    default since stop 37), on three more unseen sets, 1,200 hands each, 0.573 [0.544,
+    0.600] against greedy and 0.598 [0.570, 0.626] against OpenSpiel's simple bot. docs/game-ai.md holds
     every run, the screens of the options that are off (``safety``, ``safe_rollouts``,
     the particle filter, ``proposals``) and the decision study of the settings.
     """
