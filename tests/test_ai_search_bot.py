@@ -257,6 +257,23 @@ def test_pimc_keeps_the_gin_model_of_each_compiled_rules_not_of_an_id():
     assert bot._gin_sim(five).knock_limit == 5
 
 
+def test_pimc_reseed_makes_a_decision_a_function_of_the_position():
+    # with reseed the search's samples come from the seed and the bot's view of the game,
+    # not from what it searched before: the same values after another decision or none;
+    # without it, the earlier search moves the random numbers and the values differ
+    positions = [g for g in _greedy_positions(6, seed0=1300) if g.phase == "discard"][:2]
+    elsewhere = meldkit.new_game("gin_rummy", players=2, seed=9)
+    elsewhere.apply(elsewhere.legal_actions()[0])
+    for reseed in (True, False):
+        seen = []
+        for warm in (False, True):
+            bot = PIMCBot(seed=2, max_samples=40, reseed=reseed)
+            if warm:
+                bot.choose(elsewhere)
+            seen.append([(str(bot.choose(g)), bot.last_values) for g in positions])
+        assert (seen[0] == seen[1]) is reseed
+
+
 def test_the_gin_worlds_keep_what_the_bot_knows():
     # a determinization: the opponent's hand holds the upcards it took and kept, the
     # right number of cards, none of the bot's or the pile's; the stock is the rest
@@ -389,7 +406,7 @@ def test_pimc_refuses_a_max_work_that_is_not_a_whole_number_of_units(bad):
     ("particles", -5, ">= 0"), ("eps", 1.5, ">= 0 and <= 1"), ("tie", -0.1, "<= 1"),
     ("tries", 0, ">= 1"), ("safety", -8.0, ">= 0"), ("danger_samples", 0, ">= 1"),
     ("safe_rollouts", "yes", "True or False"), ("weights", (1.0, 2.0), "four numbers"),
-    ("follow", -1, ">= 0"), ("follow", 1.5, "a whole number"),
+    ("follow", -1, ">= 0"), ("follow", 1.5, "a whole number"), ("reseed", 1, "True or False"),
     ("weights", (1.0, 2.0, -1.0, 0.0), "four numbers >= 0"),
 ])
 def test_pimc_refuses_every_setting_out_of_its_range_naming_it(name, bad, expected):

@@ -61,6 +61,7 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 import time
@@ -102,6 +103,7 @@ _SETTINGS = {  # name: (kind, bounds) of PIMCBot's settings, checked on construc
     "tries": ("int", dict(least=1)), "safety": ("float", dict(least=0)),
     "danger_samples": ("int", dict(least=1)), "safe_rollouts": ("bool", {}),
     "max_work": ("int", dict(least=0, optional=True)), "follow": ("int", dict(least=0)),
+    "reseed": ("bool", {}),
 }
 
 
@@ -209,7 +211,9 @@ class PIMCBot:
     a take is also searched followed by each of this many discards other than greedy's
     (:meth:`_follow_ups`; default 3; 0: the take followed by greedy's discard alone), and
     a take chosen for its planned discard makes that discard the choice to beat at the
-    next decision.  :meth:`observe` follows the
+    next decision; ``reseed``: each decision's search seeded from ``seed`` and the bot's
+    view of the game's history (:meth:`_reseeded`; off by default), so that a decision
+    depends on the position alone.  :meth:`observe` follows the
     opponent's play without searching (for a bot shown a position mid-hand).
     Time is the process's CPU time (``time.process_time``), so a shared machine does not
     shorten the search.
@@ -240,7 +244,7 @@ class PIMCBot:
                  eps: float = 0.05, tie: float = 0.5, tries: int = 4,
                  safety: float = 0.0, danger_samples: int = 100,
                  safe_rollouts: bool = False, max_work: int | None = None,
-                 follow: int = 3):
+                 follow: int = 3, reseed: bool = False):
         _check_settings(locals())
         self.rng = random.Random(seed)
         self.time_limit = time_limit
@@ -272,6 +276,8 @@ class PIMCBot:
         self.safe_rollouts = safe_rollouts
         self.max_work = max_work
         self.follow = follow
+        self.reseed = reseed
+        self._base = seed if seed is not None else random.getrandbits(64)
         self._work = 0
         self._prior = None  # the gin sampler's safe discard, when it finds one
         self._plan = None  # (hand after a planned take, its planned discard's code)
@@ -288,6 +294,8 @@ class PIMCBot:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        if self.reseed:
+            self._reseeded(state)
         self._greedy, self._rollout_bot = self._policy(state)
         greedy = self._greedy.choose(state)
         self.last_samples, self.last_values = 0, {}
@@ -334,6 +342,16 @@ class PIMCBot:
             self._plan = (choice.hand, choice.then)
             return choice.action
         return choice
+
+    def _reseeded(self, state) -> None:
+        """Seed the search from the bot's seed and what it knows (``reseed``): its view of
+        the game's history, its own hand and draws included.  A decision is then a function
+        of the position, whatever the bot searched before, so two settings compared on the
+        same deals part ways only where their choices differ."""
+        me = state.current_player
+        text = "\n".join(e.private.get(me, e.public) for e in state.public_history())
+        digest = hashlib.blake2b(f"{self._base}\n{text}".encode(), digest_size=8).digest()
+        self.rng.seed(int.from_bytes(digest, "big"))
 
     def _follow_ups(self, state, cands) -> list:
         """At a gin draw or first upcard, the take followed by each of the ``follow`` best
