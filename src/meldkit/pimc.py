@@ -224,9 +224,10 @@ class PIMCBot:
     OpenSpiel's simple bot, 0.21 s a decision (the largest 0.58 s); over four deal sets,
     1,600 hands each, 0.590 [0.566, 0.614] and 0.595 [0.571, 0.619]. With ``follow`` (the
     default since stop 37), on three more unseen sets, 1,200 hands each, 0.573 [0.544,
-    0.600] against greedy and 0.598 [0.570, 0.626] against OpenSpiel's simple bot. docs/game-ai.md holds
-    every run, the screens of the options that are off (``safety``, ``safe_rollouts``,
-    the particle filter, ``proposals``) and the decision study of the settings.
+    0.600] against greedy and 0.598 [0.570, 0.626] against OpenSpiel's simple bot.
+    docs/game-ai.md holds every run, the screens of the options that are off
+    (``safety``, ``safe_rollouts``, the particle filter, ``proposals``) and the decision
+    study of the settings.
     """
 
     name = "pimc"
