@@ -209,7 +209,7 @@ class PIMCBot:
     (default :data:`GIN_WORK`; 0: no cap) — a cap on the largest decisions' CPU that,
     unlike ``time_limit``, does not depend on the clock; ``follow``: at gin's mask search,
     a take is also searched followed by each of this many discards other than greedy's
-    (:meth:`_follow_ups`; default 3; 0: the take followed by greedy's discard alone), and
+    (:meth:`_follow_ups`; 0, the default: the take followed by greedy's discard alone), and
     a take chosen for its planned discard makes that discard the choice to beat at the
     next decision; ``reseed``: each decision's search seeded from ``seed`` and the bot's
     view of the game's history (:meth:`_reseeded`; off by default), so that a decision
@@ -222,9 +222,10 @@ class PIMCBot:
     played twice with the seats swapped): the default on unseen deals 100600–100799, 400
     hands each, 0.595 [0.546, 0.642] against greedy and 0.584 [0.535, 0.631] against
     OpenSpiel's simple bot, 0.21 s a decision (the largest 0.58 s); over four deal sets,
-    1,600 hands each, 0.590 [0.566, 0.614] and 0.595 [0.571, 0.619]. With ``follow`` (the
-    default since stop 37), on three more unseen sets, 1,200 hands each, 0.573 [0.544,
-    0.600] against greedy and 0.598 [0.570, 0.626] against OpenSpiel's simple bot.
+    1,600 hands each, 0.590 [0.566, 0.614] and 0.595 [0.571, 0.619]. With ``follow=3``
+    (stop 37), on three more unseen sets, 1,200 hands each, 0.573 [0.544, 0.600] against
+    greedy and 0.598 [0.570, 0.626] against OpenSpiel's simple bot, and worse than the
+    default over 1,000 paired hands, so it is off.
     docs/game-ai.md holds every run, the screens of the options that are off
     (``safety``, ``safe_rollouts``, the particle filter, ``proposals``) and the decision
     study of the settings.
@@ -245,7 +246,7 @@ class PIMCBot:
                  eps: float = 0.05, tie: float = 0.5, tries: int = 4,
                  safety: float = 0.0, danger_samples: int = 100,
                  safe_rollouts: bool = False, max_work: int | None = None,
-                 follow: int = 3, reseed: bool = False):
+                 follow: int = 0, reseed: bool = False):
         _check_settings(locals())
         self.rng = random.Random(seed)
         self.time_limit = time_limit
