@@ -364,8 +364,7 @@ class PIMCBot:
         if take is None or state.phase not in ("draw", "first_upcard") or not state.pile:
             return []
         sim = self._gin_sim(state)
-        ko = state.kind_of
-        h = sum(1 << ko[c] for c in state.hands[state.current_player]) | 1 << ko[state.pile[-1]]
+        h = _hand_mask(state, state.current_player) | 1 << state.kind_of[state.pile[-1]]
         greedy_card = sim.discard(h)[0]
         leaves = sorted(sim._leaves(h, h ^ 1 << greedy_card))
         if not leaves:
@@ -380,8 +379,7 @@ class PIMCBot:
         plan, self._plan = self._plan, None
         if plan is None or state.phase != "discard":
             return None
-        ko = state.kind_of
-        if sum(1 << ko[c] for c in state.hands[state.current_player]) != plan[0]:
+        if _hand_mask(state, state.current_player) != plan[0]:
             return None
         return next((a for a in cands if str(a) == plan[1]), None)
 
@@ -461,9 +459,7 @@ class PIMCBot:
         opp = 1 - me
         obs, early, known, unseen = self._gin_info(state, me)
         ko = state.kind_of
-        mine = 0
-        for c in state.hands[me]:
-            mine |= 1 << ko[c]
+        mine = _hand_mask(state, me)
         kmask = 0
         for k in known:
             kmask |= 1 << k
@@ -1098,6 +1094,12 @@ class PIMCBot:
 
 
 # ---------------------------------------------------------------------- fast gin rollouts
+def _hand_mask(state, p: int) -> int:
+    """Seat ``p``'s hand as a mask of card kinds (bit ``k`` for kind ``k``)."""
+    ko = state.kind_of
+    return sum(1 << ko[c] for c in state.hands[p])
+
+
 class _Then:
     """A take and the discard planned after it (``then``), searched as one candidate; its
     string is the move :meth:`GinSim.play_move` plays (``take;discard 7H``)."""
