@@ -4,12 +4,17 @@ an inherited key's error located in the child; the first run of ``simulate``."""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
 
+import pytest
 
+import meldkit
 from meldkit import check_pack
+from meldkit._pack_limits import AT_LEAST, AT_MOST
+from meldkit._schema import RulePackSpec, pack_leaves
 from meldkit.cli import main
 from meldkit.schema_docs import (
     DEFAULT_SCHEMA_URL,
@@ -21,6 +26,14 @@ from meldkit.schema_docs import (
 )
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def check_pack_text(text: str) -> list:
+    try:
+        meldkit.load_pack_text(text, "house.yaml")
+    except meldkit.RulePackError as exc:
+        return list(exc.problems)
+    return []
 
 
 def run(capsys, *argv):
@@ -135,6 +148,38 @@ def test_the_shipped_schema_file_is_the_schema_of_this_version():
     assert shipped.parent == ROOT / "src" / "meldkit" or shipped.is_file()
     assert shipped.read_text(encoding="utf-8") == schema_text(), (
         "stale: run meldkit schema --out src/meldkit/rulepack.schema.json")
+
+
+@pytest.mark.parametrize("word, bounds", [("minimum", AT_LEAST), ("maximum", AT_MOST)])
+def test_the_schema_carries_the_loaders_bounds_and_only_where_the_loader_applies_them(
+        word, bounds):
+    """An editor flags ``turn: {draw: 0}`` as the loader does: each bounded key carries the
+    loader's bound, one past it is refused at the key, the bound itself is not; and the
+    section holding it is named at that path only, so the bound cannot leak to a twin."""
+    schema = json_schema()
+    for path, bound in bounds:
+        node = schema
+        for name in path[:-1]:
+            ref = node["properties"][name]
+            ref = ref.get("$ref") or next(a["$ref"] for a in ref["anyOf"] if "$ref" in a)
+            node = schema["$defs"][ref.rpartition("/")[2]]
+        assert node["properties"][path[-1]][word] == bound, path
+        where = ".".join(path[:-1])
+        assert [p for p, f in pack_leaves() if p.rpartition(".")[0] == where], where
+        owner = type(functools.reduce(getattr, path[:-1], RulePackSpec()))
+        assert [p for p, f in pack_leaves() if f.name == path[-1]
+                and type(functools.reduce(getattr, p.split(".")[:-1], RulePackSpec()))
+                is owner] == [".".join(path)], path
+        key = ".".join(path)
+        past = bound - 1 if word == "minimum" else bound + 1
+        text = "extends: gin_rummy\n" + "".join(
+            f"{'  ' * i}{name}:\n" for i, name in enumerate(path[:-1])
+        ) + f"{'  ' * (len(path) - 1)}{path[-1]}: {{}}\n"
+        messages = {v: [p.message for p in check_pack_text(text.format(v)) if p.path == key]
+                    for v in (past, bound)}
+        side = "least" if word == "minimum" else "most"
+        assert any(f"at {side} {bound}, got {past}" in m for m in messages[past]), (key, messages)
+        assert not any(f"at {side} {bound}" in m for m in messages[bound]), (key, messages)
 
 
 def test_meldkit_schema_path_names_the_shipped_file(capsys):

@@ -565,7 +565,7 @@ def test_counts_that_must_be_positive_are_all_reported(tmp_path: Path) -> None:
     text = "extends: pony_tail\ndeal:\n  hand: 0\nturn:\n  draw: 0\nmelds:\n  min_size: 0\n"
     path = write(tmp_path, "c.yaml", text)
     assert problem_at(path, "deal.hand") == f"{path}:3:3: deal.hand: expected at least 1, got 0"
-    assert problem_at(path, "turn.draw") == f"{path}:5:3: turn.draw: expected at least 1, got 0"
+    assert problem_at(path, "turn.draw") == f"{path}:5:3: turn.draw: expected null or at least 1, got 0"
     assert "expected at least 1, got 0" in problem_at(path, "melds.min_size")
 
 
@@ -760,3 +760,12 @@ def test_rule_pack_record_shows_name_source_and_digest() -> None:
     assert isinstance(pack, RulePack)
     assert repr(pack).startswith("RulePack(name='pony_tail', source=")
     assert pack.raw["deck"] == {"decks": 6, "jokers_per_deck": 2}
+
+
+def test_a_problem_two_checks_find_is_reported_once() -> None:
+    """``game.target: 0`` in a knocking pack broke both the bounds every pack has and the
+    knock kernel's own check: one problem, once."""
+    with pytest.raises(RulePackError) as exc:
+        load_pack_text("extends: gin_rummy\ngame: {target: 0}\n", "house.yaml")
+    assert [str(p) for p in exc.value.problems] == [
+        "house.yaml:2:8: game.target: expected at least 1, got 0"]

@@ -56,6 +56,7 @@ from meldkit._errors import SHOWN_CHARS, PackProblem, PluginError, RulePackError
 from meldkit._errors import quoted as _quote
 from meldkit._pack import RulePack  # re-exported: meldkit._loader.RulePack
 from meldkit._pack_limits import (
+    AT_LEAST,
     MAX_CARD_VALUE,
     MAX_EXTENDS,
     Refused,
@@ -75,6 +76,7 @@ from meldkit._schema import (
     TABLE,
     RulePackSpec,
     inert_value,
+    pack_leaves,
 )
 from meldkit.saves import MAX_DROP_PENALTY, MAX_PACK_NAME
 
@@ -693,7 +695,9 @@ class _Problems:
             loc = _locate(self.doc, path)
         if self.inherited_at_child and len(self.doc.labels) > 1:
             loc, message = self._at_child(loc, path, related, message)
-        self.found.append(_problem(loc, _path_text(path, self.doc.data), message, suggestion))
+        problem = _problem(loc, _path_text(path, self.doc.data), message, suggestion)
+        if problem not in self.found:  # two checks that agree are one problem
+            self.found.append(problem)
 
     inherited_at_child = False
     """Set while the checks for meaning run: a problem with an inherited key is then
@@ -745,26 +749,14 @@ _SELECTOR_LISTS: tuple[KeyPath, ...] = (
     ("deal", "high_card_order"),
 )
 _SELECTOR_KEYS: tuple[KeyPath, ...] = (("cards", "values"), ("scoring", "reserve_values"))
-_AT_LEAST: tuple[tuple[KeyPath, int], ...] = (
-    (("deck", "jokers_per_deck"), 0),
-    (("deck", "jokers"), 0),
-    (("pile", "buy_limit"), 0),
-    (("pile", "buy_penalty"), 0),
-    (("players", "min"), 2),  # a hand ends when fewer than two players are left in it
-    (("deal", "hand"), 1),
-    (("deal", "reserve"), 0),
-    (("turn", "draw"), 1),
-    (("melds", "min_size"), 1),
-    (("melds", "min_naturals"), 0),
-    (("melds", "max_wilds"), 0),
-    (("books", "size"), 1),
-    (("going_out", "min_books"), 0),
-    (("scoring", "bonus", "set_size"), 0),
-    (("game", "target"), 1),
-)
 _DECK_SIZE = 52
 _MAX_PLAYERS = 64
 """Most seats a pack may declare; also bounds the per-player-count checks."""
+
+
+def _optional_key(path: KeyPath) -> bool:
+    """Whether a key may be null (its default is)."""
+    return dict(pack_leaves())[".".join(path)].default is None
 
 
 def _get(spec: Any, path: KeyPath) -> Any:
@@ -994,10 +986,11 @@ class _Checker:
             )
 
     def lower_bounds(self) -> None:
-        for path, least in _AT_LEAST:
+        for path, least in AT_LEAST:
             value = _get(self.spec, path)
             if value is not None and value < least:
-                self.add(path, f"expected at least {least}, got {value}")
+                null = "null or " if _optional_key(path) else ""
+                self.add(path, f"expected {null}at least {least}, got {value}")
 
     def _selector_ok(self, path: KeyPath, selector: str) -> bool:
         try:
@@ -1606,11 +1599,6 @@ class _Checker:
         for i, minimum in enumerate(im.by_hand):
             if minimum < 0:
                 self.add(("initial_meld", "by_hand", i), f"expected at least 0, got {minimum}")
-        if pile.take_count is not None and pile.take_count < 1:
-            self.add(("pile", "take_count"), f"expected null or at least 1, got "
-                     f"{pile.take_count}")
-        if game.hands is not None and game.hands < 1:
-            self.add(("game", "hands"), f"expected null or at least 1, got {game.hands}")
         locs = self.problems.doc.locs
         if game.eliminate_above is not None:
             if game.winner != "lowest":

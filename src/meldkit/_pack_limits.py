@@ -368,6 +368,27 @@ bounds (:data:`meldkit.saves.MAX_SCORE`)."""
 MAX_WILD_MIXES = 2_000
 """Most mixes of wild ranks a meld may hold (the count grows as C(w + k, w) with ``w``
 wild ranks and melds of up to ``k`` wild cards; Pony Tail has 35)."""
+AT_LEAST: tuple[tuple[tuple[str, ...], int], ...] = (
+    (("deck", "jokers_per_deck"), 0),
+    (("deck", "jokers"), 0),
+    (("pile", "buy_limit"), 0),
+    (("pile", "buy_penalty"), 0),
+    (("players", "min"), 2),  # a hand ends when fewer than two players are left in it
+    (("deal", "hand"), 1),
+    (("deal", "reserve"), 0),
+    (("turn", "draw"), 1),
+    (("melds", "min_size"), 1),
+    (("melds", "min_naturals"), 0),
+    (("melds", "max_wilds"), 0),
+    (("books", "size"), 1),
+    (("going_out", "min_books"), 0),
+    (("scoring", "bonus", "set_size"), 0),
+    (("game", "target"), 1),
+    (("game", "hands"), 1),
+    (("pile", "take_count"), 1),
+)
+"""Lower bounds on single keys (the loader's ``lower_bounds``); with :data:`AT_MOST`, the
+ranges :func:`meldkit.schema_docs.json_schema` publishes as ``minimum`` and ``maximum``."""
 AT_MOST: tuple[tuple[tuple[str, ...], int], ...] = (
     (("deck", "jokers_per_deck"), 100),
     (("deck", "jokers"), 1000),

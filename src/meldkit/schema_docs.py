@@ -29,6 +29,7 @@ from typing import Any, Literal
 
 import attrs
 
+from ._pack_limits import AT_LEAST, AT_MOST
 from ._schema import KEY_NEEDS, RulePackSpec, applies_to, owners_of
 
 __all__ = [
@@ -322,15 +323,20 @@ def json_schema(schema_id: str = DEFAULT_SCHEMA_URL) -> dict[str, Any]:
 
     Every key has its ``description`` and ``default``; ``Literal`` choices are ``enum``;
     every mapping refuses unknown keys (``additionalProperties: false``), as the loader
-    does.  It checks structure and types only: what the loader checks for meaning (card
-    selectors, deal arithmetic, contradictory settings) it reports with ``file:line:col``.
+    does; a number the loader bounds on its own in every pack (``turn.draw``,
+    ``game.target`` …: :data:`~meldkit._pack_limits.AT_LEAST` and
+    :data:`~meldkit._pack_limits.AT_MOST`) carries the same ``minimum`` and ``maximum``.
+    What the loader checks for meaning beyond that (card selectors, deal arithmetic,
+    contradictory settings) it reports with ``file:line:col``.
+
+    >>> json_schema()["$defs"]["TurnSpec"]["properties"]["draw"]["minimum"]
+    1
     """
-    root = _object_schema(RulePackSpec)
-    return {
+    schema = {
         "$schema": _JSON_SCHEMA_DIALECT,
         "$id": schema_id,
         "title": "meldkit rule pack",
-        **root,
+        **_object_schema(RulePackSpec),
         "description": (
             "A meldkit rule pack: a YAML file that configures the rummy-family kernel into one "
             "game. Every key is optional; a pack may `extends:` another and override only "
@@ -338,6 +344,21 @@ def json_schema(schema_id: str = DEFAULT_SCHEMA_URL) -> dict[str, Any]:
         ),
         "$defs": {cls.__name__: _object_schema(cls) for cls in _schema_classes()[1:]},
     }
+    for paths, word in ((AT_LEAST, "minimum"), (AT_MOST, "maximum")):
+        for path, bound in paths:
+            _key_schema(schema, path)[word] = bound
+    return schema
+
+
+def _key_schema(schema: dict[str, Any], path: tuple[str, ...]) -> dict[str, Any]:
+    """The schema of the key at ``path`` (``("turn", "draw")``), following ``$ref``s."""
+    node = schema
+    for name in path:
+        node = node["properties"][name]
+        while "$ref" in node or "anyOf" in node:
+            ref = node.get("$ref") or next(a["$ref"] for a in node["anyOf"] if "$ref" in a)
+            node = schema["$defs"][ref.rpartition("/")[2]]
+    return node
 
 
 def schema_text() -> str:

@@ -173,8 +173,6 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
             related=(("deal", "upcard"),))
 
     game = spec.game
-    if game.target < 1:
-        add(("game", "target"), f"expected at least 1, got {game.target}")
     if style == "penalty" and game.winner != "lowest":
         add(("game", "winner"), "highest, but with penalty scoring totals only grow by the "
             "cards left in hand: the lowest total wins (game.winner: lowest)",
