@@ -49,7 +49,7 @@ dropped when they hold a card the bot has since seen.  It picks better moves on 
 of greedy self-play judged with the opponent's true hand (``benchmarks/pimc_oracle.py``:
 +0.013 a decision over greedy's choice with 5000 particles, ``confidence=0.5`` and
 0.15 s, against +0.007 for the default at 0.15 s) but played worse in matches (0.496
-against greedy over 400 hands, where the default scores 0.555); see docs/game-ai.md.
+against greedy over 400 hands, where the default scores 0.555); see docs/pimc-record.md.
 
 >>> import meldkit
 >>> from meldkit.pimc import PIMCBot
@@ -227,7 +227,7 @@ class PIMCBot:
     greedy and 0.598 [0.570, 0.626] against OpenSpiel's simple bot, and worse than the
     default over 1,000 paired hands, so it is off (it values the take with its best
     discard but the stock draw with greedy's, so it takes too often).
-    docs/game-ai.md holds every run, the screens of the options that are off
+    docs/pimc-record.md holds every run, the screens of the options that are off
     (``safety``, ``safe_rollouts``, the particle filter, ``proposals``) and the decision
     study of the settings.
     """
