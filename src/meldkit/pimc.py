@@ -225,8 +225,8 @@ class PIMCBot:
     1,600 hands each, 0.590 [0.566, 0.614] and 0.595 [0.571, 0.619]. With ``follow=3``
     (stop 37), on three more unseen sets, 1,200 hands each, 0.573 [0.544, 0.600] against
     greedy and 0.598 [0.570, 0.626] against OpenSpiel's simple bot, and worse than the
-    default over 1,000 paired hands, so it is off (it values the take with its best
-    discard but the stock draw with greedy's, so it takes too often).
+    default over 1,000 paired hands, so it is off (it takes more often, partly because it
+    values the take with its best discard but the stock draw with greedy's).
     docs/pimc-record.md holds every run, the screens of the options that are off
     (``safety``, ``safe_rollouts``, the particle filter, ``proposals``) and the decision
     study of the settings.
