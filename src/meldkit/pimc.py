@@ -219,10 +219,10 @@ class PIMCBot:
     shorten the search.
 
     Strength (``benchmarks/strength.py``, gin, every hand refereed by OpenSpiel, deals
-    played twice with the seats swapped): the default on unseen deals 100600–100799, 400
-    hands each, 0.595 [0.546, 0.642] against greedy and 0.584 [0.535, 0.631] against
-    OpenSpiel's simple bot, 0.21 s a decision (the largest 0.58 s); over four deal sets,
-    1,600 hands each, 0.590 [0.566, 0.614] and 0.595 [0.571, 0.619]. With ``follow=3``
+    played twice with the seats swapped, each deal set chosen before play): the default
+    over nine sets against greedy, 3,600 hands, 0.584 [0.567, 0.599], and over seven
+    against OpenSpiel's simple bot, 2,800 hands, 0.597 [0.578, 0.615], at 0.16–0.27 s a
+    decision (the largest 0.58 s). With ``follow=3``
     (stop 37), on three more unseen sets, 1,200 hands each, 0.573 [0.544, 0.600] against
     greedy and 0.598 [0.570, 0.626] against OpenSpiel's simple bot, and worse than the
     default over 1,000 paired hands, so it is off (it takes more often, partly because it
