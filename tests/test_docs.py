@@ -284,9 +284,12 @@ def test_the_json_schema_refuses_what_the_loader_refuses():
         "players": {"mx": 6},
         "deal": {"hand": "15", "upcard": "yes"},
         "pile": {"frozen_take_with": "natural_pairs"},
+        "turn": {"draw": 0},
+        "melds": {"min_size": 501},
     }
     paths = sorted(".".join(map(str, e.absolute_path)) for e in validator.iter_errors(bad))
-    assert paths == ["deal.hand", "deal.upcard", "pile.frozen_take_with", "players"]
+    assert paths == ["deal.hand", "deal.upcard", "melds.min_size", "pile.frozen_take_with",
+                     "players", "turn.draw"]
 
 
 def test_every_example_of_the_reference_fits_the_json_schema():
