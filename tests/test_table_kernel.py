@@ -420,7 +420,7 @@ def test_box_and_game_bonuses_are_added_when_the_game_ends():
     ("knock: {max_deadwood: 5000}\n", "knock.max_deadwood", "0 to 1000"),
     ("stock: {wall: -2}\n", "stock.wall", "at least 0"),
     ("melds:\n  kinds:\n    - {type: set, ace: high}\n", "melds.kinds[0].ace", "runs only"),
-    ("game: {hand_turn_limit: 0}\n", "game.hand_turn_limit", "1 to 100000"),
+    ("game: {hand_turn_limit: 0}\n", "game.hand_turn_limit", "expected null or at least 1, got 0"),
 ])
 def test_a_bad_table_key_is_refused_at_its_line(extra, where, says):
     parent = "gin_rummy" if extra.startswith(("knock", "stock", "cards")) else "rummy"

@@ -365,6 +365,8 @@ MAX_CARD_VALUE = 1_000_000
 """Most points a card may count for either way (``cards.values``; real games use at most
 a few hundred): with :data:`MAX_DECK_CARDS` cards, no total of cards outgrows a save's
 bounds (:data:`meldkit.saves.MAX_SCORE`)."""
+MAX_PLAYERS = 64
+"""Most seats a pack may declare; also bounds the per-player-count checks."""
 MAX_WILD_MIXES = 2_000
 """Most mixes of wild ranks a meld may hold (the count grows as C(w + k, w) with ``w``
 wild ranks and melds of up to ``k`` wild cards; Pony Tail has 35)."""
@@ -385,7 +387,12 @@ AT_LEAST: tuple[tuple[tuple[str, ...], int], ...] = (
     (("scoring", "bonus", "set_size"), 0),
     (("game", "target"), 1),
     (("game", "hands"), 1),
+    (("game", "hand_turn_limit"), 1),
     (("pile", "take_count"), 1),
+    (("stock", "wall"), 0),
+    (("melds", "lay_off", "max_per_end"), 0),
+    (("knock", "pile_take_limit"), 1),
+    (("knock", "returned_card_limit"), 1),
 )
 """Lower bounds on single keys (the loader's ``lower_bounds``); with :data:`AT_MOST`, the
 ranges :func:`meldkit.schema_docs.json_schema` publishes as ``minimum`` and ``maximum``."""
@@ -399,6 +406,8 @@ AT_MOST: tuple[tuple[tuple[str, ...], int], ...] = (
     (("melds", "max_wilds"), 500),
     (("books", "size"), 500),
     (("game", "target"), 10_000_000),
+    (("game", "hand_turn_limit"), 100_000),
+    (("players", "max"), MAX_PLAYERS),
 )
 """Upper bounds on single keys, far above any real game, so that no validated pack makes
 ``new_game`` or legal-action generation run out of memory or time."""
@@ -453,7 +462,13 @@ and the upcard), in packs of the canasta kernel: with less, a hand ends before a
 build an initial meld, so every hand ends idle (the bundled packs leave at least 10)."""
 
 
-def _get(spec, path):
+def key_value(spec, path: tuple[str, ...]):
+    """The value at a key path of a pack's spec.
+
+    >>> from meldkit._schema import RulePackSpec
+    >>> key_value(RulePackSpec(), ("turn", "draw")), key_value(RulePackSpec(), ("game", "target"))
+    (None, 5000)
+    """
     for name in path:
         spec = getattr(spec, name)
     return spec
@@ -470,7 +485,7 @@ def check_runnable(spec, add, player_counts, deck_size, own_deck: bool = False,
     engine plays (a plugin's engine, or table melds).
     """
     for path, most in AT_MOST:
-        value = _get(spec, path)
+        value = key_value(spec, path)
         if isinstance(value, int) and value > most:
             add(path, f"expected at most {most}, got {value}")
     most_draw = dict(AT_MOST)[("turn", "draw")]

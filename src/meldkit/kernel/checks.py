@@ -105,9 +105,6 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
     _check_reserves(spec, add)
     _check_turned(spec, add)
     _check_endless_takes(spec, add)
-    if melds.lay_off.max_per_end is not None and melds.lay_off.max_per_end < 0:
-        add(("melds", "lay_off", "max_per_end"),
-            f"expected null or at least 0, got {melds.lay_off.max_per_end}")
     if melds.lay_off.win_back:
         if melds.lay_off.onto == "none":
             add(("melds", "lay_off", "win_back"), "true, but lay_off.onto is none: a wild card "
@@ -160,10 +157,6 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
             "jokers included, at every table (give deck.decks: 1 with no decks_by_players or "
             "jokers, and cards.wild: [], or use best_discard)",
             related=(("deck",), ("cards", "wild")))
-    for key in ("pile_take_limit", "returned_card_limit"):
-        value = getattr(knock, key)
-        if value is not None and value < 1:
-            add(("knock", key), f"expected null or at least 1, got {value}")
     if (knock.from_upcard or knock.spade_upcard_doubles) and not spec.deal.upcard:
         key = "from_upcard" if knock.from_upcard else "spade_upcard_doubles"
         add(("knock", key), "needs an upcard, but deal.upcard is false",
@@ -190,8 +183,6 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
         if not 1 <= size <= 104:
             add(("deal", "hand_by_players"), f"{size} cards for {n} players: expected 1 to 104")
     wall = spec.stock.wall
-    if wall < 0:
-        add(("stock", "wall"), f"expected at least 0, got {wall}")
     for n in player_counts:
         size = deck_size(n)
         if size is None:
