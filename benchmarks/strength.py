@@ -22,6 +22,16 @@ Prints a Markdown table, one row per match: pairing, hands, won-tied-lost, score
 Wilson 95% interval, the bot's mean and largest CPU seconds per decision with a choice,
 and whether the row meets issue 22's bar (score at least 0.60 and the interval's lower end
 above 0.5).
+
+``--hands FILE`` keeps each hand's result; two tools read those files back::
+
+    python benchmarks/strength.py --pool set1.txt set2.txt ...    # the sets pooled
+    python benchmarks/strength.py --paired new.txt base.txt       # hand by hand
+
+``--pool`` prints one row per match kind over every hand of the files (a deal played in
+two files counts twice: pool only disjoint deal sets). ``--paired`` compares two runs on
+the same deals: the mean difference in hand score (won 1, tied 1/2, lost 0) over the hands
+both hold, its standard error, and how many hands went better, worse, or differ at all.
 """
 
 from __future__ import annotations
@@ -185,6 +195,67 @@ def match(kind: str, bot_name: str, deals: int, first: int, time_limit, log,
             "wall": time.perf_counter() - t0}
 
 
+def read_hands(path) -> dict:
+    """A ``--hands`` file as ``{(match, seed, swap): the bot's points}``."""
+    out = {}
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            fields = line.split()
+            if len(fields) != 4:
+                raise SystemExit(f"{path}:{n}: expected 'match seed swap points', got {line!r}")
+            kind, seed, swap, points = fields
+            out[(kind, int(seed), int(swap))] = float(points)
+    return out
+
+
+def hand_score(points: float) -> float:
+    """A hand's score for the bot: won 1, tied 1/2, lost 0."""
+    return 1.0 if points > 0 else 0.5 if points == 0 else 0.0
+
+
+def pool(paths) -> list[dict]:
+    """The hands of ``--hands`` files pooled, one summary per match kind.
+
+    >>> import tempfile, os
+    >>> d = tempfile.mkdtemp()
+    >>> for name, text in (("a", "gin-greedy 1 0 12.0\\ngin-greedy 1 1 -3.0\\n"),
+    ...                    ("b", "gin-greedy 2 0 0.0\\ngin-greedy 2 1 25.0\\n")):
+    ...     with open(os.path.join(d, name), "w") as f:
+    ...         _ = f.write(text)
+    >>> [(r["kind"], r["w"], r["t"], r["l"], r["score"])
+    ...  for r in pool([os.path.join(d, "a"), os.path.join(d, "b")])]
+    [('gin-greedy', 2, 1, 1, 0.625)]
+    """
+    tally: dict = {}
+    for path in paths:
+        for (kind, _, _), points in read_hands(path).items():
+            w, t, l = tally.get(kind, (0, 0, 0))
+            tally[kind] = (w + (points > 0), t + (points == 0), l + (points < 0))
+    rows = []
+    for kind, (w, t, l) in tally.items():
+        n = w + t + l
+        rows.append({"kind": kind, "hands": n, "w": w, "t": t, "l": l,
+                     "score": (w + t / 2) / n, "ci": wilson(w + t / 2, n)})
+    return rows
+
+
+def paired(new_path, base_path) -> dict:
+    """Two runs on the same deals, hand by hand: the mean difference in hand score (new less
+    base) over the hands both hold, its standard error, and the counts of hands that went
+    better, worse, or differ in points at all."""
+    new, base = read_hands(new_path), read_hands(base_path)
+    both = sorted(new.keys() & base.keys())
+    if len(both) < 2:
+        raise SystemExit(f"{new_path} and {base_path} share {len(both)} hands: "
+                         "compare two runs on the same deals")
+    d = [hand_score(new[k]) - hand_score(base[k]) for k in both]
+    mean = sum(d) / len(d)
+    var = sum((x - mean) ** 2 for x in d) / (len(d) - 1)
+    return {"hands": len(both), "mean": mean, "se": (var / len(d)) ** 0.5,
+            "better": sum(x > 0 for x in d), "worse": sum(x < 0 for x in d),
+            "differ": sum(new[k] != base[k] for k in both)}
+
+
 PAIRINGS = {
     "gin-simple": "vs OpenSpiel's simple gin bot, gin_rummy",
     "gin-greedy": "vs meldkit greedy, gin_rummy",
@@ -205,13 +276,32 @@ def main(argv=None) -> int:
     ap.add_argument("--time-limit", type=float, default=None,
                     help="the bot's seconds per decision (default: the bot's own)")
     ap.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
-                    help="a setting of the bot, e.g. max_samples=40 (pimc: read as the setting's kind, "
-                         "a bad one refused: meldkit.pimc.parse_settings)")
+                    help="a setting of the bot, e.g. max_samples=40 (pimc: read as the "
+                         "setting's kind, a bad one refused: meldkit.pimc.parse_settings)")
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--hands", metavar="FILE", default=None,
                     help="write each hand's result (match, seed, swap, the bot's points) to FILE, "
                          "to compare two runs on the same deals hand by hand")
+    ap.add_argument("--pool", nargs="+", metavar="FILE",
+                    help="only: pool --hands files of disjoint deal sets, one row per match")
+    ap.add_argument("--paired", nargs=2, metavar=("NEW", "BASE"),
+                    help="only: compare two --hands files of the same deals, hand by hand")
     args = ap.parse_args(argv)
+    if args.pool:
+        print("| pooled | hands | won-tied-lost | score [95% interval] | bar |")
+        print("|---|---:|---|---|---|")
+        for r in pool(args.pool):
+            lo, hi = r["ci"]
+            bar = "met" if r["score"] >= 0.60 and lo > 0.5 else "not met"
+            print(f"| {PAIRINGS.get(r['kind'], r['kind'])} | {r['hands']} | "
+                  f"{r['w']}-{r['t']}-{r['l']} | {r['score']:.3f} [{lo:.3f}, {hi:.3f}] | {bar} |")
+        return 0
+    if args.paired:
+        r = paired(*args.paired)
+        print(f"{r['hands']} hands on the same deals: {r['mean']:+.3f} a hand (standard error "
+              f"{r['se']:.3f}), {r['better']} better, {r['worse']} worse, "
+              f"{r['differ']} differ in points")
+        return 0
     hands_out = open(args.hands, "w") if args.hands else None
     if args.bot == "pimc":  # each value read as its setting's kind, a bad one refused
         from meldkit.pimc import parse_settings

@@ -727,3 +727,31 @@ def test_the_learned_hand_models_features_see_what_the_bot_sees():
         assert m == len(game.hands[1 - me]) - len(known)
         assert {len(r) for r in rows} == {len(X[0])}
         assert abs(sum(hm.probabilities(w, rows, m)) - m) < 1e-6
+
+
+def test_the_strength_benchmark_pools_deal_sets_and_pairs_two_runs(tmp_path, capsys):
+    """strength.py --pool and --paired read --hands files back: pooled tallies with their
+    Wilson interval, and the hand-by-hand difference of two runs on the same deals."""
+    import doctest
+
+    st = _benchmark("strength")
+    assert doctest.testmod(st).failed == 0
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("gin-greedy 7 0 12.0\ngin-greedy 7 1 -3.0\ngin-greedy 8 0 0.0\n"
+                 "gin-greedy 8 1 5.0\n")
+    b.write_text("gin-greedy 7 0 12.0\ngin-greedy 7 1 4.0\ngin-greedy 8 0 -2.0\n"
+                 "gin-greedy 8 1 -5.0\ngin-greedy 9 0 1.0\n")
+    r = st.paired(a, b)
+    # differences in hand score: 0, -1, +0.5, +1 over the four hands both hold
+    assert (r["hands"], r["better"], r["worse"], r["differ"]) == (4, 2, 1, 3)
+    assert r["mean"] == pytest.approx(0.125)
+    assert r["se"] == pytest.approx((sum((x - 0.125) ** 2 for x in (0, -1, 0.5, 1)) / 3 / 4) ** 0.5)
+    assert st.main(["--paired", str(a), str(b)]) == 0
+    assert capsys.readouterr().out.startswith("4 hands on the same deals: +0.125 a hand")
+    assert st.main(["--pool", str(a), str(b)]) == 0
+    out = capsys.readouterr().out
+    assert "| vs meldkit greedy, gin_rummy | 9 | 5-1-3 | 0.611" in out
+    bad = tmp_path / "bad.txt"
+    bad.write_text("gin-greedy 7 0\n")
+    with pytest.raises(SystemExit, match="bad.txt:1: expected 'match seed swap points'"):
+        st.read_hands(bad)
