@@ -198,13 +198,18 @@ def match(kind: str, bot_name: str, deals: int, first: int, time_limit, log,
 def read_hands(path) -> dict:
     """A ``--hands`` file as ``{(match, seed, swap): the bot's points}``."""
     out = {}
-    with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            fields = line.split()
-            if len(fields) != 4:
-                raise SystemExit(f"{path}:{n}: expected 'match seed swap points', got {line!r}")
-            kind, seed, swap, points = fields
-            out[(kind, int(seed), int(swap))] = float(points)
+    try:
+        with open(path, encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                fields = line.split()
+                try:
+                    kind, seed, swap, points = fields
+                    out[(kind, int(seed), int(swap))] = float(points)
+                except ValueError:
+                    raise SystemExit(f"{path}:{n}: expected 'match seed swap points', "
+                                     f"got {line!r}") from None
+    except OSError as exc:
+        raise SystemExit(f"{path}: cannot read it ({exc.strerror})") from None
     return out
 
 

@@ -752,6 +752,13 @@ def test_the_strength_benchmark_pools_deal_sets_and_pairs_two_runs(tmp_path, cap
     out = capsys.readouterr().out
     assert "| vs meldkit greedy, gin_rummy | 9 | 5-1-3 | 0.611" in out
     bad = tmp_path / "bad.txt"
-    bad.write_text("gin-greedy 7 0\n")
-    with pytest.raises(SystemExit, match="bad.txt:1: expected 'match seed swap points'"):
-        st.read_hands(bad)
+    for text in ("gin-greedy 7 0\n", "gin-greedy 7 0 many\n"):
+        bad.write_text(text)
+        with pytest.raises(SystemExit, match="bad.txt:1: expected 'match seed swap points'"):
+            st.read_hands(bad)
+    with pytest.raises(SystemExit, match="missing.txt: cannot read it"):
+        st.main(["--pool", str(tmp_path / "missing.txt")])
+    other = tmp_path / "other.txt"
+    other.write_text("gin-greedy 99 0 1.0\n")
+    with pytest.raises(SystemExit, match="share 0 hands: compare two runs on the same deals"):
+        st.main(["--paired", str(a), str(other)])
