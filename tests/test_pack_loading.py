@@ -769,3 +769,20 @@ def test_a_problem_two_checks_find_is_reported_once() -> None:
         load_pack_text("extends: gin_rummy\ngame: {target: 0}\n", "house.yaml")
     assert [str(p) for p in exc.value.problems] == [
         "house.yaml:2:8: game.target: expected at least 1, got 0"]
+
+
+@pytest.mark.parametrize("text, key, message", [
+    ("extends: buraco\nplayers: {counts: [4]}\n", "players.min",
+     "2, but players.counts allows only 4 players: a game of 2 could not be dealt "
+     "(write min: 4)"),
+    ("extends: classic_canasta\nplayers: {max: 7}\n", "players.max",
+     "7, but players.counts allows only 2, 3, 4, 6 players: a game of 7 could not be dealt "
+     "(write max: 6)"),
+])
+def test_the_fewest_and_most_players_are_counts_the_pack_allows(text, key, message) -> None:
+    """A pack whose players.min (or max) is not one of its players.counts validated, and
+    then a game at that count could not be dealt (found by the mutated-pack fuzz test)."""
+    with pytest.raises(RulePackError) as exc:
+        load_pack_text(text, "house.yaml")
+    (problem,) = exc.value.problems
+    assert problem.path == key and problem.message.startswith(message), problem

@@ -1488,6 +1488,14 @@ class _Checker:
             if n not in counts:
                 self.add(("players", "counts", i), f"{n} is outside players.min..max "
                          f"({counts.start}..{counts.stop - 1})", related=(("players",),))
+        listed = sorted(set(spec.players.counts) & set(counts))
+        for field in ("min", "max") if listed else ():
+            n = getattr(spec.players, field)
+            if n not in listed:
+                best = listed[0] if field == "min" else listed[-1]
+                self.add(("players", field), f"{n}, but players.counts allows only "
+                         f"{', '.join(map(str, listed))} players: a game of {n} could not be "
+                         f"dealt (write {field}: {best})", related=(("players", "counts"),))
         tables = (
             (("deck", "decks_by_players"), spec.deck.decks_by_players, 1, "decks"),
             (("deal", "hand_by_players"), spec.deal.hand_by_players, 1, "cards"),
