@@ -28,8 +28,8 @@ above 0.5).
     python benchmarks/strength.py --pool set1.txt set2.txt ...    # the sets pooled
     python benchmarks/strength.py --paired new.txt base.txt       # hand by hand
 
-``--pool`` prints one row per match kind over every hand of the files (a deal played in
-two files counts twice: pool only disjoint deal sets). ``--paired`` compares two runs on
+``--pool`` prints one row per match kind over every hand of the files (disjoint deal sets:
+a hand in two files is refused, as is a line that does not parse). ``--paired`` compares two runs on
 the same deals: the mean difference in hand score (won 1, tied 1/2, lost 0) over the hands
 both hold, its standard error, and how many hands went better, worse, or differ at all.
 """
@@ -37,6 +37,7 @@ both hold, its standard error, and how many hands went better, worse, or differ 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
 import time
@@ -189,8 +190,7 @@ def match(kind: str, bot_name: str, deals: int, first: int, time_limit, log,
     n = w + t + l
     secs = sum(b.seconds for b in timers)
     dec = sum(b.decisions for b in timers)
-    return {"kind": kind, "hands": n, "w": w, "t": t, "l": l, "score": (w + t / 2) / n,
-            "ci": wilson(w + t / 2, n), "per": secs / max(1, dec),
+    return {**tally(kind, w, t, l), "per": secs / max(1, dec),
             "worst": max((b.worst for b in timers), default=0.0),
             "wall": time.perf_counter() - t0}
 
@@ -204,13 +204,31 @@ def read_hands(path) -> dict:
                 fields = line.split()
                 try:
                     kind, seed, swap, points = fields
-                    out[(kind, int(seed), int(swap))] = float(points)
+                    key, value = (kind, int(seed), int(swap)), float(points)
+                    if not math.isfinite(value):
+                        raise ValueError(points)
                 except ValueError:
                     raise SystemExit(f"{path}:{n}: expected 'match seed swap points', "
                                      f"got {line!r}") from None
+                if key in out:
+                    raise SystemExit(f"{path}:{n}: {kind} deal {seed} seat swap {swap} is "
+                                     "already in the file")
+                out[key] = value
     except OSError as exc:
         raise SystemExit(f"{path}: cannot read it ({exc.strerror})") from None
     return out
+
+
+def tally(kind: str, w: int, t: int, l: int) -> dict:
+    """A match's won-tied-lost as a row: hands, score (a tie counts half), Wilson interval."""
+    n = w + t + l
+    return {"kind": kind, "hands": n, "w": w, "t": t, "l": l, "score": (w + t / 2) / n,
+            "ci": wilson(w + t / 2, n)}
+
+
+def bar(row: dict) -> str:
+    """Issue 22's bar for a row: a score of at least 0.60 and the interval above 0.5."""
+    return "met" if row["score"] >= 0.60 and row["ci"][0] > 0.5 else "not met"
 
 
 def hand_score(points: float) -> float:
@@ -231,17 +249,17 @@ def pool(paths) -> list[dict]:
     ...  for r in pool([os.path.join(d, "a"), os.path.join(d, "b")])]
     [('gin-greedy', 2, 1, 1, 0.625)]
     """
-    tally: dict = {}
+    counts: dict = {}
+    seen: dict = {}
     for path in paths:
-        for (kind, _, _), points in read_hands(path).items():
-            w, t, l = tally.get(kind, (0, 0, 0))
-            tally[kind] = (w + (points > 0), t + (points == 0), l + (points < 0))
-    rows = []
-    for kind, (w, t, l) in tally.items():
-        n = w + t + l
-        rows.append({"kind": kind, "hands": n, "w": w, "t": t, "l": l,
-                     "score": (w + t / 2) / n, "ci": wilson(w + t / 2, n)})
-    return rows
+        for key, points in read_hands(path).items():
+            if key in seen:
+                raise SystemExit(f"{path}: {key[0]} deal {key[1]} seat swap {key[2]} is also in "
+                                 f"{seen[key]}: pool disjoint deal sets only")
+            seen[key] = path
+            w, t, l = counts.get(key[0], (0, 0, 0))
+            counts[key[0]] = (w + (points > 0), t + (points == 0), l + (points < 0))
+    return [tally(kind, *wtl) for kind, wtl in counts.items()]
 
 
 def paired(new_path, base_path) -> dict:
@@ -297,9 +315,9 @@ def main(argv=None) -> int:
         print("|---|---:|---|---|---|")
         for r in pool(args.pool):
             lo, hi = r["ci"]
-            bar = "met" if r["score"] >= 0.60 and lo > 0.5 else "not met"
             print(f"| {PAIRINGS.get(r['kind'], r['kind'])} | {r['hands']} | "
-                  f"{r['w']}-{r['t']}-{r['l']} | {r['score']:.3f} [{lo:.3f}, {hi:.3f}] | {bar} |")
+                  f"{r['w']}-{r['t']}-{r['l']} | {r['score']:.3f} [{lo:.3f}, {hi:.3f}] | "
+                  f"{bar(r)} |")
         return 0
     if args.paired:
         r = paired(*args.paired)
@@ -325,10 +343,9 @@ def main(argv=None) -> int:
                   hands_out)
         rows.append(r)
         lo, hi = r["ci"]
-        bar = "met" if r["score"] >= 0.60 and lo > 0.5 else "not met"
         print(f"| {args.bot} {PAIRINGS[kind]} | {r['hands']} | {r['w']}-{r['t']}-{r['l']} | "
               f"{r['score']:.3f} [{lo:.3f}, {hi:.3f}] | {r['per']:.3f} (max {r['worst']:.2f}) | "
-              f"{bar} |", flush=True)
+              f"{bar(r)} |", flush=True)
     return 0
 
 

@@ -748,14 +748,23 @@ def test_the_strength_benchmark_pools_deal_sets_and_pairs_two_runs(tmp_path, cap
     assert r["se"] == pytest.approx((sum((x - 0.125) ** 2 for x in (0, -1, 0.5, 1)) / 3 / 4) ** 0.5)
     assert st.main(["--paired", str(a), str(b)]) == 0
     assert capsys.readouterr().out.startswith("4 hands on the same deals: +0.125 a hand")
-    assert st.main(["--pool", str(a), str(b)]) == 0
+    c = tmp_path / "c.txt"
+    c.write_text("gin-greedy 9 0 1.0\ngin-greedy 9 1 -1.0\ngin-simple 9 0 0.0\n")
+    assert st.main(["--pool", str(a), str(c)]) == 0
     out = capsys.readouterr().out
-    assert "| vs meldkit greedy, gin_rummy | 9 | 5-1-3 | 0.611" in out
+    assert "| vs meldkit greedy, gin_rummy | 6 | 3-1-2 | 0.583" in out
+    assert "| vs OpenSpiel's simple gin bot, gin_rummy | 1 | 0-1-0 | 0.500" in out
+    with pytest.raises(SystemExit, match="b.txt: gin-greedy deal 7 seat swap 0 is also in "
+                                         ".*a.txt: pool disjoint deal sets only"):
+        st.main(["--pool", str(a), str(b)])
     bad = tmp_path / "bad.txt"
-    for text in ("gin-greedy 7 0\n", "gin-greedy 7 0 many\n"):
+    for text in ("gin-greedy 7 0\n", "gin-greedy 7 0 many\n", "gin-greedy 7 0 nan\n"):
         bad.write_text(text)
         with pytest.raises(SystemExit, match="bad.txt:1: expected 'match seed swap points'"):
             st.read_hands(bad)
+    bad.write_text("gin-greedy 7 0 1.0\ngin-greedy 7 0 -2.0\n")
+    with pytest.raises(SystemExit, match="bad.txt:2: gin-greedy deal 7 seat swap 0 is already"):
+        st.read_hands(bad)
     with pytest.raises(SystemExit, match="missing.txt: cannot read it"):
         st.main(["--pool", str(tmp_path / "missing.txt")])
     other = tmp_path / "other.txt"
