@@ -29,7 +29,8 @@ def _bounded(seconds: float, body):
     time (a body that waits instead of working does not hang the run).  The garbage that
     earlier tests in this process left is collected first, and the collector paused while
     the body runs, so that the bound times the body's own work, not a full collection of
-    a long-lived test worker's heap (a view of 0.03 s once ran past 0.25 s in a CI run, most likely so)."""
+    a long-lived test worker's heap (a view of 0.03 s once ran past 0.25 s in a CI run,
+    most likely so)."""
 
     def alarm(signum, frame):
         raise _TooSlow(f"still running after {seconds:g} s")
