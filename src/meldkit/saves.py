@@ -29,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import math
 import sys
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -109,7 +110,7 @@ def json_data(value: Any, path: str, max_depth: int = MAX_DEPTH) -> Any:
         elif isinstance(v, list):
             stack.extend((item, f"{where}[{i}]", depth + 1) for i, item in enumerate(v))
         elif isinstance(v, float):
-            if v != v or v in (float("inf"), float("-inf")):
+            if not math.isfinite(v):
                 raise bad(where, f"{v!r} is not a number a save may hold")
         elif v is not None and not isinstance(v, (str, int, bool)):
             raise bad(where, f"{type(v).__name__} is not JSON data")
