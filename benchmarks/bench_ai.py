@@ -8,7 +8,9 @@ The fast-path section (issue 22, item 5; ``--only fast``) times, per pack:
 * **object vs id path**: one decision of random self-play through ``legal_actions()`` +
   ``apply(action)`` and through ``legal_ids()`` + ``apply(int)``, the same games (the same
   choices) both ways, whole random games (each played once untimed first: both ways then
-  find the kernel's memos equally warm);
+  find the kernel's memos equally warm); the id/object column is the median over every
+  game of that game's ratio, the two plays back to back (a burst of load on the shared
+  machine spoils one game's ratio, where it could tip a whole run's);
 * **information_state vs observation**: ``information_state(p)`` and ``observation(p)`` for
   the player to move at every decision of random games (as an RL loop calls them), per call;
 * **undo mid-hand**: at a position 40 decisions in, ``apply(a); undo()`` repeated: the
@@ -119,13 +121,17 @@ def play_decisions(pack: str, players: int, seed: int, by_id: bool, limit: int) 
     return clock() - t, n
 
 
-def decision_paths(pack: str, players: int, runs: int, games: int) -> tuple[float, float]:
-    """Median µs per decision of the object path and of the id path.  Each game is played
-    once untimed first, so both timed plays find the kernel's memos (meld lists, deadwood)
-    as warm: whichever came first would otherwise pay their misses (up to half the work of
-    a contract rummy game)."""
+def decision_paths(pack: str, players: int, runs: int, games: int
+                   ) -> tuple[float, float, float]:
+    """Median µs per decision of the object path and of the id path, and the median over
+    every game of its id/object ratio (the same game played both ways, back to back: a
+    burst of load on a shared machine spoils one game's ratio, not a run's).  Each game is
+    played once untimed first, so both timed plays find the kernel's memos (meld lists,
+    deadwood) as warm: whichever came first would otherwise pay their misses (up to half
+    the work of a contract rummy game)."""
     obj: list[float] = []
     ids: list[float] = []
+    ratios: list[float] = []
     play_decisions(pack, players, 0, True, 1)  # the action space, built once
     for r in range(runs):
         spent = {False: 0.0, True: 0.0}
@@ -133,13 +139,17 @@ def decision_paths(pack: str, players: int, runs: int, games: int) -> tuple[floa
         for k in range(games):
             play_decisions(pack, players, 1000 * r + k, False, 400)  # warms the memos
             order = (False, True) if (r + k) % 2 == 0 else (True, False)
+            one = {}
             for by_id in order:
                 t, n = play_decisions(pack, players, 1000 * r + k, by_id, 400)
                 spent[by_id] += t
                 count[by_id] += n
+                one[by_id] = t
+            if one[False] > 0:
+                ratios.append(one[True] / one[False])
         obj.append(spent[False] / count[False] * 1e6)
         ids.append(spent[True] / count[True] * 1e6)
-    return statistics.median(obj), statistics.median(ids)
+    return statistics.median(obj), statistics.median(ids), statistics.median(ratios)
 
 
 def infostate_vs_observation(pack: str, players: int, runs: int, decisions: int
@@ -260,11 +270,12 @@ def fast_paths(args, parts: set[str]) -> None:
               f"{'info/obs':>10}{'undo cold':>11}{'undo warm':>11}")
     nan = float("nan")
     for pack, n in packs if parts & {"ids", "obs"} else ():
-        o, i = decision_paths(pack, n, runs, args.games) if "ids" in parts else (nan, nan)
+        o, i, ratio = decision_paths(pack, n, runs, args.games) if "ids" in parts \
+            else (nan, nan, nan)
         info, obs = infostate_vs_observation(pack, n, runs, args.decisions) \
             if "obs" in parts else (nan, nan)
         cold, warm = undo_mid_hand(pack, n, runs) if "obs" in parts else (nan, nan)
-        print(f"{pack:<16}{o:>9.1f}{i:>9.1f}{i / o:>7.2f}x{info:>11.1f}{obs:>9.1f}"
+        print(f"{pack:<16}{o:>9.1f}{i:>9.1f}{ratio:>7.2f}x{info:>11.1f}{obs:>9.1f}"
               f"{info / obs:>9.1f}x{cold:>11.1f}{warm:>11.1f}", flush=True)
     if "pz" not in parts:
         return
