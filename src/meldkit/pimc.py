@@ -220,8 +220,8 @@ class PIMCBot:
 
     Strength (``benchmarks/strength.py``, gin, every hand refereed by OpenSpiel, deals
     played twice with the seats swapped, each deal set chosen before play): the default
-    over ten sets against greedy, 4,000 hands, 0.581 [0.566, 0.596], and over eight
-    against OpenSpiel's simple bot, 3,200 hands, 0.594 [0.577, 0.611], at 0.15–0.27 s a
+    over eleven sets against greedy, 4,400 hands, 0.579 [0.564, 0.593], and over nine
+    against OpenSpiel's simple bot, 3,600 hands, 0.594 [0.578, 0.610], at 0.15–0.27 s a
     decision (the largest 0.58 s). With ``follow=3``
     (stop 37), on three more unseen sets, 1,200 hands each, 0.573 [0.544, 0.600] against
     greedy and 0.598 [0.570, 0.626] against OpenSpiel's simple bot, and worse than the
