@@ -149,7 +149,8 @@ def decision_paths(pack: str, players: int, runs: int, games: int
                 ratios.append(one[True] / one[False])
         obj.append(spent[False] / count[False] * 1e6)
         ids.append(spent[True] / count[True] * 1e6)
-    return statistics.median(obj), statistics.median(ids), statistics.median(ratios)
+    ratio = statistics.median(ratios) if ratios else float("nan")
+    return statistics.median(obj), statistics.median(ids), ratio
 
 
 def infostate_vs_observation(pack: str, players: int, runs: int, decisions: int
