@@ -786,3 +786,4 @@ def test_the_fewest_and_most_players_are_counts_the_pack_allows(text, key, messa
         load_pack_text(text, "house.yaml")
     (problem,) = exc.value.problems
     assert problem.path == key and problem.message.startswith(message), problem
+    assert str(problem).startswith(f"house.yaml:2:11: {key}: "), problem  # where it was written
