@@ -37,11 +37,13 @@ def _bounded(seconds: float, body):
 
     gc.collect()
     was_enabled = gc.isenabled()
-    gc.disable()
-    old = {sig: signal.signal(sig, alarm) for sig in (signal.SIGPROF, signal.SIGALRM)}
-    signal.setitimer(signal.ITIMER_PROF, seconds)
-    signal.setitimer(signal.ITIMER_REAL, 10 * seconds)
+    old = {}
     try:
+        gc.disable()
+        for sig in (signal.SIGPROF, signal.SIGALRM):
+            old[sig] = signal.signal(sig, alarm)
+        signal.setitimer(signal.ITIMER_PROF, seconds)
+        signal.setitimer(signal.ITIMER_REAL, 10 * seconds)
         return body()
     except _TooSlow:
         pass  # raised again below: the frames the alarm cut into make a traceback that

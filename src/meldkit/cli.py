@@ -1055,7 +1055,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         try:
             g.apply(move)
         except MeldkitError as e:
-            raise _ReplayError(f"action {i} ({move!r}) of the save cannot be replayed: {e}")
+            raise _ReplayError(
+                f"action {i} ({move!r}) of the save cannot be replayed: {e}") from e
         team = g.team_of[p] if p is not None else "?"
         out.write(f"{i:>5}  seat {p} (team {team})  {move}\n")
         if len(g.hand_results) > hands:
