@@ -150,7 +150,7 @@ def test_a_table_pack_whose_takes_meld_or_whose_hands_are_bounded_loads(extra):
 @pytest.mark.parametrize("text,where,says", [
     ("extends: rummy\nscoring:\n  items: [{item: held}]\n", "endless.yaml:3:3",
      "scoring.items: no item listed can give a side points"),
-    ("extends: classic_canasta\nscoring:\n  items: [{item: hand_cards}, {item: cap, most: 50}]\n",
+    ("extends: classic_canasta\nscoring:\n  items: [{item: hand_cards}, {item: multiply, when: out}]\n",
      "endless.yaml:3:3", "scoring.items: no item listed can give a side points"),
     ("extends: rummy\nscoring:\n  sheets:\n    - {name: a}\n"
      "    - {name: b, items: [{item: bonus, points: 0, when: out}]}\n", "endless.yaml:5:17",

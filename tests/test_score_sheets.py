@@ -284,7 +284,7 @@ def test_pay_is_checked_where_written():
     assert "pay.yaml:4:7: scoring.items[0]: item 'pay' needs stake" in text
     assert "scoring.items[1].per: expected one of hand, point, got 'card'" in text
     assert "scoring.items[1].between: expected one of winner, every_pair, got 'all'" in text
-    assert "scoring.items[2]: item 'cap' below a pay item" in text
+    assert "pay.yaml:6:7: scoring.items[2]: item 'cap' is no more" in text
     assert "item 'pay' raises the total of whoever is paid, but the lowest total wins" in \
         _refused("extends: contract_rummy\nscoring:\n  items:\n    - {item: penalty}\n"
                  "    - {item: pay, stake: 1}\n", "lowest.yaml")

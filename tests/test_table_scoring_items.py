@@ -76,7 +76,7 @@ def test_scoring_items_are_refused_where_no_item_runs_and_when_malformed():
     text = str(e.value)
     assert "items.yaml:2:" in text and "item 'laid' takes low_ace" in text
     assert ("with a name from winner_takes, penalty, laid, held, books, bonus, "
-            "reserve_untaken, cap, multiply, knock, pay, got 'booty'") in text
+            "reserve_untaken, multiply, knock, pay, got 'booty'") in text
     with pytest.raises(RulePackError, match="item 'held', but a knocking pack scores with "
                        "knock"):
         meldkit.load_pack_text("extends: gin_rummy\nscoring: {items: [{item: held}]}\n")
@@ -179,24 +179,59 @@ def test_the_rules_sheet_says_each_scoring_item_in_order():
             "hand in that one turn") in rules_sheet(_double())
 
 
-def test_cap_limits_what_a_player_loses_and_what_the_winner_collects():
-    capped = meldkit.load_pack_text(
-        "extends: rummy\nname: rummy_capped\nscoring:\n  items:\n    - {item: winner_takes}\n"
-        "    - {item: cap, most: 20}\n", filename="rummy_capped.yaml")
-    hands = ("2C 3C 4C 10H JH QH KH 9S 9D 9C", "KD QD JS QS KS 8D 9H 2S 3S 4H")
-    g = deal(*hands, upcard="5D", stock="6H", pack=capped)
-    for move in ("draw", "meld 2C 3C 4C", "meld 10H JH QH KH", "meld 9C 9D 9S"):
+CAPPED_HANDS = ("2C 3C 4C 10H JH QH KH 9S 9D 9C", "KD QD JS QS KS 8D 9H 2S 3S 4H")
+"""Seat 0 goes out in one turn; seat 1 is left holding far more than 20."""
+
+
+def _capped_hand(items: str, extra: str = ""):
+    pack = meldkit.load_pack_text(
+        f"extends: rummy\nname: rummy_capped\n{extra}\nscoring:\n{items}",
+        filename="rummy_capped.yaml")
+    g = deal(*CAPPED_HANDS, upcard="5D", stock="6H", pack=pack)
+    for move in ("draw", "meld 2C 3C 4C", "meld 10H JH QH KH", "meld 9C 9D 9S", "discard 6H"):
         g.apply(move)
-    g.apply("discard 6H")
+    assert GameState.from_json(g.to_json(), pack=pack) == g
     (hand,) = g.hand_results
-    held = hand.final.deadwood[1]
-    assert held > 20
+    assert hand.final.deadwood[1] > 20
+    return g, hand
+
+
+def test_a_capped_winner_takes_collects_at_most_the_cap_from_each_player():
+    g, hand = _capped_hand("  items: [{item: winner_takes, cap: 20}]\n")
     assert hand.net == (20, -20)
-    assert dict(hand.scores[1].items) == {"cap": held - 20}
-    assert dict(hand.scores[0].items) == {"cards_in_other_hands": held, "cap": 20 - held}
-    assert GameState.from_json(g.to_json(), pack=capped) == g
-    with pytest.raises(RulePackError, match=r"item 'cap' needs most"):
-        meldkit.load_pack_text("extends: rummy\nscoring: {items: [{item: cap}]}\n")
+    assert dict(hand.scores[0].items) == {"cards_in_other_hands": 20}
+    assert hand.scores[1].items == ()  # the loser's line counts nothing: the winner collects
+    assert g.scores == [20, 0]
+
+
+def test_a_capped_penalty_counts_at_most_the_cap_against_the_player():
+    g, hand = _capped_hand("  style: penalty\n  items: [{item: penalty, cap: 20}]\n",
+                           "game: {winner: lowest}")
+    assert dict(hand.scores[1].items) == {"cards_in_hand": 20}  # penalty points: 20, no more
+    assert hand.net == (0, -20)
+    assert g.scores == [0, 20]
+
+
+def test_a_capped_held_loses_at_most_the_cap_beside_what_was_laid():
+    g, hand = _capped_hand("  items: [{item: laid}, {item: held, cap: 20}]\n")
+    assert dict(hand.scores[1].items) == {"held": -20}
+    assert g.scores[1] == -20
+    uncapped = _capped_hand("  items: [{item: laid}, {item: held}]\n")[1]
+    assert uncapped.scores[0] == hand.scores[0]
+    assert dict(uncapped.scores[1].items)["held"] == -hand.final.deadwood[1]
+
+
+def test_the_retired_cap_item_is_refused_where_it_is_listed_with_what_to_write():
+    with pytest.raises(RulePackError) as e:
+        meldkit.load_pack_text("extends: rummy\nscoring:\n  items:\n    - {item: winner_takes}\n"
+                               "    - {item: cap, most: 20}\n", filename="capped.yaml")
+    text = str(e.value)
+    assert "capped.yaml:5:7: scoring.items[1]: item 'cap' is no more" in text
+    assert "{item: penalty, cap: 80}" in text
+    with pytest.raises(RulePackError, match=r"capped.yaml:2:32: scoring.items\[0\].cap: "
+                       r"expected null or an integer 0..100000, got -1"):
+        meldkit.load_pack_text("extends: rummy\nscoring: {items: [{item: held, cap: -1}, "
+                               "{item: laid}]}\n", filename="capped.yaml")
 
 
 def test_laid_wilds_as_card_counts_a_wild_card_as_the_card_it_stands_for():

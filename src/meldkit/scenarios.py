@@ -134,7 +134,7 @@ PILE_KEYS = ("top", "size", "frozen", "blocked")
 SCORE_ITEMS = ("books", "book_kinds", "melded_cards", "bonus_cards", "dead_cards",
                "hand_cards", "reserve_cards", "going_out", "adjustments", "total",
                # the labels of the table packs' items (scoring.items, the styles' presets)
-               "laid", "held", "cards_in_other_hands", "cards_in_hand", "cap", "out_at_once",
+               "laid", "held", "cards_in_other_hands", "cards_in_hand", "out_at_once",
                "deadwood", "gin", "big_gin", "undercut", "reserve_untaken", "payment")
 _LINE_FIELDS = ("books", "book_kinds", "melded_cards", "bonus_cards", "dead_cards",
                 "hand_cards", "reserve_cards", "going_out", "adjustments", "total")

@@ -423,8 +423,7 @@ def _check_sheets(spec: Any, add: Callable[..., None]) -> None:
             related=(("game", "eliminate_above"),))
 
 
-NO_GAIN_ITEMS = frozenset({"held", "hand_cards", "reserve_cards", "multiply", "cap",
-                           "game_end"})
+NO_GAIN_ITEMS = frozenset({"held", "hand_cards", "reserve_cards", "multiply", "game_end"})
 """Items that never raise a side's total: they take points away, scale or bound what the
 items above them gave, or pay the game's bonuses once it has ended."""
 
@@ -458,8 +457,8 @@ def _check_targets_reachable(spec: Any, add: Callable[..., None]) -> None:
     if not sheets:
         if not hand_gains:
             add(("scoring", "items"), "no item listed can give a side points (held, "
-                "hand_cards and reserve_cards take points away; multiply and cap scale what "
-                "is above them; a bonus of 0 or less, or for cards the deck lacks, adds "
+                "hand_cards and reserve_cards take points away; multiply scales what is "
+                "above it; a bonus of 0 or less, or for cards the deck lacks, adds "
                 "nothing), so no side reaches game.target and the game could only end as making no "
                 "progress: list an item that scores, or set game.hands",
                 related=(("game", "target"),))
@@ -479,6 +478,16 @@ def _check_targets_reachable(spec: Any, add: Callable[..., None]) -> None:
             related=(("game", "sheets_end"),))
 
 
+RETIRED_ITEMS = {
+    "cap": "is no more: it capped what the items above it had scored, and those count a "
+           "player's loss on different lines (the loser's own with held and penalty, the "
+           "winner's with winner_takes), so no one cap could be right for all; give the "
+           "item that counts the cards left its own cap instead, e.g. "
+           "{item: penalty, cap: 80} or {item: winner_takes, cap: 80}",
+}
+"""Items a pack could once list, and what to write instead."""
+
+
 def _check_entries(spec: Any, items: list, where: tuple, add: Callable[..., None]) -> None:
     """The entries of one list of items (``scoring.items``, or a sheet's) at ``where``."""
     from .scoring import ITEMS, KNOCK_ITEMS, RANK_SLOT_ITEMS, TABLE_ITEMS
@@ -489,16 +498,15 @@ def _check_entries(spec: Any, items: list, where: tuple, add: Callable[..., None
         add(where, "a knocking pack scores the knock (style knock): list "
             "{item: knock} once, its parameters from the knock keys",
             related=(("scoring", "style"),))
-    listed = [d.get("item") for d in items]
-    if "pay" in listed and "cap" in listed[listed.index("pay"):]:
-        add((*where, listed.index("cap", listed.index("pay"))), "item 'cap' below a pay "
-            "item would change what was paid after it was recorded: list cap above it")
     for i, entry in enumerate(items):
         at = (*where, i)
         if not isinstance(entry, dict):
             add(at, f"expected {{item: <name>, ...}}, got {entry!r}")
             continue
         name = entry.get("item")
+        if name in RETIRED_ITEMS:
+            add(at, f"item {name!r} {RETIRED_ITEMS[name]}")
+            continue
         if name not in names:
             add(at, f"expected {{item: <name>, ...}} with a name from {', '.join(names)}, "
                 f"got {name!r}")

@@ -597,28 +597,34 @@ WHEN = {"out": "when a player goes out",
 
 ITEM_SENTENCES = {
     "winner_takes": lambda p: ("The player who goes out scores the value of every card left "
-                               "in the other players' hands."),
+                               "in the other players' hands" + _capped(p, "from any one of "
+                                                                       "them") + "."),
     "penalty": lambda p: ("Each player scores the value of the cards left in their own hand, "
-                          "as penalty points."),
+                          "as penalty points" + _capped(p, "") + "."),
     "laid": lambda p: ("Each player scores the value of every card they laid this hand, in "
                        "melds and lay-offs alike" + (
                            f"; an ace at the low end of a run counts {p['low_ace']}"
                            if p.get("low_ace") is not None else "") + (
                            "; a wild card counts as the card it stands for"
                            if p.get("wilds") == "as_card" else "") + "."),
-    "held": lambda p: "The cards left in each player's hand count against them.",
+    "held": lambda p: ("The cards left in each player's hand count against them"
+                       + _capped(p, "") + "."),
     "multiply": lambda p: (f"Everything above counts {p.get('by') or 2} times "
                            f"{WHEN[p['when']]}."),
     "books": lambda p: "Each player scores the value of every book they own on the table.",
     "reserve_untaken": lambda p: (f"A reserve pile never picked up scores {p['points']} for "
                                   "its side."),
-    "cap": lambda p: (f"No player loses more than {p['most']} points in a hand; what they would "
-                      "lose beyond it is not paid (nor collected by the winner)."),
     "bonus": lambda p: (f"The player who goes out scores {p['points']} more"
                         + ("" if p["when"] == "out" else f" {WHEN[p['when']]}") + "."),
     "pay": lambda p: pay_sentence(p),
 }
 """Each table scoring item (``scoring.items``) as a sentence of the rules sheet."""
+
+
+def _capped(p: dict, whom: str) -> str:
+    """The clause of a count of cards left in hand that has a ``cap``, or nothing."""
+    cap = p.get("cap")
+    return "" if cap is None else f", {cap} points at most" + (f" {whom}" if whom else "")
 
 
 def pay_sentence(p: dict) -> str:

@@ -363,29 +363,42 @@ def _knock(ctx, gin_bonus: int, big_gin_bonus: int | None, undercut_bonus: int,
     return knock
 
 
-@item("winner_takes")
-def _winner_takes(ctx):
-    """The player who went out takes the value of the cards left in the others' hands."""
+def _capped(points: int, cap: int | None) -> int:
+    """``points``, at most ``cap`` (None: no cap) — a count of cards left in one hand."""
+    return points if cap is None or points <= cap else cap
+
+
+_CAP = {"cap": (0, 100_000)}
+"""The range of the ``cap`` of the items that count the cards left in hand."""
+
+
+@item("winner_takes", "cap", ranges=_CAP)
+def _winner_takes(ctx, cap: int | None = None):
+    """The player who went out takes the value of the cards left in the others' hands, at
+    most ``cap`` from any one of them (``cap``: null or absent, no cap)."""
     def winner_takes(final, tally: Tally) -> None:
         if not _scored(final):
             return
         w, team_of = final.went_out, final.team_of
-        others = [p for p in range(len(team_of)) if team_of[p] != team_of[w]]
-        taken = sum(final.deadwood[p] for p in others)
+        owed = [(p, _capped(final.deadwood[p], cap)) for p in range(len(team_of))
+                if team_of[p] != team_of[w]]
+        taken = sum(points for _, points in owed)
         tally.add(team_of[w], "cards_in_other_hands", taken)
-        for p in others:
-            tally.pay(p, -final.deadwood[p])
+        for p, points in owed:
+            tally.pay(p, -points)
         tally.pay(w, taken)
     return winner_takes
 
 
-@item("penalty")
-def _penalty(ctx):
-    """Each player scores the value of the cards left in their own hand (lowest wins)."""
+@item("penalty", "cap", ranges=_CAP)
+def _penalty(ctx, cap: int | None = None):
+    """Each player scores the value of the cards left in their own hand (lowest wins), at
+    most ``cap`` (null or absent: no cap)."""
     def penalty(final, tally: Tally) -> None:
         if not _scored(final):
             return
         for p, held in enumerate(final.deadwood):
+            held = _capped(held, cap)
             if held:
                 tally.add(final.team_of[p], "cards_in_hand", held)
             tally.pay(p, -held)
@@ -412,14 +425,15 @@ def _laid(ctx, low_ace: int | None = None, wilds: str = "own"):
     return laid
 
 
-@item("held")
-def _held(ctx):
+@item("held", "cap", ranges=_CAP)
+def _held(ctx, cap: int | None = None):
     """Each player loses the value of the cards left in their hand (Rummy 500: scored
-    beside ``laid``, whoever went out)."""
+    beside ``laid``, whoever went out), at most ``cap`` (null or absent: no cap)."""
     def held(final, tally: Tally) -> None:
         if final.ended_by in ("turn_limit", "no_legal_move", "no_progress"):
             return
         for p, points in enumerate(final.deadwood):
+            points = _capped(points, cap)
             if points:
                 tally.add(final.team_of[p], "held", -points)
             tally.pay(p, -points)
@@ -491,25 +505,6 @@ def _multiply(ctx, when: str, by: int = 2):
         tally.net = [points * by for points in tally.net]
         tally.payments = [(a, b, points * by) for a, b, points in tally.payments]
     return multiply
-
-
-@item("cap", "most", required=("most",), ranges={"most": (0, 100_000)})
-def _cap(ctx, most: int):
-    """No player loses more than ``most`` this hand (what the items above it scored): the
-    excess comes back to them, and out of the winner's gain where the winner collected it
-    (``winner_takes``)."""
-    def cap(final, tally: Tally) -> None:
-        w = final.went_out
-        for p, points in enumerate(tally.net):
-            if points >= -most or p == w:
-                continue
-            back = -most - points
-            tally.net[p] += back
-            tally.add(final.team_of[p], "cap", back)
-            if w is not None and tally.net[w] > 0:  # the winner had collected it
-                tally.net[w] -= back
-                tally.add(final.team_of[w], "cap", -back)
-    return cap
 
 
 @item("reserve_untaken", "points", required=("points",))
@@ -585,7 +580,7 @@ def _pay(ctx, stake: int, per: str = "hand", between: str = "winner", when: str 
 
 
 TABLE_ITEMS = ("winner_takes", "penalty", "laid", "held", "books", "bonus", "reserve_untaken",
-               "cap", "multiply", "knock", "pay")
+               "multiply", "knock", "pay")
 """The items a table-meld pack may list in ``scoring.items`` (``knock`` only in a knocking
 pack, its parameters from the pack's ``knock`` keys)."""
 
