@@ -407,6 +407,47 @@ def test_a_drop_after_the_first_round_costs_the_second_penalty():
     assert g.dropped[0] == 40
 
 
+def test_a_drop_on_a_second_turn_costs_the_second_penalty_though_someone_dropped_before():
+    """The first round is each seat's first turn: an earlier drop is a turn too, so it does
+    not stretch the round into the next player's second turn."""
+    g = deal(pack(DROP), "5H 5S 5D 9C 9S 9D 2C 3D 4S 6H", *FILLER[:2], stock="KD QH 7C 8C")
+    g.apply("draw")
+    g.apply("discard 2C")
+    g.apply("drop")  # seat 1, on its first turn: 20
+    g.apply("draw")
+    g.apply("discard " + g.view(2)["hand"][0])
+    g.apply("drop")  # seat 0, on its second turn: 40
+    (hand,) = g.hand_results
+    assert (hand.ended_by, hand.went_out) == ("all_dropped", 2)
+    assert hand.final.deadwood == (40, 20, 0)
+
+
+def test_the_first_drop_penalty_is_for_a_players_own_first_turn_of_the_hand():
+    """Random games with drops and elimination: a drop costs the first penalty exactly when
+    the seat has had no turn yet in the hand (an eliminated seat has none to wait for)."""
+    p = pack(DROP + "game: {hands: null, eliminate_above: 60}\n")
+    seen = set()
+    for seed in range(12):
+        g = meldkit.new_game(p, players=4, seed=seed)
+        rng = random.Random(seed)
+        hands, had_turn = 0, set()
+        while not g.is_over and hands < 40:
+            seat = g.current_player
+            a = rng.choice(g.legal_actions())
+            if g.phase == "draw":  # a turn starts (a drop is one)
+                first = seat not in had_turn
+                had_turn.add(seat)
+            g.apply(a)
+            if a.type == "drop":
+                penalty = (g.dropped[seat] if len(g.hand_results) == hands
+                           else g.hand_results[-1].final.deadwood[seat])
+                assert penalty == (20 if first else 40), (seed, seat, had_turn)
+                seen.add((first, any(g.eliminated)))
+            if len(g.hand_results) > hands:
+                hands, had_turn = len(g.hand_results), set()
+    assert seen >= {(True, False), (False, False), (False, True)}
+
+
 def test_a_player_past_the_elimination_limit_leaves_and_the_last_one_in_wins():
     p = pack(DROP + "game: {hands: null, eliminate_above: 30}\n")
     g = meldkit.new_game(p, players=3, seed=3)

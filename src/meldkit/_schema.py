@@ -211,8 +211,9 @@ class TurnSpec:
         [],
         "Table-meld packs: a player may `drop` (fold the hand) instead of drawing, and scores "
         "the first number as the cards against them if they drop in the hand's first round "
-        "of turns, the second later (`[20, 40]`); the hand ends when one player is left in "
-        "it, who scores nothing against. Empty: no dropping.",
+        "of turns — on their own first turn of the hand, whoever dropped before them (a drop "
+        "is the dropper's turn) — the second later (`[20, 40]`); the hand ends when one "
+        "player is left in it, who scores nothing against. Empty: no dropping.",
     )
     stock_card: Literal["hand", "turned"] = _f(
         "hand",
@@ -263,7 +264,11 @@ class MeldKindSpec:
         "both at once) or `around` the corner (K-A-2 too).",
     )
     max_wilds: int = _f(0, "Most wild cards in a meld of this kind (0: none).")
-    wilds_adjacent: bool = _f(True, "Runs: two wild cards may stand side by side.")
+    wilds_adjacent: bool = _f(
+        True,
+        "Runs: two wild cards may stand side by side (false: never two together). Refused "
+        "(false) on a set, whose cards stand in no order; `max_wilds` bounds a set's wild cards.",
+    )
     all_wild: bool = _f(False, "A meld of this kind may be made of wild cards only.")
     distinct_suits: bool = _f(False, "Sets: no two cards of the same suit.")
     wild_natural_in_place: bool = _f(

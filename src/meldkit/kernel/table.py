@@ -1387,9 +1387,15 @@ class TableModel:
 
     def _drop(self, p: int) -> None:
         """``p`` folds the hand: the cards stay face down, out of play, and count the drop
-        penalty of the round; the last player left in the hand ends it."""
+        penalty of the round; the last player left in the hand ends it.
+
+        The first penalty is for a drop on the player's own first turn of the hand: the
+        hand's first round is one turn for each seat dealt in (not eliminated), and a drop
+        is that seat's turn, though it ends no turn (``turns`` counts the others)."""
         first, later = self.rules.drop
-        self.dropped[p] = first if self.turns < self.n_players else later
+        started = self.turns + sum(d is not None for d in self.dropped)
+        dealt_in = self.n_players - sum(self.eliminated)
+        self.dropped[p] = first if started < dealt_in else later
         left = [q for q in range(self.n_players) if not self._out_of_hand(q)]
         if len(left) == 1:
             self._end_hand("all_dropped", left[0])
