@@ -787,3 +787,20 @@ def test_the_fewest_and_most_players_are_counts_the_pack_allows(text, key, messa
     (problem,) = exc.value.problems
     assert problem.path == key and problem.message.startswith(message), problem
     assert str(problem).startswith(f"house.yaml:2:11: {key}: "), problem  # where it was written
+
+
+def test_wilds_adjacent_false_on_a_set_kind_is_refused_where_it_was_written() -> None:
+    """A set's cards stand in no order, so ``wilds_adjacent`` cannot change which sets are
+    legal (``KC JK JK`` stays one): refused on a set as ``ace`` is, accepted on a run."""
+    text = ("extends: rummy\nmelds:\n  kinds:\n"
+            "    - {name: set, type: set, min_size: 3, wilds_adjacent: false}\n"
+            "    - {name: run, type: run, min_size: 3, wilds_adjacent: false}\n")
+    with pytest.raises(RulePackError) as exc:
+        load_pack_text(text, "house.yaml")
+    (problem,) = exc.value.problems
+    assert str(problem) == (
+        "house.yaml:4:43: melds.kinds[0].wilds_adjacent: false, but it applies to runs only "
+        "(a set's cards stand in no order, so no wild card stands beside another: this kind "
+        "is a set): remove it, and bound a set's wild cards with max_wilds")
+    assert load_pack_text(text.replace(", wilds_adjacent: false}\n    - {name: run",
+                                       "}\n    - {name: run"), "house.yaml")

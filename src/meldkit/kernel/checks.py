@@ -90,6 +90,10 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
                 "no all-wild meld could be made", related=((*path, "max_wilds"),))
         if kind.type == "set" and kind.ace != "low":
             add((*path, "ace"), "applies to runs only (this kind is a set)")
+        if kind.type == "set" and not kind.wilds_adjacent:
+            add((*path, "wilds_adjacent"), "false, but it applies to runs only (a set's cards "
+                "stand in no order, so no wild card stands beside another: this kind is a "
+                "set): remove it, and bound a set's wild cards with max_wilds")
         if kind.type == "run" and kind.distinct_suits:
             add((*path, "distinct_suits"), "applies to sets only (a run is of one suit)")
         if kind.type == "set" and kind.wild_natural_in_place:
