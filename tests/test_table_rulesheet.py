@@ -184,3 +184,99 @@ def test_no_take_before_opening_and_opening_all_at_once(tmp_path):
     assert section(table_sections(p.spec), "Opening")[0] == (
         "- A player opens only by melding the whole hand in one turn (all but the card a last "
         "discard needs), going out at once.")
+
+
+# --------------------------------------------------------------------------- opening, the end
+
+PENALTY = """\
+meldkit: 1
+name: variant
+deck: {decks: 2, jokers_per_deck: 0, jokers: 2}
+players: {min: 2, max: 5, partners: never}
+deal: {hand: 13, upcard: true}
+cards:
+  wild: [JK]
+  values: {A: 11, K: 10, Q: 10, J: 10, "10": 10, "9": 9, "8": 8, "7": 7, "6": 6, "5": 5,
+           "4": 4, "3": 3, "2": 2, JK: 15}
+melds:
+  kinds:
+    - {name: set, type: set, min_size: 3, max_size: 4, distinct_suits: true, max_wilds: 2}
+    - {name: run, type: run, min_size: 3, ace: high, max_wilds: 2}
+  lay_off: {onto: any}
+pile: {take: top}
+going_out: {requires_discard: false}
+scoring: {style: penalty}
+game: {winner: lowest, hand_turn_limit: 600}
+"""
+
+
+def penalty(tmp_path, extra: str) -> meldkit.RulePack:
+    """A penalty pack with jokers wild (Kalooki's shape), ``extra`` merged over it."""
+    (tmp_path / "penalty.yaml").write_text(PENALTY, encoding="utf-8")
+    return pack(tmp_path, "extends: penalty.yaml\nname: variant\n" + extra)
+
+
+def test_opening_with_the_whole_hand_is_going_out_and_claims_no_lay_off(tmp_path):
+    p = pack(tmp_path, "extends: rummy\nmelds: {lay_off: {onto: none}}\n"
+                       "initial_meld: {all_at_once: true}\n")
+    lines = table_sections(p.spec)
+    opening = section(lines, "Opening")
+    assert opening[-1].endswith("Once it is complete the player has **opened**, which is going "
+                                "out (see *Going out*).")
+    assert not any("lay off" in line or "lays off" in line for line in opening)
+    assert "- Cards are never laid off on melds on the table." in lines
+    assert ("2. **Meld:** lay down melds only to open, and opening is melding the whole hand in "
+            "one turn, which goes out (see *Opening*).") in section(lines, "A turn")
+    p = pack(tmp_path, "extends: rummy\nmelds: {lay_off: {onto: none}}\n"
+                       "initial_meld: {minimums: [{minimum: 30}]}\n")
+    lines = table_sections(p.spec)
+    assert any(line.endswith("has **opened**, and melds freely from then on.")
+               for line in section(lines, "Opening"))
+    assert ("2. **Meld:** once you have opened (see *Opening*), lay down new melds, as many as "
+            "you like; before that, only the melds of your opening.") in lines
+    p = pack(tmp_path, "extends: rummy\ninitial_meld: {minimums: [{minimum: 30}]}\n")
+    assert any(line.endswith("has **opened**, and melds and lays off freely from then on.")
+               for line in section(table_sections(p.spec), "Opening"))
+
+
+def test_the_sheet_says_how_a_wild_card_counts_toward_the_opening_minimum(tmp_path):
+    def said(as_card: str) -> list[str]:
+        p = penalty(tmp_path, "initial_meld: {minimums: [{minimum: 40}], "
+                                   f"wild_as_card: {as_card}}}\n")
+        return [line for line in section(table_sections(p.spec), "Opening")
+                if "Toward the opening minimum" in line]
+
+    assert said("true") == [("- Toward the opening minimum, a wild card in a meld counts as "
+                             "the card it stands for (in a run, the card of its place; in a "
+                             "set, a card of the set's rank), not at its own value.")]
+    assert said("false") == [("- Toward the opening minimum, a wild card in a meld counts at "
+                              "its own value (the table above), not as the card it stands "
+                              "for.")]
+    plain = pack(tmp_path, "extends: rummy\ninitial_meld: {minimums: [{minimum: 30}]}\n")
+    assert "Toward the opening minimum" not in "\n".join(table_sections(plain.spec))  # no wilds
+
+
+def test_elimination_ends_the_game_with_one_player_left_not_at_a_target(tmp_path):
+    p = penalty(tmp_path, "game: {eliminate_above: 150}\n")
+    lines = table_sections(p.spec)
+    assert game_end(p) == [("- The game ends when only one player is left in (see "
+                            "*Elimination*), and that player wins. If the last players in all "
+                            "leave after the same hand, the lowest total wins.")]
+    assert "## Elimination" in lines and "## Dropping and elimination" not in lines
+    p = penalty(tmp_path, "game: {eliminate_above: 150, hands: 4}\n"
+                                "turn: {drop: [20, 40]}\n")
+    assert game_end(p)[0] == ("- The game ends when only one player is left in (see "
+                              "*Elimination*), and that player wins, or after 4 hands, whatever "
+                              "the scores, when the lowest total wins. If the last players in "
+                              "all leave after the same hand, the lowest total wins.")
+    assert "## Dropping and elimination" in table_sections(p.spec)
+
+
+def test_the_taken_card_owed_at_once_is_said_with_the_turn(tmp_path):
+    p = penalty(tmp_path, "initial_meld: {minimums: [{minimum: 40}]}\n"
+                                "pile: {taken_melded: until_opened}\n")
+    lines = table_sections(p.spec)
+    assert ("**The taken card.** The top card of the discard pile taken by a player who has not "
+            "opened must be melded or laid off in the same turn toward the opening; it may be "
+            "taken only when it can be.") in section(lines, "A turn")
+    assert not any(line.startswith("## Dropping") or line == "## Elimination" for line in lines)

@@ -212,17 +212,28 @@ def _turn(spec) -> list[str]:
         out.append("2. **Discard:** discard one card face up — or knock (see *Knocking*). "
                    "Melds are laid only when a player knocks.")
     else:
-        lay = "lay off cards on melds on the table, " if spec.melds.lay_off.onto != "none" else ""
-        if _has_opening(spec):
-            out.append(f"2. **Meld:** once you have opened (see *Opening*), lay down new melds "
-                       f"and {lay}as many as you like; before that, only the melds of your "
-                       "opening.")
+        melds = ("lay down new melds and lay off cards on melds on the table, as many as you "
+                 "like" if spec.melds.lay_off.onto != "none" else
+                 "lay down new melds, as many as you like")
+        if all(s.initial_meld.all_at_once for s in deal_specs(spec)):
+            out.append("2. **Meld:** lay down melds only to open, and opening is melding the "
+                       "whole hand in one turn, which goes out (see *Opening*).")
+        elif _has_opening(spec):
+            out.append(f"2. **Meld:** once you have opened (see *Opening*), {melds}; before "
+                       "that, only the melds of your opening.")
         else:
-            out.append(f"2. **Meld:** lay down new melds and {lay}as many as you like.")
+            out.append(f"2. **Meld:** {melds}.")
         out.append("3. **Discard:** discard one card face up, which ends the turn.")
     if not spec.pile.discard_taken_card:
         out.append("")
         out.append("A card taken from the discard pile may not be discarded in the same turn.")
+    rule = spec.pile.taken_melded
+    if rule != "no":
+        who = ("a player who has not opened" if rule == "until_opened" else "a player")
+        out += ["", f"**The taken card.** The top card of the discard pile taken by {who} "
+                "must be melded or laid off in the same turn"
+                + (" toward the opening" if rule == "until_opened" else "")
+                + "; it may be taken only when it can be."]
     out += _turned_and_forced(spec.turn)
     return out
 
@@ -323,6 +334,33 @@ def _minimum_words(im) -> str:
     return text
 
 
+def _wild_as_card(spec) -> list[str]:
+    """How a wild card counts toward the opening minimum (``initial_meld.wild_as_card``), in
+    a pack with a minimum and melds that may hold wild cards; per deal with a schedule."""
+    from .._rules import OpeningMinimum
+
+    specs = deal_specs(spec)
+    if not any(OpeningMinimum(s.initial_meld) for s in specs) or not any(
+            (s.cards.wild or s.cards.turned_wild != "none")
+            and any(k.max_wilds for k in s.melds.kinds) for s in specs):
+        return []
+    all_wild = any(k.all_wild and k.max_wilds for s in specs for k in s.melds.kinds)
+    place = ("in a run, the card of its place; in a set, a card of the set's rank"
+             + ("; a meld of wild cards only counts them at their own values" if all_wild
+                else ""))
+    own = "at its own value (the table above)"
+    by_deal = _per_deal(spec, lambda s: s.initial_meld.wild_as_card,
+                        lambda as_card: "as the card it stands for" if as_card else own)
+    if by_deal:
+        return ["- Toward the opening minimum, a wild card in a meld counts " + _each(
+            f"{text} in {where}" for where, text in by_deal) + f" ({place})."]
+    if spec.initial_meld.wild_as_card:
+        return [(f"- Toward the opening minimum, a wild card in a meld counts as the card it "
+                 f"stands for ({place}), not at its own value.")]
+    return [(f"- Toward the opening minimum, a wild card in a meld counts {own}, not as the "
+             "card it stands for.")]
+
+
 def _opening(spec) -> list[str]:
     """The contract (``initial_meld.melds``, per deal with a schedule), the opening minimum,
     and lay-offs before opening."""
@@ -347,6 +385,7 @@ def _opening(spec) -> list[str]:
     elif _minimum_words(spec.initial_meld):
         out.append(f"- A player's first melds of a deal, laid in one turn, must be "
                    f"{_minimum_words(spec.initial_meld)}.")
+    out += _wild_as_card(spec)
     at_once = _per_deal(spec, lambda s: s.initial_meld.all_at_once,
                         lambda yes: "only by" if yes else "not only by")
     whole = ("melding the whole hand in one turn (all but the card a last discard needs), "
@@ -356,10 +395,20 @@ def _opening(spec) -> list[str]:
                                                for where, text in at_once) + ".")
     elif spec.initial_meld.all_at_once:
         out.append(f"- A player opens only by {whole}.")
+    specs = deal_specs(spec)
+    freely = ("melds and lays off freely from then on" if any(
+        s.melds.lay_off.onto != "none" for s in specs) else "melds freely from then on")
+    if all(s.initial_meld.all_at_once for s in specs):
+        after = "which is going out (see *Going out*)"
+    elif any(s.initial_meld.all_at_once for s in specs):
+        after = (f"which is going out in a deal where a player opens only with the whole "
+                 f"hand, and otherwise {freely}")
+    else:
+        after = f"and {freely}"
     out.append("- The melds laid toward the opening are *pending* until it is complete: the "
                "player may take them back (`withdraw`, and may not meld again that turn), "
                "and may not discard while any is pending. Once it is complete the player "
-               "has **opened**, and melds and lays off freely from then on.")
+               f"has **opened**, {after}.")
     before = _per_deal(spec, lambda s: s.initial_meld.lay_off_before,
                        lambda yes: "may" if yes else "may not")
     if before:
@@ -417,27 +466,23 @@ def _buying(spec) -> list[str]:
 
 
 def _dropping(spec) -> list[str]:
-    """Dropping (``turn.drop``), a taken card owed at once (``pile.taken_melded``) and
-    elimination (``game.eliminate_above``)."""
-    out = []
+    """Dropping (``turn.drop``) and elimination (``game.eliminate_above``), under a heading
+    naming those the pack has (a taken card owed at once, ``pile.taken_melded``, is said in
+    the turn's section)."""
+    out, titles = [], []
     if spec.turn.drop:
         first, later = spec.turn.drop
+        titles.append("Dropping")
         out.append(f"- **Dropping:** instead of drawing, a player may **drop** — fold the "
                    f"hand, which then counts {first} against them in the hand's first round "
                    f"of turns, {later} later; the last player left in the hand ends it and "
                    "scores nothing against.")
-    rule = spec.pile.taken_melded
-    if rule != "no":
-        who = ("a player who has not opened" if rule == "until_opened" else "a player")
-        out.append(f"- **The taken card:** the top card of the discard pile taken by {who} "
-                   "must be melded or laid off in the same turn"
-                   + (" toward the opening" if rule == "until_opened" else "")
-                   + "; it may be taken only when it can be.")
     if spec.game.eliminate_above is not None:
+        titles.append("elimination" if titles else "Elimination")
         out.append(f"- **Elimination:** a player whose total passes "
                    f"{spec.game.eliminate_above} after a hand leaves the game and is dealt no "
                    "more cards; the last player left in wins.")
-    return ["## Dropping and elimination", "", *out] if out else []
+    return [f"## {' and '.join(titles)}", "", *out] if out else []
 
 
 def _lay_off(spec) -> list[str]:
@@ -736,7 +781,13 @@ def _game(spec) -> list[str]:
             "the knock (as above)" for d in entries))
     out = ["## The end of the game", ""]
     best = "lowest" if g.winner == "lowest" else "highest"
-    if g.hands is not None:  # game.hands: the table kernel plays that many, whatever the scores
+    if g.eliminate_above is not None:  # no target: the last one in wins (or game.hands ends it)
+        fixed = (f", or after {_n(g.hands, 'hand')}, whatever the scores, when the lowest "
+                 "total wins" if g.hands is not None else "")
+        out.append("- The game ends when only one player is left in (see *Elimination*), "
+                   f"and that player wins{fixed}. If the last players in all leave after the "
+                   "same hand, the lowest total wins.")
+    elif g.hands is not None:  # game.hands: the table kernel plays that many
         out.append(f"- The game is {_n(g.hands, 'hand')}, whatever the scores; the {best} "
                    "total then wins.")
     else:
