@@ -804,3 +804,33 @@ def test_wilds_adjacent_false_on_a_set_kind_is_refused_where_it_was_written() ->
         "is a set): remove it, and bound a set's wild cards with max_wilds")
     assert load_pack_text(text.replace(", wilds_adjacent: false}\n    - {name: run",
                                        "}\n    - {name: run"), "house.yaml")
+
+
+def test_until_opened_beside_take_before_false_is_refused_where_it_was_written(
+        tmp_path: Path) -> None:
+    """With ``initial_meld.take_before: false`` a player who has not opened never takes from
+    the pile, so ``pile.taken_melded: until_opened`` could never apply: refused at the key,
+    naming take_before; in a child that sets take_before, at the child's line.  Kept where
+    an unopened player does take: the offered first upcard, a deal of the schedule."""
+    contract = "initial_meld: {melds: [set, set], take_before: false}\n"
+    text = "extends: rummy\n" + contract + "pile: {taken_melded: until_opened}\n"
+    says = ("pile.taken_melded: until_opened, but initial_meld.take_before is false: a player "
+            "who has not opened never takes from the discard pile, so no card they take is "
+            "owed toward the opening: remove it (or set always, for the cards an opened "
+            "player takes), or let them take (initial_meld.take_before: true)")
+    with pytest.raises(RulePackError) as exc:
+        load_pack_text(text, "house.yaml")
+    (problem,) = exc.value.problems
+    assert str(problem) == f"house.yaml:3:8: {says}"
+    parent = write(tmp_path, "parent.yaml", text.replace(", take_before: false", ""))
+    child = write(tmp_path, "child.yaml", "extends: parent.yaml\n"
+                  "initial_meld: {take_before: false}\n")
+    assert problem_at(child, "pile.taken_melded") == (
+        f"{child}:2:16: {says} (pile.taken_melded is inherited from {parent}:3:8)")
+    assert load_pack(parent).spec.pile.taken_melded == "until_opened"
+    for kept in (text.replace("until_opened}", "until_opened, first_upcard: offer}"),
+                 text + "schedule:\n  - {initial_meld: {take_before: true}}\n",
+                 text.replace(", take_before: false", "")
+                 + "schedule:\n  - {initial_meld: {take_before: false}}\n"):
+        assert load_pack_text(kept, "house.yaml").spec.pile.taken_melded == "until_opened"
+    assert load_pack_text(text.replace("until_opened", "always"), "house.yaml")

@@ -815,8 +815,11 @@ class _Checker:
     """The semantic checks on a structured pack; each adds problems, none raises."""
 
     def __init__(self, spec: RulePackSpec, problems: _Problems, plugin: Any = None,
-                 options: Any = None):
+                 options: Any = None, one_deal: bool = False):
         self.spec = spec
+        self.one_deal = one_deal
+        """Whether ``spec`` is one deal of a pack's ``schedule`` (checked like a pack, but
+        a key the other deals may use is judged on the whole pack)."""
         self.problems = problems
         self.add = problems.add
         self.plugin = plugin
@@ -1170,7 +1173,8 @@ class _Checker:
             size = self._deck_size(n)
             return None if size is None else size[0]
 
-        check_table_pack(self.spec, self.add, self._player_counts(), deck_size)
+        check_table_pack(self.spec, self.add, self._player_counts(), deck_size,
+                         one_deal=self.one_deal)
 
     def _player_counts(self) -> range:
         players = self.spec.players
@@ -1828,7 +1832,8 @@ def _schedule(doc: _Doc, spec: RulePackSpec, problems: _Problems, name: str, sou
         deal_spec = _structured(merged, own)
         if deal_spec is not None:
             own.inherited_at_child = True
-            _Checker(deal_spec, own, _registry_plugin(deal_spec), options).run()
+            _Checker(deal_spec, own, _registry_plugin(deal_spec), options,
+                     one_deal=True).run()
         for p in own.found:
             problems.found.append(attrs.evolve(
                 p, path=f"schedule[{i}].{p.path}",

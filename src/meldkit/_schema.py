@@ -436,7 +436,8 @@ class InitialMeldSpec:
         True,
         "Table-meld packs with a contract or a minimum: whether a player who has not opened "
         "may take from the discard pile (false: they draw from the stock; buying out of turn "
-        "is not taking).",
+        "is not taking, nor is taking an offered first upcard; `pile.taken_melded` may then "
+        "not be `until_opened`).",
     )
     all_at_once: bool = _f(
         False,
@@ -521,7 +522,9 @@ class PileSpec:
         "no",
         "Table-meld packs: the top card taken from the pile must be melded or laid off in the "
         "same turn — `always`, or `until_opened` (by a player who has not yet opened, toward "
-        "the opening); it may be taken only when it can be.",
+        "the opening); it may be taken only when it can be. `until_opened` is refused beside "
+        "`initial_meld.take_before: false`, where an unopened player never takes (unless a "
+        "deal of the schedule lets them, or the first upcard is offered: `first_upcard`).",
     )
     buy_limit: int = _f(
         0,

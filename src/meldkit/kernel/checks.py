@@ -63,11 +63,13 @@ def check_plugin_hooks(engine: str, plugin: Any, add: Callable[..., None]) -> No
 
 
 def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
-                     deck_size: Callable[[int], int | None]) -> None:
+                     deck_size: Callable[[int], int | None], one_deal: bool = False) -> None:
     """Add a problem for every contradiction among the table-meld keys of ``spec``.
 
     ``add(path, message, related=...)`` records a problem at a key path; ``deck_size(n)``
-    is the number of cards for ``n`` players (None when the deck is ill-defined).
+    is the number of cards for ``n`` players (None when the deck is ill-defined);
+    ``one_deal``: ``spec`` is one deal of a pack's ``schedule``, so a key that other deals
+    may use is judged on the whole pack, not here.
     """
     melds = spec.melds
     if not melds.kinds:
@@ -103,7 +105,7 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
     for i, name in enumerate(names):
         if name in names[:i]:
             add(("melds", "kinds", i, "name"), f"{name!r} names two meld kinds")
-    _check_contract(spec, names, add, player_counts)
+    _check_contract(spec, names, add, player_counts, one_deal)
     check_items(spec, add)
     _check_books(spec, add)
     _check_reserves(spec, add)
@@ -204,7 +206,7 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
 
 
 def _check_contract(spec: Any, names: list[str], add: Callable[..., None],
-                    player_counts: range) -> None:
+                    player_counts: range, one_deal: bool = False) -> None:
     """The contract names meld kinds of the pack, and a hand after its draw can hold it;
     buying is for packs that meld during play."""
     im = spec.initial_meld
@@ -220,6 +222,13 @@ def _check_contract(spec: Any, names: list[str], add: Callable[..., None],
             add(("initial_meld", key), f"{str(getattr(im, key)).lower()}, {idle}")
     if spec.pile.taken_melded == "until_opened" and not opening:
         add(("pile", "taken_melded"), f"until_opened, {idle}")
+    elif (spec.pile.taken_melded == "until_opened" and not one_deal
+          and not _unopened_may_take(spec)):
+        add(("pile", "taken_melded"), "until_opened, but initial_meld.take_before is false: "
+            "a player who has not opened never takes from the discard pile, so no card they "
+            "take is owed toward the opening: remove it (or set always, for the cards an "
+            "opened player takes), or let them take (initial_meld.take_before: true)",
+            related=(("initial_meld", "take_before"),))
     if im.wild_as_card and not minimum:
         add(("initial_meld", "wild_as_card"), "true, but the pack sets no opening minimum "
             "(initial_meld.minimums), so no meld's points are counted: set one, or remove it")
@@ -260,6 +269,19 @@ def _check_contract(spec: Any, names: list[str], add: Callable[..., None],
             add(("pile", "buy_limit"), "buying is for packs that meld during play; in a "
                 "knocking pack a hand keeps its size between turns",
                 related=(("knock", "max_deadwood"),))
+
+
+def _unopened_may_take(spec: Any) -> bool:
+    """Whether a player who has not opened ever takes from the discard pile: in some deal
+    ``initial_meld.take_before`` lets them (the pack's, or a ``schedule`` item's), or the
+    first upcard is offered (``pile.first_upcard: offer``), which anyone may take."""
+    if spec.initial_meld.take_before:
+        return True
+    if spec.pile.first_upcard == "offer" and spec.deal.upcard:
+        return True
+    return any(isinstance(item.get("initial_meld"), dict)
+               and item["initial_meld"].get("take_before") is True
+               for item in spec.schedule if isinstance(item, dict))
 
 
 def _reserve_piles(spec: Any, n: int) -> int:
