@@ -20,7 +20,7 @@ from meldkit.kernel.table import TableRules
 BASE = """
 meldkit: 1
 name: contract_test
-deck: {decks: 2, jokers_per_deck: 0, jokers: 1}
+deck: {decks: 2, jokers: 1}
 players: {min: 3, max: 4, partners: never}
 deal: {hand: 10, upcard: true, first_player: left_of_dealer}
 cards:

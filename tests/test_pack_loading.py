@@ -834,3 +834,36 @@ def test_until_opened_beside_take_before_false_is_refused_where_it_was_written(
                  + "schedule:\n  - {initial_meld: {take_before: false}}\n"):
         assert load_pack_text(kept, "house.yaml").spec.pile.taken_melded == "until_opened"
     assert load_pack_text(text.replace("until_opened", "always"), "house.yaml")
+
+
+def test_jokers_per_deck_beside_jokers_is_refused_where_it_was_written(tmp_path: Path) -> None:
+    """``deck.jokers`` counts the whole pack's jokers in place of ``jokers_per_deck``: a
+    pack writing both, or a child writing ``jokers_per_deck`` below a parent's ``jokers``,
+    is refused at ``jokers_per_deck`` (as ``decks`` beside ``decks_per_player``); a child's
+    ``jokers`` over a parent's ``jokers_per_deck`` is the documented replacement."""
+    says = ("deck.jokers_per_deck: set jokers or jokers_per_deck, not both: jokers (0) counts "
+            "the jokers of the whole pack in place of jokers_per_deck, which would change "
+            "nothing (remove jokers_per_deck, or set jokers to null to count jokers per deck)")
+    with pytest.raises(RulePackError) as exc:
+        load_pack_text("extends: rummy\ndeck: {jokers: 0, jokers_per_deck: 5}\n", "house.yaml")
+    (problem,) = exc.value.problems
+    assert str(problem) == f"house.yaml:2:19: {says}"
+    parent = write(tmp_path, "parent.yaml", "extends: rummy\ndeck: {jokers: 0}\n")
+    assert load_pack(parent).spec.deck.jokers == 0  # over rummy's jokers_per_deck: 0
+    child = write(tmp_path, "child.yaml", "extends: parent.yaml\ndeck:\n  jokers_per_deck: 5\n")
+    assert problem_at(child, "deck.jokers_per_deck") == f"{child}:3:3: {says}"
+    nulled = write(tmp_path, "nulled.yaml",
+                   "extends: parent.yaml\ndeck: {jokers: null, jokers_per_deck: 0}\n")
+    assert load_pack(nulled).spec.deck.jokers_per_deck == 0
+    every = "extends: rummy\ndeck: {jokers_by_players: {2: 0, 3: 0, 4: 0, 5: 0, 6: 0}}\n"
+    with pytest.raises(RulePackError) as exc:
+        load_pack_text(every.replace("{jokers_by", "{jokers_per_deck: 0, jokers_by"),
+                       "house.yaml")
+    (problem,) = exc.value.problems
+    assert str(problem) == (
+        "house.yaml:2:8: deck.jokers_per_deck: set jokers or jokers_per_deck, not both: "
+        "jokers_by_players gives every player count its jokers, counting the jokers of the "
+        "whole pack in place of jokers_per_deck, which would change nothing (remove "
+        "jokers_per_deck, or leave out of jokers_by_players the player counts to count per "
+        "deck)")
+    assert load_pack_text(every, "house.yaml").spec.deck.jokers_by_players[2] == 0

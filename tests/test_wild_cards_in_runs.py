@@ -28,7 +28,7 @@ DEUCES_AND_JOKERS = [k("2" + s) for s in "CDHS"] + [52]
 PACK = """
 meldkit: 1
 name: wild_runs
-deck: {decks: 2, jokers_per_deck: 0, jokers: 2}
+deck: {decks: 2, jokers: 2}
 players: {min: 2, max: 4, partners: never}
 deal: {hand: 11, upcard: true, first_player: left_of_dealer}
 cards:

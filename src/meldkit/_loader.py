@@ -1157,6 +1157,37 @@ class _Checker:
             value = getattr(deck, field)
             if value is not None and value < 1:
                 self.add(("deck", field), f"expected a positive number of decks, got {value}")
+        self._jokers_per_deck_read()
+
+    def _jokers_per_deck_read(self) -> None:
+        """``deck.jokers`` (or ``jokers_by_players`` for every player count) counts the
+        whole pack's jokers in place of ``jokers_per_deck``: a pack that writes
+        ``jokers_per_deck`` beside it, or below a parent's, is refused, as ``decks`` beside
+        ``decks_per_player`` is.  A child that sets ``jokers`` over a parent's
+        ``jokers_per_deck`` replaces it, as the key's reference says."""
+        deck = self.spec.deck
+        per_deck = ("deck", "jokers_per_deck")
+        if not _written(self.problems.doc.data, per_deck):
+            return
+        by_players = deck.jokers_by_players or {}
+        if deck.jokers is not None:
+            whole, said = ("deck", "jokers"), f"jokers ({deck.jokers}) counts"
+            undo = "set jokers to null to count jokers per deck"
+        elif self._player_counts() and all(n in by_players for n in self._player_counts()):
+            whole, said = ("deck", "jokers_by_players"), (
+                "jokers_by_players gives every player count its jokers, counting")
+            undo = "leave out of jokers_by_players the player counts to count per deck"
+        else:
+            return
+        locs, order = self.problems.doc.locs, self.problems.file_order
+        mine, theirs = locs.get(per_deck), locs.get(whole)
+        if mine is not None and theirs is not None and (
+                order.get(mine.file, 0) > order.get(theirs.file, 0)):
+            return  # a child's jokers replaces the jokers_per_deck it inherits
+        self.add(per_deck, f"set jokers or jokers_per_deck, not both: {said} the jokers of "
+                 "the whole pack in place of jokers_per_deck, which would change nothing "
+                 f"(remove jokers_per_deck, or {undo})",
+                 related=(whole,))
 
     def players(self) -> None:
         players = self.spec.players

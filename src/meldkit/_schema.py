@@ -43,7 +43,12 @@ class DeckSpec:
     decks_per_player: int | None = _f(
         None, "Standard decks per player (the deck grows with the table); use instead of `decks`."
     )
-    jokers_per_deck: int = _f(2, "Jokers added to each standard deck.")
+    jokers_per_deck: int = _f(
+        2,
+        "Jokers added to each standard deck. Not read where `jokers` (or `jokers_by_players`, "
+        "for every player count) counts the whole pack's jokers: refused beside it, or below "
+        "a parent's; a child's `jokers` replaces a parent's `jokers_per_deck`.",
+    )
     decks_by_players: dict[int, int] | None = _by_players(
         "Standard decks by player count (`{6: 3}`: three decks for six players); a count not "
         "listed gets `decks` or `decks_per_player`.",
@@ -51,7 +56,9 @@ class DeckSpec:
     jokers: int | None = _f(
         None,
         "Jokers in the whole pack, instead of `jokers_per_deck` for each deck (a double pack "
-        "with one joker: `decks: 2, jokers: 1`, 105 cards); null: `jokers_per_deck` per deck.",
+        "with one joker: `decks: 2, jokers: 1`, 105 cards); null: `jokers_per_deck` per deck. "
+        "Set one of the two, not both (a child may set `jokers` over a parent's "
+        "`jokers_per_deck`).",
     )
     jokers_by_players: dict[int, int] | None = _by_players(
         "Jokers in the whole pack by player count (`{5: 2}`), beside `decks_by_players`; a "
