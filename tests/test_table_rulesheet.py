@@ -191,7 +191,7 @@ def test_no_take_before_opening_and_opening_all_at_once(tmp_path):
 PENALTY = """\
 meldkit: 1
 name: variant
-deck: {decks: 2, jokers_per_deck: 0, jokers: 2}
+deck: {decks: 2, jokers: 2}
 players: {min: 2, max: 5, partners: never}
 deal: {hand: 13, upcard: true}
 cards:
