@@ -85,7 +85,9 @@ DEAL_KEYS: dict[str, str] = {
     "reserves": "Cards in each seat's reserve pile (Pony Tail, Pony), by seat; by side where "
                 "a table pack deals a pile to each side (Buraco's mortos).",
     "upcard": "The card turned up to start the pile (a list when the pack turns again).",
-    "stock": "The top of the stock after the upcard, top first: the next cards drawn.",
+    "stock": "The top of the stock after the upcard, top first: the next cards drawn — "
+             "after the card turned for the deal's wild rank, where the pack turns one "
+             "(`cards.turned_wild`: the first card, and the next after a joker).",
 }
 STEP_KEYS: dict[str, str] = {
     "move": "One move in the pack's notation, played by the seat to play: `draw`, "
@@ -114,12 +116,16 @@ EXPECT_KEYS: dict[str, str] = {
     "turn": "The seat to play.",
     "phase": "The phase of the turn (`draw`, `play`).",
     "hand_number": "Which hand is being played (1 = the first).",
-    "hand_ended": "How the last hand ended: `went_out`, `stock_empty` or `one_side_left`.",
+    "hand_ended": "How the last hand ended: `went_out`, `stock_empty`, `turn_limit`, "
+                  "`no_legal_move`, `no_progress`; `one_side_left` (melds by rank); "
+                  "`all_dropped`, `wall`, `limit`, and a knock's `knock`, `gin`, `big_gin` or "
+                  "`undercut` (table packs); Houses' `table_cleared`, `agreed`, `all_passed`, "
+                  "`repetition`.",
     "went_out": "The seat that went out in the last hand (null: nobody).",
     "hand_score": "Score items of the last hand, by team: `{0: {books: 5000, going_out: 100, "
                   "total: 5400}}`; items: books, book_kinds, melded_cards, bonus_cards, "
                   "dead_cards, hand_cards, reserve_cards, going_out, adjustments, total, and "
-                  "the table packs' laid, held, cards_in_other_hands, cards_in_hand, cap, "
+                  "the table packs' laid, held, cards_in_other_hands, cards_in_hand, "
                   "out_at_once, deadwood, gin, big_gin, undercut, reserve_untaken, and "
                   "payment (`pay`).",
     "scores": "Each team's game score: `[5400, -120]`.",
