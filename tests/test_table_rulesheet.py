@@ -280,3 +280,19 @@ def test_the_taken_card_owed_at_once_is_said_with_the_turn(tmp_path):
             "opened must be melded or laid off in the same turn toward the opening; it may be "
             "taken only when it can be.") in section(lines, "A turn")
     assert not any(line.startswith("## Dropping") or line == "## Elimination" for line in lines)
+
+
+def test_the_card_values_say_what_the_pack_counts_with_them(tmp_path):
+    from meldkit.rulesheet import rules_sheet
+
+    def caption(p) -> str:
+        return next(line for line in rules_sheet(p).splitlines()
+                    if line.startswith("Card values"))
+
+    assert caption("gin_rummy") == "Card values (for deadwood):"
+    assert caption("rummy") == "Card values (for cards left in hand):"
+    assert caption("rummy_500") == "Card values (for cards laid and cards left in hand):"
+    opening = pack(tmp_path, "extends: rummy\ninitial_meld: {minimums: [{minimum: 40}]}\n")
+    assert caption(opening) == "Card values (for the opening minimum and cards left in hand):"
+    assert caption("pony_tail") == (
+        "Card values (for melds, the initial meld and cards left in hand):")

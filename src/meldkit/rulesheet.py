@@ -242,7 +242,7 @@ def _players_and_cards(spec) -> list[str]:
         out.append(f"- **Dead cards:** {_selectors(cards.dead)} — never melded.")
     if cards.unmeldable and rank_slots:
         out.append(f"- **Never melded:** {_selectors(cards.unmeldable)}.")
-    counted = ("deadwood and cards left in hand" if spec.melds.kinds
+    counted = (_table_values_use(spec) if spec.melds.kinds
                else "melds, the initial meld and cards left in hand")
     out += ["", f"Card values (for {counted}):", "",
             "| Card | Value |", "|---|---:|"]
@@ -250,6 +250,25 @@ def _players_and_cards(spec) -> list[str]:
     for sel in sorted(cards.values, key=lambda s: (order.get(s.upper(), 50), s)):
         out.append(f"| {_selector(sel)} | {cards.values[sel]} |")
     return out
+
+
+def _table_values_use(spec) -> str:
+    """What the card values count for in a table-meld pack: deadwood (knocking), the opening
+    minimum, cards laid and cards left in hand, as the pack has them."""
+    from ._rules import OpeningMinimum
+    from .kernel.rulesheet import deal_specs
+
+    items = {d["item"] for d in spec.scoring.items} or {
+        "winner_takes_hands": {"winner_takes"}, "penalty": {"penalty"},
+        "knock": {"knock"}}.get(spec.scoring.style, set())
+    for sheet in spec.scoring.sheets:
+        items |= {d["item"] for d in sheet.items or ()}
+    uses = (["deadwood"] if "knock" in items else []) + (
+        ["the opening minimum"] if any(OpeningMinimum(s.initial_meld)
+                                       for s in deal_specs(spec)) else []) + (
+        ["cards laid"] if "laid" in items else []) + (
+        ["cards left in hand"] if items & {"held", "penalty", "winner_takes"} else [])
+    return _list(uses, "and") if uses else "scoring"
 
 
 def _deal(spec) -> list[str]:

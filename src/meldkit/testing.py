@@ -1,8 +1,9 @@
 """Stacked decks for scenario tests and puzzles.
 
 :func:`stacked_game` deals the hands, reserve piles, upcard and top of the stock you name;
-every card you leave out is filled with plain cards (no wild, bonus or dead cards, at most
-two of a rank per player), so a scenario shows only what it is about.  Engines with their
+every card you leave out is filled with plain cards (no wild, bonus or dead cards; in a
+table-meld pack, cards that make no meld with the hand where any are left), so a scenario
+shows only what it is about (the scenario page says how fillers are picked).  Engines with their
 own deck stack it themselves (Houses: hands and the top of the deck, in card codes such as
 ``KS``).
 
