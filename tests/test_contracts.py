@@ -535,6 +535,54 @@ def test_until_opened_the_taken_card_must_go_toward_the_contract():
     assert g.opened[0] and "discard 8D" in legal(g)
 
 
+TAKEN_40 = ("initial_meld: {minimums: [{minimum: 40}], lay_off_before: false}\n"
+            "pile: {taken_melded: until_opened}\n")
+"""Kalooki's rule: an unopened player takes the discard only to open with it, worth 40."""
+
+
+def test_until_opened_the_top_card_is_taken_only_when_an_opening_worth_the_minimum_holds_it():
+    p = pack(TAKEN_40)
+    short = deal(p, "KC KD 2C 3D 5S 7H 9C JD 4C 6D", *FILLER[:2], upcard="KS", stock="QH")
+    assert legal(short) == ["draw"]  # KC KD KS is 30: no opening of 40 holds the KS
+    assert short.check("take").code == "pile/cannot-take"
+    enough = deal(p, "KC KD QH QD QC 2C 5S 7H 9C 4D", *FILLER[:2], upcard="KS", stock="3H")
+    assert legal(enough) == ["draw", "take"]  # KC KD KS and the queens: 60
+
+
+def test_a_card_taken_toward_the_opening_stays_owed_in_the_pending_melds_until_it_is_made():
+    g = deal(pack(TAKEN_40), "KC KD QH QD QC 2C 5S 7H 9C 4D", *FILLER[:2], upcard="KS",
+             stock="3H")
+    g.apply("take")
+    g.apply("meld KC KD KS")  # 30, pending: the KS is still owed
+    assert g.pending and g.must_use == kind_of_code("KS")
+    assert legal(g) == ["meld QC QD QH"]  # no withdraw, no discard
+    before = g.to_json()
+    for move in ("withdraw", "discard 2C"):
+        assert g.check(move).code == "pile/must-use"
+        with pytest.raises(IllegalActionError):
+            g.apply(move)
+        assert g.to_json() == before
+    saved(g)
+    g.apply("meld QH QD QC")  # 60: opened, the KS in it
+    assert g.opened[0] and g.must_use is None and "discard 2C" in legal(g)
+
+
+def test_while_a_taken_card_is_owed_no_meld_is_offered_that_would_leave_no_opening():
+    g = deal(pack(TAKEN_40), "KC KD KH 2C 3D 5S 7H 9C JD 4C", *FILLER[:2], upcard="KS",
+             stock="QH")
+    g.apply("take")
+    assert legal(g) == ["meld KC KD KH KS"]  # three kings are 30, and nothing else melds
+    assert g.check("meld KC KD KS").code == "pile/must-use"
+
+
+@pytest.mark.parametrize("extra", [TAKEN_40, CONTRACT + "pile: {taken_melded: until_opened}\n",
+                                   TAKEN_40.replace("until_opened", "always")])
+def test_random_play_with_a_taken_card_owed_toward_the_opening_keeps_the_invariants(extra):
+    from meldkit.testing import check_conformance
+
+    assert check_conformance(pack(extra), players=3, games=3, hands=2, every=3) > 0
+
+
 def test_the_rules_sheet_says_dropping_a_taken_card_owed_and_elimination():
     from meldkit.rulesheet import rules_sheet
 

@@ -529,7 +529,10 @@ class PileSpec:
         "no",
         "Table-meld packs: the top card taken from the pile must be melded or laid off in the "
         "same turn — `always`, or `until_opened` (by a player who has not yet opened, toward "
-        "the opening); it may be taken only when it can be. `until_opened` is refused beside "
+        "the opening); it may be taken only when it can be. A player who has not opened "
+        "melds it in an opening made that turn (the contract, worth the minimum): it is taken "
+        "only when such an opening can hold it, and the melds pending with it are not "
+        "withdrawn. `until_opened` is refused beside "
         "`initial_meld.take_before: false`, where an unopened player never takes (unless a "
         "deal of the schedule lets them, or the first upcard is offered: `first_upcard`).",
     )

@@ -1107,11 +1107,16 @@ class TableModel:
             code = card_code(self.kind_of[self.turned])
             return "turned/use-it", (f"the turned {code} comes first: meld it or lay it off, "
                                      "or pass it")
-        if self.must_use is not None and t in ("discard", "meld", "add", "trade") and not (
-                t != "discard" and self.must_use in a.cards):
-            return "pile/must-use", (f"you must first meld or lay off "
-                                     f"{card_code(self.must_use)}, taken from "
-                                     "the pile")
+        if self.must_use is not None and t in ("discard", "meld", "add", "trade"):
+            if self.pending:  # (owed toward the opening, and laid in a pending meld)
+                if t == "discard":
+                    return "pile/must-use", (f"the {card_code(self.must_use)} taken from the "
+                                             "pile is in your melds toward the opening: "
+                                             "make the opening this turn")
+            elif not (t != "discard" and self.must_use in a.cards):
+                return "pile/must-use", (f"you must first meld or lay off "
+                                         f"{card_code(self.must_use)}, taken from "
+                                         "the pile")
         if self.rules.needs_books and phase == PLAY and a in self._legal_play_moves():
             blocked = self._books_block(self.current, a)
             if blocked is not None:
@@ -1125,6 +1130,10 @@ class TableModel:
                 needs = ", ".join(self.rules.kinds[k].name for k in self._still_needed())
                 return "meld/not-in-contract", (f"that meld is none of the contract's melds "
                                                 f"you still need ({needs})")
+            if phase == PLAY and not self.opened[self.current] and self.must_use is not None:
+                return "pile/must-use", (f"the {card_code(self.must_use)} taken from the "
+                                         "pile must be part of an opening made this turn, "
+                                         "and after that meld none could be")
             if phase == KNOCK:
                 return ("knock/meld", "that meld leaves more deadwood than the knock allows")
             return "meld/not-now", "that meld cannot be laid now"
@@ -1150,6 +1159,10 @@ class TableModel:
             return ("trade/no-wild-card", f"no wild card of m{a.target} stands for "
                     f"{card_code(a.cards[0])}: it cannot be won back with it")
         if t == "withdraw":
+            if self.pending and self.must_use is not None:
+                return "pile/must-use", (f"the {card_code(self.must_use)} taken from the pile "
+                                         "must be part of an opening made this turn: the "
+                                         "melds toward it cannot be taken back")
             return "withdraw/nothing-pending", "there are no melds toward an opening to take back"
         if t == "drop":
             return "drop/not-allowed", "this game has no dropping (turn.drop)"
@@ -1241,7 +1254,8 @@ class TableModel:
 
     def _usable_with(self, p: int, card: int, kinds: list[int]) -> bool:
         """Whether ``p``, holding ``kinds`` (``card`` among them), could meld ``card`` at
-        once — toward the opening, if they have not opened — or lay it off where they may,
+        once — in an opening made this turn, if they have not opened (:meth:`_opens_after`)
+        — or lay it off where they may,
         leaving the cards a play must leave (:meth:`_keep`: a card to discard where going
         out means discarding; :meth:`_books_left`: two while the side lacks the books to go
         out)."""
@@ -1251,7 +1265,8 @@ class TableModel:
         books = self.rules.needs_books
         for meld in melds_holding(self.rules.melds, kinds, card):
             if len(meld) <= spare and (not need or len(self._still_needed(meld)) < len(need)) and (
-                    not books or self._books_left(p, len(kinds) - len(meld), new=meld) is None):
+                    not books or self._books_left(p, len(kinds) - len(meld), new=meld) is None
+            ) and (not opening or self._opens_after(p, kinds, meld)):
                 return True
         if (opening and not self.rules.lay_off_before) or spare < 1:
             return False
@@ -1518,12 +1533,17 @@ class TableModel:
         ``extra``, a meld of card kinds, laid too): the pending melds are matched to the
         contract's kinds so that as many as can be are covered, a meld counting for any kind
         it forms (a clean run is also a run)."""
-        contract = self.rules.contract
-        if not contract:
+        if not self.rules.contract:
             return []
         groups = [self._kinds(self.meld_by_id(mid).cards) for mid in self.pending]
         if extra is not None:
             groups.append(extra)
+        return self._uncovered(groups)
+
+    def _uncovered(self, groups: list | tuple) -> list[int]:
+        """The kinds of the contract's melds that the melds ``groups`` (of card kinds) leave
+        to lay, as many covered as can be (:meth:`_still_needed`)."""
+        contract = self.rules.contract
         fits = self.rules.melds.match_as
         best = list(contract)
 
@@ -1540,6 +1560,63 @@ class TableModel:
 
         cover(0, list(contract))
         return best
+
+    def _opens_after(self, p: int, kinds: list[int], meld: tuple[int, ...],
+                     groups: tuple[tuple[int, ...], ...] | None = None, value: int = 0,
+                     failed: set | None = None) -> bool:
+        """Whether ``p``, who has not opened and holds the card kinds ``kinds`` (``meld``
+        among them), can lay ``meld`` toward the opening as :meth:`_legal_opening` offers it
+        and make the opening this turn — with it, or with more melds from the hand.
+        ``groups``: the melds pending, as card kinds, worth ``value`` points (None: those
+        laid this turn). A depth-first search over the hand's melds; ``failed`` holds the
+        positions (cards left, melds pending) already found to make no opening.
+
+        What a card owed toward the opening asks (``pile.taken_melded``, a card taken deep
+        in the pile): it is taken only when an opening holding it can be made, and every
+        meld laid while it is owed leaves one possible (:meth:`_legal_opening`)."""
+        rules = self.rules
+        if groups is None:
+            groups = tuple(tuple(self._kinds(self.meld_by_id(mid).cards))
+                           for mid in self.pending)
+            value = self._pending_value()
+        left = len(kinds) - len(meld)
+        keep = self._keep(p)
+        match = rules.melds.match(meld)
+        if left < keep or match is None:
+            return False
+        need = self._uncovered(groups) if rules.contract else ()
+        grown = (*groups, meld)
+        after = self._uncovered(grown) if need else need
+        if need and len(after) == len(need):
+            return False  # it lays none of the contract's melds still needed
+        points = (self._opening_points(match) if rules.wild_as_card
+                  else sum(rules.values[k] for k in meld))
+        value += points
+        minimum = self._opening_minimum(p)
+        if not after and value >= minimum and (
+                not rules.all_at_once or left <= (1 if rules.requires_discard else 0)):
+            return True  # the opening is made
+        if left == keep:
+            return False  # the hand's last cards, and no opening
+        rest = kinds[:]
+        for k in meld:
+            rest.remove(k)
+        if failed is None:
+            failed = set()
+        key = (tuple(sorted(rest)), tuple(sorted(grown)))
+        if key in failed:
+            return False
+        melds = rules.melds.melds_in(rest)
+        in_one = set().union(*melds)  # the cards left that some meld could hold
+        values = rules.values
+        most = max(values) if rules.wild_as_card else 0
+        if value + sum(most if k in rules.wild else values[k] for k in rest
+                       if k in in_one) >= minimum:  # (else: short of it however they meld)
+            for m in sorted(melds, key=len, reverse=True):
+                if self._opens_after(p, rest, m, grown, value, failed):
+                    return True
+        failed.add(key)
+        return False
 
     def _pending_value(self) -> int:
         """The points of the melds the player to move has laid toward opening this turn."""
@@ -1580,12 +1657,14 @@ class TableModel:
         keep = self._keep(p)
         need = self._still_needed()
         out: list[Action] = []
-        must = self.must_use
+        owed = self.must_use is not None  # a taken card owed: the opening is made this turn
+        must = None if self.pending else self.must_use  # (still held: the next meld holds it)
         mr = self.rules.melds
         if not self.withdrew:
             contract = bool(self.rules.contract)
             short = self._opening_minimum(p) - self._pending_value()
             values = self.rules.values
+            failed: set = set()
             for meld in mr.melds_in(kinds):
                 left = len(kinds) - len(meld)
                 if (must is not None and must not in meld) or left < keep:
@@ -1601,13 +1680,16 @@ class TableModel:
                               else sum(values[k] for k in meld))
                     if not (last and points >= short):
                         continue
+                if owed and not self._opens_after(p, kinds, meld, failed=failed):
+                    continue  # it would leave no opening this turn for the card owed
                 out.append(_action("meld", meld))
         if self.rules.lay_off_before and not self.pending and len(kinds) - 1 >= keep:
             mine = [m for m in self.melds if self._may_lay_off_on(p, m)]
             out += [a for a in self._layoffs_for(p, mine, one_per_card=False)
                     if must is None or a.cards[0] == must]
         if self.pending:
-            out.append(_WITHDRAW)
+            if not owed:  # the card owed is in them: they stay
+                out.append(_WITHDRAW)
         elif must is None:
             taken = None if self.rules.discard_taken else self.taken
             distinct = sorted(set(kinds))
@@ -1754,6 +1836,7 @@ class TableModel:
                 if self._opening_met(p):  # the contract is down, worth the minimum: opened
                     self.opened[p] = True
                     self.pending = []
+                    self.must_use = None  # a card owed is in the opening
             if self.opened[p] and self.first_laid[p] is None:  # on the table to stay
                 self.first_laid[p] = self.turns
         elif t == "withdraw":
@@ -1784,8 +1867,8 @@ class TableModel:
             i = kinds.index(self.kind_of[turned])
             cards = self._take_cards(p, kinds[:i] + kinds[i + 1:])
             cards.insert(i, turned)
-        if self.must_use is not None and self.must_use in kinds:
-            self.must_use = None
+        if self.must_use is not None and self.must_use in kinds and self.opened[p]:
+            self.must_use = None  # (before the opening: owed until the opening is made)
         match = self.rules.melds.match(kinds)
         self.melds.append(TableMeld(self.next_meld, p, cards, match))
         self.next_meld += 1
@@ -2597,7 +2680,7 @@ class TableModel:
         s.taken = None if taken is None else sv.integer(taken, "taken", 0, JOKER_KIND)
         must = sv.get(d, "must_use")
         if must is not None and (type(must) is not int or must not in s._kinds(
-                s.hands[s.current])):
+                s.hands[s.current]) and not d.get("pending")):  # (or pending: checked below)
             raise sv.bad("must_use", f"{sv.what(must)} is not the kind of a card in the hand "
                                      "of the player to move")
         s.must_use = must
@@ -2798,6 +2881,12 @@ class TableModel:
             if self.taken is not None:
                 raise sv.bad("taken", "expected null with must_use set (a card taken deep "
                                       "in the pile is not the top card)")
+            if self.pending and not any(
+                    m.id in self.pending and self.must_use in self._kinds(m.cards)
+                    for m in self.melds):
+                raise sv.bad("must_use", f"{sv.what(self.must_use)} is the kind of no card in "
+                                         "the melds pending toward the opening, which hold "
+                                         "the card owed from the first")
         if self.taken is not None:
             allowed = (PLAY, DISCARD) + ((KNOCK, LAYOFF) if not self.knock_discarded else ())
             if phase not in allowed:
