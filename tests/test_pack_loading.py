@@ -794,7 +794,8 @@ def test_wilds_adjacent_false_on_a_set_kind_is_refused_where_it_was_written() ->
     legal (``KC JK JK`` stays one): refused on a set as ``ace`` is, accepted on a run."""
     text = ("extends: rummy\nmelds:\n  kinds:\n"
             "    - {name: set, type: set, min_size: 3, wilds_adjacent: false}\n"
-            "    - {name: run, type: run, min_size: 3, wilds_adjacent: false}\n")
+            "    - {name: run, type: run, min_size: 3, max_wilds: 1, wilds_adjacent: false}\n"
+            "cards: {wild: [\"2\"]}\n")
     with pytest.raises(RulePackError) as exc:
         load_pack_text(text, "house.yaml")
     (problem,) = exc.value.problems
@@ -867,3 +868,25 @@ def test_jokers_per_deck_beside_jokers_is_refused_where_it_was_written(tmp_path:
         "jokers_per_deck, or leave out of jokers_by_players the player counts to count per "
         "deck)")
     assert load_pack_text(every, "house.yaml").spec.deck.jokers_by_players[2] == 0
+
+
+@pytest.mark.parametrize("cards,where,why", [
+    ("cards: {wild: [\"2\"]}\n", "house.yaml:5:43",
+     "this kind takes no wild card (max_wilds: 0, its default)"),
+    ("", "house.yaml:4:43", "the pack has no wild cards (cards.wild, cards.turned_wild)"),
+])
+def test_wilds_adjacent_false_where_no_wild_card_can_join_the_run_is_refused(cards, where,
+                                                                            why) -> None:
+    """``wilds_adjacent: false`` bounds where a run's wild cards stand; a run kind that takes
+    none (``max_wilds: 0``), or a pack without wild cards, leaves it nothing to change."""
+    text = (f"extends: rummy\n{cards}melds:\n  kinds:\n"
+            "    - {name: run, type: run, min_size: 3, wilds_adjacent: false}\n")
+    with pytest.raises(RulePackError) as exc:
+        load_pack_text(text, "house.yaml")
+    (problem,) = exc.value.problems
+    assert str(problem).startswith(
+        f"{where}: melds.kinds[0].wilds_adjacent: false, but {why}, so no wild card could "
+        "stand beside another"), problem
+    if cards:  # a run that takes a wild card: the key bounds where it stands
+        assert load_pack_text(text.replace("min_size: 3,", "min_size: 3, max_wilds: 1,"),
+                              "house.yaml")

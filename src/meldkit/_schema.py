@@ -274,7 +274,9 @@ class MeldKindSpec:
     wilds_adjacent: bool = _f(
         True,
         "Runs: two wild cards may stand side by side (false: never two together). Refused "
-        "(false) on a set, whose cards stand in no order; `max_wilds` bounds a set's wild cards.",
+        "(false) on a set, whose cards stand in no order (`max_wilds` bounds a set's wild "
+        "cards), and where no wild card can join the run (`max_wilds: 0`, or a pack without "
+        "wild cards).",
     )
     all_wild: bool = _f(False, "A meld of this kind may be made of wild cards only.")
     distinct_suits: bool = _f(False, "Sets: no two cards of the same suit.")

@@ -77,6 +77,7 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
             add(("scoring", "style"), f"{spec.scoring.style} needs melds.kinds (sets and "
                 "runs); a canasta pack scores with style canasta", related=(("melds",),))
         return
+    has_wilds = bool(spec.cards.wild) or spec.cards.turned_wild != "none"
     for i, kind in enumerate(melds.kinds):
         path = ("melds", "kinds", i)
         if kind.min_size < 2 or kind.min_size > 52:
@@ -96,6 +97,13 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
             add((*path, "wilds_adjacent"), "false, but it applies to runs only (a set's cards "
                 "stand in no order, so no wild card stands beside another: this kind is a "
                 "set): remove it, and bound a set's wild cards with max_wilds")
+        if kind.type == "run" and not kind.wilds_adjacent and (
+                kind.max_wilds == 0 or not has_wilds):
+            add((*path, "wilds_adjacent"), "false, but " + (
+                "the pack has no wild cards (cards.wild, cards.turned_wild)" if not has_wilds
+                else "this kind takes no wild card (max_wilds: 0, its default)")
+                + ", so no wild card could stand beside another: remove it",
+                related=(("cards", "wild"),) if not has_wilds else ((*path, "max_wilds"),))
         if kind.type == "run" and kind.distinct_suits:
             add((*path, "distinct_suits"), "applies to sets only (a run is of one suit)")
         if kind.type == "set" and kind.wild_natural_in_place:
