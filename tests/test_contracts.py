@@ -682,3 +682,29 @@ def test_a_withdraw_or_drop_that_cannot_be_played_is_refused_with_its_reason():
     assert g.check("withdraw").code == "withdraw/nothing-pending"
     with pytest.raises(meldkit.NotationError):
         g.apply("withdraw 5H")
+
+
+def test_an_offered_first_upcard_owed_at_once_is_offered_only_to_a_player_who_can_use_it():
+    """``pile.first_upcard: offer`` with ``taken_melded``: the upcard must be melded or laid
+    off in that turn, so a player who could not is offered only the pass (taking it once
+    left a player with no legal move, and the hand ended void, in most random hands)."""
+    p = meldkit.load_pack_text("extends: rummy\nname: offered\n"
+                               "pile: {first_upcard: offer, taken_melded: always}\n",
+                               filename="offered.yaml")
+    kings = deal(p, "KC KD 2S 4H 6C 8D 10S QH 3C 5D", "2C 4D 6S 8H 10C QD 3S 5H 7C 9D",
+                 upcard="KS")
+    assert legal(kings) == ["pass", "take"]
+    kings.apply("take")
+    assert legal(kings) == ["meld KC KD KS"]  # owed at once
+    none = deal(p, "2S 4H 6C 8D 10S QH 3C 5D 7S 9H", "2C 4D 6S 8H 10C QD 3S 5H 7C 9D",
+                upcard="KS")
+    assert legal(none) == ["pass"]
+    assert none.check("take") is not None and saved(none) == none
+    endings = []
+    for seed in range(12):
+        g = meldkit.new_game(p, players=2, seed=seed)
+        rng = random.Random(seed)
+        while not g.is_over and len(g.hand_results) < 3:
+            g.apply(rng.choice(g.legal_actions()))
+        endings += [h.ended_by for h in g.hand_results]
+    assert "no_legal_move" not in endings and endings.count("went_out") > len(endings) // 2

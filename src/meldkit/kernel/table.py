@@ -1195,7 +1195,7 @@ class TableModel:
     def _legal_first_upcard(self) -> list[Action]:
         if self.passes >= self.n_players:
             return [_DRAW]
-        return [_TAKE, _PASS]
+        return [_TAKE, _PASS] if self._may_take_top() else [_PASS]
 
     def _do_first_upcard(self, a: Action) -> None:
         t = a.type
@@ -1218,7 +1218,7 @@ class TableModel:
         pile = self.pile
         rules = self.rules
         if pile and (rules.take_before or self.opened[self.current]):
-            if rules.taken_melded == "no" or not self._must_meld_taken() or self._top_usable():
+            if self._may_take_top():
                 out.append(_TAKE)
             if rules.forced_discard and self._forced_take():  # turn.forced: [discard]
                 return [_TAKE, _DROP] if rules.drop else [_TAKE]
@@ -1231,6 +1231,12 @@ class TableModel:
                         if self._deep_usable(i):
                             out.append(_action("take", (kind,)))
         return out
+
+    def _may_take_top(self) -> bool:
+        """Whether the player to move may take the pile's top card as far as
+        ``pile.taken_melded`` goes: a card they must meld at once, only if they can."""
+        return (self.rules.taken_melded == "no" or not self._must_meld_taken()
+                or self._top_usable())
 
     def _must_meld_taken(self) -> bool:
         """Whether the top card taken now must be melded or laid off this turn."""
