@@ -193,3 +193,19 @@ def test_the_rules_sheet_says_the_books_and_what_going_out_needs():
     assert "- To go out, the player's side must hold 1 clean book; until it does" in sheet
     assert "- The player who goes out scores 100 more." in sheet
     assert "## Books" not in rules_sheet("rummy")
+
+
+def test_the_rules_sheet_says_a_book_never_grows_where_nothing_is_laid_off():
+    from meldkit.rulesheet import rules_sheet
+
+    p = pack(BOOKS.replace("melds:\n", "melds:\n  lay_off: {onto: none}\n"))
+    g = deal(p, RUN + " JC JD", OTHER, stock="10H")
+    g.apply("draw")
+    g.apply("meld " + RUN)  # a book of seven, and the owner holds the 10H that would fit
+    assert g.check("add 10H to m1").code == "add/not-allowed"
+    sheet = rules_sheet(p)
+    assert ("- A meld on the table of 7 cards or more is a **book**; no card is ever laid "
+            "off, so no meld grows: a book is laid whole, 7 cards or more in one meld, and "
+            "stays as it was laid.") in sheet
+    assert "keep growing" not in sheet
+    assert "- Cards are never laid off on melds on the table." in sheet

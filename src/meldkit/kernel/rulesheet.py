@@ -516,8 +516,13 @@ def _books(spec) -> list[str]:
                or any(d.get("item") == "books" for d in spec.scoring.items))
     if not counted:
         return []
+    if spec.melds.lay_off.onto == "none" and spec.knock.max_deadwood is None:
+        grows = ("no card is ever laid off, so no meld grows: a book is laid whole, "
+                 f"{b.size} cards or more in one meld, and stays as it was laid.")
+    else:
+        grows = "it may keep growing."
     out = ["## Books", "", f"- A meld on the table of {b.size} cards or more is a **book**; "
-           "it may keep growing."]
+           + grows]
     for k in b.kinds:
         shape = ("a run" if k.sequence else "a set" if not k.wild_only else "wild cards only")
         wilds = ("no wild card" if k.max_wilds == 0 else
