@@ -90,7 +90,13 @@ def test_the_rules_sheet_lists_a_rank_slot_packs_items_in_order():
             "| going out | 300 |\n"
             "| the side that goes out | 50 more |\n"
             "| everything above, when the player who goes out lays their whole hand in that "
-            "one turn, with nothing on the table before it | times 3 |") in sheet
+            "one turn, having laid no card on the table before it (what the other players "
+            "have laid does not matter) | times 3 |") in sheet
+    booked = rules_sheet(meldkit.load_pack_text(  # going out at once is going out concealed
+        ITEMS.replace("scoring:\n", "scoring:\n  concealed_needs_book: true\n"),
+        filename="pony_tail_items.yaml"))
+    assert ("(what the other players have laid does not matter), and lays a book of their "
+            "own in it: 7 cards in one meld | times 3 |") in booked
 
 
 def test_a_bundled_packs_explicit_items_read_on_its_rules_sheet_as_its_preset_did():

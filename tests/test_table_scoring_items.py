@@ -142,6 +142,22 @@ def test_multiply_out_at_once_leaves_a_hand_that_showed_melds_earlier_as_it_is()
     assert hand.net[0] == hand.final.deadwood[1]  # not doubled
 
 
+def test_multiply_out_at_once_reads_only_the_player_who_went_out_and_the_sheet_says_so():
+    from meldkit.rulesheet import rules_sheet
+
+    g = deal(*AT_ONCE, upcard="5D", stock="KD 5C QS", pack=_double())
+    for move in ("draw", "discard KD",
+                 "draw", "meld 6D 7D 8D", "discard 5C",  # seat 1 has a meld on the table
+                 "draw", "meld 2C 3C 4C", "meld 10H JH QH KH", "meld 9C 9D 9S", "discard QS"):
+        g.apply(move)
+    (hand,) = g.hand_results
+    assert (hand.went_out, hand.final.at_once) == (0, True)
+    assert hand.net[0] == 2 * hand.final.deadwood[1]  # doubled all the same
+    assert ("- Everything above counts 2 times when the player who goes out lays their whole "
+            "hand in that one turn, having laid no card on the table before it (what the "
+            "other players have laid does not matter).") in rules_sheet(_double())
+
+
 def test_multiply_is_checked_where_written_and_a_save_must_match_the_pack():
     with pytest.raises(RulePackError) as e:
         meldkit.load_pack_text("extends: rummy\nscoring:\n  items:\n    - {item: winner_takes}\n"

@@ -726,11 +726,16 @@ def _item_rows(spec, name: str, p: dict) -> list[tuple[str, str]]:
             rows.append((f"going out concealed (the player had not melded before that "
                          f"turn{book})", f"{p['concealed']:,} more"))
         return rows
+    def when(cond: str) -> str:  # going out at once is going out concealed (its book too)
+        book = (f", and lays a book of their own in it: {_cards(b.size)} in one meld"
+                if cond == "out_at_once" and sc.concealed_needs_book else "")
+        return WHEN[cond] + book
+
     if name == "bonus":
-        when = "" if p["when"] == "out" else f", {WHEN[p['when']]}"
-        return [(f"the side that goes out{when}", f"{p['points']:,} more")]
+        said = "" if p["when"] == "out" else f", {when(p['when'])}"
+        return [(f"the side that goes out{said}", f"{p['points']:,} more")]
     if name == "multiply":
-        return [(f"everything above, {WHEN[p['when']]}", f"times {p.get('by') or 2}")]
+        return [(f"everything above, {when(p['when'])}", f"times {p.get('by') or 2}")]
     if name == "pay":
         said = pay_sentence(p).rstrip(".")
         return [("payments between players", said[0].lower() + said[1:])]

@@ -643,7 +643,8 @@ def _stock(spec) -> list[str]:
 
 WHEN = {"out": "when a player goes out",
         "out_at_once": "when the player who goes out lays their whole hand in that one "
-                       "turn, with nothing on the table before it"}
+                       "turn, having laid no card on the table before it (what the other "
+                       "players have laid does not matter)"}
 """Each condition an item may depend on (``when``), as the rules sheet says it."""
 
 ITEM_SENTENCES = {

@@ -126,9 +126,9 @@ class TableFinal:
     """Plugin data (``state.ext``) as it stood at the end of the hand (saved only when
     there is some), so a plugin's ``adjust_scores`` rescores the hand from the record."""
     at_once: bool = False
-    """The player who went out laid their whole hand in that one turn, nothing on the
-    table before it (what the ``multiply`` item's ``when: out_at_once`` reads; recorded
-    only where the pack scores it)."""
+    """The player who went out laid their whole hand in that one turn, none of their own
+    cards on the table before it, whatever the others had laid (what the ``multiply``
+    item's ``when: out_at_once`` reads; recorded only where the pack scores it)."""
     reserve_taken: tuple[bool, ...] = ()
     """Per reserve pile (a seat's, or a side's with ``deal.reserve_per: side``), whether it
     was picked up (empty: the pack deals none)."""
