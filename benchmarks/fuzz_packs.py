@@ -527,6 +527,18 @@ def _m_free_take(rng, data, table):
             "game": {"hand_turn_limit": rng.choice([20, 200])}}
 
 
+def _m_taking(rng, data, table):
+    """The first upcard offered, a taken card owed at once, a drop of the hand (table packs:
+    the combination that once left a player who took an offered upcard with no move)."""
+    if not table:
+        return None
+    out = {"pile": {"first_upcard": rng.choice(["offer", "none"]),
+                    "taken_melded": rng.choice(["no", "always", "until_opened"])}}
+    if rng.random() < 0.5:
+        out["turn"] = {"drop": sorted(rng.sample(range(5, 60, 5), 2))}
+    return out
+
+
 def _m_book_adds(rng, data, table):
     books = data.get("books") or {}
     kinds = [dict(k, adds=rng.choice(["any", "naturals", "wilds", "none"]))
@@ -590,7 +602,7 @@ MECHANISMS = {
     "run_gaps": _m_run_gaps, "renew": _m_renew, "turned": _m_turned,
     "forced_discard": _m_forced_discard, "turned_wild": _m_turned_wild, "bans": _m_bans,
     "sides_form": _m_sides_form, "turn_limit": _m_turn_limit, "free_take": _m_free_take,
-    "book_adds": _m_book_adds,
+    "book_adds": _m_book_adds, "taking": _m_taking,
 }
 """Issue 24's mechanisms, each a function ``(rng, base pack data, table?)`` giving pack
 data (or None where the meld model has no such mechanism to try)."""
