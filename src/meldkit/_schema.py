@@ -746,7 +746,7 @@ class SheetSpec:
         None, "Bonus to the sheet's winner when it ends (null: `game.game_bonus`).")
     box_bonus: int | None = _f(
         None, "Bonus per hand a side won that the sheet counted, when it ends (null: "
-        "`game.box_bonus`).")
+        "`game.box_bonus`; refused, as that is, where the lowest total wins).")
 
 
 @frozen
@@ -847,7 +847,12 @@ class GameSpec:
     )
     game_bonus: int = _f(0, "Table-meld packs: bonus to the side that wins the game.")
     box_bonus: int = _f(
-        0, "Table-meld packs: bonus per hand won, added when the game ends (gin's line or box)."
+        0,
+        "Table-meld packs: bonus per hand won (a hand's winner: the player its items paid "
+        "the most points), added when the game ends (gin's line or box). Only where the "
+        "highest total wins: where the lowest does, no hand's items pay a player points, so "
+        "it is refused (to take points off whoever goes out, list `{item: bonus, points: -5, "
+        "when: out}`).",
     )
     hand_turn_limit: int | None = _f(
         None,

@@ -188,6 +188,8 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
         add(("game", "winner"), f"lowest, but with {style} scoring the winner of each hand "
             "scores: reaching the target means winning (game.winner: highest)",
             related=(("scoring", "style"),))
+    if game.winner == "lowest":
+        _check_lowest_wins_bonuses(spec, add)
 
     deal = spec.deal
     for n, size in deal.hand_by_players.items():
@@ -211,6 +213,23 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
                 f"leave {max(left, 0)} cards in a stock of {size}, but play needs at least "
                 f"{wall + 1} (stock.wall + 1)", related=(("deck",), ("stock", "wall")))
             return
+
+
+def _check_lowest_wins_bonuses(spec: Any, add: Callable[..., None]) -> None:
+    """Where the lowest total wins, a box bonus (the game's, or a score sheet's own) could
+    change nothing: a hand counts as won by the player its items pay the most points, and
+    there the items count points against the players, so no hand is ever won."""
+    sheets = [(("scoring", "sheets", i, "box_bonus"), sh.box_bonus)
+              for i, sh in enumerate(spec.scoring.sheets)]
+    for at, value in [(("game", "box_bonus"), spec.game.box_bonus), *sheets]:
+        if value:
+            add(at, f"{value}, but the lowest total wins this pack (game.winner: lowest): a "
+                "hand counts as won by the player its items pay the most points, and here "
+                "they count points against the players, so no hand is won and a bonus per "
+                "hand won is never added (and one that raised a total would count against "
+                "the winner): remove it; to take points off whoever goes out, list "
+                f"{{item: bonus, points: {-abs(value)}, when: out}} in scoring.items",
+                related=(("game", "winner"),))
 
 
 def _check_contract(spec: Any, names: list[str], add: Callable[..., None],

@@ -1,0 +1,40 @@
+"""Keys pack authors found accepted but changing nothing, or scoring in the wrong
+direction: each is now refused at its ``file:line:col``, saying why and what to write
+instead (or made to do what its description says)."""
+
+from __future__ import annotations
+
+import pytest
+
+import meldkit
+from meldkit import RulePackError
+
+
+def problems(text: str, filename: str = "child.yaml") -> list[str]:
+    """``file:line:col: path: message`` of each problem the loader finds in ``text``."""
+    with pytest.raises(RulePackError) as e:
+        meldkit.load_pack_text(text, filename=filename)
+    return [f"{p.file}:{p.line}:{p.col}: {p.path}: {p.message}" for p in e.value.problems]
+
+
+# --------------------------------------------------------------------------- box bonus
+
+
+def test_a_box_bonus_is_refused_where_the_lowest_total_wins():
+    """No hand of a lowest-wins pack is won (its items pay nobody points), so the bonus per
+    hand won was never added: contract rummy scored the same with it."""
+    (found,) = problems("meldkit: 1\nextends: contract_rummy\ngame:\n  box_bonus: 5\n")
+    assert found.startswith("child.yaml:4:3: game.box_bonus: 5, but the lowest total wins "
+                            "this pack (game.winner: lowest)")
+    assert "a bonus per hand won is never added" in found
+    assert "{item: bonus, points: -5, when: out}" in found
+    (found,) = problems("meldkit: 1\nextends: contract_rummy\nscoring:\n  sheets:\n"
+                        "    - {name: one, target: 100, box_bonus: 5}\n")
+    assert found.startswith("child.yaml:5:32: scoring.sheets[0].box_bonus: 5, but the "
+                            "lowest total wins")
+    # what the message suggests loads, and takes points off whoever goes out
+    meldkit.load_pack_text("meldkit: 1\nextends: contract_rummy\nscoring:\n  items: "
+                           "[{item: penalty}, {item: bonus, points: -5, when: out}]\n")
+    # where the highest total wins, it is still the box bonus
+    assert meldkit.load_pack_text("extends: rummy\ngame: {box_bonus: 5}\n"
+                                  ).spec.game.box_bonus == 5
