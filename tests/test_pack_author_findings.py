@@ -38,3 +38,27 @@ def test_a_box_bonus_is_refused_where_the_lowest_total_wins():
     # where the highest total wins, it is still the box bonus
     assert meldkit.load_pack_text("extends: rummy\ngame: {box_bonus: 5}\n"
                                   ).spec.game.box_bonus == 5
+
+
+# --------------------------------------------------------------------------- game bonus
+
+
+def test_a_positive_game_bonus_is_refused_where_the_lowest_total_wins():
+    """A game bonus of 50 raised the lowest-wins winner's total (the winner could end on 110
+    against a loser's 103); a negative one takes points off it, and still loads."""
+    (found,) = problems("meldkit: 1\nextends: contract_rummy\ngame: {game_bonus: 50}\n")
+    assert found == (
+        "child.yaml:3:8: game.game_bonus: 50, but the lowest total wins this pack "
+        "(game.winner: lowest): a game bonus is added to the winner's total, and raising it "
+        "counts against them (the winner could end above a loser): write a negative bonus, "
+        "-50, to take points off the winner's total, or remove it")
+    (found,) = problems("meldkit: 1\nextends: contract_rummy\nscoring:\n  sheets:\n"
+                        "    - {name: one, target: 100, game_bonus: 50}\n")
+    assert found.startswith("child.yaml:5:32: scoring.sheets[0].game_bonus: 50, but the "
+                            "lowest total wins")
+    p = meldkit.load_pack_text("meldkit: 1\nextends: contract_rummy\ngame: {game_bonus: -50}\n")
+    g = meldkit.new_game(p, players=3, seed=0)
+    while not g.is_over:
+        g.apply(g.legal_actions()[0])
+    assert dict(g.hand_results[-1].scores[g.winner].items)["game"] == -50
+    assert g.scores[g.winner] == min(g.scores)

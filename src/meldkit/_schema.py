@@ -743,7 +743,8 @@ class SheetSpec:
         0, "A side's hands count on this sheet from its n-th hand won, that hand included "
         "(0: every hand; Hollywood gin's games: 1, 2 and 3).")
     game_bonus: int | None = _f(
-        None, "Bonus to the sheet's winner when it ends (null: `game.game_bonus`).")
+        None, "Bonus to the sheet's winner when it ends (null: `game.game_bonus`; not "
+        "positive, as that, where the lowest total wins).")
     box_bonus: int | None = _f(
         None, "Bonus per hand a side won that the sheet counted, when it ends (null: "
         "`game.box_bonus`; refused, as that is, where the lowest total wins).")
@@ -845,7 +846,12 @@ class GameSpec:
         "Who wins once a side reaches the target: the highest total, or the lowest (penalty "
         "scoring, where reaching the target means losing).",
     )
-    game_bonus: int = _f(0, "Table-meld packs: bonus to the side that wins the game.")
+    game_bonus: int = _f(
+        0,
+        "Table-meld packs: bonus added to the total of the side that wins the game. Where "
+        "the lowest total wins it must not be positive (raising the winner's total counts "
+        "against them): a negative bonus takes points off the winner's total.",
+    )
     box_bonus: int = _f(
         0,
         "Table-meld packs: bonus per hand won (a hand's winner: the player its items paid "
