@@ -135,6 +135,35 @@ def test_a_rummy_hand_end_shows_the_cards_left_and_who_scores_them(monkeypatch, 
     assert "team" not in out
 
 
+STAKES = ("extends: rummy\nname: rummy_stakes\nscoring:\n  items:\n"
+          "    - {item: pay, stake: 1, per: hand, between: winner}\n"
+          "    - {item: multiply, by: 2, when: out_at_once}\n")
+
+
+def test_a_hand_end_names_the_items_that_scored_and_a_multiplier_that_applied():
+    from meldkit._table import Style, render_hand_end
+
+    pack = meldkit.load_pack_text(STAKES, filename="rummy_stakes.yaml")
+    hands = ("2C 3C 4C 10H JH QH KH 9S 9D 9C", "6D 7D 8D 6S 7S 8C JC 2S 3S 4H")
+    g = meldkit.new_game(pack, players=2, seed=1, options={"first_player": 0},
+                         deck_order=[*" ".join(hands).split(), "5D", "KD"])
+    for move in ("draw", "meld 2C 3C 4C", "meld 10H JH QH KH", "meld 9C 9D 9S",
+                 "discard KD"):  # seat 0 goes out in one turn: the stake is doubled
+        g.apply(move)
+    out = render_hand_end(g, g.hand_results[0], Style(False), you=1)
+    assert ("  seat 0 scores +2 (payment +2); you -2 (payment -2); all times 2: seat 0 went "
+            "out in one turn\n") in out
+    assert "cards left in the other hands" not in out
+
+
+def test_a_rummy_500_hand_end_names_each_sides_laid_and_held_points(monkeypatch, capsys):
+    out = play(monkeypatch, capsys, ["rummy_500", "--seed", "1"],
+               greedy_script("rummy_500", 2, 1))
+    line = next(x for x in out.splitlines() if x.startswith("  ") and " (laid +" in x)
+    assert re.fullmatch(r"  (you score|seat 1 scores) [+-]\d+ \(laid \+\d+(, held -\d+)?\); "
+                        r"(you|seat 1) [+-]\d+ \(laid \+\d+(, held -\d+)?\)", line), line
+
+
 def test_rummy_help_has_no_knock(monkeypatch, capsys):
     out = play(monkeypatch, capsys, ["rummy", "--seed", "4"], "help\nquit\n")
     assert "  add 7H to m1   lay off on meld m1" in out

@@ -719,6 +719,20 @@ def _canasta_hand_end(state, hr, style: Style, you: int | None, reserve_name: st
     return "\n".join(lines) + "\n"
 
 
+def _multiplied(state, final, name) -> str:
+    """What a hand's ``multiply`` items did to its score, as the end-of-hand summary says
+    it ("" when none applied)."""
+    from .kernel.scoring import CONDITIONS
+
+    out = ""
+    for d in state.rules.spec.scoring.items:
+        if d.get("item") == "multiply" and CONDITIONS[d["when"]](final):
+            how = ("in one turn" if d["when"] == "out_at_once" else "")
+            out += (f"; all times {d.get('by') or 2}: {name(final.went_out)} went out"
+                     + (f" {how}" if how else ""))
+    return out
+
+
 def _table_hand_end(state, hr, style: Style, you, before, action, layoffs) -> str:
     from ._cards import card_code, kind_of_code
 
@@ -797,10 +811,31 @@ def _table_hand_end(state, hr, style: Style, you, before, action, layoffs) -> st
             head += f", doubled ×{final.multiplier}"
         lines.append(head)
     elif style_of == "winner_takes_hands":
-        lines.append(f"  {name(best)} {'score' if best == you else 'scores'} "
-                     f"{net[best]:+,}: the cards left in the other hands ("
-                     + ", ".join(f"{name(q)} {final.deadwood[q]}" for q in range(n)
-                                 if q != best) + ")")
+        scored = []  # each side's items, a label once (two payments: their sum)
+        for s in hr.scores:
+            its: dict[str, list[int]] = {}
+            for label, points in s.items:
+                if points and label not in ("box", "game"):
+                    its.setdefault(label, []).append(points)
+            if its:
+                scored.append((s.team, sum(map(sum, its.values())),
+                               [(label + ("s" if len(ps) > 1 else ""), sum(ps))
+                                for label, ps in its.items()]))
+        if {label for *_, its in scored for label, _ in its} <= {"cards_in_other_hands"}:
+            head = (f"  {name(best)} {'score' if best == you else 'scores'} "
+                    f"{net[best]:+,}: the cards left in the other hands ("
+                    + ", ".join(f"{name(q)} {final.deadwood[q]}" for q in range(n)
+                                if q != best) + ")")
+        else:  # the items that scored, by side (payments, cards laid, held …)
+            said = []
+            for t, total, its in sorted(scored, key=lambda x: -x[1]):
+                who = _side_label(state, t, you)
+                verb = "" if said else (" score" if who == "you" else " scores")
+                said.append(f"{who}{verb} {total:+,} ("
+                            + ", ".join(f"{label.replace('_', ' ')} {points:+,}"
+                                        for label, points in its) + ")")
+            head = "  " + "; ".join(said)
+        lines.append(head + _multiplied(state, final, name))
     elif style_of == "penalty":  # each scores the cards left in hand: the lowest total wins
         totals = list(hr.totals)
         lines.append("  penalty points (the lowest total wins): " + ", ".join(
