@@ -8,6 +8,7 @@ import pytest
 
 import meldkit
 from meldkit import RulePackError
+from meldkit.rulesheet import rules_sheet
 
 
 def problems(text: str, filename: str = "child.yaml") -> list[str]:
@@ -62,3 +63,35 @@ def test_a_positive_game_bonus_is_refused_where_the_lowest_total_wins():
         g.apply(g.legal_actions()[0])
     assert dict(g.hand_results[-1].scores[g.winner].items)["game"] == -50
     assert g.scores[g.winner] == min(g.scores)
+
+
+# --------------------------------------------------------------------------- elimination
+
+
+def test_a_child_of_a_pack_with_a_target_may_play_by_elimination(tmp_path):
+    """rummy plays to game.target: 100; a child that eliminates players above 100 used to
+    be told to remove the inherited target, which it could not (target: null is not a
+    number). The parent's target is now simply not used; one written beside
+    eliminate_above, or below it in a child, is still refused at its line."""
+    p = meldkit.load_pack_text("meldkit: 1\nextends: rummy\nscoring: {style: penalty}\n"
+                               "game: {winner: lowest, eliminate_above: 100}\n")
+    g = meldkit.new_game(p, players=3, seed=1)
+    while not g.is_over:
+        g.apply(g.legal_actions()[0])
+    assert sum(not out for out in g.eliminated) <= 1
+    assert "reaches 100" not in rules_sheet(p)
+    (found,) = problems("meldkit: 1\nextends: rummy\nscoring: {style: penalty}\n"
+                        "game: {winner: lowest, eliminate_above: 100, target: 200}\n")
+    assert found == ("child.yaml:4:46: game.target: the game ends when one player is left "
+                     "in (game.eliminate_above), not at a target: remove it (a target "
+                     "inherited from a parent pack is not used)")
+    (tmp_path / "elim.yaml").write_text("meldkit: 1\nextends: rummy\nscoring: {style: "
+                                        "penalty}\ngame: {winner: lowest, eliminate_above: "
+                                        "100}\n")
+    with pytest.raises(RulePackError) as e:
+        meldkit.load_pack_text("meldkit: 1\nextends: elim.yaml\ngame:\n"
+                               "  target_by_players: {3: 150}\n", filename="grandchild.yaml",
+                               base_dir=tmp_path)
+    (problem,) = e.value.problems
+    assert (problem.file, problem.line, problem.col, problem.path) == (
+        "grandchild.yaml", 4, 3, "game.target_by_players")

@@ -1639,10 +1639,17 @@ class _Checker:
             if spec.players.partners != "never":
                 self.add(("game", "eliminate_above"), "players leave the game one by one: "
                          "it needs players.partners: never", related=(("players",),))
-            if ("game", "target") in locs:
-                self.add(("game", "target"), "the game ends when one player is left in "
-                         "(game.eliminate_above), not at a target: remove it",
-                         related=(("game", "eliminate_above"),))
+            # A target written beside eliminate_above (or below it, in a child) is refused;
+            # one a parent wrote for its own game, without elimination, is simply not used.
+            order, elim_at = self.problems.file_order, locs.get(("game", "eliminate_above"))
+            for key in ("target", "target_by_players"):
+                at = locs.get(("game", key))
+                if at is not None and (elim_at is None or order.get(at.file, 0)
+                                       <= order.get(elim_at.file, 0)):
+                    self.add(("game", key), "the game ends when one player is left in "
+                             "(game.eliminate_above), not at a target: remove it (a target "
+                             "inherited from a parent pack is not used)",
+                             related=(("game", "eliminate_above"),))
         drop = spec.turn.drop
         if drop and (len(drop) != 2 or min(drop) < 0 or max(drop) > MAX_DROP_PENALTY):
             self.add(("turn", "drop"), f"expected two penalties, [in the first round, later], "

@@ -831,7 +831,11 @@ class GameSpec:
     eliminate_above: int | None = _f(
         None,
         "Table-meld packs, lowest wins: a player whose total passes this after a hand leaves "
-        "the game (is dealt no more cards); the last one in wins (the target is not used).",
+        "the game (is dealt no more cards); the last one in wins. The target is not used: "
+        "`game.target` or `target_by_players` written beside it (or in a child of the pack "
+        "that sets it) is refused; one inherited from a parent pack, written for its game "
+        "without elimination, is not (`extends: rummy` with `game: {winner: lowest, "
+        "eliminate_above: 100}` loads).",
     )
     target_by_players: dict[int, int] | None = _by_players(
         "The target by player count (`{6: 10000}`); a count not listed plays to `target`.",
