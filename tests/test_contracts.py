@@ -604,6 +604,38 @@ def test_refusals_before_opening_name_the_contract():
     for move in ("draw", "meld 5H 5S 5D", "meld 9C 9S 9D", "discard KD", "draw"):
         other.apply(move)
     assert other.check("add 5C to m1").code == "add/not-opened"
+    assert "(met the contract)" in other.check("add 5C to m1").sentence
+    g = deal(pack(CONTRACT), "5H 5S 5D 9C 9S 9D 2C 3D 4S 6H", *FILLER[:2], stock="KD")
+    g.apply("draw")
+    g.apply("meld 5H 5S 5D")
+    assert g.check("discard KD").sentence.startswith(
+        "your melds toward the contract are pending")
+
+
+MINIMUM = "initial_meld: {minimums: [{minimum: 40}], lay_off_before: false}\n"
+
+
+def test_refusals_and_the_table_of_a_pack_with_an_opening_minimum_but_no_contract():
+    from meldkit._table import Style, opening_lines
+
+    g = deal(pack(MINIMUM), "5H 5S 5D 9C 9S 9D 2C 3D 4S 6H",
+             "KC 5C 2D 3S 4H 6D 7S 8C 10D JH", FILLER[1], stock="KD QH")
+    g.apply("draw")
+    g.apply("meld 5H 5S 5D")  # 15 of the 40: pending
+    why = g.check("discard KD")
+    assert why.code == "contract/pending"
+    assert why.sentence == ("your melds toward your opening are pending: lay the rest of it, "
+                            "or withdraw them, before you discard")
+    assert "opening: worth 40 or more · " in opening_lines(g.view(0), Style(False))[0]
+    other = deal(pack(MINIMUM), "10H 10S 10D JC JS JD 2C 3D 4S 6H",
+                 "KC 5C 2D 3S 4H 6D 7S 8C 10C JH", FILLER[1], stock="KD QH")
+    for move in ("draw", "meld 10H 10S 10D", "meld JC JS JD", "discard KD", "draw"):
+        other.apply(move)
+    why = other.check("add 10C to m1")
+    assert why.code == "add/not-opened"
+    assert why.sentence == ("you may lay off only once you have opened (laid melds worth 40 "
+                            "or more in one turn)")
+    assert "contract" not in why.sentence
 
 
 def test_before_opening_keys_without_an_opening_condition_are_refused_at_their_line():

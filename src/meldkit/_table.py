@@ -332,7 +332,8 @@ def opening_lines(view: dict[str, Any], style: Style) -> list[str]:
         asks.append(contract_words(c["melds"]))
     if c["minimum"]:
         asks.append(f"worth {c['minimum']} or more")
-    head = ("contract: " + ", ".join(asks)) if asks else "opening: the whole hand at once"
+    head = (("contract: " if c["melds"] else "opening: ") + ", ".join(asks) if asks
+            else "opening: the whole hand at once")  # a minimum alone is no contract
     if c["opened"][you]:
         mine = style.green("you have opened")
     else:

@@ -1141,8 +1141,8 @@ class TableModel:
             if self.rules.lay_off == "none" and phase == PLAY:
                 return "add/not-allowed", "laying off is not allowed in this game"
             if phase == PLAY and not self.opened[self.current] and not self.rules.lay_off_before:
-                return "add/not-opened", ("you may lay off only once you have opened (met "
-                                          "the contract)")
+                return "add/not-opened", ("you may lay off only once you have opened ("
+                                          + self._opened_words(self.current) + ")")
             m = self.meld_by_id(a.target)
             if m is None:
                 return "meld/no-such-meld", f"there is no meld m{a.target}"
@@ -1179,7 +1179,8 @@ class TableModel:
             return "turn/may-discard", ("you may end the turn without a discard only while "
                                         "every card you hold is banned from the discard")
         if t == "discard" and self.pending:
-            return "contract/pending", ("your melds toward the contract are pending: lay the "
+            toward = "the contract" if self.rules.contract else "your opening"
+            return "contract/pending", (f"your melds toward {toward} are pending: lay the "
                                         "rest of it, or withdraw them, before you discard")
         if t == "discard" and phase == KNOCK:
             return "knock/discard", "that discard leaves more deadwood than the knock allows"
@@ -1645,6 +1646,15 @@ class TableModel:
     def _opening_minimum(self, p: int) -> int:
         return self.rules.minimum(self.scores[self.team_of[p]], self.hand_number,
                                   self.n_players)
+
+    def _opened_words(self, p: int) -> str:
+        """What opening is for ``p`` in this deal, in a refusal's words."""
+        if self.rules.contract:
+            return "met the contract"
+        least = self._opening_minimum(p)
+        if least and not self.rules.all_at_once:
+            return f"laid melds worth {least} or more in one turn"
+        return "made your opening"
 
     def _opening_met(self, p: int) -> bool:
         """Whether the melds pending make the player's opening: the contract's kinds all
