@@ -169,6 +169,26 @@ def test_a_player_count_the_pack_does_not_play_is_reported():
         "plays 4 to 6"]
 
 
+def test_a_pack_of_one_player_count_says_it_once():
+    text = BLOCKED.replace("  - name: a black three blocks the pile\n",
+                           "  - name: a black three blocks the pile\n    players: 3\n")
+    assert failures("gin_rummy", text) == [
+        "s.yaml:2:5: a black three blocks the pile, players: 3 players, but gin_rummy plays 2"]
+
+
+def test_a_card_the_packs_deck_does_not_have_is_not_said_to_be_used_up():
+    import meldkit
+
+    stripped = meldkit.load_pack_text(
+        "extends: rummy\nname: rummy40\ndeck: {ranks: [A, '2', '3', '4', '5', '6', '7', J, "
+        "Q, K]}\n", filename="rummy40.yaml")
+    text = ("scenarios:\n  - name: an eight\n    deal:\n      hands: {0: [8H]}\n"
+            "    steps:\n      - move: draw\n")
+    (message,) = failures(stripped, text)
+    assert message.endswith("hand of seat 0: the pack's deck has no 8H"), message
+    assert "left in the deck" not in message
+
+
 def test_seat_turn_is_checked_before_a_move_and_in_a_step_without_one():
     text = BLOCKED.replace("      - move: take 9 9\n", "      - by: 1\n        move: take 9 9\n")
     (message,) = failures("pony_tail", text)

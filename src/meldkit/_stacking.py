@@ -9,6 +9,10 @@ cards of a deck not yet placed, taken by code with a located refusal.
 Traceback (most recent call last):
 ...
 meldkit._errors.SetupError: upcard: no AC left in the deck
+>>> left.take("9H", "stock")
+Traceback (most recent call last):
+...
+meldkit._errors.SetupError: stock: the pack's deck has no 9H
 """
 
 from __future__ import annotations
@@ -40,7 +44,9 @@ class KindsLeft:
             k = kind_of_code(code)
         except ValueError as e:
             raise SetupError(f"{where}: {e}") from None
-        if self.left.get(k, 0) <= 0:
+        if k not in self.left:  # not a card of this deck at all, not one used up
+            raise SetupError(f"{where}: the pack's deck has no {code}")
+        if self.left[k] <= 0:
             raise SetupError(f"{where}: no {code} left in the deck")
         self.left[k] -= 1
         return k

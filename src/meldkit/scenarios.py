@@ -1010,7 +1010,8 @@ class _Run:
         low, high = pack.spec.players.min, pack.spec.players.max
         if not low <= players <= high:
             self.fail(_At(sc.line, sc.col), "players",
-                      f"{players} players, but {pack.name} plays {low} to {high}")
+                      f"{players} players, but {pack.name} plays "
+                      + (f"{low}" if low == high else f"{low} to {high}"))
             return self.result()
         if not self.seats_ok(players):
             return self.result()

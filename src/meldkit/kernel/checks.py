@@ -397,7 +397,7 @@ def _check_endless_takes(spec: Any, add: Callable[..., None]) -> None:
              "set a limit, or make a taken card be melded (pile.taken_melded: always)")
     add(("game", "hand_turn_limit"), f"null, but a player may take {what} (pile.take: "
         f"{pile.take}) without melding it, so players may take each other's discards turn "
-        f"after turn while the stock never shrinks, and the hand never end — {bound}",
+        f"after turn while the stock never shrinks, and the hand might never end — {bound}",
         related=(("pile", "take"), ("knock", "pile_take_limit")))
 
 
