@@ -187,6 +187,19 @@ def test_child_extends_a_pack_by_path_relative_to_its_own_file(
     assert pack.spec.deck.decks == 2
 
 
+def test_extends_reads_a_yaml_name_as_a_path_and_a_slash_without_yaml_is_refused(
+    tmp_path: Path,
+) -> None:
+    """What docs/authoring/extends.md says: a value ending in .yaml/.yml, or holding a
+    slash, is a path (no slash needed), and a path must end in .yaml/.yml."""
+    write(tmp_path, "family.yaml", STANDALONE)
+    write(tmp_path, "base/family.yaml", STANDALONE)
+    beside = write(tmp_path, "beside.yaml", "extends: family.yaml\ngame: {target: 700}\n")
+    assert load_pack(beside).spec.game.target == 700
+    bare = write(tmp_path, "bare.yaml", "extends: base/family\n")
+    assert "'base/family': a pack file path ends in .yaml or .yml" in problem_at(bare, "extends")
+
+
 def test_extends_merges_mappings_and_replaces_lists(tmp_path: Path) -> None:
     path = write(
         tmp_path,
