@@ -95,3 +95,25 @@ def test_a_child_of_a_pack_with_a_target_may_play_by_elimination(tmp_path):
     (problem,) = e.value.problems
     assert (problem.file, problem.line, problem.col, problem.path) == (
         "grandchild.yaml", 4, 3, "game.target_by_players")
+
+
+# --------------------------------------------------------------------------- penalty, highest
+
+
+def test_penalty_scoring_with_the_highest_total_winning_says_why_and_where():
+    """The message said "totals only grow", though a -10 bonus item lowers them, and named
+    rummy.yaml's game: line as where game.winner was set, though no file sets it."""
+    (found,) = problems("meldkit: 1\nextends: rummy\nname: upside_down_rummy\n"
+                        "scoring: {style: penalty}\n", filename="upside_down_rummy.yaml")
+    assert found == (
+        "upside_down_rummy.yaml:4:11: game.winner: highest, but with penalty scoring each "
+        "player scores the cards left in their own hand, which count against them: the game "
+        "would be won by the player who had kept the most cards (write game.winner: lowest) "
+        "(game.winner is not written in this pack or its parents: it keeps its default)")
+    # a key a parent did write is still named at the parent's line
+    (found,) = problems("meldkit: 1\nextends: rummy\ngame: {winner: highest}\n"
+                        "scoring: {style: penalty}\n")
+    assert found.startswith("child.yaml:3:8: game.winner: highest, but with penalty")
+    (found,) = problems("meldkit: 1\nextends: contract_rummy\n"
+                        "scoring: {style: winner_takes_hands}\n")
+    assert "(game.winner is inherited from " in found and "contract_rummy.yaml:64:3)" in found

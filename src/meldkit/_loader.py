@@ -709,8 +709,11 @@ class _Problems:
         self, loc: _Loc, path: KeyPath, related: tuple[KeyPath, ...], message: str
     ) -> tuple[_Loc, str]:
         child = self.doc.labels[0]
-        own = self.doc.locs.get(path) or _locate(self.doc, path)
-        if own.file != child:
+        own = self.doc.locs.get(path)
+        if own is None:  # written in no file: not the parent's line that holds its section
+            message += (f" ({_path_text(path, self.doc.data)} is not written in this pack or "
+                        "its parents: it keeps its default)")
+        elif own.file != child:
             message += f" ({_path_text(path, self.doc.data)} is inherited from {_where(own)})"
         if loc.file == child:
             return loc, message

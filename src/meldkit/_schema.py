@@ -848,7 +848,8 @@ class GameSpec:
     winner: Literal["highest", "lowest"] = _f(
         "highest",
         "Who wins once a side reaches the target: the highest total, or the lowest (penalty "
-        "scoring, where reaching the target means losing).",
+        "scoring, where reaching the target means losing: with `scoring.style: penalty` "
+        "each player's cards left count against them, and `highest` is refused).",
     )
     game_bonus: int = _f(
         0,

@@ -181,8 +181,9 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
 
     game = spec.game
     if style == "penalty" and game.winner != "lowest":
-        add(("game", "winner"), "highest, but with penalty scoring totals only grow by the "
-            "cards left in hand: the lowest total wins (game.winner: lowest)",
+        add(("game", "winner"), "highest, but with penalty scoring each player scores the "
+            "cards left in their own hand, which count against them: the game would be won "
+            "by the player who had kept the most cards (write game.winner: lowest)",
             related=(("scoring", "style"),))
     if style in ("knock", "winner_takes_hands") and game.winner != "highest":
         add(("game", "winner"), f"lowest, but with {style} scoring the winner of each hand "
