@@ -189,6 +189,23 @@ def test_a_card_the_packs_deck_does_not_have_is_not_said_to_be_used_up():
     assert "left in the deck" not in message
 
 
+def test_hand_ended_null_expects_that_no_hand_has_ended_yet():
+    still = BLOCKED.replace("          pile: {top: 3C, blocked: true}\n",
+                            "          pile: {top: 3C, blocked: true}\n"
+                            "          hand_ended: null\n")
+    assert failures("pony_tail", still) == []
+    ended = ("scenarios:\n  - name: out at once\n    players: 3\n    deal:\n"
+             "      hands: {0: [5H, 6H, 7H, 9C, 9D]}\n      stock: [9H]\n    steps:\n"
+             "      - moves: [draw, meld 5H 6H 7H, meld 9C 9D 9H]\n"
+             "        expect: {hand_ended: null}\n")
+    tonk = ("extends: rummy\nname: tonkish\ndeal: {hand: 5}\n"
+            "going_out: {requires_discard: false}\n")
+    import meldkit
+
+    (message,) = failures(meldkit.load_pack_text(tonk, filename="tonkish.yaml"), ended)
+    assert message.endswith("expected no hand to have ended, but hand 1 ended by went_out")
+
+
 def test_seat_turn_is_checked_before_a_move_and_in_a_step_without_one():
     text = BLOCKED.replace("      - move: take 9 9\n", "      - by: 1\n        move: take 9 9\n")
     (message,) = failures("pony_tail", text)

@@ -120,7 +120,7 @@ EXPECT_KEYS: dict[str, str] = {
                   "`no_legal_move`, `no_progress`; `one_side_left` (melds by rank); "
                   "`all_dropped`, `wall`, `limit`, and a knock's `knock`, `gin`, `big_gin` or "
                   "`undercut` (table packs); Houses' `table_cleared`, `agreed`, `all_passed`, "
-                  "`repetition`.",
+                  "`repetition`; null: no hand has ended yet in this scenario.",
     "went_out": "The seat that went out in the last hand (null: nobody).",
     "hand_score": "Score items of the last hand, by team: `{0: {books: 5000, going_out: 100, "
                   "total: 5400}}`; items: books, book_kinds, melded_cards, bonus_cards, "
@@ -693,6 +693,8 @@ class _Reader:
                                           "[[1, 0, 24]]")
                 else:
                     out.append(_Expect(key, [list(p) for p in value], vat))
+            elif key == "hand_ended" and value is None:  # no hand has ended yet
+                out.append(_Expect(key, None, vat))
             else:  # phase, hand_ended
                 text = self.text(node, key, kp)
                 if text is not None:
@@ -1230,6 +1232,12 @@ class _Run:
             got = sheets[ex.arg]
             return None if got == ex.value else (f"sheet {ex.arg}: expected "
                                                  f"{_show(ex.value)}, got {_show(got)}")
+        if key == "hand_ended" and ex.value is None:
+            if not state.hand_results:
+                return None
+            hr = state.hand_results[-1]
+            return (f"expected no hand to have ended, but hand {hr.hand_number} ended by "
+                    f"{hr.ended_by}")
         if key in ("hand_ended", "went_out", "hand_score", "payments"):
             if not state.hand_results:
                 return f"expected a finished hand, but hand {state.hand_number} is still " \
