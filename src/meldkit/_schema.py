@@ -297,12 +297,16 @@ class LayOffSpec:
     onto: Literal["none", "own", "side", "any"] = _f(
         "any",
         "Whose melds a player may lay off onto during their turn: nobody's, their own, their "
-        "side's, or anyone's.",
+        "side's, or anyone's. In a knocking pack (`scoring.style: knock`) nobody lays off "
+        "during play, and this key says whether the defender lays off onto the knocker's "
+        "melds after a knock: `any` (they do) or `none` (they only lay their own melds); "
+        "`own` and `side` are refused there.",
     )
     max_per_end: int | None = _f(
         None,
         "Most cards laid off at each end of a run, and onto a set beyond its laid size "
-        "(null: no limit; OpenSpiel's gin rummy: 2 at each end of a run).",
+        "(null: no limit; OpenSpiel's gin rummy: 2 at each end of a run). Refused beside "
+        "`onto: none`, where no card is laid off.",
     )
     win_back: bool = _f(
         False,
@@ -646,7 +650,11 @@ class KnockSpec:
         True,
         "Equal deadwood is an undercut; false: the hand scores 0 (OpenSpiel's gin rummy).",
     )
-    lay_off_on_gin: bool = _f(False, "The defender may lay off onto a gin hand's melds.")
+    lay_off_on_gin: bool = _f(
+        False,
+        "The defender may lay off onto a gin hand's melds. Refused beside "
+        "`melds.lay_off.onto: none`, where the defender lays nothing off.",
+    )
     pile_take_limit: int | None = _f(
         None,
         "The hand is void on this many takes of the discard in one hand (OpenSpiel: 50; "

@@ -1135,6 +1135,7 @@ class GinRollout:
             return False  # GinSim's masks are of natural cards in the natural order
         return (kn.max_deadwood == 10 and not kn.from_upcard and not kn.spade_upcard_doubles
                 and kn.big_gin_bonus is None and not kn.lay_off_on_gin
+                and rules.lay_off != "none"  # (its defender lays off)
                 and sorted((k.name, k.max_size) for k in kinds) == [("run", 5), ("set", 4)]
                 and rules.wall == 2 and rules.wall_knock and rules.discard_taken
                 and state.phase in phases)

@@ -119,6 +119,7 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
     _check_reserves(spec, add)
     _check_turned(spec, add)
     _check_endless_takes(spec, add)
+    _check_lay_off(spec, add)
     if melds.lay_off.win_back:
         if melds.lay_off.onto == "none":
             add(("melds", "lay_off", "win_back"), "true, but lay_off.onto is none: a wild card "
@@ -241,6 +242,32 @@ def _check_lowest_wins_bonuses(spec: Any, add: Callable[..., None]) -> None:
                 "the winner): remove it; to take points off whoever goes out, list "
                 f"{{item: bonus, points: {-abs(value)}, when: out}} in scoring.items",
                 related=(("game", "winner"),))
+
+
+def _check_lay_off(spec: Any, add: Callable[..., None]) -> None:
+    """``melds.lay_off`` where it could change nothing.  In a knocking pack nobody lays off
+    during play, and ``onto`` says whether the defender lays off onto the knocker's melds
+    after a knock (``any``) or not (``none``); with ``onto: none`` no card is ever laid
+    off, so a cap on lay-offs (``max_per_end``) or lay-offs on gin are refused."""
+    lay_off, knocking = spec.melds.lay_off, spec.scoring.style == "knock"
+    onto = ("melds", "lay_off", "onto")
+    if knocking and lay_off.onto in ("own", "side"):
+        add(onto, f"{lay_off.onto}, but scoring.style is knock: nobody lays off during play "
+            "(melds are laid only on a knock), and after a knock the defender lays off onto "
+            "the knocker's melds: write any (the defender lays off, the default) or none "
+            "(nobody lays off)", related=(("scoring", "style"),))
+    if lay_off.onto != "none":
+        return
+    nobody = ("but lay_off.onto is none: " + (
+        "the defender lays nothing off after a knock" if knocking else
+        "no card is ever laid off"))
+    if lay_off.max_per_end is not None:
+        add(("melds", "lay_off", "max_per_end"), f"{lay_off.max_per_end}, {nobody}, so no "
+            "cap on lay-offs applies: remove it (or write null over an inherited one)",
+            related=(onto,))
+    if knocking and spec.knock.lay_off_on_gin:
+        add(("knock", "lay_off_on_gin"), f"true, {nobody}, not after gin either: remove it",
+            related=(onto,))
 
 
 def _check_contract(spec: Any, names: list[str], add: Callable[..., None],

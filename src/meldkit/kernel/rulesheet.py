@@ -593,7 +593,10 @@ def _ending(spec) -> list[str]:
                f"meld (their *deadwood*) total at most {value} after the discard.")
     out.append("- The knocker discards, then lays down their melds; cards left unmelded are "
                "their deadwood.")
-    if kn.lay_off_on_gin:
+    if spec.melds.lay_off.onto == "none":
+        out.append("- The defender then lays down their own melds; nobody lays off cards on "
+                   "the knocker's melds.")
+    elif kn.lay_off_on_gin:
         out.append("- The defender then lays off cards on the knocker's melds (even after "
                    "gin), and lays down their own melds.")
     else:

@@ -1138,7 +1138,7 @@ class TableModel:
                 return ("knock/meld", "that meld leaves more deadwood than the knock allows")
             return "meld/not-now", "that meld cannot be laid now"
         if t == "add":
-            if self.rules.lay_off == "none" and phase == PLAY:
+            if self.rules.lay_off == "none" and phase in (PLAY, LAYOFF):
                 return "add/not-allowed", "laying off is not allowed in this game"
             if phase == PLAY and not self.opened[self.current] and not self.rules.lay_off_before:
                 return "add/not-opened", ("you may lay off only once you have opened ("
@@ -2102,7 +2102,13 @@ class TableModel:
             self.defenders = [(p + i) % self.n_players for i in range(1, self.n_players)]
             self.current = self.defenders[0]
             self.phase = LAYOFF
-            self.layoff_stage = 2 if gin and not self.rules.spec.knock.lay_off_on_gin else 1
+            self.layoff_stage = 2 if gin and not self.rules.spec.knock.lay_off_on_gin else \
+                self._first_layoff_stage()
+
+    def _first_layoff_stage(self) -> int:
+        """Where a defender starts after a knock: laying off onto the knocker's melds (1),
+        or, where nobody lays off (``melds.lay_off.onto: none``), laying their own melds (2)."""
+        return 2 if self.rules.lay_off == "none" else 1
 
     # ------------------------------------------------------------------ lay-offs (defender)
     def _legal_layoff(self) -> list[Action]:
@@ -2129,7 +2135,7 @@ class TableModel:
             self.defenders.pop(0)
             if self.defenders:
                 self.current = self.defenders[0]
-                self.layoff_stage = 1
+                self.layoff_stage = self._first_layoff_stage()
             else:
                 self._end_hand("knock", self.knocker)
 
@@ -2877,6 +2883,9 @@ class TableModel:
             if self.layoff_stage not in (1, 2):
                 raise sv.bad("layoff_stage", f"expected 1 or 2 in the layoff phase, got "
                                              f"{self.layoff_stage}")
+            if self.layoff_stage == 1 and rules.lay_off == "none":
+                raise sv.bad("layoff_stage", "expected 2: nobody lays off in this pack "
+                                             "(melds.lay_off.onto: none)")
         else:
             if self.defenders:
                 raise sv.bad("defenders", f"expected [] in the {phase} phase (defenders lay "

@@ -1,0 +1,91 @@
+"""Knocking packs (``scoring.style: knock``): the lay-off and going-out keys either change the
+game or are refused at their line, the rules sheet says what the engine does, and a
+lay-off or knock test refused names its real cause."""
+
+from __future__ import annotations
+
+import pytest
+
+import meldkit
+from meldkit import RulePackError
+from meldkit._loader import bundled_pack_dir
+from meldkit.kernel.rulesheet import table_sections
+
+# Seat 0 knocks with the 2D after drawing the QD; the defender's 4S fits m1 (AS 2S 3S).
+KNOCKER = "AS 2S 3S 7C 7D 7H KC KD KH 2D"
+DEFENDER = "4S 9C 9D 9H JD QC QS 2H 3H 6D"
+KNOCKER_MELDS = ("meld AS 2S 3S", "meld 7C 7D 7H", "meld KC KD KH")
+
+
+def refusals(text: str, filename: str = "k.yaml") -> list[str]:
+    """The loader's problems with the pack ``text``, one ``file:line:col: message`` each."""
+    with pytest.raises(RulePackError) as e:
+        meldkit.load_pack_text(text, filename=filename)
+    return [str(p) for p in e.value.problems]
+
+
+def knocked(pack, knocker=KNOCKER, defender=DEFENDER, stock="QD"):
+    """Seat 0 draws and knocks, discarding the QD; the defender is to move."""
+    order = [*knocker.split(), *defender.split(), "8C", *stock.split()]
+    g = meldkit.new_game(pack, players=2, seed=1, options={"first_player": 0},
+                         deck_order=order)
+    for move in ("pass", "pass", "draw", "knock", "discard QD", *KNOCKER_MELDS, "done"):
+        g.apply(move)
+    return g
+
+
+def legal(g) -> list[str]:
+    return sorted(str(a) for a in g.legal_actions())
+
+
+# --------------------------------------------------------------------------- lay_off.onto
+
+
+def test_onto_own_or_side_in_a_knocking_pack_is_refused_at_its_line():
+    for onto in ("own", "side"):
+        assert [f"k.yaml:2:19: melds.lay_off.onto: {onto}, but scoring.style is knock: nobody "
+                "lays off during play (melds are laid only on a knock), and after a knock the "
+                "defender lays off onto the knocker's melds: write any (the defender lays off, "
+                "the default) or none (nobody lays off)"] == refusals(
+            f"extends: gin_rummy\nmelds: {{lay_off: {{onto: {onto}}}}}\n")
+
+
+def test_onto_none_in_a_knocking_pack_stops_the_defenders_lay_offs():
+    pack = meldkit.load_pack_text("extends: gin_rummy\nname: no_lay_offs\n"
+                                  "melds: {lay_off: {onto: none, max_per_end: null}}\n")
+    g = knocked(pack)
+    assert ("layoff", 1, ["done", "meld 9C 9D 9H"]) == (g.phase, g.current_player, legal(g))
+    why = g.check("add 4S to m1")
+    assert ("add/not-allowed", "laying off is not allowed in this game") == (why.code,
+                                                                             why.sentence)
+    assert meldkit.GameState.from_json(g.to_json(), pack=pack).to_json() == g.to_json()
+    with pytest.raises(meldkit.SaveError, match="layoff_stage: expected 2: nobody lays off"):
+        meldkit.GameState.from_json(g.to_json().replace('"layoff_stage":2', '"layoff_stage":1'),
+                                    pack=pack)
+    g.apply("meld 9C 9D 9H")
+    g.apply("done")
+    assert (4 + 10 + 10 + 10 + 2 + 3 + 6) - 2 == g.hand_results[-1].net[0]  # the 4S counts
+    assert ("- The defender then lays down their own melds; nobody lays off cards on the "
+            "knocker's melds.") in table_sections(pack.spec)
+
+
+def test_onto_any_in_a_knocking_pack_lets_the_defender_lay_off():
+    for text in ("extends: gin_rummy\n", "extends: gin_rummy\nmelds: {lay_off: {onto: any}}\n"):
+        g = knocked(meldkit.load_pack_text(text + "name: lay_offs\n"))
+        assert ("layoff", ["add 4S to m1", "done"]) == (g.phase, legal(g))
+
+
+def test_with_onto_none_a_lay_off_cap_or_lay_offs_on_gin_are_refused():
+    assert ["k.yaml:2:19: melds.lay_off.max_per_end: 2, but lay_off.onto is none: the "
+            "defender lays nothing off after a knock, so no cap on lay-offs applies: remove it "
+            "(or write null over an inherited one) (melds.lay_off.max_per_end is inherited "
+            f"from {bundled_pack_dir() / 'gin_rummy.yaml'}:50:5)"
+            ] == refusals("extends: gin_rummy\nmelds: {lay_off: {onto: none}}\n")
+    assert ["k.yaml:3:9: knock.lay_off_on_gin: true, but lay_off.onto is none: the defender "
+            "lays nothing off after a knock, not after gin either: remove it"] == refusals(
+        "extends: gin_rummy\nmelds: {lay_off: {onto: none, max_per_end: null}}\n"
+        "knock: {lay_off_on_gin: true}\n")
+    assert ["k.yaml:2:31: melds.lay_off.max_per_end: 0, but lay_off.onto is none: no card is "
+            "ever laid off, so no cap on lay-offs applies: remove it (or write null over an "
+            "inherited one)"] == refusals(
+        "extends: rummy\nmelds: {lay_off: {onto: none, max_per_end: 0}}\n")
