@@ -117,3 +117,38 @@ def test_penalty_scoring_with_the_highest_total_winning_says_why_and_where():
     (found,) = problems("meldkit: 1\nextends: contract_rummy\n"
                         "scoring: {style: winner_takes_hands}\n")
     assert "(game.winner is inherited from " in found and "contract_rummy.yaml:64:3)" in found
+
+
+# --------------------------------------------------------------------------- drop numbers
+
+STAKES = ("meldkit: 1\nextends: rummy\nname: stakes\ndeal: {hand: 5}\n"
+          "scoring:\n  items:\n    - {item: pay, stake: 1, per: hand, between: winner}\n"
+          "game: {hands: 5, tie: draw}\n")
+
+
+def test_drop_numbers_are_refused_where_no_item_counts_the_cards_held(tmp_path):
+    """With only a stake paid per hand, [20, 40] and [1, 2] played the same (a dropper paid
+    one stake), though the rules sheet said a drop "counts 20 against them"."""
+    (tmp_path / "stakes.yaml").write_text(STAKES)
+    with pytest.raises(RulePackError) as e:
+        meldkit.load_pack_text("meldkit: 1\nextends: stakes.yaml\nturn: {drop: [20, 40]}\n",
+                               filename="stakes_drop.yaml", base_dir=tmp_path)
+    assert [str(p) for p in e.value.problems] == [
+        "stakes_drop.yaml:3:8: turn.drop: [20, 40] count as the cards a dropper holds, but "
+        "no scoring item counts the cards held (winner_takes, penalty, held, and pay with "
+        "per: point or between: every_pair do), so any two numbers would play the same: "
+        "write [0, 0] to let a player drop with nothing counted against them, or list an "
+        "item that counts them"]
+    # [0, 0]: a player may drop, and pays the stake
+    p = meldkit.load_pack_text("meldkit: 1\nextends: stakes.yaml\nturn: {drop: [0, 0]}\n",
+                               filename="stakes_drop.yaml", base_dir=tmp_path)
+    g = meldkit.new_game(p, players=2, seed=0, options={"first_player": 0})
+    g.apply("drop")
+    (hand,) = g.hand_results
+    assert hand.ended_by == "all_dropped" and hand.payments == ((0, 1, 1),)
+    # an item that counts the cards held gives the numbers their meaning
+    for items in ("[{item: pay, stake: 1, per: point}]", "[{item: held}]",
+                  "[{item: pay, stake: 1, between: every_pair}]"):
+        meldkit.load_pack_text(f"meldkit: 1\nextends: stakes.yaml\nturn: {{drop: [20, 40]}}\n"
+                               f"scoring: {{items: {items}}}\n", base_dir=tmp_path)
+    assert meldkit.load_pack_text("extends: rummy\nturn: {drop: [20, 40]}\n").spec.turn.drop

@@ -1661,6 +1661,14 @@ class _Checker:
         elif drop and spec.knock.max_deadwood is not None:
             self.add(("turn", "drop"), "dropping is for packs that meld during play; a "
                      "knocking pack has two players", related=(("knock", "max_deadwood"),))
+        elif drop and any(drop) and spec.melds.kinds and not self._drop_counted():
+            from .kernel.checks import HELD_ITEMS
+
+            self.add(("turn", "drop"), f"{_quote(drop)} count as the cards a dropper holds, "
+                     f"but no scoring item counts the cards held ({HELD_ITEMS} do), so any "
+                     "two numbers would play the same: write [0, 0] to let a player drop "
+                     "with nothing counted against them, or list an item that counts them",
+                     related=(("scoring", "items"),))
         tie_at, hands_at = locs.get(("game", "tie")), locs.get(("game", "hands"))
         if (game.hands is not None and game.tie == "play_on" and tie_at is not None
                 and hands_at is not None and tie_at.file == hands_at.file):
@@ -1674,6 +1682,16 @@ class _Checker:
                      "and by_count is empty (nothing counts the side's bonus cards together)",
                      related=(("scoring", "bonus", "set_size"),))
         self._required_books_possible()
+
+    def _drop_counted(self) -> bool:
+        """Whether ``turn.drop``'s numbers can change a score: an item counts the cards
+        held, or the pack's plugin scores (its ``adjust_scores`` reads the hand's record)."""
+        from .kernel.checks import counts_cards_held, hooks_named
+
+        if self.spec.plugin is not None and (
+                self.plugin is None or "adjust_scores" in hooks_named(self.plugin)):
+            return True
+        return counts_cards_held(self.spec)
 
     def discard_bans(self) -> None:
         """``pile.discard_bans``: each entry names cards (ranks in a rank-slot pack, which

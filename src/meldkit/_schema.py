@@ -220,7 +220,11 @@ class TurnSpec:
         "the first number as the cards against them if they drop in the hand's first round "
         "of turns — on their own first turn of the hand, whoever dropped before them (a drop "
         "is the dropper's turn) — the second later (`[20, 40]`); the hand ends when one "
-        "player is left in it, who scores nothing against. Empty: no dropping.",
+        "player is left in it, who scores nothing against. The numbers count only where an "
+        "item counts the cards held (`winner_takes`, `penalty`, `held`, `pay` with `per: "
+        "point` or `between: every_pair`), and are refused elsewhere, where `[0, 0]` lets a "
+        "player drop with nothing counted (a `pay` per hand still pays the stake). Empty: "
+        "no dropping.",
     )
     stock_card: Literal["hand", "turned"] = _f(
         "hand",

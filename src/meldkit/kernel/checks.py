@@ -569,6 +569,33 @@ def _check_targets_reachable(spec: Any, add: Callable[..., None]) -> None:
             related=(("game", "sheets_end"),))
 
 
+HELD_ITEMS = "winner_takes, penalty, held, and pay with per: point or between: every_pair"
+"""The table items that count the cards a player holds at the end of a hand (as the message
+refusing ``turn.drop`` names them)."""
+
+
+def counts_cards_held(spec: Any) -> bool:
+    """Whether any item a table pack scores with — its ``scoring.items`` (its style's
+    preset when none are listed) or a score sheet's own — counts the cards each player
+    holds at the end of a hand (:data:`HELD_ITEMS`; knock counts the deadwood)."""
+    from .scoring import PRESETS
+
+    style = spec.scoring.style
+    lists = [spec.scoring.items or [{"item": name, **params}
+                                    for name, params in PRESETS.get(style) or ()]]
+    lists += [sh.items for sh in spec.scoring.sheets if sh.items is not None]
+    for entries in lists:
+        for d in entries:
+            if not isinstance(d, dict):
+                continue
+            name = d.get("item")
+            if name in ("winner_takes", "penalty", "held", "knock") or (
+                    name == "pay" and (d.get("per") == "point"
+                                       or d.get("between") == "every_pair")):
+                return True
+    return False
+
+
 RETIRED_ITEMS = {
     "cap": "is no more: it capped what the items above it had scored, and those count a "
            "player's loss on different lines (the loser's own with held and penalty, the "
