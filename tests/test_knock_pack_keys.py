@@ -89,3 +89,13 @@ def test_with_onto_none_a_lay_off_cap_or_lay_offs_on_gin_are_refused():
             "ever laid off, so no cap on lay-offs applies: remove it (or write null over an "
             "inherited one)"] == refusals(
         "extends: rummy\nmelds: {lay_off: {onto: none, max_per_end: 0}}\n")
+
+
+# --------------------------------------------------------------------------- requires_discard
+
+
+def test_requires_discard_false_in_a_knocking_pack_is_refused_at_its_line():
+    assert ["k.yaml:2:13: going_out.requires_discard: false, but scoring.style is knock: a "
+            "knocker always discards as they knock, and a knock that melds every card without "
+            "a discard is big gin, which knock.big_gin_bonus sets: remove it"] == refusals(
+        "extends: gin_rummy\ngoing_out: {requires_discard: false}\n")

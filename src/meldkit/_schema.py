@@ -688,7 +688,12 @@ class GoingOutSpec:
     requires_reserve: bool = _f(
         False, "The player must have picked up their reserve pile to go out."
     )
-    requires_discard: bool = _f(True, "Going out means discarding the last card.")
+    requires_discard: bool = _f(
+        True,
+        "Going out means discarding the last card. Refused (false) with knock scoring, "
+        "where a knocker always discards: a knock without a discard, every card melded, is "
+        "big gin (`knock.big_gin_bonus`).",
+    )
 
 
 @frozen

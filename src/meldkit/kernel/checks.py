@@ -161,6 +161,11 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
         add(("pile", "taken_melded"), f"{spec.pile.taken_melded}, but with knock scoring no "
             "meld is laid before the knock, so a card taken from the pile cannot be melded "
             "in its turn (give no)", related=(("scoring", "style"),))
+    if style == "knock" and not spec.going_out.requires_discard:
+        add(("going_out", "requires_discard"), "false, but scoring.style is knock: a knocker "
+            "always discards as they knock, and a knock that melds every card without a "
+            "discard is big gin, which knock.big_gin_bonus sets: remove it",
+            related=(("scoring", "style"),))
     if style == "knock" and (spec.players.min != 2 or spec.players.max != 2):
         add(("players",), "knock scoring is for two players (players.min and max must be 2)",
             related=(("scoring", "style"),))
