@@ -133,12 +133,13 @@ def test_drop_numbers_are_refused_where_no_item_counts_the_cards_held(tmp_path):
     with pytest.raises(RulePackError) as e:
         meldkit.load_pack_text("meldkit: 1\nextends: stakes.yaml\nturn: {drop: [20, 40]}\n",
                                filename="stakes_drop.yaml", base_dir=tmp_path)
-    assert [str(p) for p in e.value.problems] == [
+    (problem,) = e.value.problems
+    assert str(problem) == (
         "stakes_drop.yaml:3:8: turn.drop: [20, 40] count as the cards a dropper holds, but "
         "no scoring item counts the cards held (winner_takes, penalty, held, and pay with "
         "per: point or between: every_pair do), so any two numbers would play the same: "
         "write [0, 0] to let a player drop with nothing counted against them, or list an "
-        "item that counts them"]
+        "item that counts them")
     # [0, 0]: a player may drop, and pays the stake
     p = meldkit.load_pack_text("meldkit: 1\nextends: stakes.yaml\nturn: {drop: [0, 0]}\n",
                                filename="stakes_drop.yaml", base_dir=tmp_path)
