@@ -99,3 +99,58 @@ def test_requires_discard_false_in_a_knocking_pack_is_refused_at_its_line():
             "knocker always discards as they knock, and a knock that melds every card without "
             "a discard is big gin, which knock.big_gin_bonus sets: remove it"] == refusals(
         "extends: gin_rummy\ngoing_out: {requires_discard: false}\n")
+
+
+# --------------------------------------------------------------------------- max_per_end: 0
+
+NO_LAY_OFFS = "extends: gin_rummy\nname: capped\nmelds: {lay_off: {max_per_end: 0}}\n"
+SET_AND_RUN = "4S 9C 9D 9H JD QC 7S 2H 3H 6D"  # the 4S fits m1 (a run), the 7S m2 (a set)
+
+
+def test_max_per_end_0_in_a_knocking_pack_stops_lay_offs_on_runs_and_sets_as_the_sheet_says():
+    pack = meldkit.load_pack_text(NO_LAY_OFFS)
+    g = knocked(pack, defender=SET_AND_RUN)
+    assert ("layoff", ["done"]) == (g.phase, legal(g))
+    assert "add 4S to m1" in legal(knocked("gin_rummy", defender=SET_AND_RUN))
+    assert "add 7S to m2" in legal(knocked("gin_rummy", defender=SET_AND_RUN))
+    lines = table_sections(pack.spec)
+    assert ("- The defender then lays down their own melds; nobody lays off cards on the "
+            "knocker's melds.") in lines
+    assert "## Laying off" not in lines
+    assert not any("At most 0" in line or "defender then lays off" in line for line in lines)
+
+
+def test_max_per_end_0_in_a_rummy_pack_is_said_as_no_lay_offs():
+    lines = table_sections(meldkit.load_pack_text(
+        "extends: rummy\nname: capped\nmelds: {lay_off: {max_per_end: 0}}\n").spec)
+    assert "- Cards are never laid off on melds on the table." in lines
+    assert not any("At most 0" in line or "lay off cards" in line for line in lines), lines
+
+
+TWO_DECKS = ("extends: rummy\nname: two_decks\ndeck: {decks: 2}\n"
+             "melds: {lay_off: {max_per_end: 2}}\n")
+
+
+def two_decks_set_laid():
+    """Seat 0 of a two-deck rummy game lays 7C 7D 7H (m1) and still holds 7S 7C 7D 7H."""
+    order = "7C 7D 7H 7S 7C 7D 7H 2C 4D 9S 2D 3D 5D 6D 8C 9C 10D JC QD KS AS KH".split()
+    g = meldkit.new_game(meldkit.load_pack_text(TWO_DECKS), players=2, seed=1,
+                         options={"first_player": 0}, deck_order=order)
+    for move in ("draw", "meld 7C 7D 7H"):
+        g.apply(move)
+    return g
+
+
+def test_max_per_end_caps_the_cards_laid_off_onto_a_set_and_the_sheet_says_so():
+    assert ("- At most 2 cards may be laid off at each end of a run, and 2 onto a set beyond "
+            "the cards it was laid with.") in table_sections(meldkit.load_pack("gin_rummy").spec)
+    g = two_decks_set_laid()
+    for move in ("add 7S to m1", "add 7C to m1"):
+        g.apply(move)
+    assert not [a for a in g.legal_actions() if a.type == "add"]  # a third: beyond the cap
+
+
+def test_lay_offs_on_gin_beside_max_per_end_0_are_refused_at_their_line():
+    assert ["k.yaml:4:9: knock.lay_off_on_gin: true, but lay_off.max_per_end is 0: the "
+            "defender lays nothing off after a knock, not after gin either: remove it"
+            ] == refusals(NO_LAY_OFFS + "knock: {lay_off_on_gin: true}\n")

@@ -309,8 +309,9 @@ class LayOffSpec:
     max_per_end: int | None = _f(
         None,
         "Most cards laid off at each end of a run, and onto a set beyond its laid size "
-        "(null: no limit; OpenSpiel's gin rummy: 2 at each end of a run). Refused beside "
-        "`onto: none`, where no card is laid off.",
+        "(null: no limit; 0: no card is laid off, on a run or a set — in a knocking pack the "
+        "defender lays nothing off; OpenSpiel's gin rummy: 2 at each end of a run). Refused "
+        "beside `onto: none`, where no card is laid off.",
     )
     win_back: bool = _f(
         False,
@@ -656,8 +657,8 @@ class KnockSpec:
     )
     lay_off_on_gin: bool = _f(
         False,
-        "The defender may lay off onto a gin hand's melds. Refused beside "
-        "`melds.lay_off.onto: none`, where the defender lays nothing off.",
+        "The defender may lay off onto a gin hand's melds. Refused where the defender "
+        "lays nothing off (`melds.lay_off.onto: none` or `max_per_end: 0`).",
     )
     pile_take_limit: int | None = _f(
         None,

@@ -261,6 +261,11 @@ def _check_lay_off(spec: Any, add: Callable[..., None]) -> None:
             "(melds are laid only on a knock), and after a knock the defender lays off onto "
             "the knocker's melds: write any (the defender lays off, the default) or none "
             "(nobody lays off)", related=(("scoring", "style"),))
+    if knocking and spec.knock.lay_off_on_gin and lay_off.onto != "none" \
+            and lay_off.max_per_end == 0:
+        add(("knock", "lay_off_on_gin"), "true, but lay_off.max_per_end is 0: the defender "
+            "lays nothing off after a knock, not after gin either: remove it",
+            related=(("melds", "lay_off", "max_per_end"),))
     if lay_off.onto != "none":
         return
     nobody = ("but lay_off.onto is none: " + (

@@ -213,7 +213,7 @@ def _turn(spec) -> list[str]:
                    "Melds are laid only when a player knocks.")
     else:
         melds = ("lay down new melds and lay off cards on melds on the table, as many as you "
-                 "like" if spec.melds.lay_off.onto != "none" else
+                 "like" if _lays_off(spec) else
                  "lay down new melds, as many as you like")
         if all(s.initial_meld.all_at_once for s in deal_specs(spec)):
             out.append("2. **Meld:** lay down melds only to open, and opening is melding the "
@@ -398,7 +398,7 @@ def _opening(spec) -> list[str]:
         out.append(f"- A player opens only by {whole}.")
     specs = deal_specs(spec)
     freely = ("melds and lays off freely from then on" if any(
-        s.melds.lay_off.onto != "none" for s in specs) else "melds freely from then on")
+        _lays_off(s) for s in specs) else "melds freely from then on")
     if all(s.initial_meld.all_at_once for s in specs):
         after = "which is going out (see *Going out*)"
     elif any(s.initial_meld.all_at_once for s in specs):
@@ -416,7 +416,7 @@ def _opening(spec) -> list[str]:
         out.append("- A player who has not opened " + _each(
             f"{text} lay off cards on the table's melds in {where}" for where, text in before)
             + ".")
-    elif spec.melds.lay_off.onto != "none" and spec.knock.max_deadwood is None:
+    elif _lays_off(spec) and spec.knock.max_deadwood is None:
         may = "may already" if spec.initial_meld.lay_off_before else "may not"
         out.append(f"- A player who has not opened {may} lay off cards on the table's melds.")
     take = _per_deal(spec, lambda s: s.initial_meld.take_before,
@@ -486,19 +486,28 @@ def _dropping(spec) -> list[str]:
     return [f"## {' and '.join(titles)}", "", *out] if out else []
 
 
+def _lays_off(spec) -> bool:
+    """Whether any card is ever laid off on a meld on the table: not with
+    ``melds.lay_off.onto: none``, nor with ``max_per_end: 0``, which caps the cards laid off
+    at each end of a run and onto a set at none (in a knocking pack: the defender's)."""
+    lo = spec.melds.lay_off
+    return lo.onto != "none" and lo.max_per_end != 0
+
+
 def _lay_off(spec) -> list[str]:
     lo = spec.melds.lay_off
     out = ["## Laying off", ""]
     whose = {"any": "any meld on the table", "own": "their own melds",
              "side": "their side's melds", "none": None}[lo.onto]
-    if whose and spec.knock.max_deadwood is None:
+    knocking = spec.knock.max_deadwood is not None
+    if whose and _lays_off(spec) and not knocking:
         out.append(f"- On their turn a player may lay off cards on {whose}: a card that "
                    "extends a run at either end, or joins a set.")
-    elif spec.knock.max_deadwood is None:
+    elif not knocking:
         out.append("- Cards are never laid off on melds on the table.")
-    if lo.max_per_end is not None:
+    if lo.max_per_end and _lays_off(spec):
         out.append(f"- At most {_n(lo.max_per_end, 'card')} may be laid off at each end of a "
-                   "run.")
+                   f"run, and {lo.max_per_end} onto a set beyond the cards it was laid with.")
     if lo.win_back and whose and spec.knock.max_deadwood is None:
         opened = " once they have opened" if _has_opening(spec) else ""
         out.append(f"- **Winning back a wild card:** on their turn{opened}, a player may put "
@@ -516,7 +525,7 @@ def _books(spec) -> list[str]:
                or any(d.get("item") == "books" for d in spec.scoring.items))
     if not counted:
         return []
-    if spec.melds.lay_off.onto == "none" and spec.knock.max_deadwood is None:
+    if not _lays_off(spec) and spec.knock.max_deadwood is None:
         grows = ("no card is ever laid off, so no meld grows: a book is laid whole, "
                  f"{b.size} cards or more in one meld, and stays as it was laid.")
     else:
@@ -593,7 +602,7 @@ def _ending(spec) -> list[str]:
                f"meld (their *deadwood*) total at most {value} after the discard.")
     out.append("- The knocker discards, then lays down their melds; cards left unmelded are "
                "their deadwood.")
-    if spec.melds.lay_off.onto == "none":
+    if not _lays_off(spec):
         out.append("- The defender then lays down their own melds; nobody lays off cards on "
                    "the knocker's melds.")
     elif kn.lay_off_on_gin:
