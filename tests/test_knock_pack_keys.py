@@ -154,3 +154,34 @@ def test_lay_offs_on_gin_beside_max_per_end_0_are_refused_at_their_line():
     assert ["k.yaml:4:9: knock.lay_off_on_gin: true, but lay_off.max_per_end is 0: the "
             "defender lays nothing off after a knock, not after gin either: remove it"
             ] == refusals(NO_LAY_OFFS + "knock: {lay_off_on_gin: true}\n")
+
+
+# --------------------------------------------------------------------------- add/end-full
+
+
+def test_a_lay_off_refused_by_the_cap_names_it():
+    g = meldkit.new_game("gin_rummy", players=2, seed=1, options={"first_player": 0},
+                         deck_order=["5S", "6S", "7S", "7C", "7D", "7H", "KC", "KD", "KH", "2D",
+                                     "2S", "3S", "4S", "8S", "9S", "10S", "JC", "QD", "2H", "6D",
+                                     "8C", "QH"])
+    for move in ("pass", "pass", "draw", "knock", "discard QH", "meld 5S 6S 7S",
+                 "meld 7C 7D 7H", "meld KC KD KH", "done",
+                 "add 4S to m1", "add 3S to m1", "add 8S to m1", "add 9S to m1"):
+        g.apply(move)
+    for card, end in (("2S", "low"), ("10S", "high")):
+        why = g.check(f"add {card} to m1")
+        assert ("add/end-full", f"{card} cannot be laid off on m1: at most 2 cards may be laid "
+                f"off at each end of a run (melds.lay_off.max_per_end), and its {end} end has "
+                "2") == (why.code, why.sentence)
+    assert "add/does-not-fit" == g.check("add 2H to m1").code  # no cap: it does not fit
+    g = two_decks_set_laid()
+    for move in ("add 7S to m1", "add 7C to m1"):
+        g.apply(move)
+    why = g.check("add 7D to m1")
+    assert ("add/end-full", "7D cannot be laid off on m1: at most 2 cards may be laid off onto "
+            "a set beyond the cards it was laid with (melds.lay_off.max_per_end), and it has 2"
+            ) == (why.code, why.sentence)
+    g = knocked(meldkit.load_pack_text(NO_LAY_OFFS), defender=SET_AND_RUN)
+    why = g.check("add 7S to m2")
+    assert ("add/end-full", "7S cannot be laid off on m2: no card may be laid off on a meld in "
+            "this game (melds.lay_off.max_per_end: 0)") == (why.code, why.sentence)

@@ -142,7 +142,7 @@ def test_max_per_end_limits_lay_offs_at_each_end_of_a_run():
     g.apply("discard KC")
     g.apply("draw")
     g.apply("add 8H to m1")
-    assert g.check("add 9H to m1").code == "add/does-not-fit"
+    assert g.check("add 9H to m1").code == "add/end-full"  # the cap, named
 
 
 # --------------------------------------------------------------------------- going out

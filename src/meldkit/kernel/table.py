@@ -952,6 +952,36 @@ class TableModel:
             return None
         return grown, low, high
 
+    def _cap_refused(self, m: TableMeld, kind: int) -> tuple[str, str] | None:
+        """Why card ``kind``, which fits meld ``m``, may not be laid off on it: the cards
+        already laid off at that end of the run, or onto the set, reach
+        ``melds.lay_off.max_per_end`` (``add/end-full``); None if the cap is not why."""
+        lim = self.rules.max_per_end
+        if lim is None:
+            return None
+        grown = self.rules.melds.can_add(m.match, kind)
+        if grown is None:
+            return None
+        run = m.match.suit >= 0
+        if run and grown.low != m.match.low:
+            end, past = "low end", m.low_ext
+        else:
+            end, past = ("high end" if run and grown.high != m.match.high else "end"), m.high_ext
+        if past < lim:
+            return None
+        what = f"{card_code(kind)} cannot be laid off on m{m.id}: "
+        if lim == 0:
+            return "add/end-full", what + ("no card may be laid off on a meld in this game "
+                                           "(melds.lay_off.max_per_end: 0)")
+        cap = f"{lim} card{'s' if lim != 1 else ''}"
+        if run:
+            return "add/end-full", what + (f"at most {cap} may be laid off at each end of a "
+                                           f"run (melds.lay_off.max_per_end), and its {end} "
+                                           f"has {past}")
+        return "add/end-full", what + (f"at most {cap} may be laid off onto a set beyond "
+                                       f"the cards it was laid with (melds.lay_off."
+                                       f"max_per_end), and it has {past}")
+
     def _layoffs_for(self, p: int, melds: list[TableMeld], one_per_card: bool) -> list[Action]:
         out = []
         seen = set()
@@ -1154,6 +1184,9 @@ class TableModel:
                 why = self._adds_refused(m, a.cards[0])
                 if why is not None:
                     return why
+            why = self._cap_refused(m, a.cards[0])
+            if why is not None:
+                return why
             return "add/does-not-fit", f"{card_code(a.cards[0])} cannot be laid off on m{a.target}"
         if t == "trade":
             return ("trade/no-wild-card", f"no wild card of m{a.target} stands for "
