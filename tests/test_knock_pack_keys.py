@@ -185,3 +185,31 @@ def test_a_lay_off_refused_by_the_cap_names_it():
     why = g.check("add 7S to m2")
     assert ("add/end-full", "7S cannot be laid off on m2: no card may be laid off on a meld in "
             "this game (melds.lay_off.max_per_end: 0)") == (why.code, why.sentence)
+
+
+# --------------------------------------------------------------------------- knock.test
+
+
+OPENSPIEL = ("knock.test: openspiel judges a one-deck game without wild cards, jokers "
+             "included, at every table, of the standard 52 cards; here ")
+INHERITED = f" (knock.test is inherited from {bundled_pack_dir() / 'gin_rummy.yaml'}:67:3)"
+
+
+@pytest.mark.parametrize("extra, at, cause", [
+    ('deck: {ranks: [A, "2", "3", "4", "5", "6", "7", J, Q, K]}\n', "2:8",
+     "deck.ranks strips the deck to 10 of the 13 ranks: remove deck.ranks"),
+    ("deck: {decks: 2}\n", "2:8", "deck.decks is 2: give deck.decks: 1"),
+    ("deck: {decks_by_players: {2: 3}}\n", "2:8",
+     "deck.decks_by_players gives 3 decks at 2 players: remove deck.decks_by_players"),
+    ("deck: {jokers_per_deck: 2}\ncards: {values: {JK: 0}}\n", "2:8",
+     "deck.jokers_per_deck adds 2 jokers: give deck.jokers_per_deck: 0"),
+    ("cards: {wild: ['2']}\n", "2:9", "cards.wild makes 2 wild: give cards.wild: []"),
+    ("cards: {turned_wild: rank}\n", "2:9", "cards.turned_wild is rank (a rank turned wild "
+     "at the deal): give cards.turned_wild: none"),
+    ("deck: {decks: 2, ranks: [A, K, Q, J, '10', '9', '8']}\n", "2:18",
+     "deck.ranks strips the deck to 7 of the 13 ranks and deck.decks is 2: remove deck.ranks "
+     "and give deck.decks: 1"),
+])
+def test_openspiels_knock_test_names_what_keeps_it_from_judging_the_pack(extra, at, cause):
+    assert [f"k.yaml:{at}: {OPENSPIEL}{cause}, or use best_discard{INHERITED}"] == refusals(
+        "extends: gin_rummy\n" + extra)

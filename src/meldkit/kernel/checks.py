@@ -169,14 +169,13 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
     if style == "knock" and (spec.players.min != 2 or spec.players.max != 2):
         add(("players",), "knock scoring is for two players (players.min and max must be 2)",
             related=(("scoring", "style"),))
-    if knock.test == "openspiel" and (spec.cards.wild or spec.cards.turned_wild != "none"
-                                      or (spec.deck.decks or 0) != 1
-                                      or spec.deck.ranks
-                                      or not _one_plain_deck(spec, player_counts)):
-        add(("knock", "test"), "openspiel judges a one-deck game without wild cards, "
-            "jokers included, at every table (give deck.decks: 1 with no decks_by_players or "
-            "jokers, and cards.wild: [], or use best_discard)",
-            related=(("deck",), ("cards", "wild")))
+    if knock.test == "openspiel":
+        misfits = _openspiel_misfits(spec, player_counts)
+        if misfits:
+            paths, causes, fixes = zip(*misfits)
+            add(("knock", "test"), "openspiel judges a one-deck game without wild cards, "
+                "jokers included, at every table, of the standard 52 cards; here "
+                f"{_and(causes)}: {_and(fixes)}, or use best_discard", related=paths)
     if (knock.from_upcard or knock.spade_upcard_doubles) and not spec.deal.upcard:
         key = "from_upcard" if knock.from_upcard else "spade_upcard_doubles"
         add(("knock", key), "needs an upcard, but deal.upcard is false",
@@ -702,14 +701,59 @@ def _idle_rank_slot_item(spec: Any, name: str, entry: dict) -> str | None:
     return None
 
 
-def _one_plain_deck(spec, player_counts: range) -> bool:
-    """Whether every table of ``player_counts`` (the pack's, bounded by the loader) plays
-    one 52-card deck without jokers (by ``deck.decks_by_players`` and ``jokers_by_players``
-    too), as ``knock.test: openspiel`` needs: no two cards of one kind."""
+def _and(items) -> str:
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _openspiel_misfits(spec, player_counts: range) -> list[tuple[tuple, str, str]]:
+    """What keeps ``knock.test: openspiel`` from judging the pack, as ``(key path, cause,
+    fix)``: it needs one standard 52-card deck without jokers at every table of
+    ``player_counts`` (the pack's, bounded by the loader; by ``deck.decks_by_players`` and
+    ``jokers_by_players`` too) — no two cards of one kind — and no wild card."""
+    deck, cards = spec.deck, spec.cards
+    out = []
+    if cards.wild:
+        out.append((("cards", "wild"), f"cards.wild makes {', '.join(map(str, cards.wild))} "
+                    "wild", "give cards.wild: []"))
+    if cards.turned_wild != "none":
+        out.append((("cards", "turned_wild"), f"cards.turned_wild is {cards.turned_wild} (a "
+                    "rank turned wild at the deal)", "give cards.turned_wild: none"))
+    if deck.ranks:
+        kept = len(set(deck.ranks))
+        out.append((("deck", "ranks"), f"deck.ranks strips the deck to {kept} of the 13 ranks"
+                    if kept < 13 else "deck.ranks lists the ranks (OpenSpiel's test knows only "
+                    "the standard deck)", "remove deck.ranks"))
+    decks_at = jokers_at = None
     for n in player_counts:
-        decks, jokers = deck_plan(spec.deck, n)  # counted, not dealt: a huge count is
+        decks, jokers = deck_plan(deck, n)  # counted, not dealt: a huge count is
         if jokers is None:  # refused by the deck's bounds, never built here
-            jokers = spec.deck.jokers_per_deck
-        if decks != 1 or jokers != 0:
-            return False
-    return True
+            jokers = deck.jokers_per_deck * decks
+        if decks != 1 and decks_at is None:
+            decks_at = (n, decks)
+        if jokers and jokers_at is None:
+            jokers_at = (n, jokers)
+    if decks_at is not None:
+        n, decks = decks_at
+        if n in (deck.decks_by_players or {}):
+            out.append((("deck", "decks_by_players"), f"deck.decks_by_players gives {decks} "
+                        f"decks at {n} players", "remove deck.decks_by_players"))
+        elif deck.decks is None and deck.decks_per_player is None:
+            pass  # (refused at deck: no number of decks)
+        elif deck.decks is None:
+            out.append((("deck", "decks_per_player"), f"deck.decks is null and deck."
+                        f"decks_per_player gives {decks} decks at {n} players",
+                        "give deck.decks: 1"))
+        else:
+            out.append((("deck", "decks"), f"deck.decks is {deck.decks}", "give deck.decks: 1"))
+    if jokers_at is not None:
+        n, jokers = jokers_at
+        if n in (deck.jokers_by_players or {}):
+            key = "jokers_by_players"
+        else:
+            key = "jokers" if deck.jokers is not None else "jokers_per_deck"
+        out.append((("deck", key), f"deck.{key} adds {jokers} joker{'s' if jokers != 1 else ''}"
+                    + (f" at {n} players" if key == "jokers_by_players" else ""),
+                    f"remove deck.{key}" if key != "jokers_per_deck" else
+                    "give deck.jokers_per_deck: 0"))
+    return out
