@@ -153,3 +153,35 @@ def test_drop_numbers_are_refused_where_no_item_counts_the_cards_held(tmp_path):
         meldkit.load_pack_text(f"meldkit: 1\nextends: stakes.yaml\nturn: {{drop: [20, 40]}}\n"
                                f"scoring: {{items: {items}}}\n", base_dir=tmp_path)
     assert meldkit.load_pack_text("extends: rummy\nturn: {drop: [20, 40]}\n").spec.turn.drop
+
+
+# ------------------------------------------------ items scoring backwards, lowest wins
+
+@pytest.mark.parametrize("entry,says", [
+    ("{item: held}", "item 'held' takes the cards left in hand off their holder's total, "
+                     "which helps them (list penalty, which adds them)"),
+    ("{item: laid}", "item 'laid' adds the cards a player lays to their total, which counts "
+                     "against them"),
+    ("{item: bonus, points: 10, when: out}",
+     "item 'bonus' adds 10 to the total of whoever goes out, which counts against them (a "
+     "reward there is a negative bonus)"),
+    ("{item: pay, stake: 1}", "item 'pay' raises the total of whoever is paid"),
+])
+def test_an_item_that_would_score_backwards_where_the_lowest_total_wins_is_refused(entry,
+                                                                                    says):
+    """contract_rummy's lowest total wins: an item that lowers the total of whom it
+    penalises, or raises the total of whom it rewards, would turn the game around."""
+    (found,) = problems("meldkit: 1\nextends: contract_rummy\nscoring:\n  items:\n"
+                        f"    - {{item: penalty}}\n    - {entry}\n")
+    assert found == (f"child.yaml:6:7: scoring.items[1]: {says}, but the lowest total wins "
+                     "this pack (game.winner: lowest)")
+
+
+def test_items_scoring_the_right_way_where_the_lowest_total_wins_load():
+    pack = meldkit.load_pack_text(
+        "meldkit: 1\nextends: contract_rummy\nscoring:\n  items:\n    - {item: penalty}\n"
+        "    - {item: bonus, points: -10, when: out}\n")
+    assert "The player who goes out scores -10 more." in rules_sheet(pack)
+    # where the highest total wins, the same items are the usual rewards and penalties
+    meldkit.load_pack_text("extends: rummy_500\nscoring:\n  items: [{item: laid}, "
+                           "{item: held}, {item: bonus, points: 10, when: out}]\n")

@@ -805,8 +805,11 @@ class ScoringSpec:
         "that one turn); `pay` (payments between players, recorded payer to payee: `stake`, "
         "`per: hand` or `point` — each point the payer holds —, `between: winner` — each "
         "player not on the winner's side pays the winner — or `every_pair` — of two players "
-        "on different sides, who holds more pays the other —, `when`; refused where the "
-        "lowest total wins); the plugin's `adjust_scores` and the game-end bonuses follow.",
+        "on different sides, who holds more pays the other —, `when`); the plugin's "
+        "`adjust_scores` and the game-end bonuses follow. Where the lowest total wins "
+        "(`game.winner: lowest`), an item that would raise the total of whom it rewards or "
+        "lower the total of whom it penalises is refused: `pay`, `held`, `laid`, `books` of "
+        "a positive value, a positive `bonus`, a negative `reserve_untaken`.",
     )
     sheets: list[SheetSpec] = _f(
         [],

@@ -674,9 +674,37 @@ def _check_entries(spec: Any, items: list, where: tuple, add: Callable[..., None
         if idle:
             add(at, f"item {name!r}, but {idle}: it would score nothing (remove it)",
                 related=(("scoring", "melded_cards"),) if name == "melded_cards" else ())
-        if name == "pay" and spec.game.winner == "lowest":
-            add(at, "item 'pay' raises the total of whoever is paid, but the lowest total "
-                "wins this pack (game.winner: lowest)", related=(("game", "winner"),))
+        backwards = _backwards_where_lowest_wins(spec, name, entry)
+        if backwards:
+            add(at, f"item {name!r} {backwards}, but the lowest total wins this pack "
+                "(game.winner: lowest)", related=(("game", "winner"),))
+
+
+def _backwards_where_lowest_wins(spec: Any, name: str, entry: dict) -> str | None:
+    """How an item would score in the wrong direction where the lowest total wins (it
+    raises the total of whom it rewards, or lowers the total of whom it penalises), or None
+    (also where the highest total wins)."""
+    if spec.game.winner != "lowest":
+        return None
+    points = entry.get("points")
+    if name == "pay":
+        return "raises the total of whoever is paid"
+    if not spec.melds.kinds:
+        return None
+    if name == "held":
+        return ("takes the cards left in hand off their holder's total, which helps them "
+                "(list penalty, which adds them)")
+    if name == "laid":
+        return "adds the cards a player lays to their total, which counts against them"
+    if name == "books" and any(k.value > 0 for k in spec.books.kinds):
+        return "adds a book's value to its owner's total, which counts against them"
+    if name == "bonus" and type(points) is int and points > 0:
+        return (f"adds {points} to the total of whoever goes out, which counts against "
+                "them (a reward there is a negative bonus)")
+    if name == "reserve_untaken" and type(points) is int and points < 0:
+        return (f"takes {-points} off the total of a side that never picked up its reserve, "
+                "which helps it (a penalty there is positive)")
+    return None
 
 
 def _idle_item(spec: Any, name: str, entry: dict) -> str | None:
