@@ -185,3 +185,15 @@ def test_items_scoring_the_right_way_where_the_lowest_total_wins_load():
     # where the highest total wins, the same items are the usual rewards and penalties
     meldkit.load_pack_text("extends: rummy_500\nscoring:\n  items: [{item: laid}, "
                            "{item: held}, {item: bonus, points: 10, when: out}]\n")
+
+
+def test_lay_off_before_false_is_refused_where_no_card_is_ever_laid_off():
+    """``initial_meld.lay_off_before: false`` keeps an unopened player from laying off; with
+    ``melds.lay_off.onto: none`` nobody ever lays off, so it changed nothing."""
+    (found,) = problems("meldkit: 1\nextends: rummy\ninitial_meld: {minimums: [{minimum: 30}],"
+                        " lay_off_before: false}\nmelds: {lay_off: {onto: none}}\n")
+    assert found == ("child.yaml:3:43: initial_meld.lay_off_before: false, but "
+                     "lay_off.onto is none: no card is ever laid off, before the opening or "
+                     "after it: remove it")
+    meldkit.load_pack_text("meldkit: 1\nextends: rummy\ninitial_meld: {minimums: "
+                           "[{minimum: 30}], lay_off_before: false}\n")

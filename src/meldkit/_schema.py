@@ -466,7 +466,8 @@ class InitialMeldSpec:
     lay_off_before: bool = _f(
         True,
         "Table-meld packs with a contract (`melds`) or a minimum (`minimums`): whether a "
-        "player who has not opened may lay off onto the table's melds.",
+        "player who has not opened may lay off onto the table's melds (`false` is refused "
+        "where no card is ever laid off, `melds.lay_off.onto: none`).",
     )
 
 

@@ -277,6 +277,9 @@ def _check_lay_off(spec: Any, add: Callable[..., None]) -> None:
     if knocking and spec.knock.lay_off_on_gin:
         add(("knock", "lay_off_on_gin"), f"true, {nobody}, not after gin either: remove it",
             related=(onto,))
+    if not spec.initial_meld.lay_off_before:
+        add(("initial_meld", "lay_off_before"), f"false, {nobody}, before the opening or "
+            "after it: remove it", related=(onto,))
 
 
 def _check_contract(spec: Any, names: list[str], add: Callable[..., None],
