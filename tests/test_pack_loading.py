@@ -67,6 +67,14 @@ def problem_at(path: Path, key_path: str) -> str:
     return found[0]
 
 
+def only_problem(text: str, filename: str = "house.yaml"):
+    """The one problem the loader reports for pack ``text`` (it must refuse it)."""
+    with pytest.raises(RulePackError) as exc:
+        load_pack_text(text, filename)
+    (problem,) = exc.value.problems
+    return problem
+
+
 # --------------------------------------------------------------------------- the bundled pack
 
 
@@ -795,9 +803,7 @@ def test_a_problem_two_checks_find_is_reported_once() -> None:
 def test_the_fewest_and_most_players_are_counts_the_pack_allows(text, key, message) -> None:
     """A pack whose players.min (or max) is not one of its players.counts validated, and
     then a game at that count could not be dealt (found by the mutated-pack fuzz test)."""
-    with pytest.raises(RulePackError) as exc:
-        load_pack_text(text, "house.yaml")
-    (problem,) = exc.value.problems
+    problem = only_problem(text)
     assert problem.path == key and problem.message.startswith(message), problem
     assert str(problem).startswith(f"house.yaml:2:11: {key}: "), problem  # where it was written
 
@@ -809,9 +815,7 @@ def test_wilds_adjacent_false_on_a_set_kind_is_refused_where_it_was_written() ->
             "    - {name: set, type: set, min_size: 3, wilds_adjacent: false}\n"
             "    - {name: run, type: run, min_size: 3, max_wilds: 1, wilds_adjacent: false}\n"
             "cards: {wild: [\"2\"]}\n")
-    with pytest.raises(RulePackError) as exc:
-        load_pack_text(text, "house.yaml")
-    (problem,) = exc.value.problems
+    problem = only_problem(text)
     assert str(problem) == (
         "house.yaml:4:43: melds.kinds[0].wilds_adjacent: false, but it applies to runs only "
         "(a set's cards stand in no order, so no wild card stands beside another: this kind "
@@ -832,9 +836,7 @@ def test_until_opened_beside_take_before_false_is_refused_where_it_was_written(
             "who has not opened never takes from the discard pile, so no card they take is "
             "owed toward the opening: remove it (or set always, for the cards an opened "
             "player takes), or let them take (initial_meld.take_before: true)")
-    with pytest.raises(RulePackError) as exc:
-        load_pack_text(text, "house.yaml")
-    (problem,) = exc.value.problems
+    problem = only_problem(text)
     assert str(problem) == f"house.yaml:3:8: {says}"
     parent = write(tmp_path, "parent.yaml", text.replace(", take_before: false", ""))
     child = write(tmp_path, "child.yaml", "extends: parent.yaml\n"
@@ -894,9 +896,7 @@ def test_wilds_adjacent_false_where_no_wild_card_can_join_the_run_is_refused(car
     none (``max_wilds: 0``), or a pack without wild cards, leaves it nothing to change."""
     text = (f"extends: rummy\n{cards}melds:\n  kinds:\n"
             "    - {name: run, type: run, min_size: 3, wilds_adjacent: false}\n")
-    with pytest.raises(RulePackError) as exc:
-        load_pack_text(text, "house.yaml")
-    (problem,) = exc.value.problems
+    problem = only_problem(text)
     assert str(problem).startswith(
         f"{where}: melds.kinds[0].wilds_adjacent: false, but {why}, so no wild card could "
         "stand beside another"), problem
