@@ -390,3 +390,47 @@ def test_sequence_ranks_written_with_aliases_are_read_alike_by_engine_bot_and_sh
     g = meldkit.new_game(p, players=4, seed=1)
     assert g.rules.seq_ranks == _tables(g).seq_ranks  # T is 10, 1 is the ace
     assert "in the order 4s, 5s, 6s, 7s, 8s, 9s, 10s, Js, Qs, Ks, As" in rules_sheet(p)
+
+
+# --------------------------------------------------------------------------- wild melds
+def _wild_top_game(extra: str) -> tuple[meldkit.RulePack, meldkit.GameState]:
+    """Seat 1 opens for seats 1 and 3; seat 2 discards a 2C; seat 3, holding two 2s, is to
+    draw with the 2C on top (samba with wild melds, and ``extra``)."""
+    p = pack("extends: samba\nmelds: {wild_melds: true}\n" + extra)
+    g = stacked_game(p, 4, hands={0: ["4H", "KS"], 1: "KC KD KH QC QD QH 9S".split(),
+                                  2: ["2C", "JS"], 3: ["2D", "2H", "8D"]},
+                     upcard="9C", stock="5S 6S 7S 8S 5D 6D 7D 8C".split())
+    for a in ("draw", "discard 4H", "draw", "meld K K K", "meld Q Q Q", "discard 9S", "draw",
+              "discard 2C"):
+        g.apply(a)
+    return p, g
+
+
+def _wild_top_line(p: meldkit.RulePack) -> list[str]:
+    return [line for line in rules_sheet(p).splitlines()
+            if line.startswith("- A wild card") and "on top" in line]
+
+
+def test_a_wild_card_on_top_is_taken_only_as_the_sheet_says():
+    # a deuce freezes the pile, and a frozen pile is taken with natural cards: never with 2 2
+    p, g = _wild_top_game("")
+    assert g.pile_frozen and not [a for a in g.legal_actions() if a.type == "take"]
+    why = g.check("take 2 2")
+    assert ("pile/top-wild", True) == (why.code,
+                                       "a wild 2C on top cannot be taken" in why.sentence)
+    assert _wild_top_line(p) == ["- A wild card on top cannot be taken: discarding it freezes "
+                                 "the pile, and a frozen pile is taken only with natural cards."]
+    # blocked: the blocked_by line says so, and nothing claims the take
+    p, g = _wild_top_game("pile: {blocked_by: [3C, 3S, JK, '2']}\n")
+    assert "pile/blocked" == g.check("take 2 2").code and _wild_top_line(p) == []
+    # a deuce that does not freeze the pile: taken with two deuces, for the wild meld
+    p, g = _wild_top_game("pile: {freezes_on: [JK]}\n")
+    assert not g.pile_frozen and g.check("take 2 2") is None
+    assert ["take 2 2"] == [str(a) for a in g.legal_actions() if a.type == "take"]
+    assert _wild_top_line(p)[0].startswith("- A wild card on top of a pile that is not frozen is "
+                                           "taken with two wild cards of its own rank")
+    # frozen_take_with: same_rank_pair takes a frozen pile with two deuces for a deuce
+    p, g = _wild_top_game("pile: {frozen_take_with: same_rank_pair}\n")
+    assert g.pile_frozen and g.check("take 2 2") is None
+    assert _wild_top_line(p) == ["- A wild card on top is taken with two wild cards of its own "
+                                 "rank, for the side's wild meld."]

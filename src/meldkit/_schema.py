@@ -353,7 +353,14 @@ class MeldsSpec:
         "meld of one of them must leave the player no card, or one card to discard, and their "
         "side must then be allowed to go out.",
     )
-    wild_melds: bool = _f(False, "Melds made only of wild cards are allowed.")
+    wild_melds: bool = _f(
+        False,
+        "Melds made only of wild cards are allowed. A wild card on top of the pile is taken "
+        "for the side's wild meld with two wild cards of its own rank, but a wild card "
+        "discarded freezes the pile (`pile.freezes_on`), and a frozen pile takes two wild "
+        "cards only with `pile.frozen_take_with: same_rank_pair`; `pile.blocked_by` may "
+        "block it.",
+    )
     kinds: list[MeldKindSpec] = _f(
         [],
         "Table-meld packs: the kinds of meld allowed (sets and runs). When given, melds lie on "

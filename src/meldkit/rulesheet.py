@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from ._cards import RANKS, SUITS, rank_index
+from ._cards import RANKS, SUITS, kinds_matching, rank_index
 from ._loader import RulePack, load_pack
 
 __all__ = ["rules_sheet"]
@@ -535,11 +535,7 @@ def _pile(spec) -> list[str]:
     if p.take_count is not None:
         out.append(f"- Only the top {_cards(p.take_count)} of the pile are taken (the top card "
                    "and those beneath it); the rest stay as the discard pile.")
-    if spec.melds.wild_melds:
-        out.append("- A wild card on top is taken with two wild cards of its own rank, for the "
-                   "side's wild meld.")
-    else:
-        out.append("- A wild card on top cannot be taken.")
+    out += _wild_top_lines(spec)
     if p.frozen_take_with == "same_rank_pair":
         out.append("- A frozen pile is taken only with two cards of the top card's own rank "
                    "(two deuces for a deuce).")
@@ -547,6 +543,45 @@ def _pile(spec) -> list[str]:
         out.append("- A frozen pile is taken only with two natural cards of the top card's "
                    "rank.")
     return out + discard_ban_lines(spec, "end")
+
+
+def _wild_top_lines(spec) -> list[str]:
+    """What the rank-slot engine does with a wild card on top of the pile (its
+    ``_check_take``): nothing to say where ``pile.blocked_by`` blocks every wild card; not
+    melded without ``melds.wild_melds``; with them, a frozen pile is taken with a wild
+    card on top only where ``pile.frozen_take_with`` is ``same_rank_pair`` — a wild card
+    discarded freezes the pile (``pile.freezes_on``), so it may be the only case."""
+    p = spec.pile
+    wild = frozenset().union(*(kinds_matching(s) for s in spec.cards.wild))
+    blocked = frozenset().union(*(kinds_matching(s) for s in p.blocked_by))
+    open_ = wild - blocked
+    if not open_:
+        return []  # the blocked_by line says the pile cannot be taken
+    sels = [s for s in spec.cards.wild if kinds_matching(s) - blocked]
+    what = "A wild card" if open_ == wild else f"A wild card ({_selectors(sels, 'or')})"
+    freezes = frozenset().union(*(kinds_matching(s) for s in p.freezes_on))
+    # a wild card on top of a pile that is not frozen: one that does not freeze it, a
+    # wild upcard left on top, or the rest of a pile partly taken (pile.take_count)
+    unfrozen = bool(open_ - freezes) or p.take_count is not None or (
+        spec.deal.upcard and "wild" not in spec.deal.upcard_turn_again)
+    if not spec.melds.wild_melds:
+        if "free" in p.take_with and unfrozen:
+            return [f"- {what} on top cannot be melded: the pile is then taken only whole, "
+                    "when it is not frozen."]
+        return [f"- {what} on top cannot be taken."]
+    onto = "onto_meld" in p.take_with and unfrozen
+    book = "" if p.onto_book else ", if it is not yet a book"
+    if p.frozen_take_with == "same_rank_pair":
+        alone = f" (or, when the pile is not frozen, alone onto it{book})" if onto else ""
+        return [f"- {what} on top is taken with two wild cards of its own rank, for the "
+                f"side's wild meld{alone}."]
+    if not unfrozen:
+        return [f"- {what} on top cannot be taken: discarding it freezes the pile, and a "
+                "frozen pile is taken only with natural cards."]
+    alone = f" (or alone onto it{book})" if onto else ""
+    return [f"- {what} on top of a pile that is not frozen is taken with two wild cards of "
+            f"its own rank, for the side's wild meld{alone}; on a frozen pile it cannot be "
+            "taken (a frozen pile is taken only with natural cards)."]
 
 
 _BAN_WORDS = {

@@ -104,6 +104,13 @@ class DrawPhase:
                       "be taken with one")
         hand = self.hands[p]
         frozen = self.pile_frozen or (rules.frozen_until_melded and not self.melded[t])
+        if frozen and slot == WILD and not rules.frozen_same_rank_pair:
+            # pile.frozen_take_with: natural_pair — no natural card matches a wild card
+            why = ("the pile is frozen" if self.pile_frozen
+                   else "the pile is frozen for a side that has not melded")
+            return _r("pile/top-wild", f"{why}, and a frozen pile is taken only with two "
+                      f"natural cards of its top card's rank: a wild {code} on top cannot be "
+                      "taken")
         opened = self.open_melds[t][slot]
         if not cards:
             if frozen or not rules.take_onto_meld:
