@@ -15,6 +15,7 @@ import pytest
 import meldkit
 from meldkit import RulePackError
 from meldkit.rulesheet import rules_sheet
+from meldkit.schema_docs import pack_keys
 from meldkit.testing import stacked_game
 
 
@@ -434,3 +435,26 @@ def test_a_wild_card_on_top_is_taken_only_as_the_sheet_says():
     assert g.pile_frozen and g.check("take 2 2") is None
     assert _wild_top_line(p) == ["- A wild card on top is taken with two wild cards of its own "
                                  "rank, for the side's wild meld."]
+
+
+# --------------------------------------------------------------------------- dead cards
+@pytest.mark.parametrize("going_out_ranks, sheet, mid_hand", [
+    ('["3"]', "melded only by a player going out (see *Melds*)", "meld/only-going-out"),
+    ("[]", "melded like any other card of their rank", None),
+])
+def test_dead_cards_meld_as_their_rank_does_and_the_sheet_says_so(going_out_ranks, sheet,
+                                                                   mid_hand):
+    # cards.dead only scores: black threes meld as melds.going_out_ranks lets threes meld
+    p = pack(f"extends: samba\ncards: {{dead: [3C, 3S]}}\nmelds: {{going_out_ranks: "
+             f"{going_out_ranks}}}\nscoring:\n  dead_in_hand: -100\n  items: [{{item: books}}, "
+             "{item: melded_cards}, {item: dead_cards}, {item: hand_cards}]\n")
+    assert (f"- **Dead cards:** the 3 of clubs and the 3 of spades — {sheet}; each left in a "
+            "hand scores -100 (see *Scoring*).") in rules_sheet(p).splitlines()
+    hand = "4H 5H 6H 7H 8H 9H 10H KS KD KC KH KS KD 3C 3S"
+    g = _after_draw(p, hand, stock="3C KC QD 5D")
+    assert mid_hand == (lambda why: why and why.code)(g.check("meld 3 3 3"))
+    g.apply("run 4H 5H 6H 7H 8H 9H 10H"), g.apply("meld K K K K K K K")
+    g.apply("meld 3 3 3")  # the last cards: going out with a samba and a canasta
+    assert g.last_hand.ended_by == "went_out"
+    doc = next(k.doc for k in pack_keys() if k.path == "cards.dead")
+    assert "never melded" not in doc and "melds.going_out_ranks" in doc

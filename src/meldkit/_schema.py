@@ -184,7 +184,11 @@ class CardsSpec:
         "stock."
     )
     dead: list[str] = _f(
-        [], "Dead cards (black 3s): never melded; a penalty if left in hand (see scoring)."
+        [],
+        "Dead cards (black 3s): a penalty if left in hand (the `dead_cards` scoring item, "
+        "`scoring.dead_in_hand`). Being dead does not keep a card out of melds: its rank "
+        "melds as `cards.unmeldable` (never) and `melds.going_out_ranks` (only by a player "
+        "going out, as classic canasta's black 3s) say, like any card of that rank.",
     )
     unmeldable: list[str] = _f(["3"], "Ranks that may never be melded.")
     values: dict[str, int] = _f(

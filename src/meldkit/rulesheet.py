@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from ._cards import RANKS, SUITS, kinds_matching, rank_index
+from ._cards import RANKS, SUITS, kinds_matching, rank_index, rank_of_kind
 from ._loader import RulePack, load_pack
 
 __all__ = ["rules_sheet"]
@@ -239,7 +239,8 @@ def _players_and_cards(spec) -> list[str]:
         out.append(f"- **Bonus cards:** {_selectors(cards.bonus)} — laid face up at once when "
                    "dealt or drawn, and replaced from the stock.")
     if cards.dead and rank_slots:
-        out.append(f"- **Dead cards:** {_selectors(cards.dead)} — never melded.")
+        out.append(f"- **Dead cards:** {_selectors(cards.dead)} — {_dead_melded(spec)}"
+                   f"{_dead_scored(spec)}.")
     if cards.unmeldable and rank_slots:
         out.append(f"- **Never melded:** {_selectors(cards.unmeldable)}.")
     counted = (_table_values_use(spec) if spec.melds.kinds
@@ -250,6 +251,35 @@ def _players_and_cards(spec) -> list[str]:
     for sel in sorted(cards.values, key=lambda s: (order.get(s.upper(), 50), s)):
         out.append(f"| {_selector(sel)} | {cards.values[sel]} |")
     return out
+
+
+def _dead_melded(spec) -> str:
+    """Whether dead cards are melded, in words: being dead (``cards.dead``) only scores; a
+    dead card melds as its rank does (``cards.unmeldable``, ``melds.going_out_ranks``)."""
+    never = {rank_index(r) for r in spec.cards.unmeldable}
+    going_out = {rank_index(r) for r in spec.melds.going_out_ranks}
+    words = {"never": "never melded",
+             "out": "melded only by a player going out (see *Melds*)",
+             "free": "melded like any other card of their rank"}
+    said: dict[str, list[str]] = {}
+    for sel in spec.cards.dead:
+        r = rank_of_kind(min(kinds_matching(sel)))
+        how = "never" if r in never else ("out" if r in going_out else "free")
+        said.setdefault(how, []).append(sel)
+    if len(said) == 1:
+        return words[next(iter(said))]
+    return "; ".join(f"{_selectors(sels)} {words[how]}" for how, sels in said.items())
+
+
+def _dead_scored(spec) -> str:
+    """What a dead card left in a hand scores, as the sheet's scoring items say."""
+    from .kernel.scoring import listed_items, rank_slot_preset
+
+    sc = spec.scoring
+    items = listed_items(sc)[:-1] if sc.items else rank_slot_preset(spec)[:-1]
+    points = [p["points"] for name, p in items if name == "dead_cards" and p["points"]]
+    return (f"; each left in a hand scores {_points(points[0])} (see *Scoring*)" if points
+            else "")
 
 
 def _table_values_use(spec) -> str:
