@@ -791,3 +791,20 @@ def test_melds_in_stops_past_its_limit_and_refuses_a_bad_one():
     for bad in (-1, 2.5, True, "4"):
         with pytest.raises(ValueError, match="limit must be a whole number"):
             GIN.melds_in(hand, limit=bad)
+
+
+def test_a_set_of_different_suits_holds_four_cards_at_most_wild_cards_included():
+    """Scala 40's author: a joker laid off on 5C 5D 5H 5S made a set of five, its joker
+    standing for no suit left and never to be won back; a wild card in a set of different
+    suits stands for a suit no other card has, so four cards is the most."""
+    k = kind_of_code
+    rules = MeldRules([MeldKind("set", "set", min_size=3, max_wilds=2, distinct_suits=True)],
+                      wild_kinds=[k("JK")])
+    four = rules.match([k("5C"), k("5D"), k("5H"), k("5S")])
+    assert four is not None and rules.can_add(four, k("JK")) is None
+    three = rules.match([k("5C"), k("5D"), k("JK")])
+    assert rules.can_add(three, k("5H")) is not None
+    assert rules.can_add(rules.can_add(three, k("5H")), k("5S")) is None
+    assert rules.match([k("5C"), k("5D"), k("5H"), k("JK"), k("JK")]) is None
+    hand = [k(c) for c in "5C 5D 5H 5S".split()] + [k("JK")] * 2
+    assert max(map(len, rules.melds_in(hand))) == 4

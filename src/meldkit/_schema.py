@@ -287,7 +287,9 @@ class MeldKindSpec:
         "wild cards).",
     )
     all_wild: bool = _f(False, "A meld of this kind may be made of wild cards only.")
-    distinct_suits: bool = _f(False, "Sets: no two cards of the same suit.")
+    distinct_suits: bool = _f(False, "Sets: no two cards of the same suit; a wild card "
+                              "stands for a suit no other card has, so such a set holds four "
+                              "cards at most, lay-offs included.")
     wild_natural_in_place: bool = _f(
         False,
         "Runs: a wild card standing as itself — of the run's suit, at its own rank's place "

@@ -630,7 +630,7 @@ class MeldRules(_ByDefinition):
         if w > kind.max_wilds:
             return None
         if not nat:
-            if not kind.all_wild:
+            if not kind.all_wild or (kind.distinct_suits and n > 4):
                 return None
             if kind.type == "run" and (n > self._L or (n > 1 and not kind.wilds_adjacent)):
                 return None
@@ -641,8 +641,8 @@ class MeldRules(_ByDefinition):
             r = nat[0] >> 2
             if any(c >> 2 != r for c in nat):
                 return None
-            if kind.distinct_suits and len(set(nat)) != len(nat):
-                return None
+            if kind.distinct_suits and (len(set(nat)) != len(nat) or n > 4):
+                return None  # (a wild card stands for a suit no other card has)
             return Match(idx, tuple(nat) + tuple(wl), r, -1, r, r)
         s = nat[0] & 3
         if any(c & 3 != s for c in nat) or n > self._L:
@@ -1155,6 +1155,8 @@ class MeldRules(_ByDefinition):
         for kind in self.kinds:
             maxw = min(kind.max_wilds, nw)
             top = kind.max_size if kind.max_size is not None else 1 << 20
+            if kind.distinct_suits:  # a set of different suits: four cards at most
+                top = min(top, 4)
             if kind.type == "set":
                 ranks = (
                     [first >> 2] if first is not None
