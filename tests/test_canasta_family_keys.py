@@ -458,3 +458,53 @@ def test_dead_cards_meld_as_their_rank_does_and_the_sheet_says_so(going_out_rank
     assert g.last_hand.ended_by == "went_out"
     doc = next(k.doc for k in pack_keys() if k.path == "cards.dead")
     assert "never melded" not in doc and "melds.going_out_ranks" in doc
+
+
+# --------------------------------------------------------------------------- books no meld reaches
+def test_a_sequence_book_longer_than_any_sequence_is_refused_naming_both_keys(tmp_path):
+    # samba's own samba kind, left unreachable by a child's shorter sequences
+    found = problems(tmp_path, "extends: samba\nname: v\nmelds:\n  sequences: {max_size: 5}\n")
+    at = [line.split("variant.yaml:", 1)[1] for line in found if "variant.yaml:" in line]
+    assert len(at) == 1 and at[0].startswith(
+        "4:15: books.kinds[0]: 'samba' is a sequence book, but melds.sequences.max_size (5) "
+        "stops a sequence at 5 cards, fewer than books.size (7): no meld could ever become "
+        "this book (raise melds.sequences.max_size to 7, or remove the kind) (books.kinds[0] "
+        "is inherited from ") and at[0].endswith("samba.yaml:45:7)"), found
+    # written in one pack: at the kind's line, and at the required_books that names it
+    found = problems(tmp_path, "extends: samba\nname: v\nmelds:\n  sequences: {max_size: 5}\n"
+                               "books:\n  kinds:\n    - {name: natural, max_wilds: 0, value: 500}"
+                               "\n    - {name: escalera, sequence: true, value: 1500}\n"
+                               "going_out:\n  required_books: [escalera]\n")
+    assert [line.split("variant.yaml:", 1)[1] for line in found if "variant.yaml:" in line] == [
+        "8:7: books.kinds[1]: 'escalera' is a sequence book, but melds.sequences.max_size (5) "
+        "stops a sequence at 5 cards, fewer than books.size (7): no meld could ever become "
+        "this book (raise melds.sequences.max_size to 7, or remove the kind)",
+        "10:20: going_out.required_books[0]: 'escalera' is a book kind no meld could ever "
+        "become (melds.sequences.max_size (5) stops a sequence at 5 cards, fewer than "
+        "books.size (7)), so no side could ever go out"], found
+
+
+def test_a_wild_book_without_wild_melds_is_refused_at_the_kind(tmp_path):
+    found = problems(tmp_path, "extends: samba\nname: v\nbooks:\n  kinds:\n"
+                               "    - {name: mixed, value: 300}\n"
+                               "    - {name: bolivia, wild_only: true, value: 2500}\n")
+    assert any(line.endswith(
+        "variant.yaml:6:7: books.kinds[1]: 'bolivia' is a book of wild cards only, but "
+        "melds.wild_melds is false, so no meld is made of wild cards only: no meld could ever "
+        "become this book (set melds.wild_melds: true, or remove the kind)")
+        for line in found), found
+
+
+def test_a_set_book_longer_than_any_set_is_refused_in_a_table_pack(tmp_path):
+    found = problems(tmp_path, "extends: buraco\nname: v\nmelds:\n  kinds:\n"
+                               "    - {name: sequence, type: run, max_wilds: 1}\n"
+                               "    - {name: set, type: set, max_wilds: 1, max_size: 4}\n")
+    assert any("variant.yaml:4:3: books.kinds[1]: 'clean_set' is a book of a set, but every "
+               "set kind of melds.kinds holds at most 4 cards (max_size), fewer than "
+               "books.size (7)" in line for line in found), found
+    found = problems(tmp_path, "extends: buraco\nname: v\nmelds:\n  kinds:\n"
+                               "    - {name: sequence, type: run, max_wilds: 1}\n"
+                               "    - {name: set, type: set, max_wilds: 1, distinct_suits: true}\n")
+    assert any("variant.yaml:4:3: books.kinds[3]: 'dirty_set' is a book of a set, but every "
+               "set kind of melds.kinds holds at most 4 cards (max_size, or four with "
+               "distinct_suits)" in line for line in found), found

@@ -843,6 +843,7 @@ class _Checker:
             self.deal_arithmetic,
             self.melds_and_books,
             self.sequences,
+            self.books_reachable,
             self.initial_meld,
             self.reserve,
             self.by_player_count,
@@ -1395,6 +1396,69 @@ class _Checker:
         if seq.max_size > len(seq.ranks):
             self.add((*base, "max_size"), f"{seq.max_size} is more than the {len(seq.ranks)} "
                      "ranks a sequence may hold", related=((*base, "ranks"),))
+
+    def books_reachable(self) -> None:
+        """Every book kind can be reached: some meld can grow to ``books.size`` cards of its
+        shape (a sequence within ``melds.sequences.max_size``, or a table pack's run or set
+        within its kind's ``max_size``; cards of wild cards only with ``melds.wild_melds``);
+        and ``going_out.required_books`` names no kind that cannot be."""
+        spec = self.spec
+        size = spec.books.size
+        table = bool(spec.melds.kinds)
+        seq = spec.melds.sequences
+        unreachable: dict[int, tuple[str, tuple[KeyPath, ...]]] = {}
+        for i, kind in enumerate(spec.books.kinds):
+            at = ("books", "kinds", i)
+            if table:
+                shape = "run" if kind.sequence else "set"
+                if kind.wild_only or not any(k.type == shape for k in spec.melds.kinds):
+                    continue  # (no run kind for a sequence book: sequences() says so)
+                shapes = [k for k in spec.melds.kinds if k.type == shape]
+                suits = any(k.distinct_suits for k in shapes)  # a set of four suits at most
+                most = [min(k.max_size or 10**9, 4 if k.distinct_suits else 10**9)
+                        for k in shapes]
+                if max(most) >= size:
+                    continue
+                why = (f"every {shape} kind of melds.kinds holds at most {max(most)} cards "
+                       f"({'max_size, or four with distinct_suits' if suits else 'max_size'}),"
+                       f" fewer than books.size ({size})")
+                fix = (f"raise a {shape} kind's max_size to {size}"
+                       + (" without distinct_suits" if suits else ""))
+                related: tuple[KeyPath, ...] = (("melds", "kinds"), ("books", "size"))
+            elif kind.sequence:
+                if seq is None:
+                    unreachable[i] = ("the pack has no melds.sequences", ((*at, "sequence"),))
+                    continue  # sequences() reports the kind
+                if seq.max_size >= size:
+                    continue
+                why = (f"melds.sequences.max_size ({seq.max_size}) stops a sequence at "
+                       f"{seq.max_size} cards, fewer than books.size ({size})")
+                fix = f"raise melds.sequences.max_size to {size}"
+                related = (("melds", "sequences", "max_size"), ("books", "size"))
+            elif kind.wild_only:
+                if spec.melds.wild_melds:
+                    continue
+                why = "melds.wild_melds is false, so no meld is made of wild cards only"
+                fix = "set melds.wild_melds: true"
+                related = (("melds", "wild_melds"),)
+            else:
+                continue
+            what = "a sequence book" if kind.sequence else (
+                "a book of wild cards only" if kind.wild_only else f"a book of a {shape}")
+            unreachable[i] = (why, related)
+            self.add(at, f"{_quote(kind.name)} is {what}, but {why}: no meld could ever become "
+                     f"this book ({fix}, or remove the kind)", related=related)
+        first = {}
+        for i, kind in enumerate(spec.books.kinds):
+            first.setdefault(kind.name, i)
+        for j, name in enumerate(spec.going_out.required_books):
+            i = first.get(name)
+            if i is None or i not in unreachable:
+                continue
+            why, related = unreachable[i]
+            self.add(("going_out", "required_books", j),
+                     f"{_quote(name)} is a book kind no meld could ever become ({why}), so no "
+                     "side could ever go out", related=(("books", "kinds", i), *related))
 
     def melds_and_books(self) -> None:
         melds, books = self.spec.melds, self.spec.books
