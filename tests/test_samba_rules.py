@@ -544,6 +544,44 @@ def test_SA_10_the_top_of_a_pile_taken_counts_toward_the_minimum(score, melded):
     assert (melded, [("A", 3, None)]) == (g.view(0)["teams"][0]["melded"], melds(g))
 
 
+@pytest.mark.parametrize("score, last", [
+    (7000, "meld 4 4 4"),  # 135 of 160: the last cards would leave a hand of none
+    (1500, "run 4H 5H 6H 7H 8H 9H 10H"),  # a sequence, 135 of 90 … but not the last cards
+])
+def test_SA_10_melds_toward_the_minimum_never_leave_an_empty_hand_below_it(score, last):
+    # the hand melded to its last card, short of the minimum, could only be withdrawn: it is
+    # refused, and legal_actions never offers it (the sheet: a play leaving no card must
+    # take the player out)
+    g = deal({0: "4H 5H 6H 7H 8H 9H 10H KS KD KC KH KS KD 4S 4D"}, stock="KC 4C")
+    g.scores[0] = score
+    melds_ = ["run 4H 5H 6H 7H 8H 9H 10H", "meld K K K K K K K", "meld 4 4 4"]
+    play(g, "draw", *[m for m in melds_ if m != last])
+    why = g.check(last)
+    legal = [str(a) for a in g.legal_actions()]
+    if score == 7000:
+        assert ("hand/keep-a-card", True, False, True) == (
+            why.code, "your melds at 135 of the 160" in why.sentence, last in legal,
+            "withdraw" in legal)
+        from meldkit.rulesheet import rules_sheet
+
+        assert "would leave the player no card must reach it." in rules_sheet(PACK)
+    else:  # 135 reaches 90: melding out then needs the books to go out (it has them)
+        assert last in legal
+        play(g, last)
+        assert ("went_out", 0) == (g.last_hand.ended_by, g.last_hand.went_out)
+
+
+def test_SA_10_the_pile_is_not_taken_with_the_last_cards_below_the_minimum():
+    # hands of two cards that never grow (one drawn, one discarded), so that a pair taking
+    # the pile is a hand's last cards
+    p = meldkit.load_pack_text("name: v\nextends: samba\ndeal: {hand: 2}\nturn: {draw: 1}\n")
+    g = stacked_game(p, PLAYERS, hands={0: ["9C", "KS"], 1: ["9S", "9D"]}, upcard=["4C"],
+                     stock=["5S", "6S"])
+    play(g, "draw", "discard 9C")  # seat 1's side has not melded: 30 of 50
+    assert "hand/keep-a-card" == refused(g, "take 9 9")
+    assert ["draw"] == [str(a) for a in g.legal_actions()]
+
+
 # --------------------------------------------------------------------------- going out
 @pytest.mark.parametrize("form", ["discard", "meld"])
 def test_SA_11_going_out_with_two_canastas_by_discarding_or_melding_every_card(form):

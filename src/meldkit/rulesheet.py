@@ -436,6 +436,12 @@ def _books(spec) -> list[str]:
     return out
 
 
+_PENDING_EMPTY = ("A play toward the minimum (a meld, or the pile taken) that would leave the "
+                  "player no card must reach it.")
+"""The engine's rule for melds short of the initial meld that empty the hand (they would
+leave only withdrawing them)."""
+
+
 def _initial_meld(spec) -> list[str]:
     im = spec.initial_meld
     tiers = im.minimums
@@ -446,7 +452,7 @@ def _initial_meld(spec) -> list[str]:
                f"rises with the hand number: {hands}, and {im.by_hand[-1]} in any later "
                "hand. Several melds laid down in the same turn count together; if they do "
                "not reach the minimum they are taken back, and the player may not meld again "
-               "that turn."]
+               f"that turn. {_PENDING_EMPTY}"]
         out.append("")
         out.append("When the pile is taken for the initial meld, its top card "
                    + ("counts" if im.pile_top_counts else "does not count")
@@ -458,7 +464,7 @@ def _initial_meld(spec) -> list[str]:
     out.append("A side's first meld of a hand must total a minimum in card values, which "
                "depends on the side's score so far. Several melds laid down in the same turn "
                "count together; if they do not reach the minimum they are taken back, and the "
-               "player may not meld again that turn.")
+               f"player may not meld again that turn. {_PENDING_EMPTY}")
     out += ["", "| Side's score | Minimum |", "|---|---:|"]
     out += _tier_rows(tiers)
     for n, more in sorted(im.minimums_by_players.items()):

@@ -179,7 +179,10 @@ class DrawPhase:
             got = sum(self._values_leaving(p, cards))
             if rules.pile_top_counts:
                 got += rules.value_of_kind[top_kind]
-            if got < self.initial_minimum(self.team_of[p]):
+            need = self.initial_minimum(self.team_of[p])
+            if got < need:
+                if self.hand_size[p] == len(cards):  # the pile comes only with the minimum
+                    return self._pending_empties_hand(got, need)
                 return None  # pending: more melds may follow, or it is withdrawn
         gain = self._reserve_gain(p, t, completes)
         hand_after = self.hand_size[p] - len(cards) + self._pile_coming(1) + max(gain, 0)

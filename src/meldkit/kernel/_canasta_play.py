@@ -194,11 +194,14 @@ class PlayPhase:
         hand_after = self.hand_size[p] - n_cards
         if not self.melded[t]:
             got = self._pending_value(p) + value
-            if got < self.initial_minimum(self.team_of[p]):
+            need = self.initial_minimum(self.team_of[p])
+            if got < need:
                 if rules.going_out_rank[slot]:  # a pending meld is never going out
                     return _r("meld/only-going-out",
                               f"{_rank_name(slot)} are melded only when going out, and melds "
                               "below the initial minimum cannot go out")
+                if hand_after == 0:  # an empty hand whose only move would be to withdraw
+                    return self._pending_empties_hand(got, need)
                 return None  # pending: the minimum is not reached yet
             if self.pile_pending:
                 hand_after += self._pile_coming(0)
@@ -219,6 +222,16 @@ class PlayPhase:
             if why is not None:
                 return why
         return self._hand_after_ok(p, hand_after + max(gain, 0), new_books, gain >= 0, grown)
+
+    @staticmethod
+    def _pending_empties_hand(got: int, need: int) -> Reason:
+        """Why a play toward the initial meld may not leave the hand empty below the
+        minimum: it neither commits the meld nor goes out, and only withdrawing would
+        follow."""
+        return _r("hand/keep-a-card",
+                  f"this would leave you no card with your melds at {got} of the {need} the "
+                  "initial meld needs: a play that empties your hand must complete the initial "
+                  "meld and take you out")
 
     def _going_out_meld(self, p: int, hand_after: int, new_books, reserve_gained: bool,
                         slot: int, grown=None) -> Reason | None:
