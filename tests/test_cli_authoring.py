@@ -121,6 +121,28 @@ def test_meldkit_keys_without_a_key_prints_every_key_from_the_docs_source(capsys
     assert (code, heads) == (0, [k.path for k in pack_keys()])
 
 
+@pytest.mark.parametrize("key, subkeys", [
+    ("melds.sequences", ["melds.sequences.ranks", "melds.sequences.min_size",
+                         "melds.sequences.max_size"]),
+    ("initial_meld.minimums_by_players", ["initial_meld.minimums_by_players[n][].below",
+                                          "initial_meld.minimums_by_players[n][].minimum"]),
+])
+def test_meldkit_keys_lists_the_keys_of_a_mapping_that_may_be_null(capsys, key, subkeys):
+    code, out, _ = run(capsys, "keys", key)
+    heads = [line.split()[0] for line in out.splitlines() if line and not line.startswith(" ")]
+    assert (code, heads) == (0, [key, *subkeys])
+    code, out, _ = run(capsys, "keys", subkeys[0])  # each is a key of its own
+    assert code == 0 and out.startswith(subkeys[0] + "  (")
+
+
+def test_every_key_whose_keys_follow_has_them_listed():
+    keys = pack_keys()
+    said = [k.path for k in keys if "keys follow" in k.type_text]
+    assert "melds.sequences" in said
+    assert [p for p in said if not any(k.path.startswith(p + ".") or k.path.startswith(p + "[")
+                                       for k in keys)] == []
+
+
 def test_meldkit_keys_suggests_the_key_meant(capsys):
     code, _, err = run(capsys, "keys", "deal.hnd")
     assert code == 1

@@ -196,16 +196,21 @@ def _schema_fields(cls: type = RulePackSpec, prefix: str = ""):
         path = prefix + field.name
         yield path, field, cls
         tp = hints[field.name]
+        if type(None) in typing.get_args(tp):  # a mapping or table that may be null
+            tp = next(a for a in typing.get_args(tp) if a is not type(None))
+        args = typing.get_args(tp)
         if attrs.has(tp):
             yield from _schema_fields(tp, path + ".")
-        elif typing.get_origin(tp) is list and attrs.has(typing.get_args(tp)[0]):
-            yield from _schema_fields(typing.get_args(tp)[0], path + "[].")
+        elif typing.get_origin(tp) is list and attrs.has(args[0]):
+            yield from _schema_fields(args[0], path + "[].")
+        elif typing.get_origin(tp) is dict and typing.get_origin(args[1]) is list:
+            yield from _schema_fields(typing.get_args(args[1])[0], path + "[n][].")
 
 
 def test_the_reference_documents_every_pack_key_with_its_meaning():
     page = schema_docs.reference_markdown()
     for path, field, cls in _schema_fields():
-        anchor = path.replace("[]", "")
+        anchor = re.sub(r"\[[^\]]*\]", "", path)
         if cls is RulePackSpec and attrs.has(typing.get_type_hints(cls)[field.name]):
             assert f"## `{path}` {{ #{anchor} }}" in page, path  # a section
             continue

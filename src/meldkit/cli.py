@@ -1155,12 +1155,12 @@ def _cmd_keys(args: argparse.Namespace) -> int:
     import difflib
     import shutil
 
-    from .schema_docs import pack_keys
+    from .schema_docs import key_anchor, pack_keys
 
     keys = pack_keys()
     width = max(40, min(shutil.get_terminal_size((100, 24)).columns, 100) - 4)
     if args.key:
-        want = args.key.strip().replace("[]", "").strip(".")
+        want = key_anchor(args.key.strip()).strip(".")
         chosen = [k for k in keys if k.anchor == want or k.anchor.startswith(want + ".")]
         if not chosen:
             close = difflib.get_close_matches(want, [k.anchor for k in keys], n=3)

@@ -178,6 +178,13 @@ def _lookup(data: Any, steps: list[str]) -> list[Any]:
     if not steps:
         return [data]
     step, rest = steps[0], steps[1:]
+    if step.endswith("[n][]"):  # a table of lists by player count: every item of each
+        table = data.get(step[:-5]) if isinstance(data, dict) else None
+        found = []
+        for items in table.values() if isinstance(table, dict) else ():
+            for item in items if isinstance(items, list) else ():
+                found.extend(_lookup(item, rest))
+        return found
     if step.endswith("[]"):
         items = data.get(step[:-2]) if isinstance(data, dict) else None
         found = []
@@ -213,6 +220,14 @@ def _example(path: str, default: Any, tp: Any) -> tuple[Any, str]:
 # --------------------------------------------------------------------------- walking
 
 
+def key_anchor(path: str) -> str:
+    """A key path without its item marks, as the reference's heading ids and ``meldkit
+    keys`` name keys: ``books.kinds[].value`` → ``books.kinds.value``,
+    ``initial_meld.minimums_by_players[n][].below`` → ``initial_meld.minimums_by_players.below``.
+    """
+    return re.sub(r"\[[^\]]*\]", "", path)
+
+
 def _walk(cls: type, prefix: str) -> Iterator[PackKey]:
     hints = _hints(cls)
     for field in attrs.fields(cls):
@@ -223,7 +238,7 @@ def _walk(cls: type, prefix: str) -> Iterator[PackKey]:
         applies, needs = _owners(path, tp)
         yield PackKey(
             path=path,
-            anchor=path.replace("[]", ""),
+            anchor=key_anchor(path),
             owner=cls,
             name=field.name,
             type=tp,
@@ -235,10 +250,15 @@ def _walk(cls: type, prefix: str) -> Iterator[PackKey]:
             applies_to=applies,
             needs=needs,
         )
-        if attrs.has(tp):
-            yield from _walk(tp, f"{path}.")
-        elif typing.get_origin(tp) is list and attrs.has(typing.get_args(tp)[0]):
-            yield from _walk(typing.get_args(tp)[0], f"{path}[].")
+        inner = _is_optional(tp)[1]  # a mapping that may be null (melds.sequences) too
+        args = typing.get_args(inner)
+        if attrs.has(inner):
+            yield from _walk(inner, f"{path}.")
+        elif typing.get_origin(inner) is list and attrs.has(args[0]):
+            yield from _walk(args[0], f"{path}[].")
+        elif (typing.get_origin(inner) is dict and typing.get_origin(args[1]) is list
+              and attrs.has(typing.get_args(args[1])[0])):  # lists by player count
+            yield from _walk(typing.get_args(args[1])[0], f"{path}[n][].")
 
 
 def _owners(path: str, tp: Any) -> tuple[str, str]:
@@ -447,6 +467,20 @@ def _example_yaml(key: PackKey) -> str:
     lines: list[str] = []
     for depth, step in enumerate(steps[:-1]):
         pad = "  " * depth
+        if step.endswith("[n][]"):  # a table by player count: one count's list
+            table_path = steps[: depth] + [step[:-5]]
+            rows = [
+                (count, item)
+                for _, raw in _bundled_raw()
+                for table in _lookup(raw, table_path)
+                if isinstance(table, dict)
+                for count, items in table.items()
+                for item in (items if isinstance(items, list) else ())
+                if isinstance(item, dict) and item.get(key.name) == key.example
+            ]
+            count, item = rows[0] if rows else (2, {key.name: key.example})
+            return "\n".join([*lines, f"{pad}{step[:-5]}:", f"{pad}  {count}:",
+                              f"{pad}    - {inline_yaml(item)}"])
         if step.endswith("[]"):
             item_path = ".".join(steps[: depth + 1])
             items = [
@@ -546,6 +580,7 @@ def reference_markdown() -> str:
     """The "Rule pack reference" page: every key with its type, default, meaning and an
     example, section by section, each key under a heading whose id is its dotted path."""
     keys = pack_keys()
+    by_path = {key.path: key for key in keys}
     out = [
         _INTRO,
         '??? example "Every key at its default"',
@@ -568,6 +603,10 @@ def reference_markdown() -> str:
             if key.owner is not owner and "[]" in key.path:
                 items = key.path.rpartition("[]")[0]
                 out += [f"**Items of `{items}`.** {_class_doc(key.owner)}", ""]
+            elif key.owner is not owner and _is_optional(by_path.get(
+                    key.path.rpartition(".")[0], key).type)[0]:  # a mapping that may be null
+                out += [f"**Keys of `{key.path.rpartition('.')[0]}`.** "
+                        f"{_class_doc(key.owner)}", ""]
             owner = key.owner
             out += _key_section(key)
     return "\n".join(out)
