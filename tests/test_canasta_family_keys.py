@@ -508,3 +508,39 @@ def test_a_set_book_longer_than_any_set_is_refused_in_a_table_pack(tmp_path):
     assert any("variant.yaml:4:3: books.kinds[3]: 'dirty_set' is a book of a set, but every "
                "set kind of melds.kinds holds at most 4 cards (max_size, or four with "
                "distinct_suits)" in line for line in found), found
+
+
+# --------------------------------------------------------------------------- wording
+BOLIVIA = ("extends: samba\nmelds: {wild_melds: true}\nbooks:\n  kinds:\n"
+           "    - {name: bolivia, wild_only: true, value: 2500, adds: none}\n"
+           "    - {name: escalera, sequence: true, value: 1500}\n"
+           "    - {name: natural, max_wilds: 0, value: 500}\n"
+           "    - {name: mixed, min_wilds: 1, value: 300}\n"
+           "going_out: {min_books: 2, required_books: [escalera]}\n")
+
+
+def test_book_names_take_a_or_an_and_the_going_out_sentence_reads_as_one():
+    p = pack(BOLIVIA)
+    sheet = rules_sheet(p).splitlines()
+    assert ("A player may go out only when their side has at least 2 books, including one "
+            "escalera book.") in sheet
+    g = _after_draw(p, "KS KD KC KH KS KD KC QS QD QC QH QS QD QC JH", stock="JD JC")
+    g.apply("meld K K K K K K K"), g.apply("meld Q Q Q Q Q Q Q")
+    assert g.check("meld J J J").sentence.endswith(
+        "your side needs an escalera book before going out")
+    # the required books alone reach min_books: no second clause; a reserve joins with "and"
+    sheet = rules_sheet(pack("extends: hand_and_foot\n")).splitlines()
+    assert ("A player may go out only when their side has two clean books and two dirty "
+            "books, and the player has picked up their foot.") in sheet
+
+
+def test_a_closed_wild_book_frees_the_wild_meld_and_the_sheet_says_so():
+    p = pack(BOLIVIA)
+    assert ("- A bolivia book is closed and takes no more cards, and the side may start a new "
+            "meld of wild cards only.") in rules_sheet(p).splitlines()
+    g = _after_draw(p, "JK JK 2C 2D 2H 2S 2C 2D 2H 2S KS KD KC QS QD", stock="QC 4D")
+    g.apply("meld 2 2 2 2 2 JK JK")  # a bolivia, closed
+    assert g.check("meld 2 2 2") is None  # a new meld of wild cards only
+    g.apply("meld 2 2 2")
+    assert [(m["book"], m["closed"]) for m in g.view(0)["teams"][0]["melds"]] == [
+        ("bolivia", True), (None, False)]

@@ -48,6 +48,16 @@ def rank_index(code: str) -> int:
         ) from None
 
 
+def with_article(word: str) -> str:
+    """``word`` after ``a`` or ``an``, by how its first letter sounds: ``an escalera book``,
+    ``a natural book``, ``an 8C``, ``an A``, ``a JK``.
+
+    >>> with_article("escalera book"), with_article("samba book"), with_article("8C")
+    ('an escalera book', 'a samba book', 'an 8C')
+    """
+    return f"{'an' if word[:1].lower() in 'aeiou8' else 'a'} {word}"
+
+
 def is_rank(code: str) -> bool:
     """Whether ``code`` is a rank code (``"2"``, ``"10"``, ``"JK"``), not a card code.
 

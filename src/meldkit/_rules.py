@@ -18,6 +18,7 @@ from ._cards import (
     rank_index,
     rank_of_kind,
     run_order,
+    with_article,
 )
 from ._actions import ActionSpace
 from ._registry import plugin_for
@@ -130,7 +131,7 @@ def missing_books(book_kinds: list[BookKindRule], required: tuple[tuple[int, int
     for i, _ in required:  # a kind named n times in required_books needs n books of it
         name, n = book_kinds[i].name, short[i]
         if n > 0:
-            out.append(f"a {name} book" if n == 1 else f"{n} more {name} books")
+            out.append(with_article(f"{name} book") if n == 1 else f"{n} more {name} books")
     return out
 
 

@@ -404,7 +404,8 @@ class BookKind:
         None,
         "What a book of this kind still takes once it is a book: `any` card, only "
         "`naturals`, only `wilds`, or `none` — closed at `books.size` (in a rank-slot pack "
-        "the side may then start a new meld of its rank). Null: the pack's `books."
+        "the side may then start a new meld of its rank, or of wild cards only after a "
+        "`wild_only` book). Null: the pack's `books."
         "close_at_size` in a rank-slot pack (`none` when true), `any` in a table-meld pack "
         "(books keep growing). A book whose kind changes as cards are added (a wild card on "
         "a clean book) takes what its new kind takes, and counts as its new kind toward "

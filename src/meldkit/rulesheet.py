@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from ._cards import RANKS, SUITS, kinds_matching, rank_index, rank_of_kind
+from ._cards import RANKS, SUITS, kinds_matching, rank_index, rank_of_kind, with_article
 from ._loader import RulePack, load_pack
 
 __all__ = ["rules_sheet"]
@@ -406,7 +406,9 @@ def _books(spec) -> list[str]:
     out = ["## Books", ""]
     if b.close_at_size:
         out.append(f"A meld of {_cards(b.size)} is a **book** and is closed: it takes no more "
-                   "cards, and the side may start a new meld of that rank.")
+                   "cards, and the side may start a new meld of that rank"
+                   + (" (a new meld of wild cards only, for a book of them)."
+                      if spec.melds.wild_melds else "."))
     else:
         out.append(f"A meld of {_cards(b.size)} or more is a **book**; it keeps taking cards.")
     if spec.melds.sequences is not None:
@@ -426,13 +428,15 @@ def _books(spec) -> list[str]:
         from .kernel.rulesheet import BOOK_ADDS_WORDS
 
         default = "none" if b.close_at_size else "any"
-        said = [(k.name, k.adds) for k in b.kinds if k.adds is not None and k.adds != default]
+        said = [k for k in b.kinds if k.adds is not None and k.adds != default]
         if said:
             out.append("")
             words = {**BOOK_ADDS_WORDS, "any": "keeps taking cards"}
-            out += [f"- A {name} book {words[adds]}"
-                    + (", and the side may start a new meld of its rank." if adds == "none"
-                       else ".") for name, adds in said]
+            # a closed book frees its slot: its rank's, or the wild meld's (wild_only)
+            again = {True: ", and the side may start a new meld of wild cards only.",
+                     False: ", and the side may start a new meld of its rank."}
+            out += [f"- A{with_article(f'{k.name} book')[1:]} {words[k.adds]}"
+                    + (again[k.wild_only] if k.adds == "none" else ".") for k in said]
     return out
 
 
@@ -681,18 +685,22 @@ def _reserve(spec) -> list[str]:
 def _going_out(spec) -> list[str]:
     g, d = spec.going_out, spec.deal
     out = ["## Going out", ""]
-    needs = []
-    if g.required_books:
-        needs.append(_count_words(g.required_books))
+    books = ""
     if g.min_books or g.min_books_by_players:
-        line = f"at least {g.min_books} book{'s' if g.min_books != 1 else ''}"
+        books = f"at least {g.min_books} book{'s' if g.min_books != 1 else ''}"
         if g.min_books_by_players:
-            line += f" ({_by_players(g.min_books_by_players, 'book')})"
-        needs.append(line)
-    if g.requires_reserve and d.reserve:
-        needs.append(f"the player has picked up their {d.reserve_name}")
-    if needs:
-        out.append("A player may go out only when their side has " + "; and ".join(needs) + ".")
+            books += f" ({_by_players(g.min_books_by_players, 'book')})"
+    if g.required_books:
+        required = _count_words(g.required_books)
+        # the required books are books too: a count they reach goes without saying
+        implied = not g.min_books_by_players and g.min_books <= len(g.required_books)
+        books = required if not books or implied else f"{books}, including {required}"
+    reserve = (f"the player has picked up their {d.reserve_name}"
+               if g.requires_reserve and d.reserve else "")
+    if books or reserve:
+        out.append("A player may go out only when "
+                   + ", and ".join(x for x in (books and f"their side has {books}", reserve)
+                                   if x) + ".")
     else:
         out.append("A player may go out at any time.")
     if g.requires_discard:

@@ -6,7 +6,7 @@ A mixin of :class:`meldkit.RummyState` (``meldkit._state``), which ties the phas
 from __future__ import annotations
 
 from .._actions import DRAW, END, PICKUP, TAKE, Action, Reason
-from .._cards import RANKS, card_code
+from .._cards import RANKS, card_code, with_article
 from .._game import call_hook
 from .._rules import WILD
 from ._canasta_common import PLAY_PHASE, _r, _rank_name
@@ -79,7 +79,7 @@ class DrawPhase:
         top = self.rank_of[self.pile[-1]]
         code = card_code(top_kind)
         if rules.blocks_kind[top_kind]:
-            return _r("pile/blocked", f"a {code} on top blocks the pile")
+            return _r("pile/blocked", f"{with_article(code)} on top blocks the pile")
         if rules.single_card_rule and len(self.pile) == 1 and self.hand_size[p] == 1:
             return _r("pile/single-card", "holding a single card, you may not take a pile of a "
                                           "single card")
@@ -92,7 +92,7 @@ class DrawPhase:
             return None  # pile.take_with: free — the whole pile, melding nothing
         if not (rules.is_natural_rank[top] or rules.is_wild_rank[top]):
             return _r("pile/top-unmeldable",
-                      f"a {code} cannot be melded, so the pile cannot be taken")
+                      f"{with_article(code)} cannot be melded, so the pile cannot be taken")
         slot = WILD if rules.is_wild_rank[top] else top
         if slot == WILD and not rules.wild_melds:
             return _r("pile/top-wild",

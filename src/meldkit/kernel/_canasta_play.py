@@ -6,7 +6,7 @@ A mixin of :class:`meldkit.RummyState` (``meldkit._state``), which ties the phas
 from __future__ import annotations
 
 from .._actions import ADD, END, MELD, WITHDRAW, Action, Reason
-from .._cards import JOKER_KIND, N_RANKS, RANKS, card_code, rank_of_kind
+from .._cards import JOKER_KIND, N_RANKS, RANKS, card_code, rank_of_kind, with_article
 from .._game import call_hook
 from .._rules import BAN_WAITS, SEQ, WILD
 from ._canasta_common import DRAW_PHASE, Meld, _r, _rank_name
@@ -319,7 +319,7 @@ class PlayPhase:
             return None
         pass_ = " ('end' ends the turn while every card you hold is banned)" if (
             self.rules.all_banned_pass) else ""
-        return _r("discard/banned", f"a {RANKS[rank]} may not be discarded "
+        return _r("discard/banned", f"{with_article(RANKS[rank])} may not be discarded "
                   f"{BAN_WAITS[cond].format(rank=RANKS[rank])}{pass_}")
 
     def _check_end_turn(self) -> Reason | None:

@@ -42,6 +42,7 @@ from .._cards import (
     rank_index,
     rank_of_kind,
     run_order,
+    with_article,
 )
 from .._checks import check_seat
 from .._errors import NotationError, PluginError, SaveError, SetupError
@@ -1203,7 +1204,8 @@ class TableModel:
             cond = self._ban_on(self.current, a.cards[0])
             if cond is not None:
                 rank = RANKS[rank_of_kind(a.cards[0])]
-                return "discard/banned", (f"a {card_code(a.cards[0])} may not be discarded "
+                return "discard/banned", (f"{with_article(card_code(a.cards[0]))} may not be "
+                                          "discarded "
                                           + BAN_WAITS[cond].format(rank=rank))
         if t == "pass" and phase == PLAY:
             if not (self.rules.discard_bans and self.rules.all_banned_pass):
