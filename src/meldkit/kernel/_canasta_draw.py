@@ -108,9 +108,9 @@ class DrawPhase:
             # pile.frozen_take_with: natural_pair — no natural card matches a wild card
             why = ("the pile is frozen" if self.pile_frozen
                    else "the pile is frozen for a side that has not melded")
-            return _r("pile/top-wild", f"{why}, and a frozen pile is taken only with two "
-                      f"natural cards of its top card's rank: a wild {code} on top cannot be "
-                      "taken")
+            return _r("pile/frozen-needs-pair",
+                      f"{why}, and a frozen pile is taken only with two natural cards of its "
+                      f"top card's rank: a wild {code} on top cannot be taken")
         opened = self.open_melds[t][slot]
         if not cards:
             if frozen or not rules.take_onto_meld:
