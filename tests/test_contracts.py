@@ -740,3 +740,25 @@ def test_an_offered_first_upcard_owed_at_once_is_offered_only_to_a_player_who_ca
             g.apply(rng.choice(g.legal_actions()))
         endings += [h.ended_by for h in g.hand_results]
     assert "no_legal_move" not in endings and endings.count("went_out") > len(endings) // 2
+
+
+def test_the_search_for_an_opening_is_bounded_on_a_hostile_pack():
+    """fuzz_packs (seed 3444): rummy 500 with an all-at-once opening — a deep take asks,
+    for each card under the top, whether an opening holding it can be made from the hand
+    and the cards above it, and the unbounded search ran for minutes.  It is bounded per
+    move (past the bound the take is refused), and play goes on."""
+    import time
+
+    p = meldkit.load_pack_text("extends: rummy_500\ninitial_meld:\n  all_at_once: true\n",
+                               filename="all_at_once_500.yaml")
+    worst = 0.0
+    for seed, players in ((0, 2), (1, 4)):
+        g = meldkit.new_game(p, players=players, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(250):
+            if g.is_over:
+                break
+            start = time.process_time()
+            g.apply(rng.choice(g.legal_actions()))
+            worst = max(worst, time.process_time() - start)
+    assert worst < 2.0, worst

@@ -558,7 +558,8 @@ class PileSpec:
         "the opening); it may be taken only when it can be. A player who has not opened "
         "melds it in an opening made that turn (the contract, worth the minimum): it is taken "
         "only when such an opening can hold it, and the melds pending with it are not "
-        "withdrawn. `until_opened` is refused beside "
+        "withdrawn (the search for that opening is bounded: on a position too large for "
+        "it, past a thousand steps, the take is refused). `until_opened` is refused beside "
         "`initial_meld.take_before: false`, where an unopened player never takes (unless a "
         "deal of the schedule lets them, or the first upcard is offered: `first_upcard`).",
     )

@@ -53,7 +53,7 @@ from .._rules import WILD as WILD_SLOT
 from .._stacking import KindsLeft, check_named, renewed_stock
 from ..notation import KIND_ORDER, MELD_ORDER, Dialect, Span, table_dialect
 from ..records import HandResult
-from .melds import Match, MeldKind, hand_bits, meld_rules, melds_holding
+from .melds import Match, MeldKind, TooManyMelds, hand_bits, meld_rules, melds_holding
 from .scoring import (KnockTerms, TableFinal, TableScore, compile_items, score, table_items,
                       table_listed)
 from .sheets import Ledger, sheet_rules, sheet_summary
@@ -560,6 +560,29 @@ def _own_kinds(kind_of: list[int]) -> bool:
     if last[0] is not kind_of:
         last = _last_deck = (kind_of, kind_of == list(range(len(kind_of))))
     return last[1]
+
+
+OPENING_SEARCH_WORK = 1_000
+"""Most positions visited and melds listed by the searches for an opening
+(:meth:`TableModel._opens_after`) while one move's legal actions are made: past it they
+answer no, so that a hostile pack's huge
+hand (a deep take under a tall pile, many wild cards) cannot stall a move."""
+
+
+class _SearchCut(Exception):
+    """The searches for an opening past :data:`OPENING_SEARCH_WORK`."""
+
+
+class _OpeningSearch:
+    """The memo of the searches for an opening made for one move's legal actions: the
+    positions found to make no opening (``failed``) and the melds listed so far
+    (``work``, bounded by :data:`OPENING_SEARCH_WORK`)."""
+
+    __slots__ = ("failed", "work")
+
+    def __init__(self) -> None:
+        self.failed: set = set()
+        self.work = 0
 
 
 class TableModel:
@@ -1254,7 +1277,8 @@ class TableModel:
         pile = self.pile
         rules = self.rules
         if pile and (rules.take_before or self.opened[self.current]):
-            if self._may_take_top():
+            search = _OpeningSearch()  # (one budget for this move's take checks)
+            if self._may_take_top(search):
                 out.append(_TAKE)
             if rules.forced_discard and self._forced_take():  # turn.forced: [discard]
                 return [_TAKE, _DROP] if rules.drop else [_TAKE]
@@ -1264,37 +1288,38 @@ class TableModel:
                     kind = self.kind_of[pile[i]]
                     if kind not in seen:
                         seen.add(kind)
-                        if self._deep_usable(i):
+                        if self._deep_usable(i, search):
                             out.append(_action("take", (kind,)))
         return out
 
-    def _may_take_top(self) -> bool:
+    def _may_take_top(self, search: _OpeningSearch | None = None) -> bool:
         """Whether the player to move may take the pile's top card as far as
         ``pile.taken_melded`` goes: a card they must meld at once, only if they can."""
         return (self.rules.taken_melded == "no" or not self._must_meld_taken()
-                or self._top_usable())
+                or self._top_usable(search))
 
     def _must_meld_taken(self) -> bool:
         """Whether the top card taken now must be melded or laid off this turn."""
         rule = self.rules.taken_melded
         return rule == "always" or (rule == "until_opened" and not self.opened[self.current])
 
-    def _top_usable(self) -> bool:
+    def _top_usable(self, search: _OpeningSearch | None = None) -> bool:
         """Whether the player to move could meld the pile's top card at once (toward the
         opening, if they have not opened), or lay it off where they may."""
         p = self.current
         top = self.kind_of[self.pile[-1]]
-        return self._usable_with(p, top, self._kinds(self.hands[p]) + [top])
+        return self._usable_with(p, top, self._kinds(self.hands[p]) + [top], search)
 
-    def _deep_usable(self, i: int) -> bool:
+    def _deep_usable(self, i: int, search: _OpeningSearch | None = None) -> bool:
         """Whether the card at pile position ``i`` could be melded (toward the opening, if
         the player has not opened) or laid off at once after taking it and every card
         above it."""
         p = self.current
         kinds = self._kinds(self.hands[p]) + self._kinds(self.pile[i:])
-        return self._usable_with(p, self.kind_of[self.pile[i]], kinds)
+        return self._usable_with(p, self.kind_of[self.pile[i]], kinds, search)
 
-    def _usable_with(self, p: int, card: int, kinds: list[int]) -> bool:
+    def _usable_with(self, p: int, card: int, kinds: list[int],
+                     search: _OpeningSearch | None = None) -> bool:
         """Whether ``p``, holding ``kinds`` (``card`` among them), could meld ``card`` at
         once — in an opening made this turn, if they have not opened (:meth:`_opens_after`)
         — or lay it off where they may,
@@ -1308,7 +1333,7 @@ class TableModel:
         for meld in melds_holding(self.rules.melds, kinds, card):
             if len(meld) <= spare and (not need or len(self._still_needed(meld)) < len(need)) and (
                     not books or self._books_left(p, len(kinds) - len(meld), new=meld) is None
-            ) and (not opening or self._opens_after(p, kinds, meld)):
+            ) and (not opening or self._opens_after(p, kinds, meld, search)):
                 return True
         if (opening and not self.rules.lay_off_before) or spare < 1:
             return False
@@ -1604,23 +1629,38 @@ class TableModel:
         return best
 
     def _opens_after(self, p: int, kinds: list[int], meld: tuple[int, ...],
-                     groups: tuple[tuple[int, ...], ...] | None = None, value: int = 0,
-                     failed: set | None = None) -> bool:
+                     search: _OpeningSearch | None = None) -> bool:
         """Whether ``p``, who has not opened and holds the card kinds ``kinds`` (``meld``
         among them), can lay ``meld`` toward the opening as :meth:`_legal_opening` offers it
-        and make the opening this turn — with it, or with more melds from the hand.
-        ``groups``: the melds pending, as card kinds, worth ``value`` points (None: those
-        laid this turn). A depth-first search over the hand's melds; ``failed`` holds the
-        positions (cards left, melds pending) already found to make no opening.
+        and make the opening this turn — with it, or with more melds from the hand
+        (:meth:`_opening_search`; ``search``: the memo of searches from the same position).
 
         What a card owed toward the opening asks (``pile.taken_melded``, a card taken deep
         in the pile): it is taken only when an opening holding it can be made, and every
-        meld laid while it is owed leaves one possible (:meth:`_legal_opening`)."""
+        meld laid while it is owed leaves one possible (:meth:`_legal_opening`).  Searches
+        past :data:`OPENING_SEARCH_WORK` answer no (a take refused, a meld not offered)."""
+        search = _OpeningSearch() if search is None else search
+        if search.work >= OPENING_SEARCH_WORK:
+            return False
+        groups = tuple(tuple(self._kinds(self.meld_by_id(mid).cards)) for mid in self.pending)
+        try:
+            return self._opening_search(p, kinds, meld, groups, self._pending_value(), search)
+        except (_SearchCut, TooManyMelds):
+            search.work = OPENING_SEARCH_WORK  # (the rest of this move's searches: no)
+            return False
+
+    def _opening_search(self, p: int, kinds: list[int], meld: tuple[int, ...],
+                        groups: tuple[tuple[int, ...], ...], value: int,
+                        search: _OpeningSearch) -> bool:
+        """:meth:`_opens_after` from melds ``groups`` pending, worth ``value`` points: a
+        depth-first search over the hand's melds.  A position is the cards left, the
+        contract's melds still to lay (or the melds pending, while the contract is not
+        covered) and the points toward the minimum (no more than it); ``search.failed``
+        holds those found to make no opening."""
         rules = self.rules
-        if groups is None:
-            groups = tuple(tuple(self._kinds(self.meld_by_id(mid).cards))
-                           for mid in self.pending)
-            value = self._pending_value()
+        search.work += 1
+        if search.work > OPENING_SEARCH_WORK:
+            raise _SearchCut
         left = len(kinds) - len(meld)
         keep = self._keep(p)
         match = rules.melds.match(meld)
@@ -1635,29 +1675,32 @@ class TableModel:
                   else sum(rules.values[k] for k in meld))
         value += points
         minimum = self._opening_minimum(p)
-        if not after and value >= minimum and (
-                not rules.all_at_once or left <= (1 if rules.requires_discard else 0)):
+        spare = 1 if rules.requires_discard else 0
+        if not after and value >= minimum and (not rules.all_at_once or left <= spare):
             return True  # the opening is made
         if left == keep:
             return False  # the hand's last cards, and no opening
         rest = kinds[:]
         for k in meld:
             rest.remove(k)
-        if failed is None:
-            failed = set()
-        key = (tuple(sorted(rest)), tuple(sorted(grown)))
-        if key in failed:
+        key = (tuple(sorted(rest)), tuple(sorted(grown)) if after else (), min(value, minimum))
+        if key in search.failed:
             return False
-        melds = rules.melds.melds_in(rest)
+        budget = OPENING_SEARCH_WORK - search.work
+        if budget <= 0:
+            raise _SearchCut
+        melds = rules.melds.melds_in(rest, limit=budget)
+        search.work += len(melds) + 1
         in_one = set().union(*melds)  # the cards left that some meld could hold
         values = rules.values
         most = max(values) if rules.wild_as_card else 0
         if value + sum(most if k in rules.wild else values[k] for k in rest
-                       if k in in_one) >= minimum:  # (else: short of it however they meld)
+                       if k in in_one) >= minimum and not (  # (else: short of it however
+                rules.all_at_once and sum(k not in in_one for k in rest) > spare):  # they meld)
             for m in sorted(melds, key=len, reverse=True):
-                if self._opens_after(p, rest, m, grown, value, failed):
+                if self._opening_search(p, rest, m, grown, value, search):
                     return True
-        failed.add(key)
+        search.failed.add(key)
         return False
 
     def _pending_value(self) -> int:
@@ -1715,7 +1758,8 @@ class TableModel:
             contract = bool(self.rules.contract)
             short = self._opening_minimum(p) - self._pending_value()
             values = self.rules.values
-            failed: set = set()
+            search = _OpeningSearch()
+            cut: list[Action] = []  # melds the search for an opening turned down
             for meld in mr.melds_in(kinds):
                 left = len(kinds) - len(meld)
                 if (must is not None and must not in meld) or left < keep:
@@ -1731,9 +1775,12 @@ class TableModel:
                               else sum(values[k] for k in meld))
                     if not (last and points >= short):
                         continue
-                if owed and not self._opens_after(p, kinds, meld, failed=failed):
+                if owed and not self._opens_after(p, kinds, meld, search):
+                    cut.append(_action("meld", meld))
                     continue  # it would leave no opening this turn for the card owed
                 out.append(_action("meld", meld))
+            if cut and not out and search.work >= OPENING_SEARCH_WORK:
+                out = cut  # the search gave up (a take found an opening): the player moves on
         if self.rules.lay_off_before and not self.pending and len(kinds) - 1 >= keep:
             mine = [m for m in self.melds if self._may_lay_off_on(p, m)]
             out += [a for a in self._layoffs_for(p, mine, one_per_card=False)
