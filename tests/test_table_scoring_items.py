@@ -244,6 +244,11 @@ def test_the_retired_cap_item_is_refused_where_it_is_listed_with_what_to_write()
     text = str(e.value)
     assert "capped.yaml:5:7: scoring.items[1]: item 'cap' is no more" in text
     assert "{item: penalty, cap: 80}" in text
+    with pytest.raises(RulePackError) as e:  # a canasta pack never had it: the usual names
+        meldkit.load_pack_text("extends: pony_tail\nscoring:\n  items: [{item: books}, "
+                               "{item: cap, most: 5}]\n", filename="capped.yaml")
+    assert "capped.yaml:3:26: scoring.items[1]: expected {item: <name>, ...} with a name " \
+        "from books," in str(e.value) and "is no more" not in str(e.value)
     with pytest.raises(RulePackError, match=r"capped.yaml:2:32: scoring.items\[0\].cap: "
                        r"expected null or an integer 0..100000, got -1"):
         meldkit.load_pack_text("extends: rummy\nscoring: {items: [{item: held, cap: -1}, "
