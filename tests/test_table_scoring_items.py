@@ -306,3 +306,19 @@ def test_a_save_whose_hand_record_says_at_once_wrongly_is_refused():
     save["hand_results"][0]["final"]["at_once"] = True  # a pack that does not score it
     with pytest.raises(meldkit.SaveError, match=r"final\.at_once: true only where the pack"):
         GameState.from_json(json.dumps(save))
+
+
+@pytest.mark.parametrize("parent", ["rummy", "gin_rummy", "pony_tail"])
+@pytest.mark.parametrize(("entry", "expected"), [
+    ("{item: []}", "expected {item: <name>, ...} with a name from"),
+    ("{item: {a: 1}}", "expected {item: <name>, ...} with a name from"),
+    ("[penalty]", "expected a mapping, got a list"),
+    ("7", "expected a mapping, got 7")])
+def test_an_item_whose_name_is_not_a_string_is_refused_where_it_is_written(parent, entry,
+                                                                          expected):
+    """fuzz_packs (CI, stop 40) met ``{item: []}``: the check for retired names hashed it
+    and raised TypeError instead of a located refusal."""
+    with pytest.raises(RulePackError) as e:
+        meldkit.load_pack_text(f"extends: {parent}\nscoring:\n  items:\n    - {entry}\n",
+                               filename="odd.yaml")
+    assert f"odd.yaml:4:7: scoring.items[0]: {expected}" in str(e.value)

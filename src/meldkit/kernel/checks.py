@@ -534,7 +534,7 @@ items above them gave, or pay the game's bonuses once it has ended."""
 def _can_gain(spec: Any, entry: Any) -> bool:
     """Whether a scoring entry could ever give a side points (the preset items of the
     pack's style do; an entry whose cards the deck lacks scores 0)."""
-    if not isinstance(entry, dict):
+    if not isinstance(entry, dict) or not isinstance(entry.get("item"), str):
         return True  # refused by its own check
     name, points = entry.get("item"), entry.get("points")
     if name in NO_GAIN_ITEMS:
@@ -624,7 +624,8 @@ def _check_entries(spec: Any, items: list, where: tuple, add: Callable[..., None
 
     names = TABLE_ITEMS if spec.melds.kinds else RANK_SLOT_ITEMS
     knocking = spec.scoring.style == "knock"
-    if items and knocking and [d.get("item") for d in items].count("knock") != 1:
+    listed = [d.get("item") for d in items if isinstance(d, dict)]
+    if items and knocking and listed.count("knock") != 1:
         add(where, "a knocking pack scores the knock (style knock): list "
             "{item: knock} once, its parameters from the knock keys",
             related=(("scoring", "style"),))
@@ -634,6 +635,10 @@ def _check_entries(spec: Any, items: list, where: tuple, add: Callable[..., None
             add(at, f"expected {{item: <name>, ...}}, got {entry!r}")
             continue
         name = entry.get("item")
+        if not isinstance(name, str):
+            add(at, f"expected {{item: <name>, ...}} with a name from {', '.join(names)}, "
+                f"got {name!r}")
+            continue
         if name in RETIRED_ITEMS and spec.melds.kinds:  # (table packs' items, once)
             add(at, f"item {name!r} {RETIRED_ITEMS[name]}")
             continue
