@@ -197,3 +197,50 @@ def test_lay_off_before_false_is_refused_where_no_card_is_ever_laid_off():
                      "after it: remove it")
     meldkit.load_pack_text("meldkit: 1\nextends: rummy\ninitial_meld: {minimums: "
                            "[{minimum: 30}], lay_off_before: false}\n")
+
+
+# ------------------------------------------- dead_in_hand beside items without dead_cards
+
+@pytest.mark.parametrize("items,says", [
+    ("[{item: books}, {item: hand_cards}]",
+     "hand_cards leaves dead cards out (they score as dead cards), so a dead card left in a "
+     "hand would score nothing: list {item: dead_cards}, or write scoring.dead_in_hand: 0 "
+     "to count dead cards at their value with the other cards left in hand"),
+    ("[{item: books}, {item: going_out}]",
+     "it would change nothing: list {item: dead_cards}, or write scoring.dead_in_hand: 0"),
+])
+def test_dead_in_hand_beside_listed_items_without_dead_cards_is_refused_at_the_items(items,
+                                                                                   says):
+    """Pony Tail's black 3s left in hand cost 100 each through the dead_cards item; a child
+    that listed its items without it scored them nothing (hand_cards skips dead cards while
+    dead_in_hand is not 0), so dead_in_hand was accepted and ignored."""
+    (found,) = problems(f"meldkit: 1\nextends: pony_tail\nscoring:\n  items: {items}\n")
+    assert found == ("child.yaml:4:3: scoring.items: no item listed counts dead cards, but "
+                     f"scoring.dead_in_hand is -100: {says}")
+    (found,) = problems(f"meldkit: 1\nextends: pony_tail\nscoring:\n  items: {items}\n"
+                        "  sheets:\n    - {name: one, items: [{item: books}]}\n")
+    assert found.startswith("child.yaml:4:3: scoring.items: no item listed counts dead "
+                            "cards (nor does any sheet's), but scoring.dead_in_hand is -100")
+
+
+def test_dead_in_hand_loads_wherever_an_item_counts_dead_cards_and_scores_each_one():
+    plain = "meldkit: 1\nextends: pony_tail\nname: child\nscoring:\n"
+    for text in ("  items: []\n",  # the preset lists dead_cards
+                 "  items: [{item: books}, {item: hand_cards}]\n  dead_in_hand: 0\n",
+                 "  items: [{item: books}, {item: hand_cards}]\n  sheets:\n"
+                 "    - {name: one, items: [{item: books}, {item: dead_cards}]}\n"):
+        meldkit.load_pack_text(plain + text)
+    pack = meldkit.load_pack_text(plain + "  items: [{item: books}, {item: dead_cards}, "
+                                  "{item: hand_cards}]\n")
+    seen = 0
+    for seed in range(4):
+        g = meldkit.new_game(pack, players=4, seed=seed)
+        while not g.hand_results:
+            g.apply(g.legal_actions()[-1])
+        hand = g.hand_results[0]
+        for line in hand.scores:
+            dead = sum(g.is_dead(c) for p, t in enumerate(hand.final.team_of)
+                       if t == line.team for c in hand.final.hands[p])
+            assert line.dead_cards == -100 * dead
+            seen += dead
+    assert seen  # some hand ended with a black 3 in it

@@ -17,6 +17,7 @@ name: pony_tail_items
 scoring:
   items:
     - {item: books}
+    - {item: dead_cards}
     - {item: hand_cards, counts: all}
     - {item: going_out, bonus: 300}
     - {item: bonus, points: 50, when: out}
@@ -38,7 +39,9 @@ def test_listed_items_take_the_presets_parameters_under_the_entrys():
     preset = key_parameters(pack.spec.scoring)
     assert items["hand_cards"] == {**preset["hand_cards"], "counts": "all"}
     assert items["going_out"] == {**preset["going_out"], "bonus": 300}
-    assert list(items) == ["books", "hand_cards", "going_out", "bonus", "multiply", "plugin"]
+    assert items["dead_cards"] == preset["dead_cards"] == {"points": -100}
+    assert list(items) == ["books", "dead_cards", "hand_cards", "going_out", "bonus",
+                           "multiply", "plugin"]
 
 
 def test_a_rank_slot_pack_scores_only_the_items_it_lists():
@@ -48,7 +51,7 @@ def test_a_rank_slot_pack_scores_only_the_items_it_lists():
         hand = g.last_hand
         for line in hand.scores:
             labels = {label for label, _ in line.items}
-            assert labels <= {"books", "hand_cards", "going_out"}
+            assert labels <= {"books", "dead_cards", "hand_cards", "going_out"}
             assert "melded_cards" not in labels and "bonus_cards" not in labels
         out = hand.final.went_out
         if out is not None:
@@ -86,6 +89,7 @@ def test_the_rules_sheet_lists_a_rank_slot_packs_items_in_order():
     assert ("At the end of each hand every side scores, in this order:\n\n"
             "| Item | Points |\n|---|---|\n"
             "| each book | sevens 5,000, wild 2,500, red 500, black 300 |\n"
+            "| each dead card left in a hand | -100 |\n"
             "| cards left in hand (every side) | minus their value |\n"
             "| going out | 300 |\n"
             "| the side that goes out | 50 more |\n"
@@ -128,6 +132,7 @@ name: pony_tail_against
 scoring:
   items:
     - {item: bonus_cards, negative_unless: %s}
+    - {item: dead_cards}
     - {item: hand_cards}
 """
 

@@ -836,7 +836,9 @@ class ScoringSpec:
     melded_cards: bool = _f(True, "Add the card values of cards in books and melds.")
     bonus: BonusScoring = _f(BonusScoring(), "Bonus cards.")
     dead_in_hand: int = _f(
-        0, "Points per dead card left in any hand, for every side (negative: a penalty)."
+        0, "Points per dead card left in any hand, for every side (negative: a penalty): the "
+        "`dead_cards` scoring item, which a pack listing `scoring.items` lists too (while "
+        "it is not 0, `hand_cards` leaves dead cards out)."
     )
     hand_penalty: Literal["not_out", "all"] = _f(
         "all",

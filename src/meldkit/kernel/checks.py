@@ -484,6 +484,34 @@ def check_items(spec: Any, add: Callable[..., None]) -> None:
     _check_entries(spec, spec.scoring.items, ("scoring", "items"), add)
     _check_sheets(spec, add)
     _check_targets_reachable(spec, add)
+    if not spec.melds.kinds:
+        _check_dead_in_hand(spec, add)
+
+
+def _check_dead_in_hand(spec: Any, add: Callable[..., None]) -> None:
+    """A rank-slot pack's ``scoring.dead_in_hand`` scores through the ``dead_cards`` item
+    (its preset lists it): a pack that lists its items, none of them ``dead_cards`` (nor
+    any sheet's own), would score a dead card left in hand nothing — ``hand_cards`` leaves
+    dead cards out wherever ``dead_in_hand`` is not 0, as they score as dead cards."""
+    sc = spec.scoring
+    if not sc.dead_in_hand or not spec.cards.dead or not sc.items:
+        return  # (dead_in_hand without cards.dead: refused as a key that needs another)
+    lists = [sc.items, *(sh.items for sh in sc.sheets if sh.items is not None)]
+    if any(isinstance(d, dict) and d.get("item") == "dead_cards"
+           for entries in lists for d in entries):
+        return
+    counted = any(isinstance(d, dict) and d.get("item") == "hand_cards"
+                  for entries in lists for d in entries)
+    sheets = " (nor does any sheet's)" if any(sh.items for sh in sc.sheets) else ""
+    add(("scoring", "items"), f"no item listed counts dead cards{sheets}, but "
+        f"scoring.dead_in_hand is {sc.dead_in_hand}: " + (
+            "hand_cards leaves dead cards out (they score as dead cards), so a dead card "
+            "left in a hand would score nothing: list {item: dead_cards}, or write "
+            "scoring.dead_in_hand: 0 to count dead cards at their value with the other "
+            "cards left in hand" if counted else
+            "it would change nothing: list {item: dead_cards}, or write "
+            "scoring.dead_in_hand: 0"),
+        related=(("scoring", "dead_in_hand"),))
 
 
 def _check_sheets(spec: Any, add: Callable[..., None]) -> None:
