@@ -544,3 +544,53 @@ def test_a_closed_wild_book_frees_the_wild_meld_and_the_sheet_says_so():
     g.apply("meld 2 2 2")
     assert [(m["book"], m["closed"]) for m in g.view(0)["teams"][0]["melds"]] == [
         ("bolivia", True), (None, False)]
+
+
+# --------------------------------------------------------------------------- shadowed book kinds
+def test_a_book_kind_an_earlier_kind_always_matches_first_is_refused_naming_it(tmp_path):
+    """A book is of the first kind it matches: with dirty (any wild cards) above clean
+    (none), every clean book was dirty, so hand and foot's two clean books could never be
+    held and no side could go out."""
+    found = problems(tmp_path, "extends: hand_and_foot\nname: v\nbooks:\n  kinds:\n"
+                               "    - {name: dirty, min_wilds: 0, value: 300}\n"
+                               "    - {name: clean, max_wilds: 0, value: 500}\n"
+                               "going_out:\n  required_books: [clean, dirty]\n")
+    why = ("books.kinds[0], 'dirty', comes before it and matches every book of any natural "
+           "rank with any number of wild cards, and a book is of the first kind it matches")
+    assert [line.split("variant.yaml:", 1)[1] for line in found if "variant.yaml:" in line] == [
+        f"6:7: books.kinds[1]: 'clean' is a book kind, but {why}: no meld could ever become "
+        "this book (list it before 'dirty', or remove the kind)",
+        f"8:20: going_out.required_books[0]: 'clean' is a book kind no meld could ever become "
+        f"({why}), so no side could ever go out"], found
+
+
+@pytest.mark.parametrize("kinds,later,earlier,matches", [
+    (("{name: dirty, sequence: true, value: 100}",  # buraco: a table pack
+      "{name: clean, sequence: true, max_wilds: 0, value: 200}"),
+     "clean", "dirty", "every sequence book with any number of wild cards"),
+    (("{name: high, ranks: [K, A], max_wilds: 2, value: 300}",
+      "{name: aces, ranks: [A], min_wilds: 1, max_wilds: 1, value: 500}"),
+     "aces", "high", "every book of the ranks K, A with at most 2 wild cards"),
+])
+def test_a_kind_inside_an_earlier_kinds_bounds_is_refused_in_either_meld_model(
+        tmp_path, kinds, later, earlier, matches):
+    parent = "buraco" if "sequence" in kinds[0] else "classic_canasta"
+    found = problems(tmp_path, f"extends: {parent}\nname: v\nbooks:\n  kinds:\n"
+                               f"    - {kinds[0]}\n    - {kinds[1]}\n"
+                               "going_out: {required_books: []}\n")
+    assert any(line.endswith(
+        f"variant.yaml:6:7: books.kinds[1]: '{later}' is a book kind, but books.kinds[0], "
+        f"'{earlier}', comes before it and matches {matches}, and a book is of the first "
+        f"kind it matches: no meld could ever become this book (list it before "
+        f"'{earlier}', or remove the kind)") for line in found), found
+
+
+def test_book_kinds_an_earlier_kind_matches_only_in_part_load():
+    for kinds in (
+            "[{name: a, min_wilds: 1, max_wilds: 3}, {name: b, min_wilds: 2}]",  # 4+ wilds
+            "[{name: sevens, ranks: ['7']}, {name: any}]",  # the other ranks
+            "[{name: high, ranks: [K, A], max_wilds: 0}, {name: aces, ranks: [A]}]",
+            "[{name: clean, max_wilds: 0}, {name: dirty}]",  # the usual order
+            "[{name: run, sequence: true}, {name: set}]"):  # a sequence is no set
+        pack(f"extends: samba\nbooks:\n  kinds: {kinds}\n"
+             "going_out: {required_books: []}\n")

@@ -1448,6 +1448,19 @@ class _Checker:
             unreachable[i] = (why, related)
             self.add(at, f"{_quote(kind.name)} is {what}, but {why}: no meld could ever become "
                      f"this book ({fix}, or remove the kind)", related=related)
+        for j, kind in enumerate(spec.books.kinds):
+            h = next((h for h in range(j) if _book_kind_covers(spec.books.kinds[h], kind)),
+                     None)
+            if j in unreachable or h is None:
+                continue
+            earlier = spec.books.kinds[h]
+            why = (f"books.kinds[{h}], {_quote(earlier.name)}, comes before it and matches "
+                   f"{_book_kind_takes(earlier)}, and a book is of the first kind it matches")
+            unreachable[j] = (why, (("books", "kinds", h),))
+            self.add(("books", "kinds", j), f"{_quote(kind.name)} is a book kind, but {why}: "
+                     "no meld could ever become this book (list it before "
+                     f"{_quote(earlier.name)}, or remove the kind)",
+                     related=(("books", "kinds", h),))
         first = {}
         for i, kind in enumerate(spec.books.kinds):
             first.setdefault(kind.name, i)
@@ -1822,6 +1835,54 @@ class _Checker:
                          f"{name} books, but with books.close_at_size: false a side holds one "
                          f"meld per rank, so at most {most} {name} book"
                          f"{'s' if most != 1 else ''}", related=(("books", "close_at_size"),))
+
+
+def _book_ranks(kind: Any) -> frozenset[int] | None:
+    """The ranks a book kind names (None: any natural rank, or a rank it names that is no
+    rank, which its own check reports)."""
+    if kind.ranks is None:
+        return None
+    try:
+        return frozenset(rank_index(r) for r in kind.ranks)
+    except ValueError:
+        return None
+
+
+def _book_kind_covers(first: Any, later: Any) -> bool:
+    """Whether book kind ``first`` matches every book that ``later`` would, from their own
+    keys alone (as :meth:`meldkit._rules.BookKindRule.matches` reads them): a sequence
+    kind matches sequences within its wild-card bounds, a wild-only kind every book of
+    wild cards only, another kind books of its ranks within its wild-card bounds."""
+    if first.sequence != later.sequence:
+        return False
+    if not first.sequence:
+        if first.wild_only or later.wild_only:
+            return first.wild_only and later.wild_only
+        if first.ranks is not None:
+            ranks, within = _book_ranks(first), _book_ranks(later)
+            if ranks is None or within is None or not within <= ranks:
+                return False
+    return first.min_wilds <= later.min_wilds and (
+        first.max_wilds is None or (later.max_wilds is not None
+                                    and later.max_wilds <= first.max_wilds))
+
+
+def _book_kind_takes(kind: Any) -> str:
+    """The books a kind matches, in words (as :func:`_book_kind_covers` reads it)."""
+    if kind.wild_only and not kind.sequence:
+        return "every book of wild cards only"
+    lo, hi = kind.min_wilds, kind.max_wilds
+    wilds = ("any number of wild cards" if lo == 0 and hi is None else
+             "no wild card" if hi == 0 else
+             f"at least {lo} wild card{'s' if lo != 1 else ''}" if hi is None else
+             f"at most {hi} wild card{'s' if hi != 1 else ''}" if lo == 0 else
+             f"{lo} wild card{'s' if lo != 1 else ''}" if lo == hi else
+             f"{lo} to {hi} wild cards")
+    if kind.sequence:
+        return f"every sequence book with {wilds}"
+    ranks = ("of any natural rank" if kind.ranks is None else
+             f"of the ranks {', '.join(str(r) for r in kind.ranks)}")
+    return f"every book {ranks} with {wilds}"
 
 
 # --------------------------------------------------------------------------- assembling
