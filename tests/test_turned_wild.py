@@ -131,3 +131,28 @@ def test_a_turned_wild_rank_is_refused_where_it_cannot_be_played(text, where, me
     with pytest.raises(RulePackError) as e:
         meldkit.load_pack_text(text, filename="bad.yaml")
     assert f"{where}: " in str(e.value) and message in str(e.value), str(e.value)
+
+
+def test_a_card_of_the_rank_turned_wild_is_won_back_by_the_card_it_stands_for():
+    """win_back was refused as 'the pack has no wild cards (cards.wild)' where the only wild
+    cards were the deal's turned rank; a card of that rank in a meld is won back as any
+    wild card is."""
+    pack = meldkit.load_pack_text(
+        "extends: rummy\nname: wild_won\ncards: {turned_wild: rank, wild: []}\n"
+        + KINDS.replace("]}", "], lay_off: {onto: any, win_back: true}}"), filename="w.yaml")
+    g = stacked_game(pack, 3, hands={0: "5H 6H 9S KC KD QC 4D".split(),
+                                     1: "7H 8S 3D 3C QS JD 10S".split()},
+                     upcard="QD", stock=["9C", "2C", "AC"])
+    for move in ("draw", "meld 5H 6H *S", "discard QC", "draw"):  # nines are wild
+        g.apply(move)
+    assert "trade 7H to m1" in [str(a) for a in g.legal_actions()]
+    g.apply("trade 7H to m1")
+    assert ["5H", "6H", "7H"] == [g.card_code(c) for c in g.melds[0].cards]
+    assert "9S" in [g.card_code(c) for c in g.hands[1]]
+    assert "add *S to m1" in [str(a) for a in g.legal_actions()]  # the 9S, wild again
+    assert GameState.from_json(g.to_json(), pack=pack) == g
+    with pytest.raises(RulePackError) as e:  # no wild card at all: the message names both
+        meldkit.load_pack_text("extends: rummy\ncards: {wild: []}\nmelds: {lay_off: "
+                               "{onto: any, win_back: true}}\n", filename="w.yaml")
+    assert ("w.yaml:3:30: melds.lay_off.win_back: true, but the pack has no wild cards "
+            "(cards.wild, cards.turned_wild)") in str(e.value)

@@ -129,9 +129,9 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
             add(("melds", "lay_off", "win_back"), "true, but scoring.style is knock: melds are "
                 "laid only when a player knocks, so no wild card on the table can be won back",
                 related=(("scoring", "style"),))
-        elif not spec.cards.wild:
+        elif not has_wilds:
             add(("melds", "lay_off", "win_back"), "true, but the pack has no wild cards "
-                "(cards.wild)", related=(("cards", "wild"),))
+                "(cards.wild, cards.turned_wild)", related=(("cards", "wild"),))
         elif any(d.get("item") == "laid" for d in spec.scoring.items):
             add(("melds", "lay_off", "win_back"), "true, but the scoring item laid counts the "
                 "cards each player lays, and a wild card won back would stay counted for a "
