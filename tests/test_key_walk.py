@@ -165,6 +165,9 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
         TABLE: [(CO, "test_a_wild_card_may_count_as_the_card_it_stands_for_toward_the_minimum")]},
     "initial_meld.lay_off_before": {
         TABLE: [(CO, "test_no_lay_off_before_opening_where_the_pack_says_so")]},
+    "initial_meld.low_ace": {
+        TABLE: [("test_opening_low_ace", "test_an_ace_low_in_a_run_counts_low_ace_so_the_"
+                                         "opening_is_made_exactly_at_the_minimum")]},
     "pile.buy_limit": {
         TABLE: [(CO, "test_a_discard_the_next_player_passes_by_is_offered_in_turn_order"),
                 (CO, "test_nobody_buys_when_all_pass_and_a_buyer_runs_out_of_buys")]},

@@ -464,6 +464,13 @@ class InitialMeldSpec:
         "Table-meld packs with a minimum: a wild card in an opening meld counts as the card "
         "it stands for (a joker in 5H JK 7H counts 6), not at its own value.",
     )
+    low_ace: int | None = _f(
+        None,
+        "Table-meld packs with a minimum and runs whose ace may be low: what an ace at the "
+        "low end of a run (A-2-3) counts toward the minimum (Scala 40: 1; with `wild_as_card`, "
+        "a wild card standing for it too); an ace anywhere else counts its value. Null: its "
+        "value (`cards.values`).",
+    )
     take_before: bool = _f(
         True,
         "Table-meld packs with a contract or a minimum: whether a player who has not opened "
@@ -1096,6 +1103,8 @@ KEY_READERS: dict[str, KeyOwners] = {
                                    needs="initial_meld.melds or initial_meld.minimums"),
     "initial_meld.all_at_once": _k(TABLE, inert=False),
     "initial_meld.wild_as_card": _k(TABLE, inert=False, needs="initial_meld.minimums"),
+    "initial_meld.low_ace": _k(TABLE, inert=None, needs="initial_meld.minimums and a run "
+                               "kind whose ace may be low"),
     "initial_meld.lay_off_before": _k(TABLE, inert=True,
                                       needs="initial_meld.melds or initial_meld.minimums"),
     # --- the discard pile

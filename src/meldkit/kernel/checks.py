@@ -309,6 +309,8 @@ def _check_contract(spec: Any, names: list[str], add: Callable[..., None],
     if im.wild_as_card and not minimum:
         add(("initial_meld", "wild_as_card"), "true, but the pack sets no opening minimum "
             "(initial_meld.minimums), so no meld's points are counted: set one, or remove it")
+    if im.low_ace is not None:
+        _check_low_ace(spec, minimum, add)
     for i, name in enumerate(contract):
         if name not in names:
             add(("initial_meld", "melds", i), f"{name!r} is not a meld kind of this pack "
@@ -346,6 +348,46 @@ def _check_contract(spec: Any, names: list[str], add: Callable[..., None],
             add(("pile", "buy_limit"), "buying is for packs that meld during play; in a "
                 "knocking pack a hand keeps its size between turns",
                 related=(("knock", "max_deadwood"),))
+
+
+def low_ace_runs(spec: Any) -> list[str]:
+    """The names of the run kinds of a table pack in which an ace may stand at the low end
+    (A-2-3: ``ace`` low, both or around, and a deck that holds aces)."""
+    from .._cards import rank_index
+
+    ranks = spec.deck.ranks
+    if ranks and 0 not in {rank_index(r) for r in ranks}:
+        return []  # a stripped deck without aces
+    return [k.name or k.type for k in spec.melds.kinds
+            if k.type == "run" and k.ace in ("low", "both", "around")]
+
+
+def _check_low_ace(spec: Any, minimum: bool, add: Callable[..., None]) -> None:
+    """``initial_meld.low_ace`` where it could change an opening: a minimum, a run whose
+    ace may be low, and a value other than every ace's own."""
+    from .._pack_limits import MAX_CARD_VALUE
+    from .._rules import Rules
+
+    at, low = ("initial_meld", "low_ace"), spec.initial_meld.low_ace
+    if type(low) is not int or not 0 <= low <= MAX_CARD_VALUE:
+        add(at, f"expected null or an integer 0..{MAX_CARD_VALUE}, got {low!r}")
+        return
+    if not minimum:
+        add(at, f"{low}, but the pack sets no opening minimum (initial_meld.minimums), so no "
+            "meld's points are counted: set one, or remove it")
+        return
+    if not low_ace_runs(spec):
+        runs = [k for k in spec.melds.kinds if k.type == "run"]
+        why = ("the pack has no run kind (melds.kinds)" if not runs else
+               "the deck holds no aces (deck.ranks)" if spec.deck.ranks else
+               "no run kind lets the ace be low (melds.kinds: ace is high)")
+        add(at, f"{low}, but {why}, so no run has an ace at its low end: remove it",
+            related=(("melds", "kinds"),))
+        return
+    values = Rules._values(spec.cards.values, {})
+    if all(values[suit] == low for suit in range(4)):
+        add(at, f"{low}, but an ace already counts {low} (cards.values), so it would change "
+            "nothing: remove it", related=(("cards", "values"),))
 
 
 def _unopened_may_take(spec: Any) -> bool:

@@ -126,7 +126,7 @@ def _greedy(state, actions: list[Action], memory: TableMemory | None) -> Action:
         plan = (contract_plan(state.rules.melds, hand, state._still_needed(), keep)
                 if state.rules.contract else rules.best_arrangement(hand)[0])
         short = state._opening_minimum(p) - state._pending_value()
-        if plan and sum(state.rules.values[k] for m in plan for k in m) < short:
+        if plan and sum(map(state._meld_points, plan)) < short:
             plan = None  # not worth the minimum yet: keep building
         if state.rules.all_at_once:  # the whole hand or nothing
             melds = state.rules.melds.best_arrangement(hand)[0]

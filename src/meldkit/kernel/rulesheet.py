@@ -362,6 +362,23 @@ def _wild_as_card(spec) -> list[str]:
              "card it stands for.")]
 
 
+def _low_ace(spec) -> list[str]:
+    """What an ace at the low end of a run counts toward the opening minimum
+    (``initial_meld.low_ace``), where some deal sets it; per deal with a schedule."""
+    specs = deal_specs(spec)
+    if all(s.initial_meld.low_ace is None for s in specs):
+        return []
+    as_card = any(s.initial_meld.wild_as_card for s in specs)
+    own = "its value (the table above)"
+    by_deal = _per_deal(spec, lambda s: s.initial_meld.low_ace,
+                        lambda low: own if low is None else str(low))
+    said = (_each(f"{text} in {where}" for where, text in by_deal) if by_deal
+            else str(spec.initial_meld.low_ace))
+    return ["- Toward the opening minimum, an ace at the low end of a run (A-2-3) counts "
+            + said + ("" if not as_card else ", and so does a wild card standing for it")
+            + "; an ace anywhere else counts its value."]
+
+
 def _opening(spec) -> list[str]:
     """The contract (``initial_meld.melds``, per deal with a schedule), the opening minimum,
     and lay-offs before opening."""
@@ -387,6 +404,7 @@ def _opening(spec) -> list[str]:
         out.append(f"- A player's first melds of a deal, laid in one turn, must be "
                    f"{_minimum_words(spec.initial_meld)}.")
     out += _wild_as_card(spec)
+    out += _low_ace(spec)
     at_once = _per_deal(spec, lambda s: s.initial_meld.all_at_once,
                         lambda yes: "only by" if yes else "not only by")
     whole = ("melding the whole hand in one turn (all but the card a last discard needs), "

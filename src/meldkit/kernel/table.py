@@ -147,6 +147,13 @@ class TableRules:
         self.lay_off_before = spec.initial_meld.lay_off_before or not self.has_opening
         self.take_before = spec.initial_meld.take_before or not self.has_opening
         self.wild_as_card = spec.initial_meld.wild_as_card
+        self.low_ace = spec.initial_meld.low_ace if self.minimum else None
+        """What an ace at the low end of a run counts toward the opening minimum
+        (``initial_meld.low_ace``; None: its value)."""
+        self.opening_values = self.values if self.low_ace is None else tuple(
+            max(v, self.low_ace) if k < 4 else v for k, v in enumerate(self.values))
+        """The most each card kind may count toward the opening minimum (an ace its value
+        or ``low_ace``): the bound by which the search for an opening prunes."""
         self.taken_melded = spec.pile.taken_melded
         # --- books: melds of books.size cards or more, of the first books.kinds they match
         from .._rules import book_kind_rules
@@ -1671,9 +1678,7 @@ class TableModel:
         after = self._uncovered(grown) if need else need
         if need and len(after) == len(need):
             return False  # it lays none of the contract's melds still needed
-        points = (self._opening_points(match) if rules.wild_as_card
-                  else sum(rules.values[k] for k in meld))
-        value += points
+        value += self._meld_points(meld, match)
         minimum = self._opening_minimum(p)
         spare = 1 if rules.requires_discard else 0
         if not after and value >= minimum and (not rules.all_at_once or left <= spare):
@@ -1692,7 +1697,7 @@ class TableModel:
         melds = rules.melds.melds_in(rest, limit=budget)
         search.work += len(melds) + 1
         in_one = set().union(*melds)  # the cards left that some meld could hold
-        values = rules.values
+        values = rules.opening_values
         most = max(values) if rules.wild_as_card else 0
         if value + sum(most if k in rules.wild else values[k] for k in rest
                        if k in in_one) >= minimum and not (  # (else: short of it however
@@ -1705,9 +1710,32 @@ class TableModel:
 
     def _pending_value(self) -> int:
         """The points of the melds the player to move has laid toward opening this turn."""
-        if not self.rules.wild_as_card:
+        rules = self.rules
+        if not rules.wild_as_card and rules.low_ace is None:
             return sum(self._value(self.meld_by_id(mid).cards) for mid in self.pending)
-        return sum(self._opening_points(self.meld_by_id(mid).match) for mid in self.pending)
+        return sum(self._meld_points(m.match.cards, m.match)
+                   for m in map(self.meld_by_id, self.pending))
+
+    def _meld_points(self, kinds: tuple[int, ...], match: Match | None = None) -> int:
+        """The points of a meld of card ``kinds`` (``match``: how they meld, if known)
+        toward an opening minimum: each card's value, a wild card's the card it stands for
+        with ``initial_meld.wild_as_card``, and an ace at the low end of a run
+        ``initial_meld.low_ace`` (with ``wild_as_card``, a wild card standing for it too)."""
+        rules = self.rules
+        if not rules.wild_as_card and rules.low_ace is None:
+            return sum(rules.values[k] for k in kinds)
+        if match is None:
+            match = rules.melds.match(kinds)
+        if rules.wild_as_card:
+            points = self._opening_points(match)
+        else:
+            points = sum(rules.values[k] for k in kinds)
+        low = rules.low_ace
+        if low is not None and match.suit >= 0 and match.low == 0 and (
+                rules.kinds[match.kind].type == "run" and rules.melds.rank_at(0) == 0) and (
+                rules.wild_as_card or match.cards[0] == match.suit):
+            points += low - rules.values[match.suit]  # the ace of the run's suit, low
+        return points
 
     def _opening_points(self, match: Match) -> int:
         """A meld's points toward an opening minimum: each card's value, a wild card at the
@@ -1757,7 +1785,6 @@ class TableModel:
         if not self.withdrew:
             contract = bool(self.rules.contract)
             short = self._opening_minimum(p) - self._pending_value()
-            values = self.rules.values
             search = _OpeningSearch()
             cut: list[Action] = []  # melds the search for an opening turned down
             for meld in mr.melds_in(kinds):
@@ -1771,9 +1798,7 @@ class TableModel:
                     continue  # it covers none of the contract's melds still to lay
                 if left == keep:  # the hand's last cards: only if they make the opening
                     last = not after
-                    points = (self._opening_points(mr.match(meld)) if self.rules.wild_as_card
-                              else sum(values[k] for k in meld))
-                    if not (last and points >= short):
+                    if not (last and self._meld_points(meld) >= short):
                         continue
                 if owed and not self._opens_after(p, kinds, meld, search):
                     cut.append(_action("meld", meld))
