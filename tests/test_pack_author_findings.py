@@ -65,6 +65,42 @@ def test_a_positive_game_bonus_is_refused_where_the_lowest_total_wins():
     assert g.scores[g.winner] == min(g.scores)
 
 
+@pytest.mark.parametrize("text,where,value,what", [
+    ("game: {game_bonus: -1000}\n", "3:8: game.game_bonus", -1000,
+     "a game bonus is added to the winner's total"),
+    ("game:\n  box_bonus: -25\n", "4:3: game.box_bonus", -25,
+     "a box bonus is added, for every hand a side won, to its total"),
+    ("scoring:\n  sheets:\n    - {name: one, target: 100, game_bonus: -50}\n",
+     "5:32: scoring.sheets[0].game_bonus", -50, "a game bonus is added to the winner's total"),
+])
+def test_a_negative_game_or_box_bonus_is_refused_where_the_highest_total_wins(
+        text, where, value, what):
+    """Rummy played to 100 with a game bonus of -1000: the side that reached 117 won,
+    took -1000 to end on -883, and the game went to the side on 80 that never reached the
+    target — a bonus that counts against whom it rewards."""
+    (found,) = problems("meldkit: 1\nextends: rummy\n" + text)
+    assert found == (
+        f"child.yaml:{where}: {value}, but the highest total wins this pack (game.winner: "
+        f"highest): {what}, and lowering it counts against them (the game's winner could "
+        f"end below a loser): write a positive bonus, {-value}, or remove it")
+
+
+def test_a_rank_slot_sheets_negative_bonus_is_refused_and_positive_bonuses_load():
+    """A canasta pack's highest total always wins (game.winner is a table pack's key)."""
+    (found,) = problems("meldkit: 1\nextends: classic_canasta\nscoring:\n  sheets:\n"
+                        "    - {name: one, target: 5000, box_bonus: -100}\n")
+    assert found == (
+        "child.yaml:5:33: scoring.sheets[0].box_bonus: -100, but the highest total wins "
+        "this pack: a box bonus is added, for every hand a side won, to its total, and "
+        "lowering it counts against them (the game's winner could end below a loser): "
+        "write a positive bonus, 100, or remove it")
+    meldkit.load_pack_text("meldkit: 1\nextends: classic_canasta\nscoring:\n  sheets:\n"
+                           "    - {name: one, target: 5000, game_bonus: 500, box_bonus: 100}\n")
+    p = meldkit.load_pack_text("meldkit: 1\nextends: rummy\ngame: {game_bonus: 50, "
+                               "box_bonus: 5}\n")
+    assert (p.spec.game.game_bonus, p.spec.game.box_bonus) == (50, 5)
+
+
 # --------------------------------------------------------------------------- elimination
 
 

@@ -784,11 +784,12 @@ class SheetSpec:
         0, "A side's hands count on this sheet from its n-th hand won, that hand included "
         "(0: every hand; Hollywood gin's games: 1, 2 and 3).")
     game_bonus: int | None = _f(
-        None, "Bonus to the sheet's winner when it ends (null: `game.game_bonus`; not "
-        "positive, as that, where the lowest total wins).")
+        None, "Bonus to the sheet's winner when it ends (null: `game.game_bonus`; as that, "
+        "not positive where the lowest total wins, not negative where the highest does).")
     box_bonus: int | None = _f(
         None, "Bonus per hand a side won that the sheet counted, when it ends (null: "
-        "`game.box_bonus`; refused, as that is, where the lowest total wins).")
+        "`game.box_bonus`; refused, as that is, where the lowest total wins, and not "
+        "negative where the highest does).")
 
 
 @frozen
@@ -900,16 +901,17 @@ class GameSpec:
     game_bonus: int = _f(
         0,
         "Table-meld packs: bonus added to the total of the side that wins the game. Where "
-        "the lowest total wins it must not be positive (raising the winner's total counts "
-        "against them): a negative bonus takes points off the winner's total.",
+        "the highest total wins it must not be negative, and where the lowest wins not "
+        "positive (either would count against the winner): there a negative bonus takes "
+        "points off the winner's total.",
     )
     box_bonus: int = _f(
         0,
         "Table-meld packs: bonus per hand won (a hand's winner: the player its items paid "
-        "the most points), added when the game ends (gin's line or box). Only where the "
-        "highest total wins: where the lowest does, no hand's items pay a player points, so "
-        "it is refused (to take points off whoever goes out, list `{item: bonus, points: -5, "
-        "when: out}`).",
+        "the most points), added when the game ends (gin's line or box); not negative. Only "
+        "where the highest total wins: where the lowest does, no hand's items pay a player "
+        "points, so it is refused (to take points off whoever goes out, list `{item: bonus, "
+        "points: -5, when: out}`).",
     )
     hand_turn_limit: int | None = _f(
         None,

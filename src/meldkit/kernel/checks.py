@@ -196,6 +196,8 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
             related=(("scoring", "style"),))
     if game.winner == "lowest":
         _check_lowest_wins_bonuses(spec, add)
+    else:
+        _check_highest_wins_bonuses(spec, add)
 
     deal = spec.deal
     for n, size in deal.hand_by_players.items():
@@ -246,6 +248,28 @@ def _check_lowest_wins_bonuses(spec: Any, add: Callable[..., None]) -> None:
                 "the winner): remove it; to take points off whoever goes out, list "
                 f"{{item: bonus, points: {-abs(value)}, when: out}} in scoring.items",
                 related=(("game", "winner"),))
+
+
+def _check_highest_wins_bonuses(spec: Any, add: Callable[..., None]) -> None:
+    """Where the highest total wins (a table pack's ``game.winner: highest``, every
+    rank-slot pack), a negative bonus counts against whom it rewards: a game bonus is added
+    to the winner's total, a box bonus to the total of each side for every hand it won, so
+    a negative one could leave the game's winner below a loser."""
+    table = bool(spec.melds.kinds)
+    wins = "the highest total wins this pack" + (" (game.winner: highest)" if table else "")
+    related = (("game", "winner"),) if table else ()
+    for key, what in (("game_bonus", "a game bonus is added to the winner's total"),
+                      ("box_bonus", "a box bonus is added, for every hand a side won, to "
+                       "its total")):
+        # (a rank-slot pack's game.* bonuses are refused as keys its engine does not read)
+        places = [(("game", key), getattr(spec.game, key))] if table else []
+        places += [(("scoring", "sheets", i, key), getattr(sh, key))
+                   for i, sh in enumerate(spec.scoring.sheets)]
+        for at, value in places:
+            if value is not None and value < 0:
+                add(at, f"{value}, but {wins}: {what}, and lowering it counts against them "
+                    "(the game's winner could end below a loser): write a positive bonus, "
+                    f"{-value}, or remove it", related=related)
 
 
 def _check_lay_off(spec: Any, add: Callable[..., None]) -> None:
@@ -528,6 +552,7 @@ def check_items(spec: Any, add: Callable[..., None]) -> None:
     _check_targets_reachable(spec, add)
     if not spec.melds.kinds:
         _check_dead_in_hand(spec, add)
+        _check_highest_wins_bonuses(spec, add)  # (a table pack's: check_table_pack)
 
 
 def _check_dead_in_hand(spec: Any, add: Callable[..., None]) -> None:
