@@ -401,6 +401,10 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
         TABLE: [(GR, "test_GR_12_undercut_the_defender_scores_the_difference_and_25")]},
     "knock.tie_is_undercut": {TABLE: [(GR, "test_GR_12_openspiel_equal_deadwood_scores_nothing"),
                                       (GR, "test_GR_12_book_equal_deadwood_is_an_undercut")]},
+    "knock.settle": {TABLE: [("test_knock_multiplayer",
+                              "test_the_lowest_count_collects_the_difference_from_everyone"),
+                             ("test_knock_multiplayer",
+                              "test_a_knock_settled_by_the_lowest_count_in_a_stacked_hand")]},
     "knock.lay_off_on_gin": {TABLE: [(GR, "test_GR_8_gin_the_defender_may_not_lay_off")]},
     "knock.pile_take_limit": {
         TABLE: [(GR, "test_GR_15_openspiel_void_on_the_50th_take_of_the_discard")]},

@@ -1736,8 +1736,9 @@ class _Checker:
                      f"each from 0 to {MAX_DROP_PENALTY:,} (what a save holds), got "
                      f"{_quote(drop)}")
         elif drop and spec.knock.max_deadwood is not None:
-            self.add(("turn", "drop"), "dropping is for packs that meld during play; a "
-                     "knocking pack has two players", related=(("knock", "max_deadwood"),))
+            self.add(("turn", "drop"), "dropping is for packs that meld during play; in a "
+                     "knocking pack every player stays in the hand until a knock settles it "
+                     "against them", related=(("knock", "max_deadwood"),))
         elif drop and any(drop) and spec.melds.kinds and not self._drop_counted():
             from .kernel.checks import HELD_ITEMS
 

@@ -672,11 +672,28 @@ class KnockSpec:
         "OpenSpiel).",
     )
     undercut_bonus: int = _f(
-        25, "Bonus to the defender whose deadwood is lower than (or equal to) the knocker's."
+        25,
+        "Bonus to the defender whose deadwood is lower than (or equal to) the knocker's, paid "
+        "by the knocker (with `settle: lowest`: to the lowest count, when it is not the "
+        "knocker's).",
     )
     tie_is_undercut: bool = _f(
         True,
-        "Equal deadwood is an undercut; false: the hand scores 0 (OpenSpiel's gin rummy).",
+        "Equal deadwood is an undercut; false: the hand scores 0 (OpenSpiel's gin rummy). "
+        "With `settle: lowest`: whether a defender tied with the knocker for the lowest count "
+        "wins (else the knocker does).",
+    )
+    settle: Literal["knocker", "lowest"] = _f(
+        "knocker",
+        "How a knock settles with more than one defender (three or more players): "
+        "`knocker`, the knocker against each defender on their own, as in two-player gin "
+        "(the difference from each defender with more deadwood; the difference and the "
+        "undercut bonus to each with less, or equal where ties undercut; gin's bonus from "
+        "each); `lowest`, the lowest count collects the difference from every other player "
+        "(Knock Rummy) — with gin's bonus from each when the knocker wins with gin, and the "
+        "undercut bonus from the knocker when the knocker does not win (defenders tied for "
+        "lowest: the first in turn after the knocker wins). With two players they are the "
+        "same, and `lowest` is refused.",
     )
     lay_off_on_gin: bool = _f(
         False,
@@ -1143,6 +1160,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "knock.big_gin_bonus": _k(TABLE, needs="scoring.style: knock"),
     "knock.undercut_bonus": _k(TABLE, needs="scoring.style: knock"),
     "knock.tie_is_undercut": _k(TABLE, needs="scoring.style: knock"),
+    "knock.settle": _k(TABLE, needs="scoring.style: knock"),
     "knock.lay_off_on_gin": _k(TABLE, needs="scoring.style: knock"),
     "knock.pile_take_limit": _T,
     "knock.returned_card_limit": _T,
@@ -1210,7 +1228,7 @@ KEY_NEEDS: dict[str, tuple[str, str]] = {
         ("spade_upcard_doubles", "no knock's score is doubled"),
         ("gin_bonus", "nobody goes gin"), ("big_gin_bonus", "nobody goes big gin"),
         ("undercut_bonus", "nobody is undercut"), ("tie_is_undercut", "nobody is undercut"),
-        ("lay_off_on_gin", "nobody lays off on a knock"))},
+        ("settle", "no knock is settled"), ("lay_off_on_gin", "nobody lays off on a knock"))},
 }
 """Needs the loader enforces: key → (the key it needs set, the sentence of the refusal).
 Each is a key that is honoured only when another is set to something but its default."""

@@ -166,9 +166,17 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
             "always discards as they knock, and a knock that melds every card without a "
             "discard is big gin, which knock.big_gin_bonus sets: remove it",
             related=(("scoring", "style"),))
-    if style == "knock" and (spec.players.min != 2 or spec.players.max != 2):
-        add(("players",), "knock scoring is for two players (players.min and max must be 2)",
-            related=(("scoring", "style"),))
+    if style == "knock" and spec.players.partners != "never":
+        add(("players", "partners"), f"{spec.players.partners}, but with knock scoring each "
+            "player's deadwood is settled on its own against the knocker's (or the lowest "
+            "count's, knock.settle), so partners would pay each other: a knocking pack is "
+            "played without partners (write never)", related=(("scoring", "style"),))
+    if style == "knock" and knock.settle == "lowest" and max(
+            spec.players.counts or player_counts, default=0) <= 2:
+        add(("knock", "settle"), "lowest, but this pack is played by two players, where the "
+            "lowest count is the knocker's or the one defender's and the knock settles as "
+            "knock.settle: knocker does: remove it (it settles a knock with several "
+            "defenders)", related=(("players",),))
     if knock.test == "openspiel":
         misfits = _openspiel_misfits(spec, player_counts)
         if misfits:

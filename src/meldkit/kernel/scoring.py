@@ -88,12 +88,16 @@ TableScore = ScoreLine
 
 @attrs.frozen
 class KnockTerms:
-    """The knock settings a gin hand's score depends on."""
+    """The knock settings a gin hand's score depends on.  ``settle`` is how a knock settles
+    with more than one defender (``knock.settle``): ``knocker``, the knocker against each
+    defender as in two-player gin; ``lowest``, the lowest deadwood collects from everyone
+    (Knock Rummy).  With one defender the two are the same."""
 
     gin_bonus: int
     big_gin_bonus: int | None
     undercut_bonus: int
     tie_is_undercut: bool
+    settle: str = "knocker"
 
 
 @attrs.frozen
@@ -331,35 +335,113 @@ def _scored(final: Any) -> bool:
     return final.went_out is not None and final.ended_by not in VOID_ENDINGS
 
 
-@item("knock", "gin_bonus", "big_gin_bonus", "undercut_bonus", "tie_is_undercut",
-      fixed=("gin_bonus", "big_gin_bonus", "undercut_bonus", "tie_is_undercut"))
+SETTLES = ("knocker", "lowest")
+"""How a knock settles with several defenders (``knock.settle``)."""
+
+
+def _knock_winner(deadwood: tuple[int, ...], k: int, defenders: list[int],
+                  terms: KnockTerms) -> int:
+    """Who wins a knock settled by the lowest deadwood (``settle: lowest``): the knocker
+    with gin (never undercut, as in gin); else the lowest count, the knocker winning a tie
+    with a defender unless ``tie_is_undercut``; of defenders tied, the first in turn after
+    the knocker.
+
+    >>> t = KnockTerms(25, None, 10, True, "lowest")
+    >>> _knock_winner((4, 9, 4), 0, [1, 2], t), _knock_winner((0, 0, 3), 0, [1, 2], t)
+    (2, 0)
+    >>> _knock_winner((4, 9, 4), 0, [1, 2], attrs.evolve(t, tie_is_undercut=False))
+    0
+    """
+    if deadwood[k] == 0:
+        return k
+    low = min(deadwood[p] for p in defenders)
+    if deadwood[k] < low or (deadwood[k] == low and not terms.tie_is_undercut):
+        return k
+    return next(p for p in defenders if deadwood[p] == low)
+
+
+def knock_settlement(deadwood: tuple[int, ...], k: int, terms: KnockTerms,
+                     big_gin: bool = False) -> tuple[str, list[tuple[int, int, str, int, int]]]:
+    """``(ending, payments)`` of a knock by seat ``k`` with ``deadwood`` per seat (every
+    other seat a defender, in turn from the knocker's left): each payment is ``(payer,
+    payee, label, difference, bonus)`` — the deadwood difference and the bonus of
+    ``label`` (``gin``, ``big_gin``, ``undercut``; ``knock``: none) that the payer owes,
+    before the hand's multiplier.  ``settle: knocker`` settles the knocker with each
+    defender as :func:`knock_outcome` does two players; ``settle: lowest`` has the
+    lowest count (:func:`_knock_winner`) collect the difference from every other player,
+    with the gin bonus from each when the knocker wins with gin, and the undercut bonus
+    from the knocker when the knocker loses.  The ending is the knocker's: ``gin`` or
+    ``big_gin``; ``undercut`` when a defender beat (or, with ``tie_is_undercut``, tied) the
+    knocker; else ``knock``.
+
+    >>> t = KnockTerms(25, None, 25, True)
+    >>> knock_settlement((5, 20, 3), 0, t)
+    ('undercut', [(1, 0, 'knock', 15, 0), (0, 2, 'undercut', 2, 25)])
+    >>> knock_settlement((5, 20, 3), 0, attrs.evolve(t, settle="lowest"))
+    ('undercut', [(0, 2, 'undercut', 2, 25), (1, 2, 'knock', 17, 0)])
+    """
+    n = len(deadwood)
+    defenders = [(k + i) % n for i in range(1, n)]
+    out: list[tuple[int, int, str, int, int]] = []
+    if terms.settle == "lowest":
+        w = _knock_winner(deadwood, k, defenders, terms)
+        if w != k:
+            ending, bonus = "undercut", 0
+        elif deadwood[k]:
+            ending, bonus = "knock", 0
+        elif big_gin and terms.big_gin_bonus is not None:
+            ending, bonus = "big_gin", terms.big_gin_bonus
+        else:
+            ending, bonus = "gin", terms.gin_bonus
+        for p in [k, *defenders]:
+            if p == w:
+                continue
+            label = ending if w == k else "undercut" if p == k else "knock"
+            owed = bonus if w == k else terms.undercut_bonus if p == k else 0
+            out.append((p, w, label, deadwood[p] - deadwood[w], owed))
+        return ending, out
+    endings = []
+    for d in defenders:
+        ending, points = knock_outcome(deadwood[k], deadwood[d], terms, big_gin)
+        endings.append(ending)
+        diff = abs(deadwood[d] - deadwood[k])
+        bonus = abs(points) - diff
+        if points > 0:
+            out.append((d, k, ending, diff, bonus))
+        elif points < 0:
+            out.append((k, d, ending, diff, bonus))
+    return ("undercut" if "undercut" in endings else endings[0]), out
+
+
+@item("knock", "gin_bonus", "big_gin_bonus", "undercut_bonus", "tie_is_undercut", "settle",
+      choices={"settle": SETTLES},
+      fixed=("gin_bonus", "big_gin_bonus", "undercut_bonus", "tie_is_undercut", "settle"))
 def _knock(ctx, gin_bonus: int, big_gin_bonus: int | None, undercut_bonus: int,
-           tie_is_undercut: bool):
+           tie_is_undercut: bool, settle: str = "knocker"):
     """The deadwood difference to the knocker, or to the defender with the undercut bonus;
-    gin and big gin with their bonuses; all times the hand's multiplier. Names the ending."""
-    terms = KnockTerms(gin_bonus, big_gin_bonus, undercut_bonus, tie_is_undercut)
-    bonuses = {"gin": gin_bonus, "big_gin": big_gin_bonus or 0, "undercut": undercut_bonus}
+    gin and big gin with their bonuses; all times the hand's multiplier. With several
+    defenders, the knocker settles with each (``settle: knocker``), or the lowest count
+    collects from everyone (``settle: lowest``): :func:`knock_settlement`. Names the ending."""
+    terms = KnockTerms(gin_bonus, big_gin_bonus, undercut_bonus, tie_is_undercut, settle)
 
     def knock(final, tally: Tally) -> None:
         if not _scored(final):
             return
-        n, k = len(final.team_of), final.went_out
-        d = next(p for p in range(n) if p != k)
-        ending, points = knock_outcome(final.deadwood[k], final.deadwood[d], terms,
-                                       final.big_gin)
+        ending, payments = knock_settlement(final.deadwood, final.went_out, terms,
+                                            final.big_gin)
         tally.ending = ending
-        points *= final.multiplier
-        winner, pts = (k, points) if points > 0 else (d, -points)
-        loser = d if winner == k else k
-        if pts:
-            dw = abs(final.deadwood[d] - final.deadwood[k]) * final.multiplier
-            bonus = bonuses.get(ending, 0) * final.multiplier
-            if dw:
-                tally.add(final.team_of[winner], "deadwood", dw)
+        m, team_of = final.multiplier, final.team_of
+        won: dict[tuple[int, str], int] = {}  # (payee, label): points, deadwood first
+        for payer, payee, label, diff, bonus in payments:
+            if diff:
+                won[payee, "deadwood"] = won.get((payee, "deadwood"), 0) + diff * m
+            tally.pay(payer, -(diff + bonus) * m)
+            tally.pay(payee, (diff + bonus) * m)
+        for payer, payee, label, diff, bonus in payments:
             if bonus:
-                tally.add(final.team_of[winner], ending, bonus)
-            tally.pay(winner, pts)
-            tally.pay(loser, -pts)
+                won[payee, label] = won.get((payee, label), 0) + bonus * m
+        for (payee, label), points in won.items():
+            tally.add(team_of[payee], label, points)
     return knock
 
 

@@ -112,7 +112,7 @@ class TableRules:
         kn = spec.knock
         self.knock = kn.max_deadwood
         self.terms = KnockTerms(kn.gin_bonus, kn.big_gin_bonus, kn.undercut_bonus,
-                                kn.tie_is_undercut)
+                                kn.tie_is_undercut, kn.settle)
         self.lay_off = spec.melds.lay_off.onto
         self.max_per_end = spec.melds.lay_off.max_per_end
         self.win_back = (spec.melds.lay_off.win_back and self.lay_off != "none"
@@ -1207,6 +1207,12 @@ class TableModel:
             m = self.meld_by_id(a.target)
             if m is None:
                 return "meld/no-such-meld", f"there is no meld m{a.target}"
+            if phase == LAYOFF and self.layoff_stage == 2:
+                if self._first_layoff_stage() == 2:  # gin, without knock.lay_off_on_gin
+                    return "add/after-gin", ("nobody lays off on gin: the knocker melded "
+                                             "every card (knock.lay_off_on_gin: false)")
+                return "add/done-laying-off", ("you have finished laying off: lay your own "
+                                               "melds, then done")
             if phase == PLAY and not self._may_lay_off_on(self.current, m):
                 whose = "your side's" if self.rules.lay_off == "side" else "your own"
                 return "add/not-your-meld", (f"m{a.target} is not a meld you may lay off onto: "
@@ -2205,17 +2211,19 @@ class TableModel:
         elif t == "meld":
             self._lay_meld(p, a.cards)
         else:  # done
-            gin = not self.hands[p]
             self.defenders = [(p + i) % self.n_players for i in range(1, self.n_players)]
             self.current = self.defenders[0]
             self.phase = LAYOFF
-            self.layoff_stage = 2 if gin and not self.rules.spec.knock.lay_off_on_gin else \
-                self._first_layoff_stage()
+            self.layoff_stage = self._first_layoff_stage()
 
     def _first_layoff_stage(self) -> int:
-        """Where a defender starts after a knock: laying off onto the knocker's melds (1),
-        or, where nobody lays off (``melds.lay_off.onto: none``), laying their own melds (2)."""
-        return 2 if self.rules.lay_off == "none" else 1
+        """Where each defender starts after a knock: laying off onto the knocker's melds
+        (1), or, where nobody lays off (``melds.lay_off.onto: none``) or the knocker went
+        gin (an empty hand) without ``knock.lay_off_on_gin``, laying their own melds (2)."""
+        if self.rules.lay_off == "none":
+            return 2
+        gin = not self.hands[self.knocker]
+        return 2 if gin and not self.rules.spec.knock.lay_off_on_gin else 1
 
     # ------------------------------------------------------------------ lay-offs (defender)
     def _legal_layoff(self) -> list[Action]:
@@ -2993,6 +3001,9 @@ class TableModel:
             if self.layoff_stage == 1 and rules.lay_off == "none":
                 raise sv.bad("layoff_stage", "expected 2: nobody lays off in this pack "
                                              "(melds.lay_off.onto: none)")
+            if self.layoff_stage == 1 and self._first_layoff_stage() == 2:
+                raise sv.bad("layoff_stage", "expected 2: the knocker went gin, and nobody "
+                                             "lays off on gin (knock.lay_off_on_gin: false)")
         else:
             if self.defenders:
                 raise sv.bad("defenders", f"expected [] in the {phase} phase (defenders lay "
