@@ -221,3 +221,61 @@ def test_a_knock_settled_by_the_lowest_count_in_a_stacked_hand():
     hr = g.hand_results[-1]
     assert (hr.ended_by, hr.final.deadwood, hr.net) == ("knock", (6, 45, 10), (43, -39, -4))
     assert meldkit.GameState.from_json(g.to_json(), pack=g.pack).to_json() == g.to_json()
+
+
+# --------------------------------------------------------------------------- what is said
+
+
+def test_the_rules_sheet_says_each_defender_settles_with_the_knocker():
+    from meldkit.kernel.rulesheet import table_sections
+
+    lines = table_sections(meldkit.load_pack_text(
+        GIN_3 + "knock: {big_gin_bonus: 31, test: best_discard}\n"
+        "deal: {hand_by_players: {4: 7}}\n").spec)
+    assert [line for line in lines if "defender" in line or "gin" in line.lower()] == [
+        "- Each defender (every other player, one after another from the knocker's left) then "
+        "lays off cards on the knocker's melds (not after gin), and lays down their own melds.",
+        "- **Gin:** a knock with no deadwood at all.",
+        "- **Big gin:** every card (the hand and the draw) melded, with no discard.",
+        "- The knocker settles with each defender on their own, as two players would: from "
+        "each defender whose deadwood is higher, the knocker scores the difference between "
+        "their two totals.",
+        "- Gin scores a bonus of 25, big gin 31 from each defender.",
+        "- **Undercut:** a defender whose deadwood is lower than the knocker's scores the "
+        "difference plus 25 from the knocker — whatever the knocker scores from the other "
+        "defenders.",
+        "- Between the knocker and a defender with equal deadwood, nothing is scored."]
+    assert ("- Each player then scores 25 for every hand they won (the box or line bonus; a "
+            "hand is won by the player it pays the most points, on balance, who need not be "
+            "the knocker).") in lines
+
+
+def test_the_rules_sheet_says_the_lowest_count_collects():
+    from meldkit.kernel.rulesheet import table_sections
+
+    lines = table_sections(meldkit.load_pack_text(
+        GIN_3 + "knock: {settle: lowest, undercut_bonus: 10}\n").spec)
+    start = lines.index("## Scoring")
+    assert lines[start + 3:start + 6] == [
+        "- The player with the lowest deadwood wins the hand and scores the difference "
+        "between their total and each other player's, from each of them; the knocker wins a "
+        "tie with a defender, and of defenders tied for the lowest the first after the "
+        "knocker, in turn, wins.",
+        "- **Gin:** a knocker with no deadwood wins whatever the others hold, and scores a "
+        "bonus of 25 from each other player besides.",
+        "- **Undercut:** a knocker who does not win pays the winner 10 besides the difference."]
+
+
+def test_the_end_of_a_hand_shows_the_knocker_against_each_defender():
+    from meldkit._table import Style, render_hand_end
+
+    g = knocked(pack=GIN_3 + "knock: {tie_is_undercut: true}\n",
+                knocker=KNOCKER.replace("2D", "6H"))
+    for move in ("add 4S to m1", "done", "meld 9C 9D 9H", "done",
+                 "add 5S to m1", "done", "meld 8C 8D 8H", "meld 4C 5C 6C"):
+        g.apply(move)
+    before = g.clone()
+    g.apply("done")
+    text = render_hand_end(g, g.hand_results[-1], Style(False), you=0, before=before)
+    assert ("  you 6 vs seat 1 41, seat 2 5 → +9 to you, +26 to seat 2 (you: deadwood +35; "
+            "seat 2: deadwood +1, undercut +25)\n") in text

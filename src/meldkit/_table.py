@@ -802,6 +802,22 @@ def _table_hand_end(state, hr, style: Style, you, before, action, layoffs) -> st
     if knocker is None or not any(net):
         lines.append("  no score: the hand is void" if knocker is None
                      else "  no score")
+    elif style_of == "knock" and n > 2:  # the knocker against each defender, in turn
+        defenders = [(knocker + i) % n for i in range(1, n)]
+        head = (f"  {name(knocker)} {final.deadwood[knocker]} vs "
+                + ", ".join(f"{name(q)} {final.deadwood[q]}" for q in defenders) + " → "
+                + ", ".join(f"{net[q]:+,} to {name(q)}" for q in [knocker, *defenders]
+                            if net[q] > 0))
+        won = [(s.team, [i for i in s.items if i[0] not in ("box", "game")])
+               for s in hr.scores]
+        said = [f"{_side_label(state, t, you)}: " + ", ".join(
+                    f"{label.replace('_', ' ')} {points:+,}" for label, points in its)
+                for t, its in won if its]
+        if said:
+            head += f" ({'; '.join(said)})"
+        if getattr(final, "multiplier", 1) > 1:
+            head += f", doubled ×{final.multiplier}"
+        lines.append(head)
     elif style_of == "knock":
         d = next(q for q in range(n) if q != knocker)
         head = (f"  {final.deadwood[knocker]} vs {final.deadwood[d]} → "

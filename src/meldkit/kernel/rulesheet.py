@@ -620,19 +620,28 @@ def _ending(spec) -> list[str]:
                f"meld (their *deadwood*) total at most {value} after the discard.")
     out.append("- The knocker discards, then lays down their melds; cards left unmelded are "
                "their deadwood.")
+    who = ("Each defender (every other player, one after another from the knocker's left)"
+           if _defenders(spec) else "The defender")
     if not _lays_off(spec):
-        out.append("- The defender then lays down their own melds; nobody lays off cards on "
+        out.append(f"- {who} then lays down their own melds; nobody lays off cards on "
                    "the knocker's melds.")
     elif kn.lay_off_on_gin:
-        out.append("- The defender then lays off cards on the knocker's melds (even after "
+        out.append(f"- {who} then lays off cards on the knocker's melds (even after "
                    "gin), and lays down their own melds.")
     else:
-        out.append("- The defender then lays off cards on the knocker's melds (not after "
+        out.append(f"- {who} then lays off cards on the knocker's melds (not after "
                    "gin), and lays down their own melds.")
     out.append("- **Gin:** a knock with no deadwood at all.")
     if kn.big_gin_bonus is not None:
-        out.append("- **Big gin:** all eleven cards melded, with no discard.")
+        sizes = {spec.deal.hand, *spec.deal.hand_by_players.values()}
+        every = "all eleven cards" if sizes == {10} else "every card (the hand and the draw)"
+        out.append(f"- **Big gin:** {every} melded, with no discard.")
     return out
+
+
+def _defenders(spec) -> bool:
+    """Whether a knock may have more than one defender (more than two players)."""
+    return max(spec.players.counts or [spec.players.max]) > 2
 
 
 _SCORED_WITHOUT_GOING_OUT = frozenset({"laid", "held", "books", "reserve_untaken"})
@@ -749,6 +758,11 @@ def _scoring(spec) -> list[str]:
 def _knock_scoring(spec) -> list[str]:
     """The ``knock`` item (the knock style) as the rules sheet says it."""
     kn = spec.knock
+    if _defenders(spec):
+        out = (_lowest_settles(kn) if kn.settle == "lowest" else _knocker_settles(kn))
+        if kn.spade_upcard_doubles:
+            out.append("- A hand whose first upcard is a spade scores double.")
+        return out
     out = ["- The knocker scores the difference between the two deadwood totals."]
     out.append(f"- Gin scores a bonus of {kn.gin_bonus}"
                + (f", big gin {kn.big_gin_bonus}" if kn.big_gin_bonus is not None else "")
@@ -761,6 +775,38 @@ def _knock_scoring(spec) -> list[str]:
     if kn.spade_upcard_doubles:
         out.append("- A hand whose first upcard is a spade scores double.")
     return out
+
+
+def _knocker_settles(kn) -> list[str]:
+    """``knock.settle: knocker`` with several defenders: the knocker against each."""
+    big = f", big gin {kn.big_gin_bonus}" if kn.big_gin_bonus is not None else ""
+    tie = "lower than or equal to" if kn.tie_is_undercut else "lower than"
+    out = ["- The knocker settles with each defender on their own, as two players would: "
+           "from each defender whose deadwood is higher, the knocker scores the difference "
+           "between their two totals.",
+           f"- Gin scores a bonus of {kn.gin_bonus}{big} from each defender.",
+           f"- **Undercut:** a defender whose deadwood is {tie} the knocker's scores the "
+           f"difference plus {kn.undercut_bonus} from the knocker — whatever the knocker "
+           "scores from the other defenders."]
+    if not kn.tie_is_undercut:
+        out.append("- Between the knocker and a defender with equal deadwood, nothing is "
+                   "scored.")
+    return out
+
+
+def _lowest_settles(kn) -> list[str]:
+    """``knock.settle: lowest``: the lowest count collects from every other player."""
+    big = f" (big gin {kn.big_gin_bonus})" if kn.big_gin_bonus is not None else ""
+    tie = ("a defender tied with the knocker for the lowest wins instead of the knocker"
+           if kn.tie_is_undercut else "the knocker wins a tie with a defender")
+    return ["- The player with the lowest deadwood wins the hand and scores the difference "
+            "between their total and each other player's, from each of them; "
+            f"{tie}, and of defenders tied for the lowest the first after the knocker, in "
+            "turn, wins.",
+            f"- **Gin:** a knocker with no deadwood wins whatever the others hold, and scores "
+            f"a bonus of {kn.gin_bonus}{big} from each other player besides.",
+            f"- **Undercut:** a knocker who does not win pays the winner {kn.undercut_bonus} "
+            "besides the difference."]
 
 
 def _ordinal(n: int) -> str:
@@ -836,8 +882,11 @@ def _game(spec) -> list[str]:
         out.append(f"- The game ends when {who} reaches {g.target}{by}; the {best} total "
                    "wins.")
     if g.box_bonus:
+        won = ("; a hand is won by the player it pays the most points, on balance, who need "
+               "not be the knocker" if spec.scoring.style == "knock" and _defenders(spec)
+               and spec.knock.settle == "knocker" else "")
         out.append(f"- Each player then scores {g.box_bonus} for every hand they won (the "
-                   "box or line bonus).")
+                   f"box or line bonus{won}).")
     if g.game_bonus:
         out.append(f"- The winner scores a game bonus of {g.game_bonus}.")
     return out
