@@ -14,7 +14,8 @@ import meldkit
 from meldkit import RulePackError
 from meldkit.kernel.scoring import (KnockTerms, TableFinal, knock_outcome, knock_settlement,
                                     preset_items, score)
-from meldkit.testing import refusal, stacked_game
+from meldkit.bots import GreedyBot, RandomBot
+from meldkit.testing import check_conformance, refusal, stacked_game
 
 GIN_3 = "extends: gin_rummy\nname: gin_3\nplayers: {min: 2, max: 4}\n"
 """Gin rummy (OpenSpiel's terms: ties score nothing, no big gin) for two to four."""
@@ -198,6 +199,24 @@ def test_gin_with_three_players_takes_the_bonus_from_each_defender_who_lays_noth
     assert g.is_over and g.scores[0] == 106 + 25 + 100  # the box and game bonuses
 
 
+def test_big_gin_with_three_players_melds_every_card_without_a_discard():
+    pack = meldkit.load_pack_text(GIN_3 + "knock: {big_gin_bonus: 31, test: best_discard}\n")
+    g = stacked_game(pack, 3, hands={0: "AS 2S 3S 4S 7C 7D 7H KC KD KH".split(),
+                                     1: FIRST.replace("4S", "10H").split(),
+                                     2: SECOND.replace("5S", "JS").split()},
+                     upcard="KS", stock=["5S"])
+    for move in ("pass", "pass", "pass", "draw", "knock", "meld AS 2S 3S 4S 5S",
+                 "meld 7C 7D 7H", "meld KC KD KH", "done"):
+        g.apply(move)
+    for seat, melds in ((1, ["meld 9C 9D 9H"]), (2, ["meld 8C 8D 8H", "meld 4C 5C 6C"])):
+        assert (seat, "layoff") == (g.current_player, g.phase)
+        for move in (*melds, "done"):
+            g.apply(move)
+    hr = g.hand_results[-1]
+    # seat 1 holds 51, seat 2 15: each pays that and the big gin bonus of 31
+    assert (hr.ended_by, hr.final.deadwood, hr.net) == ("big_gin", (0, 51, 15), (128, -82, -46))
+
+
 def test_a_knock_settled_by_the_lowest_count_in_a_stacked_hand():
     pack = meldkit.load_pack_text(GIN_3 + "knock: {settle: lowest, tie_is_undercut: true, "
                                           "undercut_bonus: 10}\n")
@@ -279,3 +298,56 @@ def test_the_end_of_a_hand_shows_the_knocker_against_each_defender():
     text = render_hand_end(g, g.hand_results[-1], Style(False), you=0, before=before)
     assert ("  you 6 vs seat 1 41, seat 2 5 → +9 to you, +26 to seat 2 (you: deadwood +35; "
             "seat 2: deadwood +1, undercut +25)\n") in text
+
+
+# --------------------------------------------------------------------------- self-play
+
+SELF_PLAY = {
+    "gin": GIN_3 + "knock: {test: best_discard, big_gin_bonus: 31, tie_is_undercut: true, "
+                   "lay_off_on_gin: true}\n",
+    "lowest": GIN_3 + "knock: {settle: lowest}\n",
+    "oklahoma": "extends: oklahoma_gin\nname: oklahoma_4\nplayers: {max: 4}\n",
+}
+"""Knocking packs for three and four: gin's terms with big gin, ties undercutting and
+lay-offs on gin; the lowest count settling, with OpenSpiel's wall, limits and knock test;
+Oklahoma's knock value from the upcard and its spade doubling."""
+
+
+@pytest.mark.parametrize("players", (3, 4))
+@pytest.mark.parametrize("name", sorted(SELF_PLAY))
+def test_multiplayer_knocking_packs_keep_the_invariants_of_every_pack(name, players):
+    pack = meldkit.load_pack_text(SELF_PLAY[name])
+    assert check_conformance(pack, players=players, games=2, hands=6) > 0
+
+
+@pytest.mark.parametrize("players", (3, 4))
+@pytest.mark.parametrize("name", sorted(SELF_PLAY))
+def test_random_and_greedy_games_end_keep_every_card_and_settle_to_zero(name, players):
+    pack = meldkit.load_pack_text(SELF_PLAY[name])
+    endings = set()
+    for seed in range(6):
+        for bots in ([RandomBot(seed * 10 + i) for i in range(players)],
+                     [GreedyBot(seed)] * players):
+            g = meldkit.new_game(pack, players=players, seed=seed)
+            cards = sorted(c for zone in g.zone_cards().values() for c in zone)
+            for _ in range(200_000):
+                if g.is_over:
+                    break
+                g.apply(bots[g.current_player].choose(g))
+                if g.phase in ("layoff", "knock", "wall"):  # the rare phases: every move
+                    assert sorted(c for z in g.zone_cards().values() for c in z) == cards
+            assert g.is_over
+            assert sorted(c for zone in g.zone_cards().values() for c in zone) == cards
+            for hr in g.hand_results:
+                assert sum(hr.net) == 0, hr
+                endings.add(hr.ended_by)
+                if hr.ended_by in ("knock", "gin", "big_gin", "undercut"):
+                    ending, payments = knock_settlement(hr.final.deadwood, hr.went_out,
+                                                        g.rules.terms, hr.final.big_gin)
+                    net = [0] * players
+                    for payer, payee, _, diff, bonus in payments:
+                        net[payer] -= (diff + bonus) * hr.final.multiplier
+                        net[payee] += (diff + bonus) * hr.final.multiplier
+                    assert (ending, tuple(net)) == (hr.ended_by, hr.net)
+    assert {"knock", "wall"} <= endings <= {"knock", "gin", "big_gin", "undercut", "wall",
+                                            "limit", "no_progress"}
