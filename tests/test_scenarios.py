@@ -383,3 +383,20 @@ def test_hand_score_names_a_table_packs_item_labels(tmp_path):
     (first,) = [r for r in results if r.name.startswith("R5-2 R5-7")]
     messages = [f.message for f in first.failures]
     assert "hand 1, team 1, held: expected -58, got 0" in messages
+
+
+def test_start_scores_are_refused_for_a_pack_that_keeps_score_sheets(tmp_path):
+    """A pack with score sheets sums its scores from them after every hand, so a
+    scenario's ``start_scores`` used to vanish at the first hand's end (a pack author's
+    Hollywood gin, stop 41): the scenario now fails at it and says why."""
+    pack = tmp_path / "sheets.yaml"
+    pack.write_text("extends: gin_rummy\nname: two_sheets\nscoring:\n  sheets:\n"
+                    "    - {name: first}\n    - {name: second, from_win: 2}\n",
+                    encoding="utf-8")
+    text = ("players: 2\nscenarios:\n  - name: started\n    start_scores: [95, 0]\n"
+            "    steps: [pass]\n")
+    assert failures(str(pack), text) == [
+        "s.yaml:3:5: started, start_scores: this pack keeps score sheets (scoring.sheets): its "
+        "scores are the sheets' sums, which a scenario cannot set; play the hands that "
+        "reach them instead"]
+    assert failures("gin_rummy", text) == []  # no sheets: the scores start there

@@ -75,7 +75,8 @@ SCENARIO_KEYS: dict[str, str] = {
     "seed": "Seed of the shuffle of the cards the deal does not name (default 0).",
     "options": "Game options, e.g. `{partners: true}`.",
     "start_scores": "Each team's score before the first move, e.g. `[15000, 0]` "
-                    "(the initial-meld minimum depends on it).",
+                    "(the initial-meld minimum depends on it); refused for a pack with score "
+                    "sheets (`scoring.sheets`), whose scores are the sheets' sums.",
     "deal": "The stacked first hand (its keys follow).",
     "steps": "The script: a list of steps (their keys follow), played in order.",
 }
@@ -1039,6 +1040,12 @@ class _Run:
             if len(sc.start_scores) != self.state.n_teams:
                 self.fail(_At(sc.line, sc.col), "start_scores",
                           f"{len(sc.start_scores)} scores for {self.state.n_teams} teams")
+                return self.result()
+            if pack.spec.scoring.sheets:
+                self.fail(_At(sc.line, sc.col), "start_scores",
+                          "this pack keeps score sheets (scoring.sheets): its scores are "
+                          "the sheets' sums, which a scenario cannot set; play the hands "
+                          "that reach them instead")
                 return self.result()
             self.state.scores[:] = list(sc.start_scores)
             if hasattr(self.state, "_legal_cache"):  # the minimum depends on the score
