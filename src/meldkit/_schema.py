@@ -690,7 +690,7 @@ class KnockSpec:
         "(the difference from each defender with more deadwood; the difference and the "
         "undercut bonus to each with less, or equal where ties undercut; gin's bonus from "
         "each); `lowest`, the lowest count collects the difference from every other player "
-        "(Knock Rummy) — with gin's bonus from each when the knocker wins with gin, and the "
+        "(Knock Rummy; a knocker with gin always wins, with gin's bonus from each), and the "
         "undercut bonus from the knocker when the knocker does not win (defenders tied for "
         "lowest: the first in turn after the knocker wins). With two players they are the "
         "same, and `lowest` is refused.",
