@@ -422,6 +422,9 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
     "going_out.requires_discard": {
         CANASTA: [(HF, "test_HF_10_the_last_card_is_discarded_not_melded")],
         TABLE: [(TK, "test_requires_discard_true_keeps_a_card_to_discard")]},
+    "going_out.by_discard": {
+        TABLE: [("test_going_out_by_melding",
+                 "test_the_last_card_is_never_discarded_and_a_player_goes_out_by_laying_it_off")]},
     "hand_end.stock_empty": {
         CANASTA: [(PT, "test_pt_22_empty_stock_and_no_take_ends_the_hand")]},
     "hand_end.players_out_without_discard": {

@@ -849,6 +849,7 @@ class _Checker:
             self.by_player_count,
             self.canasta_family,
             self.discard_bans,
+            self.by_discard,
             self.stripped_deck,
             self.table_melds,
             self.key_owners,
@@ -1815,6 +1816,33 @@ class _Checker:
                              "set kind in melds.kinds): it would never be discarded",
                              related=((*at, "unless"),))
 
+    def by_discard(self) -> None:
+        """``going_out.by_discard: false`` (going out only by melding every card) needs
+        ``requires_discard: false`` and a pack that does not knock, and leaves a discard ban
+        lifted only for the last card (``unless: going_out``) never lifted."""
+        spec = self.spec
+        if spec.going_out.by_discard or self.engine() != TABLE:
+            return
+        at = ("going_out", "by_discard")
+        if spec.scoring.style == "knock":
+            self.add(at, "false, but scoring.style is knock: a knocker always discards as "
+                     "they knock, and a knock that melds every card without a discard is big "
+                     "gin, which knock.big_gin_bonus sets: remove it",
+                     related=(("scoring", "style"),))
+            return
+        if spec.going_out.requires_discard:
+            self.add(at, "false, but going_out.requires_discard is true: going out is then "
+                     "always a discard of the last card, so nobody could go out: write "
+                     "requires_discard: false beside it (going out only by melding or laying "
+                     "off every card), or remove it", related=(("going_out", "requires_discard"),))
+            return
+        for i, ban in enumerate(spec.pile.discard_bans):
+            if ban.unless == "going_out":
+                self.add(("pile", "discard_bans", i, "unless"), "going_out, but nobody goes "
+                         "out by a discard here (going_out.by_discard: false), so its cards "
+                         "would never be discarded: choose another condition (book_of_rank, "
+                         "book or opened), or remove the ban", related=(at,))
+
     def _required_books_possible(self) -> None:
         """A book kind named n times in going_out.required_books needs n books of it; with
         books that keep growing a side has one meld per rank, so a kind limited to fewer
@@ -1957,7 +1985,7 @@ _SCHEDULED: dict[str, frozenset[str] | None] = {
     "deal": frozenset({"hand", "hand_by_players"}),
     "initial_meld": None,  # every key of the section
     "pile": frozenset({"buy_limit"}),
-    "going_out": frozenset({"requires_discard"}),
+    "going_out": frozenset({"requires_discard", "by_discard"}),
     "cards": frozenset({"wild"}),
     "turn": frozenset({"draw", "draw_by_players"}),
 }

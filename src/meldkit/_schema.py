@@ -735,6 +735,15 @@ class GoingOutSpec:
         "where a knocker always discards: a knock without a discard, every card melded, is "
         "big gin (`knock.big_gin_bonus`).",
     )
+    by_discard: bool = _f(
+        True,
+        "With `requires_discard: false`: a player may also go out by discarding their last "
+        "card. `false`: only by melding or laying off every card (Conquian) — the last card "
+        "is never discarded, so a turn's discard always leaves a card in hand, and a meld or "
+        "lay-off that would leave a single card is allowed only if that card can then be "
+        "laid off. Refused with `requires_discard: true` (going out is then always a "
+        "discard) and with knock scoring.",
+    )
 
 
 @frozen
@@ -993,7 +1002,8 @@ class RulePackSpec:
         "Settings by deal — deal n plays with item n merged over the pack (a later deal, "
         "with the pack as written). An item may set the deal-level keys `deal.hand`, "
         "`deal.hand_by_players`, `initial_meld.*`, `pile.buy_limit`, `cards.wild`, "
-        "`turn.draw`, `turn.draw_by_players` and `going_out.requires_discard` "
+        "`turn.draw`, `turn.draw_by_players`, `going_out.requires_discard` and "
+        "`going_out.by_discard` "
         "(`[{initial_meld: {melds: [set, set]}}, {deal: {hand: 12}}]`); each deal's pack is "
         "checked like a pack, so a key its meld model does not read is refused. A rank-slot "
         "pack keeps its `cards.wild` in every deal.",
@@ -1170,6 +1180,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "going_out.min_books_by_players": _k(CANASTA, TABLE, inert={}),
     "going_out.requires_reserve": _k(CANASTA, needs="deal.reserve above 0"),
     "going_out.requires_discard": _CT,
+    "going_out.by_discard": _k(TABLE, needs="going_out.requires_discard: false"),
     # --- other ends of a hand
     "hand_end.stock_empty": _C,
     "hand_end.players_out_without_discard": _C,

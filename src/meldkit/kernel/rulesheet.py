@@ -594,22 +594,40 @@ def _books_to_go_out(spec) -> list[str]:
             "meld or lay-off must leave the player two cards, and a discard one."]
 
 
+def _going_out_by(spec) -> str:
+    """How a player of ``spec`` (one deal's pack) goes out: ``discard`` (their last card
+    discarded), ``either`` (melded, laid off or discarded) or ``meld`` (melded or laid off,
+    never discarded)."""
+    g = spec.going_out
+    return "discard" if g.requires_discard else "either" if g.by_discard else "meld"
+
+
+_GOING_OUT_BY = {
+    "discard": "by discarding the last card",
+    "either": "by melding, laying off or discarding the last cards",
+    "meld": "by melding or laying off the last cards, never by discarding the last one",
+}
+
+
 def _ending(spec) -> list[str]:
     kn = spec.knock
     if kn.max_deadwood is None:
         out = ["## Going out", ""]
-        by_deal = _per_deal(spec, lambda s: s.going_out.requires_discard,
-                            lambda yes: "by discarding the last card" if yes else
-                            "by melding, laying off or discarding the last cards")
+        by_deal = _per_deal(spec, _going_out_by, lambda by: _GOING_OUT_BY[by])
         if by_deal:
             out.append("- A player goes out by getting rid of every card: " + _each(
                 f"{text} in {where}" for where, text in by_deal) + ".")
         elif spec.going_out.requires_discard:
             out.append("- A player goes out by discarding their last card; they must always "
                        "keep a card to discard.")
-        else:
+        elif spec.going_out.by_discard:
             out.append("- A player goes out by getting rid of every card: by melding or laying "
                        "off the last ones, or by discarding the last card.")
+        else:
+            out.append("- A player goes out only by melding or laying off every card: the "
+                       "last card is never discarded, so a turn's discard always leaves a "
+                       "card in hand, and a meld or lay-off that would leave a single card is "
+                       "allowed only if that card can then be laid off.")
         out += _books_to_go_out(spec)
         out.append("- The hand ends at once when a player goes out.")
         return out

@@ -123,6 +123,10 @@ class TableRules:
         self.offer_upcard = spec.pile.first_upcard == "offer"
         self.discard_taken = spec.pile.discard_taken_card
         self.requires_discard = spec.going_out.requires_discard
+        self.meld_out = not (spec.going_out.requires_discard or spec.going_out.by_discard)
+        """Whether going out means melding or laying off every card, never a discard
+        (``going_out.by_discard: false``): a discard never empties the hand, and no play
+        leaves a single card that cannot then be laid off."""
         self.when_empty = spec.stock.when_empty
         self.wall = spec.stock.wall
         self.wall_knock = spec.stock.wall_knock_with_upcard
@@ -1178,10 +1182,24 @@ class TableModel:
                 return "pile/must-use", (f"you must first meld or lay off "
                                          f"{card_code(self.must_use)}, taken from "
                                          "the pile")
+        if t == "discard" and phase == PLAY and self._keeps_last(self.current):
+            return "discard/last-card", ("you may not discard your last card: going out means "
+                                         "melding or laying off every card "
+                                         "(going_out.by_discard: false)")
         if self.rules.needs_books and phase == PLAY and a in self._legal_play_moves():
             blocked = self._books_block(self.current, a)
             if blocked is not None:
                 return blocked
+        if self.rules.meld_out and t in ("meld", "add", "trade") and (
+                (phase == PLAY and a in self._legal_play_moves()) or (
+                    phase == TURNED and a in self._uses(self.current,
+                                                        self.kind_of[self.turned], True))):
+            last = self._stranded(a)
+            if last is not None:
+                return "hand/last-card", (f"that would leave you only the {card_code(last)}, "
+                                          "which you could neither lay off nor discard: going "
+                                          "out means melding or laying off every card "
+                                          "(going_out.by_discard: false)")
         if t == "meld":
             if self.rules.melds.match(a.cards) is None:
                 return "meld/not-a-meld", f"{' '.join(map(card_code, a.cards))} is not a meld"
@@ -1321,7 +1339,7 @@ class TableModel:
         opening, if they have not opened), or lay it off where they may."""
         p = self.current
         top = self.kind_of[self.pile[-1]]
-        return self._usable_with(p, top, self._kinds(self.hands[p]) + [top], search)
+        return self._usable_with(p, top, self._kinds(self.hands[p]) + [top], search, 1)
 
     def _deep_usable(self, i: int, search: _OpeningSearch | None = None) -> bool:
         """Whether the card at pile position ``i`` could be melded (toward the opening, if
@@ -1329,29 +1347,35 @@ class TableModel:
         above it."""
         p = self.current
         kinds = self._kinds(self.hands[p]) + self._kinds(self.pile[i:])
-        return self._usable_with(p, self.kind_of[self.pile[i]], kinds, search)
+        return self._usable_with(p, self.kind_of[self.pile[i]], kinds, search,
+                                 len(self.pile) - i)
 
     def _usable_with(self, p: int, card: int, kinds: list[int],
-                     search: _OpeningSearch | None = None) -> bool:
-        """Whether ``p``, holding ``kinds`` (``card`` among them), could meld ``card`` at
-        once — in an opening made this turn, if they have not opened (:meth:`_opens_after`)
-        — or lay it off where they may,
-        leaving the cards a play must leave (:meth:`_keep`: a card to discard where going
-        out means discarding; :meth:`_books_left`: two while the side lacks the books to go
-        out)."""
+                     search: _OpeningSearch | None = None, taken: int = 1) -> bool:
+        """Whether ``p``, holding ``kinds`` (``card`` among them; ``taken``: the cards of
+        them that would come from the top of the pile), could meld ``card`` at once — in an
+        opening made this turn, if they have not opened (:meth:`_opens_after`) — or lay it
+        off where they may, leaving the cards a play must leave (:meth:`_keep`: a card to
+        discard where going out means discarding; :meth:`_books_left`: two while the side
+        lacks the books to go out; :meth:`_stranded`: no last card that could be neither
+        played nor discarded)."""
         opening = not self.opened[p]
         need = self._still_needed() if opening else []
         spare = len(kinds) - self._keep(p)
         books = self.rules.needs_books
+        last = self.rules.meld_out and not opening  # (the opening search sees to it)
         for meld in melds_holding(self.rules.melds, kinds, card):
             if len(meld) <= spare and (not need or len(self._still_needed(meld)) < len(need)) and (
                     not books or self._books_left(p, len(kinds) - len(meld), new=meld) is None
-            ) and (not opening or self._opens_after(p, kinds, meld, search)):
+            ) and (not opening or self._opens_after(p, kinds, meld, search)) and (
+                    not last or self._stranded(_action("meld", meld), taken) is None):
                 return True
         if (opening and not self.rules.lay_off_before) or spare < 1:
             return False
         return any(self._may_lay_off_on(p, m) and self._fit(m, card) is not None and (
             not books or self._books_left(p, len(kinds) - 1, grown=m.id, card=card) is None)
+            and not (self.rules.meld_out and self._stranded(_action("add", (card,), m.id),
+                                                             taken) is not None)
             for m in self.melds)
 
     def _do_draw(self, a: Action) -> None:
@@ -1391,10 +1415,11 @@ class TableModel:
         self.discarder = None  # inlined: the draw's usual case)
 
     # ------------------------------------------------------------------ a turned card
-    def _uses(self, p: int, kind: int) -> list[Action]:
+    def _uses(self, p: int, kind: int, stranding: bool = False) -> list[Action]:
         """The melds and lay-offs by which ``p`` would use at once a card of ``kind`` they
         do not hold (a turned card, the top discard), each leaving ``p`` the cards a discard
-        needs."""
+        needs — and no last card that could be neither played nor discarded
+        (:meth:`_stranded`), unless ``stranding`` (those too)."""
         kinds = self._kinds(self.hands[p])
         keep = self._keep(p)
         out = [_action("meld", m) for m in melds_holding(self.rules.melds, kinds + [kind], kind)
@@ -1402,6 +1427,9 @@ class TableModel:
         if len(kinds) >= keep:
             out += [_action("add", (kind,), m.id) for m in self.melds
                     if self._may_lay_off_on(p, m) and self._fit(m, kind) is not None]
+        if self.rules.meld_out and not stranding:
+            taken = 0 if self.phase == TURNED else 1  # (else the top discard, forced)
+            out = [a for a in out if self._stranded(a, taken) is None]
         return out
 
     def _forced_take(self) -> bool:
@@ -1549,7 +1577,43 @@ class TableModel:
         if self.rules.needs_books:  # the hand is emptied only with the books to go out
             p = self.current
             out = [a for a in out if self._books_block(p, a) is None]
+        if self.rules.meld_out:  # no play leaves a last card that can be neither played
+            out = [a for a in out if self._stranded(a) is None]  # nor discarded
         return out
+
+    def _keeps_last(self, p: int) -> bool:
+        """Whether ``p`` may not discard now because the discard would take them out where
+        nobody goes out by a discard (``going_out.by_discard: false``): they hold one card
+        (and no reserve waits, which a hand played out would pick up)."""
+        return (self.rules.meld_out and len(self.hands[p]) == 1
+                and not (self.rules.reserve and self._reserve_waiting(p)))
+
+    def _stranded(self, a: Action, taken: int = 0) -> int | None:
+        """Where nobody goes out by a discard (``going_out.by_discard: false``): the kind
+        of the one card that the player to move would be left holding after the meld,
+        lay-off or trade ``a`` — of the turned card, in the turned phase; with ``taken``,
+        after first taking that many cards from the top of the pile — when they could then
+        neither lay it off nor discard it (a dead end); None if the play leaves them more
+        cards, none, or a card they can still play.  Judged on a copy of the game, with the
+        play made."""
+        p, t = self.current, a.type
+        held = len(self.hands[p]) + taken + (self.turned is not None and not taken)
+        left = held - (len(a.cards) if t == "meld" else 1 if t == "add" else 0)
+        if left != 1 or t not in ("meld", "add", "trade"):
+            return None
+        s = self.clone()
+        if taken:
+            s.hands[p].extend(s.pile[-taken:])
+            del s.pile[-taken:]
+            s.taken = None
+        if s.phase == TURNED and not taken:
+            s._do_turned(a)
+        else:
+            s.phase = PLAY
+            s._do_play(a)
+        if len(s.hands[p]) != 1 or s._legal_play():
+            return None
+        return s.kind_of[s.hands[p][0]]
 
     def _keep(self, p: int) -> int:
         """Cards a meld or lay-off must leave ``p``: one to discard where going out means
@@ -1597,8 +1661,8 @@ class TableModel:
                     out.append(a)
         if self.rules.win_back:
             out += self._trades_for(p, kinds, must)
-        if must is None:
-            taken = None if self.rules.discard_taken else self.taken
+        if must is None and not self._keeps_last(p):  # (by_discard: false: the last card
+            taken = None if self.rules.discard_taken else self.taken  # is never discarded)
             distinct = sorted(set(kinds))
             if self.rules.discard_bans:
                 out += self._ban_discards(p, distinct, taken)
@@ -1687,8 +1751,9 @@ class TableModel:
         value += self._meld_points(meld, match)
         minimum = self._opening_minimum(p)
         spare = 1 if rules.requires_discard else 0
-        if not after and value >= minimum and (not rules.all_at_once or left <= spare):
-            return True  # the opening is made
+        if not after and value >= minimum and (not rules.all_at_once or left <= spare) and (
+                not rules.meld_out or left != 1):  # (a last card that might be stranded:
+            return True  # the opening is made     # not counted, by_discard: false)
         if left == keep:
             return False  # the hand's last cards, and no opening
         rest = kinds[:]
@@ -1819,7 +1884,7 @@ class TableModel:
         if self.pending:
             if not owed:  # the card owed is in them: they stay
                 out.append(_WITHDRAW)
-        elif must is None:
+        elif must is None and not self._keeps_last(p):
             taken = None if self.rules.discard_taken else self.taken
             distinct = sorted(set(kinds))
             if self.rules.discard_bans:
