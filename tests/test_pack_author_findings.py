@@ -280,3 +280,37 @@ def test_dead_in_hand_loads_wherever_an_item_counts_dead_cards_and_scores_each_o
             assert line.dead_cards == -100 * dead
             seen += dead
     assert seen  # some hand ended with a black 3 in it
+
+
+# ------------------------------------------------- wild_only beside wild-card bounds
+
+WILD_BOOKS = ("meldkit: 1\nextends: pony_tail\nbooks:\n  kinds:\n"
+              "    - {name: wild, wild_only: true, value: 2500, %s}\n"
+              "    - {name: sevens, ranks: ['7'], max_wilds: 0, value: 5000}\n"
+              "    - {name: red, max_wilds: 0, value: 500}\n"
+              "    - {name: black, value: 300}\n")
+
+
+def test_wild_card_bounds_beside_a_wild_only_book_kind_are_refused_at_their_lines():
+    """A book of wild cards only was of the wild_only kind whatever min_wilds and max_wilds
+    said ({wild_only: true, min_wilds: 3, max_wilds: 5} loaded, and a wild book of seven
+    took the kind): its every card is wild, so neither bound was ever read."""
+    found = problems(WILD_BOOKS % "min_wilds: 3, max_wilds: 5")
+    said = ("but the kind is wild_only: every card of a book of wild cards only is wild, and "
+            "such a book is of this kind whatever its size, so")
+    assert found == [f"child.yaml:5:50: books.kinds[0].min_wilds: 3, {said} min_wilds is "
+                     "never read: remove it",
+                     f"child.yaml:5:64: books.kinds[0].max_wilds: 5, {said} max_wilds is "
+                     "never read: remove it"]
+    (found,) = problems(WILD_BOOKS % "ranks: [K]")
+    assert found == ("child.yaml:5:50: books.kinds[0].ranks: [K], but the kind is wild_only: "
+                     "a book of wild cards only has no natural rank, so ranks is never read: "
+                     "remove it")
+
+
+def test_a_wild_only_book_kind_without_bounds_still_loads_and_bounds_count_elsewhere():
+    meldkit.load_pack_text(WILD_BOOKS % "adds: none")
+    pack = meldkit.load_pack_text(WILD_BOOKS.replace("{name: black, value: 300}",
+                                                     "{name: black, min_wilds: 1, value: 300}")
+                                  % "adds: none")
+    assert [k.min_wilds for k in pack.spec.books.kinds] == [0, 0, 0, 1]

@@ -1474,6 +1474,20 @@ class _Checker:
                      f"{_quote(name)} is a book kind no meld could ever become ({why}), so no "
                      "side could ever go out", related=(("books", "kinds", i), *related))
 
+    def _wild_only_bounds(self, i: int, kind: Any) -> None:
+        """A ``wild_only`` book kind takes every book of wild cards only, whatever its
+        size: its ``ranks``, ``min_wilds`` and ``max_wilds``, which bound natural ranks and
+        the wild cards among naturals, are never read, so they are refused."""
+        at = ("books", "kinds", i)
+        wild = ("every card of a book of wild cards only is wild, and such a book is of this "
+                "kind whatever its size")
+        for key, unset, why in (("ranks", None, "a book of wild cards only has no natural rank"),
+                                ("min_wilds", 0, wild), ("max_wilds", None, wild)):
+            value = getattr(kind, key)
+            if value != unset:
+                self.add((*at, key), f"{_inline(value)}, but the kind is wild_only: {why}, so "
+                         f"{key} is never read: remove it", related=((*at, "wild_only"),))
+
     def melds_and_books(self) -> None:
         melds, books = self.spec.melds, self.spec.books
         if melds.min_naturals > melds.min_size:
@@ -1518,6 +1532,8 @@ class _Checker:
                          "cards only takes no natural card: write wilds or none"
                          if kind.adds == "naturals" else f"{kind.adds}: a book of wild cards "
                          "only takes nothing else anyway (write any)")
+            if kind.wild_only and not kind.sequence:  # (a wild_only sequence: sequences())
+                self._wild_only_bounds(i, kind)
             if kind.min_wilds < 0:
                 self.add(
                     ("books", "kinds", i, "min_wilds"), f"expected at least 0, got {kind.min_wilds}"

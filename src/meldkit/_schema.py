@@ -389,7 +389,10 @@ class BookKind:
     name: str = _f("book", "The kind's name, used by `going_out.required_books`.")
     value: int = _f(0, "Points the book scores.")
     ranks: list[str] | None = _f(None, "Only books of these ranks (null: any natural rank).")
-    wild_only: bool = _f(False, "A book made only of wild cards.")
+    wild_only: bool = _f(
+        False, "A book made only of wild cards, of any size (`ranks`, `min_wilds` and "
+        "`max_wilds` are refused beside it: its cards are all wild, and of no natural rank)."
+    )
     sequence: bool = _f(
         False, "A book made of a suited sequence (`melds.sequences`; Samba's samba)."
     )
