@@ -400,3 +400,11 @@ def test_start_scores_are_refused_for_a_pack_that_keeps_score_sheets(tmp_path):
         "scores are the sheets' sums, which a scenario cannot set; play the hands that "
         "reach them instead"]
     assert failures("gin_rummy", text) == []  # no sheets: the scores start there
+
+
+def test_a_legal_expectation_that_fails_lists_the_moves_legal_now():
+    """A pack author had to guess at moves when ``legal:`` failed (Carioca, stop 41)."""
+    text = ("players: 2\nscenarios:\n  - name: first turn\n    steps:\n"
+            "      - expect: {legal: meld 5H 6H 7H}\n")
+    (failure,) = failures("rummy", text)
+    assert failure.endswith("[turn/wrong-phase]; legal now: draw, take"), failure

@@ -1142,6 +1142,17 @@ class _Run:
             return f"cannot read {quoted(move)}: {_one_line(exc)}"
         return state.check(action)
 
+    def legal_now(self, most: int = 12) -> str:
+        """The moves legal now, in notation, for a failure message: the first ``most`` of
+        them and how many more."""
+        try:
+            moves = [str(a) for a in self.state.legal_actions()]
+        except MeldkitError:
+            return "no move is legal now"
+        shown = ", ".join(moves[:most])
+        more = f" and {len(moves) - most} more" if len(moves) > most else ""
+        return f"legal now: {shown}{more}" if moves else "no move is legal now"
+
     # -- expectations ---------------------------------------------------------------------
 
     def seat(self, seat: int, what: str = "seat") -> str | None:
@@ -1166,7 +1177,7 @@ class _Run:
             if reason is not None:
                 return f"expected {quoted(ex.value)} to be legal, but it is refused: " \
                        f"{reason.sentence} " \
-                       f"[{reason.code}]"
+                       f"[{reason.code}]; {self.legal_now()}"
             return None
         if key == "refused":
             reason = self.refusal(ex.arg)
