@@ -286,8 +286,9 @@ def test_an_item_that_could_never_score_is_refused_at_its_line():
     assert ("idle.yaml:5:7: scoring.items[1]: item 'reserve_untaken', but the pack deals no "
             "reserve piles (deal.reserve): it would score nothing (remove it)") in text
     assert "scoring.items[2]: item 'books', but no book kind has a value" in text
-    assert ("scoring.items[3]: item 'laid', but wilds: as_card, and the pack has no wild "
-            "cards (cards.wild)") in text
+    assert ("idle.yaml:7:20: scoring.items[3].wilds: as_card, but the pack has no wild cards "
+            "(cards.wild, cards.turned_wild), so every card laid counts at its own value "
+            "anyway: remove it") in text
 
 
 def test_a_save_whose_hand_record_says_at_once_wrongly_is_refused():

@@ -156,3 +156,32 @@ def test_a_card_of_the_rank_turned_wild_is_won_back_by_the_card_it_stands_for():
                                "{onto: any, win_back: true}}\n", filename="w.yaml")
     assert ("w.yaml:3:30: melds.lay_off.win_back: true, but the pack has no wild cards "
             "(cards.wild, cards.turned_wild)") in str(e.value)
+
+
+def test_a_card_of_the_rank_turned_wild_is_laid_as_the_card_it_stands_for_with_as_card():
+    """laid's wilds: as_card was refused as 'the pack has no wild cards (cards.wild)' where
+    the only wild cards were the deal's turned rank; a card of that rank laid in a run
+    counts as the card it stands for (the 9H as the 7H of 5H 6H 9H), as any wild card."""
+    scores = {}
+    for wilds in ("as_card", "own"):
+        pack = meldkit.load_pack_text(
+            "extends: rummy\nname: wild_laid\ncards: {turned_wild: rank, wild: []}\n" + KINDS
+            + "deal: {hand_by_players: {2: 5}}\nscoring:\n  items: [{item: laid, wilds: "
+            f"{wilds}}}, {{item: held}}]\n", filename="w.yaml")
+        g = stacked_game(pack, 2, hands={0: "5H 6H KC KD 2S".split(),
+                                         1: "8H 3D QS JD 10S".split()},
+                         upcard="QD", stock=["9C", "9H", "4C", "KH"])
+        for move in ("draw", "meld 5H 6H 9H", "discard 2S", "draw", "discard 4C", "draw",
+                     "meld KC KD KH"):  # nines wild: seat 0 goes out
+            g.apply(move)
+        (hand,) = g.hand_results
+        scores[wilds] = hand.scores[0].items
+    assert scores == {"as_card": (("laid", 5 + 6 + 7 + 30),), "own": (("laid", 5 + 6 + 9 + 30),)}
+    with pytest.raises(RulePackError) as e:  # no wild card at all: refused at wilds
+        meldkit.load_pack_text("extends: rummy\ncards: {wild: []}\nscoring:\n  items:\n"
+                               "    - {item: winner_takes}\n    - {item: laid, wilds: as_card}\n",
+                               filename="w.yaml")
+    assert str(e.value).splitlines()[1:] == [(
+        "  w.yaml:6:20: scoring.items[1].wilds: as_card, but the pack has no wild cards "
+        "(cards.wild, cards.turned_wild), so every card laid counts at its own value anyway: "
+        "remove it")]

@@ -785,6 +785,11 @@ def _check_entries(spec: Any, items: list, where: tuple, add: Callable[..., None
         if idle:
             add(at, f"item {name!r}, but {idle}: it would score nothing (remove it)",
                 related=(("scoring", "melded_cards"),) if name == "melded_cards" else ())
+        if (name == "laid" and spec.melds.kinds and entry.get("wilds") == "as_card"
+                and not spec.cards.wild and spec.cards.turned_wild == "none"):
+            add((*at, "wilds"), "as_card, but the pack has no wild cards (cards.wild, "
+                "cards.turned_wild), so every card laid counts at its own value anyway: "
+                "remove it", related=(("cards", "wild"),))
         backwards = _backwards_where_lowest_wins(spec, name, entry)
         if backwards:
             add(at, f"item {name!r} {backwards}, but the lowest total wins this pack "
@@ -826,8 +831,6 @@ def _idle_item(spec: Any, name: str, entry: dict) -> str | None:
         return "the pack deals no reserve piles (deal.reserve)"
     if name == "books" and not any(k.value for k in spec.books.kinds):
         return "no book kind has a value (books.kinds)"
-    if name == "laid" and entry.get("wilds") == "as_card" and not spec.cards.wild:
-        return "wilds: as_card, and the pack has no wild cards (cards.wild)"
     return None
 
 
