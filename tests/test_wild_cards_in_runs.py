@@ -290,6 +290,27 @@ def test_the_rules_sheet_says_both_keys():
     assert "Winning back a wild card" in sheet and "trade 6H to m3" in sheet
 
 
+@pytest.mark.parametrize("cards, example", [
+    ('["2", JK]', "`trade 6H to m3` wins the joker of 5H JK 7H;"),
+    ('["2"]', "`trade 6H to m3` wins the 2C of 5H 2C 7H;"),
+    ('["6"]', "`trade 4H to m3` wins the 6C of 3H 6C 5H;"),  # a run of no wild card
+    ("[]\n  turned_wild: rank", "`trade 6H to m3` wins the *C of 5H *C 7H;"),
+])
+def test_the_rules_sheets_win_back_example_wins_a_wild_card_the_pack_has(cards, example):
+    """The example always won 'the joker of 5H JK 7H', even in a pack whose only wild
+    cards are deuces (or a rank turned wild at the deal), which has no joker to win."""
+    from meldkit.rulesheet import rules_sheet
+
+    sheet = rules_sheet(load(**{'wild: ["2", JK]': f"wild: {cards}"}))
+    (line,) = [x for x in sheet.splitlines() if "Winning back a wild card" in x]
+    assert example in line
+    assert ("joker" in line) == ("JK" in cards)
+    sets = load(**{'wild: ["2", JK]': 'wild: ["9", "2"]',
+                   "    - {name: run, type: run, min_size: 3, ace: both, max_wilds: 1, "
+                   "wild_natural_in_place: true}\n": ""})
+    assert "(`trade 8S to m3` wins the 2C of 8C 8D 2C;" in rules_sheet(sets)  # no runs
+
+
 # --------------------------------------------------------------------------- the loader
 
 def test_the_loader_refuses_the_keys_where_they_cannot_apply_at_their_line():

@@ -530,10 +530,43 @@ def _lay_off(spec) -> list[str]:
         opened = " once they have opened" if _has_opening(spec) else ""
         out.append(f"- **Winning back a wild card:** on their turn{opened}, a player may put "
                    f"into {whose} the natural card a wild card there stands for, in its "
-                   "place, and take the wild card into their hand (`trade 6H to m3` wins the "
-                   "joker of 5H JK 7H; in a set a wild card stands for any card of its rank "
-                   "the set may hold).")
+                   f"place, and take the wild card into their hand ({_win_back_example(spec)}; "
+                   "in a set a wild card stands for any card of its rank the set may hold).")
     return out if len(out) > 2 else []
+
+
+def _win_back_example(spec) -> str:
+    """A trade winning back a wild card the pack has, in words (``trade 6H to m3`` wins the
+    joker of 5H JK 7H): the joker where it is wild, else the lowest wild card of the deck
+    (of ``cards.wild`` in any deal), else a card of the rank turned wild (``*C``); in a run
+    of hearts near 5-6-7 whose three cards the deck keeps and none of them wild — or, in a
+    pack without runs, a set near nines."""
+    from .._cards import JOKER_KIND, card_code, deck_card_kinds, kinds_matching, run_order
+
+    wild: set[int] = set()
+    for s in deal_specs(spec):
+        for selector in s.cards.wild:
+            wild |= kinds_matching(selector)
+    kept = set(deck_card_kinds(spec.deck))
+    if JOKER_KIND in wild:
+        card, name = "JK", "joker"
+    elif wild:
+        card = name = card_code(min(wild & kept or wild))
+    else:  # (a rank turned wild for the deal: a card of it is written by its role)
+        card = name = "*C"
+    if not any(k.type == "run" for s in deal_specs(spec) for k in s.melds.kinds):
+        sets = [[r * 4 + suit for suit in range(4)] for r in range(13)]
+        clubs, diamonds, _, spades = min(
+            [s for s in sets if kept.issuperset(s) and not wild.intersection(s)] or sets,
+            key=lambda s: abs(s[0] // 4 - 8))
+        return (f"`trade {card_code(spades)} to m3` wins the {name} of {card_code(clubs)} "
+                f"{card_code(diamonds)} {card}")
+    order = run_order(spec.deck) or tuple(range(13))
+    hearts = [[order[j] * 4 + 2 for j in (i - 1, i, i + 1)] for i in range(1, len(order) - 1)]
+    runs = [run for run in hearts if kept.issuperset(run) and not wild.intersection(run)]
+    low, mid, high = min(runs or hearts, key=lambda run: abs(run[1] // 4 - 5))
+    return (f"`trade {card_code(mid)} to m3` wins the {name} of {card_code(low)} {card} "
+            f"{card_code(high)}")
 
 
 def _books(spec) -> list[str]:
