@@ -29,6 +29,25 @@ def test_a_stripped_table_deck_keeps_its_ranks_and_runs_stop_at_a_gap():
         in rules_sheet(p)
 
 
+def test_the_rules_sheet_lists_values_only_for_the_ranks_the_deck_keeps():
+    """A 40-card deck without 8, 9 and 10 still showed their values (inherited from rummy's
+    cards.values); the table lists the ranks dealt, and a joker only where some table plays
+    with jokers."""
+    p = meldkit.load_pack_text("extends: rummy\nname: rummy_40\n" + FORTY, filename="r40.yaml")
+    sheet = rules_sheet(p)
+    table = sheet[sheet.index("| Card | Value |"):sheet.index("## The deal")].splitlines()
+    assert table[2:] == ["| aces | 1 |", "| 2s (deuces) | 2 |", "| 3s (treys) | 3 |",
+                         "| 4s | 4 |", "| 5s | 5 |", "| 6s | 6 |", "| 7s | 7 |",
+                         "| jacks | 10 |", "| queens | 10 |", "| kings | 10 |", ""]
+    forty = FORTY.replace("]}", "], %s}")
+    five = meldkit.load_pack_text("extends: rummy_500\nname: five\n" + forty % (
+        "jokers: 0, jokers_by_players: {5: 1}"), filename="r5.yaml")
+    assert "| jokers | 15 |" in rules_sheet(five)  # jokers at five players
+    none = meldkit.load_pack_text("extends: rummy_500\nname: none\n" + forty % (
+        "jokers_per_deck: 0") + "cards: {wild: []}\n", filename="r0.yaml")
+    assert "jokers |" not in rules_sheet(none) and "| 8s |" not in rules_sheet(none)
+
+
 def test_a_stripped_rank_slot_deck_deals_only_its_ranks():
     p = meldkit.load_pack_text(
         'extends: pony_tail\nname: pt_no_fours\ndeck: {ranks: [A, K, Q, J, "10", "9", "8", '

@@ -248,9 +248,26 @@ def _players_and_cards(spec) -> list[str]:
     out += ["", f"Card values (for {counted}):", "",
             "| Card | Value |", "|---|---:|"]
     order = {r: i for i, r in enumerate(("JK",) + RANKS[:13])}
+    dealt = _dealt_kinds(spec)
     for sel in sorted(cards.values, key=lambda s: (order.get(s.upper(), 50), s)):
-        out.append(f"| {_selector(sel)} | {cards.values[sel]} |")
+        if kinds_matching(sel) & dealt:  # (not a rank the deck leaves out)
+            out.append(f"| {_selector(sel)} | {cards.values[sel]} |")
     return out
+
+
+def _dealt_kinds(spec) -> set[int]:
+    """The card kinds the pack's deck holds at some table: the ranks a stripped deck keeps
+    (``deck.ranks``), and the joker where some player count plays with jokers."""
+    from ._cards import JOKER_KIND, deck_card_kinds, deck_plan
+
+    deck, players = spec.deck, spec.players
+    kinds = set(deck_card_kinds(deck))
+    for n in range(max(players.min, 1), min(players.max, 64) + 1):
+        jokers = deck_plan(deck, n)[1]
+        if (deck.jokers_per_deck if jokers is None else jokers) > 0:
+            kinds.add(JOKER_KIND)
+            break
+    return kinds
 
 
 def _dead_melded(spec) -> str:
