@@ -910,6 +910,160 @@ class MeldRules(_ByDefinition):
             )
         raise _bad_discard(discard)
 
+    def min_deadwood_holding(self, hand: Sequence[int], kinds: Sequence[int], *,
+                             work: int | None = None) -> int | None:
+        """The least deadwood of the hand over the arrangements whose melds hold one meld of
+        each kind numbered in ``kinds`` (indices of :attr:`kinds`; a meld counts for any
+        kind it forms, as a contract is met), or None when no arrangement holds them.
+        Every wild mix is tried (a wild card in its own place may be what makes a run
+        clean), so it costs more than :meth:`min_deadwood`; with ``work``, a search that
+        weighs more than that many choices of a meld (or of a card left dead) raises
+        :class:`TooManyMelds` — counted afresh each call, so the answer never depends on
+        what earlier calls left in the memos.
+
+        >>> from meldkit._cards import kind_of_code as k
+        >>> rules = MeldRules([MeldKind("clean", "run", max_wilds=0, wild_natural_in_place=True),
+        ...                    MeldKind("run", "run", max_wilds=2)], wild_kinds=[k("9H"), 52])
+        >>> hand = [k(c) for c in "5S 6S 8H 9H 10H JK KD".split()]
+        >>> rules.min_deadwood_holding(hand, [0, 1])  # 8H 9H 10H clean, 5S 6S JK: KD left
+        10
+        >>> rules.min_deadwood_holding(hand[:-2] + [k("KD")], [0, 1]) is None
+        True
+        """
+        state = self._state(hand)
+        need = tuple(sorted(kinds))
+        for kind in need:
+            if type(kind) is not int or not 0 <= kind < len(self.kinds):
+                raise ValueError(f"kinds must be numbers of this rules' kinds, 0 … "
+                                 f"{len(self.kinds) - 1} (got {kind!r})")
+        if work is not None and (type(work) is not int or work < 0):
+            raise ValueError(f"work must be a whole number >= 0 or None, not {work!r}")
+        if not all(self._has_meld_of(state, kind) for kind in sorted(set(need))):
+            return None  # (at once, where the search would have to try everything to know)
+        budget = [_INF if work is None else work]
+        r = self._holding(state, need, {}, budget)
+        return None if r >= _INF // 2 else r
+
+    def _holding(self, state: Cards, need: Cards, memo: dict, budget: list[int],
+                 cap: int = _INF) -> int:
+        """:meth:`min_deadwood_holding` of a sorted hand if it is below ``cap``, else a
+        figure of ``cap`` or more that no arrangement goes below (``_INF`` or more: none
+        holds the kinds ``need``).  As :meth:`_gdw`, the lowest natural card is melded in
+        each meld that holds it (every wild mix that can matter) — a meld laid for one of
+        the kinds it forms or for none — or left dead; a choice whose rest cannot beat the
+        best found so far (by its least deadwood, which holds nothing) is not searched.
+        ``memo`` is the call's own: ``(state, need) -> (figure, exact)``; ``budget[0]``,
+        the choices it may still weigh."""
+        if not need:
+            return self._general_min(state)
+        key = (state, need)
+        hit = memo.get(key)
+        if hit is not None and (hit[1] or hit[0] >= cap):
+            return hit[0]
+        floor = self._general_min(state)  # no arrangement holding the kinds does better
+        if floor >= cap:
+            memo[key] = (floor, False)
+            return floor
+        wild = self.wild_kinds
+        naturals = [c for c in state if c not in wild]
+        if not naturals:
+            best = self._wild_holding(state, need, memo, budget)
+        else:
+            c = naturals[0]
+            wl = [w for w in state if w in wild]
+            melds = self._every_mix_holding(c, naturals, wl)
+            budget[0] -= len(melds) + 1
+            if budget[0] < 0:
+                raise TooManyMelds("the search for an arrangement holding the kinds is past "
+                                   "its work")
+            best = _INF
+            for j, kind in enumerate(need):  # the melds that lay a kind still needed first,
+                if j and kind == need[j - 1]:  # those with fewest wild cards first
+                    continue
+                laid = sorted((m for m in melds if self._forms(kind, m)),
+                              key=lambda m: (sum(x in wild for x in m), -len(m)))
+                for meld in laid:
+                    if best == floor:
+                        break
+                    best = min(best, self._holding(_remove(state, meld), need[:j] + need[j + 1:],
+                                                   memo, budget, min(cap, best)))
+            for meld in melds:
+                if best == floor:
+                    break
+                best = min(best, self._holding(_remove(state, meld), need, memo, budget,
+                                               min(cap, best)))
+            if best != floor:
+                v = self.values[c]
+                best = min(best, v + self._holding(_remove(state, (c,)), need, memo, budget,
+                                                   min(cap, best) - v))
+        memo[key] = (best, best < cap)
+        return best
+
+    def _has_meld_of(self, state: Cards, kind: int) -> bool:
+        """Whether some cards of the sorted hand form a meld of kind number ``kind``: a meld
+        of its natural cards from each lowest one, the most valuable wild cards filling the
+        places left (any wild card does where one does: one in its own place only counts
+        less), or wild cards alone."""
+        wild = self.wild_kinds
+        values = self.values
+        naturals = [c for c in state if c not in wild]
+        wl = sorted((w for w in state if w in wild), key=lambda x: (-values[x], x))
+        for c in sorted(set(naturals)):
+            same = Counter(x for x in naturals if x >= c and (x >> 2 == c >> 2
+                                                                  or x & 3 == c & 3))
+            if any(self._forms(kind, m)
+                   for m in self._enumerate(same, wl, c, True, only=kind)):
+                return True
+        k = self.kinds[kind]
+        return k.all_wild and any(self._forms(kind, tuple(sorted(wl[:w])))
+                                  for w in range(max(1, k.min_size), len(wl) + 1))
+
+    def _wild_holding(self, state: Cards, need: Cards, memo: dict, budget: list[int]) -> int:
+        """:meth:`_holding` of wild cards alone: the kinds still needed laid as all-wild
+        melds of the most valuable wild cards (wild cards alone are alike but for their
+        value), the rest as :meth:`_wild_only` leaves them."""
+        kind = need[0]
+        values = self.values
+        order = tuple(sorted(state, key=lambda x: (-values[x], x)))
+        best = _INF
+        for w in range(1, len(order) + 1):
+            meld = tuple(sorted(order[:w]))
+            if self._forms(kind, meld):
+                best = min(best, self._holding(tuple(sorted(order[w:])), need[1:], memo,
+                                               budget))
+        return best
+
+    def _every_mix_holding(self, c: int, naturals: list[int], wl: list[int]
+                           ) -> tuple[tuple[int, ...], ...]:
+        """The melds holding the lowest natural card ``c``, with the mixes of the wild cards
+        ``wl`` that can matter, memoised.  Where no run reads a wild card in its own place
+        as natural, wild cards are alike in melds but for their value, so some best
+        arrangement melds the most valuable and leaves the least valuable dead: the melds
+        of :meth:`_melds_holding`.  Where one does, every mix (a 9H melded as a counted
+        wild card may be the one a clean 8H 9H 10H needed)."""
+        if not self._in_place:
+            return self._melds_holding(c, naturals, wl)
+        r, s = c >> 2, c & 3
+        same = tuple(x for x in naturals if x >> 2 == r or x & 3 == s)
+        key = ("every mix", c, same, tuple(wl))
+        memo = self._melds_memo
+        hit = memo.get(key)
+        if hit is None:
+            hit = tuple(sorted(self._enumerate(Counter(same), wl, c, False)))
+            if len(memo) > _MEMO_LIMIT:
+                memo.clear()
+            memo[key] = hit
+        return hit
+
+    def _forms(self, kind: int, meld: tuple[int, ...]) -> bool:
+        """Whether the cards ``meld`` form a meld of kind number ``kind``, memoised."""
+        key = ("forms", kind, meld)
+        memo = self._melds_memo
+        hit = memo.get(key)
+        if hit is None:
+            hit = memo[key] = self._match_kind(kind, meld, True) is not None
+        return hit
+
     def _mask_min(self, mask: int, discard) -> int:
         """:meth:`min_deadwood` of a hand without wild cards kept as a ``mask``."""
         if discard is False:
@@ -1130,12 +1284,13 @@ class MeldRules(_ByDefinition):
 
     def _enumerate(
         self, counts: Counter[int], wilds: Sequence[int], first: int | None, greedy: bool,
-        limit: int | None = None,
+        limit: int | None = None, only: int | None = None,
     ) -> set[tuple[int, ...]]:
         """Multisets of cards (sorted tuples) forming a meld of some kind, from ``counts``
         (naturals) and ``wilds``.  ``first``: only melds holding that natural card.
         ``greedy``: a meld with ``w`` wild cards takes the first ``w`` of ``wilds`` (sorted
-        by value, highest first) instead of every distinct mix.
+        by value, highest first) instead of every distinct mix.  ``only``: of that kind
+        number alone.
         """
         out: set[tuple[int, ...]] = set()
         if first == JOKER_KIND:
@@ -1152,7 +1307,7 @@ class MeldRules(_ByDefinition):
                     mix_memo[w] = _submultisets(wc, w)
             return mix_memo[w]
 
-        for kind in self.kinds:
+        for kind in self.kinds if only is None else (self.kinds[only],):
             maxw = min(kind.max_wilds, nw)
             top = kind.max_size if kind.max_size is not None else 1 << 20
             if kind.distinct_suits:  # a set of different suits: four cards at most
@@ -2276,6 +2431,10 @@ class RankOrder(_ByDefinition):
             raise ValueError("min_deadwood(discard='openspiel') needs the natural rank order")
         return self._engine.min_deadwood(self._v(hand), discard=discard)
 
+    def min_deadwood_holding(self, hand: Sequence[int], kinds: Sequence[int]) -> int | None:
+        """:meth:`MeldRules.min_deadwood_holding`."""
+        return self._engine.min_deadwood_holding(self._v(hand), kinds)
+
     def mask_deadwood(self, mask: int) -> int:
         """:meth:`MeldRules.mask_deadwood`: the hand of the kinds whose bits ``mask`` sets."""
         return self.min_deadwood([c for c in range(N_KINDS) if mask >> c & 1])
@@ -2351,6 +2510,80 @@ def melds_holding(rules: MeldRules | RankOrder, hand: Sequence[int],
     if isinstance(rules, MeldRules):
         return rules._every_meld_holding(near, card)
     return [m for m in rules.melds_in(near) if card in m]
+
+
+MOST_CARDS_ARRANGED = 16
+"""The most cards a hand may hold for the value of the cards it cannot meld to be searched
+(:func:`unmelded_value`; the scoring items' ``count: unmelded``).  The least-deadwood
+search grows exponentially with the hand: over meld rules chosen to be slow (eight decks,
+several wild kinds, melds of many wild cards), the slowest hands a hill climb found take
+up to about 45 ms at 16 cards, 150 ms at 18 (``benchmarks/bench_unmelded.py``); a hand of
+contract rummy's melds takes about 1 s at 60 cards and 6 s at 80.  The loader refuses the
+count where a hand can grow past it, so a hand past it comes only from a plugin's hooks
+(or an edited save): it counts every card."""
+
+CONTRACT_ARRANGING_WORK = 1_500
+"""The most choices (a meld, every wild mix that can matter, or a card left dead) one
+search for the best arrangement that holds a contract may weigh
+(:meth:`MeldRules.min_deadwood_holding`, ``count: unmelded_with_contract``); past it the
+hand counts every card, as if no arrangement held the contract.  Counted afresh in each
+search, so the answer depends on the hand alone.  With it and
+:data:`MOST_CARDS_ARRANGED`, the slowest hands found take about 45 ms (the benchmark
+above); the hands Indian Rummy's losers held at the end of 300 games of greedy and random
+bots weighed at most 993 (99% at most 183)."""
+
+
+def _covers(fits: Callable[[int, Sequence[int]], Any], melds: Sequence[Sequence[int]],
+            contract: Sequence[int]) -> bool:
+    """Whether distinct melds of ``melds`` form one meld of each kind of ``contract`` (a
+    meld counts for any kind it forms: ``fits(kind, meld)``)."""
+    def cover(i: int, left: tuple[int, ...]) -> bool:
+        if not left:
+            return True
+        if i == len(melds):
+            return False
+        return any(fits(kind, melds[i]) is not None and cover(i + 1, left[:j] + left[j + 1:])
+                   for j, kind in enumerate(left)) or cover(i + 1, left)
+    return cover(0, tuple(contract))
+
+
+def unmelded_value(rules: MeldRules | RankOrder, hand: Sequence[int],
+                   contract: Sequence[int] = ()) -> int:
+    """The value of the cards of ``hand`` left out of melds in its best arrangement (its
+    least deadwood): what a player who did not go out counts with ``count: unmelded``.
+    With a ``contract`` (kind numbers of ``rules.kinds``), the best arrangement whose melds
+    hold one meld of each of those kinds (a meld counts for any kind it forms), and every
+    card's value where no arrangement holds them (Indian Rummy's two "lives").
+
+    Bounded: a hand of more than :data:`MOST_CARDS_ARRANGED` cards, or a contract search
+    past :data:`CONTRACT_ARRANGING_WORK`, counts every card.  The same hand and rules always
+    give the same figure.
+
+    >>> from meldkit._cards import kind_of_code as k
+    >>> rules = MeldRules([MeldKind("pure", "run", max_wilds=0), MeldKind("run", "run",
+    ...                    max_wilds=2), MeldKind("set", "set", max_wilds=2)], [52])
+    >>> hand = [k(c) for c in "4H 5H 6H 8C 9C 9D 9S KS 2C".split()]
+    >>> unmelded_value(rules, hand)  # 4H 5H 6H and three nines: 8C KS 2C are left
+    20
+    >>> unmelded_value(rules, hand, [0, 1])  # a clean run and a run: one run only, so all
+    62
+    >>> unmelded_value(rules, hand + [k("JK")], [0, 1])  # 8C 9C JK: 9D 9S KS 2C are left
+    30
+    """
+    hand = sorted(hand)
+    every = sum(rules.values[c] for c in hand)
+    if len(hand) > MOST_CARDS_ARRANGED:
+        return every
+    least = rules.min_deadwood(hand)
+    if not contract:
+        return least
+    if _covers(rules.match_as, rules.best_arrangement(hand)[0], contract):
+        return least
+    try:
+        held = rules.min_deadwood_holding(hand, contract, work=CONTRACT_ARRANGING_WORK)
+    except TooManyMelds:
+        return every
+    return every if held is None else held
 
 
 def meld_rules(kinds: Sequence[MeldKind], wild_kinds: Iterable[int] = (),
