@@ -723,7 +723,7 @@ RETIRED_ITEMS = {
 
 def _check_entries(spec: Any, items: list, where: tuple, add: Callable[..., None]) -> None:
     """The entries of one list of items (``scoring.items``, or a sheet's) at ``where``."""
-    from .scoring import ITEMS, KNOCK_ITEMS, RANK_SLOT_ITEMS, TABLE_ITEMS
+    from .scoring import COUNTED, ITEMS, KNOCK_ITEMS, RANK_SLOT_ITEMS, TABLE_ITEMS
 
     names = TABLE_ITEMS if spec.melds.kinds else RANK_SLOT_ITEMS
     knocking = spec.scoring.style == "knock"
@@ -781,6 +781,8 @@ def _check_entries(spec: Any, items: list, where: tuple, add: Callable[..., None
                 low, high = kind.ranges.get(key, (-1000, 1000))
                 if not (value is None or (type(value) is int and low <= value <= high)):
                     add((*at, key), f"expected null or an integer {low}..{high}, got {value!r}")
+        if entry.get("count") in COUNTED and name in COUNTING_ITEMS:
+            _check_count(spec, at, entry["count"], add)
         idle = _idle_item(spec, name, entry)
         if idle:
             add(at, f"item {name!r}, but {idle}: it would score nothing (remove it)",
@@ -794,6 +796,84 @@ def _check_entries(spec: Any, items: list, where: tuple, add: Callable[..., None
         if backwards:
             add(at, f"item {name!r} {backwards}, but the lowest total wins this pack "
                 "(game.winner: lowest)", related=(("game", "winner"),))
+
+
+COUNTING_ITEMS = ("winner_takes", "penalty", "held")
+"""The table items that count the cards left in hand, all of them or (``count``) only
+those their holder cannot meld."""
+
+
+def most_cards_held(spec: Any) -> tuple[int, str] | tuple[None, tuple[str, ...]]:
+    """The most cards a player of a table pack can hold at any moment of a deal, with how
+    (``(most, "13 dealt + 1 drawn")``), or ``(None, key path)`` when a hand can grow
+    without bound: a whole pile or a card deep in it taken (``pile.take``), or more cards
+    drawn than the one discarded each turn (``turn.draw``).  Otherwise a hand grows past
+    the deal (or a reserve picked up, ``deal.reserve``) only by what a player buys out of
+    turn (``pile.buy_limit`` buys of ``1 + buy_penalty`` cards) and the card drawn before
+    the turn's discard; where every card held is banned from the discard and the turn
+    passes (``pile.all_banned: pass``), by at most the banned cards of the deck.  A
+    plugin's hooks may add cards beyond it (:func:`meldkit.kernel.melds.unmelded_value`
+    then counts every card)."""
+    from .._cards import kinds_matching, pack_deck_kinds
+    from .._pack_limits import MAX_PLAYERS
+
+    if spec.pile.take != "top":
+        return None, ("pile", "take")
+    turn, deal, pile = spec.turn, spec.deal, spec.pile
+    if (turn.draw or 1) > 1:
+        return None, ("turn", "draw")
+    if any(d > 1 for d in turn.draw_by_players.values()):
+        return None, ("turn", "draw_by_players")
+    players = spec.players
+    bought = pile.buy_limit * (1 + pile.buy_penalty)
+    banned = set()
+    if pile.discard_bans and pile.all_banned == "pass":
+        for ban in pile.discard_bans:
+            for sel in ban.cards:
+                banned |= kinds_matching(sel)
+    best, how = -1, ""
+    for n in range(max(players.min, 1), min(players.max, MAX_PLAYERS) + 1):
+        start = max(deal.hand_by_players.get(n, deal.hand), deal.reserve)
+        most = start + bought + 1
+        said = (f"{start} dealt" + (f" + {bought} bought" if bought else "") + " + 1 drawn")
+        if banned:
+            all_banned = sum(k in banned for k in pack_deck_kinds(spec.deck, n)) + 1
+            if all_banned > most:
+                most, said = all_banned, (f"{all_banned - 1} cards banned from the discard "
+                                          "held at a pass + 1 drawn")
+        if most > best:
+            best, how = most, said + (f", at {n} players" if n in deal.hand_by_players
+                                      else "")
+    return best, how
+
+
+def _check_count(spec: Any, at: tuple, count: str, add: Callable[..., None]) -> None:
+    """``count: unmelded`` (or ``unmelded_with_contract``) of an item that counts the cards
+    left in hand: a contract to hold, and hands that stay small enough to search."""
+    from .melds import MOST_CARDS_ARRANGED
+
+    where = (*at, "count")
+    if count == "unmelded_with_contract" and not spec.initial_meld.melds:
+        add(where, "unmelded_with_contract, but the pack sets no contract (initial_meld."
+            "melds), so there is no contract for a hand's melds to hold: write unmelded, or "
+            "set one", related=(("initial_meld", "melds"),))
+        return
+    most, how = most_cards_held(spec)
+    searched = (f"the cards a hand cannot meld are searched only in hands of at most "
+                f"{MOST_CARDS_ARRANGED} cards")
+    if most is None:
+        taken = ("the whole pile" if spec.pile.take == "pile" else
+                 "a card deep in the pile with every card above it")
+        grows = {("pile", "take"): f"a player may take {taken} (pile.take: {spec.pile.take})",
+                 ("turn", "draw"): f"a turn draws {spec.turn.draw} cards and discards one "
+                                   "(turn.draw)",
+                 ("turn", "draw_by_players"): "a turn draws more than one card and discards "
+                                              "one at some table (turn.draw_by_players)"}[how]
+        add(where, f"{count}, but {grows}, so a hand may grow without bound, and {searched}: "
+            "count every card (remove it)", related=(how,))
+    elif most > MOST_CARDS_ARRANGED:
+        add(where, f"{count}, but a hand may hold {most} cards here ({how}), and {searched}: "
+            "count every card (remove it)", related=(("deal", "hand"),))
 
 
 def _backwards_where_lowest_wins(spec: Any, name: str, entry: dict) -> str | None:

@@ -738,19 +738,23 @@ WHEN = {"out": "when a player goes out",
 """Each condition an item may depend on (``when``), as the rules sheet says it."""
 
 ITEM_SENTENCES = {
-    "winner_takes": lambda p: ("The player who goes out scores the value of every card left "
-                               "in the other players' hands" + _capped(p, "from any one of "
-                                                                       "them") + "."),
-    "penalty": lambda p: ("Each player scores the value of the cards left in their own hand, "
-                          "as penalty points" + _capped(p, "") + "."),
+    "winner_takes": lambda p: ("The player who goes out scores the value of "
+                               + ("every card left in the other players' hands"
+                                  if p.get("count", "all") == "all" else
+                                  "the cards left in the other players' hands"
+                                  + _unmelded(p, "each of them"))
+                               + _capped(p, "from any one of them") + "."),
+    "penalty": lambda p: ("Each player scores the value of the cards left in their own hand"
+                          + _unmelded(p, "they") + ", as penalty points" + _capped(p, "")
+                          + "."),
     "laid": lambda p: ("Each player scores the value of every card they laid this hand, in "
                        "melds and lay-offs alike" + (
                            f"; an ace at the low end of a run counts {p['low_ace']}"
                            if p.get("low_ace") is not None else "") + (
                            "; a wild card counts as the card it stands for"
                            if p.get("wilds") == "as_card" else "") + "."),
-    "held": lambda p: ("The cards left in each player's hand count against them"
-                       + _capped(p, "") + "."),
+    "held": lambda p: ("The cards left in each player's hand" + _unmelded(p, "they")
+                       + " count against them" + _capped(p, "") + "."),
     "multiply": lambda p: (f"Everything above counts {p.get('by') or 2} times "
                            f"{WHEN[p['when']]}."),
     "books": lambda p: "Each player scores the value of every book they own on the table.",
@@ -761,6 +765,19 @@ ITEM_SENTENCES = {
     "pay": lambda p: pay_sentence(p),
 }
 """Each table scoring item (``scoring.items``) as a sentence of the rules sheet."""
+
+
+def _unmelded(p: dict, who: str) -> str:
+    """The clause of a count of cards left in hand that counts only the cards ``who``
+    cannot meld (``count``), or nothing."""
+    count = p.get("count", "all")
+    if count == "all":
+        return ""
+    said = f" that {who} cannot arrange into melds"
+    if count == "unmelded_with_contract":
+        said += (" holding the contract (all of them, where the hand holds no such "
+                 "arrangement)")
+    return said
 
 
 def _capped(p: dict, whom: str) -> str:

@@ -140,6 +140,14 @@ class TableFinal:
     """Per player, the kind of each book (a meld of ``books.size`` cards or more) they own
     on the table at the end (what the ``books`` item scores; empty unless the pack counts
     books)."""
+    unmelded: tuple[int, ...] = ()
+    """Per player, the value of the cards left in hand that they cannot arrange into melds
+    (their least deadwood; a drop's penalty for a player who dropped), where an item counts
+    them (``count: unmelded``; else empty)."""
+    unmelded_with_contract: tuple[int, ...] = ()
+    """Per player, as ``unmelded`` but over the arrangements whose melds hold the contract
+    (``initial_meld.melds``), every card where none does (``count:
+    unmelded_with_contract``; else empty)."""
 
     def to_dict(self) -> dict:
         d = {"team_of": list(self.team_of), "deadwood": list(self.deadwood),
@@ -154,6 +162,9 @@ class TableFinal:
             d["books"] = [list(b) for b in self.books]
         if self.reserve_taken:
             d["reserve_taken"] = list(self.reserve_taken)
+        for key in COUNTED:
+            if getattr(self, key):
+                d[key] = list(getattr(self, key))
         if self.ext:
             d["ext"] = self.ext
         return d
@@ -168,7 +179,13 @@ class TableFinal:
                    laid=tuple((int(a), int(b)) for a, b in d.get("laid", ())),
                    ext=d.get("ext", {}), at_once=d.get("at_once", False),
                    books=tuple(tuple(b) for b in d.get("books", ())),
-                   reserve_taken=tuple(d.get("reserve_taken", ())))
+                   reserve_taken=tuple(d.get("reserve_taken", ())),
+                   **{key: tuple(d.get(key, ())) for key in COUNTED})
+
+
+COUNTED = ("unmelded", "unmelded_with_contract")
+"""The words of a ``count`` other than ``all``, each the :class:`TableFinal` field that
+holds what it counts per player."""
 
 
 def knock_outcome(knocker_deadwood: int, defender_deadwood: int, terms: KnockTerms,
@@ -452,17 +469,29 @@ def _capped(points: int, cap: int | None) -> int:
 
 _CAP = {"cap": (0, 100_000)}
 """The range of the ``cap`` of the items that count the cards left in hand."""
+_COUNT = {"count": ("all", *COUNTED)}
+"""What the items that count the cards left in hand may count (``count``)."""
 
 
-@item("winner_takes", "cap", ranges=_CAP)
-def _winner_takes(ctx, cap: int | None = None):
+def _counts(final: Any, count: str) -> tuple[int, ...]:
+    """What each player's cards left in hand count (``count``): all of them
+    (``final.deadwood``), or those they cannot meld (``final.unmelded`` …; a record
+    without them, all)."""
+    return (count != "all" and getattr(final, count, ())) or final.deadwood
+
+
+@item("winner_takes", "cap", "count", ranges=_CAP, choices=_COUNT)
+def _winner_takes(ctx, cap: int | None = None, count: str = "all"):
     """The player who went out takes the value of the cards left in the others' hands, at
-    most ``cap`` from any one of them (``cap``: null or absent, no cap)."""
+    most ``cap`` from any one of them (``cap``: null or absent, no cap); with ``count:
+    unmelded``, only the cards each cannot arrange into melds (``unmelded_with_contract``:
+    into melds holding the contract, else all)."""
     def winner_takes(final, tally: Tally) -> None:
         if not _scored(final):
             return
         w, team_of = final.went_out, final.team_of
-        owed = [(p, _capped(final.deadwood[p], cap)) for p in range(len(team_of))
+        held = _counts(final, count)
+        owed = [(p, _capped(held[p], cap)) for p in range(len(team_of))
                 if team_of[p] != team_of[w]]
         taken = sum(points for _, points in owed)
         tally.add(team_of[w], "cards_in_other_hands", taken)
@@ -472,14 +501,16 @@ def _winner_takes(ctx, cap: int | None = None):
     return winner_takes
 
 
-@item("penalty", "cap", ranges=_CAP)
-def _penalty(ctx, cap: int | None = None):
+@item("penalty", "cap", "count", ranges=_CAP, choices=_COUNT)
+def _penalty(ctx, cap: int | None = None, count: str = "all"):
     """Each player scores the value of the cards left in their own hand (lowest wins), at
-    most ``cap`` (null or absent: no cap)."""
+    most ``cap`` (null or absent: no cap); with ``count: unmelded`` only the cards they
+    cannot arrange into melds (``unmelded_with_contract``: into melds holding the contract,
+    else all)."""
     def penalty(final, tally: Tally) -> None:
         if not _scored(final):
             return
-        for p, held in enumerate(final.deadwood):
+        for p, held in enumerate(_counts(final, count)):
             held = _capped(held, cap)
             if held:
                 tally.add(final.team_of[p], "cards_in_hand", held)
@@ -507,14 +538,16 @@ def _laid(ctx, low_ace: int | None = None, wilds: str = "own"):
     return laid
 
 
-@item("held", "cap", ranges=_CAP)
-def _held(ctx, cap: int | None = None):
+@item("held", "cap", "count", ranges=_CAP, choices=_COUNT)
+def _held(ctx, cap: int | None = None, count: str = "all"):
     """Each player loses the value of the cards left in their hand (Rummy 500: scored
-    beside ``laid``, whoever went out), at most ``cap`` (null or absent: no cap)."""
+    beside ``laid``, whoever went out), at most ``cap`` (null or absent: no cap); with
+    ``count: unmelded`` only the cards they cannot arrange into melds
+    (``unmelded_with_contract``: into melds holding the contract, else all)."""
     def held(final, tally: Tally) -> None:
         if final.ended_by in ("turn_limit", "no_legal_move", "no_progress"):
             return
-        for p, points in enumerate(final.deadwood):
+        for p, points in enumerate(_counts(final, count)):
             points = _capped(points, cap)
             if points:
                 tally.add(final.team_of[p], "held", -points)

@@ -53,9 +53,10 @@ from .._rules import WILD as WILD_SLOT
 from .._stacking import KindsLeft, check_named, renewed_stock
 from ..notation import KIND_ORDER, MELD_ORDER, Dialect, Span, table_dialect
 from ..records import HandResult
-from .melds import Match, MeldKind, TooManyMelds, hand_bits, meld_rules, melds_holding
-from .scoring import (KnockTerms, TableFinal, TableScore, compile_items, score, table_items,
-                      table_listed)
+from .melds import (Match, MeldKind, TooManyMelds, hand_bits, meld_rules, melds_holding,
+                    unmelded_value)
+from .scoring import (COUNTED, KnockTerms, TableFinal, TableScore, compile_items, score,
+                      table_items, table_listed)
 from .sheets import Ledger, sheet_rules, sheet_summary
 
 FIRST_UPCARD = "first_upcard"
@@ -195,6 +196,10 @@ class TableRules:
         """Whether a wild card laid counts as the card it stands for (``laid``'s
         ``wilds: as_card``)."""
         self.tracks_at_once = any(params.get("when") == "out_at_once" for _, params in items)
+        self.counts_unmelded = tuple(sorted({params["count"] for _, params in items
+                                             if params.get("count", "all") != "all"}))
+        """What the hand's record keeps per player beside the cards they hold: the value of
+        those they cannot meld (``count: unmelded``, ``unmelded_with_contract``)."""
         """Whether the state keeps the turn each player first laid cards that stay on the
         table (``first_laid``: a ``multiply`` item's ``when: out_at_once`` reads it)."""
         self.draws_more = spec.turn.draw > 1 or any(
@@ -2383,7 +2388,10 @@ class TableModel:
                            ext=json.loads(json.dumps(self.ext)) if self.ext else {},
                            at_once=self._out_at_once(how, who),
                            books=self._final_books() if self.rules.tracks_books else (),
-                           reserve_taken=tuple(self.reserve_taken))
+                           reserve_taken=tuple(self.reserve_taken),
+                           **{count: self._unmelded(deadwood, count == "unmelded_with_contract",
+                                                    who if how == "all_dropped" else None)
+                              for count in self.rules.counts_unmelded})
         self._record(final, who, +1)
         if self._game_over():
             self._finish_game()
@@ -2402,6 +2410,17 @@ class TableModel:
         if self.eliminated[first]:
             first = self._next(first)
         self._deal(first)
+
+    def _unmelded(self, deadwood: tuple[int, ...], contract: bool,
+                  last_in: int | None) -> tuple[int, ...]:
+        """Per player, the value of the cards they hold that they cannot arrange into melds
+        (with ``contract``, into melds holding the contract, else all of them): what
+        ``count: unmelded`` counts; ``deadwood``'s figure for a player who dropped, holds
+        nothing or is ``last_in`` (the one left when the others dropped)."""
+        melds, held = self.rules.melds, self.rules.contract if contract else ()
+        return tuple(d if self.dropped[p] is not None or not h or p == last_in else
+                     unmelded_value(melds, self._kinds(h), held)
+                     for p, (d, h) in enumerate(zip(deadwood, self.hands)))
 
     def _record(self, final: TableFinal, who: int | None, sign: int) -> None:
         """Score a hand's record and add it (``sign`` +1) to the hand records, the totals
@@ -3210,6 +3229,16 @@ class TableModel:
                     type(k) is not str or k not in names for b in f.books for k in b)):
                 raise sv.bad(f"{where}.final.books", "a list per player of the book kinds "
                                                      "of this pack, only where it counts books")
+            for key in COUNTED:
+                got = getattr(f, key)
+                if key not in self.rules.counts_unmelded:
+                    if got:
+                        raise sv.bad(f"{where}.final.{key}", f"only where the pack counts "
+                                     f"with count: {key}, else absent")
+                elif len(got) != n or not all(type(x) is int and x <= d for x, d in zip(
+                        got, f.deadwood, strict=True)) or min(got) < -sv.MAX_SCORE:
+                    raise sv.bad(f"{where}.final.{key}", f"expected {n} card totals, each "
+                                 "whole and at most what final.deadwood says the player held")
             if type(f.at_once) is not bool or (f.at_once and not self.rules.tracks_at_once):
                 raise sv.bad(f"{where}.final.at_once", "true only where the pack scores "
                                                        "going out at once, else absent")
