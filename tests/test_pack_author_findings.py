@@ -314,3 +314,31 @@ def test_a_wild_only_book_kind_without_bounds_still_loads_and_bounds_count_elsew
                                                      "{name: black, min_wilds: 1, value: 300}")
                                   % "adds: none")
     assert [k.min_wilds for k in pack.spec.books.kinds] == [0, 0, 0, 1]
+
+
+# ------------------------------------------------------------- a null target, and what to write
+
+
+def test_a_null_target_is_refused_saying_to_leave_the_key_out_where_no_target_is_read():
+    """game.target: null in a game of a fixed number of hands (Contract Rummy's seven) said
+    only 'expected an integer, got null': a null target would be read nowhere, so the key
+    is to be left out, and the message says so; where the target ends the game it asks for
+    a number."""
+    (found,) = problems("meldkit: 1\nextends: contract_rummy\ngame: {target: null}\n")
+    assert found == ("child.yaml:3:8: game.target: null, but a target is a number of points, "
+                     "and this game ends after game.hands (7) hands whatever the totals, so it "
+                     "reads no target: leave the key out (a target inherited from a parent "
+                     "pack is not used either)")
+    (found,) = problems("meldkit: 1\nextends: rummy\ngame:\n  target: null\n")
+    assert found == ("child.yaml:4:3: game.target: null, but the game ends after the hand in "
+                     "which a side reaches game.target, so it needs a number of points: write "
+                     "one, or leave the key out (a parent pack's target, else 5000); to play "
+                     "a fixed number of hands instead, set game.hands and leave the key out")
+    (found,) = problems("meldkit: 1\nextends: rummy\ngame: {target: null, hands: 3, tie: "
+                        "draw}\nscoring:\n  sheets:\n    - {name: one}\n")
+    assert found == ("child.yaml:3:8: game.target: null, but a target is a number of points, "
+                     "and a score sheet without a target of its own ends at game.target: write "
+                     "one, or give every sheet its own target (scoring.sheets[].target) and "
+                     "leave the key out")
+    # what the first message says to write loads: the inherited target goes unread
+    assert meldkit.load_pack_text("meldkit: 1\nextends: contract_rummy\n").spec.game.hands == 7

@@ -1955,11 +1955,42 @@ def _structured(doc: _Doc, problems: _Problems) -> RulePackSpec | None:
         spec = _CONVERTER.structure(doc.data, RulePackSpec)
     except (cattrs.BaseValidationError, ForbiddenExtraKeysError) as exc:
         for path, message, suggestion in _structure_errors(exc, ()):
+            if path == ("game", "target") and doc.data["game"]["target"] is None:
+                message = _null_target(doc.data)
             problems.add(path, message, suggestion)
         return None
     if spec.turn.draw is None:  # the meld model's own default
         spec = attrs.evolve(spec, turn=attrs.evolve(spec.turn, draw=default_draw(spec)))
     return spec
+
+
+def _null_target(data: dict) -> str:
+    """Why ``game.target: null`` is refused, and what to write instead: a target is a number
+    of points; a game that does not read it (a fixed number of hands, elimination) needs the
+    key left out, as null would say nothing the absent key does not."""
+    def whole(value: Any) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool)
+
+    scoring = data.get("scoring")
+    game, sheets = data["game"], scoring.get("sheets") if isinstance(scoring, dict) else None
+    reads = isinstance(sheets, list) and any(
+        not (isinstance(sh, dict) and whole(sh.get("target"))) for sh in sheets)
+    ends = (f"after game.hands ({game['hands']}) hands whatever the totals"
+            if whole(game.get("hands")) else
+            "when one player is left in (game.eliminate_above)"
+            if whole(game.get("eliminate_above")) else None)
+    if ends and not reads:
+        return (f"null, but a target is a number of points, and this game ends {ends}, so "
+                "it reads no target: leave the key out (a target inherited from a parent "
+                "pack is not used either)")
+    if ends:
+        return ("null, but a target is a number of points, and a score sheet without a "
+                "target of its own ends at game.target: write one, or give every sheet its "
+                "own target (scoring.sheets[].target) and leave the key out")
+    return ("null, but the game ends after the hand in which a side reaches game.target, so "
+            "it needs a number of points: write one, or leave the key out (a parent pack's "
+            "target, else 5000); to play a fixed number of hands instead, set game.hands and "
+            "leave the key out")
 
 
 def default_draw(spec: RulePackSpec) -> int:

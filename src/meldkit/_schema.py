@@ -909,7 +909,10 @@ class ScoringSpec:
 class GameSpec:
     """The game as a series of hands."""
 
-    target: int = _f(5000, "The game ends after the hand in which a side reaches this total.")
+    target: int = _f(
+        5000, "The game ends after the hand in which a side reaches this total. Not null: a "
+        "game of `hands` hands, or ended by `eliminate_above`, reads no target, so leave the "
+        "key out there.")
     eliminate_above: int | None = _f(
         None,
         "Table-meld packs, lowest wins: a player whose total passes this after a hand leaves "
