@@ -59,7 +59,7 @@ SHIPPED_SCHEMA = "rulepack.schema.json"
 
 _JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
-_EXAMPLES: dict[str, Any] = {"extends": "pony_canasta"}
+_EXAMPLES: dict[str, Any] = {"extends": "pony_canasta", "initial_meld.low_ace": 1}
 """Examples for keys that no bundled pack sets to anything but the default."""
 
 
