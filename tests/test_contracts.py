@@ -337,7 +337,8 @@ def test_no_pile_take_before_opening_where_the_pack_says_so():
 
 
 def test_all_at_once_opens_only_by_melding_the_whole_hand():
-    p = pack("initial_meld: {all_at_once: true}\ndeal: {hand: 6}\n")
+    p = pack("initial_meld: {all_at_once: true}\ndeal: {hand: 6}\n"
+             "going_out: {by_discard: false}\n")  # (no last card to discard)
     g = deal(p, "5H 5S 5D 9C 9S 9D", "2C 3D 5S 7H 9C JD", "2D 3S 5H 7C 9D JS",
              upcard="QD", stock="KD")
     g.apply("draw")
@@ -349,6 +350,24 @@ def test_all_at_once_opens_only_by_melding_the_whole_hand():
     g.apply("withdraw")
     g.apply("discard KD")
     assert g.melds == [] and len(g.hands[0]) == 6
+    saved(g)
+
+
+def test_all_at_once_may_leave_the_card_a_discard_goes_out_with():
+    """Where discarding the last card goes out (``requires_discard: false`` keeps it so),
+    the hand laid all at once is every card but that one, as the key says: a pack author's
+    Continental (fifteen cards in runs, the sixteenth discarded) had its discard refused as
+    ``contract/pending``."""
+    p = pack("initial_meld: {all_at_once: true}\ndeal: {hand: 6}\n")
+    g = deal(p, "5H 5S 5D 9C 9S 9D", "2C 3D 5S 7H 9C JD", "2D 3S 5H 7C 9D JS",
+             upcard="QD", stock="KD")
+    g.apply("draw")
+    g.apply("meld 5H 5S 5D")
+    assert not g.opened[0] and "discard KD" not in legal(g)  # the hand is not all down
+    g.apply("meld 9C 9S 9D")
+    assert g.opened[0] and legal(g) == ["discard KD"]  # the opening, and the last card
+    g.apply("discard KD")
+    assert g.hand_results[-1].went_out == 0 and g.hand_results[-1].final.at_once is False
     saved(g)
 
 

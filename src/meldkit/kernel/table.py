@@ -1755,7 +1755,7 @@ class TableModel:
             return False  # it lays none of the contract's melds still needed
         value += self._meld_points(meld, match)
         minimum = self._opening_minimum(p)
-        spare = 1 if rules.requires_discard else 0
+        spare = self._at_once_spare()
         if not after and value >= minimum and (not rules.all_at_once or left <= spare) and (
                 not rules.meld_out or left != 1):  # (a last card that might be stranded:
             return True  # the opening is made     # not counted, by_discard: false)
@@ -1838,11 +1838,16 @@ class TableModel:
             return f"laid melds worth {least} or more in one turn"
         return "made your opening"
 
+    def _at_once_spare(self) -> int:
+        """The cards an opening laid all at once (``initial_meld.all_at_once``) may leave in
+        the hand: one, for the discard that goes out — wherever discarding the last card
+        goes out (``going_out.by_discard``, or ``requires_discard``) — else none."""
+        return 0 if self.rules.meld_out else 1
+
     def _opening_met(self, p: int) -> bool:
         """Whether the melds pending make the player's opening: the contract's kinds all
         laid, worth the minimum."""
-        if self.rules.all_at_once and len(self.hands[p]) > (1 if self.rules.requires_discard
-                                                             else 0):
+        if self.rules.all_at_once and len(self.hands[p]) > self._at_once_spare():
             return False  # the whole hand, or nothing
         return not self._still_needed() and self._pending_value() >= self._opening_minimum(p)
 
