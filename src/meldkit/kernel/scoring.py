@@ -145,9 +145,10 @@ class TableFinal:
     (their least deadwood; a drop's penalty for a player who dropped), where an item counts
     them (``count: unmelded``; else empty)."""
     unmelded_with_contract: tuple[int, ...] = ()
-    """Per player, as ``unmelded`` but over the arrangements whose melds hold the contract
-    (``initial_meld.melds``), every card where none does (``count:
-    unmelded_with_contract``; else empty)."""
+    """Per player, the value ``count: unmelded_with_contract`` counts (else empty).
+
+    As ``unmelded``, but over the arrangements whose melds hold the contract
+    (``initial_meld.melds``); every card where none does."""
 
     def to_dict(self) -> dict:
         d = {"team_of": list(self.team_of), "deadwood": list(self.deadwood),
