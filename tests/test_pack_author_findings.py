@@ -104,6 +104,28 @@ def test_a_rank_slot_sheets_negative_bonus_is_refused_and_positive_bonuses_load(
 # --------------------------------------------------------------------------- elimination
 
 
+def test_a_target_written_beside_game_hands_is_refused_and_an_inherited_one_unused(tmp_path):
+    """A game of ``game.hands`` hands ends after them whatever the totals: a target written
+    beside it (or below it, in a child) was accepted and never read (a pack author's
+    Continental, stop 41). A parent's target, written for its own game, is simply not used,
+    and a score sheet without a target of its own still ends at game.target."""
+    (found,) = problems("meldkit: 1\nextends: rummy\ngame: {hands: 4, target: 10}\n")
+    assert found == ("child.yaml:3:18: game.target: the game ends after game.hands (4) "
+                     "hands whatever the totals, not at a target: remove it (a target "
+                     "inherited from a parent pack is not used)")
+    (found,) = problems("meldkit: 1\nextends: contract_rummy\n"
+                        "game: {target_by_players: {3: 40}}\n")
+    assert found.startswith("child.yaml:3:8: game.target_by_players: the game ends after "
+                            "game.hands (7) hands whatever the totals")
+    p = meldkit.load_pack_text("meldkit: 1\nextends: rummy\ngame: {hands: 2}\n")
+    g = meldkit.new_game(p, players=2, seed=3)
+    while not g.is_over:  # rummy's inherited target of 100 ends nothing
+        g.apply(g.legal_actions()[0])
+    assert len(g.hand_results) == 2
+    meldkit.load_pack_text("meldkit: 1\nextends: gin_rummy\ngame: {hands: 3, target: 50}\n"
+                           "scoring:\n  sheets: [{name: first}]\n")  # the sheet ends at 50
+
+
 def test_a_child_of_a_pack_with_a_target_may_play_by_elimination(tmp_path):
     """rummy plays to game.target: 100; a child that eliminates players above 100 used to
     be told to remove the inherited target, which it could not (target: null is not a

@@ -1729,6 +1729,19 @@ class _Checker:
             if minimum < 0:
                 self.add(("initial_meld", "by_hand", i), f"expected at least 0, got {minimum}")
         locs = self.problems.doc.locs
+        order = self.problems.file_order
+        hands_at = locs.get(("game", "hands"))
+        if game.hands is not None and hands_at is not None and all(
+                sh.target is not None for sh in spec.scoring.sheets):
+            # As for eliminate_above below: a target written beside game.hands (or below
+            # it, in a child) is refused; a parent's, for its own game, is simply not used.
+            for key in ("target", "target_by_players"):
+                at = locs.get(("game", key))
+                if at is not None and order.get(at.file, 0) <= order.get(hands_at.file, 0):
+                    self.add(("game", key), f"the game ends after game.hands ({game.hands}) "
+                             "hands whatever the totals, not at a target: remove it (a "
+                             "target inherited from a parent pack is not used)",
+                             related=(("game", "hands"),))
         if game.eliminate_above is not None:
             if game.winner != "lowest":
                 self.add(("game", "eliminate_above"), "elimination is for games the lowest "
@@ -1738,7 +1751,7 @@ class _Checker:
                          "it needs players.partners: never", related=(("players",),))
             # A target written beside eliminate_above (or below it, in a child) is refused;
             # one a parent wrote for its own game, without elimination, is simply not used.
-            order, elim_at = self.problems.file_order, locs.get(("game", "eliminate_above"))
+            elim_at = locs.get(("game", "eliminate_above"))
             for key in ("target", "target_by_players"):
                 at = locs.get(("game", key))
                 if at is not None and (elim_at is None or order.get(at.file, 0)
