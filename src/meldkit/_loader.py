@@ -1737,7 +1737,8 @@ class _Checker:
             # it, in a child) is refused; a parent's, for its own game, is simply not used.
             for key in ("target", "target_by_players"):
                 at = locs.get(("game", key))
-                if at is not None and order.get(at.file, 0) <= order.get(hands_at.file, 0):
+                if at is not None and getattr(game, key) and order.get(at.file, 0) <= \
+                        order.get(hands_at.file, 0):  # (null clears a parent's mapping)
                     self.add(("game", key), f"the game ends after game.hands ({game.hands}) "
                              "hands whatever the totals, not at a target: remove it (a "
                              "target inherited from a parent pack is not used)",
