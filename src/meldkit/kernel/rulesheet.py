@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .._cards import with_article
+
 _ACE = {
     "low": "an ace is low only (A-2-3, not Q-K-A)",
     "high": "an ace is high only (Q-K-A, not A-2-3)",
@@ -262,6 +264,16 @@ def _turned_and_forced(turn) -> list[str]:
     return out
 
 
+def _a_named(name: str) -> str:
+    """A meld kind's name in bold after its article, capitalised to open a line.
+
+    >>> _a_named("set"), _a_named("escala")
+    ('A **set**', 'An **escala**')
+    """
+    article = with_article(name).split(" ", 1)[0]
+    return f"{article.capitalize()} **{name}**"
+
+
 def _melds(spec) -> list[str]:
     out = ["## Melds", ""]
     for k in spec.melds.kinds:
@@ -269,11 +281,11 @@ def _melds(spec) -> list[str]:
         size = f"{k.min_size} or more" if k.max_size is None else (
             f"{k.min_size} to {k.max_size}" if k.max_size != k.min_size else str(k.min_size))
         if k.type == "set":
-            text = f"- A **{name}** is {size} cards of the same rank"
+            text = f"- {_a_named(name)} is {size} cards of the same rank"
             if k.distinct_suits:
                 text += ", no two of the same suit"
         else:
-            text = f"- A **{name}** is {size} cards of one suit in sequence; {_ACE[k.ace]}"
+            text = f"- {_a_named(name)} is {size} cards of one suit in sequence; {_ACE[k.ace]}"
         if k.max_wilds:
             text += f"; it may hold up to {_n(k.max_wilds, 'wild card')}"
             if k.type == "run" and not k.wilds_adjacent:
