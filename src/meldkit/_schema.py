@@ -372,7 +372,8 @@ class MeldsSpec:
         "Table-meld packs: the kinds of meld allowed (sets and runs). When given, melds lie on "
         "the table with ids (`m1`, `m2` …) and owners, cards are named with their suits "
         "(`meld 4H 5H 6H`), and the canasta keys `min_naturals`, `max_wilds`, `no_wild_ranks`, "
-        "`wild_melds`, `books` do not apply.",
+        "`wild_melds` do not apply (books and an initial meld do: `books.kinds`, "
+        "`initial_meld`).",
     )
     lay_off: LayOffSpec = _f(LayOffSpec(), "Table-meld packs: laying off onto melds on the table.")
     sequences: SequenceSpec | None = _f(
