@@ -408,3 +408,20 @@ def test_a_legal_expectation_that_fails_lists_the_moves_legal_now():
             "      - expect: {legal: meld 5H 6H 7H}\n")
     (failure,) = failures("rummy", text)
     assert failure.endswith("[turn/wrong-phase]; legal now: draw, take"), failure
+
+
+@pytest.mark.parametrize(("parent", "players", "size"), [("rummy", 3, 9), ("pony_tail", 4, 16)])
+def test_a_stacked_deal_is_checked_against_the_first_deal_of_a_schedule(tmp_path, parent,
+                                                                        players, size):
+    """A schedule's first item may deal more cards than the pack's own ``deal.hand``: a
+    pack author's Liverpool (twelve cards) was told '12 cards, but 10 are dealt' though the
+    game deals twelve."""
+    pack = tmp_path / "scheduled.yaml"
+    pack.write_text(f"extends: {parent}\nname: scheduled\nschedule:\n"
+                    f"  - {{deal: {{hand: {size}}}}}\n", encoding="utf-8")
+    hand = [f"{rank}{suit}" for suit in "HS" for rank in
+            ("4", "5", "6", "7", "8", "9", "10", "J")][:size]
+    text = (f"players: {players}\nscenarios:\n  - name: the first deal\n"
+            f"    deal: {{hands: {{0: [{', '.join(hand)}]}}}}\n"
+            f"    steps:\n      - expect: {{hand_size: {{0: {size}}}}}\n")
+    assert failures(str(pack), text) == []

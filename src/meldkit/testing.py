@@ -92,8 +92,9 @@ def stack_deck(
             if not extra:
                 raise
             raise SetupError(f"pack {pack.name!r} deals no {' or '.join(extra)}") from None
-    rules = Rules.of(pack)
-    deal = pack.spec.deal
+    first = pack.for_deal(1)  # the first deal's settings (a schedule's own)
+    rules = Rules.of(first)
+    deal = first.spec.deal
     hands_m, reserves_m = _as_map(hands), _as_map(reserves)
     stacked = KindsLeft(rules.deck_kinds(players))
     left = stacked.left

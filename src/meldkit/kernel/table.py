@@ -677,7 +677,7 @@ class TableModel:
         codes), then ``upcard``, then ``stock`` from the top (what
         :func:`meldkit.testing.stack_deck` calls).  Hands and piles are filled up with cards
         not named, each chosen so that it makes no meld with the hand (or pile)."""
-        rules = TableRules.of(pack)
+        rules = TableRules.of(pack.for_deal(1))  # the first deal's (a schedule's own)
         stacked = KindsLeft(rules.deck_kinds(players))
         left, take = stacked.left, stacked.take
         size = rules.hand_size(players)
