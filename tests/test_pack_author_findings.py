@@ -364,3 +364,35 @@ def test_a_null_target_is_refused_saying_to_leave_the_key_out_where_no_target_is
                      "leave the key out")
     # what the first message says to write loads: the inherited target goes unread
     assert meldkit.load_pack_text("meldkit: 1\nextends: contract_rummy\n").spec.game.hands == 7
+
+
+_BOOKS = "scoring: {items: [{item: winner_takes}, {item: books}]}\n"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("extends: rummy\n" + _BOOKS
+     + "books: {size: 4, kinds: [{name: jokers, ranks: [JK], value: 80}]}\n",
+     "child.yaml:4:26: books.kinds[0]: 'jokers' is a book of natural JK, but the deck has "
+     "no jokers"),
+    ("extends: rummy\n" + _BOOKS + "deck: {jokers_per_deck: 2}\n"
+     "cards: {wild: [], values: {JK: 20}}\n"
+     "books: {size: 4, kinds: [{name: jokers, ranks: [JK], value: 80}]}\n",
+     "child.yaml:6:26: books.kinds[0]: 'jokers' is a book of natural JK, but a joker melds "
+     "only as a wild card"),
+    ("extends: pony_tail\nbooks:\n  kinds: [{name: treys, ranks: ['2', '3'], value: 500}, "
+     "{name: sevens, ranks: ['7']}, {name: wild, wild_only: true}, {name: red, max_wilds: 0},"
+     " {name: black}]\n",
+     "child.yaml:4:11: books.kinds[0]: 'treys' is a book of natural 2/3, but 2s are wild "
+     "(cards.wild), never natural; 3s are never melded (cards.unmeldable)"),
+    ("extends: rummy\n" + _BOOKS
+     + "deck: {ranks: [A, '2', '3', '4', '5', '6', '7', J, Q, K]}\n"
+     "books: {size: 4, kinds: [{name: tens, ranks: ['10'], value: 80}]}\n",
+     "child.yaml:5:26: books.kinds[0]: 'tens' is a book of natural 10, but the deck leaves "
+     "out the 10s (deck.ranks)"),
+])
+def test_a_book_kind_of_ranks_no_natural_card_can_meld_is_refused(text, expected):
+    """A pack author's Persian Rummy wrote a book of jokers where jokers never meld, and it
+    loaded (stop 41): a kind whose ranks are all left out of the deck, wild, or never melded
+    can never be made, so it is refused like the kinds no meld can reach."""
+    found = problems("meldkit: 1\n" + text)
+    assert [f for f in found if f.startswith(expected)], found

@@ -1410,6 +1410,14 @@ class _Checker:
         unreachable: dict[int, tuple[str, tuple[KeyPath, ...]]] = {}
         for i, kind in enumerate(spec.books.kinds):
             at = ("books", "kinds", i)
+            never = self._never_natural(kind)
+            if never is not None:
+                why, related = never
+                unreachable[i] = (why, related)
+                self.add(at, f"{_quote(kind.name)} is a book of natural {'/'.join(kind.ranks)}"
+                         f", but {why}: no meld could ever become this book (remove the "
+                         "kind, or name a rank that can be melded)", related=related)
+                continue
             if table:
                 shape = "run" if kind.sequence else "set"
                 if kind.wild_only or not any(k.type == shape for k in spec.melds.kinds):
@@ -1473,6 +1481,55 @@ class _Checker:
             self.add(("going_out", "required_books", j),
                      f"{_quote(name)} is a book kind no meld could ever become ({why}), so no "
                      "side could ever go out", related=(("books", "kinds", i), *related))
+
+    def _never_natural(self, kind: Any) -> tuple[str, tuple[KeyPath, ...]] | None:
+        """Why no natural card of any of a book kind's ``ranks`` can ever be melded, and the
+        keys that say so; None where one can (or the kind names no ranks)."""
+        if not kind.ranks or kind.sequence or kind.wild_only or not self._ranks_ok():
+            return None
+        spec = self.spec
+        table = bool(spec.melds.kinds)
+        dealt = {rank_of_kind(k) for k in deck_card_kinds(spec.deck)}
+        deck = spec.deck
+        jokers = (deck.jokers_per_deck > 0 if deck.jokers is None else deck.jokers > 0) or any(
+            n > 0 for n in (deck.jokers_by_players or {}).values())
+        def rank_of(selector: Any) -> int | None:  # a rank's number; None: a card code
+            text = str(selector).strip()
+            if not is_rank(text) or not kinds_matching_ok(text):
+                return None
+            return rank_of_kind(min(kinds_matching(text)))
+
+        wild = {rank_of(w) for w in spec.cards.wild} - {None}
+        unmeldable = set() if table else {rank_of(u) for u in spec.cards.unmeldable} - {None}
+        reasons: list[str] = []
+        related: list[KeyPath] = []
+        for rank in kind.ranks:
+            r = rank_of(rank)
+            if r is None:
+                return None  # (a bad rank: the selector checks report it)
+            name = RANKS[r]
+            if r == JOKER_RANK:
+                if not jokers:
+                    reasons.append("the deck has no jokers")
+                    related.append(("deck",))
+                elif table or r in wild:
+                    reasons.append("a joker melds only as a wild card" if table else
+                                   "jokers are wild (cards.wild), never natural")
+                    related.append(("cards", "wild"))
+                else:
+                    return None
+            elif r not in dealt:
+                reasons.append(f"the deck leaves out the {name}s (deck.ranks)")
+                related.append(("deck", "ranks"))
+            elif not table and r in wild:
+                reasons.append(f"{name}s are wild (cards.wild), never natural")
+                related.append(("cards", "wild"))
+            elif r in unmeldable:
+                reasons.append(f"{name}s are never melded (cards.unmeldable)")
+                related.append(("cards", "unmeldable"))
+            else:
+                return None
+        return "; ".join(dict.fromkeys(reasons)), tuple(dict.fromkeys(related))
 
     def _wild_only_bounds(self, i: int, kind: Any) -> None:
         """A ``wild_only`` book kind takes every book of wild cards only, whatever its
