@@ -197,6 +197,44 @@ def test_nobody_buys_when_all_pass_and_a_buyer_runs_out_of_buys():
     assert g.phase == "play" and g.current_player == 2
 
 
+@pytest.mark.parametrize("after", [True, False])
+def test_a_player_who_has_opened_is_asked_to_buy_only_where_buy_after_opening(after):
+    """``pile.buy_after_opening: false`` (many Liverpool tables): a player who has laid
+    the contract is no longer asked to buy; the default asks every player with buys left."""
+    p = pack("pile: {buy_limit: 2, buy_penalty: 1, buy_after_opening: "
+             f"{str(after).lower()}}}\ninitial_meld: {{melds: [set]}}\n")
+    g = deal(p, "5H 5S 9C 9S 9D 2C 3D 4S 6H KD", *FILLER, stock="QH 7S 8D 10C JC")
+    g.apply("draw")  # seat 0 draws QH, opens with the nines and discards
+    g.apply("meld 9C 9S 9D")
+    g.apply("discard KD")
+    assert g.opened == [True, False, False, False]
+    g.apply("draw")  # seat 1 passes KD by: seats 2 and 3 pass
+    g.apply("pass")
+    g.apply("pass")
+    g.apply("discard " + g.view(1)["hand"][0])
+    g.apply("draw")  # seat 2 passes seat 1's discard by: seat 3, then seat 0 (opened)
+    assert (g.phase, g.current_player) == ("buy", 3)
+    g.apply("pass")
+    assert (g.phase, g.current_player) == (("buy", 0) if after else ("play", 2))
+    saved(g)
+    from meldkit.rulesheet import rules_sheet
+
+    sheet = rules_sheet(p)
+    assert ("A player who has opened (laid the contract) is no longer asked." in sheet) \
+        is not after
+
+
+def test_buy_after_opening_is_refused_where_every_player_counts_as_opened():
+    with pytest.raises(RulePackError, match=r"b.yaml:2:22: pile.buy_after_opening: false, "
+                       r"but the pack has no initial meld"):
+        meldkit.load_pack_text("extends: rummy\npile: {buy_limit: 2, buy_after_opening: "
+                               "false}\n", filename="b.yaml")
+    with pytest.raises(RulePackError, match=r"b.yaml:2:8: pile.buy_after_opening: false, "
+                       r"but nobody may buy \(pile.buy_limit is 0\)"):
+        meldkit.load_pack_text("extends: rummy\npile: {buy_after_opening: false}\n",
+                               filename="b.yaml")
+
+
 def test_buying_keeps_cards_conserved_over_random_play():
     p = pack(CONTRACT + BUY)
     for seed in range(3):

@@ -176,6 +176,8 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
                 (CO, "test_until_opened_the_taken_card_must_go_toward_the_contract")]},
     "pile.buy_penalty": {
         TABLE: [(CO, "test_a_discard_the_next_player_passes_by_is_offered_in_turn_order")]},
+    "pile.buy_after_opening": {
+        TABLE: [(CO, "test_a_player_who_has_opened_is_asked_to_buy_only_where_buy_after_opening")]},  # noqa: E501
     "turn.stock_card": {
         TABLE: [("test_turned_cards", "test_a_turned_card_is_melded_at_once_and_never_held"),
                 ("test_turned_cards", "test_a_turned_card_passed_goes_onto_the_pile_and_the_turn_ends")]},  # noqa: E501

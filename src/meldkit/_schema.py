@@ -581,6 +581,12 @@ class PileSpec:
         "from the stock with it; each player may buy this many times a hand (0: no buying).",
     )
     buy_penalty: int = _f(1, "Cards from the stock a buyer takes with the bought discard.")
+    buy_after_opening: bool = _f(
+        True,
+        "Table-meld packs with buying (`buy_limit`) and an opening (`initial_meld.melds` or "
+        "`minimums`): whether a player who has opened — laid the contract — may still buy "
+        "(`false`: only players yet to open are asked, as many Liverpool tables play).",
+    )
     frozen_take_with: Literal["natural_pair", "same_rank_pair"] = _f(
         "natural_pair",
         "How a frozen pile is taken: two naturals of the top's rank, or two cards of the top "
@@ -1165,6 +1171,8 @@ KEY_READERS: dict[str, KeyOwners] = {
     "pile.buy_limit": _k(TABLE, inert=0),
     "pile.taken_melded": _k(TABLE, inert="no"),
     "pile.buy_penalty": _k(TABLE, needs="pile.buy_limit above 0"),
+    "pile.buy_after_opening": _k(TABLE, inert=True, needs="pile.buy_limit above 0 and an "
+                                 "initial meld (initial_meld.melds or minimums)"),
     # --- reserve piles
     "reserve.pickup_on_book": _k(CANASTA, needs="deal.reserve above 0"),
     "reserve.pickup_at_turn_start": _k(CANASTA, needs="deal.reserve above 0"),
@@ -1236,6 +1244,9 @@ is not among its readers is refused at its ``file:line:col``; a list of mappings
 (``books.kinds``) is one key, its items' keys go with it."""
 
 KEY_NEEDS: dict[str, tuple[str, str]] = {
+    "pile.buy_after_opening": ("pile.buy_limit", "nobody may buy (pile.buy_limit is 0), "
+                               "so no opened player is kept from it: set pile.buy_limit, or "
+                               "remove it"),
     "pile.buy_penalty": ("pile.buy_limit", "nobody may buy (pile.buy_limit is 0), so no "
                          "buyer takes it: set pile.buy_limit, or remove it"),
     "scoring.dead_in_hand": ("cards.dead", "no card is dead (cards.dead is empty), so it "

@@ -62,6 +62,14 @@ def check_plugin_hooks(engine: str, plugin: Any, add: Callable[..., None]) -> No
                 f"never be called" + (f" (it runs in {where})" if where else ""))
 
 
+def _deals(spec: Any) -> list:
+    """The spec of each deal of the pack's schedule, then the pack's own (one, without a
+    schedule): :func:`meldkit.kernel.rulesheet.deal_specs`."""
+    from .rulesheet import deal_specs
+
+    return deal_specs(spec)
+
+
 def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
                      deck_size: Callable[[int], int | None], one_deal: bool = False) -> None:
     """Add a problem for every contradiction among the table-meld keys of ``spec``.
@@ -77,6 +85,13 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
             add(("scoring", "style"), f"{spec.scoring.style} needs melds.kinds (sets and "
                 "runs); a canasta pack scores with style canasta", related=(("melds",),))
         return
+    if not spec.pile.buy_after_opening and spec.pile.buy_limit and not one_deal and not any(
+            im.melds or im.minimums or im.minimums_by_players or im.by_hand or im.all_at_once
+            for im in (d.initial_meld for d in _deals(spec))):
+        add(("pile", "buy_after_opening"), "false, but the pack has no initial meld "
+            "(initial_meld.melds or minimums), so every player counts as opened from the "
+            "deal and nobody could ever buy: remove it, or give the pack an opening",
+            related=(("initial_meld",),))
     has_wilds = bool(spec.cards.wild) or spec.cards.turned_wild != "none"
     for i, kind in enumerate(melds.kinds):
         path = ("melds", "kinds", i)

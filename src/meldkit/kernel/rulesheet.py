@@ -493,6 +493,8 @@ def _buying(spec) -> list[str]:
     else:
         out.append(f"- Each player may buy {_times(spec.pile.buy_limit)} a deal; a "
                    "player who has bought that often is no longer asked.")
+    if not spec.pile.buy_after_opening:
+        out.append("- A player who has opened (laid the contract) is no longer asked.")
     return out
 
 

@@ -213,6 +213,8 @@ class TableRules:
         """Whether a seat can be out of a hand (dropped) or of the game (eliminated)."""
         self.buy_limit = spec.pile.buy_limit
         self.buy_penalty = spec.pile.buy_penalty
+        self.buy_opened = spec.pile.buy_after_opening
+        """Whether a player who has opened may still buy (``pile.buy_after_opening``)."""
         self.reserve = spec.deal.reserve
         """Cards in each reserve pile (``deal.reserve``; 0: none)."""
         self.reserve_side = spec.deal.reserve_per == "side"
@@ -1539,8 +1541,9 @@ class TableModel:
     # ------------------------------------------------------------------ buying out of turn
     def _buyers(self) -> list[int]:
         """The seats that may still buy the top discard, in turn order after the player to
-        draw (``pile.buy_limit``): not its discarder, buys left, and enough stock for the
-        penalty and the drawer's card."""
+        draw (``pile.buy_limit``): not its discarder, buys left, not opened where
+        ``pile.buy_after_opening`` is false, and enough stock for the penalty and the
+        drawer's card."""
         rules = self.rules
         if not rules.buy_limit or self.discarder is None or not self.pile:
             return []
@@ -1552,7 +1555,7 @@ class TableModel:
         if self.phase == BUY:  # those after the one asked now
             order = order[order.index(self.current) + 1:]
         return [q for q in order if q != self.discarder and self.buys[q] < rules.buy_limit
-                and not self._out_of_hand(q)]
+                and not self._out_of_hand(q) and (rules.buy_opened or not self.opened[q])]
 
     def _legal_buy(self) -> list[Action]:
         return [_BUY, _PASS]
