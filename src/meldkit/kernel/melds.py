@@ -1043,13 +1043,17 @@ class MeldRules(_ByDefinition):
         wild card may be the one a clean 8H 9H 10H needed)."""
         if not self._in_place:
             return self._melds_holding(c, naturals, wl)
-        r, s = c >> 2, c & 3
-        same = tuple(x for x in naturals if x >> 2 == r or x & 3 == s)
-        key = ("every mix", c, same, tuple(wl))
+        same = _sharing_rank_or_suit(c, naturals)
+        return self._enumerated(("every mix", c, same, tuple(wl)), same, wl, c, False)
+
+    def _enumerated(self, key: tuple, same: tuple[int, ...], wl: list[int], c: int,
+                    best_wilds: bool) -> tuple[tuple[int, ...], ...]:
+        """The melds holding ``c`` among ``same`` and the wild cards ``wl``
+        (:meth:`_enumerate`), memoised under ``key``."""
         memo = self._melds_memo
         hit = memo.get(key)
         if hit is None:
-            hit = tuple(sorted(self._enumerate(Counter(same), wl, c, False)))
+            hit = tuple(sorted(self._enumerate(Counter(same), wl, c, best_wilds)))
             if len(memo) > _MEMO_LIMIT:
                 memo.clear()
             memo[key] = hit
@@ -1854,18 +1858,10 @@ class MeldRules(_ByDefinition):
         """The melds holding the lowest natural card ``c`` (wild cards taken highest value
         first), memoised by what they depend on: the cards of ``c``'s rank and suit, and
         the wild cards a meld could take."""
-        r, s = c >> 2, c & 3
-        same = tuple(x for x in naturals if x >> 2 == r or x & 3 == s)
+        same = _sharing_rank_or_suit(c, naturals)
         key = (c, same, tuple(wl) if self._in_place else tuple(wl[: self._most_wilds]),
                len(wl))
-        memo = self._melds_memo
-        hit = memo.get(key)
-        if hit is None:
-            hit = tuple(sorted(self._enumerate(Counter(same), wl, c, True)))
-            if len(memo) > _MEMO_LIMIT:
-                memo.clear()
-            memo[key] = hit
-        return hit
+        return self._enumerated(key, same, wl, c, True)
 
     def _every_meld_holding(self, near: Sequence[int], card: int) -> list[tuple[int, ...]]:
         """:func:`melds_holding` for a natural ``card`` among ``near``, the cards that could
@@ -2510,6 +2506,17 @@ def melds_holding(rules: MeldRules | RankOrder, hand: Sequence[int],
     if isinstance(rules, MeldRules):
         return rules._every_meld_holding(near, card)
     return [m for m in rules.melds_in(near) if card in m]
+
+
+def _sharing_rank_or_suit(c: int, naturals: Sequence[int]) -> tuple[int, ...]:
+    """The natural cards that share card kind ``c``'s rank or suit (``c`` itself too): the
+    only ones a meld holding ``c`` can take.
+
+    >>> _sharing_rank_or_suit(0, [0, 1, 4, 5, 8])  # AC: the other aces, and the clubs
+    (0, 1, 4, 8)
+    """
+    r, s = c >> 2, c & 3
+    return tuple(x for x in naturals if x >> 2 == r or x & 3 == s)
 
 
 MOST_CARDS_ARRANGED = 16
