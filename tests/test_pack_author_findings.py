@@ -396,3 +396,15 @@ def test_a_book_kind_of_ranks_no_natural_card_can_meld_is_refused(text, expected
     can never be made, so it is refused like the kinds no meld can reach."""
     found = problems("meldkit: 1\n" + text)
     assert [f for f in found if f.startswith(expected)], found
+
+
+def test_ranks_on_a_sequence_book_of_a_table_pack_is_refused_as_in_canasta_packs():
+    """A pack author's Panguingue gave a run book ``ranks: [A, K]`` and a run of 4H–7H was
+    still that book: a table pack's sequence book is any run, so ``ranks`` was accepted and
+    never read (stop 41); the canasta kernel already refused it."""
+    (found,) = problems("meldkit: 1\nextends: rummy\nscoring: {items: [{item: winner_takes}, "
+                        "{item: books}]}\nbooks: {size: 3, kinds: [{name: rope, sequence: "
+                        "true, ranks: [A, K], value: 1}]}\n")
+    assert found == ("child.yaml:4:55: books.kinds[0].ranks: applies to books of a rank; a "
+                     "sequence book is a run, which has no single rank, so ranks is never "
+                     "read: remove it")

@@ -1357,6 +1357,10 @@ class _Checker:
                 if not any(k.type == "run" for k in spec.melds.kinds):
                     self.add(path, "true, but no meld kind is a run: no run could become "
                              "this book", related=(("melds", "kinds"),))
+                if kind.ranks is not None:
+                    self.add(("books", "kinds", i, "ranks"), "applies to books of a rank; a "
+                             "sequence book is a run, which has no single rank, so ranks is "
+                             "never read: remove it", related=(path,))
                 continue
             if seq is None:
                 self.add(path, "true, but the pack has no melds.sequences: no sequence could "
