@@ -262,7 +262,7 @@ def test_the_rules_sheet_says_each_defender_settles_with_the_knocker():
         "- Gin scores a bonus of 25, big gin 31 from each defender.",
         "- **Undercut:** a defender whose deadwood is lower than the knocker's scores the "
         "difference plus 25 from the knocker — whatever the knocker scores from the other "
-        "defenders.",
+        "defenders; gin is never undercut.",
         "- Between the knocker and a defender with equal deadwood, nothing is scored."]
     assert ("- Each player then scores 25 for every hand they won (the box or line bonus; a "
             "hand is won by the player it pays the most points, on balance, who need not be "
@@ -351,3 +351,29 @@ def test_random_and_greedy_games_end_keep_every_card_and_settle_to_zero(name, pl
                     assert (ending, tuple(net)) == (hr.ended_by, hr.net)
     assert {"knock", "wall"} <= endings <= {"knock", "gin", "big_gin", "undercut", "wall",
                                             "limit", "no_progress"}
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_rules_sheet_of_a_gin_only_knock_says_no_knock_is_undercut(players):
+    """Straight gin (``knock.max_deadwood: 0``): every knock is gin, and gin is never
+    undercut, but the sheet described an undercut a pack author's scenario never met (stop
+    41); a knock at a count says that gin is never undercut."""
+    from meldkit.rulesheet import rules_sheet
+
+    counts = "" if players == 2 else "players: {min: 3, max: 3}\n"
+    straight = meldkit.load_pack_text("extends: gin_rummy\nknock: {max_deadwood: 0}\n"
+                                      + counts, filename="straight.yaml")
+    sheet = rules_sheet(straight)
+    assert "- Only gin may knock, so no knock is ever undercut." in sheet
+    assert "**Undercut:**" not in sheet
+    assert "gin is never undercut" in rules_sheet(meldkit.load_pack("gin_rummy"))
+
+
+def test_the_undercut_keys_written_beside_a_gin_only_knock_are_refused():
+    with pytest.raises(RulePackError) as e:
+        meldkit.load_pack_text("extends: gin_rummy\nknock: {max_deadwood: 0, undercut_bonus: "
+                               "50, tie_is_undercut: true}\n", filename="straight.yaml")
+    assert [f"{p.file}:{p.line}:{p.col}: {p.path}" for p in e.value.problems] == [
+        "straight.yaml:2:26: knock.undercut_bonus", "straight.yaml:2:46: knock.tie_is_undercut"]
+    assert "gin is never undercut, so it is never read: remove it" in str(e.value)
+    meldkit.load_pack_text("extends: gin_rummy\nknock: {max_deadwood: 0}\n")  # (inherited)

@@ -1804,6 +1804,16 @@ class _Checker:
                              "hands whatever the totals, not at a target: remove it (a "
                              "target inherited from a parent pack is not used)",
                              related=(("game", "hands"),))
+        kn, gin_at = spec.knock, locs.get(("knock", "max_deadwood"))
+        if kn.max_deadwood == 0 and not kn.from_upcard and gin_at is not None:
+            # Only gin knocks, and gin is never undercut: the undercut keys written beside
+            # it (or below it) are refused; a parent's, for its own game, are not used.
+            for key in ("undercut_bonus", "tie_is_undercut"):
+                at = locs.get(("knock", key))
+                if at is not None and order.get(at.file, 0) <= order.get(gin_at.file, 0):
+                    self.add(("knock", key), "only gin may knock (knock.max_deadwood: 0), "
+                             "and gin is never undercut, so it is never read: remove it",
+                             related=(("knock", "max_deadwood"),))
         if game.eliminate_above is not None:
             if game.winner != "lowest":
                 self.add(("game", "eliminate_above"), "elimination is for games the lowest "

@@ -849,14 +849,23 @@ def _knock_scoring(spec) -> list[str]:
     out.append(f"- Gin scores a bonus of {kn.gin_bonus}"
                + (f", big gin {kn.big_gin_bonus}" if kn.big_gin_bonus is not None else "")
                + ".")
-    tie = "lower than or equal to" if kn.tie_is_undercut else "lower than"
-    out.append(f"- **Undercut:** if the defender's deadwood is {tie} the knocker's, the "
-               f"defender scores the difference plus {kn.undercut_bonus}.")
-    if not kn.tie_is_undercut:
-        out.append("- Equal deadwood scores nothing.")
+    if _gin_only(kn):
+        out.append("- Only gin may knock, so no knock is ever undercut.")
+    else:
+        tie = "lower than or equal to" if kn.tie_is_undercut else "lower than"
+        out.append(f"- **Undercut:** if the defender's deadwood is {tie} the knocker's, the "
+                   f"defender scores the difference plus {kn.undercut_bonus}; gin is never "
+                   "undercut.")
+        if not kn.tie_is_undercut:
+            out.append("- Equal deadwood scores nothing.")
     if kn.spade_upcard_doubles:
         out.append("- A hand whose first upcard is a spade scores double.")
     return out
+
+
+def _gin_only(kn) -> bool:
+    """Whether only gin may ever knock (``knock.max_deadwood: 0``, not the upcard's)."""
+    return kn.max_deadwood == 0 and not kn.from_upcard
 
 
 def _knocker_settles(kn) -> list[str]:
@@ -869,8 +878,10 @@ def _knocker_settles(kn) -> list[str]:
            f"- Gin scores a bonus of {kn.gin_bonus}{big} from each defender.",
            f"- **Undercut:** a defender whose deadwood is {tie} the knocker's scores the "
            f"difference plus {kn.undercut_bonus} from the knocker — whatever the knocker "
-           "scores from the other defenders."]
-    if not kn.tie_is_undercut:
+           "scores from the other defenders; gin is never undercut."]
+    if _gin_only(kn):
+        out[-1] = "- Only gin may knock, so no knock is ever undercut."
+    elif not kn.tie_is_undercut:
         out.append("- Between the knocker and a defender with equal deadwood, nothing is "
                    "scored.")
     return out
