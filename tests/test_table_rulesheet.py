@@ -297,3 +297,16 @@ def test_the_card_values_say_what_the_pack_counts_with_them(tmp_path):
     assert caption(opening) == "Card values (for the opening minimum and cards left in hand):"
     assert caption("pony_tail") == (
         "Card values (for melds, the initial meld and cards left in hand):")
+
+
+def test_the_rules_sheet_names_a_table_book_kinds_ranks_and_counts_its_points():
+    """A pack author's Panguingue read '**valle** (1 points): a set.' for a book of 3s, 5s
+    and 7s (stop 41): the engine filters by the kind's ranks, and now the sheet says so."""
+    from meldkit.rulesheet import rules_sheet
+
+    p = meldkit.load_pack_text("extends: rummy\nscoring: {items: [{item: winner_takes}, "
+                               "{item: books}]}\nbooks: {size: 3, kinds: [{name: valle, "
+                               "ranks: ['3', '5', '7'], value: 1}, {name: other, value: 2}]}\n")
+    lines = rules_sheet(p).splitlines()
+    assert "- **valle** (1 point): a set of 3s, 5s or 7s." in lines
+    assert "- **other** (2 points): a set." in lines

@@ -36,8 +36,8 @@ def _count(n: int, name: str) -> str:
     return f"{word} {name}{'es' if name.endswith(('s', 'x', 'ch', 'sh')) else 's'}"
 
 
-def _and(parts: list[str]) -> str:
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+def _and(parts: list[str], word: str = "and") -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + f" {word} " + parts[-1]
 
 
 def contract_words(melds) -> str:
@@ -599,6 +599,8 @@ def _books(spec) -> list[str]:
            + grows]
     for k in b.kinds:
         shape = ("a run" if k.sequence else "a set" if not k.wild_only else "wild cards only")
+        if k.ranks and not k.sequence and not k.wild_only:
+            shape += " of " + _and([f"{r}s" for r in k.ranks], "or")
         wilds = ("no wild card" if k.max_wilds == 0 else
                  f"at most {k.max_wilds} wild card{'s' if k.max_wilds != 1 else ''}"
                  if k.max_wilds is not None else "")
@@ -606,7 +608,7 @@ def _books(spec) -> list[str]:
             wilds = (wilds + ", " if wilds else "") + f"at least {k.min_wilds} wild"
         also = f"; it counts as a {k.counts_as} book for going out" if k.counts_as else ""
         adds = BOOK_ADDS_WORDS.get(k.adds or "any", "")
-        out.append(f"- **{k.name}** ({k.value} points): {shape}"
+        out.append(f"- **{k.name}** ({_n(k.value, 'point')}): {shape}"
                    + (f" with {wilds}" if wilds else "") + f"{also}" + (
                        f"; once a book, it {adds}" if adds else "") + ".")
     if b.kinds:
