@@ -1073,14 +1073,22 @@ class _Run:
                 ok = False
         return ok
 
+    def whose_turn(self) -> str:
+        """Whose turn it is, in a failure's words: a seat, or that nobody is to play (the
+        game is over)."""
+        seat = self.state.current_player
+        if seat is None or getattr(self.state, "is_over", False):
+            return "the game is over: nobody is to play"
+        return f"it is seat {_show(seat)}'s turn"
+
     def step(self, step: _Step) -> bool:
         """Play one step; False to stop the scenario (the state is no longer the one the
         script describes)."""
         state = self.state
         label = f"step {step.number}"
         if step.by is not None and not step.moves and state.current_player != step.by:
-            self.fail(step.at, label, f"expected seat {step.by} to play, but it is "
-                                              f"seat {_show(state.current_player)}'s turn")
+            self.fail(step.at, label, f"expected seat {step.by} to play, but "
+                                      f"{self.whose_turn()}")
             return False
         if len(step.moves) == 1:
             label += f" ({step.moves[0][0]})"
@@ -1088,8 +1096,8 @@ class _Run:
             label += f" ({step.moves[0][0]} … {step.moves[-1][0]})"
         for move, at in step.moves:
             if step.by is not None and state.current_player != step.by:
-                self.fail(at, label, f"expected seat {step.by} to play, but it is seat "
-                                     f"{state.current_player}'s turn")
+                self.fail(at, label, f"expected seat {step.by} to play, but "
+                                     f"{self.whose_turn()}")
                 return False
             reason = self.refusal(move)
             if isinstance(reason, str):  # could not be read at all
