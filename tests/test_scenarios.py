@@ -432,9 +432,9 @@ def test_a_move_expected_after_the_game_is_over_says_the_game_is_over(tmp_path):
     pack = tmp_path / "one_hand.yaml"
     pack.write_text("extends: rummy\nname: one_hand\ngame: {hands: 1}\n", encoding="utf-8")
     text = ("players: 2\nscenarios:\n  - name: over\n"
-            "    deal: {hands: {0: [5H, 6H, 7H, 8H, 9H, 10H, JH, QS, QD, QC]}}\n"
-            "    steps:\n      - moves: [draw, meld 5H 6H 7H 8H 9H 10H JH, meld QS QD QC]\n"
-            "        by: 0\n      - {move: draw, by: 1}\n")
+            "    deal: {hands: {0: [5H, 6H, 7H, 8H, 9H, 10H, JH, QS, QD, QC]}, stock: [2C]}\n"
+            "    steps:\n      - moves: [draw, meld 5H 6H 7H 8H 9H 10H JH, meld QS QD QC,"
+            " discard 2C]\n        by: 0\n      - {move: draw, by: 1}\n")
     assert failures(str(pack), text) == [
         "s.yaml:8:16: over, step 2 (draw): expected seat 1 to play, but the game is over: "
         "nobody is to play"]
