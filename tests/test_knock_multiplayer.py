@@ -230,6 +230,10 @@ def test_a_knock_settled_by_the_lowest_count_in_a_stacked_hand():
     assert g.scores == [0, 0, 47]
     # seat 1 keeps its 4S: seat 2's 5S no longer fits, and the knocker is lowest
     g = knocked(pack, knocker=KNOCKER.replace("2D", "6H"))
+    why = refusal(g, "meld 9C 9D 9H")  # (a pack author met meld/not-now here)
+    assert (why.code, why.sentence) == ("meld/lay-offs-first", "a defender lays off onto the "
+                                        "knocker's melds first: say done, then lay your own "
+                                        "melds")
     g.apply("done")
     assert refusal(g, "add 4S to m1").code == "add/done-laying-off"
     for move in ("meld 9C 9D 9H", "done"):

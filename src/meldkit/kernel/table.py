@@ -1222,6 +1222,9 @@ class TableModel:
                                          "and after that meld none could be")
             if phase == KNOCK:
                 return ("knock/meld", "that meld leaves more deadwood than the knock allows")
+            if phase == LAYOFF and self.layoff_stage == 1:
+                return "meld/lay-offs-first", ("a defender lays off onto the knocker's melds "
+                                               "first: say done, then lay your own melds")
             return "meld/not-now", "that meld cannot be laid now"
         if t == "add":
             if self.rules.lay_off == "none" and phase in (PLAY, LAYOFF):
