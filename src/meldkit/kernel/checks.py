@@ -62,12 +62,14 @@ def check_plugin_hooks(engine: str, plugin: Any, add: Callable[..., None]) -> No
                 f"never be called" + (f" (it runs in {where})" if where else ""))
 
 
-def _deals(spec: Any) -> list:
-    """The spec of each deal of the pack's schedule, then the pack's own (one, without a
-    schedule): :func:`meldkit.kernel.rulesheet.deal_specs`."""
-    from .rulesheet import deal_specs
-
-    return deal_specs(spec)
+def _has_opening(spec: Any) -> bool:
+    """Whether some deal of the pack has an opening: a contract, a minimum or the whole
+    hand at once (``initial_meld``), the pack's own or a ``schedule`` item's."""
+    keys = ("melds", "minimums", "minimums_by_players", "by_hand", "all_at_once")
+    im = spec.initial_meld
+    return any(getattr(im, k) for k in keys) or any(
+        isinstance(item, dict) and isinstance(item.get("initial_meld"), dict)
+        and any(item["initial_meld"].get(k) for k in keys) for item in spec.schedule)
 
 
 def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
@@ -85,9 +87,8 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
             add(("scoring", "style"), f"{spec.scoring.style} needs melds.kinds (sets and "
                 "runs); a canasta pack scores with style canasta", related=(("melds",),))
         return
-    if not spec.pile.buy_after_opening and spec.pile.buy_limit and not one_deal and not any(
-            im.melds or im.minimums or im.minimums_by_players or im.by_hand or im.all_at_once
-            for im in (d.initial_meld for d in _deals(spec))):
+    if not spec.pile.buy_after_opening and spec.pile.buy_limit and not one_deal and \
+            not _has_opening(spec):
         add(("pile", "buy_after_opening"), "false, but the pack has no initial meld "
             "(initial_meld.melds or minimums), so every player counts as opened from the "
             "deal and nobody could ever buy: remove it, or give the pack an opening",
