@@ -407,6 +407,9 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
                               "test_the_lowest_count_collects_the_difference_from_everyone"),
                              ("test_knock_multiplayer",
                               "test_a_knock_settled_by_the_lowest_count_in_a_stacked_hand")]},
+    "knock.before_draw": {TABLE: [("test_knock_before_draw", "test_a_player_knocks_before_"
+                                                          "drawing_and_the_lowest_count_"
+                                                          "collects_from_everyone")]},
     "knock.lay_off_on_gin": {TABLE: [(GR, "test_GR_8_gin_the_defender_may_not_lay_off")]},
     "knock.pile_take_limit": {
         TABLE: [(GR, "test_GR_15_openspiel_void_on_the_50th_take_of_the_discard")]},

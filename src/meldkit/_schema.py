@@ -705,6 +705,14 @@ class KnockSpec:
         "lowest: the first in turn after the knocker wins). With two players they are the "
         "same, and `lowest` is refused.",
     )
+    before_draw: bool = _f(
+        False,
+        "A player may also knock at the start of their turn, before drawing (Tonk's drop, "
+        "Chinchón's close), when the hand they hold, with no discard, has deadwood at most "
+        "the knock value: they lay their melds from that hand and the knock settles as any "
+        "other (a hand melded whole is gin, never big gin). The knock after drawing, with a "
+        "discard, stays allowed.",
+    )
     lay_off_on_gin: bool = _f(
         False,
         "The defender may lay off onto a gin hand's melds. Refused where the defender "
@@ -1192,6 +1200,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "knock.undercut_bonus": _k(TABLE, needs="scoring.style: knock"),
     "knock.tie_is_undercut": _k(TABLE, needs="scoring.style: knock"),
     "knock.settle": _k(TABLE, needs="scoring.style: knock"),
+    "knock.before_draw": _k(TABLE, needs="scoring.style: knock"),
     "knock.lay_off_on_gin": _k(TABLE, needs="scoring.style: knock"),
     "knock.pile_take_limit": _T,
     "knock.returned_card_limit": _T,
@@ -1263,7 +1272,8 @@ KEY_NEEDS: dict[str, tuple[str, str]] = {
         ("spade_upcard_doubles", "no knock's score is doubled"),
         ("gin_bonus", "nobody goes gin"), ("big_gin_bonus", "nobody goes big gin"),
         ("undercut_bonus", "nobody is undercut"), ("tie_is_undercut", "nobody is undercut"),
-        ("settle", "no knock is settled"), ("lay_off_on_gin", "nobody lays off on a knock"))},
+        ("settle", "no knock is settled"),
+        ("before_draw", "nobody knocks before drawing"), ("lay_off_on_gin", "nobody lays off on a knock"))},
 }
 """Needs the loader enforces: key → (the key it needs set, the sentence of the refusal).
 Each is a key that is honoured only when another is set to something but its default."""

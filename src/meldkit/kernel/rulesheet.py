@@ -687,6 +687,11 @@ def _ending(spec) -> list[str]:
                f"meld (their *deadwood*) total at most {value} after the discard.")
     out.append("- The knocker discards, then lays down their melds; cards left unmelded are "
                "their deadwood.")
+    if kn.before_draw:
+        out.append(f"- A player may also knock at the start of their turn, before drawing, "
+                   f"when the cards they hold leave at most {value} in deadwood without a "
+                   f"discard; that knocker lays down their melds without discarding (a hand "
+                   f"melded whole is gin).")
     who = ("Each defender (every other player, one after another from the knocker's left)"
            if _defenders(spec) else "The defender")
     if not _lays_off(spec):

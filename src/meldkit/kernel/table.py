@@ -133,6 +133,9 @@ class TableRules:
         self.wall_knock = spec.stock.wall_knock_with_upcard
         self.turn_limit = spec.game.hand_turn_limit
         self.openspiel_knock = kn.test == "openspiel"
+        self.knock_before_draw = kn.before_draw and kn.max_deadwood is not None
+        """Whether a player may knock at the start of their turn, before drawing, on the
+        hand they hold (``knock.before_draw``), as well as after drawing."""
         self.take_limit = kn.pile_take_limit
         self.returned_limit = kn.returned_card_limit
         names = {k.name: i for i, k in enumerate(self.kinds)}
@@ -1154,10 +1157,17 @@ class TableModel:
             a = self._phys_action(a)
         t = a.type
         phase = self.phase
-        if t not in PHASE_ACTIONS[phase]:
+        if t not in PHASE_ACTIONS[phase] or (
+                t == "knock" and phase == DRAW and not self.rules.knock_before_draw):
             allowed = sorted({x.type for x in self._cached_legal()})
             return ("turn/wrong-phase",
                     f"'{t}' is not possible now (phase {phase}; possible: {', '.join(allowed)})")
+        if t == "knock" and phase == DRAW:
+            kinds = self._kinds(self.hands[self.current])
+            return "knock/before-draw-deadwood", (
+                f"you may knock before drawing only when the cards you hold leave at most "
+                f"{self.knock_value} deadwood with no discard; yours leave "
+                f"{self.rules.melds.min_deadwood(kinds)}: draw, or take the discard")
         if phase == TURNED and t == "pass":
             return "turned/must-use", ("you can use the turned "
                                        f"{card_code(self.kind_of[self.turned])}"
@@ -1317,12 +1327,14 @@ class TableModel:
             out.append(_DROP)
         pile = self.pile
         rules = self.rules
+        knock = rules.knock_before_draw and self._may_knock_before_draw()
         if pile and (rules.take_before or self.opened[self.current]):
             search = _OpeningSearch()  # (one budget for this move's take checks)
             if self._may_take_top(search):
                 out.append(_TAKE)
             if rules.forced_discard and self._forced_take():  # turn.forced: [discard]
-                return [_TAKE, _DROP] if rules.drop else [_TAKE]
+                forced = [_TAKE, _DROP] if rules.drop else [_TAKE]
+                return forced + [_KNOCK] if knock else forced
             if self.rules.take == "deep":
                 seen = {self.kind_of[pile[-1]]}
                 for i in range(len(pile) - 2, -1, -1):
@@ -1331,7 +1343,16 @@ class TableModel:
                         seen.add(kind)
                         if self._deep_usable(i, search):
                             out.append(_action("take", (kind,)))
+        if knock:
+            out.append(_KNOCK)
         return out
+
+    def _may_knock_before_draw(self) -> bool:
+        """Whether the player to move may knock before drawing (``knock.before_draw``): the
+        hand they hold, with no discard, leaves at most the knock value in deadwood."""
+        kv = self.knock_value
+        return kv is not None and self.rules.melds.deadwood_within(
+            self._kinds(self.hands[self.current]), kv, discard=False)
 
     def _may_take_top(self, search: _OpeningSearch | None = None) -> bool:
         """Whether the player to move may take the pile's top card as far as
@@ -1391,6 +1412,12 @@ class TableModel:
     def _do_draw(self, a: Action) -> None:
         if a.type == "drop":
             self._drop(self.current)
+            return
+        if a.type == "knock":  # before drawing (knock.before_draw): nothing to discard
+            self.knocker = self.current
+            self.knock_discarded = True
+            self.taken = self.discarder = None
+            self.phase = KNOCK
             return
         if a.type == "draw":
             if self.rules.buy_limit and self._buyers():  # the others may buy it first
@@ -3329,7 +3356,7 @@ PHASES: dict[str, tuple[str, str]] = {
 
 PHASE_ACTIONS: dict[str, frozenset[str]] = {
     FIRST_UPCARD: frozenset({"take", "pass", "draw"}),
-    DRAW: frozenset({"draw", "take", "drop"}),
+    DRAW: frozenset({"draw", "take", "drop", "knock"}),
     PLAY: frozenset({"meld", "add", "discard", "withdraw", "trade", "pass"}),
     DISCARD: frozenset({"discard", "knock"}),
     KNOCK: frozenset({"discard", "meld", "done"}),
