@@ -60,7 +60,10 @@ def test_a_player_knocks_before_drawing_and_the_lowest_count_collects_from_every
     assert (g.phase, g.current_player) == ("knock", 1)
     assert g.zone_cards() == zones
     assert legal(g) == ["meld 7C 7D 7H", "meld AS 2S 3S", "meld KC KD KH"]
-    assert refusal(g, "discard 2D").code == "knock/discard"
+    why = refusal(g, "discard 2D")
+    assert (why.code, why.sentence) == ("knock/discard", "a knocker discards one card, and "
+                                        "one who knocked before drawing none: lay your "
+                                        "melds, then say done")
     play(g, ["meld AS 2S 3S", "meld 7C 7D 7H", "meld KC KD KH", "done"])
     # the defenders from the knocker's left: seat 2, then seat 0
     assert (g.phase, g.current_player, legal(g)) == ("layoff", 2, ["done"])
@@ -114,6 +117,7 @@ def test_the_knock_after_drawing_with_a_discard_still_works():
     g = at_seat_1s_turn(seat_1=KNOCKER.replace("2D", "9S"))  # 9 before the draw
     play(g, ["draw", "knock", "discard 10C"])
     assert g.phase == "knock"
+    assert refusal(g, "discard 9S").sentence.startswith("a knocker discards one card")
 
 
 def test_the_rules_sheet_says_a_player_may_knock_before_drawing():

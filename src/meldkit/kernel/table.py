@@ -1291,6 +1291,9 @@ class TableModel:
             toward = "the contract" if self.rules.contract else "your opening"
             return "contract/pending", (f"your melds toward {toward} are pending: lay the "
                                         "rest of it, or withdraw them, before you discard")
+        if t == "discard" and phase == KNOCK and self.knock_discarded:
+            return "knock/discard", ("a knocker discards one card, and one who knocked "
+                                     "before drawing none: lay your melds, then say done")
         if t == "discard" and phase == KNOCK:
             return "knock/discard", "that discard leaves more deadwood than the knock allows"
         if t == "discard" and self.taken is not None and a.cards[0] == self.taken:
