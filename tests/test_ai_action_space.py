@@ -186,3 +186,26 @@ def test_the_table_universe_lists_the_melds_of_every_copy_from_the_copies_one_me
             capped += 1
             assert mr.melds_in(fewer) == mr.melds_in(kinds), (g.pack.name, g.n_players)
     assert capped >= 3  # the cap was proved where it drops cards
+
+
+@pytest.mark.parametrize("opening", ["minimums: [{minimum: 30}]", "all_at_once: true",
+                                     "by_hand: [30, 50]"])
+def test_an_opening_of_points_has_its_withdraw_in_the_action_space(opening):
+    """fuzz_saves_moves (seed 3450, stop 41) found Scala 40's ``legal_ids()`` raising
+    KeyError at a legal ``withdraw``: the table universe listed ``withdraw`` only for a
+    contract (``initial_meld.melds``), not for an opening of points or of the whole hand."""
+    pack = meldkit.load_pack_text(f"extends: rummy\ninitial_meld: {{{opening}}}\n",
+                                  filename="opening.yaml")
+    g = meldkit.new_game(pack, players=2, seed=1)
+    withdraw = g.parse_action("withdraw")
+    (i,) = g.action_space.ids([withdraw])
+    assert g.action_space.size > i >= 0
+    rng = random.Random(3)
+    seen = 0
+    for _ in range(3000):
+        if g.is_over:
+            break
+        ids = g.legal_ids()  # every legal action has its id, withdraw included
+        seen += i in ids
+        g.apply(rng.choice(ids))
+    assert seen  # a pending opening was withdrawable, by its id

@@ -268,8 +268,9 @@ def table_universe(state, action) -> list[Action]:
     out = [action(v) for v in ("draw", "take", "pass", "knock", "done")]
     buying, contract = table_extras(state.pack)
     out += [action("buy")] if buying else []
-    out += [action("withdraw")] if contract else []
     specs = (state.pack.spec, *(d.spec for d in state.pack.deals))
+    opening = contract or any(_opens_by_points(s.initial_meld) for s in specs)
+    out += [action("withdraw")] if opening else []
     out += [action("drop")] if any(s.turn.drop for s in specs) else []
     out += [action("discard", (k,)) for k in distinct]
     if rules.take == "deep":
@@ -375,6 +376,13 @@ def _role_melds(rules, kinds: list[int]) -> set[tuple[int, ...]]:
 
 
 _TABLE_PHASES = ("first_upcard", "draw", "play", "discard", "knock", "layoff", "wall", "over")
+
+
+def _opens_by_points(im) -> bool:
+    """Whether an ``initial_meld`` section makes an opening of points or of the whole hand
+    (a minimum, by players or by hand, or ``all_at_once``), whose pending melds a player may
+    withdraw, as from a contract."""
+    return bool(im.minimums or im.minimums_by_players or im.by_hand or im.all_at_once)
 
 
 def table_extras(pack) -> tuple[bool, bool]:
