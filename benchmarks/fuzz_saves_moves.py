@@ -424,14 +424,22 @@ def odd_ids(rng: random.Random, g: GameState) -> list[Any]:
 
 def ids_campaign(all_saves: dict[str, list[str]], seconds: float, rng: random.Random,
                  tally: Tally, case_seconds: float) -> None:
-    pool = [t for ts in all_saves.values() for t in ts]
+    packs = {n: meldkit.load_pack(n) for n in all_saves}  # (a pack file is not bundled:
+    pool = [(n, t) for n, ts in all_saves.items() for t in ts]  # its saves need it passed)
     deadline = time.monotonic() + seconds
     for _ in _until(deadline):
-        text = rng.choice(pool)
+        name, text = rng.choice(pool)
 
-        def case(text=text) -> None:
-            g = GameState.from_json(text)
+        def case(text=text, name=name) -> None:
+            from meldkit.ai.action_space import ActionSpaceError
+
+            g = GameState.from_json(text, pack=packs[name])
             if g.is_over:
+                return
+            try:
+                g.action_space
+            except ActionSpaceError:  # refused, by name: too many meld actions for ids
+                tally.counts["packs with no integer action space (refused)"] += 1
                 return
             for move in odd_ids(rng, g):
                 before = g.to_json()
