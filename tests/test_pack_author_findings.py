@@ -408,3 +408,17 @@ def test_ranks_on_a_sequence_book_of_a_table_pack_is_refused_as_in_canasta_packs
     assert found == ("child.yaml:4:55: books.kinds[0].ranks: applies to books of a rank; a "
                      "sequence book is a run, which has no single rank, so ranks is never "
                      "read: remove it")
+
+
+def test_lay_off_before_false_is_refused_where_every_deal_opens_all_at_once():
+    """A pack author's Continental found ``lay_off_before: false`` beside ``all_at_once``
+    accepted though it changed nothing (stop 41): a player opens by laying the whole hand,
+    going out, so nobody unopened ever meets another player's meld; a schedule whose deals
+    do not all open at once still reads it."""
+    (found,) = problems("meldkit: 1\nextends: rummy\n"
+                        "initial_meld: {all_at_once: true, lay_off_before: false}\n")
+    assert found.startswith("child.yaml:3:35: initial_meld.lay_off_before: false, but every "
+                            "deal opens all at once")
+    meldkit.load_pack_text("meldkit: 1\nextends: rummy\ninitial_meld: {all_at_once: true, "
+                           "lay_off_before: false, minimums: [{minimum: 30}]}\nschedule:\n"
+                           "  - {initial_meld: {all_at_once: false}}\n")

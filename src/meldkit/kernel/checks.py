@@ -62,6 +62,14 @@ def check_plugin_hooks(engine: str, plugin: Any, add: Callable[..., None]) -> No
                 f"never be called" + (f" (it runs in {where})" if where else ""))
 
 
+def _always_at_once(spec: Any) -> bool:
+    """Whether every deal of the pack opens all at once (``initial_meld.all_at_once``: the
+    pack's own, with no ``schedule`` item setting it false)."""
+    return spec.initial_meld.all_at_once and not any(
+        isinstance(item, dict) and isinstance(item.get("initial_meld"), dict)
+        and item["initial_meld"].get("all_at_once") is False for item in spec.schedule)
+
+
 def _has_opening(spec: Any) -> bool:
     """Whether some deal of the pack has an opening: a contract, a minimum or the whole
     hand at once (``initial_meld``), the pack's own or a ``schedule`` item's."""
@@ -345,6 +353,12 @@ def _check_contract(spec: Any, names: list[str], add: Callable[..., None],
     for key, inert in (("lay_off_before", True), ("take_before", True)):
         if getattr(im, key) != inert and not opening:
             add(("initial_meld", key), f"{str(getattr(im, key)).lower()}, {idle}")
+    if not im.lay_off_before and opening and not one_deal and _always_at_once(spec):
+        add(("initial_meld", "lay_off_before"), "false, but every deal opens all at once "
+            "(initial_meld.all_at_once): a player opens by laying the whole hand, going out, "
+            "so no meld of another player is ever on the table while one has not opened, "
+            "and it would change nothing: remove it",
+            related=(("initial_meld", "all_at_once"),))
     if spec.pile.taken_melded == "until_opened" and not opening:
         add(("pile", "taken_melded"), f"until_opened, {idle}")
     elif (spec.pile.taken_melded == "until_opened" and not one_deal
