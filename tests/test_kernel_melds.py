@@ -808,3 +808,20 @@ def test_a_set_of_different_suits_holds_four_cards_at_most_wild_cards_included()
     assert rules.match([k("5C"), k("5D"), k("5H"), k("JK"), k("JK")]) is None
     hand = [k(c) for c in "5C 5D 5H 5S".split()] + [k("JK")] * 2
     assert max(map(len, rules.melds_in(hand))) == 4
+
+
+def test_the_four_card_cap_of_distinct_suits_is_a_sets_and_the_search_agrees_with_match():
+    """Hypothesis (stop 41) met a run kind built with ``distinct_suits``: ``match`` took
+    3S 4S 5S and two wild deuces as a run, but the least-deadwood search capped the kind at
+    four cards, as a set of different suits is, and left two deadwood. Packs cannot write
+    it (the loader refuses ``distinct_suits`` on a run); the engine now agrees with itself."""
+    from meldkit._cards import kind_of_code as k
+
+    rules = MeldRules([MeldKind("run", "run", min_size=3, max_wilds=2, distinct_suits=True)],
+                      wild_kinds=[4, 5, 6, 7, 52])
+    hand = [k(c) for c in "3S 4S 5S 2C 2D".split()]
+    assert rules.match(hand) is not None and rules.min_deadwood(hand) == 0
+    sets = MeldRules([MeldKind("set", "set", min_size=3, max_wilds=2, distinct_suits=True)],
+                     wild_kinds=[52])
+    five = [k(c) for c in "9C 9D 9H 9S".split()] + [52]
+    assert sets.match(five) is None  # a set of different suits is still four at most

@@ -630,7 +630,7 @@ class MeldRules(_ByDefinition):
         if w > kind.max_wilds:
             return None
         if not nat:
-            if not kind.all_wild or (kind.distinct_suits and n > 4):
+            if not kind.all_wild or (kind.distinct_suits and kind.type == "set" and n > 4):
                 return None
             if kind.type == "run" and (n > self._L or (n > 1 and not kind.wilds_adjacent)):
                 return None
@@ -1314,7 +1314,7 @@ class MeldRules(_ByDefinition):
         for kind in self.kinds if only is None else (self.kinds[only],):
             maxw = min(kind.max_wilds, nw)
             top = kind.max_size if kind.max_size is not None else 1 << 20
-            if kind.distinct_suits:  # a set of different suits: four cards at most
+            if kind.distinct_suits and kind.type == "set":  # of different suits: four at most
                 top = min(top, 4)
             if kind.type == "set":
                 ranks = (
