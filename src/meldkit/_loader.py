@@ -1116,9 +1116,7 @@ class _Checker:
                 self.add(("cards", "values", selector), f"expected -{MAX_CARD_VALUE} to "
                          f"{MAX_CARD_VALUE} points for a card, got {value}")
         in_deck = set(deck_card_kinds(self.spec.deck) if self._ranks_ok() else range(52))
-        deck = self.spec.deck
-        if (deck.jokers_per_deck > 0 if deck.jokers is None else deck.jokers > 0) or any(
-                n > 0 for n in (deck.jokers_by_players or {}).values()):
+        if self._deals_jokers():
             in_deck.add(JOKER_KIND)
         missing = in_deck - self._kinds(list(self.spec.cards.values))
         if not missing:
@@ -1486,6 +1484,13 @@ class _Checker:
                      f"{_quote(name)} is a book kind no meld could ever become ({why}), so no "
                      "side could ever go out", related=(("books", "kinds", i), *related))
 
+    def _deals_jokers(self) -> bool:
+        """Whether the deck holds jokers at some player count (``deck.jokers``, or
+        ``jokers_per_deck``, or ``jokers_by_players``)."""
+        deck = self.spec.deck
+        return (deck.jokers_per_deck > 0 if deck.jokers is None else deck.jokers > 0) or any(
+            n > 0 for n in (deck.jokers_by_players or {}).values())
+
     def _never_natural(self, kind: Any) -> tuple[str, tuple[KeyPath, ...]] | None:
         """Why no natural card of any of a book kind's ``ranks`` can ever be melded, and the
         keys that say so; None where one can (or the kind names no ranks)."""
@@ -1494,9 +1499,8 @@ class _Checker:
         spec = self.spec
         table = bool(spec.melds.kinds)
         dealt = {rank_of_kind(k) for k in deck_card_kinds(spec.deck)}
-        deck = spec.deck
-        jokers = (deck.jokers_per_deck > 0 if deck.jokers is None else deck.jokers > 0) or any(
-            n > 0 for n in (deck.jokers_by_players or {}).values())
+        jokers = self._deals_jokers()
+
         def rank_of(selector: Any) -> int | None:  # a rank's number; None: a card code
             text = str(selector).strip()
             if not is_rank(text) or not kinds_matching_ok(text):

@@ -73,9 +73,11 @@ def _always_at_once(spec: Any) -> bool:
 def _has_opening(spec: Any) -> bool:
     """Whether some deal of the pack has an opening: a contract, a minimum or the whole
     hand at once (``initial_meld``), the pack's own or a ``schedule`` item's."""
+    from .._rules import OpeningMinimum
+
     keys = ("melds", "minimums", "minimums_by_players", "by_hand", "all_at_once")
-    im = spec.initial_meld
-    return any(getattr(im, k) for k in keys) or any(
+    im = spec.initial_meld  # (the schedule's items are still raw mappings here)
+    return bool(im.melds or OpeningMinimum(im) or im.all_at_once) or any(
         isinstance(item, dict) and isinstance(item.get("initial_meld"), dict)
         and any(item["initial_meld"].get(k) for k in keys) for item in spec.schedule)
 

@@ -29,7 +29,7 @@ from .._actions import (
     seq_target,
 )
 from .._cards import N_RANKS, card_code, rank_of_kind
-from .._rules import WILD
+from .._rules import WILD, OpeningMinimum
 from ..ai.action_space import ActionSpaceError, sorted_actions
 from ..ai.observation import ObservationSpec, fill_scores, kinds_index, rel
 from .melds import TooManyMelds
@@ -269,7 +269,8 @@ def table_universe(state, action) -> list[Action]:
     buying, contract = table_extras(state.pack)
     out += [action("buy")] if buying else []
     specs = (state.pack.spec, *(d.spec for d in state.pack.deals))
-    opening = contract or any(_opens_by_points(s.initial_meld) for s in specs)
+    opening = contract or any(OpeningMinimum(s.initial_meld) or s.initial_meld.all_at_once
+                              for s in specs)  # (pending melds a player may withdraw)
     out += [action("withdraw")] if opening else []
     out += [action("drop")] if any(s.turn.drop for s in specs) else []
     out += [action("discard", (k,)) for k in distinct]
@@ -376,13 +377,6 @@ def _role_melds(rules, kinds: list[int]) -> set[tuple[int, ...]]:
 
 
 _TABLE_PHASES = ("first_upcard", "draw", "play", "discard", "knock", "layoff", "wall", "over")
-
-
-def _opens_by_points(im) -> bool:
-    """Whether an ``initial_meld`` section makes an opening of points or of the whole hand
-    (a minimum, by players or by hand, or ``all_at_once``), whose pending melds a player may
-    withdraw, as from a contract."""
-    return bool(im.minimums or im.minimums_by_players or im.by_hand or im.all_at_once)
 
 
 def table_extras(pack) -> tuple[bool, bool]:
