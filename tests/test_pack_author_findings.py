@@ -422,3 +422,26 @@ def test_lay_off_before_false_is_refused_where_every_deal_opens_all_at_once():
     meldkit.load_pack_text("meldkit: 1\nextends: rummy\ninitial_meld: {all_at_once: true, "
                            "lay_off_before: false, minimums: [{minimum: 30}]}\nschedule:\n"
                            "  - {initial_meld: {all_at_once: false}}\n")
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("extends: gin_rummy\nknock: {settle: best}\n",
+     "child.yaml:3:9: knock.settle: 'best' is not one of knocker, lowest"),
+    ("extends: gin_rummy\nknock: {before_draw: 1}\n",
+     "child.yaml:3:9: knock.before_draw: expected true or false, got 1"),
+    ("extends: rummy\ngoing_out: {by_discard: no}\n",
+     "child.yaml:3:13: going_out.by_discard: expected true or false, got 'no'"),
+    ("extends: contract_rummy\npile: {buy_after_opening: [x]}\n",
+     "child.yaml:3:8: pile.buy_after_opening: expected true or false, got a list"),
+    ("extends: rummy\ninitial_meld: {minimums: [{minimum: 30}], low_ace: true}\n",
+     "child.yaml:3:43: initial_meld.low_ace: expected an integer, got true"),
+    ("extends: rummy\nscoring: {items: [{item: winner_takes, count: some}]}\n",
+     "child.yaml:3:40: scoring.items[0].count: expected one of all, unmelded, "
+     "unmelded_with_contract, got 'some'"),
+])
+def test_this_stops_new_keys_in_a_bad_form_are_refused_at_their_line(text, expected):
+    """The keys stop 41 added (knock.settle, knock.before_draw, going_out.by_discard,
+    pile.buy_after_opening, initial_meld.low_ace, an item's count), each in a form a stranger's
+    pack might write: a located refusal, never a traceback."""
+    found = problems("meldkit: 1\n" + text.replace("\n", "\n", 1))
+    assert [f for f in found if f.startswith(expected.replace("child.yaml:3:", "child.yaml:3:"))], found
