@@ -7,10 +7,10 @@ The knock after drawing, with a discard, stays allowed."""
 from __future__ import annotations
 
 import pytest
+from knock_play import bot_games
 
 import meldkit
 from meldkit import RulePackError
-from meldkit.bots import GreedyBot, RandomBot
 from meldkit.testing import check_conformance, refusal, stacked_game
 
 TONKISH = ("extends: gin_rummy\nname: tonkish\nplayers: {min: 2, max: 4}\n"
@@ -163,22 +163,14 @@ def test_knocking_before_drawing_keeps_the_invariants_of_every_pack(players):
 def test_random_and_greedy_games_knock_before_drawing_end_and_keep_every_card(players):
     pack = meldkit.load_pack_text(SELF_PLAY)
     before_draw = games = 0
-    for seed in range(50):
-        for bots in ([RandomBot(seed * 10 + i) for i in range(players)],
-                     [GreedyBot(seed)] * players):
-            g = meldkit.new_game(pack, players=players, seed=seed)
-            cards = sorted(c for zone in g.zone_cards().values() for c in zone)
-            for _ in range(200_000):
-                if g.is_over:
-                    break
-                a = bots[g.current_player].choose(g)
-                knock = g.phase == "draw" and a.type == "knock"
-                g.apply(a)
-                if knock:  # a knock before drawing saves and loads as it is
-                    before_draw += 1
-                    assert g.phase == "knock" and saved(g).to_json() == g.to_json()
-            assert g.is_over
-            assert sorted(c for zone in g.zone_cards().values() for c in zone) == cards
-            assert all(sum(hr.net) == 0 for hr in g.hand_results)
-            games += 1
+
+    def knocks_before_drawing_save(g, action, phase, cards):
+        nonlocal before_draw
+        if phase == "draw" and action.type == "knock":  # saves and loads as it is
+            before_draw += 1
+            assert g.phase == "knock" and saved(g).to_json() == g.to_json()
+
+    for g in bot_games(pack, players, range(50), knocks_before_drawing_save):
+        assert all(sum(hr.net) == 0 for hr in g.hand_results)
+        games += 1
     assert games == 100 and before_draw > 0
