@@ -557,6 +557,15 @@ def test_deal_arithmetic_message_shows_the_sum(tmp_path: Path) -> None:
     assert "too few also for 4, 5 players" in message
 
 
+def test_deal_arithmetic_names_the_hand_dealt_at_the_count_it_reports(tmp_path: Path) -> None:
+    # rummy deals 10 at two players: the message for four (16 each) once said "10 hand"
+    path = write(tmp_path, "c.yaml", "extends: rummy\ndeal: {hand: 16}\n")
+    with pytest.raises(RulePackError) as e:
+        load_pack(path)
+    assert f"{path}:2:1: deal: 4 players × 16 hand + 1 upcard = 65 cards, but the deck " in (
+        str(e.value))
+
+
 def test_deal_arithmetic_checks_the_smallest_table_with_decks_per_player(tmp_path: Path) -> None:
     text = STANDALONE.replace("decks: 2", "decks_per_player: 1").replace(
         "hand: 11", "hand: 27\n  reserve: 27"

@@ -1316,9 +1316,6 @@ class _Checker:
     def deal_arithmetic(self) -> None:
         """Every player count from min to max can be dealt from the deck."""
         deal = self.spec.deal
-        each = f"{deal.hand} hand"
-        if deal.reserve:
-            each = f"({each} + {deal.reserve} reserve)"
         upcard = 1 if deal.upcard else 0
         turned = 1 if getattr(self.spec.cards, "turned_wild", "none") != "none" else 0
         failing = []
@@ -1327,9 +1324,8 @@ class _Checker:
             if deck is None:
                 return
             hand = deal.hand_by_players.get(count, deal.hand)
-            if hand != deal.hand:
-                each = (f"{hand} hand" if not deal.reserve
-                        else f"({hand} hand + {deal.reserve} reserve)")
+            each = (f"{hand} hand" if not deal.reserve
+                    else f"({hand} hand + {deal.reserve} reserve)")
             needed = count * (hand + deal.reserve) + upcard + turned
             if needed > deck[0]:
                 plus = (" + 1 upcard" if upcard else "") + (" + 1 card turned for the wild "
