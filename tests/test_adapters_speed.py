@@ -18,6 +18,7 @@ from pettingzoo.utils import wrappers
 import meldkit
 from meldkit.adapters.pettingzoo import env, raw_env
 from meldkit.ai.observation import fill_scores, kinds_index, observation_into, rel
+from meldkit.kernel.melds import shown_deadwood
 from meldkit.kernel.universe import _table_phases
 
 WILD_RUMMY = """meldkit: 1
@@ -100,7 +101,8 @@ def reference_table_observation(state, p: int) -> array:
     if state.knocker is not None:
         out[spec["knocker"].start + rel(p, state.knocker, n)] = 1
     out[spec["knock_value"].start] = -1 if state.knock_value is None else state.knock_value
-    out[spec["deadwood"].start] = state.rules.melds.min_deadwood(state._kinds(state.hands[p]))
+    least = shown_deadwood(state.rules.melds, state._kinds(state.hands[p]))
+    out[spec["deadwood"].start] = -1 if least is None else least
     out[spec["hand_number"].start] = state.hand_number
     for name in ("opened", "buys"):
         if name in spec:

@@ -300,12 +300,11 @@ def test_the_least_deadwood_of_a_hand_that_melds_whole_stops_searching():
     pack = meldkit.load_pack_text("extends: rummy_500\nturn:\n  draw: 33\n", filename="big.yaml")
     game = meldkit.new_game(pack, players=2, seed=10)
     game.apply("draw")
-    view = _bounded(3.0, lambda: game.view(game.current_player))
-    assert len(view["hand"]) == 40 and view["deadwood"] == 0
+    assert _least_of_hand(game, 3.0) == 0
 
 
 @pytest.mark.parametrize("seed,deadwood", [(8, 10), (29, 7)])
-def test_a_view_of_any_40_card_hand_takes_a_quarter_second(seed, deadwood):
+def test_the_least_deadwood_of_any_40_card_hand_takes_a_quarter_second(seed, deadwood):
     """fuzz_packs (stop 32), fixed in stop 37: a view of a 40-card rummy 500 hand with two
     jokers and no arrangement free of deadwood still took 1.4 s after stop 32's bisection
     (seed 8; seed 29 8.4 s).  The least deadwood is now searched under ever lower budgets
@@ -319,8 +318,17 @@ def test_a_view_of_any_40_card_hand_takes_a_quarter_second(seed, deadwood):
                                   f"title: timed cold {seed}\n", filename="big.yaml")
     game = meldkit.new_game(pack, players=2, seed=seed)
     game.apply("draw")
-    view = _bounded(0.25, lambda: game.view(game.current_player))
-    assert len(view["hand"]) == 40 and view["deadwood"] == deadwood
+    assert _least_of_hand(game, 0.25) == deadwood
+
+
+def _least_of_hand(game, seconds: float) -> int:
+    """The least deadwood of the 40-card hand of the player to move, searched within
+    ``seconds`` (what the greedy bot searches; since stop 42 the view shows ``null`` for a
+    hand of more than 16 cards, which it does not search)."""
+    p = game.current_player
+    kinds = game._kinds(game.hands[p])
+    assert len(kinds) == 40 and game.view(p)["deadwood"] is None
+    return _bounded(seconds, lambda: game.rules.melds.min_deadwood(kinds))
 
 
 @pytest.mark.parametrize("text,players", [

@@ -8,12 +8,14 @@ is exponential in the hand, so the loader refuses the count where a hand can gro
 from __future__ import annotations
 
 import json
+from array import array
 
 import pytest
 
 import meldkit
 from meldkit import GameState, RulePackError
 from meldkit._cards import kind_of_code as k
+from meldkit.ai.observation import seat_writer
 from meldkit.kernel.checks import most_cards_held
 from meldkit.kernel.melds import (
     CONTRACT_ARRANGING_WORK,
@@ -194,3 +196,41 @@ def test_a_save_whose_record_of_unmelded_cards_cannot_be_is_refused():
     plain = rummy("  items: [{item: winner_takes}]\n")
     with pytest.raises(meldkit.SaveError, match=r"final\.unmelded: only where the pack"):
         GameState.from_json(json.dumps(_save(plain, unmelded=[0, 36])), pack=plain)
+
+
+SIXTEEN = "2C 3C 4C 5C 2D 3D 4D 5D 2H 3H 4H 5H 2S 3S 4S KS".split()
+"""Sixteen cards of four runs and a king: 10 deadwood."""
+
+
+def test_the_view_and_the_observation_show_the_least_deadwood_up_to_the_bound_only():
+    assert len(SIXTEEN) == MOST_CARDS_ARRANGED
+    for decks in (1, 2):  # every card its own kind (the seat writer's incremental path), or not
+        pack = meldkit.load_pack_text(
+            f"extends: rummy\nname: big_rummy\ndeck: {{decks: {decks}}}\nplayers: {{max: 3}}\n"
+            "deal: {hand: 16, hand_by_players: null}\n", filename="big_rummy.yaml")
+        g = stacked_game(pack, 3, hands={0: SIXTEEN}, upcard="9D", stock=["KD"])
+        at = g.observation_spec()["deadwood"].start
+        buf = array("f", bytes(4 * g.observation_spec().size))
+        write = seat_writer(g, 0, buf)
+        write(g)
+        assert g.view(0)["deadwood"] == 10
+        assert g.observation(0)[at] == buf[at] == 10
+        g.apply("draw")  # a seventeenth card: not searched, in the view and the tensor alike
+        write(g)
+        assert len(g.view(0)["hand"]) == MOST_CARDS_ARRANGED + 1
+        assert g.view(0)["deadwood"] is None
+        assert g.observation(0)[at] == buf[at] == -1
+        g.apply("discard KD")
+        write(g)
+        assert g.view(0)["deadwood"] == 10 and g.observation(0)[at] == buf[at] == 10
+        assert buf == g.observation(0)
+
+
+def test_a_knocking_pack_whose_hands_outgrow_the_search_is_refused_at_its_deal():
+    text = "extends: gin_rummy\nname: big_gin\ndeal: {hand: %d}\nknock: {test: best_discard}\n"
+    meldkit.load_pack_text(text % (MOST_CARDS_ARRANGED - 1), filename="big_gin.yaml")
+    with pytest.raises(RulePackError) as e:
+        meldkit.load_pack_text(text % MOST_CARDS_ARRANGED, filename="big_gin.yaml")
+    assert ("big_gin.yaml:3:8: deal.hand: a hand may hold 17 cards here (16 dealt + 1 "
+            "drawn), but a knocking pack searches each hand for its least deadwood at every "
+            "knock, and searches hands of at most 16 cards: deal fewer") in str(e.value)

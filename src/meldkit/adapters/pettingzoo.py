@@ -120,9 +120,7 @@ def observation_bounds(state) -> tuple[np.ndarray, np.ndarray]:
             high[part] = most
         elif name in _SIZES or name == "melds":
             high[part] = deck
-        elif name == "deadwood":
-            high[part] = points
-        elif name == "knock_value":
+        elif name in ("deadwood", "knock_value"):  # -1: not searched; no knocking
             low[part] = -1
             high[part] = points
         else:  # scores, hand_number and any slice not named here: no bound known

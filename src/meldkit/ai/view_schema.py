@@ -29,6 +29,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..kernel.melds import MOST_CARDS_ARRANGED
+
 __all__ = ["CORE", "CORE_KEYS", "HOUSES_VIEW", "RUMMY_VIEW", "TABLE_VIEW",
            "shipped_view_schema_path", "view_schema", "view_schema_document",
            "view_schema_text"]
@@ -121,7 +123,9 @@ def _core(card: dict[str, Any], phases: list[str] | None = None) -> dict[str, di
             _obj({"value": {**_INT_OR_NULL, "description": "most deadwood to knock with"},
                   "knocker": {**_SEAT_OR_NULL, "description": "the seat that knocked"}})]},
         "deadwood": {**_INT_OR_NULL,
-                     "description": "the player's least deadwood (null: no deadwood)"},
+                     "description": "the player's least deadwood (null: no deadwood, or a hand of "
+                                    f"more than {MOST_CARDS_ARRANGED} cards, which is not "
+                                    "searched)"},
         "legal_actions": {"anyOf": [{"type": "array", "items": {"type": "string"}},
                                     {"type": "null"}],
                           "description": "the legal actions' notation in the mover's own "

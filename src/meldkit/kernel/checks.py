@@ -197,6 +197,8 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
             "player's deadwood is settled on its own against the knocker's (or the lowest "
             "count's, knock.settle), so partners would pay each other: a knocking pack is "
             "played without partners (write never)", related=(("scoring", "style"),))
+    if style == "knock":
+        _check_knock_hand(spec, add)
     if style == "knock" and knock.settle == "lowest" and max(
             spec.players.counts or player_counts, default=0) <= 2:
         add(("knock", "settle"), "lowest, but this pack is played by two players, where the "
@@ -877,6 +879,19 @@ def most_cards_held(spec: Any) -> tuple[int, str] | tuple[None, tuple[str, ...]]
             best, how = most, said + (f", at {n} players" if n in deal.hand_by_players
                                       else "")
     return best, how
+
+
+def _check_knock_hand(spec: Any, add: Callable[..., None]) -> None:
+    """A knocking pack's hands: small enough to search for their least deadwood, which
+    every knock, every knock offered and every hand's end settles on."""
+    from .melds import MOST_CARDS_ARRANGED
+
+    most, how = most_cards_held(spec)
+    if most is not None and most > MOST_CARDS_ARRANGED:
+        add(("deal", "hand"), f"a hand may hold {most} cards here ({how}), but a knocking "
+            "pack searches each hand for its least deadwood at every knock, and searches "
+            f"hands of at most {MOST_CARDS_ARRANGED} cards: deal fewer",
+            related=(("knock", "max_deadwood"),))
 
 
 def _check_count(spec: Any, at: tuple, count: str, add: Callable[..., None]) -> None:

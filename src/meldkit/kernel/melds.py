@@ -2529,6 +2529,25 @@ contract rummy's melds takes about 1 s at 60 cards and 6 s at 80.  The loader re
 count where a hand can grow past it, so a hand past it comes only from a plugin's hooks
 (or an edited save): it counts every card."""
 
+def shown_deadwood(rules: MeldRules | RankOrder, hand: Sequence[int]) -> int | None:
+    """The least deadwood of ``hand`` as a player is shown it (``view()["deadwood"]``, the
+    observation's ``deadwood``), or None for a hand of more than
+    :data:`MOST_CARDS_ARRANGED` cards, which is not searched: a server computes views for
+    every seat at every move, and a pack whose hands grow large (a whole pile taken, many
+    decks) must not make one cost seconds.  A knocking pack's hands never grow past it (the
+    loader refuses one whose could), so its players always see the figure.
+
+    >>> from meldkit._cards import kind_of_code as k
+    >>> gin = MeldRules([MeldKind("set", "set"), MeldKind("run", "run")])
+    >>> shown_deadwood(gin, [k(c) for c in "5S 5H 5D 9C KD".split()])
+    19
+    >>> shown_deadwood(gin, [k(c) for c in "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AH "
+    ...                                    "2H 3H 4H".split()]) is None
+    True
+    """
+    return None if len(hand) > MOST_CARDS_ARRANGED else rules.min_deadwood(hand)
+
+
 CONTRACT_ARRANGING_WORK = 1_500
 """The most choices (a meld, every wild mix that can matter, or a card left dead) one
 search for the best arrangement that holds a contract may weigh

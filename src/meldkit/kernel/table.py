@@ -54,7 +54,7 @@ from .._stacking import KindsLeft, check_named, renewed_stock
 from ..notation import KIND_ORDER, MELD_ORDER, Dialect, Span, table_dialect
 from ..records import HandResult
 from .melds import (Match, MeldKind, TooManyMelds, hand_bits, meld_rules, melds_holding,
-                    unmelded_value)
+                    shown_deadwood, unmelded_value)
 from .scoring import (COUNTED, KnockTerms, TableFinal, TableScore, compile_items, score,
                       table_items, table_listed)
 from .sheets import Ledger, sheet_rules, sheet_summary
@@ -2714,7 +2714,7 @@ class TableModel:
                      "cards": pile},  # face up, bottom first
             "knock": (None if self.rules.knock is None
                       else {"value": self.knock_value, "knocker": self.knocker}),
-            "deadwood": self.rules.melds.min_deadwood(self._kinds(self.hands[player])),
+            "deadwood": shown_deadwood(self.rules.melds, self._kinds(self.hands[player])),
             "legal_actions": ([str(a) for a in self.legal_actions()]
                               if self.current_player == player else None),
             "hand_sizes": sizes[:],

@@ -32,7 +32,7 @@ from .._cards import N_RANKS, card_code, rank_of_kind
 from .._rules import WILD, OpeningMinimum
 from ..ai.action_space import ActionSpaceError, sorted_actions
 from ..ai.observation import ObservationSpec, fill_scores, kinds_index, rel
-from .melds import TooManyMelds
+from .melds import MOST_CARDS_ARRANGED, TooManyMelds, shown_deadwood
 
 MAX_MELD_ACTIONS = 60_000
 """Most meld actions (in the canasta kernel, melds and lay-offs) an integer action space
@@ -415,7 +415,8 @@ def table_spec(state) -> ObservationSpec:
     s.add("to_move", n, "the seat to act, one-hot (relative seat)")
     s.add("knocker", n, "the seat that knocked, one-hot (relative seat; zeros: none)")
     s.add("knock_value", 1, "the most deadwood a knock allows this hand (-1: no knocking)")
-    s.add("deadwood", 1, "own least deadwood")
+    s.add("deadwood", 1, "own least deadwood (-1: a hand of more than "
+          f"{MOST_CARDS_ARRANGED} cards, not searched)")
     s.add("hand_number", 1, "the hand being played (1, 2 …)")
     buying, contract = table_extras(state.pack)
     if contract:
@@ -546,7 +547,8 @@ def table_fill(state, p: int, spec: ObservationSpec, out: array) -> None:
             base = in_meld[(m.owner - p) % n]
             for c in m.cards:
                 out[base[c]] = 1
-        deadwood = state.rules.melds.mask_deadwood(sum(map(_BIT.__getitem__, hand)))
+        deadwood = (-1 if len(hand) > MOST_CARDS_ARRANGED else
+                    state.rules.melds.mask_deadwood(sum(map(_BIT.__getitem__, hand))))
     else:
         for c in hand:
             out[in_hand[c]] += 1
@@ -557,7 +559,8 @@ def table_fill(state, p: int, spec: ObservationSpec, out: array) -> None:
             for c in m.cards:
                 out[base[c]] += 1
         kind_of = state.kind_of
-        deadwood = state.rules.melds.min_deadwood(list(map(kind_of.__getitem__, hand)))
+        deadwood = shown_deadwood(state.rules.melds, list(map(kind_of.__getitem__, hand)))
+        deadwood = -1 if deadwood is None else deadwood
     if pile:
         out[as_top[pile[-1]]] = 1
     _write_tail(state, p, memoryview(out).cast("B"), at, deadwood)
@@ -692,12 +695,17 @@ def table_seat_writer(state, p: int, spec: ObservationSpec, out: array):
                     _write_bits(mv, meld_at, m ^ meld_m, m)
                     meld_m = m
             rules = s.rules.melds
-            if rules is not dw_rules:
-                dw_rules, dwk = rules, rules.mask_deadwood_from(None, hand_m)
-            elif changed:
-                dwk = rules.mask_deadwood_from(dwk, hand_m)
+            if len(hand) > MOST_CARDS_ARRANGED:  # not searched (as shown_deadwood)
+                dw_rules = dwk = None
+                least = -1
+            else:
+                if rules is not dw_rules:
+                    dw_rules, dwk = rules, rules.mask_deadwood_from(None, hand_m)
+                elif changed:
+                    dwk = rules.mask_deadwood_from(dwk, hand_m)
+                least = dwk[2]
             if not two:
-                _write_tail(s, p, view, at, dwk[2])
+                _write_tail(s, p, view, at, least)
                 return
             # the tail (two seats, two teams): each value written when it changes
             hands = s.hands
@@ -723,7 +731,7 @@ def table_seat_writer(state, p: int, spec: ObservationSpec, out: array):
                 mover = v
                 mv[move_at] = v == 0
                 mv[move_at + 1] = v == 1
-            v = dwk[2]
+            v = least
             if v != dw:
                 mv[dw_at] = dw = v
             v = (s.knocker, s.knock_value, s.hand_number, s.scores)
