@@ -165,6 +165,10 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
         TABLE: [(CO, "test_a_wild_card_may_count_as_the_card_it_stands_for_toward_the_minimum")]},
     "initial_meld.lay_off_before": {
         TABLE: [(CO, "test_no_lay_off_before_opening_where_the_pack_says_so")]},
+    "initial_meld.melds_after": {
+        TABLE: [("test_once_down", "test_once_down_a_player_lays_no_new_meld_but_may_lay_off")]},
+    "initial_meld.lay_off_same_turn": {
+        TABLE: [("test_once_down", "test_lay_offs_wait_for_the_turn_after_the_opening")]},
     "initial_meld.low_ace": {
         TABLE: [("test_opening_low_ace", "test_an_ace_low_in_a_run_counts_low_ace_so_the_"
                                          "opening_is_made_exactly_at_the_minimum")]},

@@ -176,7 +176,7 @@ def test_multiply_is_checked_where_written_and_a_save_must_match_the_pack():
     plain = json.loads(deal(*AT_ONCE, upcard="5D", stock="KD", pack="rummy").to_json())
     assert "first_laid" not in plain  # written only where the pack scores it
     plain["first_laid"] = [None, None]
-    with pytest.raises(meldkit.SaveError, match="does not score going out at once"):
+    with pytest.raises(meldkit.SaveError, match="neither scores going out at once nor lays off only"):
         GameState.from_json(json.dumps(plain))
 
 

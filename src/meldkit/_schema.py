@@ -494,6 +494,19 @@ class InitialMeldSpec:
         "player who has not opened may lay off onto the table's melds (`false` is refused "
         "where no card is ever laid off, `melds.lay_off.onto: none`).",
     )
+    melds_after: bool = _f(
+        True,
+        "Table-meld packs with a contract (`melds`) or a minimum (`minimums`): whether a "
+        "player who has opened may lay new melds (`false`: once down, a player only lays "
+        "off — Liverpool, Carioca; refused beside `pile.taken_melded`, whose card an opened "
+        "player could then only lay off, and where no card is ever laid off).",
+    )
+    lay_off_same_turn: bool = _f(
+        True,
+        "Table-meld packs with a contract or a minimum: whether a player may lay off in "
+        "the turn they open (`false`: from their next turn — Carioca; needs "
+        "`lay_off_before: false`, so that no card was laid off before the opening).",
+    )
 
 
 @frozen
@@ -1163,6 +1176,10 @@ KEY_READERS: dict[str, KeyOwners] = {
                                "kind whose ace may be low"),
     "initial_meld.lay_off_before": _k(TABLE, inert=True,
                                       needs="initial_meld.melds or initial_meld.minimums"),
+    "initial_meld.melds_after": _k(TABLE, inert=True,
+                                   needs="initial_meld.melds or initial_meld.minimums"),
+    "initial_meld.lay_off_same_turn": _k(TABLE, inert=True,
+                                         needs="initial_meld.lay_off_before: false"),
     # --- the discard pile
     "pile.freezes_on": _k(CANASTA, inert=[]),
     "pile.blocked_by": _k(CANASTA, inert=[]),

@@ -340,6 +340,9 @@ def _check_lay_off(spec: Any, add: Callable[..., None]) -> None:
     if not spec.initial_meld.lay_off_before:
         add(("initial_meld", "lay_off_before"), f"false, {nobody}, before the opening or "
             "after it: remove it", related=(onto,))
+    if not spec.initial_meld.melds_after:
+        add(("initial_meld", "melds_after"), f"false, {nobody}, so a player who has opened "
+            "could play no card but a discard and never go out: remove one", related=(onto,))
 
 
 def _check_contract(spec: Any, names: list[str], add: Callable[..., None],
@@ -354,9 +357,28 @@ def _check_contract(spec: Any, names: list[str], add: Callable[..., None],
     idle = ("but the pack sets no contract or minimum (initial_meld.melds, initial_meld."
             "minimums), so every player has opened and it would change nothing: set one, or "
             "remove it")
-    for key, inert in (("lay_off_before", True), ("take_before", True)):
+    for key, inert in (("lay_off_before", True), ("take_before", True), ("melds_after", True),
+                       ("lay_off_same_turn", True)):
         if getattr(im, key) != inert and not opening:
             add(("initial_meld", key), f"{str(getattr(im, key)).lower()}, {idle}")
+    if opening and not one_deal and _always_at_once(spec):
+        for key in ("melds_after", "lay_off_same_turn"):
+            if not getattr(im, key):
+                add(("initial_meld", key), "false, but every deal opens all at once "
+                    "(initial_meld.all_at_once): a player opens by laying the whole hand, "
+                    "going out, so nobody plays on after opening and it would change "
+                    "nothing: remove it", related=(("initial_meld", "all_at_once"),))
+    if not im.melds_after and opening and spec.pile.taken_melded == "always":
+        add(("initial_meld", "melds_after"), "false, but pile.taken_melded is always: a "
+            "player who has opened may take a card only to meld it in a new meld or lay it "
+            "off, and could not meld it: write until_opened or no, or let opened players "
+            "meld", related=(("pile", "taken_melded"),))
+    if not im.lay_off_same_turn and opening and im.lay_off_before:
+        add(("initial_meld", "lay_off_same_turn"), "false, but initial_meld.lay_off_before "
+            "is true: a player who lays off before opening has laid off before the turn "
+            "they open, so which turn they first lay off in is not the opening's (write "
+            "lay_off_before: false, as Carioca does)",
+            related=(("initial_meld", "lay_off_before"),))
     if not im.lay_off_before and opening and not one_deal and _always_at_once(spec):
         add(("initial_meld", "lay_off_before"), "false, but every deal opens all at once "
             "(initial_meld.all_at_once): a player opens by laying the whole hand, going out, "

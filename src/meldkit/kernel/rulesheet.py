@@ -221,6 +221,9 @@ def _turn(spec) -> list[str]:
             out.append("2. **Meld:** lay down melds only to open, and opening is melding the "
                        "whole hand in one turn, which goes out (see *Opening*).")
         elif _has_opening(spec):
+            if not any(s.initial_meld.melds_after for s in deal_specs(spec)):
+                melds = ("lay off cards on melds on the table, as many as you like, but lay "
+                         "down no new melds")
             out.append(f"2. **Meld:** once you have opened (see *Opening*), {melds}; before "
                        "that, only the melds of your opening.")
         else:
@@ -429,6 +432,8 @@ def _opening(spec) -> list[str]:
     specs = deal_specs(spec)
     freely = ("melds and lays off freely from then on" if any(
         _lays_off(s) for s in specs) else "melds freely from then on")
+    if not any(s.initial_meld.melds_after for s in specs):
+        freely = "lays off from then on, but lays down no new melds"
     if all(s.initial_meld.all_at_once for s in specs):
         after = "which is going out (see *Going out*)"
     elif any(s.initial_meld.all_at_once for s in specs):
@@ -449,6 +454,19 @@ def _opening(spec) -> list[str]:
     elif _lays_off(spec) and spec.knock.max_deadwood is None:
         may = "may already" if spec.initial_meld.lay_off_before else "may not"
         out.append(f"- A player who has not opened {may} lay off cards on the table's melds.")
+    melds_after = _per_deal(spec, lambda s: s.initial_meld.melds_after,
+                            lambda yes: "may" if yes else "may not")
+    if melds_after:
+        out.append("- A player who has opened " + _each(
+            f"{text} lay new melds in {where}" for where, text in melds_after)
+            + " (without new melds: only lay-offs).")
+    wait = _per_deal(spec, lambda s: s.initial_meld.lay_off_same_turn,
+                     lambda yes: "may" if yes else "may not")
+    if wait:
+        out.append("- A player " + _each(f"{text} lay off in the turn they open in {where}"
+                                         for where, text in wait) + ".")
+    elif not spec.initial_meld.lay_off_same_turn:
+        out.append("- A player lays off only from the turn after the one they open in.")
     take = _per_deal(spec, lambda s: s.initial_meld.take_before,
                      lambda yes: "may" if yes else "may not")
     buying = " (buying out of turn is not taking)" if any(

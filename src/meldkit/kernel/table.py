@@ -153,6 +153,8 @@ class TableRules:
         self.has_opening = bool(self.contract) or bool(self.minimum) or self.all_at_once
         """Whether a player's first melds must meet a condition (a contract, a minimum)."""
         self.lay_off_before = spec.initial_meld.lay_off_before or not self.has_opening
+        self.melds_after = spec.initial_meld.melds_after or not self.has_opening
+        self.lay_off_waits = not spec.initial_meld.lay_off_same_turn and self.has_opening
         self.take_before = spec.initial_meld.take_before or not self.has_opening
         self.wild_as_card = spec.initial_meld.wild_as_card
         self.low_ace = spec.initial_meld.low_ace if self.minimum else None
@@ -199,12 +201,13 @@ class TableRules:
         """Whether a wild card laid counts as the card it stands for (``laid``'s
         ``wilds: as_card``)."""
         self.tracks_at_once = any(params.get("when") == "out_at_once" for _, params in items)
+        """Whether the state keeps the turn each player first laid cards that stay on the
+        table (``first_laid``: a ``multiply`` item's ``when: out_at_once`` reads it; saves
+        keep it also where lay-offs wait for the turn after opening, ``lay_off_waits``)."""
         self.counts_unmelded = tuple(sorted({params["count"] for _, params in items
                                              if params.get("count", "all") != "all"}))
         """What the hand's record keeps per player beside the cards they hold: the value of
         those they cannot meld (``count: unmelded``, ``unmelded_with_contract``)."""
-        """Whether the state keeps the turn each player first laid cards that stay on the
-        table (``first_laid``: a ``multiply`` item's ``when: out_at_once`` reads it)."""
         self.draws_more = spec.turn.draw > 1 or any(
             n > 1 for n in spec.turn.draw_by_players.values())
         """Whether a stock draw may take more than one card (``turn.draw``)."""
@@ -1235,6 +1238,10 @@ class TableModel:
             if phase == LAYOFF and self.layoff_stage == 1:
                 return "meld/lay-offs-first", ("a defender lays off onto the knocker's melds "
                                                "first: say done, then lay your own melds")
+            if phase == PLAY and self.opened[self.current] and not self.rules.melds_after:
+                return "meld/after-opening", ("once you have opened you lay no new melds, "
+                                              "only lay-offs (initial_meld.melds_after: "
+                                              "false)")
             return "meld/not-now", "that meld cannot be laid now"
         if t == "add":
             if self.rules.lay_off == "none" and phase in (PLAY, LAYOFF):
@@ -1242,6 +1249,9 @@ class TableModel:
             if phase == PLAY and not self.opened[self.current] and not self.rules.lay_off_before:
                 return "add/not-opened", ("you may lay off only once you have opened ("
                                           + self._opened_words(self.current) + ")")
+            if phase == PLAY and self._opened_this_turn(self.current):
+                return "add/opening-turn", ("you opened this turn: you may lay off from your "
+                                            "next turn (initial_meld.lay_off_same_turn: false)")
             m = self.meld_by_id(a.target)
             if m is None:
                 return "meld/no-such-meld", f"there is no meld m{a.target}"
@@ -1463,7 +1473,8 @@ class TableModel:
         kinds = self._kinds(self.hands[p])
         keep = self._keep(p)
         out = [_action("meld", m) for m in melds_holding(self.rules.melds, kinds + [kind], kind)
-               if len(kinds) + 1 - len(m) >= keep]
+               if len(kinds) + 1 - len(m) >= keep] if (
+            self.rules.melds_after or not self.opened[p]) else []  # (once down: lay-offs)
         if len(kinds) >= keep:
             out += [_action("add", (kind,), m.id) for m in self.melds
                     if self._may_lay_off_on(p, m) and self._fit(m, kind) is not None]
@@ -1692,10 +1703,11 @@ class TableModel:
         keep = self._keep(p)
         out: list[Action] = []
         must = self.must_use
-        for meld in self.rules.melds.melds_in(kinds):
-            if len(kinds) - len(meld) >= keep and (must is None or must in meld):
-                out.append(_action("meld", meld))
-        if len(kinds) - 1 >= keep:
+        if self.rules.melds_after:  # (initial_meld.melds_after: false: once down, lay-offs)
+            for meld in self.rules.melds.melds_in(kinds):
+                if len(kinds) - len(meld) >= keep and (must is None or must in meld):
+                    out.append(_action("meld", meld))
+        if len(kinds) - 1 >= keep and not self._opened_this_turn(p):
             mine = [m for m in self.melds if self._may_lay_off_on(p, m)]
             for a in self._layoffs_for(p, mine, one_per_card=False):
                 if must is None or a.cards[0] == must:
@@ -1712,6 +1724,12 @@ class TableModel:
                 if kind != taken or len(distinct) == 1:
                     out.append(_action("discard", (kind,)))
         return out
+
+    def _opened_this_turn(self, p: int) -> bool:
+        """Whether ``p`` opened in this turn where a player lays off only from the turn
+        after (``initial_meld.lay_off_same_turn: false``): their first cards to stay on
+        the table were laid this turn (nothing is laid off before an opening there)."""
+        return self.rules.lay_off_waits and self.first_laid[p] == self.turns
 
     def _still_needed(self, extra: tuple[int, ...] | None = None) -> list[int]:
         """The kinds of the contract's melds the player to move has not laid this turn (with
@@ -2814,7 +2832,7 @@ class TableModel:
             d.update(opened=self.opened[:], pending=self.pending[:], withdrew=self.withdrew)
         if self.rules.tracks_laid:
             d["laid"] = [x[:] for x in self.laid]
-        if self.rules.tracks_at_once:
+        if self.rules.tracks_at_once or self.rules.lay_off_waits:
             d["first_laid"] = self.first_laid[:]
         if self.rules.reserve:
             d.update(reserves=[r[:] for r in self.reserves], reserve_taken=self.reserve_taken[:])
@@ -2991,8 +3009,9 @@ class TableModel:
         if laid is not None and not rules.tracks_laid:
             raise sv.bad("laid", "this pack does not score what each player lays")
         first = d.get("first_laid")
-        if first is not None and not rules.tracks_at_once:
-            raise sv.bad("first_laid", "this pack does not score going out at once")
+        if first is not None and not (rules.tracks_at_once or rules.lay_off_waits):
+            raise sv.bad("first_laid", "this pack neither scores going out at once nor lays "
+                                       "off only from the turn after opening")
         s.first_laid = [None] * n if first is None else sv.array_of(
             first, "first_laid", lambda v, p: None if v is None else sv.integer(
                 v, p, 0, s.turns), n)
