@@ -582,6 +582,26 @@ def test_a_taken_card_must_be_melded_at_once_where_the_pack_says_so():
     assert legal(useless) == ["draw"]  # QD melds with nothing: it may not be taken
 
 
+def test_the_top_card_of_a_whole_pile_taken_must_be_melded_too():
+    """A pack author's Oklahoma Rummy: with ``pile.take: pile`` the take was refused when
+    the top card could not be melded, but once taken nothing made the player meld it: a
+    discard, even of that card, ended the turn."""
+    p = pack("pile: {take: pile, taken_melded: always}\n")
+    g = deal(p, "5H 5S 9C 2C 3D 4S 6H 8D JC KS", *FILLER[:2], upcard="5D", stock="KD")
+    g.apply("take")
+    assert g.must_use == kind_of_code("5D") and g.pile == []
+    assert [a for a in legal(g) if a.startswith("discard")] == []
+    assert g.check("discard 5D").code == g.check("discard KS").code == "pile/must-use"
+    saved(g)
+    g.apply("meld 5H 5S 5D")
+    assert "discard KS" in legal(g)
+    kept = pack("pile: {take: pile, discard_taken_card: false}\n")  # the top card, taken
+    g = deal(kept, "5H 5S 9C 2C 3D 4S 6H 8D JC KS", *FILLER[:2], upcard="5D", stock="KD")
+    g.apply("take")
+    assert "discard 5D" not in legal(g) and "discard KS" in legal(g)
+    assert g.check("discard 5D").code == "discard/taken-card"
+
+
 def test_until_opened_the_taken_card_must_go_toward_the_contract():
     p = pack(CONTRACT + "pile: {taken_melded: until_opened}\n")
     g = deal(p, "5H 5S 9C 9S 9D 2C 3D 4S 6H 8D", *FILLER[:2], upcard="5D", stock="KD")

@@ -1454,9 +1454,13 @@ class TableModel:
             top = self.kind_of[self.pile[-1]]
             if a.cards:
                 self._take_deep(a.cards[0])
-            elif self.rules.take == "pile":
+            elif self.rules.take == "pile":  # the whole pile, on the strength of its top
+                must = self.rules.taken_melded != "no" and self._must_meld_taken()
                 self.hands[self.current].extend(self.pile)
                 self.pile = []
+                self.taken = None if must else top
+                if must:  # the top card: melded or laid off this turn (pile.taken_melded)
+                    self.must_use = top
             else:
                 self._take_top()
             if forced:  # taken because it can be used: it must be, this turn
