@@ -276,6 +276,23 @@ def test_laid_wilds_as_card_counts_a_wild_card_as_the_card_it_stands_for():
                                "    - {item: laid, wilds: face}\n", filename="face.yaml")
 
 
+def test_laid_wilds_as_card_keeps_each_natural_card_of_a_set_at_its_own_value():
+    """A pack author's Oklahoma Rummy: with ``wilds: as_card`` a set counted every card at
+    its rank's clubs value, so a melded QS priced 50 (``cards.values``) counted 10; a wild
+    card in a set counts the least of its rank's values."""
+    queens = meldkit.load_pack_text(
+        "extends: rummy_500\nname: r500_queens\ncards: {wild: [JK], values: {QS: 50}}\n"
+        "scoring:\n  items:\n    - {item: laid, wilds: as_card}\n    - {item: held}\n",
+        filename="r500_queens.yaml")
+    g = deal("QS QH QD JK 9D 9S KD", "5S 6D 10C JD 3S 3D 4C", "2D 6H 6C 8S 9H 4D 5C",
+             upcard="KS", stock="QC 8H", pack=queens)
+    g.apply("draw")
+    g.apply("meld QS QH QD")
+    assert g.laid[0][0] == 50 + 10 + 10
+    g.apply("add JK to m1")  # the joker stands for a queen: the least queen's value, 10
+    assert g.laid[0][0] == 80
+
+
 def test_an_item_that_could_never_score_is_refused_at_its_line():
     with pytest.raises(RulePackError) as e:
         meldkit.load_pack_text(

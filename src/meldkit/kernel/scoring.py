@@ -524,7 +524,8 @@ def _laid(ctx, low_ace: int | None = None, wilds: str = "own"):
     """Each player scores the value of the cards they laid this hand, melds and lay-offs
     alike (Rummy 500); an ace at the low end of a run counts ``low_ace`` (null: its value);
     a wild card its own value, or with ``wilds: as_card`` the value of the card it stands
-    for (counted as it is laid: ``final.laid``)."""
+    for (in a set, the least value of its rank's cards; counted as it is laid:
+    ``final.laid``)."""
     ace = None if ctx is None else ctx.values[0]
 
     def laid(final, tally: Tally) -> None:

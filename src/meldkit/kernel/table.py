@@ -1875,10 +1875,13 @@ class TableModel:
         """A meld's points toward an opening minimum: each card's value, a wild card at the
         value of the card it stands for (``initial_meld.wild_as_card``)."""
         values = self.rules.values
-        if match.suit < 0:  # a set (or all wild): every card as its rank
-            rank = match.rank
-            return (sum(values[k] for k in match.cards) if rank < 0
-                    else values[rank * 4] * len(match.cards))
+        if match.suit < 0:  # a set (or all wild): each natural card its own value, each
+            rank = match.rank  # wild card its rank's (the least of its suits', where
+            if rank < 0:       # cards.values prices one card apart: QS)
+                return sum(values[k] for k in match.cards)
+            wild = self.rules.wild
+            stand = min(values[rank * 4 + s] for s in range(4))
+            return sum(stand if k in wild else values[k] for k in match.cards)
         rank_at = self.rules.melds.rank_at
         return sum(values[rank_at(pos) * 4 + match.suit]
                    for pos in range(match.low, match.low + len(match.cards)))
