@@ -66,9 +66,9 @@ class GameState:
             ``ended_by``, ``went_out``, ``scores``, ``totals``).
     """
 
-    __slots__ = ("pack", "n_players", "seed", "options", "deck_order", "team_of", "n_teams",
-                 "scores", "hand_number", "current", "phase", "history", "hand_results",
-                 "_legal_cache", "_info", "_undo")
+    __slots__ = ("pack", "n_players", "seed", "options", "deck_order", "later_orders",
+                 "team_of", "n_teams", "scores", "hand_number", "current", "phase", "history",
+                 "hand_results", "_legal_cache", "_info", "_undo")
 
     OVER: ClassVar[str] = "over"
 
@@ -187,6 +187,7 @@ class GameState:
                              f"not {quoted(first)}")
         self.n_players, self.seed, self.options = players, seed, options
         self.deck_order = list(deck_order) if deck_order else None
+        self.later_orders = {}  # hand number -> the stacked top of its deck (stack_deal)
         self.scores = [0] * self.n_teams
         self.history = []
         self.hand_results = []
@@ -721,7 +722,7 @@ class GameState:
     # ------------------------------------------------------------------ saves
     SAVE_ENVELOPE: ClassVar[frozenset[str]] = frozenset(
         {"format", "pack", "pack_source", "pack_digest", "players", "seed", "options",
-         "deck_order", "action_space_digest"})
+         "deck_order", "later_deck_orders", "action_space_digest"})
     """The keys every save has; an engine's ``_state_dict`` may not use them."""
 
     def to_json(self) -> str:
@@ -769,6 +770,9 @@ class GameState:
             "options": self.options,
             "deck_order": self.deck_order,
         }
+        later = getattr(self, "later_orders", None)
+        if later:  # (saved only when a later deal is stacked: other saves are as before)
+            d["later_deck_orders"] = {str(n): order for n, order in sorted(later.items())}
         state = self._state_dict()
         clash = sorted(set(state) & self.SAVE_ENVELOPE)
         if clash:
@@ -842,6 +846,9 @@ class GameState:
         if stuck:
             raise SaveError(f"damaged meldkit save: current: seat {state.current} is to move "
                             "but has no legal action (no game reaches such a position)")
+        later = d.get("later_deck_orders")
+        if later is not None:
+            state._load_later_orders(later)
         saved_ids = d.get("action_space_digest")
         if saved_ids is not None and saved_ids != state._action_space_digest():
             raise SaveError(
@@ -871,6 +878,72 @@ class GameState:
         self.deck_order = deck_order  # as saved ([] stays [])
         self.history = _saves.strings(_saves.get(d, "history"), "history",
                                       _saves.MAX_HISTORY_ITEM, 10_000_000)
+
+    # ------------------------------------------------------------------ later deals
+    def stack_deal(self, hand_number: int, deck_order: list[str]) -> None:
+        """Stack the top of the deck of a later deal, as ``new_game(deck_order=...)`` stacks
+        the first: ``deck_order`` (card codes, top first) is dealt from the top at deal
+        ``hand_number``, seat by seat from the seat dealt first then, the rest of the deck
+        shuffled by the seed.  For tests of a later deal's rules (scenarios' ``deals:``,
+        :func:`meldkit.testing.stack_deck` with ``deal=``); saves keep it.  Refused
+        (:class:`~meldkit.SetupError`) for a deal already dealt, a card the deck has not
+        got, or an engine that cannot stack a later deal.
+
+        >>> import meldkit
+        >>> from meldkit.testing import stack_deck
+        >>> g = meldkit.new_game("contract_rummy", players=3, seed=1)
+        >>> g.stack_deal(2, stack_deck("contract_rummy", 3, {0: ["JK", "5S", "5S"]}, deal=2))
+        >>> g.later_orders[2][:3]
+        ['JK', '5S', '5S']
+        """
+        self._stack_later(hand_number, deck_order, self.hand_number + 1)
+
+    def _stack_later(self, hand_number: int, deck_order: list[str], least: int) -> None:
+        """:meth:`stack_deal` of a deal from ``least`` on (a save keeps the deals already
+        dealt too, for replays from the seed)."""
+        if isinstance(hand_number, bool) or not isinstance(hand_number, int) or not (
+                max(least, 2) <= hand_number <= _saves.MAX_LATER_DEAL):
+            raise SetupError(f"stack_deal: hand_number must be a deal after this one "
+                             f"({max(least, 2)} to {_saves.MAX_LATER_DEAL}), not "
+                             f"{quoted(hand_number)}")
+        if not (isinstance(deck_order, (list, tuple))
+                and all(isinstance(c, str) for c in deck_order)):
+            raise SetupError(f"stack_deal: deck_order must be a list of card codes (top "
+                             f"first), not {quoted(deck_order)}")
+        check = getattr(self, "_check_stack", None)
+        if check is None or not self._deals_again():
+            raise SetupError(f"stack_deal: the {type(self).__name__} engine of pack "
+                             f"{self.pack.name!r} deals one hand: only its first deal is "
+                             "stacked (new_game's deck_order)")
+        check(list(deck_order))
+        self.later_orders = {**self.later_orders, hand_number: list(deck_order)}
+
+    def _deals_again(self) -> bool:
+        """Whether the engine deals more than one hand (and reads :attr:`later_orders`)."""
+        return False
+
+    def _stacked_for(self, hand_number: int) -> list[str] | None:
+        """The stacked top of the deck of deal ``hand_number``, or None."""
+        if hand_number == 1:
+            return self.deck_order
+        return getattr(self, "later_orders", {}).get(hand_number)
+
+    def _load_later_orders(self, data: Any) -> None:
+        """A save's ``later_deck_orders``, checked as :meth:`stack_deal` checks them."""
+        orders = _saves.obj(data, "later_deck_orders")
+        if len(orders) > 1000:
+            raise _saves.bad("later_deck_orders", "more than 1000 deals stacked")
+        self.later_orders = {}
+        for key, value in orders.items():
+            where = f"later_deck_orders.{cut(str(key))}"
+            if not (isinstance(key, str) and key.isdigit() and len(key) <= 7):
+                raise _saves.bad(where, "expected a deal number")
+            order = _saves.array_of(value, where, lambda v, p: _saves.string(v, p, 8),
+                                    max_len=100_000)
+            try:
+                self._stack_later(int(key), order, 2)
+            except SetupError as e:
+                raise _saves.bad(where, str(e)) from None
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, GameState):

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from ._cards import kind_of_code
+from ._cards import MAX_DECK_CARDS, card_code, kind_of_code
 from ._errors import SetupError, quoted
 
 
@@ -50,6 +50,35 @@ class KindsLeft:
             raise SetupError(f"{where}: no {code} left in the deck")
         self.left[k] -= 1
         return k
+
+
+def check_deck_order(kind_of: list[int], deck_order: list[str]) -> None:
+    """Refuse a stacked ``deck_order`` (card codes, top first) that lists more cards than
+    the deck ``kind_of`` (each card's kind) has, a code that is no card, or more of a card
+    than the deck holds (:class:`~meldkit.SetupError` naming the position).
+
+    >>> check_deck_order([0, 0, 5], ["AC", "AC"])
+    >>> check_deck_order([0, 0, 5], ["AC", "2D", "2D"])
+    Traceback (most recent call last):
+    ...
+    meldkit._errors.SetupError: deck_order[2]: more 2D than the deck holds
+    """
+    n = len(kind_of)
+    if len(deck_order) > n:
+        many = (f"more than {MAX_DECK_CARDS:,}" if len(deck_order) > MAX_DECK_CARDS
+                else len(deck_order))  # new_game reads no further
+        raise SetupError(f"deck_order lists {many} cards but the deck has {n}")
+    have: dict[int, int] = {}
+    for k in kind_of:
+        have[k] = have.get(k, 0) + 1
+    for i, code in enumerate(deck_order):
+        try:
+            k = kind_of_code(code)
+        except ValueError as e:
+            raise SetupError(f"deck_order[{i}]: {e}") from None
+        have[k] = have.get(k, 0) - 1
+        if have[k] < 0:
+            raise SetupError(f"deck_order[{i}]: more {card_code(k)} than the deck holds")
 
 
 def check_named(part: str, named: dict, size: int, players: int | None = None) -> None:

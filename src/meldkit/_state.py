@@ -418,6 +418,7 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
         c.seed = self.seed
         c.options = self.options
         c.deck_order = self.deck_order
+        c.later_orders = self.later_orders
         c.team_of = self.team_of
         c.side_of = self.team_of if self.side_of is self.team_of else self.side_of[:]
         c.n_teams = self.n_teams

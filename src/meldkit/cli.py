@@ -1016,6 +1016,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     g = new_game(pack, players=saved.n_players, seed=saved.seed,
                  options=dict(saved.options) if saved.options else None,
                  deck_order=list(saved.deck_order) if saved.deck_order else None)
+    for n, order in getattr(saved, "later_orders", {}).items():  # stacked later deals
+        g.stack_deal(n, order)
     history = list(saved.history)
     if args.seat is not None and not 0 <= args.seat < saved.n_players:
         raise ValueError(f"--seat {args.seat}: the table has seats 0 to {saved.n_players - 1}")

@@ -48,6 +48,8 @@ MAX_HISTORY_ITEM = 200
 """The longest action text accepted in a save's history."""
 MAX_SEED = 2**256
 """The largest seed magnitude a save records (``new_game`` refuses a larger one)."""
+MAX_LATER_DEAL = 10**6
+"""The latest deal a game may stack the deck of (:meth:`meldkit.GameState.stack_deal`)."""
 MAX_DROP_PENALTY = 10**6
 """The largest drop penalty (``turn.drop``) a save records; the loader refuses a larger one."""
 MAX_PACK_NAME = 200

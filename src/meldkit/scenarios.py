@@ -78,6 +78,9 @@ SCENARIO_KEYS: dict[str, str] = {
                     "(the initial-meld minimum depends on it); refused for a pack with score "
                     "sheets (`scoring.sheets`), whose scores are the sheets' sums.",
     "deal": "The stacked first hand (its keys follow).",
+    "deals": "Later deals stacked, by deal number: `{2: {hands: {0: [JK, 5S]}}}`, each with "
+             "`deal`'s keys; a deal's cards go to the seats named when it is dealt (the "
+             "scenario is replayed from the start with it stacked).",
     "steps": "The script: a list of steps (their keys follow), played in order.",
 }
 DEAL_KEYS: dict[str, str] = {
@@ -208,6 +211,20 @@ class Scenario:
     deal_at: Any = attrs.field(repr=False)
     seat_at: dict = attrs.field(repr=False)
     steps: tuple[_Step, ...] = attrs.field(repr=False)
+    later: dict = attrs.field(factory=dict, repr=False)
+    """Deal number (2, 3 …) -> its stacked :class:`_Deal` (``deals:``)."""
+
+
+@attrs.frozen
+class _Deal:
+    """A stacked deal as read from a scenario (``deal:``, or an entry of ``deals:``)."""
+
+    hands: dict[int, list[str]]
+    reserves: dict[int, list[str]]
+    upcard: Any
+    stock: list[str]
+    at: Any
+    seat_at: dict
 
 
 @attrs.frozen
@@ -472,30 +489,26 @@ class _Reader:
                              "expected a list of whole numbers, one per team")
             else:
                 start = tuple(int(x) for x in v)
-        hands: dict[int, list[str]] = {}
-        reserves: dict[int, list[str]] = {}
-        upcard: Any = None
-        stock: list[str] = []
-        deal_at = at
-        seat_at: dict = {}
+        first_deal = _Deal({}, {}, None, [], at, {})
         if "deal" in node:
-            deal = node["deal"]
-            deal_at = self.at_value(node, "deal")
-            if self.mapping(deal, deal_at, f"{path}.deal", DEAL_KEYS):
-                for part, target in (("hands", hands), ("reserves", reserves)):
-                    if part in deal:
-                        seats = self.seats(deal, part, f"{path}.deal.{part}")
-                        for seat in seats or {}:
-                            cards = self.cards(seats, seat, f"{path}.deal.{part}.{seat}", False)
-                            if cards is not None:
-                                target[int(seat)] = cards  # a plain int, not ruamel's
-                                seat_at[(part, int(seat))] = self.at_key(seats, seat)
-                if "upcard" in deal:
-                    up = self.cards(deal, "upcard", f"{path}.deal.upcard", False)
-                    if up is not None:
-                        upcard = up[0] if isinstance(deal["upcard"], str) else up
-                if "stock" in deal:
-                    stock = self.cards(deal, "stock", f"{path}.deal.stock", False) or []
+            first_deal = self.deal(node["deal"], self.at_value(node, "deal"), f"{path}.deal")
+        later: dict[int, _Deal] = {}
+        if "deals" in node:
+            deals = node["deals"]
+            deals_at = self.at_value(node, "deals")
+            if not isinstance(deals, dict):
+                self.problem(deals_at, f"{path}.deals", "expected a mapping of deal numbers "
+                             f"(2, 3 …) to deals, got {_kind_text(deals)}")
+            else:
+                for n in deals:
+                    key_at = self.at_key(deals, n)
+                    if isinstance(n, bool) or not isinstance(n, int) or n < 2:
+                        self.problem(key_at, f"{path}.deals.{n}", "expected a deal number "
+                                     f"after the first (2, 3 …; the first is deal:), got "
+                                     f"{_kind_text(n)}")
+                        continue
+                    later[int(n)] = self.deal(deals[n], self.at_value(deals, n),
+                                              f"{path}.deals.{n}")
         steps: list[_Step] = []
         if "steps" in node:
             raw = node["steps"]
@@ -511,8 +524,34 @@ class _Reader:
             return None
         return Scenario(name=name, file=self.label, line=at.line, col=at.col, players=players,
                         first_player=first or 0, seed=seed or 0, options=options,
-                        start_scores=start, hands=hands, reserves=reserves, upcard=upcard,
-                        stock=stock, deal_at=deal_at, seat_at=seat_at, steps=tuple(steps))
+                        start_scores=start, hands=first_deal.hands,
+                        reserves=first_deal.reserves, upcard=first_deal.upcard,
+                        stock=first_deal.stock, deal_at=first_deal.at,
+                        seat_at=first_deal.seat_at, steps=tuple(steps), later=later)
+
+    def deal(self, deal: Any, deal_at: _At, path: str) -> _Deal:
+        """A stacked deal: ``hands``, ``reserves``, ``upcard``, ``stock``."""
+        hands: dict[int, list[str]] = {}
+        reserves: dict[int, list[str]] = {}
+        upcard: Any = None
+        stock: list[str] = []
+        seat_at: dict = {}
+        if self.mapping(deal, deal_at, path, DEAL_KEYS):
+            for part, target in (("hands", hands), ("reserves", reserves)):
+                if part in deal:
+                    seats = self.seats(deal, part, f"{path}.{part}")
+                    for seat in seats or {}:
+                        cards = self.cards(seats, seat, f"{path}.{part}.{seat}", False)
+                        if cards is not None:
+                            target[int(seat)] = cards  # a plain int, not ruamel's
+                            seat_at[(part, int(seat))] = self.at_key(seats, seat)
+            if "upcard" in deal:
+                up = self.cards(deal, "upcard", f"{path}.upcard", False)
+                if up is not None:
+                    upcard = up[0] if isinstance(deal["upcard"], str) else up
+            if "stock" in deal:
+                stock = self.cards(deal, "stock", f"{path}.stock", False) or []
+        return _Deal(hands, reserves, upcard, stock, deal_at, seat_at)
 
     def step(self, node: Any, at: _At, path: str, number: int) -> _Step | None:
         at = self.at_node(node, at)
@@ -701,6 +740,13 @@ class _Reader:
                 if text is not None:
                     out.append(_Expect(key, text, vat))
         return out
+
+
+def _first_dealt(state: Any) -> int:
+    """The seat dealt first in the deal being played: the first to play it (the table-melds
+    kernel's ``hand_first``), or the dealer's left (the canasta kernel)."""
+    first = getattr(state, "hand_first", None)
+    return first if first is not None else (state.dealer + 1) % state.n_players
 
 
 def _plain(value: Any) -> Any:
@@ -999,6 +1045,9 @@ class _Run:
         self.sc = sc
         self.failures: list[ScenarioFailure] = []
         self.state: Any = None
+        self.players = 0
+        self.played: list[str] = []  # the moves applied so far, in order
+        self.orders: dict[int, list[str]] = {}  # later deal -> its deck_order, once dealt
 
     def fail(self, at: _At, step: str, message: str) -> None:
         self.failures.append(ScenarioFailure(self.sc.file, at.line, at.col, self.sc.name, step,
@@ -1018,17 +1067,9 @@ class _Run:
             return self.result()
         if not self.seats_ok(players):
             return self.result()
+        self.players = players
         try:
-            if self.stackable() or sc.hands or sc.reserves or sc.upcard or sc.stock:
-                self.state = stacked_game(pack, players, hands=sc.hands, reserves=sc.reserves,
-                                          upcard=sc.upcard, stock=sc.stock,
-                                          first_player=sc.first_player, seed=sc.seed,
-                                          options=sc.options)
-            else:  # no cards named, and an engine that cannot stack: the seed's deal
-                from . import new_game
-
-                options = dict(sc.options or {}, first_player=sc.first_player)
-                self.state = new_game(pack, players=players, seed=sc.seed, options=options)
+            self.state = self.new_state()
         except MeldkitError as exc:
             self.fail(_At(*_pos(sc.deal_at)), "deal", f"cannot deal it: {_one_line(exc)}")
             return self.result()
@@ -1047,13 +1088,76 @@ class _Run:
                           "the sheets' sums, which a scenario cannot set; play the hands "
                           "that reach them instead")
                 return self.result()
-            self.state.scores[:] = list(sc.start_scores)
-            if hasattr(self.state, "_legal_cache"):  # the minimum depends on the score
-                self.state._legal_cache = None
+            self.set_scores(self.state)
         for step in sc.steps:
             if not self.step(step):
                 break
+        else:
+            for n, deal in sorted(sc.later.items()):
+                if n not in self.orders:
+                    self.fail(_At(*_pos(deal.at)), f"deal {n}",
+                              f"deal {n} was never dealt: the scenario ended in deal "
+                              f"{self.state.hand_number}")
         return self.result()
+
+    def new_state(self) -> Any:
+        """The scenario's game before its first move: the first deal stacked (or the seed's,
+        for an engine that cannot stack and no cards named), the later deals stacked so far
+        (:attr:`orders`)."""
+        from .testing import stacked_game
+
+        sc, pack, players = self.sc, self.pack, self.players
+        if self.stackable() or sc.hands or sc.reserves or sc.upcard or sc.stock:
+            state = stacked_game(pack, players, hands=sc.hands, reserves=sc.reserves,
+                                 upcard=sc.upcard, stock=sc.stock,
+                                 first_player=sc.first_player, seed=sc.seed,
+                                 options=sc.options)
+        else:  # no cards named, and an engine that cannot stack: the seed's deal
+            from . import new_game
+
+            options = dict(sc.options or {}, first_player=sc.first_player)
+            state = new_game(pack, players=players, seed=sc.seed, options=options)
+        for n, order in self.orders.items():
+            state.stack_deal(n, order)
+        return state
+
+    def set_scores(self, state: Any) -> None:
+        state.scores[:] = list(self.sc.start_scores)
+        if hasattr(state, "_legal_cache"):  # the minimum depends on the score
+            state._legal_cache = None
+
+    def restack(self) -> bool:
+        """After a move: if it dealt a deal the scenario stacks (``deals:``), deal it as
+        stacked — the deal's cards to the seats named, from the seat dealt first — by
+        playing the scenario again from its start with that deal's deck stacked.  False
+        (a failure reported) when it cannot."""
+        from .testing import stack_deck
+
+        state, sc = self.state, self.sc
+        n = state.hand_number
+        deal = sc.later.get(n)
+        if deal is None or n in self.orders or state.is_over:
+            return True
+        first = _first_dealt(state)
+        where = _At(*_pos(deal.at))
+        try:
+            self.orders[n] = stack_deck(self.pack, self.players, hands=deal.hands,
+                                        reserves=deal.reserves, upcard=deal.upcard,
+                                        stock=deal.stock, first_player=first, deal=n)
+            again = self.new_state()
+            if sc.start_scores is not None:
+                self.set_scores(again)
+            for move in self.played:
+                again.apply(move)
+        except MeldkitError as exc:
+            self.fail(where, f"deal {n}", f"cannot deal it: {_one_line(exc)}")
+            return False
+        if again.hand_number != n or _first_dealt(again) != first:
+            self.fail(where, f"deal {n}", f"played again with deal {n} stacked, the "
+                      f"scenario did not reach the start of deal {n} as before")
+            return False
+        self.state = again
+        return True
 
     def stackable(self) -> bool:
         """Whether the pack's engine can deal a stacked deck."""
@@ -1128,6 +1232,10 @@ class _Run:
                 self.fail(at, label, f"the engine failed on {quoted(move)}: "
                                      f"{type(exc).__name__}: {exc}")
                 return False
+            self.played.append(move)
+            if self.sc.later and not self.restack():
+                return False
+            state = self.state
         said: set[str] = set()
         for ex in step.expects:
             try:

@@ -55,6 +55,7 @@ def stack_deck(
     upcard: str | Sequence[str] | None = None,
     stock: Sequence[str] = (),
     first_player: int = 0,
+    deal: int = 1,
 ) -> list[str]:
     """A ``deck_order`` (card codes, top first) dealing the named cards.
 
@@ -63,7 +64,12 @@ def stack_deck(
     blocks, seat by seat from ``first_player``, in the pack's ``deal.order``.  ``upcard`` is the
     card (or cards, when the pack turns again) that starts the pile; ``stock`` is the top
     of the stock after it.  Start the game with ``options={"first_player": first_player}``.
+    ``deal``: the deal of a schedule whose hand sizes and rules it follows; a later deal's
+    order is given to :meth:`~meldkit.GameState.stack_deal`, with ``first_player`` the seat
+    dealt first in that deal.
     """
+    if isinstance(deal, bool) or not isinstance(deal, int) or deal < 1:
+        raise SetupError(f"deal must be a deal number (1, 2 …), not {deal!r}")
     if not isinstance(pack, RulePack):
         pack = load_pack(pack)
     from ._state import RankSlotModel
@@ -78,6 +84,8 @@ def stack_deck(
             raise SetupError(f"the engine of pack {pack.name!r} ({engine.__name__}) cannot "
                              "stack a deck (it has no stack_deck)")
         extra: dict = {}
+        if deal != 1:  # an engine that deals again (the table-melds kernel) takes it
+            extra["deal"] = deal
         if reserves:  # an engine that deals reserves (the table-melds kernel) takes them
             extra["reserves"] = _as_map(reserves)
         if upcard:  # an engine that turns an upcard (the table-melds kernel) takes it
@@ -92,7 +100,7 @@ def stack_deck(
             if not extra:
                 raise
             raise SetupError(f"pack {pack.name!r} deals no {' or '.join(extra)}") from None
-    first = pack.for_deal(1)  # the first deal's settings (a schedule's own)
+    first = pack.for_deal(deal)  # the deal's settings (a schedule's own)
     rules = Rules.of(first)
     deal = first.spec.deal
     hands_m, reserves_m = _as_map(hands), _as_map(reserves)

@@ -116,11 +116,14 @@ def _end_event(state: GameState, result) -> Event:
 
 
 def replay_start(state: GameState) -> GameState:
-    """A new game with ``state``'s pack, table, seed, options and stacked deck: the
+    """A new game with ``state``'s pack, table, seed, options and stacked decks: the
     position its history starts from (dealt by the state's own engine, as
     :func:`meldkit.new_game` deals it)."""
-    return type(state)._new(state.pack, state.n_players, state.seed, dict(state.options),
-                            state.deck_order)
+    start = type(state)._new(state.pack, state.n_players, state.seed, dict(state.options),
+                             state.deck_order)
+    for n, order in getattr(state, "later_orders", {}).items():  # later deals stacked
+        start.stack_deal(n, order)
+    return start
 
 
 def public_history(state: GameState) -> list[Event]:

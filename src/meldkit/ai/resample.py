@@ -98,7 +98,7 @@ class Determinizer:
         if not st.history:
             return {c for z, ids in st.zone_cards().items() if _visible(z, p) for c in ids}
         key = (st.pack.name, st.pack.digest, st.n_players, st.seed, repr(st.options),
-               repr(st.deck_order), p)
+               repr(st.deck_order), repr(getattr(st, "later_orders", None)), p)
         cached = _TRACKS.pop(key, None)
         done = 0
         unordered: set[int] = set()

@@ -8,8 +8,8 @@ from __future__ import annotations
 import random
 
 from .._cards import N_RANKS, kind_of_code, rank_of_kind
-from .._errors import SetupError
 from .._rules import SEQ, Rules
+from .._stacking import check_deck_order
 from ._canasta_common import _SLOTS, DRAW_PHASE
 
 
@@ -33,33 +33,30 @@ class DealPhase:
                 return (places.index(best) - 1) % n
 
     def _ordered_deck(self) -> list[int]:
-        """Card ids from the top of the deck: the stacked prefix (first hand only), then
-        the rest shuffled by the hand's seed."""
+        """Card ids from the top of the deck: the stacked prefix (the first hand's
+        ``deck_order``, a later one's :meth:`~meldkit.GameState.stack_deal`), then the rest
+        shuffled by the hand's seed."""
         ids = list(range(len(self.kind_of)))
         rng = self._hand_rng_for(self.hand_number + 1)
-        if not (self.deck_order and self.hand_number == 0):
+        stacked = self._stacked_for(self.hand_number + 1)
+        if not stacked:
             rng.shuffle(ids)
             return ids
+        self._check_stack(stacked)
         free: dict[int, list[int]] = {}
         for c in ids:
             free.setdefault(self.kind_of[c], []).append(c)
-        top = []
-        for i, code in enumerate(self.deck_order):
-            try:
-                k = kind_of_code(code)
-            except ValueError as e:
-                raise SetupError(f"deck_order[{i}]: {e}") from None
-            pool = free.get(k)
-            if not pool:
-                total = self.kind_of.count(k)
-                raise SetupError(
-                    f"deck_order[{i}]: no {code} left (the deck has {total} of them)"
-                )
-            top.append(pool.pop(0))
+        top = [free[kind_of_code(code)].pop(0) for code in stacked]
         used = set(top)
         rest = [c for c in ids if c not in used]
         rng.shuffle(rest)
         return top + rest
+
+    def _check_stack(self, deck_order: list[str]) -> None:
+        check_deck_order(self.kind_of, deck_order)
+
+    def _deals_again(self) -> bool:
+        return True
 
     def _hand_rng_for(self, hand_number: int) -> random.Random:
         return random.Random(f"meldkit:{self.seed}:{hand_number}")

@@ -117,11 +117,11 @@ class KernelState(RankSlotModel, TableModel, GameState):
     @classmethod
     def stack_deck(cls, pack, players: int, hands: dict[int, list[str]], stock: list[str],
                    first_player: int = 0, upcard: str | None = None,
-                   reserves: dict[int, list[str]] | None = None) -> list[str]:
+                   reserves: dict[int, list[str]] | None = None, deal: int = 1) -> list[str]:
         """A ``deck_order`` dealing ``hands``, then ``reserves``, then ``upcard``, then
         ``stock`` (what :func:`meldkit.testing.stack_deck` calls for a table-meld pack)."""
         return vars(TableModel)["stack_deck"].__func__(cls, pack, players, hands, stock,
-                                                       first_player, upcard, reserves)
+                                                       first_player, upcard, reserves, deal)
 
     # ------------------------------------------------------------------ the state machine
     def _legal(self) -> list[Action]:

@@ -31,7 +31,6 @@ import attrs
 from .._actions import Action
 from .._cards import (
     JOKER_KIND,
-    MAX_DECK_CARDS,
     RANKS,
     SUITS,
     card_code,
@@ -50,7 +49,7 @@ from .._game import GameState, call_hook
 from .._liveness import IDLE_ENDINGS, no_progress
 from .._rules import BAN_WAITS, SEQ
 from .._rules import WILD as WILD_SLOT
-from .._stacking import KindsLeft, check_named, renewed_stock
+from .._stacking import KindsLeft, check_deck_order, check_named, renewed_stock
 from ..notation import KIND_ORDER, MELD_ORDER, Dialect, Span, table_dialect
 from ..records import HandResult
 from .melds import (Match, MeldKind, TooManyMelds, hand_bits, meld_rules, melds_holding,
@@ -679,13 +678,13 @@ class TableModel:
     @classmethod
     def stack_deck(cls, pack, players: int, hands: dict[int, list[str]], stock: list[str],
                    first_player: int = 0, upcard: str | None = None,
-                   reserves: dict[int, list[str]] | None = None) -> list[str]:
+                   reserves: dict[int, list[str]] | None = None, deal: int = 1) -> list[str]:
         """A ``deck_order`` dealing ``hands`` (seat → card codes), then ``reserves`` (each
         seat's reserve pile, or each side's where the pack deals one a side: side → card
         codes), then ``upcard``, then ``stock`` from the top (what
         :func:`meldkit.testing.stack_deck` calls).  Hands and piles are filled up with cards
         not named, each chosen so that it makes no meld with the hand (or pile)."""
-        rules = TableRules.of(pack.for_deal(1))  # the first deal's (a schedule's own)
+        rules = TableRules.of(pack.for_deal(deal))  # the deal's (a schedule's own)
         stacked = KindsLeft(rules.deck_kinds(players))
         left, take = stacked.left, stacked.take
         size = rules.hand_size(players)
@@ -743,22 +742,10 @@ class TableModel:
         return out + [card_code(k) for k in top]
 
     def _check_stack(self, deck_order: list[str]) -> None:
-        n = len(self.kind_of)
-        if len(deck_order) > n:
-            many = (f"more than {MAX_DECK_CARDS:,}" if len(deck_order) > MAX_DECK_CARDS
-                    else len(deck_order))  # new_game reads no further
-            raise SetupError(f"deck_order lists {many} cards but the deck has {n}")
-        have: dict[int, int] = {}
-        for k in self.kind_of:
-            have[k] = have.get(k, 0) + 1
-        for i, code in enumerate(deck_order):
-            try:
-                k = kind_of_code(code)
-            except ValueError as e:
-                raise SetupError(f"deck_order[{i}]: {e}") from None
-            have[k] = have.get(k, 0) - 1
-            if have[k] < 0:
-                raise SetupError(f"deck_order[{i}]: more {card_code(k)} than the deck holds")
+        check_deck_order(self.kind_of, deck_order)
+
+    def _deals_again(self) -> bool:
+        return True
 
     def _deal(self, first: int) -> None:
         """Shuffle and deal a new hand with ``first`` to act."""
@@ -769,11 +756,12 @@ class TableModel:
         n = self.n_players
         ids = list(range(len(self.kind_of)))
         random.Random(f"meldkit:{self.seed}:hand:{self.hand_number}").shuffle(ids)
-        if self.hand_number == 1 and self.deck_order:
+        stacked = self._stacked_for(self.hand_number)
+        if stacked:
             by_kind: dict[int, list[int]] = {}
             for c in sorted(ids):
                 by_kind.setdefault(self.kind_of[c], []).append(c)
-            top = [by_kind[kind_of_code(code)].pop(0) for code in self.deck_order]
+            top = [by_kind[kind_of_code(code)].pop(0) for code in stacked]
             chosen = set(top)
             ids = top + [c for c in ids if c not in chosen]
         size = self.rules.hand_size(n)
