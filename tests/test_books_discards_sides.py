@@ -12,6 +12,7 @@ import pytest
 
 import meldkit
 from meldkit import GameState, RulePackError
+from meldkit.rulesheet import rules_sheet
 from meldkit.testing import check_conformance, stack_deck
 from test_table_books import BOOKS
 
@@ -143,6 +144,50 @@ def test_all_banned_pass_in_a_table_pack_and_a_ban_until_opened():
     g.apply("meld KC KD KS")  # 60: opened, so the queen is free
     assert {a for a in legal(g) if a.startswith(("discard", "pass"))} == {"discard QS"}
     assert g.check("pass").code == "turn/may-discard"
+
+
+def test_a_card_banned_only_as_the_going_out_discard_rank_slot():
+    """Pennies from Heaven (a pack author's): a seven may not be the last discard, going
+    out (``unless: not_going_out``); before that it may be discarded."""
+    pack = load(SEVENS.replace("sevens_wait", "sevens_last").split("  discard_bans:")[0]
+                + "  discard_bans: [{cards: ['7'], unless: not_going_out}]\n"
+                "  all_banned: pass\n", "sevens_last.yaml")
+    hand = "9C 9D 9S 9H 9C 9D 9S KC KD KH KS KC KD KH 7H".split()
+    g = rank_slot_deal(pack, {0: hand}, stock=["9H", "KS"])  # (a turn draws two)
+    g.apply("draw")
+    assert "discard 7" in legal(g)  # not the last card: a seven may go
+    for meld in ("meld 9 9 9 9 9 9 9 9", "meld K K K K K K K K"):
+        g.apply(meld)
+    assert g.hand_size[0] == 1  # the seven alone, and two canastas to go out with
+    why = g.check("discard 7")
+    assert (why.code, why.sentence) == (
+        "discard/banned", "a 7 may not be discarded as your last card, to go out ('end' "
+        "ends the turn while every card you hold is banned)")
+    assert legal(g) == {"end"}
+    assert "may not be discarded as the player's last card, to go out." in rules_sheet(pack)
+
+
+def test_a_card_banned_only_as_the_going_out_discard_table():
+    text = TABLE_BANS.replace("rummy_waits", "rummy_last").split("books:")[0] + (
+        "pile:\n  discard_bans: [{cards: ['7'], unless: not_going_out}]\n  all_banned: pass\n")
+    pack = load(text, "rummy_last.yaml")
+    g = table_deal(pack, "7H KC KD KS QC QD QH JC JD", "AC AD AS 5C 9D JS 4C 4S 6D",
+                   stock="JH 3D")
+    g.apply("draw")
+    assert "discard 7H" in legal(g)  # not the last card
+    for meld in ("meld KC KD KS", "meld QC QD QH", "meld JC JD JH"):
+        g.apply(meld)
+    assert len(g.hands[0]) == 1  # the 7H alone: it may not go out
+    why = g.check("discard 7H")
+    assert (why.code, why.sentence) == (
+        "discard/banned", "a 7H may not be discarded as your last card, to go out")
+    assert legal(g) == {"pass"}
+    g.apply("pass")
+    assert (g.current, len(g.hands[0])) == (1, 1)
+    assert GameState.from_json(g.to_json(), pack=pack) == g
+    with pytest.raises(RulePackError, match=r"not_going_out bans a card only as the last "
+                                            r"one, but pile.all_banned is lift"):
+        load(text.replace("  all_banned: pass\n", ""), "rummy_last.yaml")
 
 
 @pytest.mark.parametrize("all_banned", ["lift", "pass"])

@@ -1895,6 +1895,12 @@ class _Checker:
         kept = (set(deck_card_kinds(spec.deck)) | {JOKER_KIND}) if self._ranks_ok() else None
         for i, ban in enumerate(bans):
             at = ("pile", "discard_bans", i)
+            if ban.unless == "not_going_out" and spec.pile.all_banned != "pass":
+                self.add((*at, "unless"), "not_going_out bans a card only as the last one, "
+                         f"but pile.all_banned is {spec.pile.all_banned}: a last card banned is "
+                         "every card held, and the ban would be lifted just when it applies "
+                         "(write all_banned: pass, so the player keeps it and ends the turn)",
+                         related=(("pile", "all_banned"),))
             if not ban.cards:
                 self.add((*at, "cards"), "names no card: list the cards banned")
             for j, selector in enumerate(ban.cards):
@@ -1938,6 +1944,11 @@ class _Checker:
                      "off every card), or remove it", related=(("going_out", "requires_discard"),))
             return
         for i, ban in enumerate(spec.pile.discard_bans):
+            if ban.unless == "not_going_out":
+                self.add(("pile", "discard_bans", i, "unless"), "not_going_out, but nobody "
+                         "goes out by a discard here (going_out.by_discard: false), so no "
+                         "discard is ever the one that goes out and the ban would change "
+                         "nothing: remove it", related=(at,))
             if ban.unless == "going_out":
                 self.add(("pile", "discard_bans", i, "unless"), "going_out, but nobody goes "
                          "out by a discard here (going_out.by_discard: false), so its cards "

@@ -52,6 +52,7 @@ BAN_WAITS = {
     "book": "until your side holds a book",
     "opened": "until your side has made its initial meld",
     "going_out": "except as your last card, going out",
+    "not_going_out": "as your last card, to go out",
 }
 """What each condition of ``pile.discard_bans`` (``unless``) waits for, in a refusal's
 words; both meld models say it so."""

@@ -516,12 +516,15 @@ class DiscardBan:
     cards: list[str] = _f(
         [], "The cards banned: ranks (`\"7\"`, `JK`), or card codes (`7H`) in table-meld packs."
     )
-    unless: Literal["book_of_rank", "book", "opened", "going_out"] = _f(
+    unless: Literal["book_of_rank", "book", "opened", "going_out", "not_going_out"] = _f(
         "book_of_rank",
         "When they may be discarded after all: `book_of_rank`, once the player's side holds a "
         "book of the card's rank (no 7 until the side has a book of 7s); `book`, once it "
         "holds any book; `opened`, once it has made its initial meld (the player has opened, "
-        "in a table-meld pack); `going_out`, as the player's last card, going out.",
+        "in a table-meld pack); `going_out`, as the player's last card, going out; "
+        "`not_going_out`, whenever it is not the last card (a card that may not be the "
+        "discard that goes out: Pennies from Heaven's sevens; needs `all_banned: pass`, or "
+        "a last card banned alone would be let go).",
     )
 
 

@@ -646,6 +646,7 @@ _BAN_WORDS = {
     "book": "until the player's side holds a book",
     "opened": "until the player's side has made its initial meld",
     "going_out": "except as the player's last card, going out",
+    "not_going_out": "as the player's last card, to go out",
 }
 """The rules sheet's words for each condition of ``pile.discard_bans``."""
 

@@ -290,8 +290,9 @@ class PlayPhase:
     def _discard_condition(self, p: int, cond: str, rank: int) -> bool:
         """Whether ``cond`` of a ``pile.discard_bans`` entry holds for ``p`` discarding a
         card of ``rank`` now."""
-        if cond == "going_out":
-            return self.hand_size[p] == 1 and not self._foot_waiting(p)
+        if cond in ("going_out", "not_going_out"):
+            out = self.hand_size[p] == 1 and not self._foot_waiting(p)
+            return out if cond == "going_out" else not out
         t = self.side_of[p]
         if cond == "opened":
             return self.melded[t]

@@ -885,6 +885,8 @@ def most_cards_held(spec: Any) -> tuple[int, str] | tuple[None, tuple[str, ...]]
     banned = set()
     if pile.discard_bans and pile.all_banned == "pass":
         for ban in pile.discard_bans:
+            if ban.unless == "not_going_out":
+                continue  # (banned only as a last card: a pass keeps that one card alone)
             for sel in ban.cards:
                 banned |= kinds_matching(sel)
     best, how = -1, ""

@@ -1957,9 +1957,10 @@ class TableModel:
     def _discard_condition(self, p: int, cond: str, kind: int) -> bool:
         """Whether ``cond`` of a ``pile.discard_bans`` entry holds for ``p`` discarding a
         card of ``kind`` now."""
-        if cond == "going_out":
-            return len(self.hands[p]) == 1 and not (self.rules.reserve
-                                                    and self._reserve_waiting(p))
+        if cond in ("going_out", "not_going_out"):
+            out = len(self.hands[p]) == 1 and not (self.rules.reserve
+                                                   and self._reserve_waiting(p))
+            return out if cond == "going_out" else not out
         if cond == "opened":
             return self.opened[p]
         team, team_of = self.team_of[p], self.team_of
