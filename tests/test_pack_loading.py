@@ -184,6 +184,23 @@ def test_child_extends_a_bundled_pack_by_name(tmp_path: Path) -> None:
     assert pack.spec.extends == "pony_tail"
 
 
+def test_a_child_removes_a_table_entry_of_its_parent_with_null(tmp_path: Path) -> None:
+    """A pack author's Pennies from Heaven kept classic canasta's red-three counts 4, 5, 6
+    beside its own 8, and could not drop them: ``null`` for a table's entry now removes it;
+    a section's key written null still clears to null, and an entry the parent has not got
+    is still refused as null."""
+    path = write(tmp_path, "eights.yaml", "extends: classic_canasta\nscoring:\n  bonus:\n"
+                 "    by_count: {4: null, 5: null, 6: null, 8: 1000}\n")
+    pack = load_pack(path)
+    assert pack.spec.scoring.bonus.by_count == {8: 1000}
+    rummy = write(tmp_path, "r.yaml", "extends: rummy\ndeal:\n  hand_by_players: {5: null}\n")
+    assert load_pack(rummy).spec.deal.hand_by_players == {2: 10, 6: 6}
+    bad = write(tmp_path, "b.yaml", "extends: classic_canasta\nscoring:\n  bonus:\n"
+                "    by_count: {9: null}\n")
+    assert "scoring.bonus.by_count.9: expected an integer, got null" in problem_at(
+        bad, "scoring.bonus.by_count.9")
+
+
 def test_child_extends_a_pack_by_path_relative_to_its_own_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -26,7 +26,8 @@ import pathlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache
-from typing import Any, Literal, get_args, get_origin
+from types import UnionType
+from typing import Any, Literal, Union, get_args, get_origin
 
 import attrs
 import cattrs
@@ -305,14 +306,20 @@ def _merge(base: _Doc, over: _Doc) -> _Doc:
     """``over`` deep-merged onto ``base``: mappings merge, everything else replaces.
 
     Key positions follow the values: a replaced subtree forgets the base's positions.
-    ``name`` is not inherited.
+    ``name`` is not inherited, and ``null`` written for an entry of a table (a mapping of
+    entries, such as ``cards.values``: :func:`_table_keys`) removes the base's entry.
     """
     locs = {p: loc for p, loc in base.locs.items() if p[:1] != ("name",)}
+
+    tables = _table_keys()
 
     def merge(b: dict[Any, Any], o: dict[Any, Any], path: KeyPath) -> dict[Any, Any]:
         out = dict(b)
         for key, value in o.items():
             sub = path + (key,)
+            if value is None and key in out and path in tables:
+                _forget(locs, out.pop(key), sub)  # a table's entry removed
+                continue
             if isinstance(value, dict) and isinstance(out.get(key), dict):
                 out[key] = merge(out[key], value, sub)
             else:
@@ -331,6 +338,37 @@ def _merge(base: _Doc, over: _Doc) -> _Doc:
     data = merge(base_data, over.data, ())
     locs.update(over.locs)
     return _Doc(data, locs, over.deps + base.deps, over.labels + base.labels)
+
+
+@cache
+def _table_keys() -> frozenset[KeyPath]:
+    """The key paths of the schema whose value is a table — a mapping of entries keyed by
+    data (a card, a rank, a player count), not a section of named keys — whose entries are
+    never null: in a child, ``null`` for one of its entries removes the parent's entry
+    (``options``, a plugin's own, is not one).
+
+    >>> ("scoring", "bonus", "by_count") in _table_keys(), ("scoring",) in _table_keys()
+    (True, False)
+    """
+    from typing import get_type_hints
+
+    out: set[KeyPath] = set()
+
+    def walk(cls: type, path: KeyPath) -> None:
+        hints = get_type_hints(cls)
+        for f in attrs.fields(cls):
+            tp = hints[f.name]
+            inner = [a for a in get_args(tp) if a is not type(None)] if get_origin(tp) in (
+                Union, UnionType) else [tp]
+            inner_tp = inner[0] if len(inner) == 1 else tp
+            if attrs.has(inner_tp):
+                walk(inner_tp, (*path, f.name))
+            elif get_origin(inner_tp) is dict and type(None) not in get_args(
+                    get_args(inner_tp)[1]) and path + (f.name,) != ("options",):
+                out.add((*path, f.name))
+
+    walk(RulePackSpec, ())
+    return frozenset(out)
 
 
 def _forget(locs: dict[KeyPath, _Loc], value: Any, path: KeyPath) -> None:
