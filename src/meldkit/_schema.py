@@ -557,6 +557,13 @@ class PileSpec:
     discard_taken_card: bool = _f(
         True, "Table-meld packs: a card taken from the pile may be discarded in the same turn."
     )
+    discard_layable: bool = _f(
+        True,
+        "Table-meld packs: whether a player may discard a card they could lay off now "
+        "(`false`: Scala 40 — a card that fits a meld on the table, where the player may lay "
+        "off, goes there, not to the pile; a last card may always be discarded, and the ban "
+        "lifts when it would leave no move).",
+    )
     frozen_until_melded: bool = _f(
         False,
         "The pile is frozen for a side that has not melded this hand: it takes the pile only "
@@ -1191,6 +1198,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "pile.take": _k(TABLE, inert="pile"),
     "pile.first_upcard": _k(TABLE, needs="deal.upcard"),
     "pile.discard_taken_card": _T,
+    "pile.discard_layable": _k(TABLE, inert=True),
     "pile.frozen_until_melded": _C, "pile.single_card_rule": _C, "pile.take_count": _C,
     "pile.onto_book": _k(CANASTA, needs="pile.take_with: [onto_meld]"),
     "pile.frozen_take_with": _C,

@@ -325,6 +325,10 @@ def _check_lay_off(spec: Any, add: Callable[..., None]) -> None:
         add(("knock", "lay_off_on_gin"), "true, but lay_off.max_per_end is 0: the defender "
             "lays nothing off after a knock, not after gin either: remove it",
             related=(("melds", "lay_off", "max_per_end"),))
+    if knocking and not spec.pile.discard_layable:
+        add(("pile", "discard_layable"), "false, but in a knocking pack nobody lays off during "
+            "play (a defender lays off only after a knock), so no discard could have been "
+            "laid off: remove it", related=(("knock", "max_deadwood"),))
     if lay_off.onto != "none":
         return
     nobody = ("but lay_off.onto is none: " + (
@@ -340,6 +344,9 @@ def _check_lay_off(spec: Any, add: Callable[..., None]) -> None:
     if not spec.initial_meld.lay_off_before:
         add(("initial_meld", "lay_off_before"), f"false, {nobody}, before the opening or "
             "after it: remove it", related=(onto,))
+    if not spec.pile.discard_layable and not knocking:
+        add(("pile", "discard_layable"), f"false, {nobody}, so no discard could have been "
+            "laid off: remove it", related=(onto,))
     if not spec.initial_meld.melds_after:
         add(("initial_meld", "melds_after"), f"false, {nobody}, so a player who has opened "
             "could play no card but a discard and never go out: remove one", related=(onto,))

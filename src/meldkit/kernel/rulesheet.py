@@ -232,6 +232,10 @@ def _turn(spec) -> list[str]:
     if not spec.pile.discard_taken_card:
         out.append("")
         out.append("A card taken from the discard pile may not be discarded in the same turn.")
+    if not spec.pile.discard_layable:
+        out.append("")
+        out.append("A card the player could lay off on a meld on the table now may not be "
+                   "discarded: it is laid off instead (a last card may always be discarded).")
     rule = spec.pile.taken_melded
     if rule != "no":
         who = ("a player who has not opened" if rule == "until_opened" else "a player")

@@ -77,6 +77,16 @@ TABLE_VERBS = frozenset({*_SIMPLE, "meld", "add", "discard", "trade"})
 # --------------------------------------------------------------------------- compiled rules
 
 
+def _without_layable_discards(actions: list[Action]) -> list[Action]:
+    """``actions`` less the discards of a card that one of them lays off
+    (``pile.discard_layable: false``); all of them when that would leave none."""
+    layable = {a.cards[0] for a in actions if a.type == "add"}
+    if not layable:
+        return actions
+    kept = [a for a in actions if not (a.type == "discard" and a.cards[0] in layable)]
+    return kept or actions
+
+
 class TableRules:
     """A table-meld pack compiled for the hot path (built once per pack, cached)."""
 
@@ -122,6 +132,7 @@ class TableRules:
         self.take = spec.pile.take
         self.offer_upcard = spec.pile.first_upcard == "offer"
         self.discard_taken = spec.pile.discard_taken_card
+        self.discard_layable = spec.pile.discard_layable
         self.requires_discard = spec.going_out.requires_discard
         self.meld_out = not (spec.going_out.requires_discard or spec.going_out.by_discard)
         """Whether going out means melding or laying off every card, never a discard
@@ -1279,6 +1290,15 @@ class TableModel:
                 return "discard/banned", (f"{with_article(card_code(a.cards[0]))} may not be "
                                           "discarded "
                                           + BAN_WAITS[cond].format(rank=rank))
+        if t == "discard" and phase == PLAY and not self.rules.discard_layable and len(
+                self.hands[self.current]) > 1:
+            fits = [x.target for x in self._legal_play_moves()
+                    if x.type == "add" and x.cards[0] == a.cards[0]]
+            if fits:
+                return "discard/layable", (f"the {card_code(a.cards[0])} could be laid off on "
+                                           f"m{fits[0]}: a card that fits a meld on the table "
+                                           "is laid off, not discarded "
+                                           "(pile.discard_layable: false)")
         if t == "pass" and phase == PLAY:
             if not (self.rules.discard_bans and self.rules.all_banned_pass):
                 return "turn/wrong-phase", ("'pass' is not possible now: a turn ends with a "
@@ -1623,6 +1643,8 @@ class TableModel:
             out = [a for a in out if self._books_block(p, a) is None]
         if self.rules.meld_out:  # no play leaves a last card that can be neither played
             out = [a for a in out if self._stranded(a) is None]  # nor discarded
+        if not self.rules.discard_layable and len(self.hands[self.current]) > 1:
+            out = _without_layable_discards(out)  # (a last card may always be discarded)
         return out
 
     def _keeps_last(self, p: int) -> bool:
