@@ -515,6 +515,61 @@ def test_GR_16_the_first_to_100_wins_and_game_and_box_bonuses_are_added():
     assert [] == g.legal_actions()
 
 
+SHUTOUT = meldkit.load_pack_text("extends: gin_rummy\nname: gin_shutout\n"
+                                 "game: {shutout_multiplier: 2}\n", filename="shutout.yaml")
+"""Gin with the shutout (schneider) rule many sources play: a loser who ends the game at 0
+doubles the winner's total, bonuses included."""
+
+
+@pytest.mark.parametrize("before,doubled", [([90, 0], True), ([90, 5], False)])
+def test_a_shutout_doubles_the_winners_total_where_the_pack_says_so(before, doubled):
+    g = deal(KNOCKER, DEFENDER, "8C", "QD", pack=SHUTOUT)
+    g.scores, g.wins = before[:], [3, 0 if doubled else 1]
+    play(g, "pass", "pass", "draw")
+    knock_with(g, "QD", *KNOCKER_MELDS)
+    play(g, "add 4S to m1", "done", "done")
+    assert g.is_over and g.winner == 0
+    won = 90 + 67 + 100 + 100  # the hand, the box bonus for four hands won, the game bonus
+    items = g.hand_results[-1].scores[0].items
+    if doubled:
+        assert items[-1] == ("shutout", won) and g.scores == [2 * won, 0]
+    else:
+        assert "shutout" not in dict(items) and g.scores[0] == won
+    from meldkit.rulesheet import rules_sheet
+    assert ("- A **shutout**: where every other player ends the game at 0, the winner's "
+            "total, bonuses included, is doubled.") in rules_sheet(SHUTOUT)
+
+
+def test_a_shutout_in_a_game_played_from_its_start_saves_and_loads_whole():
+    short = meldkit.load_pack_text("extends: gin_rummy\nname: gin_short_shutout\n"
+                                   "game: {shutout_multiplier: 2, target: 10}\n",
+                                   filename="short.yaml")
+    g = deal(KNOCKER, DEFENDER, "8C", "QD", pack=short)
+    play(g, "pass", "pass", "draw")
+    knock_with(g, "QD", *KNOCKER_MELDS)
+    play(g, "add 4S to m1", "done", "done")
+    won = 67 + 25 + 100  # the hand, one box, the game bonus
+    assert g.is_over and g.scores == [2 * won, 0]
+    assert g.hand_results[-1].scores[0].items[-1] == ("shutout", won)
+    assert GameState.from_json(g.to_json(), pack=short) == g
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("extends: contract_rummy\ngame: {shutout_multiplier: 2}\n",
+     "t.yaml:2:8: game.shutout_multiplier: 2, but the lowest total wins this pack"),
+    ("extends: gin_rummy\ngame: {shutout_multiplier: 0}\n",
+     "t.yaml:2:8: game.shutout_multiplier: expected at least 1, got 0"),
+    ("extends: gin_rummy\ngame: {shutout_multiplier: 101}\n",
+     "t.yaml:2:8: game.shutout_multiplier: expected at most 100, got 101"),
+    ("extends: classic_canasta\ngame: {shutout_multiplier: 2}\n",
+     "t.yaml:2:8: game.shutout_multiplier"),
+])
+def test_a_shutout_multiplier_is_refused_where_it_could_not_work(text, expected):
+    with pytest.raises(meldkit.RulePackError) as e:
+        meldkit.load_pack_text(text, filename="t.yaml")
+    assert expected in str(e.value)
+
+
 def test_GR_16_below_100_another_hand_is_dealt():
     g = deal(KNOCKER, DEFENDER, "8C", "QD")
     g.scores = [20, 0]

@@ -165,6 +165,9 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
         TABLE: [(CO, "test_a_wild_card_may_count_as_the_card_it_stands_for_toward_the_minimum")]},
     "initial_meld.lay_off_before": {
         TABLE: [(CO, "test_no_lay_off_before_opening_where_the_pack_says_so")]},
+    "game.shutout_multiplier": {
+        TABLE: [("test_gin_rummy_rules",
+                 "test_a_shutout_doubles_the_winners_total_where_the_pack_says_so")]},
     "pile.discard_layable": {
         TABLE: [("test_discard_layable",
                  "test_a_card_that_fits_a_meld_on_the_table_is_laid_off_not_discarded")]},

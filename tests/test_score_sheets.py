@@ -13,6 +13,7 @@ import meldkit
 from meldkit import GameState, RulePackError, SaveError
 from meldkit.bots import GreedyBot
 from meldkit.kernel.sheets import Ledger, SheetRule
+from meldkit.rulesheet import rules_sheet
 from meldkit.scenarios import run_scenario_text
 
 HOLLYWOOD = """extends: gin_rummy
@@ -73,6 +74,27 @@ def test_a_sheet_counts_a_sides_hands_from_its_nth_win_and_ends_with_its_bonuses
     closed = ledger.close([one, two])            # the game ends: sheet two closes too
     assert closed[1].bonus == ((("box", 50), ("game", 100)), (("box", 25),))
     assert ledger.totals() == [295 + 240, 45 + 40]
+
+
+def test_a_sheet_a_side_ends_alone_at_0_multiplies_its_winners_total():
+    """Hollywood gin's shutout: a player shut out of a game (a sheet) doubles the winner's
+    score on it, bonuses included (``shutout_multiplier``)."""
+    rules = (SheetRule("one", 100, 1, game_bonus=100, box_bonus=25, shutout=2),
+             SheetRule("two", 100, 2, game_bonus=100, box_bonus=25, shutout=2))
+    ledger = Ledger(rules, n_teams=2)
+    ledger.enter([(60, 0)] * 2, won=0)
+    ledger.enter([(0, 30)] * 2, won=1)  # side 1 wins a hand: on sheet one only
+    one, two = ledger.enter([(50, 0)] * 2, won=0)  # side 0 reaches 110 on sheet one
+    assert one.ended and one.bonus == ((("box", 50), ("game", 100)), (("box", 25),))
+    closed = ledger.close([one, two])  # sheet two: side 1 never scored on it
+    won = 50 + 25 + 100  # the points it counted (from the second win), one box, the game
+    assert closed[1].bonus == ((("box", 25), ("game", 100), ("shutout", won)), ())
+    assert ledger.sheet_totals() == [(110 + 150, 30 + 25), (2 * won, 0)]
+    hollywood = meldkit.load_pack_text(HOLLYWOOD + "game: {shutout_multiplier: 2}\n",
+                                       filename="hollywood_gin.yaml")
+    assert "where every other side has 0 on it (a shutout)" in rules_sheet(hollywood)
+    g = _play(hollywood, 2, 3, saves_every=40)  # whole games save and load with it
+    assert GameState.from_json(g.to_json(), pack=hollywood) == g
 
 
 def test_a_tied_sheet_plays_on_unless_ties_draw():

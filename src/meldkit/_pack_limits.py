@@ -388,6 +388,7 @@ AT_LEAST: tuple[tuple[tuple[str, ...], int], ...] = (
     (("game", "target"), 1),
     (("game", "hands"), 1),
     (("game", "hand_turn_limit"), 1),
+    (("game", "shutout_multiplier"), 1),
     (("pile", "take_count"), 1),
     (("stock", "wall"), 0),
     (("melds", "lay_off", "max_per_end"), 0),
@@ -407,6 +408,7 @@ AT_MOST: tuple[tuple[tuple[str, ...], int], ...] = (
     (("books", "size"), 500),
     (("game", "target"), 10_000_000),
     (("game", "hand_turn_limit"), 100_000),
+    (("game", "shutout_multiplier"), 100),
     (("players", "max"), MAX_PLAYERS),
 )
 """Upper bounds on single keys, far above any real game, so that no validated pack makes
@@ -493,6 +495,10 @@ def check_runnable(spec, add, player_counts, deck_size, own_deck: bool = False,
         if isinstance(draw, int) and draw > most_draw:
             add(("turn", "draw_by_players", count), f"expected at most {most_draw}, got {draw}")
     _check_points(spec, add)
+    for i, sheet in enumerate(spec.scoring.sheets):
+        m = sheet.shutout_multiplier
+        if m is not None and not 1 <= m <= 100:
+            add(("scoring", "sheets", i, "shutout_multiplier"), f"expected 1 to 100, got {m}")
     for count in player_counts:
         size = deck_size(count)
         if size is not None and size > MAX_DECK_CARDS:

@@ -857,6 +857,9 @@ class SheetSpec:
         None, "Bonus per hand a side won that the sheet counted, when it ends (null: "
         "`game.box_bonus`; refused, as that is, where the lowest total wins, and not "
         "negative where the highest does).")
+    shutout_multiplier: int | None = _f(
+        None, "The sheet's winner's total, bonuses included, times this when every other "
+        "side ends the sheet at 0 (null: `game.shutout_multiplier`).")
 
 
 @frozen
@@ -980,6 +983,12 @@ class GameSpec:
         "the highest total wins it must not be negative, and where the lowest wins not "
         "positive (either would count against the winner): there a negative bonus takes "
         "points off the winner's total.",
+    )
+    shutout_multiplier: int = _f(
+        1,
+        "Table-meld packs where the highest total wins: when the game ends with every other "
+        "side at a total of 0 (a shutout, gin's schneider), the winner's total, box and game "
+        "bonuses included, is multiplied by this (2: doubled; 1: no shutout rule).",
     )
     box_bonus: int = _f(
         0,
@@ -1269,6 +1278,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "game.winner": _k(TABLE, inert="highest"),
     "game.game_bonus": _k(TABLE, inert=0),
     "game.box_bonus": _k(TABLE, inert=0),
+    "game.shutout_multiplier": _k(TABLE, inert=1),
     "game.hand_turn_limit": _k(CANASTA, TABLE, inert=None),
     "game.tie": _CT,
     "game.sheets_end": _k(CANASTA, TABLE, needs="scoring.sheets"),

@@ -796,7 +796,7 @@ def _table_hand_end(state, hr, style: Style, you, before, action, layoffs) -> st
             lines.append(f"  {name(q)}: " + " · ".join(bits))
     net = list(hr.net)
     best = max(range(n), key=lambda q: net[q])
-    items = [i for s in hr.scores for i in s.items if i[0] not in ("box", "game")]
+    items = [i for s in hr.scores for i in s.items if i[0] not in ("box", "game", "shutout")]
     worth = ", ".join(f"{label.replace('_', ' ')} {points:+,}" for label, points in items)
     style_of = state.rules.style
     if knocker is None or not any(net):
@@ -808,7 +808,7 @@ def _table_hand_end(state, hr, style: Style, you, before, action, layoffs) -> st
                 + ", ".join(f"{name(q)} {final.deadwood[q]}" for q in defenders) + " → "
                 + ", ".join(f"{net[q]:+,} to {name(q)}" for q in [knocker, *defenders]
                             if net[q] > 0))
-        won = [(s.team, [i for i in s.items if i[0] not in ("box", "game")])
+        won = [(s.team, [i for i in s.items if i[0] not in ("box", "game", "shutout")])
                for s in hr.scores]
         said = [f"{_side_label(state, t, you)}: " + ", ".join(
                     f"{label.replace('_', ' ')} {points:+,}" for label, points in its)
@@ -832,7 +832,7 @@ def _table_hand_end(state, hr, style: Style, you, before, action, layoffs) -> st
         for s in hr.scores:
             its: dict[str, list[int]] = {}
             for label, points in s.items:
-                if points and label not in ("box", "game"):
+                if points and label not in ("box", "game", "shutout"):
                     its.setdefault(label, []).append(points)
             if its:
                 scored.append((s.team, sum(map(sum, its.values())),
@@ -860,7 +860,7 @@ def _table_hand_end(state, hr, style: Style, you, before, action, layoffs) -> st
     else:
         lines.append("  " + ", ".join(f"{name(q)} {net[q]:+,}" for q in range(n)))
     extras = [(s.team, label, points) for s in hr.scores for label, points in s.items
-              if label in ("box", "game")]
+              if label in ("box", "game", "shutout")]
     if extras:
         lines.append("  game end: " + ", ".join(
             f"{_side_label(state, t, you)} {label} bonus {points:+,}"

@@ -273,6 +273,13 @@ def _check_lowest_wins_bonuses(spec: Any, add: Callable[..., None]) -> None:
                 "them (the winner could end above a loser): write a negative bonus, "
                 f"{-value}, to take points off the winner's total, or remove it",
                 related=(("game", "winner"),))
+    sheets = [(("scoring", "sheets", i, "shutout_multiplier"), sh.shutout_multiplier)
+              for i, sh in enumerate(spec.scoring.sheets)]
+    for at, value in [(("game", "shutout_multiplier"), spec.game.shutout_multiplier), *sheets]:
+        if value is not None and value != 1:
+            add(at, f"{value}, but the lowest total wins this pack (game.winner: lowest): a "
+                "shutout multiplies the winner's total, which counts against them: remove it",
+                related=(("game", "winner"),))
     sheets = [(("scoring", "sheets", i, "box_bonus"), sh.box_bonus)
               for i, sh in enumerate(spec.scoring.sheets)]
     for at, value in [(("game", "box_bonus"), spec.game.box_bonus), *sheets]:

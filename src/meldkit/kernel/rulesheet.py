@@ -485,6 +485,11 @@ def _opening(spec) -> list[str]:
     return out
 
 
+def _times_words(n: int) -> str:
+    """A multiplier in words: ``doubled``, ``tripled``, ``multiplied by 5``."""
+    return {2: "doubled", 3: "tripled"}.get(n, f"multiplied by {n}")
+
+
 def _times(n: int) -> str:
     return {0: "never", 1: "once", 2: "twice"}.get(n, f"{n} times")
 
@@ -957,10 +962,14 @@ def sheets_section(spec, say: Callable[[list], str]) -> list[str]:
                  "included)")
         game_bonus = g.game_bonus if sh.game_bonus is None else sh.game_bonus
         box = g.box_bonus if sh.box_bonus is None else sh.box_bonus
+        shutout = (g.shutout_multiplier if sh.shutout_multiplier is None
+                   else sh.shutout_multiplier)
         bonus = _list_words(
             ([f"its winner scores {game_bonus:,}"] if game_bonus else [])
             + ([f"each side {box:,} for every hand it won that the sheet counted"]
-               if box else []))
+               if box else [])
+            + ([f"its winner's total, bonuses included, is {_times_words(shutout)} where "
+                "every other side has 0 on it (a shutout)"] if shutout > 1 else []))
         out.append(f"- **{sh.name}**, to {target}: counts {counts} {whose}"
                    + (f"; when it ends, {bonus}" if bonus else "") + ".")
     tie = "a tie there plays on" if g.tie == "play_on" and g.winner == "highest" else ""
@@ -1011,4 +1020,9 @@ def _game(spec) -> list[str]:
                    f"box or line bonus{won}).")
     if g.game_bonus:
         out.append(f"- The winner scores a game bonus of {g.game_bonus}.")
+    if g.shutout_multiplier > 1:
+        other = "player" if spec.players.partners == "never" else "side"
+        out.append(f"- A **shutout**: where every other {other} ends the game at 0, the "
+                   f"winner's total, bonuses included, is {_times_words(g.shutout_multiplier)}"
+                   ".")
     return out

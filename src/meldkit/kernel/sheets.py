@@ -38,6 +38,7 @@ class SheetRule:
     from_win: int = 0
     game_bonus: int = 0
     box_bonus: int = 0
+    shutout: int = 1
 
 
 def reached(totals: Sequence[int], target: int, lowest: bool = False, draw: bool = False
@@ -122,6 +123,8 @@ class Ledger:
         best = leader(self.sums[s], self.lowest)
         if rule.game_bonus and best is not None:
             bonus[best].append(("game", rule.game_bonus))
+        if rule.shutout > 1 and best is not None:
+            bonus[best] += shutout_bonus(self.sums[s], best, bonus[best], rule.shutout)
         for t, items in enumerate(bonus):
             self.sums[s][t] += sum(v for _, v in items)
         return SheetEntry(rule.name, counted, tuple(map(tuple, bonus)) if any(bonus) else (),
@@ -162,13 +165,31 @@ class Ledger:
         return ledger, None
 
 
+def shutout_bonus(totals: Sequence[int], best: int, bonuses: Sequence[tuple[str, int]],
+                  multiplier: int) -> list[tuple[str, int]]:
+    """``[("shutout", points)]`` making the winner ``best``'s total, its ``bonuses``
+    included, ``multiplier`` times as much where every other side's total is 0 (a shutout:
+    ``game.shutout_multiplier``); ``[]`` otherwise.
+
+    >>> shutout_bonus((120, 0), 0, [("game", 100)], 2), shutout_bonus((120, 5), 0, [], 2)
+    ([('shutout', 220)], [])
+    """
+    if multiplier <= 1 or any(v for t, v in enumerate(totals) if t != best):
+        return []
+    won = totals[best] + sum(v for _, v in bonuses)
+    return [("shutout", won * (multiplier - 1))] if won > 0 else []
+
+
 def sheet_rules(spec, target: int) -> tuple[SheetRule, ...]:
     """The pack's sheets (``spec.scoring.sheets``) for a table whose ``game.target`` is
-    ``target``: a sheet's target, game and box bonuses default to the game's."""
+    ``target``: a sheet's target, game and box bonuses and shutout multiplier default to
+    the game's."""
     g = spec.game
     return tuple(SheetRule(sh.name, target if sh.target is None else sh.target, sh.from_win,
                            g.game_bonus if sh.game_bonus is None else sh.game_bonus,
-                           g.box_bonus if sh.box_bonus is None else sh.box_bonus)
+                           g.box_bonus if sh.box_bonus is None else sh.box_bonus,
+                           g.shutout_multiplier if sh.shutout_multiplier is None
+                           else sh.shutout_multiplier)
                  for sh in spec.scoring.sheets)
 
 

@@ -56,7 +56,7 @@ from .melds import (Match, MeldKind, TooManyMelds, hand_bits, meld_rules, melds_
                     shown_deadwood, unmelded_value)
 from .scoring import (COUNTED, KnockTerms, TableFinal, TableScore, compile_items, score,
                       table_items, table_listed)
-from .sheets import Ledger, sheet_rules, sheet_summary
+from .sheets import Ledger, sheet_rules, sheet_summary, shutout_bonus
 
 FIRST_UPCARD = "first_upcard"
 DRAW = "draw"
@@ -2629,6 +2629,8 @@ class TableModel:
         win = self.winner_before_bonus()
         if spec.game_bonus and win is not None:
             extra[win].append(("game", spec.game_bonus))
+        if spec.shutout_multiplier > 1 and win is not None:  # every other side at 0
+            extra[win] += shutout_bonus(self.scores, win, extra[win], spec.shutout_multiplier)
         if any(extra):  # recorded in the last hand's record, so it rescores the same
             last = self.hand_results[-1]
             final = attrs.evolve(last.final, game_end=tuple(tuple(e) for e in extra))
