@@ -324,6 +324,31 @@ def test_a_table_pack_draws_one_card_unless_it_says_and_a_knocking_pack_only_one
         pack("turn: {draw: 2}\ndeal: {hand: 9}\ninitial_meld: {melds: [run, run, run]}\n")
 
 
+def test_a_contract_only_buying_can_reach_is_played():
+    """A pack author's Shanghai: deal 8's contract (a set and a run of ten, 13 cards) was
+    refused for an 11-card hand, which buying grows (the source: "buying discards will be
+    required"); a contract still past every buy is refused, saying so."""
+    kinds = ("melds:\n  kinds:\n    - {name: set, type: set, min_size: 3, max_wilds: 2}\n"
+             "    - {name: run10, type: run, min_size: 10, max_wilds: 4}\n")
+    shanghai = meldkit.load_pack_text(
+        "extends: contract_rummy\nname: shanghai8\ndeal: {hand: 11, hand_by_players: null}\n"
+        "schedule: []\n" + kinds + "initial_meld: {melds: [set, run10]}\n"
+        "pile: {buy_limit: 3, buy_penalty: 1}\n", filename="shanghai8.yaml")
+    assert shanghai.spec.initial_meld.melds == ["set", "run10"]
+    with pytest.raises(RulePackError, match=r"needs at least 13 cards, but a hand of 11 holds "
+                       r"12 after its draw \(at 3 players\)"):
+        meldkit.load_pack_text(
+            "extends: contract_rummy\nname: shanghai8\ndeal: {hand: 11, hand_by_players: "
+            "null}\nschedule: []\n" + kinds + "initial_meld: {melds: [set, run10]}\n"
+            "pile: {buy_limit: 0}\n", filename="shanghai8.yaml")
+    with pytest.raises(RulePackError, match=r"needs at least 13 cards, but a hand of 5 holds "
+                       r"6 after its draw, 10 with every buy \(pile.buy_limit\)"):
+        meldkit.load_pack_text(
+            "extends: contract_rummy\nname: shanghai8\ndeal: {hand: 5, hand_by_players: "
+            "null}\nschedule: []\n" + kinds + "initial_meld: {melds: [set, run10]}\n"
+            "pile: {buy_limit: 2, buy_penalty: 1}\n", filename="shanghai8.yaml")
+
+
 # --------------------------------------------------------------------------- the minimum
 def _minimum_game(extra: str):
     p = meldkit.load_pack_text("extends: rummy\n" + extra, filename="minimum.yaml")

@@ -417,16 +417,19 @@ def _check_contract(spec: Any, names: list[str], add: Callable[..., None],
         if name not in names:
             add(("initial_meld", "melds", i), f"{name!r} is not a meld kind of this pack "
                 f"(melds.kinds: {', '.join(names)})", related=(("melds", "kinds"),))
-    if contract and all(name in names for name in contract):
+    if contract and all(name in names for name in contract) and spec.pile.take == "top":
+        # (a pile taken whole or from deep in it grows a hand without bound)
         sizes = {k.name or k.type: k.min_size for k in spec.melds.kinds}
         cards = sum(sizes[name] for name in contract)
         keep = 1 if spec.going_out.requires_discard else 0
+        bought = spec.pile.buy_limit * (1 + spec.pile.buy_penalty)  # Shanghai's later deals
         for n in player_counts:
             hand = spec.deal.hand_by_players.get(n, spec.deal.hand)
             drawn = hand + spec.turn.draw_by_players.get(n, spec.turn.draw)
-            if cards > drawn - keep:
+            if cards > drawn + bought - keep:
                 add(("initial_meld", "melds"), f"needs at least {cards} cards, but a hand of "
                     f"{hand} holds {drawn} after its draw"
+                    + (f", {drawn + bought} with every buy (pile.buy_limit)" if bought else "")
                     + (" and keeps one to discard" if keep else "")
                     + f" (at {n} players): no player could meet it",
                     related=(("deal", "hand"), ("deal", "hand_by_players")))
