@@ -707,3 +707,14 @@ def test_houses_options_that_could_not_be_played_are_refused(option, path):
         _bounded(5.0, lambda: meldkit.load_pack_text(
             f"extends: houses\nname: v\noptions:\n  {option}\n", filename="h.yaml"))
     assert [p.path for p in e.value.problems] == [path], e.value.problems
+
+
+def test_a_knocking_pack_whose_discard_ban_names_no_card_is_refused_not_a_traceback():
+    """fuzz_packs (stop 42, seed 3453): the new check of a knocking pack's hand size read the
+    cards of its discard bans, and a selector that names no card (``natural``) raised
+    ValueError; a bad selector is refused where it is written, and the hand's size is
+    judged without it."""
+    text = ("extends: gin_rummy\npile:\n  discard_bans:\n  - {cards: [natural], unless: "
+            "going_out}\n  all_banned: pass\n")
+    with pytest.raises(meldkit.RulePackError, match="a discard ban waits for books or melds"):
+        meldkit.load_pack_text(text, filename="ban.yaml")

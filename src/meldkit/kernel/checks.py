@@ -905,7 +905,10 @@ def most_cards_held(spec: Any) -> tuple[int, str] | tuple[None, tuple[str, ...]]
             if ban.unless == "not_going_out":
                 continue  # (banned only as a last card: a pass keeps that one card alone)
             for sel in ban.cards:
-                banned |= kinds_matching(sel)
+                try:
+                    banned |= kinds_matching(sel)
+                except (TypeError, ValueError):
+                    continue  # (not a card or rank: refused where it is written)
     best, how = -1, ""
     for n in range(max(players.min, 1), min(players.max, MAX_PLAYERS) + 1):
         start = max(deal.hand_by_players.get(n, deal.hand), deal.reserve)
