@@ -328,25 +328,22 @@ def test_a_contract_only_buying_can_reach_is_played():
     """A pack author's Shanghai: deal 8's contract (a set and a run of ten, 13 cards) was
     refused for an 11-card hand, which buying grows (the source: "buying discards will be
     required"); a contract still past every buy is refused, saying so."""
-    kinds = ("melds:\n  kinds:\n    - {name: set, type: set, min_size: 3, max_wilds: 2}\n"
-             "    - {name: run10, type: run, min_size: 10, max_wilds: 4}\n")
-    shanghai = meldkit.load_pack_text(
-        "extends: contract_rummy\nname: shanghai8\ndeal: {hand: 11, hand_by_players: null}\n"
-        "schedule: []\n" + kinds + "initial_meld: {melds: [set, run10]}\n"
-        "pile: {buy_limit: 3, buy_penalty: 1}\n", filename="shanghai8.yaml")
-    assert shanghai.spec.initial_meld.melds == ["set", "run10"]
+    def shanghai(hand: int, pile: str):
+        return meldkit.load_pack_text(
+            f"extends: contract_rummy\nname: shanghai8\ndeal: {{hand: {hand}, hand_by_players: "
+            "null}\nschedule: []\nmelds:\n  kinds:\n"
+            "    - {name: set, type: set, min_size: 3, max_wilds: 2}\n"
+            "    - {name: run10, type: run, min_size: 10, max_wilds: 4}\n"
+            f"initial_meld: {{melds: [set, run10]}}\npile: {pile}\n", filename="shanghai8.yaml")
+
+    assert shanghai(11, "{buy_limit: 3, buy_penalty: 1}").spec.initial_meld.melds == [
+        "set", "run10"]
     with pytest.raises(RulePackError, match=r"needs at least 13 cards, but a hand of 11 holds "
                        r"12 after its draw \(at 3 players\)"):
-        meldkit.load_pack_text(
-            "extends: contract_rummy\nname: shanghai8\ndeal: {hand: 11, hand_by_players: "
-            "null}\nschedule: []\n" + kinds + "initial_meld: {melds: [set, run10]}\n"
-            "pile: {buy_limit: 0}\n", filename="shanghai8.yaml")
+        shanghai(11, "{buy_limit: 0}")
     with pytest.raises(RulePackError, match=r"needs at least 13 cards, but a hand of 5 holds "
                        r"6 after its draw, 10 with every buy \(pile.buy_limit\)"):
-        meldkit.load_pack_text(
-            "extends: contract_rummy\nname: shanghai8\ndeal: {hand: 5, hand_by_players: "
-            "null}\nschedule: []\n" + kinds + "initial_meld: {melds: [set, run10]}\n"
-            "pile: {buy_limit: 2, buy_penalty: 1}\n", filename="shanghai8.yaml")
+        shanghai(5, "{buy_limit: 2, buy_penalty: 1}")
 
 
 # --------------------------------------------------------------------------- the minimum

@@ -449,40 +449,41 @@ def _opening(spec) -> list[str]:
                "player may take them back (`withdraw`, and may not meld again that turn), "
                "and may not discard while any is pending. Once it is complete the player "
                f"has **opened**, {after}.")
-    before = _per_deal(spec, lambda s: s.initial_meld.lay_off_before,
-                       lambda yes: "may" if yes else "may not")
+    im = spec.initial_meld
+    before = _may_by_deal(spec, "lay_off_before", "A player who has not opened",
+                          "lay off cards on the table's melds")
     if before:
-        out.append("- A player who has not opened " + _each(
-            f"{text} lay off cards on the table's melds in {where}" for where, text in before)
-            + ".")
+        out.append(before)
     elif _lays_off(spec) and spec.knock.max_deadwood is None:
-        may = "may already" if spec.initial_meld.lay_off_before else "may not"
+        may = "may already" if im.lay_off_before else "may not"
         out.append(f"- A player who has not opened {may} lay off cards on the table's melds.")
-    melds_after = _per_deal(spec, lambda s: s.initial_meld.melds_after,
-                            lambda yes: "may" if yes else "may not")
-    if melds_after:
-        out.append("- A player who has opened " + _each(
-            f"{text} lay new melds in {where}" for where, text in melds_after)
-            + " (without new melds: only lay-offs).")
-    wait = _per_deal(spec, lambda s: s.initial_meld.lay_off_same_turn,
-                     lambda yes: "may" if yes else "may not")
+    out += filter(None, [_may_by_deal(spec, "melds_after", "A player who has opened",
+                                      "lay new melds", " (without new melds: only lay-offs)")])
+    wait = _may_by_deal(spec, "lay_off_same_turn", "A player", "lay off in the turn they open")
     if wait:
-        out.append("- A player " + _each(f"{text} lay off in the turn they open in {where}"
-                                         for where, text in wait) + ".")
-    elif not spec.initial_meld.lay_off_same_turn:
+        out.append(wait)
+    elif not im.lay_off_same_turn:
         out.append("- A player lays off only from the turn after the one they open in.")
-    take = _per_deal(spec, lambda s: s.initial_meld.take_before,
-                     lambda yes: "may" if yes else "may not")
     buying = " (buying out of turn is not taking)" if any(
         s.pile.buy_limit for s in deal_specs(spec)) else ""
+    take = _may_by_deal(spec, "take_before", "A player who has not opened",
+                        "take from the discard pile", buying)
     if take:
-        out.append("- A player who has not opened " + _each(
-            f"{text} take from the discard pile in {where}" for where, text in take)
-            + f"{buying}.")
-    elif not spec.initial_meld.take_before:
+        out.append(take)
+    elif not im.take_before:
         out.append(f"- A player who has not opened may not take from the discard pile: they "
                    f"draw from the stock{buying}.")
     return out
+
+
+def _may_by_deal(spec, key: str, who: str, does: str, after: str = "") -> str | None:
+    """``- {who} may (not) {does} in deals …{after}.`` for an ``initial_meld`` switch that
+    differs from deal to deal, or None where every deal has the same value."""
+    by = _per_deal(spec, lambda s: getattr(s.initial_meld, key),
+                   lambda yes: "may" if yes else "may not")
+    if not by:
+        return None
+    return f"- {who} " + _each(f"{text} {does} in {where}" for where, text in by) + f"{after}."
 
 
 def _times_words(n: int) -> str:
