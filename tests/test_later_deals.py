@@ -128,6 +128,8 @@ def test_a_scenario_stacks_a_later_deal_and_says_when_it_never_comes():
                                 "after the first (2, 3 …; the first is deal:), got 1"),
     ("[1, 2]", "d.yaml:4:12: scenarios[0].deals: expected a mapping of deal numbers"),
     ("{2: {hand: {0: [JK]}}}", "d.yaml:4:17: scenarios[0].deals.2.hand: unknown key"),
+    ("{" + ", ".join(f"{n}: {{}}" for n in range(2, 23)) + "}",
+     "d.yaml:4:12: scenarios[0].deals: 21 deals stacked, but a scenario stacks at most 20"),
 ])
 def test_a_bad_deals_key_is_refused_where_it_is_written(deals, expected):
     text = f"scenarios:\n  - name: bad\n    steps: []\n    deals: {deals}\n"

@@ -50,6 +50,7 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_FILE_BYTES",
     "MAX_FILE_STEPS",
+    "MAX_STACKED_DEALS",
     "MAX_SCENARIOS",
     "MAX_SCENARIO_STEPS",
     "MAX_VALUES",
@@ -499,6 +500,10 @@ class _Reader:
             if not isinstance(deals, dict):
                 self.problem(deals_at, f"{path}.deals", "expected a mapping of deal numbers "
                              f"(2, 3 …) to deals, got {_kind_text(deals)}")
+            elif len(deals) > MAX_STACKED_DEALS:
+                self.problem(deals_at, f"{path}.deals", f"{len(deals)} deals stacked, but a "
+                             f"scenario stacks at most {MAX_STACKED_DEALS} (each is dealt by "
+                             "playing the scenario again): split it")
             else:
                 for n in deals:
                     key_at = self.at_key(deals, n)
@@ -769,6 +774,9 @@ MAX_SCENARIO_STEPS = 1_000
 """Most steps in one scenario, each move of a ``moves:`` list counting as a step."""
 MAX_FILE_STEPS = 10_000
 """Most steps in one file, counted as for :data:`MAX_SCENARIO_STEPS`."""
+MAX_STACKED_DEALS = 20
+"""Most later deals one scenario stacks (``deals:``): each is dealt by playing the scenario
+again from its start (real schedules have at most ten deals)."""
 
 
 def _too_many_scenarios() -> str:
