@@ -175,6 +175,7 @@ def collect_saves(packs: list[str], rng: random.Random, per_game: int = 12,
             tables.append((max(4, sp.min), {"partners": True}))
         for n, options in tables:
             g = meldkit.new_game(pack, players=n, seed=rng.randrange(2**32), options=options)
+            _stack_a_later_deal(g, rng)  # (saves then carry later_deck_orders to mutate)
             bot = RandomBot(seed=rng.randrange(2**32))
             keep = sorted(rng.sample(range(1, max_steps // 2), per_game)) + [0]
             step, hands = 0, 0
@@ -186,6 +187,18 @@ def collect_saves(packs: list[str], rng: random.Random, per_game: int = 12,
                 step += 1
             out[name].append(g.to_json())
     return out
+
+
+def _stack_a_later_deal(g, rng: random.Random) -> None:
+    """Stack deal 2 of ``g`` (a few cards of its deck on top) where its engine deals again,
+    so that its saves hold ``later_deck_orders``."""
+    from meldkit.testing import stack_deck
+
+    try:
+        order = stack_deck(g.pack, g.n_players, {}, deal=2)
+        g.stack_deal(2, order[:rng.randrange(1, 8)])
+    except meldkit.MeldkitError:
+        pass  # (an engine that deals one hand: nothing to stack)
 
 
 ODD = [-1, 0, 1, 2, 10**6, 2**70, -(2**70), True, False, None, "", "banana", "draw", 1.5,
