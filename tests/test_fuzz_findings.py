@@ -718,3 +718,21 @@ def test_a_knocking_pack_whose_discard_ban_names_no_card_is_refused_not_a_traceb
             "going_out}\n  all_banned: pass\n")
     with pytest.raises(meldkit.RulePackError, match="a discard ban waits for books or melds"):
         meldkit.load_pack_text(text, filename="ban.yaml")
+
+
+def test_negative_jokers_at_one_table_are_refused_and_the_deal_is_checked_at_every_other():
+    """fuzz_packs (stop 42, seed 3454): ``jokers_by_players: {3: -100}`` was accepted (the
+    engine dealt no jokers), and the deal arithmetic stopped at the first player count
+    whose deck it could not size, so eight reserve cards a seat left four to six players a
+    game with no stock and no legal action at its start."""
+    text = "extends: rummy\ndeck:\n  jokers_by_players:\n    3: -100\ndeal:\n  reserve: 8\n"
+    with pytest.raises(meldkit.RulePackError) as e:
+        meldkit.load_pack_text(text, filename="r.yaml")
+    assert [f"{p.line}:{p.col}: {p.path}" for p in e.value.problems] == [
+        "4:5: deck.jokers_by_players.3", "5:1: deal"]
+    assert "-100 jokers for 3 players: expected at least 0" in str(e.value)
+    assert "6 players × (6 hand + 8 reserve) + 1 upcard = 85 cards" in str(e.value)
+    with pytest.raises(meldkit.RulePackError, match=r"j.yaml:4:5: deck.jokers_by_players.3: "
+                       r"100052 cards for 3 players; a deck holds at most 10000"):
+        meldkit.load_pack_text("extends: rummy\ndeck:\n  jokers_by_players:\n    3: 100000\n"
+                               "cards: {values: {JK: 0}}\n", filename="j.yaml")

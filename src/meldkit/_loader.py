@@ -1360,7 +1360,7 @@ class _Checker:
         for count in self._player_counts():
             deck = self._deck_size(count)
             if deck is None:
-                return
+                continue  # (an ill-defined deck at this count is reported by deck())
             hand = deal.hand_by_players.get(count, deal.hand)
             each = (f"{hand} hand" if not deal.reserve
                     else f"({hand} hand + {deal.reserve} reserve)")
@@ -1729,6 +1729,7 @@ class _Checker:
                          f"dealt (write {field}: {best})", related=(("players", "counts"),))
         tables = (
             (("deck", "decks_by_players"), spec.deck.decks_by_players, 1, "decks"),
+            (("deck", "jokers_by_players"), spec.deck.jokers_by_players, 0, "jokers"),
             (("deal", "hand_by_players"), spec.deal.hand_by_players, 1, "cards"),
             (("turn", "draw_by_players"), spec.turn.draw_by_players, 1, "cards"),
             (("going_out", "min_books_by_players"), spec.going_out.min_books_by_players, 0,

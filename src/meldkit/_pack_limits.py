@@ -504,6 +504,10 @@ def check_runnable(spec, add, player_counts, deck_size, own_deck: bool = False,
         if size is not None and size > MAX_DECK_CARDS:
             deck = spec.deck
             key = ("deck", "decks_per_player" if deck.decks_per_player is not None else "decks")
+            if count in (deck.jokers_by_players or {}):  # the jokers of that table
+                key = ("deck", "jokers_by_players", count)
+            elif count in (deck.decks_by_players or {}):
+                key = ("deck", "decks_by_players", count)
             add(key if not own_deck else ("options",), f"{size} cards for {count} players; a "
                 f"deck holds at most {MAX_DECK_CARDS} cards")
             break
