@@ -165,6 +165,8 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
         TABLE: [(CO, "test_a_wild_card_may_count_as_the_card_it_stands_for_toward_the_minimum")]},
     "initial_meld.lay_off_before": {
         TABLE: [(CO, "test_no_lay_off_before_opening_where_the_pack_says_so")]},
+    "books.reopen": {
+        CANASTA: [("test_books_reopen", "test_no_new_meld_of_a_closed_rank_where_the_pack_says_so")]},
     "game.shutout_multiplier": {
         TABLE: [("test_gin_rummy_rules",
                  "test_a_shutout_doubles_the_winners_total_where_the_pack_says_so")]},

@@ -1601,6 +1601,12 @@ class _Checker:
                 f"{books.size} is smaller than melds.min_size ({melds.min_size})",
                 related=(("melds", "min_size"),),
             )
+        if not books.reopen and not self.spec.melds.kinds and not books.close_at_size and not any(
+                (k.adds or "any") == "none" for k in books.kinds):
+            self.add(("books", "reopen"), "false, but no book ever closes here (books."
+                     "close_at_size is false and no kind says adds: none): a side's book of a "
+                     "rank keeps taking its cards, so there is never a second meld of it to "
+                     "forbid: remove it", related=(("books", "close_at_size"),))
         first_index: dict[str, int] = {}
         for i, kind in enumerate(books.kinds):
             if kind.name in first_index:

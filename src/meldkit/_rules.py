@@ -234,6 +234,7 @@ class Rules:
         self.wild_melds = m.wild_melds
         self.book_size = spec.books.size
         self.close_at_size = spec.books.close_at_size
+        self.reopen = spec.books.reopen
         self.book_kinds = book_kind_rules(spec.books.kinds)
         self.adds_by_kind = any(k.adds is not None for k in self.book_kinds)
         """Whether a book kind says what its books still take (``books.kinds[].adds``):

@@ -428,6 +428,12 @@ class BooksSpec:
         True, "A book is closed at `size` and takes no more cards; false: books keep growing. "
         "A book kind's `adds` says otherwise for its own books.",
     )
+    reopen: bool = _f(
+        True, "Rank-slot packs whose books close (`close_at_size`, or a kind's `adds: none`): "
+        "whether a side may start a new meld of a rank it has closed a book of (false: "
+        "Modern American Canasta — no second meld of a completed canasta's rank, nor the "
+        "pile taken to start one).",
+    )
     kinds: list[BookKind] = _f([], "The kinds of book, in matching order.")
 
 
@@ -1182,7 +1188,8 @@ KEY_READERS: dict[str, KeyOwners] = {
     "melds.lay_off.win_back": _k(TABLE, inert=False),
     "melds.sequences": _k(CANASTA, inert=None),
     # --- books (canastas)
-    "books.size": _CT, "books.close_at_size": _C, "books.kinds": _k(CANASTA, TABLE, inert=[]),
+    "books.size": _CT, "books.close_at_size": _C,
+    "books.reopen": _k(CANASTA, inert=True, needs="books.close_at_size, or a kind's adds: none"), "books.kinds": _k(CANASTA, TABLE, inert=[]),
     # --- the initial meld
     "initial_meld.minimums": _CT, "initial_meld.minimums_by_players": _CT,
     "initial_meld.by_hand": _CT, "initial_meld.pile_top_counts": _C,

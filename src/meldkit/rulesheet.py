@@ -421,7 +421,11 @@ def _melds(spec) -> list[str]:
 def _books(spec) -> list[str]:
     b = spec.books
     out = ["## Books", ""]
-    if b.close_at_size:
+    if b.close_at_size and not b.reopen:
+        out.append(f"A meld of {_cards(b.size)} is a **book** and is closed: it takes no more "
+                   "cards, and the side may not start another meld of that rank, nor take the "
+                   "pile to start one.")
+    elif b.close_at_size:
         out.append(f"A meld of {_cards(b.size)} is a **book** and is closed: it takes no more "
                    "cards, and the side may start a new meld of that rank"
                    + (" (a new meld of wild cards only, for a book of them)."
@@ -450,8 +454,11 @@ def _books(spec) -> list[str]:
             out.append("")
             words = {**BOOK_ADDS_WORDS, "any": "keeps taking cards"}
             # a closed book frees its slot: its rank's, or the wild meld's (wild_only)
-            again = {True: ", and the side may start a new meld of wild cards only.",
-                     False: ", and the side may start a new meld of its rank."}
+            again = ({True: ", and the side may start no other meld of wild cards.",
+                      False: ", and the side may start no other meld of its rank."}
+                     if not b.reopen else
+                     {True: ", and the side may start a new meld of wild cards only.",
+                      False: ", and the side may start a new meld of its rank."})
             out += [f"- A{with_article(f'{k.name} book')[1:]} {words[k.adds]}"
                     + (again[k.wild_only] if k.adds == "none" else ".") for k in said]
     return out

@@ -1062,8 +1062,6 @@ class _Run:
                                              message))
 
     def run(self) -> ScenarioResult:
-        from .testing import stacked_game
-
         sc = self.sc
         pack = self.pack
         players = sc.players if sc.players is not None else pack.spec.players.min

@@ -47,6 +47,14 @@ def _r(code: str, sentence: str) -> Reason:
     return Reason(code, sentence)
 
 
+def _rank_closed(verb: str, slot: int) -> Reason:
+    """Why a side may not start a meld of a rank it has closed a book of (``books.reopen:
+    false``): ``verb`` ``meld`` (a new meld) or ``pile`` (the pile taken to start one)."""
+    what = "take the pile to start" if verb == "pile" else "start"
+    return _r(f"{verb}/rank-closed", f"your side has closed a book of {_rank_name(slot)}: it "
+              f"may not {what} another meld of them (books.reopen: false)")
+
+
 def _rank_name(slot: int) -> str:
     if slot == SEQ:
         return "sequences"

@@ -9,7 +9,7 @@ from .._actions import DRAW, END, PICKUP, TAKE, Action, Reason
 from .._cards import RANKS, card_code, with_article
 from .._game import call_hook
 from .._rules import WILD
-from ._canasta_common import PLAY_PHASE, _r, _rank_name
+from ._canasta_common import PLAY_PHASE, _r, _rank_closed, _rank_name
 
 
 class DrawPhase:
@@ -112,6 +112,8 @@ class DrawPhase:
                       f"{why}, and a frozen pile is taken only with two natural cards of its "
                       f"top card's rank: a wild {code} on top cannot be taken")
         opened = self.open_melds[t][slot]
+        if opened is None and not rules.reopen and slot in self._closed_slots(t):
+            return _rank_closed("pile", slot)
         if not cards:
             if frozen or not rules.take_onto_meld:
                 return _r(

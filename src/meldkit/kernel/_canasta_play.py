@@ -9,7 +9,7 @@ from .._actions import ADD, END, MELD, WITHDRAW, Action, Reason
 from .._cards import JOKER_KIND, N_RANKS, RANKS, card_code, rank_of_kind, with_article
 from .._game import call_hook
 from .._rules import BAN_WAITS, SEQ, WILD
-from ._canasta_common import DRAW_PHASE, Meld, _r, _rank_name
+from ._canasta_common import DRAW_PHASE, Meld, _r, _rank_closed, _rank_name
 
 
 class PlayPhase:
@@ -28,6 +28,7 @@ class PlayPhase:
         out: list[Action] = []
         if not self.failed_initial:
             opens = self.open_melds[self.side_of[p]]
+            closed = () if rules.reopen else self._closed_slots(self.side_of[p])
             cap = rules.mix_cap
             wild_key = tuple(counts[w] if counts[w] < cap else cap for w in rules.wild_ranks)
             memo = rules.slot_actions
@@ -35,7 +36,7 @@ class PlayPhase:
             for slot in rules.meld_slots:
                 opened = opens[slot]
                 if opened is None:
-                    if slot != WILD and counts[slot] < min_nat:
+                    if (slot != WILD and counts[slot] < min_nat) or slot in closed:
                         continue
                     key = (True, slot, 0 if slot == WILD else counts[slot], wild_key, 0, 0)
                 else:
@@ -121,6 +122,10 @@ class PlayPhase:
         cards_t = self.actions.canonical(cards)
         return self.actions.get(MELD, cards_t) if new else self.actions.get(ADD, cards_t, slot)
 
+    def _closed_slots(self, t: int) -> set[int]:
+        """The ranks (slots) side ``t`` has closed a book of this hand."""
+        return {m.slot for m in self.melds[t] if m.closed}
+
     @staticmethod
     def _after_withdraw() -> Reason:
         """Why nothing may be melded once the player withdrew an initial meld this turn."""
@@ -145,6 +150,8 @@ class PlayPhase:
             if opened is not None:
                 return _r("meld/open-meld-exists",
                           f"your side already has an open meld of {_rank_name(slot)}: add to it")
+            if not rules.reopen and slot in self._closed_slots(t):
+                return _rank_closed("meld", slot)
         else:
             target = a.target
             if slot != WILD and slot != target:
