@@ -154,3 +154,31 @@ def test_a_replay_from_the_seed_stacks_the_later_deals_too(tmp_path):
     save = tmp_path / "g.json"
     save.write_text(g.to_json(), encoding="utf-8")
     assert main(["replay", str(save)]) == 0
+
+
+CANASTA_DEAL_2 = """\
+players: 2
+scenarios:
+  - name: deal 2 stacked in a canasta pack (the dealer's left is dealt first)
+    deal:
+      hands: {0: [9C, 5D], 1: [KS, 6H]}
+    deals:
+      2:
+        hands: {0: [JK, JK, AS], 1: [QH, QD, QC]}
+    steps:
+      - moves: [draw, discard 9]
+        by: 0
+      - moves: [draw, discard K]
+        by: 1
+        expect:
+          hand_ended: turn_limit
+          hand_number: 2
+          hand_contains: {0: [JK, JK, AS], 1: [QH, QD, QC]}
+"""
+
+
+def test_a_scenario_stacks_a_later_deal_of_the_canasta_kernel_too():
+    short = meldkit.load_pack_text("extends: classic_canasta\nname: short_canasta\n"
+                                   "game: {hand_turn_limit: 2}\n", filename="short.yaml")
+    (result,) = run_scenario_text(short, CANASTA_DEAL_2, "c.yaml")
+    assert result.passed, [str(f) for f in result.failures]
