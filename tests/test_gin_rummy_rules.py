@@ -596,3 +596,34 @@ def test_GR_16_the_final_hand_rescores_to_its_recorded_totals():
     play(g, "add 4S to m1", "done", "done")
     last = g.hand_results[-1]
     assert last.totals == g.rescore(last)
+
+
+SHUTOUT_SCENARIO = """\
+players: 2
+scenarios:
+  - name: GR-16 a shutout doubles the winner's total, bonuses included
+    deal:
+      hands:
+        0: [AS, 2S, 3S, 7C, 7D, 7H, KC, KD, KH, 2D]
+        1: [4S, 9C, 9D, JC, JD, QC, QS, 2H, 3H, 6D]
+      upcard: 8C
+      stock: [QD]
+    steps:
+      - moves: [pass, pass, draw, knock, discard QD, meld AS 2S 3S, meld 7C 7D 7H,
+                meld KC KD KH, done]
+      - moves: [add 4S to m1, done, done]
+        expect:
+          game_over: true
+          hand_score: {0: {deadwood: 67, box: 25, game: 100, shutout: 192}}
+          scores: [384, 0]
+"""
+
+
+def test_a_scenario_checks_the_game_end_bonuses_by_name():
+    short = meldkit.load_pack_text("extends: gin_rummy\nname: gin_short_shutout\n"
+                                   "game: {shutout_multiplier: 2, target: 10}\n",
+                                   filename="short.yaml")
+    from meldkit.scenarios import run_scenario_text
+
+    (result,) = run_scenario_text(short, SHUTOUT_SCENARIO, "s.yaml")
+    assert result.passed, [str(f) for f in result.failures]
