@@ -57,6 +57,9 @@ def test_nor_the_pile_taken_to_start_one():
     ("extends: classic_canasta\nbooks: {reopen: false}\n",
      "t.yaml:2:9: books.reopen: false, but no book ever closes here"),
     ("extends: rummy\nbooks: {reopen: false}\n", "t.yaml:2:9: books.reopen"),
+    ("extends: classic_canasta\nbooks:\n  close_at_size: true\n  reopen: false\n  kinds:\n"
+     "    - {name: any, value: 300, adds: any}\n",
+     "t.yaml:4:3: books.reopen: false, but no book ever closes here"),
 ])
 def test_reopen_is_refused_where_no_book_closes(text, expected):
     with pytest.raises(RulePackError) as e:

@@ -445,3 +445,30 @@ def test_this_stops_new_keys_in_a_bad_form_are_refused_at_their_line(text, expec
     pack might write: a located refusal, never a traceback."""
     found = problems("meldkit: 1\n" + text.replace("\n", "\n", 1))
     assert [f for f in found if f.startswith(expected.replace("child.yaml:3:", "child.yaml:3:"))], found
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("extends: contract_rummy\ninitial_meld: {melds_after: nope}\n",
+     "child.yaml:3:16: initial_meld.melds_after: expected true or false, got 'nope'"),
+    ("extends: contract_rummy\ninitial_meld: {lay_off_same_turn: 2}\n",
+     "child.yaml:3:16: initial_meld.lay_off_same_turn: expected true or false, got 2"),
+    ("extends: rummy\npile: {discard_layable: [x]}\n",
+     "child.yaml:3:8: pile.discard_layable: expected true or false, got a list"),
+    ("extends: gin_rummy\ngame: {shutout_multiplier: two}\n",
+     "child.yaml:3:8: game.shutout_multiplier: expected an integer, got 'two'"),
+    ("extends: gin_rummy\nscoring:\n  sheets:\n    - {name: one, shutout_multiplier: 0}\n",
+     "child.yaml:5:19: scoring.sheets[0].shutout_multiplier: expected 1 to 100, got 0"),
+    ("extends: pony_tail\nbooks: {reopen: maybe}\n",
+     "child.yaml:3:9: books.reopen: expected true or false, got 'maybe'"),
+    ("extends: rummy\npile: {discard_bans: [{cards: [K], unless: not_out}]}\n",
+     "child.yaml:3:36: pile.discard_bans[0].unless: 'not_out' is not one of book_of_rank, "
+     "book, opened, going_out, not_going_out"),
+    ("extends: rummy\ncards: {values: {QS: null}}\n",  # null removes only a parent's entry
+     "child.yaml:3:18: cards.values.QS: expected an integer, got null"),
+])
+def test_stop_42s_new_keys_in_a_bad_form_are_refused_at_their_line(text, expected):
+    """The keys stop 42 added (initial_meld.melds_after and lay_off_same_turn,
+    pile.discard_layable, game's and a sheet's shutout_multiplier, books.reopen, the ban
+    condition not_going_out, a table entry written null), each in a form a stranger's pack
+    might write: a located refusal, never a traceback."""
+    assert [f for f in problems("meldkit: 1\n" + text) if f.startswith(expected)]

@@ -1601,12 +1601,16 @@ class _Checker:
                 f"{books.size} is smaller than melds.min_size ({melds.min_size})",
                 related=(("melds", "min_size"),),
             )
-        if not books.reopen and not self.spec.melds.kinds and not books.close_at_size and not any(
-                (k.adds or "any") == "none" for k in books.kinds):
+        # a book closes where its kind says adds: none, or where a kind that says nothing
+        # (or a pack without kinds) follows books.close_at_size
+        closes = any(k.adds == "none" for k in books.kinds) or books.close_at_size and (
+            not books.kinds or any(k.adds is None for k in books.kinds))
+        if not books.reopen and not self.spec.melds.kinds and not closes:
             self.add(("books", "reopen"), "false, but no book ever closes here (books."
-                     "close_at_size is false and no kind says adds: none): a side's book of a "
-                     "rank keeps taking its cards, so there is never a second meld of it to "
-                     "forbid: remove it", related=(("books", "close_at_size"),))
+                     "close_at_size is false, or every kind's adds lets its books grow, and no "
+                     "kind says adds: none): a side's book of a rank keeps taking its cards, "
+                     "so there is never a second meld of it to forbid: remove it",
+                     related=(("books", "close_at_size"),))
         first_index: dict[str, int] = {}
         for i, kind in enumerate(books.kinds):
             if kind.name in first_index:
