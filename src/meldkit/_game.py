@@ -922,6 +922,11 @@ class GameState:
         """Whether the engine deals more than one hand (and reads :attr:`later_orders`)."""
         return False
 
+    def _first_dealt(self) -> int:
+        """The seat dealt first in the deal being played (where a stacked deck's first hand
+        goes): an engine that deals again says; by default the seat to play."""
+        return self.current
+
     def _stacked_for(self, hand_number: int) -> list[str] | None:
         """The stacked top of the deck of deal ``hand_number``, or None."""
         if hand_number == 1:

@@ -749,13 +749,6 @@ class _Reader:
         return out
 
 
-def _first_dealt(state: Any) -> int:
-    """The seat dealt first in the deal being played: the first to play it (the table-melds
-    kernel's ``hand_first``), or the dealer's left (the canasta kernel)."""
-    first = getattr(state, "hand_first", None)
-    return first if first is not None else (state.dealer + 1) % state.n_players
-
-
 def _plain(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}
@@ -1146,7 +1139,7 @@ class _Run:
         deal = sc.later.get(n)
         if deal is None or n in self.orders or state.is_over:
             return True
-        first = _first_dealt(state)
+        first = state._first_dealt()
         where = _At(*_pos(deal.at))
         try:
             self.orders[n] = stack_deck(self.pack, self.players, hands=deal.hands,
@@ -1160,7 +1153,7 @@ class _Run:
         except MeldkitError as exc:
             self.fail(where, f"deal {n}", f"cannot deal it: {_one_line(exc)}")
             return False
-        if again.hand_number != n or _first_dealt(again) != first:
+        if again.hand_number != n or again._first_dealt() != first:
             self.fail(where, f"deal {n}", f"played again with deal {n} stacked, the "
                       f"scenario did not reach the start of deal {n} as before")
             return False

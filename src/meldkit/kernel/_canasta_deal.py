@@ -58,6 +58,9 @@ class DealPhase:
     def _deals_again(self) -> bool:
         return True
 
+    def _first_dealt(self) -> int:
+        return (self.dealer + 1) % self.n_players  # the dealer's left
+
     def _hand_rng_for(self, hand_number: int) -> random.Random:
         return random.Random(f"meldkit:{self.seed}:{hand_number}")
 

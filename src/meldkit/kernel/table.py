@@ -758,6 +758,9 @@ class TableModel:
     def _deals_again(self) -> bool:
         return True
 
+    def _first_dealt(self) -> int:
+        return self.hand_first
+
     def _deal(self, first: int) -> None:
         """Shuffle and deal a new hand with ``first`` to act."""
         self.hand_number += 1
