@@ -254,7 +254,9 @@ class GameState:
 
     def legal_actions(self) -> list[Action]:
         """Every action the player to move may take, in a stable order (a new list: the
-        caller may change it).
+        caller may change it).  A hand holding more melds than
+        :data:`~meldkit.kernel.melds.MOST_LISTED_MELDS` offers the first that many (a bound
+        only packs written to be slow reach).
 
         >>> import meldkit
         >>> game = meldkit.new_game("pony_tail", players=4, seed=7)

@@ -179,6 +179,10 @@ class TooManyMelds(ValueError):
     """More melds than :meth:`MeldRules.melds_in`'s ``limit`` (the search stops there)."""
 
 
+class _Enough(Exception):
+    """:meth:`MeldRules._enumerate` has found the ``most`` melds asked for."""
+
+
 @attrs.frozen
 class MeldKind:
     """One kind of meld a pack allows: a *set* (cards of one rank) or a *run* (consecutive
@@ -844,26 +848,31 @@ class MeldRules(_ByDefinition):
 
     # ------------------------------------------------------------------ hands
 
-    def melds_in(self, hand: Sequence[int], *, limit: int | None = None
-                 ) -> list[tuple[int, ...]]:
+    def melds_in(self, hand: Sequence[int], *, limit: int | None = None,
+                 most: int | None = None) -> list[tuple[int, ...]]:
         """Every distinct meld that can be laid from the hand (within each kind's
         ``max_size``), wild-card mixes included, each in canonical order; sorted as tuples.
         With ``limit``, a hand with more melds than that raises :class:`TooManyMelds` as
         soon as the search passes it (many decks' sets grow as the fourth power of the
-        copies of each card).
+        copies of each card).  With ``most``, a hand with more melds than that gives the
+        ``most`` the search found first, the same ones on every call (what a position's
+        legal actions list: :data:`MOST_LISTED_MELDS`).
 
         >>> from meldkit._cards import kind_of_code as k
         >>> gin = MeldRules([MeldKind("set", "set", max_size=4), MeldKind("run", "run")])
         >>> [meld_code(m) for m in gin.melds_in([k(c) for c in "5S 6S 7S 7D 7C 8S".split()])]
         ['5S 6S 7S', '5S 6S 7S 8S', '6S 7S 8S', '7C 7D 7S']
         """
-        if limit is not None and (type(limit) is not int or limit < 0):
-            raise ValueError(f"limit must be a whole number >= 0 or None, not {limit!r}")
+        for name, bound in (("limit", limit), ("most", most)):
+            if bound is not None and (type(bound) is not int or bound < 0):
+                raise ValueError(f"{name} must be a whole number >= 0 or None, not {bound!r}")
         mask = self._mask(hand)
-        if mask is not None:
+        if mask is not None:  # (a hand without wild or repeated cards: a few hundred melds)
             out = [self._tuple_of[m] for m in self._fast_melds(mask)]
+            if most is not None:
+                out = out[:most]
         else:
-            out = list(self._general_melds(self._state(hand), limit))
+            out = list(self._general_melds(self._state(hand), limit, most))
         if limit is not None and len(out) > limit:
             raise TooManyMelds(f"more than {limit} melds")
         return out
@@ -1288,17 +1297,36 @@ class MeldRules(_ByDefinition):
 
     def _enumerate(
         self, counts: Counter[int], wilds: Sequence[int], first: int | None, greedy: bool,
-        limit: int | None = None, only: int | None = None,
+        limit: int | None = None, only: int | None = None, most: int | None = None,
     ) -> set[tuple[int, ...]]:
         """Multisets of cards (sorted tuples) forming a meld of some kind, from ``counts``
         (naturals) and ``wilds``.  ``first``: only melds holding that natural card.
         ``greedy``: a meld with ``w`` wild cards takes the first ``w`` of ``wilds`` (sorted
         by value, highest first) instead of every distinct mix.  ``only``: of that kind
-        number alone.
+        number alone.  ``most``: the search stops once it has found that many (it may hold
+        a few more: one shape's wild mixes, at most 2,000 by the loader's bound, are added
+        together), always at the same point for the same cards.
         """
         out: set[tuple[int, ...]] = set()
+        if most is not None:
+            try:
+                self._enumerate_into(out, counts, wilds, first, greedy, limit, only, most)
+            except _Enough:
+                pass
+            return out
+        self._enumerate_into(out, counts, wilds, first, greedy, limit, only, None)
+        return out
+
+    def _enumerate_into(
+        self, out: set[tuple[int, ...]], counts: Counter[int], wilds: Sequence[int],
+        first: int | None, greedy: bool, limit: int | None, only: int | None,
+        most: int | None,
+    ) -> None:
+        """:meth:`_enumerate`'s search, adding to ``out``; raises :class:`_Enough` once
+        ``out`` holds ``most``."""
+        stop = _INF if most is None else most
         if first == JOKER_KIND:
-            return out  # a joker that is not wild melds with nothing
+            return  # a joker that is not wild melds with nothing
         wc = Counter(wilds)
         nw = len(wilds)
         mix_memo: dict[int, list[tuple[int, ...]]] = {}
@@ -1351,10 +1379,14 @@ class MeldRules(_ByDefinition):
                                 continue
                             for mix in mixes(w):
                                 out.add(tuple(sorted(base + mix)))
+                            if len(out) >= stop:
+                                raise _Enough
                 if kind.all_wild and first is None:
                     for w in range(max(1, kind.min_size), min(maxw, top) + 1):
                         for mix in mixes(w):
                             out.add(tuple(sorted(mix)))
+                        if len(out) >= stop:
+                            raise _Enough
                 continue
             # runs
             longest = min(top, self._L)
@@ -1362,7 +1394,8 @@ class MeldRules(_ByDefinition):
                 [first & 3] if first is not None else sorted({c & 3 for c in counts if c < 52})
             )
             if kind.wild_natural_in_place and nw:
-                self._runs_in_place(kind, counts, wilds, first, greedy, maxw, longest, out)
+                self._runs_in_place(kind, counts, wilds, first, greedy, maxw, longest, out,
+                                    stop)
                 if limit is not None and len(out) > limit:
                     raise TooManyMelds(f"more than {limit} melds")
                 suits = []  # every run is listed; the all-wild ones below
@@ -1403,19 +1436,23 @@ class MeldRules(_ByDefinition):
                             )
                             for mix in mixes(len(wild_slots)):
                                 out.add(tuple(sorted(base + mix)))
+                            if len(out) >= stop:
+                                raise _Enough
             if kind.all_wild and first is None and (kind.wilds_adjacent or kind.min_size <= 1):
                 hi = min(maxw, longest) if kind.wilds_adjacent else min(maxw, longest, 1)
                 for w in range(max(1, kind.min_size), hi + 1):
                     for mix in mixes(w):
                         out.add(tuple(sorted(mix)))
-        return out
+                    if len(out) >= stop:
+                        raise _Enough
 
     def _runs_in_place(self, kind: MeldKind, counts: Counter[int], wilds: Sequence[int],
                        first: int | None, greedy: bool, maxw: int, longest: int,
-                       out: set[tuple[int, ...]]) -> None:
+                       out: set[tuple[int, ...]], stop: int = _INF) -> None:
         """:meth:`_enumerate`'s runs of a kind with ``wild_natural_in_place``: a slot is
         filled by its natural card, by the wild card that is that card (natural there), or
-        by a wild card counted toward ``max_wilds``."""
+        by a wild card counted toward ``max_wilds`` (:class:`_Enough` once ``out`` holds
+        ``stop``)."""
         wc = Counter(wilds)
         if first is not None:
             suits = [first & 3]
@@ -1465,16 +1502,20 @@ class MeldRules(_ByDefinition):
                                 mixes = _submultisets(left, w)
                             for mix in mixes:
                                 out.add(tuple(sorted(base + mix)))
+                            if len(out) >= stop:
+                                raise _Enough
 
-    def _general_melds(self, state: tuple[int, ...], limit: int | None = None
-                       ) -> tuple[tuple[int, ...], ...]:
-        key = ("melds", state)
+    def _general_melds(self, state: tuple[int, ...], limit: int | None = None,
+                       most: int | None = None) -> tuple[tuple[int, ...], ...]:
+        key = ("melds", state, most)
         hit = self._melds_memo.get(key)
         if hit is None:
             wild = self.wild_kinds
             counts = Counter(c for c in state if c not in wild)
             wl = [c for c in state if c in wild]
-            found = self._enumerate(counts, wl, None, False, limit)
+            found = self._enumerate(counts, wl, None, False, limit, most=most)
+            if most is not None and len(found) > most:
+                found = sorted(found)[:most]
             hit = tuple(sorted({self._canon(m) for m in found}))
             if len(self._melds_memo) > _MEMO_LIMIT:
                 self._melds_memo.clear()
@@ -1863,29 +1904,34 @@ class MeldRules(_ByDefinition):
                len(wl))
         return self._enumerated(key, same, wl, c, True)
 
-    def _every_meld_holding(self, near: Sequence[int], card: int) -> list[tuple[int, ...]]:
+    def _every_meld_holding(self, near: Sequence[int], card: int, most: int | None = None
+                            ) -> list[tuple[int, ...]]:
         """:func:`melds_holding` for a natural ``card`` among ``near``, the cards that could
         share a meld with it: on the fast path ``melds_in(near)`` filtered; else (wild or
         repeated cards) only the melds whose lowest natural card is one of ``near``'s up to
         ``card`` (what :meth:`_enumerate` lists from each) are enumerated, every wild mix,
-        canonical and memoised."""
+        canonical and memoised (with ``most``, the first that many found)."""
         mask = self._mask(near)
         if mask is not None:
             tuple_of = self._tuple_of
-            return [m for m in map(tuple_of.__getitem__, self._fast_melds(mask)) if card in m]
+            return [m for m in map(tuple_of.__getitem__, self._fast_melds(mask))
+                    if card in m][:most]
         state = self._state(near)
-        key = ("holding", state, card)
+        key = ("holding", state, card, most)
         memo = self._melds_memo
         hit = memo.get(key)
         if hit is None:
             wild = self.wild_kinds
             counts = Counter(c for c in state if c not in wild)
             wl = [c for c in state if c in wild]
-            found = set()
+            found: set[tuple[int, ...]] = set()
             for c in sorted(counts):
-                if c > card:
+                if c > card or (most is not None and len(found) >= most):
                     break
-                found.update(m for m in self._enumerate(counts, wl, c, False) if card in m)
+                found.update(m for m in self._enumerate(counts, wl, c, False, most=most)
+                             if card in m)
+            if most is not None and len(found) > most:
+                found = set(sorted(found)[:most])
             hit = tuple(sorted({self._canon(m) for m in found}))
             if len(memo) > _MEMO_LIMIT:
                 memo.clear()
@@ -2414,10 +2460,11 @@ class RankOrder(_ByDefinition):
             return None
         return self._out(won[0]), self._from_v[won[1]]  # type: ignore[return-value]
 
-    def melds_in(self, hand: Sequence[int], *, limit: int | None = None
-                 ) -> list[tuple[int, ...]]:
+    def melds_in(self, hand: Sequence[int], *, limit: int | None = None,
+                 most: int | None = None) -> list[tuple[int, ...]]:
         """:meth:`MeldRules.melds_in`."""
-        return self._sorted_real(self._engine.melds_in(self._v(hand), limit=limit))
+        return self._sorted_real(self._engine.melds_in(self._v(hand), limit=limit,
+                                                       most=most))
 
     def min_deadwood(self, hand: Sequence[int], *,
                      discard: bool | Literal["best", "openspiel"] = False) -> int:
@@ -2485,11 +2532,12 @@ class RankOrder(_ByDefinition):
 
 
 def melds_holding(rules: MeldRules | RankOrder, hand: Sequence[int],
-                  card: int) -> list[tuple[int, ...]]:
+                  card: int, most: int | None = None) -> list[tuple[int, ...]]:
     """The melds of ``rules.melds_in(hand)`` that hold ``card``, in the same order, found
     among the cards that could share a meld with it: its rank's, its suit's and the wild
     ones (a set is one rank, a run one suit), so that a long hand — a player's cards and a
-    deep pile — is not searched whole.
+    deep pile — is not searched whole.  With ``most``, at most that many (the first the
+    search finds, as :meth:`MeldRules.melds_in`'s ``most``).
 
     >>> from meldkit._cards import kind_of_code as k
     >>> gin = MeldRules([MeldKind("set", "set"), MeldKind("run", "run")])
@@ -2499,13 +2547,13 @@ def melds_holding(rules: MeldRules | RankOrder, hand: Sequence[int],
     """
     wild = rules.wild_kinds
     if card in wild or card >= JOKER_KIND:
-        return [m for m in rules.melds_in(hand) if card in m]
+        return [m for m in rules.melds_in(hand, most=most) if card in m]
     rank, suit = card >> 2, card & 3
     near = [c for c in hand
             if c in wild or (c < JOKER_KIND and (c >> 2 == rank or c & 3 == suit))]
     if isinstance(rules, MeldRules):
-        return rules._every_meld_holding(near, card)
-    return [m for m in rules.melds_in(near) if card in m]
+        return rules._every_meld_holding(near, card, most)
+    return [m for m in rules.melds_in(near, most=most) if card in m]
 
 
 def _sharing_rank_or_suit(c: int, naturals: Sequence[int]) -> tuple[int, ...]:
@@ -2518,6 +2566,17 @@ def _sharing_rank_or_suit(c: int, naturals: Sequence[int]) -> tuple[int, ...]:
     r, s = c >> 2, c & 3
     return tuple(x for x in naturals if x >> 2 == r or x & 3 == s)
 
+
+MOST_LISTED_MELDS = 5_000
+"""The most melds a position offers.  A hand that holds more — dozens of cards over many
+decks with many wild cards, which only a pack written to be slow deals: the bundled and
+example packs' hands, played by bots, list at most 448, and a 14-card Indian Rummy hand
+holding 8 of its 10 wild cards about 3,400 — offers the first 5,000 the search finds, the
+same ones every time, and the others are refused (``meld/past-listing``); whether a card
+taken must be melded at once can be (``pile.taken_melded``) is judged over the first 5,000
+melds that hold it.  The table kernel's legal actions are its listing, and every move
+lists the next position's: a 60-card hand of 270,000 melds took 4 s a move, 5,000 take
+about 0.1 s."""
 
 MOST_CARDS_ARRANGED = 16
 """The most cards a hand may hold for the value of the cards it cannot meld to be searched

@@ -52,8 +52,8 @@ from .._rules import WILD as WILD_SLOT
 from .._stacking import KindsLeft, check_deck_order, check_named, renewed_stock
 from ..notation import KIND_ORDER, MELD_ORDER, Dialect, Span, table_dialect
 from ..records import HandResult
-from .melds import (Match, MeldKind, TooManyMelds, hand_bits, meld_rules, melds_holding,
-                    shown_deadwood, unmelded_value)
+from .melds import (MOST_LISTED_MELDS, Match, MeldKind, TooManyMelds, hand_bits, meld_rules,
+                    melds_holding, shown_deadwood, unmelded_value)
 from .scoring import (COUNTED, KnockTerms, TableFinal, TableScore, compile_items, score,
                       table_items, table_listed)
 from .sheets import Ledger, sheet_rules, sheet_summary, shutout_bonus
@@ -1156,6 +1156,17 @@ class TableModel:
         else:
             self.stock.append(card)
 
+    def _past_listing(self, a: Action) -> bool:
+        """Whether the meld ``a``, of the hand to move, was left out of a listing cut at
+        :data:`~meldkit.kernel.melds.MOST_LISTED_MELDS` melds."""
+        kinds = self._kinds(self.hands[self.current])
+        if self.phase == TURNED:
+            kinds.append(self.kind_of[self.turned])
+        melds = self.rules.melds
+        return (self.phase in (PLAY, TURNED, LAYOFF) and melds.match(a.cards) is not None
+                and len(melds.melds_in(kinds, most=MOST_LISTED_MELDS + 1)) > MOST_LISTED_MELDS
+                and a.cards not in melds.melds_in(kinds, most=MOST_LISTED_MELDS))
+
     def _why(self, a: Action) -> tuple[str, str]:
         """A reason code and sentence for an action that is not legal now."""
         if self.rules.wild_rank is not None:  # (cards.turned_wild) its cards as played
@@ -1244,6 +1255,11 @@ class TableModel:
                 return "meld/after-opening", ("once you have opened you lay no new melds, "
                                               "only lay-offs (initial_meld.melds_after: "
                                               "false)")
+            if self._past_listing(a):
+                return "meld/past-listing", (
+                    f"this hand holds more than {MOST_LISTED_MELDS:,} melds, and only the "
+                    f"first {MOST_LISTED_MELDS:,} the engine lists may be laid (a bound "
+                    "against packs written to be slow)")
             return "meld/not-now", "that meld cannot be laid now"
         if t == "add":
             if self.rules.lay_off == "none" and phase in (PLAY, LAYOFF):
@@ -1419,7 +1435,7 @@ class TableModel:
         spare = len(kinds) - self._keep(p)
         books = self.rules.needs_books
         last = self.rules.meld_out and not opening  # (the opening search sees to it)
-        for meld in melds_holding(self.rules.melds, kinds, card):
+        for meld in melds_holding(self.rules.melds, kinds, card, MOST_LISTED_MELDS):
             if len(meld) <= spare and (not need or len(self._still_needed(meld)) < len(need)) and (
                     not books or self._books_left(p, len(kinds) - len(meld), new=meld) is None
             ) and (not opening or self._opens_after(p, kinds, meld, search)) and (
@@ -1487,7 +1503,8 @@ class TableModel:
         (:meth:`_stranded`), unless ``stranding`` (those too)."""
         kinds = self._kinds(self.hands[p])
         keep = self._keep(p)
-        out = [_action("meld", m) for m in melds_holding(self.rules.melds, kinds + [kind], kind)
+        out = [_action("meld", m) for m in melds_holding(self.rules.melds, kinds + [kind], kind,
+                                                         MOST_LISTED_MELDS)
                if len(kinds) + 1 - len(m) >= keep] if (
             self.rules.melds_after or not self.opened[p]) else []  # (once down: lay-offs)
         if len(kinds) >= keep:
@@ -1721,7 +1738,7 @@ class TableModel:
         out: list[Action] = []
         must = self.must_use
         if self.rules.melds_after:  # (initial_meld.melds_after: false: once down, lay-offs)
-            for meld in self.rules.melds.melds_in(kinds):
+            for meld in self.rules.melds.melds_in(kinds, most=MOST_LISTED_MELDS):
                 if len(kinds) - len(meld) >= keep and (must is None or must in meld):
                     out.append(_action("meld", meld))
         if len(kinds) - 1 >= keep and not self._opened_this_turn(p):
@@ -1942,7 +1959,7 @@ class TableModel:
             short = self._opening_minimum(p) - self._pending_value()
             search = _OpeningSearch()
             cut: list[Action] = []  # melds the search for an opening turned down
-            for meld in mr.melds_in(kinds):
+            for meld in mr.melds_in(kinds, most=MOST_LISTED_MELDS):
                 left = len(kinds) - len(meld)
                 if (must is not None and must not in meld) or left < keep:
                     continue
@@ -2384,7 +2401,7 @@ class TableModel:
             out += self._layoffs_for(p, theirs, one_per_card=True)
         else:
             out += [_action("meld", m) for m in self.rules.melds.melds_in(
-                self._kinds(self.hands[p]))]
+                self._kinds(self.hands[p]), most=MOST_LISTED_MELDS)]
         return out
 
     def _do_layoff(self, a: Action) -> None:
