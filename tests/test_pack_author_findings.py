@@ -472,3 +472,36 @@ def test_stop_42s_new_keys_in_a_bad_form_are_refused_at_their_line(text, expecte
     condition not_going_out, a table entry written null), each in a form a stranger's pack
     might write: a located refusal, never a traceback."""
     assert [f for f in problems("meldkit: 1\n" + text) if f.startswith(expected)]
+
+
+LOW_TIE_SCENARIO = """\
+players: 3
+scenarios:
+  - name: a tie for the lowest total when another player reaches the target
+    start_scores: [2, 18, 0]
+    deal:
+      hands: {0: [AH, 2H, 3H, 5C, 5D, 5S, KD]}
+      stock: [4H]
+    steps:
+      - moves: [draw, meld AH 2H 3H 4H, meld 5C 5D 5S, discard KD]
+        expect:
+          scores: [2, 20, 2]
+          game_over: %s
+"""
+
+
+@pytest.mark.parametrize("tie,over", [("play_on", "false"), ("draw", "true")])
+def test_game_tie_decides_a_tie_for_the_lowest_total_too(tie, over):
+    """An Okey author's finding: ``game.tie: play_on`` was accepted where the lowest total
+    wins and the game ended drawn all the same; now the lowest totals tied play on."""
+    from meldkit.scenarios import run_scenario_text
+
+    pack = meldkit.load_pack_text(
+        "extends: rummy\nname: low_tie\n"
+        "scoring: {style: penalty, items: [{item: penalty, cap: 2}]}\n"
+        f"game: {{winner: lowest, target: 20, tie: {tie}}}\n", filename="low_tie.yaml")
+    (result,) = run_scenario_text(pack, LOW_TIE_SCENARIO % over, "s.yaml")
+    assert result.passed, [str(f) for f in result.failures]
+    words = {"play_on": "another hand is played", "draw": "the game is drawn"}[tie]
+    assert (f"the lowest total wins (if two or more share it, {words})"
+            in rules_sheet(pack))

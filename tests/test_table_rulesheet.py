@@ -42,19 +42,21 @@ def test_a_fixed_number_of_hands_is_what_the_sheet_says_and_what_is_played(tmp_p
 def test_the_target_by_table_size_is_what_the_sheet_says_and_what_is_played(tmp_path):
     p = pack(tmp_path, "extends: rummy\ngame: {target: 100, target_by_players: {3: 40}}\n")
     assert ["- The game ends when a player reaches 100 (40 with 3 players); the highest "
-            "total wins."] == game_end(p)[:1]
+            "total wins (if two or more share it, another hand is played)."] == game_end(p)[:1]
     g = play(p, 3)
     before_last = [sum(r.totals[t] for r in g.hand_results[:-1]) for t in range(g.n_teams)]
     assert max(before_last) < 40 <= max(g.scores) < 100  # it ends on reaching 40, not 100
 
 
 def test_a_plain_target_reads_as_before():
-    assert ["- The game ends when a player reaches 100; the highest total wins."] == \
+    assert ["- The game ends when a player reaches 100; the highest total wins (if two or "
+            "more share it, another hand is played)."] == \
         game_end(meldkit.load_pack("gin_rummy"))[:1]
 
 
 def test_the_sheet_says_a_side_reaches_the_target_where_partners_play():
-    assert ["- The game ends when a side reaches 3000; the highest total wins."] == \
+    assert ["- The game ends when a side reaches 3000; the highest total wins (if two or "
+            "more share it, another hand is played)."] == \
         game_end(meldkit.load_pack("buraco"))[:1]
 
 

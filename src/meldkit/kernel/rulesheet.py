@@ -973,7 +973,7 @@ def sheets_section(spec, say: Callable[[list], str]) -> list[str]:
                 "every other side has 0 on it (a shutout)"] if shutout > 1 else []))
         out.append(f"- **{sh.name}**, to {target}: counts {counts} {whose}"
                    + (f"; when it ends, {bonus}" if bonus else "") + ".")
-    tie = "a tie there plays on" if g.tie == "play_on" and g.winner == "highest" else ""
+    tie = "a tie for the lead there plays on" if g.tie == "play_on" else ""
     when = "every sheet has ended" if g.sheets_end == "every" else "the first sheet ends"
     best = "lowest" if g.winner == "lowest" else "highest"
     fixed = (f"after {_n(g.hands, 'hand')}, or " if g.hands is not None else "")
@@ -1011,8 +1011,10 @@ def _game(spec) -> list[str]:
             by = " (" + ", ".join(f"{v} with {n} players"
                                   for n, v in sorted(g.target_by_players.items())) + ")"
         who = "a player" if spec.players.partners == "never" else "a side"
+        tie = ("if two or more share it, another hand is played" if g.tie == "play_on"
+               else "if two or more share it, the game is drawn")
         out.append(f"- The game ends when {who} reaches {g.target}{by}; the {best} total "
-                   "wins.")
+                   f"wins ({tie}).")
     if g.box_bonus:
         won = ("; a hand is won by the player it pays the most points, on balance, who need "
                "not be the knocker" if spec.scoring.style == "knock" and _defenders(spec)

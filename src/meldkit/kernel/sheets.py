@@ -44,15 +44,18 @@ class SheetRule:
 def reached(totals: Sequence[int], target: int, lowest: bool = False, draw: bool = False
             ) -> bool:
     """Whether a running game with these totals has ended: a side has reached the target,
-    and (the highest winning, ties playing on) the leader is alone.
+    and (ties playing on) the leader — the highest total, or the lowest where ``lowest`` —
+    is alone.
 
     >>> reached((100, 80), 100), reached((100, 100), 100), reached((100, 100), 100, draw=True)
     (True, False, True)
+    >>> reached((100, 40, 40), 100, lowest=True), reached((100, 40, 60), 100, lowest=True)
+    (False, True)
     """
-    best = max(totals)
-    if best < target:
+    if max(totals) < target:
         return False
-    return lowest or draw or list(totals).count(best) == 1
+    best = min(totals) if lowest else max(totals)
+    return draw or list(totals).count(best) == 1
 
 
 def leader(totals: Sequence[int], lowest: bool = False) -> int | None:

@@ -2628,8 +2628,8 @@ class TableModel:
             return len(self.hand_results) >= spec.hands  # a tie then: a drawn game
         if max(self.scores) < self.rules.target_for(self.n_players):
             return False
-        if spec.winner == "highest" and spec.tie == "play_on":
-            best = max(self.scores)
+        if spec.tie == "play_on":  # the leader alone: the highest, or the lowest total
+            best = max(self.scores) if spec.winner == "highest" else min(self.scores)
             return self.scores.count(best) == 1
         return True
 
