@@ -861,3 +861,59 @@ def test_the_search_for_an_opening_is_bounded_on_a_hostile_pack():
             g.apply(rng.choice(g.legal_actions()))
             worst = max(worst, time.process_time() - start)
     assert worst < 2.0, worst
+
+
+def _overlapping(kinds: str, contract: str, name: str) -> meldkit.RulePack:
+    return meldkit.load_pack_text(
+        f"meldkit: 1\nextends: contract_rummy\nname: {name}\n"
+        "deck: {decks: 2, jokers: 4, decks_by_players: null, jokers_by_players: null}\n"
+        f"melds:\n  kinds:\n{kinds}initial_meld: {{melds: {contract}}}\nschedule: []\n"
+        "game: {hands: 1}\n", filename=f"{name}.yaml")
+
+
+def test_a_meld_laid_toward_the_contract_takes_the_kind_it_covers_and_grows_as_it():
+    """A Phase 10 author's finding: four wild cards laid as the contract's run were kept
+    as the set their cards also form (the first kind listed), so the run took an 8 of
+    clubs beside an 8 of diamonds and refused the 9 of diamonds."""
+    from meldkit.testing import stacked_game
+
+    pack = _overlapping(
+        "    - {name: set, type: set, min_size: 3, max_wilds: 4, all_wild: true}\n"
+        "    - {name: run, type: run, min_size: 4, max_wilds: 4, all_wild: true}\n",
+        "[set, run]", "all_wild_contract")
+    g = stacked_game(pack, 3, hands={0: "JK JK JK JK 5C 5D 5H 8D 9D 8C".split()},
+                     upcard="2S", stock=["KH"])
+    for move in ("draw", "meld JK JK JK JK", "meld 5C 5D 5H"):
+        g.apply(move)
+    assert g.opened[0]
+    assert [(m["kind"], m["cards"]) for m in g.view(0)["melds"]] == [
+        ("run", ["JK", "JK", "JK", "JK"]), ("set", ["5C", "5D", "5H"])]
+    g.apply("add 8D to m1")
+    assert g.check("add 9D to m1") is None
+    assert g.check("add 8C to m1").code == "add/does-not-fit"
+    again = GameState.from_json(g.to_json(), pack=pack)  # a save keeps the kind
+    assert again.view(0)["melds"] == g.view(0)["melds"]
+    assert again.check("add 9D to m1") is None
+
+
+def test_the_view_names_what_the_contract_still_needs_with_overlapping_kinds():
+    """Five of a kind covers a contract's set of five before its pair (the most demanding
+    kind first), so the view asks for the pair, as the legal moves do; once a player has
+    opened they need nothing, and a seat not to move needs the whole contract."""
+    from meldkit.testing import stacked_game
+
+    pack = _overlapping("    - {name: pair, type: set, min_size: 2}\n"
+                        "    - {name: five, type: set, min_size: 5}\n",
+                        "[five, pair]", "overlapping_contract")
+    g = stacked_game(pack, 3, hands={0: "5C 5C 5D 5H 5S 9C 9D 2H 3H 4H".split()},
+                     upcard="8S", stock=["KH"])
+    g.apply("draw")
+    g.apply("meld 5C 5C 5D 5H 5S")
+    view = g.view(0)
+    assert view["contract"]["needs"] == ["pair"]
+    assert [m["kind"] for m in view["melds"]] == ["five"]
+    assert [str(a) for a in g.legal_actions()] == ["meld 9C 9D", "withdraw"]
+    assert g.view(1)["contract"]["needs"] == ["five", "pair"]  # (as the pack writes it)
+    g.apply("meld 9C 9D")
+    assert g.opened[0] and g.view(0)["contract"]["needs"] == []
+    assert [m["kind"] for m in g.view(1)["melds"]] == ["five", "pair"]

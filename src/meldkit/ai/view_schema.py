@@ -200,9 +200,13 @@ TABLE_VIEW = _engine({
     "scores": {**_INTS, "description": "each side's score (as `sides`)"},
     "contract": {"type": ["object", "null"], "properties": {
         "melds": {"type": "array", "items": {"type": "string"},
-                  "description": "the kinds of the melds the deal's contract asks for"},
+                  "description": "the kinds of the melds the deal's contract asks for, as "
+                                 "the pack writes them"},
         "needs": {"type": "array", "items": {"type": "string"},
-                  "description": "the kinds the player to move has still to lay to open"},
+                  "description": "the kinds the viewer has still to lay to open: none once "
+                                 "they have opened; for the player to move, those their "
+                                 "pending melds leave (a meld that fits several covers the "
+                                 "one of largest `min_size` first)"},
         "minimum": {"type": "integer",
                     "description": "the points the viewer's opening must total (0: none)"},
         "opened": {"type": "array", "items": {"type": "boolean"},

@@ -21,6 +21,7 @@ neither touches the state.
 
 from __future__ import annotations
 
+import collections
 import json
 import random
 import secrets
@@ -1780,23 +1781,67 @@ class TableModel:
     def _uncovered(self, groups: list | tuple) -> list[int]:
         """The kinds of the contract's melds that the melds ``groups`` (of card kinds) leave
         to lay, as many covered as can be (:meth:`_still_needed`)."""
+        return self._contract_cover(groups)[0]
+
+    def _contract_cover(self, groups: list | tuple) -> tuple[list[int], list[int | None]]:
+        """The contract's kinds the melds ``groups`` leave to lay, as many covered as can
+        be, and the kind each group covers (None: none).  A group that fits several kinds
+        takes the most demanding first (the largest ``min_size``, then the contract's
+        order): five of a kind covers a set of five before a pair, so the pair is what is
+        still needed, and four wild cards a run of four before a set of three."""
         contract = self.rules.contract
         fits = self.rules.melds.match_as
-        best = list(contract)
+        kinds = self.rules.kinds
+        best: tuple[list[int], list[int | None]] = (list(contract), [None] * len(groups))
+        taken: list[int | None] = []
 
         def cover(i: int, left: list[int]) -> None:
             nonlocal best
-            if len(left) < len(best):
-                best = left
-            if i == len(groups) or not left or len(best) == 0:
+            if len(left) < len(best[0]):
+                best = (left, taken + [None] * (len(groups) - len(taken)))
+            if i == len(groups) or not left or len(best[0]) == 0:
                 return
-            for j, kind in enumerate(left):
-                if (j == 0 or kind != left[j - 1]) and fits(kind, groups[i]) is not None:
+            tried: set[int] = set()
+            for j in sorted(range(len(left)), key=lambda j: (-kinds[left[j]].min_size, j)):
+                kind = left[j]
+                if kind not in tried and fits(kind, groups[i]) is not None:
+                    tried.add(kind)
+                    taken.append(kind)
                     cover(i + 1, left[:j] + left[j + 1:])
+                    taken.pop()
+            taken.append(None)
             cover(i + 1, left)
+            taken.pop()
 
         cover(0, list(contract))
         return best
+
+    def _needs_words(self, player: int) -> list[str]:
+        """The names of the contract's melds ``player`` has still to lay, in the order the
+        pack writes them: none once they have opened; for the player to move, those their
+        melds laid this turn leave (:meth:`_still_needed`)."""
+        if self.opened[player]:
+            return []
+        left = collections.Counter(self.rules.kinds[k].name for k in (
+            self._still_needed() if player == self.current else self.rules.contract))
+        out = []
+        for name in self.rules.spec.initial_meld.melds:
+            if left[name] > 0:
+                left[name] -= 1
+                out.append(name)
+        return out
+
+    def _label_pending(self) -> None:
+        """Give each meld laid toward the contract the kind it covers (:meth:`_contract_cover`),
+        so that it grows as that kind: four wild cards laid as the contract's run take
+        lay-offs as a run, not as the set their cards also form."""
+        melds = [self.meld_by_id(mid) for mid in self.pending]
+        _, covered = self._contract_cover([self._kinds(m.cards) for m in melds])
+        for m, kind in zip(melds, covered):
+            if kind is not None and kind != m.match.kind:
+                match = self.rules.melds.match_grown(kind, m.match.cards)
+                if match is not None:
+                    m.match, m.low_ext, m.high_ext, m.fits = match, 0, 0, {}
 
     def _opens_after(self, p: int, kinds: list[int], meld: tuple[int, ...],
                      search: _OpeningSearch | None = None) -> bool:
@@ -2129,6 +2174,8 @@ class TableModel:
             self._lay_meld(p, a.cards)
             if not self.opened[p]:
                 self.pending.append(self.next_meld - 1)
+                if self.rules.contract:
+                    self._label_pending()
                 if self._opening_met(p):  # the contract is down, worth the minimum: opened
                     self.opened[p] = True
                     self.pending = []
@@ -2781,8 +2828,8 @@ class TableModel:
             "knocker": self.knocker,
             "scores": list(scores),
             "contract": None if not self.rules.has_opening else {
-                "melds": [kinds[k].name for k in self.rules.contract],
-                "needs": [kinds[k].name for k in self._still_needed()],
+                "melds": list(self.rules.spec.initial_meld.melds),  # as the pack writes it
+                "needs": self._needs_words(player),
                 "minimum": self._opening_minimum(player),
                 "opened": self.opened[:], "pending": [f"m{i}" for i in self.pending]},
             "dropped": self.dropped[:] if self.rules.drop else None,
