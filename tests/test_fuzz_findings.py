@@ -539,7 +539,7 @@ def _placed_run_game():
     pack = meldkit.load_pack_text(_PLACED_RUN_PACK, filename="combo.yaml")
     game = meldkit.new_game(pack, players=8, seed=29)
     bots = [make_bot("greedy", seed=29) for _ in range(8)]
-    for _ in range(213):
+    for _ in range(214):
         game.apply(bots[game.current_player].choose(game))
     return game
 

@@ -401,8 +401,11 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
         CANASTA: [(HF, "test_HF_9_melding_the_last_card_picks_up_the_foot_and_play_goes_on")]},
     "stock.when_empty": {
         TABLE: [(TK, "test_turn_pile_turns_the_pile_over_as_the_new_stock"),
-                ("test_stock_renewal", "test_a_turn_ending_with_the_stock_empty_renews_it_from_the_pile")],  # noqa: E501
-        CANASTA: [("test_stock_renewal", "test_a_turn_ending_with_the_stock_empty_renews_it_from_the_pile")]},  # noqa: E501
+                (TK, "test_end_hand_when_the_stock_is_empty"),
+                ("test_stock_renewal", "test_a_turn_ending_with_the_stock_empty_renews_it_from_the_pile"),  # noqa: E501
+                ("test_stock_renewal", "test_end_at_once_ends_the_hand_where_end_hand_offers_the_next_player_the_pile")],  # noqa: E501
+        CANASTA: [("test_stock_renewal", "test_a_turn_ending_with_the_stock_empty_renews_it_from_the_pile"),  # noqa: E501
+                  ("test_stock_renewal", "test_end_at_once_ends_the_hand_where_end_hand_offers_the_next_player_the_pile")]},  # noqa: E501
     "stock.wall": {TABLE: [(GR, "test_GR_14_book_the_hand_is_void_at_the_wall_at_once")]},
     "stock.wall_knock_with_upcard": {TABLE: [(GR, "test_GR_14_openspiel_at_the_wall_the_next_player_may_knock_with_the_last_discard")]},  # noqa: E501
     "knock.max_deadwood": {TABLE: [(GR, "test_GR_7_knock_with_ten_or_less_after_the_discard")]},

@@ -140,7 +140,8 @@ def test_a_scored_table_hand_ended_for_no_progress_is_recorded_void_and_loads(
     monkeypatch.setattr(_liveness, "NO_PROGRESS_HANDS", 4)  # (the bundled bound: 10)
     g = meldkit.new_game("rummy_500", players=2, seed=3)
     while not g.is_over:
-        g.apply("draw" if g.phase == "draw" else g.legal_actions()[0])
+        g.apply(("draw" if g.stock else "pass") if g.phase == "draw"
+                else g.legal_actions()[0])
     endings = [h.ended_by for h in g.hand_results]
     assert ["stock_empty"] * 3 + ["no_progress"] == endings
     assert g.hand_results[0].totals != (0, 0)  # the cards held count against

@@ -15,6 +15,7 @@ import pytest
 
 import meldkit
 from meldkit import SetupError
+from meldkit.bots import make_bot
 from meldkit.testing import refusal
 
 
@@ -348,24 +349,39 @@ def test_R5_7_resolved_the_top_card_taken_may_be_discarded_again():
 # --------------------------------------------------------------------------- the end of a hand
 
 
-def test_R5_8_the_hand_ends_when_the_stock_runs_out():
+def test_R5_8_the_hand_ends_when_the_stock_runs_out_and_a_player_will_not_take():
     # two players × 13 cards + the upcard leave 27 cards in the stock
     g = meldkit.new_game("rummy_500", players=2, seed=5, options={"first_player": 0})
     draw_and_throw_back(g, 26)
     assert ([], 1) == (g.hand_results, g.view(0)["stock"])
     draw_and_throw_back(g, 1)
+    assert ([], 0, 1) == (g.hand_results, g.view(0)["stock"], g.current_player)
+    assert str(g.legal_actions()[0]) == "pass" and g.check("draw").code == "draw/stock-empty"
+    g.apply("pass")  # seat 1 takes nothing from the pile: the hand is over
     result = g.hand_results[-1]
     assert ("stock_empty", None) == (result.ended_by, result.went_out)
     assert (2, 1) == (g.hand_number, g.current_player)
 
 
-def test_R5_8_resolved_the_next_player_may_not_take_from_the_pile_instead():
+def test_R5_8_play_goes_on_while_each_player_takes_from_the_pile():
     g = meldkit.new_game("rummy_500", players=2, seed=5, options={"first_player": 0})
-    draw_and_throw_back(g, 26)
-    g.apply("draw")  # the stock's last card
-    assert (0, [], "play") == (g.view(0)["stock"], g.hand_results, g.phase)
-    p = g.current_player
-    g.apply(f"discard {g.view(p)['hand'][0]}")
+    draw_and_throw_back(g, 27)
+    takes = [a for a in g.legal_actions() if a.type == "take"]
+    assert takes  # deep takes too (R5-5), each melded at once (R5-6)
+    bot = make_bot("greedy", seed=0)
+    while g.phase != "draw" or g.current_player == 1:  # seat 1 plays its take through
+        g.apply(takes[0] if g.phase == "draw" else bot.choose(g))
+    assert ([], 0, "draw") == (g.hand_results, g.current_player, g.phase)
+    assert str(g.legal_actions()[0]) == "pass"  # seat 0 may take in turn, or end the hand
+    g.apply("pass")
+    assert "stock_empty" == g.hand_results[-1].ended_by
+
+
+def test_R5_8_with_end_at_once_the_next_player_may_not_take_from_the_pile():
+    at_once = meldkit.load_pack_text("extends: rummy_500\nname: r500_at_once\n"
+                                     "stock: {when_empty: end_at_once}\n", filename="r.yaml")
+    g = meldkit.new_game(at_once, players=2, seed=5, options={"first_player": 0})
+    draw_and_throw_back(g, 27)
     assert "stock_empty" == g.hand_results[-1].ended_by  # no turn for the next player
 
 
@@ -383,6 +399,8 @@ def test_R5_9_a_hand_ended_by_the_stock_is_scored_the_same_way():
              "2H 3H 5S", upcard="KH", stock="AD", seed=4)
     play(g, "draw", "meld 9C 9D 9H", "discard AD")
     draw_and_throw_back(g, 26)
+    if not g.hand_results:  # the next player could take from the pile, and does not
+        g.apply("pass")
     result = g.hand_results[-1]
     assert "stock_empty" == result.ended_by
     line = lines(result)

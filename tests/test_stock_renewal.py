@@ -119,3 +119,27 @@ def test_a_stock_is_renewed_only_where_every_hand_is_sure_to_end():
     with pytest.raises(RulePackError, match="stock.when_empty: 'reshuffle'"):
         meldkit.load_pack_text("extends: rummy\nstock: {when_empty: reshuffle}\n",
                                filename="r.yaml")
+
+
+@pytest.mark.parametrize("pack, players, ends", [(table_pack, 2, "pass"),
+                                                 (rank_slot_pack, 2, "end")])
+def test_end_at_once_ends_the_hand_where_end_hand_offers_the_next_player_the_pile(
+        pack, players, ends):
+    """``end_hand``: with the stock empty, the player to draw may take from the pile or end
+    the hand (``pass`` in a table pack, ``end`` in a rank-slot one); ``end_at_once``: the
+    hand ends as the turn that left the stock empty ends, in both models."""
+    games = {}
+    for how in ("end_hand", "end_at_once"):
+        g = meldkit.new_game(pack(how), players=players, seed=2)
+        rng = random.Random(2)
+        while g.hand_number == 1 and (g.stock or g.phase != "draw"):
+            plain = [a for a in g.legal_actions() if a.type in ("draw", "discard")]
+            g.apply(plain[rng.randrange(len(plain))] if plain else g.legal_actions()[0])
+        games[how] = g
+    waiting, ended = games["end_hand"], games["end_at_once"]
+    assert ended.hand_results[0].ended_by == "stock_empty"
+    assert waiting.history == ended.history  # the same game up to there
+    assert not waiting.hand_results and waiting.stock == []
+    assert ends in [str(a) for a in waiting.legal_actions()]
+    waiting.apply(ends)
+    assert waiting.hand_results[0].ended_by == "stock_empty"

@@ -211,14 +211,32 @@ def test_turn_pile_turns_the_pile_over_as_the_new_stock():
 
 
 def test_end_hand_when_the_stock_is_empty():
-    p = pack("stock: {when_empty: end_hand}\n")
-    g = deal(p, 2, [["2C", "5D", "9H", "JS", "KC", "3D", "6H"],
-                    ["4C", "7D", "10H", "QS", "AC", "8D", "8H"]], "5S")
-    g.stock[:] = g.stock[-1:]
-    g.apply("draw")
-    g.apply("discard 2C")
+    """``stock.when_empty: end_hand``: with the stock empty the next player may still take
+    the last discard, and ``pass`` (not taking) ends the hand — as the canasta kernel's
+    ``end`` does; ``end_at_once`` ends it as the turn that emptied the stock ends."""
+    def emptied(how: str):
+        g = deal(pack(f"stock: {{when_empty: {how}}}\n"), 2,
+                 [["2C", "5D", "9H", "JS", "KC", "3D", "6H"],
+                  ["4C", "7D", "10H", "QS", "AC", "8D", "8H"]], "5S")
+        g.stock[:] = g.stock[-1:]
+        g.apply("draw")
+        g.apply("discard 2C")
+        return g
+
+    g = emptied("end_hand")
+    assert not g.hand_results and [str(a) for a in g.legal_actions()] == ["pass", "take"]
+    assert g.check("draw").code == "draw/stock-empty"
+    g.apply("pass")
     assert g.hand_results[0].ended_by == "stock_empty"
     assert g.hand_results[0].totals == (0, 0)
+    g = emptied("end_at_once")
+    assert g.hand_results[0].ended_by == "stock_empty"
+    assert g.hand_results[0].totals == (0, 0)
+    g = emptied("end_hand")
+    g.apply("take")  # play goes on with the 2C
+    g.apply("discard 4C")
+    assert not g.hand_results and g.legal_actions()[0].type == "pass"
+    assert g.check("pass") is None
 
 
 # --------------------------------------------------------------------------- scoring styles

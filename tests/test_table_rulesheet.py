@@ -63,12 +63,15 @@ def test_the_sheet_says_a_side_reaches_the_target_where_partners_play():
 def test_the_sheet_says_whether_a_hand_ended_by_the_stock_scores(tmp_path):
     def stock(p) -> list[str]:
         return [line for line in section(table_sections(p.spec), "The stock")
-                if "stock runs out" in line]
-    scored = ["- When the stock runs out, the hand ends with nobody going out, and it is "
-              "scored as below."]
-    assert scored == stock(meldkit.load_pack("rummy_500")) == stock(meldkit.load_pack("buraco"))
-    p = pack(tmp_path, "extends: rummy\nstock: {when_empty: end_hand}\n")
-    assert ["- When the stock runs out, the hand ends with no score."] == stock(p)
+                if "stock runs out" in line or "stock empty" in line]
+    assert ["- When the stock runs out, play goes on while each player in turn takes from "
+            "the discard pile; the hand ends when the player to draw does not or cannot "
+            "take (`pass`), with nobody going out, and it is scored as below."] == stock(
+        meldkit.load_pack("rummy_500"))
+    assert ["- When a turn ends with the stock empty, the hand ends with nobody going out, "
+            "and it is scored as below."] == stock(meldkit.load_pack("buraco"))
+    p = pack(tmp_path, "extends: rummy\nstock: {when_empty: end_at_once}\n")
+    assert ["- When a turn ends with the stock empty, the hand ends with no score."] == stock(p)
     g = meldkit.new_game("rummy_500", players=3, seed=1)
     g._end_hand("stock_empty", None)  # as the sheet says: held cards count
     assert any(g.hand_results[0].totals)

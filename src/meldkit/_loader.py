@@ -1801,7 +1801,8 @@ class _Checker:
             from .kernel.checks import check_items
 
             check_items(spec, self.add)
-        if spec.stock.when_empty != "end_hand" and spec.game.hand_turn_limit is None:
+        if spec.stock.when_empty not in ("end_hand", "end_at_once") and \
+                spec.game.hand_turn_limit is None:
             # a stock renewed from the pile may go on for ever unless the hand is bounded
             draws = [spec.turn.draw or 2, *spec.turn.draw_by_players.values()]
             if self.engine() != CANASTA:

@@ -328,7 +328,7 @@ class Rules:
         self.keep_card = spec.turn.keep_card_to_discard
         h = spec.hand_end
         self.stock_empty_ends = h.stock_empty
-        self.renews_stock = spec.stock.when_empty != "end_hand"
+        self.renews_stock = spec.stock.when_empty not in ("end_hand", "end_at_once")
         """Whether the pile but its top card becomes a new stock at the end of a turn that
         leaves the stock empty, if it holds more cards than a turn draws
         (``stock.when_empty``)."""

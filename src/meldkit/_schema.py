@@ -167,7 +167,11 @@ class DealSpec:
 class CardsSpec:
     """What each card is: wild, bonus, dead, unmeldable, and its value."""
 
-    wild: list[str] = _f(["JK", "2"], "Wild cards.")
+    wild: list[str] = _f(
+        ["JK", "2"],
+        "Wild cards: ranks (`2`), or `JK` for the jokers. A joker left out of this list is "
+        "no wild card and fits no meld: it is only ever discarded or held, and counts its "
+        "`cards.values` against a hand that ends holding it.")
     turned_wild: Literal["none", "rank", "next_rank"] = _f(
         "none",
         "Table-meld packs: a rank wild for the deal, chosen by a card turned at the deal — "
@@ -663,12 +667,15 @@ class ReserveSpec:
 class StockSpec:
     """When the stock runs low or out."""
 
-    when_empty: Literal["end_hand", "turn_pile", "shuffle_pile"] = _f(
+    when_empty: Literal["end_hand", "end_at_once", "turn_pile", "shuffle_pile"] = _f(
         "end_hand",
-        "When a turn ends with the stock empty: the hand ends when a player must draw from "
-        "it (`end_hand`), or the discard pile but its top card becomes a new stock — turned "
+        "When a turn ends with the stock empty: play goes on while each player in turn takes "
+        "from the discard pile as the pack lets them, and the hand ends when the player to "
+        "draw does not or cannot (`end_hand`: `pass` in a table pack, `end` in a rank-slot "
+        "one); the hand ends at once, the next player not offered the last discard "
+        "(`end_at_once`); or the discard pile but its top card becomes a new stock — turned "
         "over, unshuffled (`turn_pile`), or shuffled (`shuffle_pile`) — if it holds more "
-        "cards than a turn draws (else the hand ends as with `end_hand`). In rank-slot "
+        "cards than a turn draws (else as with `end_hand`). In rank-slot "
         "packs the pile stays as frozen as it was, and only where every turn draws at least "
         "2 cards (`turn.draw`), so that the stock and pile shrink and a hand always ends.",
     )

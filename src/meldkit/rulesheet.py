@@ -746,7 +746,9 @@ def _hand_end(spec) -> list[str]:
         out.append(f"- When a turn ends with the stock empty, the discard pile but its top "
                    f"card is {renew} to form a new stock, if it holds more cards than a turn "
                    "draws; the pile stays as frozen as it was.")
-    if h.stock_empty:
+    if spec.stock.when_empty == "end_at_once":
+        out.append("- It also ends as soon as a turn ends with the stock empty.")
+    elif h.stock_empty:
         out.append("- It also ends when the stock is empty and the player to draw does not "
                    "(or cannot) take the pile" + (" (when the pile was too small to form "
                    "a new stock)" if renew else "") + ".")

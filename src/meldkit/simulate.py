@@ -271,7 +271,10 @@ def simulate(pack: RulePack | str | os.PathLike, players: int, games: int, seed:
              first: int = 0, retries: int = 3) -> Iterator[GameRecord]:
     """Play games ``first`` … ``games - 1`` of a run and yield their records in game order.
 
-    ``bots`` names a bot per seat, repeated around the table.  ``jobs`` > 1 plays in that
+    ``bots`` names a bot per seat, repeated around the table: random bots by default,
+    where the command line's ``meldkit simulate`` seats greedy ones — compare the two
+    before judging a pack by either (a greedy bot plays some long-run contracts worse
+    than random play).  ``jobs`` > 1 plays in that
     many worker processes (0: one per CPU); ``ray`` plays the games as Ray tasks instead:
     ``"local"`` starts a local Ray (with ``jobs`` CPUs when ``jobs`` > 0), ``"auto"`` or
     ``"ray://host:10001"`` joins a cluster (needs ``pip install "meldkit[ray]"``).  Games

@@ -40,6 +40,9 @@ class HandEnd:
             if len(sides) <= 1:
                 self._end_hand("one_side_left", None)
                 return
+        if not self.stock and rules.spec.stock.when_empty == "end_at_once":
+            self._end_hand("stock_empty", None)  # the next player is not offered the pile
+            return
         if not self.stock and rules.renews_stock and len(self.pile) > rules.draw_for(n):
             from .._stacking import renewed_stock
 

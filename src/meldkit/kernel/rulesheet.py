@@ -21,6 +21,34 @@ _ACE = {
 }
 
 
+def _ace_words(ace: str, deck) -> str:
+    """What ``melds.kinds[].ace`` lets an ace do, with runs of the deck's own ranks: a
+    deck without kings (``deck.ranks``) tops its runs at the queen.
+
+    >>> from meldkit._schema import DeckSpec
+    >>> _ace_words("low", DeckSpec())
+    'an ace is low only (A-2-3, not Q-K-A)'
+    >>> _ace_words("low", DeckSpec(ranks="A 2 3 4 5 6 7 8 9 10 J Q".split()))
+    'an ace is low only (A-2-3); no run goes past the Q'
+    """
+    from .._cards import RANKS, rank_index
+
+    kept = sorted({rank_index(r) for r in deck.ranks} if deck.ranks else range(13))
+    if 12 in kept or deck.run_gaps == "skip" or ace == "around" or 0 not in kept:
+        if len(kept) == 13 or ace == "around":
+            return _ACE[ace]
+        low = "-".join(RANKS[r] for r in kept[:3])
+        high = "-".join(RANKS[r] for r in [*kept[-2:], 0])
+        return {"low": f"an ace is low only ({low}, not {high})",
+                "high": f"an ace is high only ({high}, not {low})",
+                "both": f"an ace is low or high ({low} or {high}) but not both at once"}[ace]
+    top = RANKS[kept[-1]]  # no king, and a missing rank stops a run: nothing above the top
+    low = "-".join(RANKS[r] for r in kept[:3])
+    return {"low": f"an ace is low only ({low}); no run goes past the {top}",
+            "high": f"an ace fits no run (it is high only, and no run goes past the {top})",
+            "both": f"an ace is low only ({low}); no run goes past the {top}"}[ace]
+
+
 def _n(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
@@ -292,7 +320,8 @@ def _melds(spec) -> list[str]:
             if k.distinct_suits:
                 text += ", no two of the same suit"
         else:
-            text = f"- {_a_named(name)} is {size} cards of one suit in sequence; {_ACE[k.ace]}"
+            text = (f"- {_a_named(name)} is {size} cards of one suit in sequence; "
+                    f"{_ace_words(k.ace, spec.deck)}")
         if k.max_wilds:
             text += f"; it may hold up to {_n(k.max_wilds, 'wild card')}"
             if k.type == "run" and not k.wilds_adjacent:
@@ -764,11 +793,15 @@ def _stock(spec) -> list[str]:
         out.append(f"- When the stock runs out, the discard pile but its top card is {how} "
                    "to form a new stock" + (f", if it holds more than {n} cards" if n > 1
                                             else "") + ".")
-    elif {d["item"] for d in spec.scoring.items} & _SCORED_WITHOUT_GOING_OUT:
-        out.append("- When the stock runs out, the hand ends with nobody going out, and it "
-                   "is scored as below.")
     else:
-        out.append("- When the stock runs out, the hand ends with no score.")
+        scored = ("with nobody going out, and it is scored as below"
+                  if {d["item"] for d in spec.scoring.items} & _SCORED_WITHOUT_GOING_OUT
+                  else "with no score")
+        out.append(f"- When a turn ends with the stock empty, the hand ends {scored}."
+                   if st.when_empty == "end_at_once" else
+                   "- When the stock runs out, play goes on while each player in turn takes "
+                   "from the discard pile; the hand ends when the player to draw does not or "
+                   f"cannot take (`pass`), {scored}.")
     kn = spec.knock
     if kn.pile_take_limit is not None:
         out.append(f"- The hand is void on the {kn.pile_take_limit}th take of the discard.")

@@ -528,6 +528,9 @@ TABLE_ACTIONS = TableActions()
 
 _DISCARD = tuple(_action("discard", (k,)) for k in range(JOKER_KIND + 1))
 """``discard <card>`` for every card kind, built once."""
+_RENEWING = ("turn_pile", "shuffle_pile")
+"""The ``stock.when_empty`` values that renew the stock from the pile."""
+
 _DRAW, _TAKE, _PASS, _DONE, _KNOCK, _BUY, _WITHDRAW, _DROP = (
     _action(t) for t in ("draw", "take", "pass", "done", "knock", "buy", "withdraw", "drop"))
 _NONE_DROPPED = {n: [None] * n for n in range(1, 65)}
@@ -1319,6 +1322,12 @@ class TableModel:
                                            f"m{fits[0]}: a card that fits a meld on the table "
                                            "is laid off, not discarded "
                                            "(pile.discard_layable: false)")
+        if t == "pass" and phase == DRAW:
+            return "turn/wrong-phase", ("'pass' is possible in the draw only with the stock "
+                                        "empty (it ends the hand): draw, or take from the pile")
+        if t == "draw" and phase == DRAW and not self.stock:
+            return "draw/stock-empty", ("the stock is empty: take from the discard pile, or "
+                                        "pass to end the hand")
         if t == "pass" and phase == PLAY:
             if not (self.rules.discard_bans and self.rules.all_banned_pass):
                 return "turn/wrong-phase", ("'pass' is not possible now: a turn ends with a "
@@ -1363,6 +1372,9 @@ class TableModel:
 
     # ------------------------------------------------------------------ draw
     def _legal_draw(self) -> list[Action]:
+        """The draw phase: the stock, the pile as the pack lets it be taken, a drop, a
+        knock before drawing; with the stock empty (``stock.when_empty``), ``pass`` ends
+        the hand beside whatever else the player may do (listed only where there is some)."""
         out = [_DRAW] if self.stock else []
         if self.rules.drop:
             out.append(_DROP)
@@ -1386,6 +1398,8 @@ class TableModel:
                             out.append(_action("take", (kind,)))
         if knock:
             out.append(_KNOCK)
+        if out and not self.stock:
+            out.insert(0, _PASS)
         return out
 
     def _may_knock_before_draw(self) -> bool:
@@ -1453,6 +1467,9 @@ class TableModel:
     def _do_draw(self, a: Action) -> None:
         if a.type == "drop":
             self._drop(self.current)
+            return
+        if a.type == "pass":  # the stock is empty and the player takes nothing: the end
+            self._end_hand("stock_empty", None)
             return
         if a.type == "knock":  # before drawing (knock.before_draw): nothing to discard
             self.knocker = self.current
@@ -2345,12 +2362,12 @@ class TableModel:
             self._end_hand("wall", None)
             return
         if not self.stock:
-            if rules.when_empty != "end_hand" and len(self.pile) > rules.draw_for(
+            if rules.when_empty in _RENEWING and len(self.pile) > rules.draw_for(
                     self.n_players):  # a new stock, for at least a whole draw
                 self.stock, self.pile = renewed_stock(
                     self.pile, rules.when_empty,
                     f"meldkit:{self.seed}:hand:{self.hand_number}:stock:{self.turns}")
-            else:
+            elif rules.when_empty == "end_at_once":
                 self._end_hand("stock_empty", None)
                 return
         if rules.may_sit_out and self._sitting_out:
@@ -2358,6 +2375,8 @@ class TableModel:
         else:  # (_next's usual case, inlined)
             self.current = (self.current + 1) % self.n_players
         self.phase = DRAW
+        if not self.stock and not self._legal_draw():  # nothing to take: the hand ends
+            self._end_hand("stock_empty", None)
 
     # ------------------------------------------------------------------ discard (gin)
     def _legal_discard(self) -> list[Action]:
@@ -3465,7 +3484,7 @@ PHASES: dict[str, tuple[str, str]] = {
 
 PHASE_ACTIONS: dict[str, frozenset[str]] = {
     FIRST_UPCARD: frozenset({"take", "pass", "draw"}),
-    DRAW: frozenset({"draw", "take", "drop", "knock"}),
+    DRAW: frozenset({"draw", "take", "drop", "knock", "pass"}),
     PLAY: frozenset({"meld", "add", "discard", "withdraw", "trade", "pass"}),
     DISCARD: frozenset({"discard", "knock"}),
     KNOCK: frozenset({"discard", "meld", "done"}),
