@@ -177,3 +177,43 @@ def test_greedy_goes_out_in_most_buraco_hands(players):
     endings = [e for r in records for e in r.ended_by]
     assert all(r.unfinished is None for r in records)
     assert endings.count("went_out") >= 0.7 * len(endings)
+
+
+RUN_OF_SEVEN = """\
+meldkit: 1
+extends: contract_rummy
+name: run_of_seven
+deck: {decks: 2, jokers: 0, decks_by_players: null, jokers_by_players: null}
+cards: {wild: []}
+melds:
+  kinds:
+    - {name: set, type: set, min_size: 3}
+    - {name: run7, type: run, min_size: 7}
+initial_meld: {melds: [run7]}
+schedule: []
+game: {hands: 1}
+"""
+
+
+def test_greedy_builds_a_long_run_three_cards_at_a_time(monkeypatch):
+    """A Phase 10 author's finding: bots building a contract's run of seven or more were
+    blind to a run of three growing into it (the contract's own sizes count nothing short
+    of seven), took no card for it and went out in 0 of 10 such deals.  The greedy policy
+    now counts the contract's kinds from three cards while it builds."""
+    from meldkit.kernel import policy
+
+    pack = meldkit.load_pack_text(RUN_OF_SEVEN, filename="run_of_seven.yaml")
+
+    def seat_1_to_draw():
+        g = stacked_game(pack, 3, hands={0: "6H 9D 5S 2C 10C 6D QS 8C JD 3D".split(),
+                                         1: "3H 4H 5H KC QD 9S 7C 2S JS 10S".split()},
+                         upcard="4S", stock=["KD"])
+        g.apply("draw")
+        g.apply("discard 6H")
+        assert (1, "6H") == (g.current_player, g.view(1)["pile"]["top"])
+        return g
+
+    assert [k.min_size for k in policy._building_rules(seat_1_to_draw().rules).kinds] == [3]
+    assert str(GreedyBot().choose(seat_1_to_draw())) == "take"  # 3H 4H 5H 6H toward seven
+    monkeypatch.setattr(policy, "_building_rules", lambda rules: rules.contract_melds)
+    assert str(GreedyBot().choose(seat_1_to_draw())) == "draw"  # (as it played before)

@@ -6,6 +6,9 @@ and the pure meld arithmetic of :mod:`meldkit.kernel.melds`:
 
 * takes the discard when it ends up in a meld (lowers the least deadwood), else draws;
 * knocks as soon as it may, and lays the melds of a best arrangement;
+* before it has met a contract (``initial_meld.melds``), builds toward the contract's kinds
+  alone, each counted from three cards (a run of seven grows from a run of three), and
+  lays the contract when its hand holds it;
 * lays off everything it can, then melds;
 * in rummy, melds the melds of a best arrangement, lays off, then discards the card that
   leaves the least deadwood — of those, one that pairs with nothing, then the highest;
@@ -112,7 +115,7 @@ def _greedy(state, actions: list[Action], memory: TableMemory | None) -> Action:
     p = state.current_player
     opening = not state.opened[p]
     # a player who has not met the contract builds toward its kinds alone
-    rules = state.rules.contract_melds if opening else state.rules.melds
+    rules = _building_rules(state.rules) if opening else state.rules.melds
     hand = sorted(state.kind_of[c] for c in state.hands[p])
     phase = state.phase
 
@@ -189,6 +192,34 @@ def _greedy(state, actions: list[Action], memory: TableMemory | None) -> Action:
     if "done" in by_type:
         return by_type["done"][0]
     return actions[0]
+
+
+_BUILDING: dict[int, tuple[object, object]] = {}
+"""The building rules of each contract's meld rules (:func:`_building_rules`), by id."""
+
+
+def _building_rules(rules):
+    """What a player who has not met the contract builds toward: the contract's kinds,
+    each counted from 3 cards (a run of seven is built three cards at a time, and the
+    arithmetic of the contract's own sizes cannot tell four in a row from four apart)."""
+    contract = rules.contract_melds
+    hit = _BUILDING.get(id(contract))
+    if hit is not None and hit[0] is contract:
+        return hit[1]
+    import attrs
+
+    from .melds import meld_rules
+
+    kinds = tuple(attrs.evolve(k, min_size=min(k.min_size, 3)) for k in contract.kinds)
+    if all(k.min_size == c.min_size for k, c in zip(kinds, contract.kinds)):
+        built = contract
+    else:
+        built = meld_rules(kinds, contract.wild_kinds, contract.values,
+                           getattr(contract, "order", None))
+    if len(_BUILDING) > 256:
+        _BUILDING.clear()
+    _BUILDING[id(contract)] = (contract, built)
+    return built
 
 
 def contract_plan(rules, hand: list[int], need: list[int], keep: int = 0
