@@ -199,7 +199,8 @@ def test_greedy_builds_a_long_run_three_cards_at_a_time(monkeypatch):
     """A Phase 10 author's finding: bots building a contract's run of seven or more were
     blind to a run of three growing into it (the contract's own sizes count nothing short
     of seven), took no card for it and went out in 0 of 10 such deals.  The greedy policy
-    now counts the contract's kinds from three cards while it builds."""
+    now counts the cards its hand is short of the contract (``contract_distance``), and
+    the contract's kinds from three cards while it builds."""
     from meldkit.kernel import policy
 
     pack = meldkit.load_pack_text(RUN_OF_SEVEN, filename="run_of_seven.yaml")
@@ -214,6 +215,10 @@ def test_greedy_builds_a_long_run_three_cards_at_a_time(monkeypatch):
         return g
 
     assert [k.min_size for k in policy._building_rules(seat_1_to_draw().rules).kinds] == [3]
-    assert str(GreedyBot().choose(seat_1_to_draw())) == "take"  # 3H 4H 5H 6H toward seven
+    g = seat_1_to_draw()
+    held = sorted(g.kind_of[c] for c in g.hands[1])
+    assert policy.contract_distance(g.rules.melds, held, [1]) == 4  # 3H 4H 5H: 4 to go
+    assert str(GreedyBot().choose(g)) == "take"  # 3H 4H 5H 6H toward seven
     monkeypatch.setattr(policy, "_building_rules", lambda rules: rules.contract_melds)
+    monkeypatch.setattr(policy, "contract_distance", lambda rules, hand, need: 0)
     assert str(GreedyBot().choose(seat_1_to_draw())) == "draw"  # (as it played before)

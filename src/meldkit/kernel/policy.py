@@ -6,9 +6,11 @@ and the pure meld arithmetic of :mod:`meldkit.kernel.melds`:
 
 * takes the discard when it ends up in a meld (lowers the least deadwood), else draws;
 * knocks as soon as it may, and lays the melds of a best arrangement;
-* before it has met a contract (``initial_meld.melds``), builds toward the contract's kinds
-  alone, each counted from three cards (a run of seven grows from a run of three), and
-  lays the contract when its hand holds it;
+* before it has met a contract (``initial_meld.melds``), builds toward it: takes, buys and
+  discards to leave its hand the fewest cards short of the contract
+  (:func:`contract_distance`: the best rank for each set, the best window of one suit for
+  each run, wild cards filling in), then by the least deadwood of the contract's kinds
+  counted from three cards; and lays the contract when its hand holds it;
 * lays off everything it can, then melds;
 * in rummy, melds the melds of a best arrangement, lays off, then discards the card that
   leaves the least deadwood — of those, one that pairs with nothing, then the highest;
@@ -118,11 +120,21 @@ def _greedy(state, actions: list[Action], memory: TableMemory | None) -> Action:
     rules = _building_rules(state.rules) if opening else state.rules.melds
     hand = sorted(state.kind_of[c] for c in state.hands[p])
     phase = state.phase
+    need = state._still_needed() if opening and state.rules.contract else None
+
+    def missing(cards: list[int]) -> int:  # cards short of the contract still to lay
+        return contract_distance(state.rules.melds, cards, need) if need else 0
+
+    def short_after_taking(top: int) -> int:  # ... holding the top card, one card let go
+        with_top = hand + [top]
+        return min(missing(with_top[:i] + with_top[i + 1:]) for i in range(len(hand)))
 
     if phase == "buy":  # buy a discard that builds the contract, while one has not opened
         top = state.kind_of[state.pile[-1]]
         helps = opening and _top_melds(rules, hand, top) and (
             rules.min_deadwood(hand + [top], discard=True) < rules.min_deadwood(hand))
+        if need:
+            helps = missing(hand + [top]) < missing(hand)
         return by_type["buy" if helps else "pass"][0]
     if opening and phase == "play":
         keep = 1 if state.rules.requires_discard else 0
@@ -149,7 +161,10 @@ def _greedy(state, actions: list[Action], memory: TableMemory | None) -> Action:
         takes = [a for a in by_type.get("take", ()) if not a.cards]
         if takes and state.pile and state.rules.take == "pile" and state.rules.book_kinds:
             return takes[0] if _pile_worth(state, hand) else by_type.get("draw", takes)[0]
-        if takes and state.pile:
+        if takes and state.pile and need:
+            if short_after_taking(state.kind_of[state.pile[-1]]) < missing(hand):
+                return takes[0]
+        elif takes and state.pile:
             top = state.kind_of[state.pile[-1]]
             with_top = rules.min_deadwood(hand + [top], discard=True)
             without = rules.min_deadwood(hand)
@@ -181,12 +196,13 @@ def _greedy(state, actions: list[Action], memory: TableMemory | None) -> Action:
         stalled = memory is not None and memory.turned and state.rules.knock is None
         live = memory.live(state, hand) if stalled else None  # the same for every discard
 
-        def after(a: Action) -> tuple[int, int, int, int]:
+        def after(a: Action) -> tuple[int, int, int, int, int]:
             card = a.cards[0]
             rest = hand[:]
             rest.remove(card)
             dead = 0 if stalled and memory.dead(state, card, rest, live) else 1
-            return dead, rules.min_deadwood(rest), _neighbours(card, rest), -values[card]
+            return (missing(rest), dead, rules.min_deadwood(rest), _neighbours(card, rest),
+                    -values[card])
 
         return min(by_type["discard"], key=after)
     if "done" in by_type:
@@ -220,6 +236,55 @@ def _building_rules(rules):
         _BUILDING.clear()
     _BUILDING[id(contract)] = (contract, built)
     return built
+
+
+def contract_distance(rules, hand: list[int], need: list[int]) -> int:
+    """Cards ``hand`` (card kinds) is short of one meld of each kind in ``need`` (kind
+    indexes of ``rules.kinds``): each kind, the most demanding first, takes the rank (a
+    set) or the window of its length in one suit (a run) where the hand holds the most of
+    it, those cards then spent; the wild cards fill what each kind's ``max_wilds`` lets
+    them.  A measure for building, not a search: 0 is a hand that can lay the contract.
+
+    >>> from meldkit.kernel.melds import MeldKind, MeldRules
+    >>> from meldkit._cards import kind_of_code
+    >>> mr = MeldRules((MeldKind("set", "set", 3), MeldKind("run7", "run", 7, max_wilds=2)),
+    ...                [kind_of_code("JK")])
+    >>> hand = [kind_of_code(c) for c in "3H 4H 5H 7H 9S 9D JK".split()]
+    >>> contract_distance(mr, hand, [0, 1]), contract_distance(mr, hand, [1])
+    (3, 2)
+    """
+    from collections import Counter
+
+    wild = rules.wild_kinds
+    counts = Counter(k for k in hand if k not in wild and k < 52)
+    wilds = sum(1 for k in hand if k in wild)
+    order = list(getattr(rules, "order", range(13)))
+    short = fill = 0
+    for i in sorted(need, key=lambda i: -rules.kinds[i].min_size):
+        kind = rules.kinds[i]
+        size = kind.min_size
+        best: list[int] | None = None
+        if kind.type == "set":
+            for r in order:
+                cards = [r * 4 + s for s in range(4)
+                         for _ in range(min(counts[r * 4 + s], 1 if kind.distinct_suits else 9))]
+                if best is None or len(cards) > len(best):
+                    best = cards[:size]
+        else:
+            ranks = order + [order[0]] if kind.ace in ("high", "both", "around") else order
+            lows = range(1, len(ranks) - size + 1) if kind.ace == "high" else range(
+                len(ranks) - size + 1)
+            for s in range(4):
+                for lo in lows:
+                    cards = [r * 4 + s for r in ranks[lo:lo + size] if counts[r * 4 + s]]
+                    if best is None or len(cards) > len(best):
+                        best = cards
+        best = best or []
+        counts.subtract(best)
+        missing = max(size - len(best), 0)
+        short += missing
+        fill += min(missing, kind.max_wilds)
+    return short - min(fill, wilds)
 
 
 def contract_plan(rules, hand: list[int], need: list[int], keep: int = 0
