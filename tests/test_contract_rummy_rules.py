@@ -366,8 +366,8 @@ def test_CR_9_after_opening_lay_off_on_anyones_meld_in_that_turn_or_later():
     assert "KH" == draw(g)
     play(g, "meld KC KD KS", "meld 7C 7D 7S")  # seat 1 opens
     play(g, "add 9H to m2", "add KH to m3", "discard 2S")  # on seat 0's meld, and its own
-    assert [("m1", 0, ["5D", "5H", "5S", "5C"]), ("m2", 0, ["9C", "9D", "9S", "9H"]),
-            ("m3", 1, ["KC", "KD", "KS", "KH"]), ("m4", 1, ["7C", "7D", "7S"])] == melds(g)
+    assert [("m1", 0, ["5C", "5D", "5H", "5S"]), ("m2", 0, ["9C", "9D", "9H", "9S"]),
+            ("m3", 1, ["KC", "KD", "KH", "KS"]), ("m4", 1, ["7C", "7D", "7S"])] == melds(g)
 
 
 def test_CR_9_a_run_grows_at_either_end():
@@ -376,7 +376,7 @@ def test_CR_9_a_run_grows_at_either_end():
     play(g, "draw", "meld 4H 5H 6H 7H", "meld 8S 9S 10S JS")
     assert {"add 3H to m1", "add 8H to m1"} <= set(legal(g))
     play(g, "add 3H to m1", "add 8H to m1")
-    assert ("m1", 0, ["4H", "5H", "6H", "7H", "3H", "8H"]) == melds(g)[0]  # as laid
+    assert ("m1", 0, ["3H", "4H", "5H", "6H", "7H", "8H"]) == melds(g)[0]  # as it lies
 
 
 def test_CR_9_resolved_after_opening_further_melds_of_either_kind():

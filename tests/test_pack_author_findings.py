@@ -505,3 +505,28 @@ def test_game_tie_decides_a_tie_for_the_lowest_total_too(tie, over):
     words = {"play_on": "another hand is played", "draw": "the game is drawn"}[tie]
     assert (f"the lowest total wins (if two or more share it, {words})"
             in rules_sheet(pack))
+
+
+def test_a_meld_laid_toward_the_opening_grows_and_growing_it_can_make_the_opening():
+    """A Rommé pack author's finding: a player who had laid 5H 6H 7H toward a 30-point
+    opening could not add the 8H to it (refused as a lay-off before opening), and
+    withdrawing ends the turn's melding — so the opening was lost.  A meld laid toward
+    the opening this turn now grows, and the card that brings it to the minimum opens."""
+    from meldkit.testing import stacked_game
+
+    for lay_off_before in ("true", "false"):
+        pack = meldkit.load_pack_text(
+            "extends: rummy\nname: grow\ninitial_meld: {minimums: [{minimum: 30}], "
+            f"lay_off_before: {lay_off_before}}}\n", filename="grow.yaml")
+        g = stacked_game(pack, 2, hands={0: "5H 6H 7H 8H 9H KC KD 2S 3D QS".split()},
+                         upcard="4C", stock=["JD"])
+        g.apply("draw")
+        g.apply("meld 5H 6H 7H")  # 18 points, pending
+        assert [str(a) for a in g.legal_actions()] == ["add 8H to m1", "withdraw"]
+        g.apply("add 8H to m1")  # 26: still pending
+        assert (g.opened[0], g.view(0)["contract"]["pending"]) == (False, ["m1"])
+        g.apply("add 9H to m1")  # 35: the opening is made
+        assert g.opened[0] and g.view(0)["contract"]["pending"] == []
+        assert g.view(0)["melds"][0]["cards"] == ["5H", "6H", "7H", "8H", "9H"]
+        assert g.check("withdraw") is not None and "discard QS" in [
+            str(a) for a in g.legal_actions()]

@@ -152,7 +152,7 @@ def test_RU_6_lay_off_on_anyones_meld_at_either_end_or_as_a_fourth_card():
     assert {"add 3H to m1", "add 7H to m1", "add 9S to m2"} <= set(legal(g))
     play(g, "add 3H to m1", "add 7H to m1", "add 9S to m2")
     melds = {m["id"]: (m["owner"], m["cards"]) for m in g.view(0)["melds"]}
-    assert (0, ["4H", "5H", "6H", "3H", "7H"]) == melds["m1"]  # still seat 0's meld
+    assert (0, ["3H", "4H", "5H", "6H", "7H"]) == melds["m1"]  # still seat 0's meld
     assert (0, ["9C", "9D", "9H", "9S"]) == melds["m2"]
 
 

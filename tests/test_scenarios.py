@@ -438,3 +438,21 @@ def test_a_move_expected_after_the_game_is_over_says_the_game_is_over(tmp_path):
     assert failures(str(pack), text) == [
         "s.yaml:8:16: over, step 2 (draw): expected seat 1 to play, but the game is over: "
         "nobody is to play"]
+
+
+def test_a_refusal_of_any_reason_that_did_not_come_says_so_without_a_code():
+    """A Rommé pack author's finding: ``refused: {…: true}`` (any reason will do) failed
+    with "expected … to be refused with true"."""
+    text = """\
+players: 2
+scenarios:
+  - name: drawing is legal
+    steps:
+      - expect: {refused: {draw: true}}
+      - move: draw
+        refused: true
+"""
+    (result,) = run_scenario_text("rummy", text, "s.yaml")
+    failures = [str(f) for f in result.failures]
+    assert any("expected 'draw' to be refused, but it is legal" in f for f in failures), failures
+    assert not any("with true" in f for f in failures), failures

@@ -402,3 +402,15 @@ going_out: {required_books: [clean], requires_discard: false}
     m = state.melds[0]
     assert state.rules.kinds[m.match.kind].name == "run"
     assert state.rules.book_kinds[state._meld_book(m)].name == "clean"
+
+
+def test_the_view_shows_a_run_as_it_lies_each_wild_card_in_its_place():
+    """A Rommé pack author's finding: the view listed a meld's cards in the order they
+    were laid, so ``5H 6H JK`` grown by the 7H read ``5H 6H JK 7H`` though the joker had
+    moved to the 8H — and the card a joker stands for decides who may win it back."""
+    g = _jokered()
+    g.apply("add 6H to m1")  # the 6H takes its place in 5H JK 7H: the joker moves up
+    assert melds(g)["m1"] == ["5H", "6H", "7H", "JK"]
+    assert "trade 8H to m1" not in legal(g)  # (seat 1 holds no 8H)
+    back = saved(g)
+    assert melds(back) == melds(g)  # a save reads it back in place

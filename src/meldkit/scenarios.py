@@ -1213,7 +1213,7 @@ class _Run:
             if step.refused is not None:
                 if reason is None:
                     self.fail(step.refused_at, label,
-                              f"expected it to be refused with {_show(step.refused)}, but it is "
+                              f"expected it to be refused{_with_code(step.refused)}, but it is "
                               "legal")
                 elif not _code_matches(step.refused, reason.code):
                     self.fail(step.refused_at, label,
@@ -1301,7 +1301,7 @@ class _Run:
             if isinstance(reason, str):
                 return None if _code_matches(ex.value, "notation/") else reason
             if reason is None:
-                return (f"expected {quoted(ex.arg)} to be refused with {_show(ex.value)}, "
+                return (f"expected {quoted(ex.arg)} to be refused{_with_code(ex.value)}, "
                         "but it is legal")
             if not _code_matches(ex.value, reason.code):
                 return (f"expected {quoted(ex.arg)} to be refused with {ex.value}, "
@@ -1435,6 +1435,16 @@ class _Run:
             return None
         return (f"hand {hr.hand_number}, team {team}, {item}: expected {_show(value)}, got "
                 f"{_show(got)}")
+
+
+def _with_code(refused: Any) -> str:
+    """How a failure names the refusal a scenario expected: ``with`` its code, or nothing
+    where any refusal would do (``true``).
+
+    >>> _with_code("meld/not-now"), _with_code(True)
+    (' with meld/not-now', '')
+    """
+    return "" if refused is True else f" with {_show(refused)}"
 
 
 def _compare_melds(team: int, want: list[list[str]], got: list[list[str]]) -> str | None:

@@ -101,7 +101,9 @@ def _core(card: dict[str, Any], phases: list[str] | None = None) -> dict[str, di
                       "sequence": {"type": "string",
                                    "description": "canasta kernel, a sequence only: its ends "
                                                   "(4H-6H), as actions name it"},
-                      "cards": cards,
+                      "cards": {**cards, "description": "table-meld packs: the cards in the "
+                                "order they lie, a run low to high with each wild card in "
+                                "the place it fills (`5H 6H 7H JK`: the joker is the 8H)"},
                       "closed": {"type": "boolean"},
                       "book": {"type": ["string", "null"],
                                "description": "the book kind it made, else null"},

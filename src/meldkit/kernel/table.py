@@ -2044,6 +2044,11 @@ class TableModel:
             mine = [m for m in self.melds if self._may_lay_off_on(p, m)]
             out += [a for a in self._layoffs_for(p, mine, one_per_card=False)
                     if must is None or a.cards[0] == must]
+        elif self.pending and len(kinds) - 1 >= max(keep, 1):
+            # a meld laid toward the opening this turn grows as the player builds it (never
+            # emptying the hand: the opening is made by melds, or by the discard after)
+            out += self._layoffs_for(p, [self.meld_by_id(mid) for mid in self.pending],
+                                     one_per_card=False)
         if self.pending:
             if not owed:  # the card owed is in them: they stay
                 out.append(_WITHDRAW)
@@ -2204,6 +2209,15 @@ class TableModel:
             return
         elif t == "add":
             self._lay_off(p, a.cards[0], a.target)
+            if not self.opened[p] and a.target in self.pending:  # growing the opening
+                if self.rules.contract:
+                    self._label_pending()
+                if self._opening_met(p):
+                    self.opened[p] = True
+                    self.pending = []
+                    self.must_use = None
+                else:
+                    return
             if self.first_laid[p] is None:
                 self.first_laid[p] = self.turns
         elif t == "trade":
@@ -2828,8 +2842,9 @@ class TableModel:
                       for q, n in enumerate(sizes)],
             "sides": sides,
             "melds": [{"id": f"m{m.id}", "owner": m.owner, "side": team_of[m.owner],
-                       "kind": kinds[m.match.kind].name, "cards": self._codes(m.cards),
-                       "closed": False,
+                       "kind": kinds[m.match.kind].name,
+                       "cards": [_CODE_OF_KIND[k] for k in m.match.cards],  # as they lie:
+                       "closed": False,  # a run's wild cards in the places they fill
                        "book": self._book_name(m) if self.rules.tracks_books else None,
                        "pending": m.id in self.pending}
                       for m in self.melds],
