@@ -324,6 +324,8 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
         TABLE: [(TK, "test_max_per_end_limits_lay_offs_at_each_end_of_a_run")]},
     "melds.lay_off.win_back": {
         TABLE: [(WN, "test_a_joker_in_a_run_is_won_back_by_the_card_it_stands_for")]},
+    "melds.lay_off.wilds_stay": {
+        TABLE: [(WN, "test_with_wilds_stay_a_wild_card_keeps_its_place_and_is_reached_only_by_a_trade")]},  # noqa: E501
     "melds.sequences": {
         CANASTA: [(SA, "test_SA_6_three_or_more_cards_of_one_suit_in_order_make_a_sequence")]},
     "melds.sequences.ranks": {CANASTA: [(SA, "test_SA_6_four_is_low_and_ace_high")]},

@@ -414,3 +414,41 @@ def test_the_view_shows_a_run_as_it_lies_each_wild_card_in_its_place():
     assert "trade 8H to m1" not in legal(g)  # (seat 1 holds no 8H)
     back = saved(g)
     assert melds(back) == melds(g)  # a save reads it back in place
+
+
+def test_with_wilds_stay_a_wild_card_keeps_its_place_and_is_reached_only_by_a_trade():
+    """``melds.lay_off.wilds_stay`` (Rommé's and Scala 40's joker): the 6H fits 5H JK 7H
+    only where the joker stands, so it is not laid off — it wins the joker back; cards go
+    on at the ends, the joker where it was laid.  Without the key the 6H moves it."""
+    staying = load(**{"lay_off: {onto: any, win_back: true}":
+                      "lay_off: {onto: any, win_back: true, wilds_stay: true}"})
+    g = deal(staying, "5H JK 7H 9C 9D JK 3S 4S KC QD 8C", "6H 9S 4D 7D 10D JD 3C 7C 8D AS 2C")
+    for move in ("draw", "meld 5H JK 7H", "meld 9C 9D JK", "discard QD", "draw"):
+        g.apply(move)
+    assert "add 6H to m1" not in legal(g) and "trade 6H to m1" in legal(g)
+    assert g.check("add 6H to m1").code == "add/wild-card-stays"
+    moved = _jokered()  # the same deal without the key: the 6H moves the joker up
+    assert "add 6H to m1" in legal(moved)
+    ends = deal(staying, "5H 6H JK 9C 9D JK 3S 4S KC QD 8C",
+                "7H 4H 8H 7D 10D JD 3C 7C 8D AS 2C")
+    for move in ("draw", "meld 5H 6H JK", "discard QD", "draw"):
+        ends.apply(move)
+    assert melds(ends)["m1"] == ["5H", "6H", "JK"]  # the joker: the 7H
+    assert {"add 4H to m1", "add 8H to m1", "trade 7H to m1"} <= set(legal(ends))
+    assert "add 7H to m1" not in legal(ends)
+    ends.apply("add 8H to m1")
+    assert melds(ends)["m1"] == ["5H", "6H", "JK", "8H"]
+    ends.apply("add 4H to m1")
+    assert melds(ends)["m1"] == ["4H", "5H", "6H", "JK", "8H"]
+    back = saved(ends)
+    assert "add 7H to m1" not in legal(back) and "trade 7H to m1" in legal(back)
+
+
+@pytest.mark.parametrize("extra, why", [
+    ("melds: {lay_off: {wilds_stay: true, onto: none}}", "true, but no card is laid off"),
+    ("melds: {lay_off: {wilds_stay: true}}", "true, but no run can hold a wild card"),
+])
+def test_wilds_stay_is_refused_where_it_would_change_nothing(extra, why):
+    with pytest.raises(RulePackError) as e:
+        meldkit.load_pack_text(f"extends: rummy\nname: ws\n{extra}\n", filename="ws.yaml")
+    assert f"ws.yaml:3:19: melds.lay_off.wilds_stay: {why}" in str(e.value)

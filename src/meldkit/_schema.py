@@ -332,6 +332,15 @@ class LayOffSpec:
         "card stands for any card of the set's rank the set may hold. Not with `onto: "
         "none` or knock scoring.",
     )
+    wilds_stay: bool = _f(
+        False,
+        "A wild card in a run keeps the place it was laid in: a card is laid off only at an "
+        "end of the run, every card on it keeping its place, so the card a wild card stands "
+        "for reaches the run only by winning the wild card back (`win_back`) — Rommé's and "
+        "Scala 40's joker. False: a natural card laid off for a wild card's place moves "
+        "the wild card along the run (`5H 6H JK` takes the 7H, the joker going to the 8H). "
+        "Refused where no card is laid off or no run can hold a wild card.",
+    )
 
 
 @frozen
@@ -1193,6 +1202,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "melds.lay_off.onto": _T,
     "melds.lay_off.max_per_end": _k(TABLE, inert=None),
     "melds.lay_off.win_back": _k(TABLE, inert=False),
+    "melds.lay_off.wilds_stay": _k(TABLE, inert=False),
     "melds.sequences": _k(CANASTA, inert=None),
     # --- books (canastas)
     "books.size": _CT, "books.close_at_size": _C,

@@ -162,6 +162,16 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
             add(("melds", "lay_off", "win_back"), "true, but the scoring item laid counts the "
                 "cards each player lays, and a wild card won back would stay counted for a "
                 "card no longer on the table", related=(("scoring", "items"),))
+    if melds.lay_off.wilds_stay:
+        runs_with_wilds = [k for k in melds.kinds if k.type == "run" and k.max_wilds > 0]
+        if melds.lay_off.onto == "none" or (melds.lay_off.max_per_end == 0):
+            add(("melds", "lay_off", "wilds_stay"), "true, but no card is laid off "
+                "(lay_off.onto: none, or max_per_end: 0), so no wild card could be moved",
+                related=(("melds", "lay_off", "onto"),))
+        elif not has_wilds or not runs_with_wilds:
+            add(("melds", "lay_off", "wilds_stay"), "true, but no run can hold a wild card "
+                "(cards.wild, and a run kind's max_wilds above 0): the place of a wild card "
+                "in a run is what it fixes", related=(("melds", "kinds"),))
 
     style = spec.scoring.style
     if style == _CANASTA_ONLY_STYLE:

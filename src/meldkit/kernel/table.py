@@ -126,6 +126,8 @@ class TableRules:
                                 kn.tie_is_undercut, kn.settle)
         self.lay_off = spec.melds.lay_off.onto
         self.max_per_end = spec.melds.lay_off.max_per_end
+        self.wilds_stay = spec.melds.lay_off.wilds_stay
+        """Whether a wild card in a run keeps its place (``melds.lay_off.wilds_stay``)."""
         self.win_back = (spec.melds.lay_off.win_back and self.lay_off != "none"
                          and kn.max_deadwood is None)
         """Whether a wild card on the table may be won back (``melds.lay_off.win_back``:
@@ -528,6 +530,15 @@ TABLE_ACTIONS = TableActions()
 
 _DISCARD = tuple(_action("discard", (k,)) for k in range(JOKER_KIND + 1))
 """``discard <card>`` for every card kind, built once."""
+def _at_an_end(run: Match, grown: Match) -> bool:
+    """Whether ``grown`` is the run ``run`` with one card more at an end, every card of it
+    in the place it held (a wild card not moved)."""
+    cards = run.cards
+    return (grown.cards[:-1] == cards and grown.low == run.low) or (
+        grown.cards[1:] == cards and len(grown.cards) == len(cards) + 1
+        and grown.low != run.low)
+
+
 _RENEWING = ("turn_pile", "shuffle_pile")
 """The ``stock.when_empty`` values that renew the stock from the pile."""
 
@@ -993,6 +1004,10 @@ class TableModel:
         grown = self.rules.melds.can_add(m.match, kind)
         if grown is None:
             return None
+        if self.rules.wilds_stay and m.match.suit >= 0 and not _at_an_end(m.match, grown):
+            grown = self._grown_at_an_end(m.match, kind)
+            if grown is None:
+                return None  # only by moving a wild card: win it back instead
         lim = self.rules.max_per_end
         low, high = m.low_ext, m.high_ext
         if m.match.suit >= 0:  # a run: which end grew?
@@ -1005,6 +1020,16 @@ class TableModel:
         if lim is not None and (low > lim or high > lim):
             return None
         return grown, low, high
+
+    def _grown_at_an_end(self, match: Match, kind: int) -> Match | None:
+        """The run ``match`` with card ``kind`` at one of its ends, every card keeping its
+        place (``melds.lay_off.wilds_stay``), or None."""
+        melds = self.rules.melds
+        for cards in (match.cards + (kind,), (kind,) + match.cards):
+            grown = melds.match_grown(match.kind, cards)
+            if grown is not None and _at_an_end(match, grown):
+                return grown
+        return None
 
     def _cap_refused(self, m: TableMeld, kind: int) -> tuple[str, str] | None:
         """Why card ``kind``, which fits meld ``m``, may not be laid off on it: the cards
@@ -1294,6 +1319,11 @@ class TableModel:
             why = self._cap_refused(m, a.cards[0])
             if why is not None:
                 return why
+            if self.rules.wilds_stay and self.rules.melds.can_add(m.match, a.cards[0]):
+                return "add/wild-card-stays", (
+                    f"{card_code(a.cards[0])} fits m{a.target} only where a wild card stands, "
+                    "and a wild card keeps its place (melds.lay_off.wilds_stay): win it back "
+                    "with a trade, where the pack allows")
             return "add/does-not-fit", f"{card_code(a.cards[0])} cannot be laid off on m{a.target}"
         if t == "trade":
             return ("trade/no-wild-card", f"no wild card of m{a.target} stands for "
