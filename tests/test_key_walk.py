@@ -409,6 +409,7 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
         CANASTA: [("test_stock_renewal", "test_a_turn_ending_with_the_stock_empty_renews_it_from_the_pile"),  # noqa: E501
                   ("test_stock_renewal", "test_end_at_once_ends_the_hand_where_end_hand_offers_the_next_player_the_pile")]},  # noqa: E501
     "stock.wall": {TABLE: [(GR, "test_GR_14_book_the_hand_is_void_at_the_wall_at_once")]},
+    "stock.empty_winner": {TABLE: [("test_stock_renewal", "test_empty_winner_lowest_count_gives_the_hand_to_the_least_held")]},  # noqa: E501
     "stock.wall_knock_with_upcard": {TABLE: [(GR, "test_GR_14_openspiel_at_the_wall_the_next_player_may_knock_with_the_last_discard")]},  # noqa: E501
     "knock.max_deadwood": {TABLE: [(GR, "test_GR_7_knock_with_ten_or_less_after_the_discard")]},
     "knock.from_upcard": {TABLE: [(OG, "test_OG_1_the_first_upcard_sets_the_knock_value")]},

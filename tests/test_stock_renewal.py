@@ -143,3 +143,51 @@ def test_end_at_once_ends_the_hand_where_end_hand_offers_the_next_player_the_pil
     assert ends in [str(a) for a in waiting.legal_actions()]
     waiting.apply(ends)
     assert waiting.hand_results[0].ended_by == "stock_empty"
+
+
+COUNT_WIN = """\
+extends: rummy
+name: count_win
+stock: {when_empty: end_at_once, empty_winner: lowest_count}
+scoring:
+  items:
+    - {item: pay, stake: 1}
+    - {item: bonus, points: 5, when: out}
+"""
+
+
+def test_empty_winner_lowest_count_gives_the_hand_to_the_least_held():
+    """``stock.empty_winner: lowest_count`` (Tonk's and Tong-its' count, found by a
+    Tong-its pack author): the stock runs out, nobody out — the least value held wins the
+    hand, paid as a won hand, but it is no going out (``when: out`` does not pay)."""
+    from meldkit.testing import stacked_game
+
+    pack = meldkit.load_pack_text(COUNT_WIN, filename="count_win.yaml")
+    g = stacked_game(pack, 3, hands={0: "KC QD JH 10S 9C 8D 7H".split(),
+                                     1: "AC 2D 3H 4S 5C 6D 8H".split(),
+                                     2: "KD QH JS 10C 9D 8S 7C".split()},
+                     upcard="KS", stock=["QC"])
+    g.stock[:] = g.stock[-1:]
+    g.apply("draw")
+    g.apply("discard QC")  # the stock is empty: the hand ends, seat 1 holding 29
+    (hand,) = g.hand_results
+    assert (hand.ended_by, hand.went_out) == ("lowest_count", 1)
+    assert hand.totals == (-1, 2, -1)  # each other seat pays the stake; no bonus for out
+    assert GameState.from_json(g.to_json(), pack=pack) == g
+    plain = meldkit.load_pack_text(COUNT_WIN.replace(", empty_winner: lowest_count", ""),
+                                   filename="void.yaml")
+    v = stacked_game(plain, 3, hands={0: "KC QD JH 10S 9C 8D 7H".split()},
+                     upcard="KS", stock=["QC"])
+    v.stock[:] = v.stock[-1:]
+    v.apply("draw")
+    v.apply("discard QC")
+    assert (v.hand_results[0].ended_by, v.hand_results[0].totals) == ("stock_empty", (0, 0, 0))
+
+
+def test_empty_winner_is_refused_in_a_knocking_pack_and_a_rank_slot_one():
+    with pytest.raises(RulePackError, match="stock.empty_winner: lowest_count, but "
+                                            "scoring.style is knock"):
+        meldkit.load_pack_text("extends: gin_rummy\nstock: {empty_winner: lowest_count}\n")
+    with pytest.raises(RulePackError, match="stock.empty_winner: is read only by the table"):
+        meldkit.load_pack_text("extends: classic_canasta\n"
+                               "stock: {empty_winner: lowest_count}\n")

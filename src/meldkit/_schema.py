@@ -688,6 +688,17 @@ class StockSpec:
         "packs the pile stays as frozen as it was, and only where every turn draws at least "
         "2 cards (`turn.draw`), so that the stock and pile shrink and a hand always ends.",
     )
+    empty_winner: Literal["none", "lowest_count"] = _f(
+        "none",
+        "Table-meld packs: who wins a hand that ends on an empty stock, nobody having gone "
+        "out. `none`: nobody — it scores only by the items that count such a hand "
+        "(`laid`, `held`, `books`, `reserve_untaken`), else it is void. `lowest_count`: "
+        "the player in the hand holding the least value of cards wins it (of several, the "
+        "first in turn from the player who ended it), ending `lowest_count`: the scoring "
+        "items score it as a hand that player won — `winner_takes`, `pay` `between: "
+        "winner` — but not as one they went out of (`when: out` does not hold). Tonk's "
+        "and Tong-its' count. Not in a knocking pack.",
+    )
     wall: int = _f(
         0,
         "Gin's wall: once a discard leaves this many cards in the stock, the hand is void "
@@ -1251,6 +1262,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "stock.when_empty": _k(CANASTA, TABLE, inert="end_hand"),
     "stock.wall": _k(TABLE, inert=0),
     "stock.wall_knock_with_upcard": _k(TABLE, needs="stock.wall above 0"),
+    "stock.empty_winner": _k(TABLE, inert="none"),
     # --- knocking
     "knock.max_deadwood": _k(TABLE, needs="scoring.style: knock"),
     "knock.from_upcard": _k(TABLE, needs="knock.max_deadwood and deal.upcard"),

@@ -654,6 +654,7 @@ class Progress:
 # --------------------------------------------------------------------------- a hand's end
 
 _ENDINGS = {"went_out": "{who} went out", "stock_empty": "the stock ran out",
+            "lowest_count": "the stock ran out, and {who} held the lowest count",
             "one_side_left": "only one side was left", "knock": "{who} knocked",
             "gin": "{who} went gin", "big_gin": "{who} went big gin",
             "undercut": "{who} knocked and was undercut", "wall": "the stock reached the wall",

@@ -189,6 +189,10 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
                 related=(("scoring", "style"),))
     if knock.max_deadwood is not None and not 0 <= knock.max_deadwood <= 1000:
         add(("knock", "max_deadwood"), f"expected 0 to 1000, got {knock.max_deadwood}")
+    if style == "knock" and spec.stock.empty_winner != "none":
+        add(("stock", "empty_winner"), f"{spec.stock.empty_winner}, but scoring.style is "
+            "knock: a knocking pack's hand that reaches the end of the stock is void, and its "
+            "winner is who knocks", related=(("scoring", "style"),))
     if style == "knock" and spec.pile.take != "top":
         add(("pile", "take"), f"{spec.pile.take}, but with knock scoring no meld is laid "
             "before the knock and a hand keeps its size between turns: the pile is taken a "

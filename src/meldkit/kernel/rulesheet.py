@@ -797,6 +797,10 @@ def _stock(spec) -> list[str]:
         scored = ("with nobody going out, and it is scored as below"
                   if {d["item"] for d in spec.scoring.items} & _SCORED_WITHOUT_GOING_OUT
                   else "with no score")
+        if st.empty_winner == "lowest_count":
+            scored = ("and the player holding the least value of cards wins it (of several, "
+                      "the first in turn from the player who ended it): it is scored as "
+                      "below as a hand they won, not as one they went out of")
         out.append(f"- When a turn ends with the stock empty, the hand ends {scored}."
                    if st.when_empty == "end_at_once" else
                    "- When the stock runs out, play goes on while each player in turn takes "

@@ -142,6 +142,8 @@ class TableRules:
         (``going_out.by_discard: false``): a discard never empties the hand, and no play
         leaves a single card that cannot then be laid off."""
         self.when_empty = spec.stock.when_empty
+        self.empty_winner = spec.stock.empty_winner
+        """Who wins a hand ended on an empty stock (``stock.empty_winner``)."""
         self.wall = spec.stock.wall
         self.wall_knock = spec.stock.wall_knock_with_upcard
         self.turn_limit = spec.game.hand_turn_limit
@@ -2586,6 +2588,12 @@ class TableModel:
     def _end_hand(self, how: str, who: int | None) -> None:
         deadwood = tuple(self._value(h) if self.dropped[p] is None else self.dropped[p]
                          for p, h in enumerate(self.hands))
+        if how == "stock_empty" and self.rules.empty_winner == "lowest_count":
+            n = self.n_players  # the least count held wins: of several, the first in turn
+            seats = [(self.current + i) % n for i in range(n)]
+            held = [p for p in seats if self.dropped[p] is None and not self.eliminated[p]]
+            if held:
+                how, who = "lowest_count", min(held, key=deadwood.__getitem__)
         if how == "all_dropped":  # the one left in scores nothing against
             deadwood = tuple(0 if p == who else d for p, d in enumerate(deadwood))
         big_gin = how == "knock" and not self.knock_discarded
@@ -3396,8 +3404,8 @@ class TableModel:
                                   "no game reaches such a position")
 
     _ENDINGS = frozenset({"went_out", "knock", "gin", "big_gin", "undercut", "wall",
-                          "stock_empty", "limit", "turn_limit", "no_legal_move", "no_progress",
-                          "all_dropped"})
+                          "stock_empty", "lowest_count", "limit", "turn_limit", "no_legal_move",
+                          "no_progress", "all_dropped"})
     """Every ``ended_by`` a table-meld hand can have."""
 
     def _check_results(self) -> None:
