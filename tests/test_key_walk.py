@@ -277,9 +277,11 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
         CANASTA: [(PC, "test_pc_4_first_player_by_high_card_is_fixed_by_the_seed")],
         TABLE: [(WK, "test_table_first_player_high_card_is_the_highest_card_drawn")]},
     "deal.next_hand_first": {
-        CANASTA: [(RK, "test_pc_4_next_hand_first_high_card_draws_again")],
+        CANASTA: [(RK, "test_pc_4_next_hand_first_high_card_draws_again"),
+                  ("test_pack_author_findings", "test_the_winner_of_a_hand_plays_first_in_the_next")],  # noqa: E501
         TABLE: [(GR, "test_GR_2_the_deal_alternates"),
-                (WK, "test_table_next_hand_first_high_card_draws_for_each_hand")]},
+                (WK, "test_table_next_hand_first_high_card_draws_for_each_hand"),
+                ("test_pack_author_findings", "test_the_winner_of_a_hand_plays_first_in_the_next")]},  # noqa: E501
     "cards.wild": {
         CANASTA: [(PT, "test_pt_5_jokers_and_deuces_are_wild_sevens_natural")],
         TABLE: [(WK, "test_table_wild_cards_are_single_cards")]},

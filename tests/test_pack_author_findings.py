@@ -530,3 +530,29 @@ def test_a_meld_laid_toward_the_opening_grows_and_growing_it_can_make_the_openin
         assert g.view(0)["melds"][0]["cards"] == ["5H", "6H", "7H", "8H", "9H"]
         assert g.check("withdraw") is not None and "discard QS" in [
             str(a) for a in g.legal_actions()]
+
+
+@pytest.mark.parametrize("base", ["rummy", "classic_canasta"])
+def test_the_winner_of_a_hand_plays_first_in_the_next(base):
+    """``deal.next_hand_first: winner`` (Tong-its, Continental; found by a Tong-its pack
+    author), in both kernels: whoever went out starts the next hand."""
+    from meldkit.bots import make_bot
+
+    pack = meldkit.load_pack_text(f"extends: {base}\nname: w\n"
+                                  "deal: {next_hand_first: winner}\n", filename="w.yaml")
+    g = meldkit.new_game(pack, players=4, seed=3)
+    bots = [make_bot("greedy", seed=p) for p in range(4)]
+    starts = []
+    while len(starts) < 3:
+        n = len(g.hand_results)
+        g.apply(bots[g.current_player].choose(g))
+        if len(g.hand_results) > n:
+            starts.append((g.hand_results[-1].went_out, g.current_player))
+    assert all(won is not None and won == first for won, first in starts), starts
+    assert len({first for _, first in starts}) > 1  # (not the same seat every time)
+
+
+def test_next_hand_first_winner_is_refused_where_the_knocker_may_lose():
+    with pytest.raises(RulePackError, match="deal.next_hand_first: winner, but "
+                                            "scoring.style is knock"):
+        meldkit.load_pack_text("extends: gin_rummy\ndeal: {next_hand_first: winner}\n")

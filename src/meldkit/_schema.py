@@ -156,10 +156,13 @@ class DealSpec:
         "With `first_player: high_card`: ranks from highest; any other rank, or a tie, "
         "draws again.",
     )
-    next_hand_first: Literal["left_of_previous", "high_card"] = _f(
+    next_hand_first: Literal["left_of_previous", "high_card", "winner"] = _f(
         "left_of_previous",
         "Who starts each later hand: the player left of the previous hand's first player "
-        "(the deal passes left), or a new draw for the highest card.",
+        "(the deal passes left), a new draw for the highest card, or the player who won "
+        "the previous hand — went out, or won it on the count (`stock.empty_winner`) — "
+        "and after a hand nobody won, the player left of its first (`winner`: Tong-its, "
+        "Continental). `winner` is refused in a knocking pack.",
     )
 
 

@@ -319,6 +319,8 @@ def _table_values_use(spec) -> str:
 
 
 def _deal(spec) -> list[str]:
+    from .kernel.rulesheet import later_hands_words
+
     d = spec.deal
     out = ["## The deal", ""]
     by = f" ({_by_players(d.hand_by_players, 'card')})" if d.hand_by_players else ""
@@ -341,12 +343,12 @@ def _deal(spec) -> list[str]:
         out.append("- Bonus cards in a dealt hand are laid out and replaced from the stock.")
     if d.first_player == "left_of_dealer":
         out.append("- The first dealer is chosen by lot; the player on the dealer's left plays "
-                   "first, and the deal passes to the left after each hand.")
+                   f"first, and {later_hands_words(d)}.")
     else:
         out.append("- Every player draws a card: the highest ("
                    + " > ".join(d.high_card_order)
-                   + ") plays first; any other card, or a tie, draws again. The deal then "
-                   "passes to the left after each hand.")
+                   + ") plays first; any other card, or a tie, draws again. Then "
+                   f"{later_hands_words(d)}.")
     return out
 
 

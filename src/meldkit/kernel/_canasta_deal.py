@@ -73,8 +73,13 @@ class DealPhase:
             self.actions = self.rules.action_space
         rules = self.rules
         if self.hand_number > 1:
-            if rules.spec.deal.next_hand_first == "high_card":
+            nxt = rules.spec.deal.next_hand_first
+            won = self.hand_results[-1].went_out if (
+                nxt == "winner" and self.hand_results) else None
+            if nxt == "high_card":
                 self.dealer = self._draw_first_dealer()
+            elif won is not None:
+                self.dealer = (won - 1) % n  # the winner plays first
             else:
                 self.dealer = (self.dealer + 1) % n
         first = (self.dealer + 1) % n

@@ -189,6 +189,10 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
                 related=(("scoring", "style"),))
     if knock.max_deadwood is not None and not 0 <= knock.max_deadwood <= 1000:
         add(("knock", "max_deadwood"), f"expected 0 to 1000, got {knock.max_deadwood}")
+    if style == "knock" and spec.deal.next_hand_first == "winner":
+        add(("deal", "next_hand_first"), "winner, but scoring.style is knock: the knocker "
+            "need not win the hand (an undercut), so write left_of_previous or high_card",
+            related=(("scoring", "style"),))
     if style == "knock" and spec.stock.empty_winner != "none":
         add(("stock", "empty_winner"), f"{spec.stock.empty_winner}, but scoring.style is "
             "knock: a knocking pack's hand that reaches the end of the stock is void, and its "

@@ -205,8 +205,21 @@ def _deal(spec) -> list[str]:
                    "each other player in turn may; if nobody takes it, the first player draws "
                    "from the stock.")
     out.append("- The first dealer is chosen by lot and the player on the dealer's left "
-               "plays first; the deal passes to the left after each hand.")
+               f"plays first; {later_hands_words(spec.deal)}.")
     return out
+
+
+def later_hands_words(deal) -> str:
+    """Who starts each later hand (``deal.next_hand_first``), as the rules sheets say it.
+
+    >>> from meldkit._schema import DealSpec
+    >>> later_hands_words(DealSpec(next_hand_first="winner"))
+    'the winner of each hand plays first in the next (after a hand nobody won, the deal passes to the left)'
+    """
+    return {"left_of_previous": "the deal passes to the left after each hand",
+            "high_card": "before each later hand the players draw for the first player again",
+            "winner": "the winner of each hand plays first in the next (after a hand nobody "
+                      "won, the deal passes to the left)"}[deal.next_hand_first]
 
 
 def _hand_words(d) -> str:

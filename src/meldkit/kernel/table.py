@@ -2619,9 +2619,13 @@ class TableModel:
             return
         self.dropped = [None] * self.n_players  # back in for the next hand
         nxt = self.rules.spec.deal.next_hand_first
-        first = self._next(self.hand_first) if nxt == "left_of_previous" else \
-            self.rules.first_seat(f"meldkit:{self.seed}:first:{self.hand_number}",
-                                  self.n_players, nxt)
+        if nxt == "winner" and who is not None and how in ("went_out", "lowest_count"):
+            first = who  # (a knocking pack refuses winner)
+        elif nxt in ("left_of_previous", "winner"):
+            first = self._next(self.hand_first)
+        else:
+            first = self.rules.first_seat(f"meldkit:{self.seed}:first:{self.hand_number}",
+                                          self.n_players, nxt)
         if self.eliminated[first]:
             first = self._next(first)
         self._deal(first)
