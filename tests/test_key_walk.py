@@ -186,6 +186,8 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
     "pile.taken_melded": {
         TABLE: [(CO, "test_a_taken_card_must_be_melded_at_once_where_the_pack_says_so"),
                 (CO, "test_until_opened_the_taken_card_must_go_toward_the_contract")]},
+    "pile.taken_new_meld": {
+        TABLE: [("test_pack_author_findings", "test_a_card_taken_into_a_new_meld_only_is_never_laid_off")]},  # noqa: E501
     "pile.buy_penalty": {
         TABLE: [(CO, "test_a_discard_the_next_player_passes_by_is_offered_in_turn_order")]},
     "pile.buy_after_opening": {

@@ -556,3 +556,32 @@ def test_next_hand_first_winner_is_refused_where_the_knocker_may_lose():
     with pytest.raises(RulePackError, match="deal.next_hand_first: winner, but "
                                             "scoring.style is knock"):
         meldkit.load_pack_text("extends: gin_rummy\ndeal: {next_hand_first: winner}\n")
+
+
+def _taken_deal(flag: str, discard: str):
+    from meldkit.testing import stacked_game
+
+    pack = meldkit.load_pack_text(f"extends: rummy\nname: t\npile: {{taken_melded: always, "
+                                  f"taken_new_meld: {flag}}}\n", filename="t.yaml")
+    g = stacked_game(pack, 2, hands={0: "5D 6D 7D KC QH JS 3C 4H 2S AS".split(),
+                                     1: "9C 9S KD QS JH 10C 3S 4C 2D AH".split()},
+                     upcard="KS", stock=[discard, "8H"])
+    for move in ("draw", "meld 5D 6D 7D", f"discard {discard}"):
+        g.apply(move)
+    return g
+
+
+def test_a_card_taken_into_a_new_meld_only_is_never_laid_off():
+    """``pile.taken_new_meld`` (Oklahoma Rummy's and Tong-its' discard, found by pack
+    authors): the 8D, which only a lay-off onto 5D 6D 7D could use, may not be taken; the
+    9D, which melds with the 9C and 9S held, may — and then goes into that new meld."""
+    assert "take" in [str(a) for a in _taken_deal("false", "8D").legal_actions()]
+    assert [str(a) for a in _taken_deal("true", "8D").legal_actions()] == ["draw"]
+    g = _taken_deal("true", "9D")
+    g.apply("take")
+    assert [str(a) for a in g.legal_actions()] == ["meld 9C 9D 9S"]
+    why = g.check("discard KD")
+    assert why.code == "pile/must-use" and "first meld 9D" in why.sentence
+    with pytest.raises(RulePackError, match="pile.taken_new_meld: true, but no card taken "
+                                            "is owed at once"):
+        meldkit.load_pack_text("extends: rummy\npile: {taken_new_meld: true}\n")

@@ -619,6 +619,14 @@ class PileSpec:
         "`initial_meld.take_before: false`, where an unopened player never takes (unless a "
         "deal of the schedule lets them, or the first upcard is offered: `first_upcard`).",
     )
+    taken_new_meld: bool = _f(
+        False,
+        "Table-meld packs: a card taken that must be used at once (`taken_melded`, or the "
+        "deepest card of a deep take, `take: deep`) goes into a new meld with cards from "
+        "the hand, never laid off onto a meld on the table (nor traded for a wild card); "
+        "it may be taken only when it can. Oklahoma Rummy's and Tong-its' discard. Refused "
+        "where no card taken is owed at once.",
+    )
     buy_limit: int = _f(
         0,
         "Table-meld packs: buying out of turn — after a discard that the next player does not "
@@ -1266,6 +1274,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "stock.wall": _k(TABLE, inert=0),
     "stock.wall_knock_with_upcard": _k(TABLE, needs="stock.wall above 0"),
     "stock.empty_winner": _k(TABLE, inert="none"),
+    "pile.taken_new_meld": _k(TABLE, inert=False),
     # --- knocking
     "knock.max_deadwood": _k(TABLE, needs="scoring.style: knock"),
     "knock.from_upcard": _k(TABLE, needs="knock.max_deadwood and deal.upcard"),

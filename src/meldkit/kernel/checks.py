@@ -189,6 +189,10 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
                 related=(("scoring", "style"),))
     if knock.max_deadwood is not None and not 0 <= knock.max_deadwood <= 1000:
         add(("knock", "max_deadwood"), f"expected 0 to 1000, got {knock.max_deadwood}")
+    if spec.pile.taken_new_meld and spec.pile.taken_melded == "no" and spec.pile.take != "deep":
+        add(("pile", "taken_new_meld"), "true, but no card taken is owed at once "
+            "(pile.taken_melded: no, and no deep take), so none goes into a new meld",
+            related=(("pile", "taken_melded"),))
     if style == "knock" and spec.deal.next_hand_first == "winner":
         add(("deal", "next_hand_first"), "winner, but scoring.style is knock: the knocker "
             "need not win the hand (an undercut), so write left_of_previous or high_card",

@@ -143,6 +143,8 @@ class TableRules:
         leaves a single card that cannot then be laid off."""
         self.when_empty = spec.stock.when_empty
         self.empty_winner = spec.stock.empty_winner
+        self.taken_new_meld = spec.pile.taken_new_meld
+        """Whether a card owed at once goes into a new meld only (``pile.taken_new_meld``)."""
         """Who wins a hand ended on an empty stock (``stock.empty_winner``)."""
         self.wall = spec.stock.wall
         self.wall_knock = spec.stock.wall_knock_with_upcard
@@ -1243,9 +1245,14 @@ class TableModel:
                                              "pile is in your melds toward the opening: "
                                              "make the opening this turn")
             elif not (t != "discard" and self.must_use in a.cards):
-                return "pile/must-use", (f"you must first meld or lay off "
+                how = ("meld" if self.rules.taken_new_meld else "meld or lay off")
+                return "pile/must-use", (f"you must first {how} "
                                          f"{card_code(self.must_use)}, taken from "
                                          "the pile")
+            elif t != "meld" and self.rules.taken_new_meld:
+                return "pile/must-use", (f"the {card_code(self.must_use)} taken from the "
+                                         "pile goes into a new meld with cards from your "
+                                         "hand, not onto the table's (pile.taken_new_meld)")
         if t == "discard" and phase == PLAY and self._keeps_last(self.current):
             return "discard/last-card", ("you may not discard your last card: going out means "
                                          "melding or laying off every card "
@@ -1488,7 +1495,8 @@ class TableModel:
             ) and (not opening or self._opens_after(p, kinds, meld, search)) and (
                     not last or self._stranded(_action("meld", meld), taken) is None):
                 return True
-        if (opening and not self.rules.lay_off_before) or spare < 1:
+        if (opening and not self.rules.lay_off_before) or spare < 1 or (
+                self.rules.taken_new_meld):  # (a card owed: into a new meld only)
             return False
         return any(self._may_lay_off_on(p, m) and self._fit(m, card) is not None and (
             not books or self._books_left(p, len(kinds) - 1, grown=m.id, card=card) is None)
@@ -1791,12 +1799,13 @@ class TableModel:
             for meld in self.rules.melds.melds_in(kinds, most=MOST_LISTED_MELDS):
                 if len(kinds) - len(meld) >= keep and (must is None or must in meld):
                     out.append(_action("meld", meld))
-        if len(kinds) - 1 >= keep and not self._opened_this_turn(p):
+        new_only = must is not None and self.rules.taken_new_meld  # (never laid off)
+        if len(kinds) - 1 >= keep and not self._opened_this_turn(p) and not new_only:
             mine = [m for m in self.melds if self._may_lay_off_on(p, m)]
             for a in self._layoffs_for(p, mine, one_per_card=False):
                 if must is None or a.cards[0] == must:
                     out.append(a)
-        if self.rules.win_back:
+        if self.rules.win_back and not new_only:
             out += self._trades_for(p, kinds, must)
         if must is None and not self._keeps_last(p):  # (by_discard: false: the last card
             taken = None if self.rules.discard_taken else self.taken  # is never discarded)
@@ -2072,7 +2081,8 @@ class TableModel:
                 out.append(_action("meld", meld))
             if cut and not out and search.work >= OPENING_SEARCH_WORK:
                 out = cut  # the search gave up (a take found an opening): the player moves on
-        if self.rules.lay_off_before and not self.pending and len(kinds) - 1 >= keep:
+        if self.rules.lay_off_before and not self.pending and len(kinds) - 1 >= keep and not (
+                must is not None and self.rules.taken_new_meld):
             mine = [m for m in self.melds if self._may_lay_off_on(p, m)]
             out += [a for a in self._layoffs_for(p, mine, one_per_card=False)
                     if must is None or a.cards[0] == must]
