@@ -160,7 +160,8 @@ class DealSpec:
         "left_of_previous",
         "Who starts each later hand: the player left of the previous hand's first player "
         "(the deal passes left), a new draw for the highest card, or the player who won "
-        "the previous hand — went out, or won it on the count (`stock.empty_winner`) — "
+        "the previous hand — went out, won it on the count (`stock.empty_winner`), or was "
+        "left in when the others dropped — "
         "and after a hand nobody won, the player left of its first (`winner`: Tong-its, "
         "Continental). `winner` is refused in a knocking pack.",
     )

@@ -271,7 +271,8 @@ def contract_distance(rules, hand: list[int], need: list[int]) -> int:
                 if best is None or len(cards) > len(best):
                     best = cards[:size]
         else:
-            ranks = order + [order[0]] if kind.ace in ("high", "both", "around") else order
+            ranks = order + [0] if order[0] == 0 and kind.ace in (
+                "high", "both", "around") else order  # (an ace above the king)
             lows = range(1, len(ranks) - size + 1) if kind.ace == "high" else range(
                 len(ranks) - size + 1)
             for s in range(4):

@@ -2629,7 +2629,8 @@ class TableModel:
             return
         self.dropped = [None] * self.n_players  # back in for the next hand
         nxt = self.rules.spec.deal.next_hand_first
-        if nxt == "winner" and who is not None and how in ("went_out", "lowest_count"):
+        if nxt == "winner" and who is not None and how in ("went_out", "lowest_count",
+                                                           "all_dropped"):
             first = who  # (a knocking pack refuses winner)
         elif nxt in ("left_of_previous", "winner"):
             first = self._next(self.hand_first)
