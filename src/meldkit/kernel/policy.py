@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from .._actions import Action
 from .._cards import kind_of_code
+from .melds import MOST_CARDS_ARRANGED, MOST_LISTED_MELDS
 
 
 class TableMemory:
@@ -132,19 +133,19 @@ def _greedy(state, actions: list[Action], memory: TableMemory | None) -> Action:
     if phase == "buy":  # buy a discard that builds the contract, while one has not opened
         top = state.kind_of[state.pile[-1]]
         helps = opening and _top_melds(rules, hand, top) and (
-            rules.min_deadwood(hand + [top], discard=True) < rules.min_deadwood(hand))
+            _deadwood(rules, hand + [top], True) < _deadwood(rules, hand))
         if need:
             helps = missing(hand + [top]) < missing(hand)
         return by_type["buy" if helps else "pass"][0]
     if opening and phase == "play":
         keep = 1 if state.rules.requires_discard else 0
         plan = (contract_plan(state.rules.melds, hand, state._still_needed(), keep)
-                if state.rules.contract else rules.best_arrangement(hand)[0])
+                if state.rules.contract else _arrangement(rules, hand))
         short = state._opening_minimum(p) - state._pending_value()
         if plan and sum(map(state._meld_points, plan)) < short:
             plan = None  # not worth the minimum yet: keep building
         if state.rules.all_at_once:  # the whole hand or nothing
-            melds = state.rules.melds.best_arrangement(hand)[0]
+            melds = _arrangement(state.rules.melds, hand)
             plan = melds if len(hand) - sum(map(len, melds)) <= keep else None
         legal = {a.cards: a for a in by_type.get("meld", ())}
         for m in plan or ():
@@ -166,8 +167,8 @@ def _greedy(state, actions: list[Action], memory: TableMemory | None) -> Action:
                 return takes[0]
         elif takes and state.pile:
             top = state.kind_of[state.pile[-1]]
-            with_top = rules.min_deadwood(hand + [top], discard=True)
-            without = rules.min_deadwood(hand)
+            with_top = _deadwood(rules, hand + [top], True)
+            without = _deadwood(rules, hand)
             if with_top < without and _top_melds(rules, hand, top):
                 return takes[0]
         for t in ("draw", "pass"):
@@ -184,7 +185,7 @@ def _greedy(state, actions: list[Action], memory: TableMemory | None) -> Action:
     if "add" in by_type:
         return by_type["add"][0]
     if "meld" in by_type:
-        melds, _ = rules.best_arrangement(hand)
+        melds = _arrangement(rules, hand)
         legal = {a.cards: a for a in by_type["meld"]}
         for m in sorted(melds, key=len, reverse=True):
             if m in legal:
@@ -201,7 +202,7 @@ def _greedy(state, actions: list[Action], memory: TableMemory | None) -> Action:
             rest = hand[:]
             rest.remove(card)
             dead = 0 if stalled and memory.dead(state, card, rest, live) else 1
-            return (missing(rest), dead, rules.min_deadwood(rest), _neighbours(card, rest),
+            return (missing(rest), dead, _deadwood(rules, rest), _neighbours(card, rest),
                     -values[card])
 
         return min(by_type["discard"], key=after)
@@ -305,7 +306,7 @@ def contract_plan(rules, hand: list[int], need: list[int], keep: int = 0
     from collections import Counter
 
     by_kind: dict[int, list[tuple[int, ...]]] = {}
-    for meld in rules.melds_in(hand):
+    for meld in rules.melds_in(hand, most=MOST_LISTED_MELDS):
         for kind in set(need):  # a meld counts for any kind it forms
             if rules.match_as(kind, meld) is not None:
                 by_kind.setdefault(kind, []).append(meld)
@@ -336,8 +337,32 @@ def contract_plan(rules, hand: list[int], need: list[int], keep: int = 0
 
 def _top_melds(rules, hand: list[int], top: int) -> bool:
     """Whether the top card is part of a best arrangement of the hand with it."""
-    melds, _ = rules.best_arrangement(hand + [top])
-    return any(top in m for m in melds)
+    return any(top in m for m in _arrangement(rules, hand + [top]))
+
+
+def _deadwood(rules, hand: list[int], discard: bool = False) -> int:
+    """The least deadwood of ``hand`` (after the best discard, with ``discard``); 0 past
+    :data:`~meldkit.kernel.melds.MOST_CARDS_ARRANGED` cards, as the views show it: the
+    exact search grows too fast for a bot's move on a hand of many wild cards (a 39-card
+    one took 1 s a decision, a 60-card one 3.7 s)."""
+    return 0 if len(hand) > MOST_CARDS_ARRANGED else rules.min_deadwood(hand, discard=discard)
+
+
+def _arrangement(rules, hand: list[int]) -> list[tuple[int, ...]]:
+    """A best arrangement of ``hand`` into melds; past
+    :data:`~meldkit.kernel.melds.MOST_CARDS_ARRANGED` cards, the largest disjoint melds of
+    the hand's bounded listing (:data:`~meldkit.kernel.melds.MOST_LISTED_MELDS`)."""
+    if len(hand) <= MOST_CARDS_ARRANGED:
+        return list(rules.best_arrangement(hand)[0])
+    from collections import Counter
+
+    left, out = Counter(hand), []
+    for meld in sorted(rules.melds_in(hand, most=MOST_LISTED_MELDS), key=len, reverse=True):
+        need = Counter(meld)
+        if all(left[k] >= n for k, n in need.items()):
+            left -= need
+            out.append(meld)
+    return out
 
 
 def _neighbours(card: int, others: list[int]) -> int:
