@@ -585,3 +585,24 @@ def test_a_card_taken_into_a_new_meld_only_is_never_laid_off():
     with pytest.raises(RulePackError, match="pile.taken_new_meld: true, but no card taken "
                                             "is owed at once"):
         meldkit.load_pack_text("extends: rummy\npile: {taken_new_meld: true}\n")
+
+
+def test_a_meld_owed_a_taken_card_does_not_grow_while_the_card_is_owed():
+    """fuzz_packs --combos (seed 3461) on this stop's pending growth: a card taken from the
+    pile is owed to an opening made that turn, its melds cannot be withdrawn, and the
+    search that keeps such an opening possible looks at melds only — so growing a pending
+    meld could spend a card the opening needed and dead-end the hand (31 of 75 replays).
+    While a card is owed, pending melds do not grow."""
+    from meldkit.testing import stacked_game
+
+    pack = meldkit.load_pack_text("extends: rummy\nname: owed\ninitial_meld: {minimums: "
+                                  "[{minimum: 30}]}\npile: {taken_melded: always}\n",
+                                  filename="owed.yaml")
+    g = stacked_game(pack, 2, hands={0: "5C 9H 2S 3C 4H 7D 8S JC 10D AH".split(),
+                                     1: "5D 5H 5S KC KD KS QH 2C 3D 9S".split()},
+                     upcard="6D", stock=["QC", "QD"])
+    for move in ("draw", "discard 5C", "take", "meld 5C 5D 5H"):
+        g.apply(move)
+    assert [str(a) for a in g.legal_actions()] == ["meld KC KD KS"]  # no add 5S to m1
+    g.apply("meld KC KD KS")  # opened: now 5S is laid off as any card is
+    assert "add 5S to m1" in [str(a) for a in g.legal_actions()]

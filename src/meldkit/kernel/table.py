@@ -2086,9 +2086,11 @@ class TableModel:
             mine = [m for m in self.melds if self._may_lay_off_on(p, m)]
             out += [a for a in self._layoffs_for(p, mine, one_per_card=False)
                     if must is None or a.cards[0] == must]
-        elif self.pending and len(kinds) - 1 >= max(keep, 1):
+        elif self.pending and not owed and len(kinds) - 1 >= max(keep, 1):
             # a meld laid toward the opening this turn grows as the player builds it (never
-            # emptying the hand: the opening is made by melds, or by the discard after)
+            # emptying the hand: the opening is made by melds, or by the discard after; not
+            # while a card taken is owed, whose melds stay: the search for the opening that
+            # keeps a move open looks at melds only)
             out += self._layoffs_for(p, [self.meld_by_id(mid) for mid in self.pending],
                                      one_per_card=False)
         if self.pending:
