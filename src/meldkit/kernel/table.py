@@ -143,9 +143,9 @@ class TableRules:
         leaves a single card that cannot then be laid off."""
         self.when_empty = spec.stock.when_empty
         self.empty_winner = spec.stock.empty_winner
+        """Who wins a hand ended on an empty stock (``stock.empty_winner``)."""
         self.taken_new_meld = spec.pile.taken_new_meld
         """Whether a card owed at once goes into a new meld only (``pile.taken_new_meld``)."""
-        """Who wins a hand ended on an empty stock (``stock.empty_winner``)."""
         self.wall = spec.stock.wall
         self.wall_knock = spec.stock.wall_knock_with_upcard
         self.turn_limit = spec.game.hand_turn_limit
