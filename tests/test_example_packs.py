@@ -16,7 +16,7 @@ NAMES = sorted(p.stem for p in PACKS.glob("*.yaml") if not p.stem.endswith(".sce
 
 
 def test_every_example_pack_has_its_scenarios():
-    assert NAMES == ["indian_rummy", "kalooki", "knock_rummy", "scala40"]
+    assert NAMES == ["indian_rummy", "kalooki", "knock_rummy", "romme", "scala40"]
     for name in NAMES:
         assert (PACKS / f"{name}.scenarios.yaml").is_file()
 
