@@ -16,7 +16,7 @@ NAMES = sorted(p.stem for p in PACKS.glob("*.yaml") if not p.stem.endswith(".sce
 
 
 def test_every_example_pack_has_its_scenarios():
-    assert NAMES == ["indian_rummy", "kalooki", "knock_rummy", "romme", "scala40"]
+    assert NAMES == ["indian_rummy", "kalooki", "knock_rummy", "romme", "scala40", "tongits"]
     for name in NAMES:
         assert (PACKS / f"{name}.scenarios.yaml").is_file()
 
@@ -30,9 +30,9 @@ def test_an_example_packs_scenarios_pass(name):
     assert len(results) >= 15 and not failed, failed
 
 
-ENDINGS = {"knock_rummy": {"knock", "gin", "undercut"}}
+ENDINGS = {"knock_rummy": {"knock", "gin", "undercut"}, "tongits": {"went_out", "lowest_count"}}
 """How each pack's hands end between greedy bots (else by going out): a knocking pack's
-by the knock's outcome."""
+by the knock's outcome, Tong-its' also on the count when the stock runs out."""
 
 
 @pytest.mark.parametrize("name", NAMES)
