@@ -597,15 +597,57 @@ def _m_schedule(rng, data, table):
                          {"deal": {"hand": rng.choice([7, 9, 11])}}]}
 
 
+def _knocks(data) -> bool:
+    return (data.get("scoring") or {}).get("style") == "knock"
+
+
+def _m_stock_end(rng, data, table):
+    """The stock's end (stop 43): the next player offered the pile, or the hand over at
+    once; in a table pack, the hand won on the count."""
+    out: dict = {"stock": {"when_empty": rng.choice(["end_hand", "end_at_once"])}}
+    if table and not _knocks(data) and rng.random() < 0.7:
+        out["stock"]["empty_winner"] = "lowest_count"
+    return out
+
+
+def _m_wilds_stay(rng, data, table):
+    """Wild cards that keep their place in a run (stop 43), with jokers won back or not."""
+    if not table:
+        return None
+    out = _m_win_back(rng, data, table)
+    out["melds"]["lay_off"]["wilds_stay"] = True
+    out["melds"]["lay_off"]["win_back"] = rng.random() < 0.6
+    return out
+
+
+def _m_new_meld(rng, data, table):
+    """A taken card owed into a new meld (stop 43), with an opening to make or not."""
+    if not table or _knocks(data):
+        return None
+    out: dict = {"pile": {"taken_melded": rng.choice(["always", "until_opened"]),
+                          "taken_new_meld": rng.random() < 0.7}}
+    if rng.random() < 0.6:  # the opening a pending meld grows toward
+        out["initial_meld"] = {"minimums": [{"minimum": rng.choice([15, 30, 51])}]}
+    return out
+
+
+def _m_winner_first(rng, data, table):
+    """The winner of a hand first in the next (stop 43)."""
+    return None if _knocks(data) else {"deal": {"next_hand_first": "winner"}}
+
+
 MECHANISMS = {
     "sheets": _m_sheets, "pay": _m_pay, "negative_unless": _m_negative_unless,
     "run_gaps": _m_run_gaps, "renew": _m_renew, "turned": _m_turned,
     "forced_discard": _m_forced_discard, "turned_wild": _m_turned_wild, "bans": _m_bans,
     "sides_form": _m_sides_form, "turn_limit": _m_turn_limit, "free_take": _m_free_take,
     "book_adds": _m_book_adds, "taking": _m_taking,
+    "stock_end": _m_stock_end, "wilds_stay": _m_wilds_stay, "new_meld": _m_new_meld,
+    "winner_first": _m_winner_first,
 }
-"""Issue 24's mechanisms, each a function ``(rng, base pack data, table?)`` giving pack
-data (or None where the meld model has no such mechanism to try)."""
+"""Issue 24's mechanisms and later ones (stop 43's: ``stock_end`` … ``winner_first``), each
+a function ``(rng, base pack data, table?)`` giving pack data (or None where the meld
+model has no such mechanism to try)."""
 OLD_MECHANISMS = {
     "win_back": _m_win_back, "opening": _m_opening, "requires_discard": _m_requires_discard,
     "reserve": _m_reserve, "draw": _m_draw, "players": _m_players, "schedule": _m_schedule,
