@@ -191,3 +191,17 @@ def test_empty_winner_is_refused_in_a_knocking_pack_and_a_rank_slot_one():
     with pytest.raises(RulePackError, match="stock.empty_winner: is read only by the table"):
         meldkit.load_pack_text("extends: classic_canasta\n"
                                "stock: {empty_winner: lowest_count}\n")
+
+
+@pytest.mark.parametrize("text, why", [
+    ("extends: gin_rummy\nstock: {when_empty: end_at_once}\n",
+     "x.yaml:2:9: stock.when_empty: end_at_once, but stock.wall (2) ends the hand before "
+     "the stock runs out"),
+    ("extends: rummy\nstock: {when_empty: end_hand, wall: 2, empty_winner: lowest_count}\n",
+     "x.yaml:2:40: stock.empty_winner: lowest_count, but stock.wall (2) ends the hand, void, "
+     "before the stock runs out"),
+])
+def test_a_stock_end_that_a_wall_never_lets_happen_is_refused(text, why):
+    with pytest.raises(RulePackError) as e:
+        meldkit.load_pack_text(text, filename="x.yaml")
+    assert why in str(e.value)

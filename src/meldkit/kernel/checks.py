@@ -197,6 +197,16 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
         add(("deal", "next_hand_first"), "winner, but scoring.style is knock: the knocker "
             "need not win the hand (an undercut), so write left_of_previous or high_card",
             related=(("scoring", "style"),))
+    stock = spec.stock
+    if stock.wall:  # the hand is void at the wall, before the stock can run out
+        if stock.when_empty != "end_hand":
+            add(("stock", "when_empty"), f"{stock.when_empty}, but stock.wall ({stock.wall}) "
+                "ends the hand before the stock runs out, so this never applies: remove it",
+                related=(("stock", "wall"),))
+        if stock.empty_winner != "none":
+            add(("stock", "empty_winner"), f"{stock.empty_winner}, but stock.wall "
+                f"({stock.wall}) ends the hand, void, before the stock runs out: remove it",
+                related=(("stock", "wall"),))
     if style == "knock" and spec.stock.empty_winner != "none":
         add(("stock", "empty_winner"), f"{spec.stock.empty_winner}, but scoring.style is "
             "knock: a knocking pack's hand that reaches the end of the stock is void, and its "

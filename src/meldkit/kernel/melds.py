@@ -1308,13 +1308,10 @@ class MeldRules(_ByDefinition):
         together), always at the same point for the same cards.
         """
         out: set[tuple[int, ...]] = set()
-        if most is not None:
-            try:
-                self._enumerate_into(out, counts, wilds, first, greedy, limit, only, most)
-            except _Enough:
-                pass
-            return out
-        self._enumerate_into(out, counts, wilds, first, greedy, limit, only, None)
+        try:
+            self._enumerate_into(out, counts, wilds, first, greedy, limit, only, most)
+        except _Enough:  # (raised only with ``most``)
+            pass
         return out
 
     def _enumerate_into(

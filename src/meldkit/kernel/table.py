@@ -55,8 +55,8 @@ from ..notation import KIND_ORDER, MELD_ORDER, Dialect, Span, table_dialect
 from ..records import HandResult
 from .melds import (MOST_LISTED_MELDS, Match, MeldKind, TooManyMelds, hand_bits, meld_rules,
                     melds_holding, shown_deadwood, unmelded_value)
-from .scoring import (COUNTED, KnockTerms, TableFinal, TableScore, compile_items, score,
-                      table_items, table_listed)
+from .scoring import (COUNTED, VOID_ENDINGS, KnockTerms, TableFinal, TableScore,
+                      compile_items, score, table_items, table_listed)
 from .sheets import Ledger, sheet_rules, sheet_summary, shutout_bonus
 
 FIRST_UPCARD = "first_upcard"
@@ -2433,7 +2433,8 @@ class TableModel:
         else:  # (_next's usual case, inlined)
             self.current = (self.current + 1) % self.n_players
         self.phase = DRAW
-        if not self.stock and not self._legal_draw():  # nothing to take: the hand ends
+        if not self.stock and not self._legal():  # nothing to take (a plugin's draw-phase
+            # actions count too): the hand ends; listed again by _do, rare enough to pay
             self._end_hand("stock_empty", None)
 
     # ------------------------------------------------------------------ discard (gin)
@@ -2631,9 +2632,8 @@ class TableModel:
             return
         self.dropped = [None] * self.n_players  # back in for the next hand
         nxt = self.rules.spec.deal.next_hand_first
-        if nxt == "winner" and who is not None and how in ("went_out", "lowest_count",
-                                                           "all_dropped"):
-            first = who  # (a knocking pack refuses winner)
+        if nxt == "winner" and who is not None and how not in VOID_ENDINGS:
+            first = who  # the hand's winner (a knocking pack refuses winner)
         elif nxt in ("left_of_previous", "winner"):
             first = self._next(self.hand_first)
         else:
