@@ -122,6 +122,7 @@ _SHEETS_TESTS = {
     CANASTA: [(SS, "test_a_rank_slot_pack_counts_each_sheet_with_its_own_items_and_ends_on_"
                    "the_first")]}
 WN = "test_wild_cards_in_runs"
+RA = "test_rearrange"
 BD = "test_books_discards_sides"
 
 _META = {
@@ -330,6 +331,10 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
         TABLE: [(WN, "test_a_joker_in_a_run_is_won_back_by_the_card_it_stands_for")]},
     "melds.lay_off.wilds_stay": {
         TABLE: [(WN, "test_with_wilds_stay_a_wild_card_keeps_its_place_and_is_reached_only_by_a_trade")]},  # noqa: E501
+    "melds.rearrange": {
+        TABLE: [(RA, "test_breaking_a_meld_lays_its_cards_loose_until_they_are_melded_again")]},
+    "turn.play_or_draw": {
+        TABLE: [(RA, "test_a_turn_is_to_play_and_say_done_or_to_draw")]},
     "melds.sequences": {
         CANASTA: [(SA, "test_SA_6_three_or_more_cards_of_one_suit_in_order_make_a_sequence")]},
     "melds.sequences.ranks": {CANASTA: [(SA, "test_SA_6_four_is_low_and_ace_high")]},

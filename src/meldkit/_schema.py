@@ -263,6 +263,20 @@ class TurnSpec:
         "of drawing, and use it at once. Empty: no forcing. Not with an opening, books "
         "needed to go out, reserves or knocking.",
     )
+    play_or_draw: bool = _f(
+        False,
+        "Table-meld packs: a turn is to play or to draw, with no discard pile (Rummikub, "
+        "Machiavelli). The turn starts in the play phase: the player either draws from the "
+        "stock (`draw`, `turn.draw` cards), which ends the turn, or plays at least one card "
+        "from the hand to the table — melds, lay-offs, and with `melds.rearrange` the "
+        "table's melds rearranged — and ends the turn with `done`. A player who goes out "
+        "plays their last card. With the stock empty a player who plays nothing says "
+        "`pass`, and the hand ends when every player in it has passed in a row "
+        "(`stock.when_empty: end_hand`), or as soon as the stock is empty "
+        "(`end_at_once`); `stock.empty_winner` says who wins it. Needs `deal.upcard: false` "
+        "and `going_out.requires_discard: false`; not with knocking, a turned stock card, "
+        "buying, dropping, reserves or discard-pile keys.",
+    )
 
 
 @frozen
@@ -393,6 +407,19 @@ class MeldsSpec:
         "`initial_meld`).",
     )
     lay_off: LayOffSpec = _f(LayOffSpec(), "Table-meld packs: laying off onto melds on the table.")
+    rearrange: bool = _f(
+        False,
+        "Table-meld packs: a player rearranges the table's melds in their play phase "
+        "(Rummikub's and Machiavelli's manipulation). Once opened, before this turn, they may "
+        "`break m3`: the meld's cards leave the table and lie loose in front of them, to be "
+        "melded and laid off again with cards from the hand (a meld or lay-off uses loose "
+        "cards first). The turn cannot end, nor the player go out, while a card lies loose; "
+        "`restore` puts the table and the hand back as they were before the turn's first "
+        "break, and the player breaks nothing more that turn. A meld laid this turn is not "
+        "broken, and each player breaks only melds they may lay off onto "
+        "(`lay_off.onto`). Not with knock scoring, `lay_off.onto: none`, books, reserves, "
+        "a turned stock card, or scoring items that count the cards each player laid.",
+    )
     sequences: SequenceSpec | None = _f(
         None,
         "Canasta packs: suited sequences besides the rank melds (Samba), named with suits "
@@ -1218,6 +1245,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "turn.forced": _k(TABLE, inert=[]),
     "turn.draw_by_players": _k(CANASTA, TABLE, inert={}),
     "turn.keep_card_to_discard": _C,
+    "turn.play_or_draw": _k(TABLE, inert=False),
     # --- melds: rank slots in the canasta kernel, kinds in the table kernel
     "melds.min_size": _C, "melds.min_naturals": _C, "melds.max_wilds": _C,
     "melds.no_wild_ranks": _C, "melds.going_out_ranks": _C, "melds.wild_melds": _C,
@@ -1226,6 +1254,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "melds.lay_off.max_per_end": _k(TABLE, inert=None),
     "melds.lay_off.win_back": _k(TABLE, inert=False),
     "melds.lay_off.wilds_stay": _k(TABLE, inert=False),
+    "melds.rearrange": _k(TABLE, inert=False),
     "melds.sequences": _k(CANASTA, inert=None),
     # --- books (canastas)
     "books.size": _CT, "books.close_at_size": _C,

@@ -100,7 +100,8 @@ class Verb:
     ``name`` is the verb of the action (what ``str(action)`` writes); ``cards`` the card
     form; ``at_least``/``at_most`` bound the number of cards, ``few``/``many`` the
     refusals (``count_first``: counted before the cards are read); ``target`` is
-    ``never``, ``optional`` or ``required`` — then the words after the verb must end in
+    ``never``, ``optional``, ``bare`` (the one word after the verb: ``break m3``) or
+    ``required`` — then the words after the verb must end in
     ``to <target>`` and be at least ``target_after`` (3: a card comes first), else
     ``missing`` —, ``targets`` its forms; ``no_to`` refuses a ``to`` anywhere; ``shape``
     is a plugin verb's refusal when it does not have ``exactly`` cards (None: any number)
@@ -249,6 +250,10 @@ class Dialect:
             raise self._fail(self._unknown(words[0]), text)
         target: int | Span = -1
         has_to = len(rest) >= 2 and rest[-2].lower() == "to"
+        if form.target == "bare":  # the target right after the verb: 'break m3'
+            if len(rest) != 1:
+                raise self._fail(form.missing or ("notation/shape", "name the target"), text)
+            return Parsed(form.name, (), self._target(form, rest[0], text), form.order)
         if form.target == "required":
             if not has_to or len(rest) < form.target_after:
                 raise self._fail(form.missing or ("notation/shape", "name the target"), text)
@@ -423,7 +428,9 @@ def table_dialect(hooks: dict[str, tuple[int | None, bool]] | None = None) -> Di
     forms: dict[str, Verb] = {
         v: Verb(v, CARD, at_most=0, count_first=True,
                 many=("notation/no-cards", f"'{v}' takes no cards"))
-        for v in ("draw", "pass", "done", "knock", "buy", "withdraw", "drop")}
+        for v in ("draw", "pass", "done", "knock", "buy", "withdraw", "drop", "restore")}
+    forms["break"] = Verb("break", CARD, target="bare", targets=(MELD_ID,),
+                          missing=("notation/break", "write a meld broken up as 'break m3'"))
     forms["take"] = Verb("take", CARD, at_most=1, many=one["take"])
     forms["discard"] = Verb("discard", CARD, 1, 1, one["discard"], one["discard"])
     forms["meld"] = Verb("meld", CARD, at_least=1, order=MELD_ORDER,
@@ -452,7 +459,7 @@ def table_dialect(hooks: dict[str, tuple[int | None, bool]] | None = None) -> Di
     return Dialect(
         "table", forms, aliases, hooks=hooks,
         unknown=lambda w: ("notation/unknown", f"unknown action {w!r} (expected draw, take, "
-                           f"pass, discard, meld, add, trade, knock, done, buy, withdraw or "
-                           f"drop{added})"),
+                           f"pass, discard, meld, add, trade, knock, done, buy, withdraw, "
+                           f"drop, break or restore{added})"),
         card_error=_table_card_error, max_chars=TABLE_MAX_CHARS, max_words=None,
         too_long="action text is too long (over 200 characters)", quote=True, roles=True)

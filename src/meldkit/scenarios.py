@@ -113,6 +113,8 @@ EXPECT_KEYS: dict[str, str] = {
     "hand_contains": "Cards each named seat holds at least: `{0: [9H]}`.",
     "hand_size": "Each named seat's number of cards in hand: `{0: 15}`.",
     "bonus": "Each named seat's laid-out bonus cards (red threes): `{0: [3H]}`.",
+    "loose": "The cards lying loose, lifted off the table this turn and not yet laid again "
+             "(`melds.rearrange`), in any order: `[5H, 6H, 7H]` (`[]`: none).",
     "reserve_picked_up": "Whether each named seat has picked up its reserve: `{0: true}`.",
     "melds": "Each named team's melds on the table, each a list of cards (codes or ranks), in "
              "any order: `{0: [[9H, 9S, 9D]]}`.",
@@ -641,6 +643,10 @@ class _Reader:
                     cards = self.cards(seats, seat, f"{kp}.{seat}", key != "bonus")
                     if cards is not None:
                         out.append(_Expect(key, cards, self.at_value(seats, seat), int(seat)))
+            elif key == "loose":
+                cards = [] if node[key] == [] else self.cards(node, key, kp, False)
+                if cards is not None:
+                    out.append(_Expect(key, cards, self.at_key(node, key), None))
             elif key in ("hand_size", "reserve_picked_up"):
                 seats = self.seats(node, key, kp)
                 for seat in seats or {}:
@@ -1331,6 +1337,11 @@ class _Run:
                 f"seat {ex.arg}: expected its reserve "
                 f"{'picked up' if ex.value else 'not picked up'}"
                 f", but it is {'picked up' if got else 'still down'}")
+        if key == "loose":
+            got = list((state.view(state.current_player or 0).get("rearranging") or {}).get(
+                "loose", ()))
+            diff = _compare_cards(ex.value, got)
+            return f"loose cards: {diff}" if diff else None
         if key == "melds":
             bad = self.seat(ex.arg, "team")
             if bad:

@@ -52,7 +52,7 @@ _TRACKS_MAX = 64
 
 
 def _visible(zone: str, player: int) -> bool:
-    return (zone == "pile" or zone == f"hand:{player}" or zone in ("turned", "indicator")
+    return (zone == "pile" or zone == f"hand:{player}" or zone in ("turned", "indicator", "loose")
             or zone.startswith(_VISIBLE_PREFIXES))
 
 

@@ -255,6 +255,21 @@ TABLE_VIEW = _engine({
         "description": "the cards turned at the deal to name its wild rank (jokers, then "
                        "the card that names it), set aside face up (`cards.turned_wild`), "
                        "or null"},
+    "rearranging": {"type": ["object", "null"], "properties": {
+        "loose": _cards(_CARD),
+        "broken": {"type": "boolean", "description": "a meld was broken this turn (the "
+                                                     "table can be restored)"},
+        "restored": {"type": "boolean", "description": "the table was restored this turn: "
+                                                       "nothing more is broken"},
+        "laid_this_turn": {"type": "array", "items": {"type": "string"},
+                           "description": "melds laid this turn (never broken), by id"},
+        "turn_hand_size": {"type": "integer", "description": "cards the player to move "
+                                                             "held as the turn began"}},
+        "required": ["loose", "broken", "restored", "laid_this_turn", "turn_hand_size"],
+        "additionalProperties": False,
+        "description": "this turn's rearranging (`melds.rearrange`, `turn.play_or_draw`): "
+                       "the cards lifted off the table and not yet laid again, face up; "
+                       "or null"},
 }, _CARD, ["first_upcard", "draw", "play", "discard", "knock", "layoff", "wall", "buy",
            "turned", "over"],
     "view() of a table-meld game (gin, rummy)")

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
+from attrs import fields as attrs_fields
+
 from .._cards import deck_plan
 
 _CANASTA_ONLY_STYLE = "canasta"
@@ -144,7 +146,10 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
     _check_books(spec, add)
     _check_reserves(spec, add)
     _check_turned(spec, add)
-    _check_endless_takes(spec, add)
+    _check_play_or_draw(spec, add)
+    _check_rearrange(spec, add)
+    if not spec.turn.play_or_draw:  # (no pile to take from)
+        _check_endless_takes(spec, add)
     _check_lay_off(spec, add)
     if melds.lay_off.win_back:
         if melds.lay_off.onto == "none":
@@ -599,6 +604,94 @@ def _check_turned(spec: Any, add: Callable[..., None]) -> None:
     for clash, where, why in clashes:
         if clash:
             add(at, f"{said}, but {why}", related=(where,))
+
+
+def _books_needed(spec: Any) -> bool:
+    go = spec.going_out
+    return bool(go.required_books) or go.min_books > 0 or any(go.min_books_by_players.values())
+
+
+def _check_play_or_draw(spec: Any, add: Callable[..., None]) -> None:
+    """A turn to play or to draw (``turn.play_or_draw``) has no discard pile: the pile's
+    keys change nothing there, and it goes with none of the rules built on a discard."""
+    t = spec.turn
+    if not t.play_or_draw:
+        return
+    at = ("turn", "play_or_draw")
+    clashes = [
+        (spec.deal.upcard, ("deal", "upcard"), "deal.upcard is true: there is no discard "
+         "pile to start, so write deal.upcard: false"),
+        (spec.going_out.requires_discard, ("going_out", "requires_discard"),
+         "going_out.requires_discard is true: nobody discards, so a player goes out by "
+         "playing their last card — write going_out.requires_discard: false"),
+        (spec.scoring.style == "knock", ("scoring", "style"),
+         "scoring.style is knock: a knock ends a turn with a discard"),
+        (t.stock_card == "turned", ("turn", "stock_card"),
+         "turn.stock_card is turned: a turned card is passed onto a discard pile"),
+        (bool(t.drop), ("turn", "drop"), "the pack allows dropping, which is done instead "
+         "of a draw phase this turn has not"),
+        (bool(t.forced), ("turn", "forced"), "turn.forced forces a turned card or a discard "
+         "taken, and this turn has neither"),
+        (spec.deal.reserve > 0, ("deal", "reserve"),
+         "the pack deals reserve piles, picked up when a hand is played out before a discard"),
+        (_books_needed(spec), ("going_out",), "going out needs books, whose rule keeps cards "
+         "back for a discard"),
+        (spec.stock.when_empty in ("turn_pile", "shuffle_pile"), ("stock", "when_empty"),
+         f"stock.when_empty is {spec.stock.when_empty}, which makes a new stock of the "
+         "discard pile, and there is none: write end_hand or end_at_once"),
+        (not spec.going_out.by_discard, ("going_out", "by_discard"),
+         "going_out.by_discard is false, and nobody discards anyway: remove it"),
+    ]
+    for clash, where, why in clashes:
+        if clash:
+            add(at, f"true, but {why}", related=(where,))
+    defaults = {f.name: f.default for f in attrs_fields(type(spec.pile))}
+    for name, default in defaults.items():
+        value = getattr(spec.pile, name)
+        if value != getattr(default, "factory", lambda: default)() and name in _TABLE_PILE_KEYS:
+            add(("pile", name), f"{value!r}, but turn.play_or_draw has no discard pile, so "
+                "this changes nothing: remove it", related=(at,))
+    if not spec.initial_meld.take_before:
+        add(("initial_meld", "take_before"), "false, but turn.play_or_draw has no discard "
+            "pile to take from: remove it", related=(at,))
+
+
+_TABLE_PILE_KEYS = ("take", "first_upcard", "discard_taken_card", "discard_layable",
+                    "discard_bans", "all_banned", "buy_limit", "taken_melded", "buy_penalty",
+                    "buy_after_opening", "taken_new_meld")
+"""The discard pile's keys a table-meld pack reads (``pile.*`` in ``KEY_READERS``)."""
+
+
+def _check_rearrange(spec: Any, add: Callable[..., None]) -> None:
+    """Rearranging the table (``melds.rearrange``) lifts melds off the table mid-turn: not
+    with the rules that hold a meld to its maker or count the cards each player laid, nor
+    with those that judge a play by the cards left in hand."""
+    if not spec.melds.rearrange:
+        return
+    at = ("melds", "rearrange")
+    clashes = [
+        (spec.scoring.style == "knock", ("scoring", "style"),
+         "scoring.style is knock: melds are laid only on a knock"),
+        (spec.melds.lay_off.onto == "none", ("melds", "lay_off", "onto"),
+         "melds.lay_off.onto is none: a player breaks only melds they may lay off onto"),
+        (_books_needed(spec) or bool(spec.books.kinds), ("books",),
+         "the pack counts books, which a broken meld would unmake"),
+        (spec.deal.reserve > 0, ("deal", "reserve"),
+         "the pack deals reserve piles, picked up when a hand is played out"),
+        (spec.turn.stock_card == "turned", ("turn", "stock_card"),
+         "turn.stock_card is turned, whose card is used at once"),
+        (bool(spec.turn.forced), ("turn", "forced"),
+         "turn.forced owes a card at once"),
+        (any(d.get("item") == "laid" for d in spec.scoring.items), ("scoring", "items"),
+         "the scoring item laid counts the cards each player laid, and a broken meld's "
+         "cards are laid again"),
+        (not spec.going_out.requires_discard and not spec.going_out.by_discard,
+         ("going_out", "by_discard"), "going_out.by_discard is false, whose rule judges a "
+         "play by the one card it leaves in hand"),
+    ]
+    for clash, where, why in clashes:
+        if clash:
+            add(at, f"true, but {why}", related=(where,))
 
 
 def _check_endless_takes(spec: Any, add: Callable[..., None]) -> None:

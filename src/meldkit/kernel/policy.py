@@ -115,6 +115,10 @@ def _greedy(state, actions: list[Action], memory: TableMemory | None) -> Action:
     by_type: dict[str, list[Action]] = {}
     for a in actions:
         by_type.setdefault(a.type, []).append(a)
+    if by_type.pop("break", None) is not None or "restore" in by_type:  # (melds.rearrange)
+        if "restore" in by_type and not state.loose:  # greedy plays from its hand alone:
+            del by_type["restore"]  # it breaks no meld (and restores what a caller broke)
+        actions = [a for t in by_type for a in by_type[t]]
     p = state.current_player
     opening = not state.opened[p]
     # a player who has not met the contract builds toward its kinds alone
@@ -206,8 +210,9 @@ def _greedy(state, actions: list[Action], memory: TableMemory | None) -> Action:
                     -values[card])
 
         return min(by_type["discard"], key=after)
-    if "done" in by_type:
-        return by_type["done"][0]
+    for t in ("done", "draw", "pass", "restore"):  # (turn.play_or_draw: nothing to play)
+        if t in by_type:
+            return by_type[t][0]
     return actions[0]
 
 

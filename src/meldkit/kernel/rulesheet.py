@@ -163,8 +163,8 @@ def table_sections(spec, turn_notes: list[str] = ()) -> list[str]:
     says what changes from deal to deal.  ``turn_notes`` close the turn's section (the
     banned discards, which the rules sheet words as its card categories)."""
     out: list[str] = []
-    for section in (_deal, _turn, _melds, _books, _opening, _lay_off, _buying, _dropping, _ending,
-                    _stock, _scoring, _game):
+    for section in (_deal, _turn, _melds, _books, _opening, _lay_off, _rearranging, _buying,
+                    _dropping, _ending, _stock, _scoring, _game):
         lines = section(spec)
         if section is _turn and turn_notes:
             lines = [*lines, "", *turn_notes]
@@ -250,6 +250,8 @@ def _turn(spec) -> list[str]:
     by_deal = _per_deal(spec, lambda s: s.turn, _draw_words)
     draw = ("; ".join(f"{text} in {where}" for where, text in by_deal) if by_deal
             else _draw_words(spec.turn))
+    if spec.turn.play_or_draw:
+        return _play_or_draw(spec, draw)
     out = ["## A turn", "", f"1. **Draw:** {draw}, or {take}."]
     if spec.knock.max_deadwood is not None:
         out.append("2. **Discard:** discard one card face up — or knock (see *Knocking*). "
@@ -287,6 +289,47 @@ def _turn(spec) -> list[str]:
                 + "; it may be taken only when it can be."]
     out += _turned_and_forced(spec.turn)
     return out
+
+
+def _play_or_draw(spec, draw: str) -> list[str]:
+    """A turn to play or to draw (``turn.play_or_draw``), and the table rearranged
+    (``melds.rearrange``)."""
+    plays = ("new melds and lay-offs on the table's melds" if _lays_off(spec)
+             else "new melds")
+    if spec.melds.rearrange:
+        plays += ", rearranging the table's melds as you go (see *Rearranging the table*)"
+    if _has_opening(spec):
+        plays += "; before you have opened, only the melds of your opening (see *Opening*)"
+    return ["## A turn", "",
+            "There is no discard pile: a turn is to play or to draw.",
+            "",
+            f"1. **Play:** play at least one card from your hand to the table — {plays} — "
+            "then say `done`, which ends the turn. A player whose last card goes to the "
+            "table goes out at once.",
+            f"2. **Or draw:** if you play nothing, {draw}, which ends the turn.",
+            "",
+            "With the stock empty, a player who plays nothing says `pass`."]
+
+
+def _rearranging(spec) -> list[str]:
+    if not spec.melds.rearrange:
+        return []
+    onto = spec.melds.lay_off.onto
+    whose = {"any": "any meld on the table", "side": "any meld of their side",
+             "own": "any meld of their own"}[onto]
+    opened = ("Once a player has opened, from their next turn on, " if _has_opening(spec)
+              else "")
+    ends = ("says `done`" if spec.turn.play_or_draw else "discards")
+    return ["## Rearranging the table", "",
+            f"- {opened}in the play phase a player may break up {whose} (`break m3`): its "
+            "cards leave the table and lie loose, face up, in front of them.",
+            "- Loose cards are melded and laid off again like cards from the hand, alone or "
+            "with cards from the hand (a meld or lay-off takes the loose cards of its kinds "
+            "first). A meld laid this turn is not broken up again.",
+            f"- Nobody {ends}, nor goes out, while a card lies loose: every card taken off "
+            "the table goes back into valid melds the same turn.",
+            "- `restore` puts the table and the player's hand back as they were before "
+            "their first break of the turn; they break nothing more that turn."]
 
 
 def _turned_and_forced(turn) -> list[str]:
@@ -350,8 +393,12 @@ def _melds(spec) -> list[str]:
         out.append(text + ".")
     if not spec.cards.wild and spec.cards.turned_wild == "none":
         out.append("- There are no wild cards.")
-    out.append("- Each meld on the table has an id (m1, m2 …) in the order it was laid, and "
-               "belongs to the player who laid it.")
+    if spec.melds.rearrange:
+        out.append("- Each meld on the table has an id (m1, m2 …): a new meld takes the lowest "
+                   "id no meld on the table has. It belongs to the player who laid it.")
+    else:
+        out.append("- Each meld on the table has an id (m1, m2 …) in the order it was laid, "
+                   "and belongs to the player who laid it.")
     return out
 
 
@@ -489,7 +536,9 @@ def _opening(spec) -> list[str]:
         after = f"and {freely}"
     out.append("- The melds laid toward the opening are *pending* until it is complete: the "
                "player may take them back (`withdraw`, and may not meld again that turn), "
-               "and may not discard while any is pending. Once it is complete the player "
+               + ("and may not end the turn" if spec.turn.play_or_draw else
+                  "and may not discard")
+               + " while any is pending. Once it is complete the player "
                f"has **opened**, {after}.")
     im = spec.initial_meld
     before = _may_by_deal(spec, "lay_off_before", "A player who has not opened",
@@ -736,6 +785,9 @@ def _ending(spec) -> list[str]:
         if by_deal:
             out.append("- A player goes out by getting rid of every card: " + _each(
                 f"{text} in {where}" for where, text in by_deal) + ".")
+        elif spec.turn.play_or_draw:
+            out.append("- A player goes out by melding or laying off their last cards (there "
+                       "is no discard).")
         elif spec.going_out.requires_discard:
             out.append("- A player goes out by discarding their last card; they must always "
                        "keep a card to discard.")
@@ -816,6 +868,9 @@ def _stock(spec) -> list[str]:
                       "below as a hand they won, not as one they went out of")
         out.append(f"- When a turn ends with the stock empty, the hand ends {scored}."
                    if st.when_empty == "end_at_once" else
+                   "- When the stock runs out, play goes on while players play cards from "
+                   "their hands; the hand ends when every player in it has passed in a row, "
+                   f"{scored}." if spec.turn.play_or_draw else
                    "- When the stock runs out, play goes on while each player in turn takes "
                    "from the discard pile; the hand ends when the player to draw does not or "
                    f"cannot take (`pass`), {scored}.")

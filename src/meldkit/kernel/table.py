@@ -25,7 +25,7 @@ import collections
 import json
 import random
 import secrets
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
 
 import attrs
 
@@ -71,7 +71,7 @@ TURNED = "turned"
 OVER = "over"
 
 _SIMPLE = ("draw", "take", "pass", "done", "knock", "buy", "withdraw", "drop")
-TABLE_VERBS = frozenset({*_SIMPLE, "meld", "add", "discard", "trade"})
+TABLE_VERBS = frozenset({*_SIMPLE, "meld", "add", "discard", "trade", "break", "restore"})
 """The table kernel's own action verbs (a plugin's action verb may not be one)."""
 
 
@@ -132,6 +132,11 @@ class TableRules:
                          and kn.max_deadwood is None)
         """Whether a wild card on the table may be won back (``melds.lay_off.win_back``:
         ``trade 6H to m3``); computed once, so other packs never look for trades."""
+        self.rearrange = spec.melds.rearrange
+        """Whether a player may break the table's melds and lay their cards anew
+        (``melds.rearrange``)."""
+        self.play_or_draw = spec.turn.play_or_draw
+        """Whether a turn is to play or to draw, with no discard (``turn.play_or_draw``)."""
         self.take = spec.pile.take
         self.offer_upcard = spec.pile.first_upcard == "offer"
         self.discard_taken = spec.pile.discard_taken_card
@@ -392,10 +397,7 @@ def _action(type_: str, cards: tuple[int, ...] = (), target: int = -1) -> Action
     key = (type_, cards, target)
     a = _ACTION_CACHE.get(key)
     if a is None:
-        parts = [type_, *(_code(k) for k in cards)]
-        if target >= 0:
-            parts += ["to", f"m{target}"]
-        a = Action(type_, cards, target, " ".join(parts))
+        a = Action(type_, cards, target, _text(type_, cards, target))
         if len(_ACTION_CACHE) < _ACTION_CACHE_MAX:
             _ACTION_CACHE[key] = a
     return a
@@ -406,11 +408,17 @@ def _lookup(type_: str, cards: tuple[int, ...] = (), target: int = -1) -> Action
     looked up, never interned, so text never fills the cache)."""
     a = _ACTION_CACHE.get((type_, cards, target))
     if a is None:
-        parts = [type_, *(_code(k) for k in cards)]
-        if target >= 0:
-            parts += ["to", f"m{target}"]
-        a = Action(type_, cards, target, " ".join(parts))
+        a = Action(type_, cards, target, _text(type_, cards, target))
     return a
+
+
+def _text(type_: str, cards: tuple[int, ...], target: int) -> str:
+    """An action's notation: ``add 7H to m3``, and ``break m3`` (a meld broken up,
+    ``melds.rearrange``)."""
+    parts = [type_, *(_code(k) for k in cards)]
+    if target >= 0:
+        parts += [f"m{target}"] if type_ == "break" else ["to", f"m{target}"]
+    return " ".join(parts)
 
 
 _DIALECTS: dict[tuple, Dialect] = {}
@@ -548,6 +556,10 @@ _RENEWING = ("turn_pile", "shuffle_pile")
 
 _DRAW, _TAKE, _PASS, _DONE, _KNOCK, _BUY, _WITHDRAW, _DROP = (
     _action(t) for t in ("draw", "take", "pass", "done", "knock", "buy", "withdraw", "drop"))
+_RESTORE = _action("restore")
+_TURN_TYPES = frozenset({"break", "restore", "draw", "done"})
+"""The play phase's actions of ``melds.rearrange`` and ``turn.play_or_draw`` (``pass``
+there too, which :meth:`TableModel._do_play` also plays for ``pile.all_banned``)."""
 _NONE_DROPPED = {n: [None] * n for n in range(1, 65)}
 """A table's ``dropped`` when nobody has dropped (compared whole: one C-level check)."""
 
@@ -656,7 +668,8 @@ class TableModel:
                  "returned_in_row", "turns", "wins", "multiplier", "ext",
                  "opened", "pending", "withdrew", "buys", "buy_for", "discarder", "laid",
                  "dropped", "eliminated", "first_laid", "reserves", "reserve_taken",
-                 "turned", "turned_passes", "indicator")
+                 "turned", "turned_passes", "indicator", "loose", "formed", "before",
+                 "restored", "turn_hand")
     """The state fields this model keeps (slots of ``KernelState``); ``state.actions``
     is :data:`TABLE_ACTIONS`, which builds interned actions for a plugin's ``legal``
     (``state.actions.get(verb, cards, target)``)."""
@@ -826,6 +839,7 @@ class TableModel:
             self._turn_wild_rank()
         self.melds = []
         self.next_meld = 1
+        self.loose, self.formed, self.before, self.restored = [], [], None, False
         self.hand_first = first
         self.current = first
         self.passes = 0
@@ -859,6 +873,9 @@ class TableModel:
             if kn.spade_upcard_doubles and up != JOKER_KIND and up % 4 == SUITS.index("S"):
                 self.multiplier = 2
         self.phase = FIRST_UPCARD if (self.rules.offer_upcard and self.pile) else DRAW
+        if self.rules.play_or_draw:  # (turn.play_or_draw: the turn starts in play)
+            self.phase = PLAY
+        self.turn_hand = len(self.hands[first])
         self._legal_cache = None
 
     def _turn_wild_rank(self) -> None:
@@ -1065,11 +1082,14 @@ class TableModel:
                                        f"the cards it was laid with (melds.lay_off."
                                        f"max_per_end), and it has {past}")
 
-    def _layoffs_for(self, p: int, melds: list[TableMeld], one_per_card: bool) -> list[Action]:
+    def _layoffs_for(self, p: int, melds: list[TableMeld], one_per_card: bool,
+                     kinds: list[int] | None = None) -> list[Action]:
+        """``add`` of each card kind of ``p``'s hand (or of ``kinds``) onto each of
+        ``melds`` it fits (with ``one_per_card``, onto the first only)."""
         out = []
         seen = set()
         runs_first = sorted(melds, key=lambda m: (m.match.suit < 0, m.id))
-        for kind in sorted(set(self._kinds(self.hands[p]))):
+        for kind in sorted(set(self._kinds(self.hands[p]) if kinds is None else kinds)):
             for m in runs_first:
                 if (kind, m.id) in seen:
                     continue
@@ -1206,8 +1226,12 @@ class TableModel:
             a = self._phys_action(a)
         t = a.type
         phase = self.phase
+        if t in ("break", "restore") and not self.rules.rearrange:
+            return ("rearrange/not-allowed", "this game does not rearrange the table's melds "
+                    "(melds.rearrange)")
         if t not in PHASE_ACTIONS[phase] or (
-                t == "knock" and phase == DRAW and not self.rules.knock_before_draw):
+                t == "knock" and phase == DRAW and not self.rules.knock_before_draw) or (
+                t in ("draw", "done") and phase == PLAY and not self.rules.play_or_draw):
             allowed = sorted({x.type for x in self._cached_legal()})
             return ("turn/wrong-phase",
                     f"'{t}' is not possible now (phase {phase}; possible: {', '.join(allowed)})")
@@ -1227,6 +1251,11 @@ class TableModel:
         hand = set(self._kinds(self.hands[self.current]))
         if phase == TURNED:
             hand.add(self.kind_of[self.turned])
+        if phase == PLAY and (self.rules.rearrange or self.rules.play_or_draw):
+            why = self._turn_why(a)
+            if why is not None:
+                return why
+            hand |= set(self._kinds(self.loose))
         missing = [card_code(k) for k in a.cards if k not in hand]
         if t == "trade":  # before the hand: a pack without win-backs says so first
             why = self._trade_why(a)
@@ -1716,6 +1745,9 @@ class TableModel:
     # ------------------------------------------------------------------ play (rummy)
     def _legal_play(self) -> list[Action]:
         out = self._legal_play_moves()
+        rules = self.rules
+        if rules.play_or_draw:  # no discard: the turn ends with a draw, a pass or done
+            out = [a for a in out if a.type != "discard"] + self._turn_ends(self.current)
         if self.rules.needs_books:  # the hand is emptied only with the books to go out
             p = self.current
             out = [a for a in out if self._books_block(p, a) is None]
@@ -1791,7 +1823,8 @@ class TableModel:
         if not self.opened[p]:
             return self._legal_opening(p)
         hand = self.hands[p]
-        kinds = self._kinds(hand)
+        held = self._kinds(hand)
+        kinds = held + self._kinds(self.loose) if self.loose else held  # (loose: rearrange)
         keep = self._keep(p)
         out: list[Action] = []
         must = self.must_use
@@ -1802,11 +1835,15 @@ class TableModel:
         new_only = must is not None and self.rules.taken_new_meld  # (never laid off)
         if len(kinds) - 1 >= keep and not self._opened_this_turn(p) and not new_only:
             mine = [m for m in self.melds if self._may_lay_off_on(p, m)]
-            for a in self._layoffs_for(p, mine, one_per_card=False):
+            for a in self._layoffs_for(p, mine, one_per_card=False, kinds=kinds):
                 if must is None or a.cards[0] == must:
                     out.append(a)
         if self.rules.win_back and not new_only:
-            out += self._trades_for(p, kinds, must)
+            out += self._trades_for(p, held, must)
+        if self.rules.rearrange:
+            out += self._rearranging(p)
+            if self.loose:  # every loose card is laid again before the turn ends
+                return out
         if must is None and not self._keeps_last(p):  # (by_discard: false: the last card
             taken = None if self.rules.discard_taken else self.taken  # is never discarded)
             distinct = sorted(set(kinds))
@@ -2228,18 +2265,164 @@ class TableModel:
             if m.id in back:
                 self.hands[p].extend(m.cards)
         self.melds = [m for m in self.melds if m.id not in back]
+        if self.formed:  # (melds.rearrange: the melds laid this turn)
+            self.formed = [i for i in self.formed if i not in back]
         if back and all(m.id < min(back) for m in self.melds):  # the latest ids: free again,
             self.next_meld = min(back)  # so ids stay within the action space's targets
         self.pending = []
         self.withdrew = True
 
+    # ------------------------------------------------------------------ rearranging
+    def _turn_why(self, a: Action) -> tuple[str, str] | None:
+        """Why ``a``, in the play phase of a pack that rearranges melds or plays or draws,
+        is refused — for the actions those keys add or change; None: ask on."""
+        p, t = self.current, a.type
+        loose = ("the " + ", ".join(card_code(k) for k in sorted(self._kinds(self.loose)))
+                 + " lie loose: lay them on the table, or restore it") if self.loose else ""
+        played = len(self.hands[p]) < self.turn_hand
+        pending = self.pending and not self.opened[p]
+        if t == "break":
+            m = self.meld_by_id(a.target)
+            if m is None:
+                return "meld/no-such-meld", f"there is no meld m{a.target}"
+            if not self.opened[p] or (self.rules.has_opening and self.first_laid[p] == self.turns):
+                return "break/not-opened", ("you may break melds from the turn after you "
+                                            "opened (" + self._opened_words(p) + ")")
+            if self.restored:
+                return "break/restored", ("you restored the table this turn: you break "
+                                          "nothing more until your next turn")
+            if m.id in self.formed:
+                return "break/laid-this-turn", (f"m{m.id} was laid this turn: restore the "
+                                                "table to lay its cards otherwise")
+            if m.id in self.pending:
+                return "break/pending", f"m{m.id} is pending toward your opening"
+            whose = "your side's" if self.rules.lay_off == "side" else "your own"
+            return "break/not-your-meld", (f"m{m.id} is not a meld you may break: only "
+                                           f"{whose} melds (melds.lay_off.onto)")
+        if t == "restore":
+            return "restore/nothing-broken", "you have broken no meld this turn"
+        if t == "discard" and self.rules.play_or_draw:
+            return "discard/none", ("this game has no discard: end the turn with done, once "
+                                    "you have played (turn.play_or_draw)")
+        if t == "discard" and self.loose:
+            return "rearrange/loose-cards", loose
+        if t in ("draw", "pass", "done") and self.rules.play_or_draw:
+            if t == "done":
+                if self.loose:
+                    return "rearrange/loose-cards", loose
+                if pending:
+                    return "contract/pending", ("your melds toward the opening are pending: "
+                                                "lay the rest of it, or withdraw them")
+                return "turn/nothing-played", ("you have played no card from your hand this "
+                                               "turn: " + ("draw" if self.stock else "pass")
+                                               + " instead")
+            if pending:
+                return "contract/pending", ("your melds toward the opening are pending: lay "
+                                            "the rest of it, or withdraw them")
+            if played:
+                return "turn/played", ("you have played from your hand this turn: end it "
+                                       "with done" + (" once nothing lies loose"
+                                                      if self.loose else ""))
+            if self.before is not None:
+                return "turn/rearranged", ("you broke melds this turn: lay every loose card "
+                                           "and play from your hand, or restore the table, "
+                                           "before you " + t)
+            if t == "draw":
+                return "draw/stock-empty", "the stock is empty: play, or pass"
+            return "turn/must-draw", "you may pass only with the stock empty: play, or draw"
+        return None
+
+    def _free_meld_id(self) -> int:
+        """The least meld id no meld on the table has (``melds.rearrange``: broken melds
+        free their ids, so that ids stay within the action space's targets)."""
+        used = {m.id for m in self.melds}
+        mid = 1
+        while mid in used:
+            mid += 1
+        return mid
+
+    def _take_play_cards(self, p: int, kinds) -> list[int]:
+        """Remove one physical card of each kind for a meld or lay-off: a loose card of
+        that kind if one lies loose (``melds.rearrange``), else one from ``p``'s hand."""
+        out = []
+        k = self.kind_of
+        for kind in kinds:
+            found = [c for c in self.loose if k[c] == kind]
+            if found:
+                self.loose.remove(min(found))
+                out.append(min(found))
+            else:
+                out += self._take_cards(p, (kind,))
+        return out
+
+    def _may_break(self, p: int) -> bool:
+        """Whether ``p`` may break melds now (``melds.rearrange``): opened before this
+        turn, and not since restoring the table this turn."""
+        return (self.opened[p] and not self.restored
+                and (not self.rules.has_opening or self.first_laid[p] != self.turns))
+
+    def _breakable(self, p: int) -> list[TableMeld]:
+        """The melds ``p`` may break now: not laid this turn, not pending, ones ``p`` may
+        lay off onto."""
+        if not self._may_break(p):
+            return []
+        formed, pending = self.formed, self.pending
+        return [m for m in self.melds if m.id not in formed and m.id not in pending
+                and self._may_lay_off_on(p, m)]
+
+    def _rearranging(self, p: int) -> list[Action]:
+        """``break m<id>`` for each meld ``p`` may break, and ``restore`` once a meld has
+        been broken this turn."""
+        out = [_action("break", (), m.id) for m in sorted(self._breakable(p),
+                                                          key=lambda m: m.id)]
+        if self.before is not None:
+            out.append(_RESTORE)
+        return out
+
+    def _break(self, p: int, target: int) -> None:
+        """Lift meld ``target``'s cards off the table: they lie loose until laid again."""
+        if self.before is None:  # the table and the hand as they were: for restore
+            self.before = (self.hands[p][:], [m.copy() for m in self.melds],
+                           self.formed[:], self.must_use)
+        m = self.meld_by_id(target)
+        self.melds.remove(m)
+        self.loose.extend(m.cards)
+
+    def _restore_table(self, p: int) -> None:
+        """Put the table and ``p``'s hand back as they were before the turn's first break."""
+        hand, melds, formed, must_use = self.before
+        self.hands[p] = hand[:]
+        self.melds = [m.copy() for m in melds]
+        self.formed, self.must_use = formed[:], must_use
+        self.loose = []
+        self.before = None
+        self.restored = True
+
+    def _turn_ends(self, p: int) -> list[Action]:
+        """``turn.play_or_draw``: how the player to move may end the turn — ``draw`` (or,
+        with the stock empty, ``pass``) while they have played nothing and broken nothing,
+        ``done`` once a card of their hand is on the table, nothing lies loose and no meld
+        waits toward an opening."""
+        played = len(self.hands[p]) < self.turn_hand
+        if not played:
+            if self.before is not None or self.pending:
+                return []
+            return [_DRAW] if self.stock else [_PASS]
+        if self.loose or self.pending:
+            return []
+        return [_DONE]
+
     def _do_play(self, a: Action) -> None:
         p = self.current
         t = a.type
+        if t in _TURN_TYPES or (t == "pass" and self.rules.play_or_draw):
+            # (rearranging, and a turn to play or to draw)
+            self._do_turn_action(p, a)
+            return
         if t == "meld":
             self._lay_meld(p, a.cards)
             if not self.opened[p]:
-                self.pending.append(self.next_meld - 1)
+                self.pending.append(self.melds[-1].id)
                 if self.rules.contract:
                     self._label_pending()
                 if self._opening_met(p):  # the contract is down, worth the minimum: opened
@@ -2275,12 +2458,34 @@ class TableModel:
         else:
             self._discard(p, a.cards[0])
             return
-        if not self.hands[p] and not self._pick_up_reserve(p):  # (a reserve: play on)
-            self._end_hand("went_out", p)
+        if not self.hands[p] and not self.loose and not self._pick_up_reserve(p):
+            self._end_hand("went_out", p)  # (a reserve: play on)
+
+    def _do_turn_action(self, p: int, a: Action) -> None:
+        """``break``, ``restore``, and ``turn.play_or_draw``'s ``draw``, ``pass`` and
+        ``done``."""
+        t = a.type
+        if t == "break":
+            self._break(p, a.target)
+        elif t == "restore":
+            self._restore_table(p)
+        elif t == "draw":
+            self._draw_stock()
+            self.passes = 0
+            self._end_turn()
+        elif t == "done":
+            self.passes = 0
+            self._end_turn()
+        else:  # pass: the stock is empty and the player plays nothing
+            self.passes += 1
+            if self.passes >= sum(1 for q in range(self.n_players) if not self._out_of_hand(q)):
+                self._end_hand("stock_empty", None)  # every player in the hand passed
+            else:
+                self._end_turn()
 
     def _lay_meld(self, p: int, kinds: tuple[int, ...], turned: int | None = None) -> None:
         if turned is None:
-            cards = self._take_cards(p, kinds)
+            cards = self._take_play_cards(p, kinds) if self.loose else self._take_cards(p, kinds)
         else:  # the turned card (not in the hand) in its kind's place
             i = kinds.index(self.kind_of[turned])
             cards = self._take_cards(p, kinds[:i] + kinds[i + 1:])
@@ -2288,15 +2493,23 @@ class TableModel:
         if self.must_use is not None and self.must_use in kinds and self.opened[p]:
             self.must_use = None  # (before the opening: owed until the opening is made)
         match = self.rules.melds.match(kinds)
-        self.melds.append(TableMeld(self.next_meld, p, cards, match))
-        self.next_meld += 1
+        if self.rules.rearrange:  # the least free id, so ids stay within the action space
+            mid = self._free_meld_id()
+            self.formed.append(mid)
+        else:
+            mid = self.next_meld
+        self.melds.append(TableMeld(mid, p, cards, match))
+        self.next_meld = max(self.next_meld, mid + 1)
         if self.rules.tracks_laid:
             self._credit(p, kinds, match)
 
     def _lay_off(self, p: int, kind: int, target: int, turned: int | None = None) -> None:
         m = self.meld_by_id(target)
         grown, low, high = self._fit(m, kind)
-        (c,) = self._take_cards(p, (kind,)) if turned is None else (turned,)
+        if turned is not None:
+            c = turned
+        else:
+            (c,) = (self._take_play_cards if self.loose else self._take_cards)(p, (kind,))
         m.cards.append(c)
         before = m.match
         m.match, m.low_ext, m.high_ext = grown, low, high
@@ -2433,6 +2646,12 @@ class TableModel:
         else:  # (_next's usual case, inlined)
             self.current = (self.current + 1) % self.n_players
         self.phase = DRAW
+        if rules.rearrange or rules.play_or_draw:
+            self.formed, self.before, self.restored = [], None, False
+            self.turn_hand = len(self.hands[self.current])
+            if rules.play_or_draw:
+                self.phase = PLAY
+                return
         if not self.stock and not self._legal():  # nothing to take (a plugin's draw-phase
             # actions count too): the hand ends; listed again by _do, rare enough to pay
             self._end_hand("stock_empty", None)
@@ -2826,6 +3045,8 @@ class TableModel:
             z["turned"] = [] if self.turned is None else [self.turned]
         if self.rules.turned_wild != "none":  # set aside face up (cards.turned_wild)
             z["indicator"] = self.indicator[:]
+        if self.rules.rearrange:  # lifted off the table this turn, face up
+            z["loose"] = self.loose[:]
         return z
 
     # ------------------------------------------------------------------ game-AI hooks
@@ -2938,6 +3159,10 @@ class TableModel:
             "wild_rank": None if self.rules.turned_wild == "none" else {
                 "turned": self._codes(self.indicator),
                 "rank": None if self.rules.wild_rank is None else RANKS[self.rules.wild_rank]},
+            "rearranging": None if not (self.rules.rearrange or self.rules.play_or_draw) else {
+                "loose": self._codes(self.loose), "broken": self.before is not None,
+                "restored": self.restored, "laid_this_turn": [f"m{i}" for i in self.formed],
+                "turn_hand_size": self.turn_hand},
         }
         plugin = self.rules.plugin
         if plugin is not None:
@@ -2969,6 +3194,7 @@ class TableModel:
         s.reserves = [r[:] for r in self.reserves]
         s.reserve_taken = self.reserve_taken[:]
         s.indicator = self.indicator[:]
+        s.loose, s.formed = self.loose[:], self.formed[:]  # (before: never changed in place)
         s.dropped, s.eliminated = self.dropped[:], self.eliminated[:]
         s.ext = json.loads(json.dumps(self.ext)) if self.ext else {}
         s._legal_cache = None
@@ -3008,8 +3234,14 @@ class TableModel:
             d.update(opened=self.opened[:], pending=self.pending[:], withdrew=self.withdrew)
         if self.rules.tracks_laid:
             d["laid"] = [x[:] for x in self.laid]
-        if self.rules.tracks_at_once or self.rules.lay_off_waits:
+        if self.rules.tracks_at_once or self.rules.lay_off_waits or self.rules.rearrange:
             d["first_laid"] = self.first_laid[:]
+        if self.rules.rearrange or self.rules.play_or_draw:  # this turn's rearranging
+            d.update(loose=self.loose[:], formed=self.formed[:], restored=self.restored,
+                     turn_hand=self.turn_hand, before=None if self.before is None else {
+                         "hand": self.before[0][:],
+                         "melds": [self._saved_meld(m) for m in self.before[1]],
+                         "formed": self.before[2][:], "must_use": self.before[3]})
         if self.rules.reserve:
             d.update(reserves=[r[:] for r in self.reserves], reserve_taken=self.reserve_taken[:])
         if any(x is not None for x in self.dropped):
@@ -3085,38 +3317,42 @@ class TableModel:
                 s.rules = rules = rules.with_wild(ranks[-1])
                 s.phases = rules.phase_table
         s.turned_passes = sv.integer(d.get("turned_passes", 0), "turned_passes", 0, n - 1)
-        s.melds = []
-        ids_seen: set[int] = set()
-        for i, m in enumerate(sv.array(sv.get(d, "melds"), "melds", max_len=n_cards)):
-            path = f"melds[{i}]"
-            m = sv.array(m, path, max_len=7)
-            if len(m) not in (6, 7):
-                raise sv.bad(path, f"expected 6 items (7 with a run's places), got {len(m)}")
-            mid, owner, cards, low, high, kind = m[:6]
-            mid = sv.integer(mid, f"{path}[0]", 1, 10**6)
-            if mid in ids_seen:
-                raise sv.bad(f"{path}[0]", f"meld id m{mid} is used twice")
-            ids_seen.add(mid)
-            cards = ledger.cards(cards, f"{path}[2]")
-            kind = sv.integer(kind, f"{path}[5]", 0, len(rules.kinds) - 1)
-            kinds = [s.kind_of[c] for c in cards]
-            if len(m) == 7:  # a run's places, as lay-offs left them
-                places = sv.array_of(m[6], f"{path}[6]",
-                                     lambda v, at: sv.integer(v, at, 0, JOKER_KIND),
-                                     length=len(kinds))
-                match = rules.melds.match_grown(kind, places)
-                if sorted(places) != sorted(kinds) or match is None or (
-                        list(match.cards) != places or match.rank != -1):
-                    raise sv.bad(f"{path}[6]", "expected its cards' kinds in the places "
-                                               "they fill in a run of its kind")
-            else:
-                match = rules.melds.match_grown(kind, kinds)
-            if match is None:
-                raise sv.bad(path, "its cards do not form a meld of its kind")
-            s.melds.append(TableMeld(mid, seat(owner, f"{path}[1]"), cards, match,
-                                     sv.integer(low, f"{path}[3]", 0, 52),
-                                     sv.integer(high, f"{path}[4]", 0, 52)))
+
+        def read_melds(value: Any, at: str, ledger: Any) -> tuple[list[TableMeld], set[int]]:
+            return s._read_melds(value, at, ledger, seat)
+
+        s.melds, ids_seen = read_melds(sv.get(d, "melds"), "melds", ledger)
+        rearranging = rules.rearrange or rules.play_or_draw
+        s.loose = ledger.cards(d.get("loose", []), "loose")
+        if s.loose and not rules.rearrange:
+            raise sv.bad("loose", "this pack does not rearrange melds (melds.rearrange)")
         ledger.complete()
+        if not rearranging and any(k in d for k in ("formed", "restored", "turn_hand",
+                                                    "before")):
+            raise sv.bad("before", "this pack neither rearranges melds nor plays or draws")
+        s.formed = sv.array_of(d.get("formed", []), "formed",
+                               lambda v, p: sv.integer(v, p, 1, 10**6), max_len=n_cards)
+        if not set(s.formed) <= ids_seen or len(set(s.formed)) != len(s.formed):
+            raise sv.bad("formed", "expected ids of melds on the table, each once")
+        s.restored = sv.boolean(d.get("restored", False), "restored")
+        s.turn_hand = sv.integer(d.get("turn_hand", 0), "turn_hand", 0, n_cards)
+        before = d.get("before")
+        s.before = None
+        if before is not None:
+            if not rules.rearrange:
+                raise sv.bad("before", "this pack does not rearrange melds (melds.rearrange)")
+            before = sv.obj(before, "before")
+            snap = sv.CardLedger(n_cards)
+            hand = snap.cards(sv.get(before, "hand"), "before.hand")
+            melds, ids = read_melds(sv.get(before, "melds"), "before.melds", snap)
+            formed = sv.array_of(sv.get(before, "formed"), "before.formed",
+                                 lambda v, p: sv.integer(v, p, 1, 10**6), max_len=n_cards)
+            if not set(formed) <= ids:
+                raise sv.bad("before.formed", "expected ids of melds of before.melds")
+            must = sv.get(before, "must_use")
+            if must is not None:
+                must = sv.integer(must, "before.must_use", 0, JOKER_KIND)
+            s.before = (hand, melds, formed, must)  # (checked in _check_rearranging)
         s.phase = sv.choice(sv.get(d, "phase"), "phase", (*PHASES, OVER))
         s.hand_number = sv.integer(sv.get(d, "hand_number"), "hand_number", 1, 10**6)
         s.current = seat(sv.get(d, "current"), "current")
@@ -3185,7 +3421,8 @@ class TableModel:
         if laid is not None and not rules.tracks_laid:
             raise sv.bad("laid", "this pack does not score what each player lays")
         first = d.get("first_laid")
-        if first is not None and not (rules.tracks_at_once or rules.lay_off_waits):
+        if first is not None and not (rules.tracks_at_once or rules.lay_off_waits
+                                      or rules.rearrange):
             raise sv.bad("first_laid", "this pack neither scores going out at once nor lays "
                                        "off only from the turn after opening")
         s.first_laid = [None] * n if first is None else sv.array_of(
@@ -3205,6 +3442,78 @@ class TableModel:
         s._legal_cache = None
         s._check_position()
         return s
+
+    def _read_melds(self, value: Any, at: str, ledger: Any, seat: Callable
+                    ) -> tuple[list[TableMeld], set[int]]:
+        """The melds of a save (``at``: ``melds``, or ``before.melds``), their cards
+        counted in ``ledger``; and their ids."""
+        from .. import saves as sv
+
+        rules, n_cards = self.rules, len(self.kind_of)
+        melds: list[TableMeld] = []
+        ids_seen: set[int] = set()
+        for i, m in enumerate(sv.array(value, at, max_len=n_cards)):
+            path = f"{at}[{i}]"
+            m = sv.array(m, path, max_len=7)
+            if len(m) not in (6, 7):
+                raise sv.bad(path, f"expected 6 items (7 with a run's places), got {len(m)}")
+            mid, owner, cards, low, high, kind = m[:6]
+            mid = sv.integer(mid, f"{path}[0]", 1, 10**6)
+            if mid in ids_seen:
+                raise sv.bad(f"{path}[0]", f"meld id m{mid} is used twice")
+            ids_seen.add(mid)
+            cards = ledger.cards(cards, f"{path}[2]")
+            kind = sv.integer(kind, f"{path}[5]", 0, len(rules.kinds) - 1)
+            kinds = [self.kind_of[c] for c in cards]
+            if len(m) == 7:  # a run's places, as lay-offs left them
+                places = sv.array_of(m[6], f"{path}[6]",
+                                     lambda v, at: sv.integer(v, at, 0, JOKER_KIND),
+                                     length=len(kinds))
+                match = rules.melds.match_grown(kind, places)
+                if sorted(places) != sorted(kinds) or match is None or (
+                        list(match.cards) != places or match.rank != -1):
+                    raise sv.bad(f"{path}[6]", "expected its cards' kinds in the places "
+                                               "they fill in a run of its kind")
+            else:
+                match = rules.melds.match_grown(kind, kinds)
+            if match is None:
+                raise sv.bad(path, "its cards do not form a meld of its kind")
+            melds.append(TableMeld(mid, seat(owner, f"{path}[1]"), cards, match,
+                                   sv.integer(low, f"{path}[3]", 0, 52),
+                                   sv.integer(high, f"{path}[4]", 0, 52)))
+        return melds, ids_seen
+
+    def _check_rearranging(self) -> None:
+        """A save's fields of ``melds.rearrange`` and ``turn.play_or_draw``: cards lie
+        loose, and the table as it was before the turn's first break is remembered, only in
+        the play phase of a player who has opened; the remembered hand and table hold the
+        very cards that the hand, the loose cards and the table hold now."""
+        from .. import saves as sv
+
+        p, phase = self.current, self.phase
+        if (self.loose or self.before is not None or self.restored) and (
+                phase != PLAY or not self.opened[p]):
+            raise sv.bad("loose", "melds are rearranged only in the play phase of a player "
+                                  "who has opened")
+        if self.loose and self.before is None:
+            raise sv.bad("before", "cards lie loose, but no table before a break is "
+                                   "remembered")
+        if self.before is not None and self.restored:
+            raise sv.bad("restored", "the table was restored this turn, so nothing more is "
+                                     "broken")
+        if phase == PLAY and self.rules.play_or_draw and len(self.hands[p]) > self.turn_hand:
+            raise sv.bad("turn_hand", f"{self.turn_hand}, but the player to move holds "
+                                      f"{len(self.hands[p])} cards in a turn that draws none")
+        if self.before is not None:
+            hand, melds, formed, _ = self.before
+            then = sorted(hand + [c for m in melds for c in m.cards])
+            now = sorted(self.hands[p] + self.loose + [c for m in self.melds for c in m.cards])
+            if then != now:
+                raise sv.bad("before", "the remembered hand and table do not hold the cards "
+                                       "the hand, the loose cards and the table hold now")
+            if not set(self.formed) >= set(formed):
+                raise sv.bad("formed", "a meld laid this turn before the first break is "
+                                       "missing")
 
     def _check_contract_and_buying(self) -> None:
         """The contract's, buying's, dropping's and elimination's fields of a save, against
@@ -3278,6 +3587,7 @@ class TableModel:
         phase = self.phase
         n = self.n_players
         rules = self.rules
+        self._check_rearranging()
         if phase == OVER:
             return
         knocking = phase in (KNOCK, LAYOFF)
@@ -3390,7 +3700,8 @@ class TableModel:
                 raise sv.bad(field, f"expected 0 to {limit - 1} (the hand ends at {key}: "
                                     f"{limit}), got {value}")
         if phase != LAYOFF and phase != KNOCK:
-            empty = [p for p in range(n) if not self.hands[p] and not self.eliminated[p]]
+            empty = [p for p in range(n) if not self.hands[p] and not self.eliminated[p]
+                     and not (p == self.current and self.loose)]  # (cards loose: play on)
             if empty:
                 raise sv.bad(f"hands[{empty[0]}]", f"empty in the {phase} phase: a player "
                                                    "with no card has gone out, ending the hand")
@@ -3555,7 +3866,8 @@ PHASES: dict[str, tuple[str, str]] = {
 PHASE_ACTIONS: dict[str, frozenset[str]] = {
     FIRST_UPCARD: frozenset({"take", "pass", "draw"}),
     DRAW: frozenset({"draw", "take", "drop", "knock", "pass"}),
-    PLAY: frozenset({"meld", "add", "discard", "withdraw", "trade", "pass"}),
+    PLAY: frozenset({"meld", "add", "discard", "withdraw", "trade", "pass", "break",
+                     "restore", "draw", "done"}),
     DISCARD: frozenset({"discard", "knock"}),
     KNOCK: frozenset({"discard", "meld", "done"}),
     LAYOFF: frozenset({"add", "meld", "done"}),
@@ -3619,7 +3931,7 @@ def table_phases(spec: Any) -> tuple[str, ...]:
     and ``wall`` when a player may knock at the wall; ``first_upcard`` when the upcard is
     offered.  A plugin's action hook may name any of them."""
     kn = spec.knock
-    have = {DRAW}
+    have = set() if spec.turn.play_or_draw else {DRAW}  # (play or draw: the play phase)
     if spec.pile.first_upcard == "offer" and spec.deal.upcard:
         have.add(FIRST_UPCARD)
     if kn.max_deadwood is not None or kn.from_upcard:

@@ -304,8 +304,13 @@ def table_universe(state, action) -> list[Action]:
             naturals = [k for k in distinct if k != 52]  # a wild card won back by its card
             out += [action("trade", (k,), mid) for mid in range(1, most_melds + 1)
                     for k in naturals]
+    if any(s.melds.rearrange for s in specs):  # melds broken up, and the table restored
+        least = min(k.min_size for k in rules.kinds)
+        out += [action("restore")] + [action("break", (), mid)
+                                      for mid in range(1, len(kinds) // max(1, least) + 1)]
     return sorted_actions(out, ("draw", "take", "pass", "knock", "done", "discard", "meld",
-                                "add", "buy", "withdraw", "drop", "trade"))
+                                "add", "buy", "withdraw", "drop", "trade", "restore",
+                                "break"))
 
 
 def _meldable_copies(mr, kinds: list[int]) -> list[int]:
@@ -406,6 +411,9 @@ def table_spec(state) -> ObservationSpec:
         s.add("turned", nk, "the card turned from the stock (one-hot; zeros: none)")
     if state.rules.turned_wild != "none":
         s.add("wild_rank", 13, "the rank wild this deal, turned at the deal (one-hot: A … K)")
+    if any(d.melds.rearrange for d in (state.pack.spec, *(x.spec for x in state.pack.deals))):
+        s.add("loose", nk, "cards lifted off the table this turn, not yet laid again "
+              "(melds.rearrange)")
     s.add("melds", n * nk, "cards in melds owned by each seat (relative seat x kind)")
     s.add("hand_sizes", n, "cards in each seat's hand (relative seat)")
     s.add("stock", 1, "cards left in the stock")
@@ -433,7 +441,7 @@ class _Positions:
 
     __slots__ = ("in_hand", "in_pile", "as_top", "in_meld", "own_kinds", "tail_byte",
                  "pack_tail", "one_hots", "phases", "opened", "buys", "turned",
-                 "wild_rank", "two")
+                 "wild_rank", "two", "loose")
 
     def __init__(self, **fields) -> None:
         for name, value in fields.items():
@@ -473,6 +481,7 @@ def _table_positions(state, spec: ObservationSpec) -> _Positions:
         tail_byte=4 * tail, pack_tail=struct.Struct(f"{spec.size - tail}f").pack_into,
         one_hots={}, phases=_table_phases(state.pack), opened=opened, buys=buys,
         turned=by_card(spec["turned"].start) if "turned" in spec else None,
+        loose=by_card(spec["loose"].start) if "loose" in spec else None,
         wild_rank=spec["wild_rank"].start if "wild_rank" in spec else None,
         two=n == 2 and state.n_teams == 2 and not opened and not buys)
 
@@ -569,6 +578,9 @@ def table_fill(state, p: int, spec: ObservationSpec, out: array) -> None:
         out[turned[state.turned]] = 1
     if wild_rank is not None and state.rules.wild_rank is not None:  # cards.turned_wild
         out[wild_rank + state.rules.wild_rank] = 1
+    if at.loose is not None:  # melds.rearrange
+        for c in state.loose:
+            out[at.loose[c]] += 1
 
 
 def table_seat_writer(state, p: int, spec: ObservationSpec, out: array):
@@ -592,7 +604,8 @@ def table_seat_writer(state, p: int, spec: ObservationSpec, out: array):
     at = _positions(state, spec)
     view = memoryview(out).cast("B")
     zeros = bytes(len(view))
-    if not at.own_kinds or at.turned is not None or at.wild_rank is not None:
+    if (not at.own_kinds or at.turned is not None or at.wild_rank is not None
+            or at.loose is not None):
         # counts, or a turned card between the card slices (turn.stock_card,
         # cards.turned_wild): written afresh
 

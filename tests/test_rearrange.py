@@ -1,0 +1,239 @@
+"""``melds.rearrange`` (breaking the table's melds up and laying their cards again) and
+``turn.play_or_draw`` (a turn to play or to draw, with no discard pile): Rummikub's and
+Machiavelli's turn, as the example pack ``examples/packs/rummikub.yaml`` plays it (its
+scenarios prove its clauses RK-1 … RK-12; these tests prove the mechanism in general)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+import meldkit
+from meldkit import GameState, RulePackError, SaveError
+from meldkit.bots import make_bot
+from meldkit.testing import refusal, stacked_game
+
+RUMMIKUB = Path(__file__).parent.parent / "examples" / "packs" / "rummikub.yaml"
+
+BASE = """\
+meldkit: 1
+name: manip
+deck: {decks: 1, jokers_per_deck: 0}
+players: {min: 2, max: 4, partners: never}
+deal: {hand: HAND, upcard: false}
+cards:
+  values: {A: 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10,
+           J: 10, Q: 10, K: 10}
+turn: {play_or_draw: true}
+melds:
+  kinds:
+    - {name: set, type: set, min_size: 3, max_size: 4}
+    - {name: run, type: run, min_size: 3, ace: low}
+  rearrange: REARRANGE
+stock: {when_empty: end_hand, empty_winner: lowest_count}
+going_out: {requires_discard: false}
+scoring: {style: winner_takes_hands}
+"""
+
+
+def pack(hand: int = 7, rearrange: bool = True, extra: str = ""):
+    text = BASE.replace("HAND", str(hand)).replace("REARRANGE", str(rearrange).lower())
+    return meldkit.load_pack_text(text + extra, filename="manip.yaml")
+
+
+def legal(g) -> list[str]:
+    return [str(a) for a in g.legal_actions()]
+
+
+def test_a_turn_is_to_play_and_say_done_or_to_draw():
+    g = stacked_game(pack(), 2, hands={0: "5H 6H 7H KS KD 2C 9D".split()}, stock=["4C"])
+    assert g.phase == "play" and not g.pile
+    assert "draw" in legal(g) and not any(a.startswith("discard") for a in legal(g))
+    assert refusal(g, "done").code == "turn/nothing-played"
+    assert refusal(g, "discard 2C").code == "discard/none"
+    g.apply("meld 5H 6H 7H")
+    assert refusal(g, "draw").code == "turn/played"
+    g.apply("done")
+    assert (g.current_player, g.phase, len(g.hands[1])) == (1, "play", 7)
+    g.apply("draw")
+    assert (g.current_player, len(g.hands[1])) == (0, 8)
+
+
+def test_breaking_a_meld_lays_its_cards_loose_until_they_are_melded_again():
+    g = stacked_game(pack(), 2, hands={0: "8H 9H 10H JH 8D 8S 2C".split(),
+                                       1: "KC KD KS 3C 4D 6S 9C".split()})
+    for move in ("meld 8H 9H 10H JH", "done", "meld KC KD KS", "done"):
+        g.apply(move)
+    assert {"break m1", "break m2"} <= set(legal(g))
+    g.apply("break m1")
+    assert sorted(g.view(0)["rearranging"]["loose"]) == ["10H", "8H", "9H", "JH"]
+    assert refusal(g, "done").code == "rearrange/loose-cards"
+    assert refusal(g, "draw").code == "turn/rearranged"
+    g.apply("meld 9H 10H JH")  # loose cards first
+    assert [m.id for m in g.melds] == [2, 1]  # the least free id
+    assert refusal(g, "break m1").code == "break/laid-this-turn"
+    g.apply("meld 8D 8H 8S")
+    assert g.loose == [] and "done" in legal(g)
+    g.apply("done")
+    assert sorted(len(m.cards) for m in g.melds) == [3, 3, 3]
+    assert len(g.hands[0]) == 1
+
+
+def test_restore_puts_the_table_and_hand_back_and_ends_breaking_for_the_turn():
+    g = stacked_game(pack(), 2, hands={0: "8H 9H 10H JH 8D 8S 2C".split(),
+                                       1: "KC KD KS 3C 4D 6S 9C".split()})
+    for move in ("meld 8H 9H 10H JH", "done", "meld KC KD KS", "done"):
+        g.apply(move)
+    before = (sorted(g.hands[0]), [sorted(m.cards) for m in g.melds])
+    for move in ("break m1", "meld 9H 10H JH", "meld 8D 8H 8S", "restore"):
+        g.apply(move)
+    assert (sorted(g.hands[0]), [sorted(m.cards) for m in g.melds]) == before
+    assert refusal(g, "break m2").code == "break/restored"
+    assert refusal(g, "restore").code == "restore/nothing-broken"
+    assert "draw" in legal(g)
+
+
+def test_only_melds_the_player_may_lay_off_onto_are_broken():
+    text = BASE.replace("HAND", "7").replace("REARRANGE", "true").replace(
+        "  rearrange: true", "  rearrange: true\n  lay_off: {onto: own}")
+    g = stacked_game(meldkit.load_pack_text(text, filename="own.yaml"), 2,
+                     hands={0: "8H 9H 10H 2C 3D 5S 7C".split(), 1: "KC KD KS 3C 4D 6S 9C".split()})
+    for move in ("meld 8H 9H 10H", "done", "meld KC KD KS", "done"):
+        g.apply(move)
+    assert "break m1" in legal(g) and "break m2" not in legal(g)
+    assert refusal(g, "break m2").code == "break/not-your-meld"
+
+
+def test_with_the_stock_empty_players_pass_and_the_hand_ends_when_all_have_passed():
+    text = BASE.replace("HAND", "24").replace("REARRANGE", "true").replace("max: 4", "max: 2")
+    g = stacked_game(meldkit.load_pack_text(text, filename="empty.yaml"), 2,
+                     hands={0: "AC 3C 5C 7C 9C JC KC 2D 4D 6D 8D 10D QD AH 3H 5H 7H 9H JH KH "
+                                "2S 4S 6S 8S".split()}, stock=["QS", "KS"])
+    g.apply("draw")
+    g.apply("draw" if "draw" in legal(g) else legal(g)[0])
+    while g.current_player != 0 or g.stock:
+        g.apply(next(a for a in ("draw", "done", "pass") if a in legal(g)))
+    assert refusal(g, "draw").code == "draw/stock-empty"
+    assert legal(g) == ["pass"]  # nothing seat 0 holds melds
+    g.apply("pass")
+    assert not g.hand_results
+    while g.hand_number == 1:
+        g.apply(next(a for a in legal(g) if a != "done") if "pass" not in legal(g) else "pass")
+    assert g.hand_results[0].ended_by in ("lowest_count", "went_out")
+
+
+@pytest.mark.parametrize("old,new,expected", [
+    ("upcard: false", "upcard: true", "manip.yaml:9:8: turn.play_or_draw: true, but "
+     "deal.upcard is true"),
+    ("requires_discard: false", "requires_discard: true", "requires_discard is true"),
+    ("stock: {", "pile: {take: top}\nstock: {", "pile.take: 'top', but turn.play_or_draw "
+     "has no discard pile"),
+    ("when_empty: end_hand", "when_empty: turn_pile", "which makes a new stock of the "
+     "discard pile"),
+    ("turn: {play_or_draw: true}", "turn: {play_or_draw: true, drop: [20, 40]}",
+     "the pack allows dropping"),
+])
+def test_a_turn_to_play_or_draw_refuses_the_keys_of_a_discard_pile(old, new, expected):
+    text = BASE.replace("HAND", "7").replace("REARRANGE", "true")
+    assert old in text
+    with pytest.raises(RulePackError) as e:
+        meldkit.load_pack_text(text.replace(old, new), filename="manip.yaml")
+    assert expected in str(e.value)
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("extends: gin_rummy\nmelds: {rearrange: true}\n", "melds.rearrange: true, but "
+     "scoring.style is knock"),
+    ("extends: rummy\nmelds:\n  rearrange: true\n  lay_off: {onto: none}\n",
+     "melds.rearrange: true, but melds.lay_off.onto is none"),
+    ("extends: rummy_500\nmelds: {rearrange: true}\n", "the scoring item laid counts"),
+    ("extends: classic_canasta\nmelds: {rearrange: true}\n", "melds.rearrange"),
+    ("extends: gin_rummy\nturn: {play_or_draw: true}\n", "turn.play_or_draw"),
+])
+def test_rearranging_is_refused_beside_the_rules_it_would_break(text, expected):
+    with pytest.raises(RulePackError) as e:
+        meldkit.load_pack_text(text, filename="t.yaml")
+    assert expected in str(e.value)
+
+
+def test_rearranging_rummy_draws_then_discards_with_no_card_loose():
+    """A draw-and-discard pack may rearrange too: the discard waits for the loose cards."""
+    p = meldkit.load_pack_text("extends: rummy\nname: rearr\nmelds: {rearrange: true}\n",
+                               filename="rearr.yaml")
+    g = stacked_game(p, 2, hands={0: "8H 9H 10H JH 8D 8S 2C 4C 6D KS".split(),
+                                  1: "KC KD KH 3C 4D 6S 9C 5D 7S QS".split()},
+                     upcard="AD", stock=["2H", "3H", "4H"])
+    for move in ("draw", "meld 8H 9H 10H JH", "discard KS", "draw", "meld KC KD KH",
+                 "discard QS", "draw", "break m1"):
+        g.apply(move)
+    assert refusal(g, "discard 2C").code == "rearrange/loose-cards"
+    g.apply("meld 9H 10H JH")
+    g.apply("meld 8D 8H 8S")
+    assert "discard 2C" in legal(g)
+
+
+def test_a_save_mid_rearrangement_loads_the_same_game_and_a_tampered_one_is_refused():
+    g = stacked_game(pack(), 2, hands={0: "8H 9H 10H JH 8D 8S 2C".split(),
+                                       1: "KC KD KS 3C 4D 6S 9C".split()})
+    for move in ("meld 8H 9H 10H JH", "done", "meld KC KD KS", "done", "break m1",
+                 "meld 9H 10H JH"):
+        g.apply(move)
+    text = g.to_json()
+    h = GameState.from_json(text, pack=g.pack)
+    assert h == g and legal(h) == legal(g)
+    h.apply("meld 8D 8H 8S")
+    g.apply("meld 8D 8H 8S")
+    assert h == g
+    d = json.loads(text)
+    state = d["state"] if "state" in d else d
+    state["before"]["hand"] = state["before"]["hand"][:-1]
+    with pytest.raises(SaveError, match="before"):
+        GameState.from_json(json.dumps(d), pack=g.pack)
+
+
+def test_the_action_ids_and_observation_cover_breaking_and_loose_cards():
+    g = meldkit.new_game(meldkit.load_pack(RUMMIKUB), players=2, seed=3)
+    universe = [str(a) for a in g.action_universe()]  # (built once: it lists every meld)
+    assert "restore" in universe and "break m1" in universe and "done" in universe
+    spec = g.observation_spec()
+    assert "loose" in spec
+    rng = random.Random(2)
+    seen_loose = 0
+    for _ in range(600):
+        if g.is_over:
+            break
+        ids = g.legal_ids()
+        assert [universe[i] for i in ids] == legal(g)
+        obs = g.observation(g.current_player)
+        seen_loose += sum(obs[spec["loose"]]) > 0
+        g.apply(rng.choice(ids))
+    assert seen_loose
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_and_greedy_play_of_rummikub_keeps_every_card_and_ends(seed):
+    p = meldkit.load_pack(RUMMIKUB)
+    for bot in ("random", "greedy"):
+        g = meldkit.new_game(p, players=3, seed=seed)
+        bots = [make_bot(bot, seed=seed * 10 + i) for i in range(3)]
+        size = len(g.kind_of)
+        for _ in range(60_000):
+            if g.is_over:
+                break
+            g.apply(bots[g.current_player].choose(g))
+            zones = g.zone_cards()
+            assert sorted(c for cards in zones.values() for c in cards) == list(range(size))
+        assert g.is_over, bot
+
+
+def test_the_notation_of_a_break():
+    g = meldkit.new_game(meldkit.load_pack(RUMMIKUB), players=2, seed=1)
+    assert str(g.parse_action("BREAK M3")) == "break m3"
+    for bad, code in (("break", "notation/break"), ("break 5H", "notation/"),
+                      ("break m3 m4", "notation/break")):
+        with pytest.raises(meldkit.NotationError) as e:
+            g.parse_action(bad)
+        assert e.value.code.startswith(code)
