@@ -636,6 +636,41 @@ def _m_winner_first(rng, data, table):
     return None if _knocks(data) else {"deal": {"next_hand_first": "winner"}}
 
 
+def _m_rearrange(rng, data, table):
+    """Melds broken up and laid again this turn (stop 44), with an opening to make or not."""
+    if not table or _knocks(data):
+        return None
+    out: dict = {"melds": {"rearrange": True}}
+    if rng.random() < 0.4:
+        out["initial_meld"] = {"minimums": [{"minimum": rng.choice([15, 30])}]}
+    return out
+
+
+def _m_play_or_draw(rng, data, table):
+    """A turn to play or to draw, with no discard pile (stop 44): the base pack's pile keys
+    set back to their defaults (the loader refuses them beside it), the table rearranged
+    or not."""
+    if not table or _knocks(data):
+        return None
+    import attrs as _attrs
+
+    from meldkit._schema import PileSpec
+    from meldkit.kernel.checks import _TABLE_PILE_KEYS
+
+    fields = {f.name: f for f in _attrs.fields(PileSpec)}
+    pile = {}
+    for key in _TABLE_PILE_KEYS:
+        d = fields[key].default
+        pile[key] = d.factory() if isinstance(d, _attrs.Factory) else d
+    return {"turn": {"play_or_draw": True, "drop": [], "forced": [], "stock_card": "hand"},
+            "deal": {"upcard": False, "reserve": 0},
+            "going_out": {"requires_discard": False, "by_discard": True},
+            "pile": pile, "initial_meld": {"take_before": True},
+            "stock": {"when_empty": rng.choice(["end_hand", "end_at_once"]),
+                      "empty_winner": rng.choice(["none", "lowest_count"])},
+            "melds": {"rearrange": rng.random() < 0.8}}
+
+
 MECHANISMS = {
     "sheets": _m_sheets, "pay": _m_pay, "negative_unless": _m_negative_unless,
     "run_gaps": _m_run_gaps, "renew": _m_renew, "turned": _m_turned,
@@ -643,9 +678,10 @@ MECHANISMS = {
     "sides_form": _m_sides_form, "turn_limit": _m_turn_limit, "free_take": _m_free_take,
     "book_adds": _m_book_adds, "taking": _m_taking,
     "stock_end": _m_stock_end, "wilds_stay": _m_wilds_stay, "new_meld": _m_new_meld,
-    "winner_first": _m_winner_first,
+    "winner_first": _m_winner_first, "rearrange": _m_rearrange, "play_or_draw": _m_play_or_draw,
 }
-"""Issue 24's mechanisms and later ones (stop 43's: ``stock_end`` … ``winner_first``), each
+"""Issue 24's mechanisms and later ones (stop 43's: ``stock_end`` … ``winner_first``; stop
+44's ``rearrange`` and ``play_or_draw``), each
 a function ``(rng, base pack data, table?)`` giving pack data (or None where the meld
 model has no such mechanism to try)."""
 OLD_MECHANISMS = {

@@ -237,3 +237,17 @@ def test_the_notation_of_a_break():
         with pytest.raises(meldkit.NotationError) as e:
             g.parse_action(bad)
         assert e.value.code.startswith(code)
+
+
+def test_the_greedy_bot_breaks_a_meld_when_its_cards_and_the_hand_lay_more():
+    g = stacked_game(pack(), 2, hands={0: "8H 9H 10H JH 8D 8S 2C".split(),
+                                       1: "KC KD KS 3C 4D 6S 9C".split()})
+    for move in ("meld 8H 9H 10H JH", "done", "meld KC KD KS", "done"):
+        g.apply(move)
+    bot = make_bot("greedy", seed=1)
+    moves = []
+    while g.current_player == 0:
+        a = bot.choose(g)
+        moves.append(str(a))
+        g.apply(a)
+    assert moves == ["break m1", "meld 9H 10H JH", "meld 8D 8H 8S", "done"]

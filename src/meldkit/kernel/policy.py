@@ -115,9 +115,10 @@ def _greedy(state, actions: list[Action], memory: TableMemory | None) -> Action:
     by_type: dict[str, list[Action]] = {}
     for a in actions:
         by_type.setdefault(a.type, []).append(a)
-    if by_type.pop("break", None) is not None or "restore" in by_type:  # (melds.rearrange)
-        if "restore" in by_type and not state.loose:  # greedy plays from its hand alone:
-            del by_type["restore"]  # it breaks no meld (and restores what a caller broke)
+    breaks = by_type.pop("break", ())
+    if breaks or "restore" in by_type:  # (melds.rearrange) breaking is planned apart
+        if "restore" in by_type and not state.loose:
+            del by_type["restore"]
         actions = [a for t in by_type for a in by_type[t]]
     p = state.current_player
     opening = not state.opened[p]
@@ -182,6 +183,12 @@ def _greedy(state, actions: list[Action], memory: TableMemory | None) -> Action:
 
     if "knock" in by_type:
         return by_type["knock"][0]
+    if phase == "play" and state.loose:  # (melds.rearrange) the loose cards go back first
+        return _place_loose(state, rules, hand, by_type)
+    if breaks:
+        worth = _break_worth(state, rules, hand, breaks)
+        if worth is not None:
+            return worth
     if phase == "play" and state.rules.book_kinds:
         return _books_choice(state, by_type, hand)
     if "trade" in by_type:  # a wild card won back (melds.lay_off.win_back) is worth a natural
@@ -214,6 +221,47 @@ def _greedy(state, actions: list[Action], memory: TableMemory | None) -> Action:
         if t in by_type:
             return by_type[t][0]
     return actions[0]
+
+
+MOST_BREAKS_WEIGHED = 8
+"""Most melds the greedy bot weighs breaking up in one decision (``melds.rearrange``)."""
+
+
+def _break_worth(state, rules, hand: list[int], breaks: list[Action]) -> Action | None:
+    """The ``break`` whose meld's cards, with the hand, arrange into melds that hold every
+    one of them and more of the hand's cards than the hand's own melds do (the most such;
+    None: no break pays). One meld at a time, the first :data:`MOST_BREAKS_WEIGHED`."""
+    from collections import Counter
+
+    placed = sum(map(len, _arrangement(rules, hand)))
+    best: tuple[int, Action] | None = None
+    for a in breaks[:MOST_BREAKS_WEIGHED]:
+        kinds = [state.kind_of[c] for c in state.meld_by_id(a.target).cards]
+        covered = Counter(k for meld in _arrangement(rules, hand + kinds) for k in meld)
+        if Counter(kinds) - covered:
+            continue  # a card of the meld would be left loose
+        gain = sum(covered.values()) - len(kinds)
+        if gain > placed and (best is None or gain > best[0]):
+            best = (gain, a)
+    return None if best is None else best[1]
+
+
+def _place_loose(state, rules, hand: list[int], by_type: dict) -> Action:
+    """With cards loose (``melds.rearrange``): the meld of the best arrangement of hand and
+    loose cards that holds the most loose ones, else a lay-off of a loose card, else
+    ``restore``."""
+    from collections import Counter
+
+    loose = Counter(state.kind_of[c] for c in state.loose)
+    legal = {a.cards: a for a in by_type.get("meld", ())}
+    melds = _arrangement(rules, hand + list(loose.elements()))
+    for meld in sorted(melds, key=lambda m: (-sum(k in loose for k in m), -len(m))):
+        if meld in legal and any(k in loose for k in meld):
+            return legal[meld]
+    for a in by_type.get("add", ()):
+        if a.cards[0] in loose:
+            return a
+    return by_type["restore"][0]
 
 
 _BUILDING: dict[int, tuple[object, object]] = {}
