@@ -251,3 +251,21 @@ def test_the_greedy_bot_breaks_a_meld_when_its_cards_and_the_hand_lay_more():
         moves.append(str(a))
         g.apply(a)
     assert moves == ["break m1", "meld 9H 10H JH", "meld 8D 8H 8S", "done"]
+
+
+def test_a_resample_mid_rearrangement_deals_the_remembered_hand_alike():
+    """``resample`` deals the hidden cards of the hand anew; the hand ``restore`` would
+    give back must be dealt alike, or a restore would bring back cards now elsewhere."""
+    g = stacked_game(pack(), 2, hands={0: "8H 9H 10H JH 8D 8S 2C".split(),
+                                       1: "KC KD KS 3C 4D 6S 9C".split()})
+    for move in ("meld 8H 9H 10H JH", "done", "meld KC KD KS", "done", "break m1",
+                 "meld 9H 10H JH"):
+        g.apply(move)
+    size = len(g.kind_of)
+    for seed in range(20):
+        r = g.resample(1, random.Random(seed))
+        hand, melds, _, _ = r.before
+        assert sorted(hand + [c for m in melds for c in m.cards]) == sorted(
+            r.hands[0] + r.loose + [c for m in r.melds for c in m.cards])
+        r.apply("restore")
+        assert sorted(c for cards in r.zone_cards().values() for c in cards) == list(range(size))

@@ -1212,7 +1212,7 @@ class TableModel:
     def _past_listing(self, a: Action) -> bool:
         """Whether the meld ``a``, of the hand to move, was left out of a listing cut at
         :data:`~meldkit.kernel.melds.MOST_LISTED_MELDS` melds."""
-        kinds = self._kinds(self.hands[self.current])
+        kinds = self._kinds(self.hands[self.current]) + self._kinds(self.loose)
         if self.phase == TURNED:
             kinds.append(self.kind_of[self.turned])
         melds = self.rules.melds
