@@ -269,3 +269,24 @@ def test_a_resample_mid_rearrangement_deals_the_remembered_hand_alike():
             r.hands[0] + r.loose + [c for m in r.melds for c in m.cards])
         r.apply("restore")
         assert sorted(c for cards in r.zone_cards().values() for c in cards) == list(range(size))
+
+
+def test_a_finished_game_that_ended_mid_rearrangement_saves_and_loads():
+    """A hand that ends after a break (here a player goes out with the loose cards) leaves
+    no rearranging behind: the save of the game over loads (found by the combination fuzz
+    campaign, seed 3464, and a pack author)."""
+    text = BASE.replace("HAND", "7").replace("REARRANGE", "true") + "game: {hands: 1}\n"
+    g = stacked_game(meldkit.load_pack_text(text, filename="one.yaml"), 2,
+                     hands={0: "8H 9H 10H JH 8D 8S QH".split(), 1: "KC KD KS 3C 4D 6S 9C".split()})
+    for move in ("meld 8H 9H 10H JH", "done", "meld KC KD KS", "done"):
+        g.apply(move)
+    same = g.clone()
+    for move in ("break m1", "meld 8H 9H 10H JH"):
+        same.apply(move)
+    why = refusal(same, "done")  # the table rearranged, nothing from the hand
+    assert why.code == "turn/nothing-played" and "restore the table and draw" in why.sentence
+    for move in ("break m1", "meld 9H 10H JH QH", "meld 8D 8H 8S"):
+        g.apply(move)
+    assert g.is_over and g.hand_results[-1].ended_by == "went_out"
+    back = GameState.from_json(g.to_json(), pack=g.pack)
+    assert back == g and back.before is None and not back.loose

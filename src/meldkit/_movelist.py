@@ -283,8 +283,36 @@ def pack_moves(state) -> list[tuple[str, str]]:
     return [(text, "") for verb, text in examples.items() if verb]
 
 
+def _rearranging_moves(spec) -> list[tuple[str, str]]:
+    if not spec.melds.rearrange:
+        return []
+    return [("break m1", "lift meld m1 off the table: its cards lie loose until you lay "
+                         "them again this turn"),
+            ("restore", "put the table and your hand back as they were before your first "
+                        "break this turn")]
+
+
+def _play_or_draw_moves(spec) -> list[tuple[str, str]]:
+    """A turn to play or to draw (``turn.play_or_draw``)."""
+    from .kernel.rulesheet import _has_opening
+
+    out = [("meld 4H 5H 6H", "lay down a set or a run (loose cards first)")]
+    if spec.melds.lay_off.onto != "none":
+        out.append(("add 7H to m1", "lay off on meld m1 (the ids are on the table)"))
+    out += _rearranging_moves(spec)
+    out += [("done", "end your turn, once a card of your hand is on the table and none "
+                     "lies loose"),
+            ("draw", "play nothing: draw the top card of the stock (ends your turn)"),
+            ("pass", "play nothing, with the stock empty (ends your turn)")]
+    if _has_opening(spec):
+        out.append(("withdraw", "take back the melds laid toward your opening this turn"))
+    return out
+
+
 def _table_moves(spec) -> list[tuple[str, str]]:
     knock = spec.knock is not None and spec.knock.max_deadwood is not None
+    if spec.turn.play_or_draw:
+        return _play_or_draw_moves(spec)
     out = []
     if spec.pile.first_upcard != "none":
         out += [("take", "take the first upcard (or the discard on top)"),
@@ -308,6 +336,7 @@ def _table_moves(spec) -> list[tuple[str, str]]:
         out.append(("meld 4H 5H 6H", "lay down a set or a run"))
         if spec.melds.lay_off.onto != "none":
             out.append(("add 7H to m1", "lay off on meld m1 (the ids are on the table)"))
+        out += _rearranging_moves(spec)
     if getattr(spec.stock, "wall", 0) and not knock:
         out.append(("pass", "at the wall: end the hand"))
     from .kernel.rulesheet import _has_opening, deal_specs

@@ -257,9 +257,16 @@ def _render_table_melds(view: dict[str, Any], style: Style, title: str,
     knock = view.get("knock_value") is not None
 
     cp = view.get("current_player")
+    rearranging = view.get("rearranging")  # (melds.rearrange, turn.play_or_draw)
+    no_pile = rearranging is not None and not view["pile"]["cards"]
     turn = ""
     if cp is not None:
-        turn = f" · to play: {seat_label(cp, you)} — {phase_words(view['phase'], knock)}"
+        words = phase_words(view["phase"], knock)
+        if no_pile and view["phase"] == "play":
+            words = ("play phase: meld, add to melds" + (", break melds up"
+                     if "break" in " ".join(view.get("legal_actions") or ()) or
+                     rearranging["broken"] else "") + ", then done — or draw")
+        turn = f" · to play: {seat_label(cp, you)} — {words}"
     elif view["phase"] == "over":
         turn = " · the game is over"
     lines = [style.bold(title) if title else "",
@@ -281,10 +288,15 @@ def _render_table_melds(view: dict[str, Any], style: Style, title: str,
         book = f" {m['book']} book" if m.get("book") else ""
         lines.append(f"  {m['id']:<4} {m['kind']:<4} ({seat_label(m['owner'], you)}) "
                      f"[{shown}]{book}{pending}")
+    if rearranging is not None and rearranging["loose"]:
+        lines.append("loose (to lay again this turn, or restore): "
+                     + " ".join(style.card(c) for c in rearranging["loose"]))
     pile = view["pile"]["cards"]  # face up, bottom first
     top = style.card(pile[-1]) if pile else "empty"
-    lines.append(f"pile: {top}" + (f" (and {_plural(len(pile) - 1, 'card')} below: "
-                                   + " ".join(pile[:-1][-8:]) + ")" if len(pile) > 1 else ""))
+    if not no_pile:
+        lines.append(f"pile: {top}" + (f" (and {_plural(len(pile) - 1, 'card')} below: "
+                                       + " ".join(pile[:-1][-8:]) + ")" if len(pile) > 1
+                                       else ""))
     lines.append(f"stock: {_plural(view['stock_size'], 'card')} · " + ", ".join(
         f"{seat_label(s['seat'], you)} holds {_plural(s['hand_size'], 'card')}"
         for s in view["seats"] if s["seat"] != you))

@@ -429,7 +429,7 @@ def table_dialect(hooks: dict[str, tuple[int | None, bool]] | None = None) -> Di
         v: Verb(v, CARD, at_most=0, count_first=True,
                 many=("notation/no-cards", f"'{v}' takes no cards"))
         for v in ("draw", "pass", "done", "knock", "buy", "withdraw", "drop", "restore")}
-    forms["break"] = Verb("break", CARD, target="bare", targets=(MELD_ID,),
+    forms["break"] = Verb("break", CARD, target="bare", targets=(MELD_ID, SPAN),
                           missing=("notation/break", "write a meld broken up as 'break m3'"))
     forms["take"] = Verb("take", CARD, at_most=1, many=one["take"])
     forms["discard"] = Verb("discard", CARD, 1, 1, one["discard"], one["discard"])

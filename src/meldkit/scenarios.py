@@ -128,7 +128,9 @@ EXPECT_KEYS: dict[str, str] = {
                   "`all_dropped`, `wall`, `limit`, and a knock's `knock`, `gin`, `big_gin` or "
                   "`undercut` (table packs); Houses' `table_cleared`, `agreed`, `all_passed`, "
                   "`repetition`; null: no hand has ended yet in this scenario.",
-    "went_out": "The seat that went out in the last hand (null: nobody).",
+    "went_out": "The seat that went out of the last hand, or that ended it otherwise: the "
+                "knocker, the player left in when the others dropped, the lowest count "
+                "(`hand_ended` says which); null: nobody.",
     "hand_score": "Score items of the last hand, by team: `{0: {books: 5000, going_out: 100, "
                   "total: 5400}}`; items: books, book_kinds, melded_cards, bonus_cards, "
                   "dead_cards, hand_cards, reserve_cards, going_out, adjustments, total, and "

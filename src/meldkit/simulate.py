@@ -557,8 +557,8 @@ def summarize(records: Sequence[GameRecord]) -> Summary:
                 if team_of[p] == r.winner:
                     seat_wins[p] += 1
         ended.update(r.ended_by)
-        for seat in r.went_out:
-            if seat is not None:
+        for how, seat in zip(r.ended_by, r.went_out):
+            if seat is not None and how == "went_out":  # (not a knock's or a count's winner)
                 went_out_by_team[team_of[seat]] += 1
     hands = sum(r.hands for r in records)
     decisions = sum(r.decisions for r in records)

@@ -305,7 +305,8 @@ def _play_or_draw(spec, draw: str) -> list[str]:
             "",
             f"1. **Play:** play at least one card from your hand to the table — {plays} — "
             "then say `done`, which ends the turn. A player whose last card goes to the "
-            "table goes out at once.",
+            "table goes out at once" + (", once no card lies loose" if spec.melds.rearrange
+                                        else "") + ".",
             f"2. **Or draw:** if you play nothing, {draw}, which ends the turn.",
             "",
             "With the stock empty, a player who plays nothing says `pass`."]
@@ -317,12 +318,11 @@ def _rearranging(spec) -> list[str]:
     onto = spec.melds.lay_off.onto
     whose = {"any": "any meld on the table", "side": "any meld of their side",
              "own": "any meld of their own"}[onto]
-    opened = ("Once a player has opened, from their next turn on, " if _has_opening(spec)
-              else "")
+    who = ("From the turn after they open, a player" if _has_opening(spec) else "A player")
     ends = ("says `done`" if spec.turn.play_or_draw else "discards")
     return ["## Rearranging the table", "",
-            f"- {opened}in the play phase a player may break up {whose} (`break m3`): its "
-            "cards leave the table and lie loose, face up, in front of them.",
+            f"- {who} may break up {whose} in the play phase (`break m3`): its cards leave "
+            "the table and lie loose, face up, in front of them.",
             "- Loose cards are melded and laid off again like cards from the hand, alone or "
             "with cards from the hand (a meld or lay-off takes the loose cards of its kinds "
             "first). A meld laid this turn is not broken up again.",
@@ -863,8 +863,9 @@ def _stock(spec) -> list[str]:
                   if {d["item"] for d in spec.scoring.items} & _SCORED_WITHOUT_GOING_OUT
                   else "with no score")
         if st.empty_winner == "lowest_count":
-            scored = ("and the player holding the least value of cards wins it (of several, "
-                      "the first in turn from the player who ended it): it is scored as "
+            scored = ("and the player holding the least value of cards wins it (of several: "
+                      "the player who ended it, else the first of them in turn after that "
+                      "player): it is scored as "
                       "below as a hand they won, not as one they went out of")
         out.append(f"- When a turn ends with the stock empty, the hand ends {scored}."
                    if st.when_empty == "end_at_once" else

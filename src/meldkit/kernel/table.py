@@ -2313,6 +2313,10 @@ class TableModel:
                 if pending:
                     return "contract/pending", ("your melds toward the opening are pending: "
                                                 "lay the rest of it, or withdraw them")
+                if self.before is not None:
+                    return "turn/nothing-played", ("you have played no card from your hand "
+                                                   "this turn: play one, or restore the table "
+                                                   "and " + ("draw" if self.stock else "pass"))
                 return "turn/nothing-played", ("you have played no card from your hand this "
                                                "turn: " + ("draw" if self.stock else "pass")
                                                + " instead")
@@ -2324,9 +2328,9 @@ class TableModel:
                                        "with done" + (" once nothing lies loose"
                                                       if self.loose else ""))
             if self.before is not None:
-                return "turn/rearranged", ("you broke melds this turn: lay every loose card "
-                                           "and play from your hand, or restore the table, "
-                                           "before you " + t)
+                return "turn/rearranged", ("you broke melds this turn: play a card from your "
+                                           "hand and say done once nothing lies loose, or "
+                                           "restore the table and then " + t)
             if t == "draw":
                 return "draw/stock-empty", "the stock is empty: play, or pass"
             return "turn/must-draw", "you may pass only with the stock empty: play, or draw"
@@ -2818,6 +2822,8 @@ class TableModel:
                 and self.first_laid[who] in (None, self.turns))
 
     def _end_hand(self, how: str, who: int | None) -> None:
+        if self.before is not None or self.restored or self.formed:  # (melds.rearrange:
+            self.loose, self.formed, self.before, self.restored = [], [], None, False  # done)
         deadwood = tuple(self._value(h) if self.dropped[p] is None else self.dropped[p]
                          for p, h in enumerate(self.hands))
         if how == "stock_empty" and self.rules.empty_winner == "lowest_count":
