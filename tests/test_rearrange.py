@@ -290,3 +290,42 @@ def test_a_finished_game_that_ended_mid_rearrangement_saves_and_loads():
     assert g.is_over and g.hand_results[-1].ended_by == "went_out"
     back = GameState.from_json(g.to_json(), pack=g.pack)
     assert back == g and back.before is None and not back.loose
+
+
+@pytest.mark.parametrize("extra,expected", [
+    ("initial_meld: {all_at_once: true}\n", "initial_meld.all_at_once: a player opens by "
+     "melding the whole hand"),
+    ("pile: {discard_bans: [{cards: [K], unless: book}]}\n", "the pack counts books"),
+])
+def test_rearranging_is_refused_where_no_meld_could_be_broken_or_books_count(extra, expected):
+    with pytest.raises(RulePackError) as e:
+        meldkit.load_pack_text("extends: rummy\nmelds: {rearrange: true}\n" + extra,
+                               filename="t.yaml")
+    assert expected in str(e.value)
+
+
+def test_with_cards_loose_a_pass_or_a_meld_that_keeps_no_card_is_refused_for_its_reason():
+    """From a pack author's Carousel (a draw-first turn that ends by ``pass`` with every
+    card banned from the discard): the refusals name the rule that applies."""
+    p = meldkit.load_pack_text(
+        "extends: rummy\nname: rearr\nmelds: {rearrange: true}\n"
+        "pile: {discard_bans: [{cards: [A, '2', '3', '4', '5', '6', '7', '8', '9', '10', J, "
+        "Q, K], unless: going_out}], all_banned: pass}\n", filename="rearr.yaml")
+    g = stacked_game(p, 2, hands={0: "8H 9H 10H 8D 8S 2C 4C 6D KS QD".split(),
+                                  1: "KC KD KH 3C 4D 6S 9C 5D 7S QS".split()},
+                     upcard="AD", stock=["2H", "3H", "4H", "5H"])
+    for move in ("draw", "meld 8H 9H 10H", "pass", "draw", "meld KC KD KH", "pass", "draw",
+                 "break m1"):
+        g.apply(move)
+    assert refusal(g, "pass").code == "rearrange/loose-cards"
+    r = meldkit.load_pack_text("extends: rummy\nname: keep\ngoing_out: {requires_discard: "
+                               "true}\n", filename="keep.yaml")
+    g = stacked_game(r, 3, hands={0: "5H 6H 7H 9C 9D 9S 9H".split()}, upcard="KD",
+                     stock=["4H"])
+    g.apply("draw")
+    g.apply("meld 4H 5H 6H 7H")
+    assert refusal(g, "meld 9C 9D 9H 9S").code == "hand/keep-a-card"
+    assert g.check("meld 9C 9D 9S") is None
+    empty = stacked_game(meldkit.load_pack_text("extends: rummy\nname: nopile\ndeal: "
+                                                "{upcard: false}\n", filename="n.yaml"), 2)
+    assert refusal(empty, "take").code == "pile/empty"

@@ -611,6 +611,13 @@ def _books_needed(spec: Any) -> bool:
     return bool(go.required_books) or go.min_books > 0 or any(go.min_books_by_players.values())
 
 
+def _books_counted(spec: Any) -> bool:
+    """Whether anything but going out counts books: a books item, a discard ban waiting
+    for a book."""
+    return any(d.get("item") == "books" for d in spec.scoring.items) or any(
+        b.unless in ("book", "book_of_rank") for b in spec.pile.discard_bans)
+
+
 def _check_play_or_draw(spec: Any, add: Callable[..., None]) -> None:
     """A turn to play or to draw (``turn.play_or_draw``) has no discard pile: the pile's
     keys change nothing there, and it goes with none of the rules built on a discard."""
@@ -674,8 +681,12 @@ def _check_rearrange(spec: Any, add: Callable[..., None]) -> None:
          "scoring.style is knock: melds are laid only on a knock"),
         (spec.melds.lay_off.onto == "none", ("melds", "lay_off", "onto"),
          "melds.lay_off.onto is none: a player breaks only melds they may lay off onto"),
-        (_books_needed(spec) or bool(spec.books.kinds), ("books",),
-         "the pack counts books, which a broken meld would unmake"),
+        (_books_needed(spec) or bool(spec.books.kinds) or _books_counted(spec), ("books",),
+         "the pack counts books (to go out, in scoring, or for a discard ban), which a "
+         "broken meld would unmake"),
+        (spec.initial_meld.all_at_once, ("initial_meld", "all_at_once"),
+         "initial_meld.all_at_once: a player opens by melding the whole hand, which goes "
+         "out, so nobody has opened before a turn and no meld could be broken"),
         (spec.deal.reserve > 0, ("deal", "reserve"),
          "the pack deals reserve piles, picked up when a hand is played out"),
         (spec.turn.stock_card == "turned", ("turn", "stock_card"),
@@ -724,10 +735,8 @@ def _check_books(spec: Any, add: Callable[..., None]) -> None:
     """In a table pack books count only toward going out (``going_out.min_books``,
     ``required_books``) or in a ``books`` scoring item: ``books.*`` with neither is
     refused, as are books in a knocking pack and a taken card owed beside them."""
-    go, books = spec.going_out, spec.books
-    needs = bool(go.required_books) or go.min_books > 0 or any(go.min_books_by_players.values())
-    scored = any(d.get("item") == "books" for d in spec.scoring.items) or any(
-        b.unless in ("book", "book_of_rank") for b in spec.pile.discard_bans)
+    books = spec.books
+    needs, scored = _books_needed(spec), _books_counted(spec)
     if (books.kinds or books.size != 7) and not (needs or scored):
         key = ("books", "kinds") if books.kinds else ("books", "size")
         add(key, "but nothing counts books in this pack (going_out.min_books or "

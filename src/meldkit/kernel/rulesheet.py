@@ -323,9 +323,10 @@ def _rearranging(spec) -> list[str]:
     return ["## Rearranging the table", "",
             f"- {who} may break up {whose} in the play phase (`break m3`): its cards leave "
             "the table and lie loose, face up, in front of them.",
-            "- Loose cards are melded and laid off again like cards from the hand, alone or "
-            "with cards from the hand (a meld or lay-off takes the loose cards of its kinds "
-            "first). A meld laid this turn is not broken up again.",
+            "- Loose cards are played again like cards from the hand, as the rules above "
+            "let the player meld or lay off, alone or with cards from the hand (a meld or "
+            "lay-off takes the loose cards of its kinds first). A meld laid this turn is not "
+            "broken up again. A meld laid of loose cards belongs to the player who laid it.",
             f"- Nobody {ends}, nor goes out, while a card lies loose: every card taken off "
             "the table goes back into valid melds the same turn.",
             "- `restore` puts the table and the player's hand back as they were before "

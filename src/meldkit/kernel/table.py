@@ -1322,6 +1322,10 @@ class TableModel:
                 return "meld/after-opening", ("once you have opened you lay no new melds, "
                                               "only lay-offs (initial_meld.melds_after: "
                                               "false)")
+            if phase == PLAY and self._leaves_too_few(a):
+                return "hand/keep-a-card", ("that meld would leave you no card to discard: "
+                                            "going out means discarding the last card "
+                                            "(going_out.requires_discard)")
             if self._past_listing(a):
                 return "meld/past-listing", (
                     f"this hand holds more than {MOST_LISTED_MELDS:,} melds, and only the "
@@ -1397,6 +1401,11 @@ class TableModel:
             return "draw/stock-empty", ("the stock is empty: take from the discard pile, or "
                                         "pass to end the hand")
         if t == "pass" and phase == PLAY:
+            if self.pending and self.rules.discard_bans and self.rules.all_banned_pass:
+                toward = "the contract" if self.rules.contract else "your opening"
+                return "contract/pending", (f"your melds toward {toward} are pending: lay "
+                                            "the rest of it, or withdraw them, before you "
+                                            "end the turn")
             if not (self.rules.discard_bans and self.rules.all_banned_pass):
                 return "turn/wrong-phase", ("'pass' is not possible now: a turn ends with a "
                                             "discard")
@@ -1413,6 +1422,8 @@ class TableModel:
             return "knock/discard", "that discard leaves more deadwood than the knock allows"
         if t == "discard" and self.taken is not None and a.cards[0] == self.taken:
             return "discard/taken-card", "you may not discard the card you took from the pile"
+        if t == "take" and not self.pile:
+            return "pile/empty", "the discard pile is empty"
         if t == "take":
             return "pile/cannot-take", "you cannot take that card from the pile"
         if t == "done":
@@ -2304,7 +2315,7 @@ class TableModel:
         if t == "discard" and self.rules.play_or_draw:
             return "discard/none", ("this game has no discard: end the turn with done, once "
                                     "you have played (turn.play_or_draw)")
-        if t == "discard" and self.loose:
+        if t in ("discard", "pass") and self.loose:
             return "rearrange/loose-cards", loose
         if t in ("draw", "pass", "done") and self.rules.play_or_draw:
             if t == "done":
@@ -2335,6 +2346,12 @@ class TableModel:
                 return "draw/stock-empty", "the stock is empty: play, or pass"
             return "turn/must-draw", "you may pass only with the stock empty: play, or draw"
         return None
+
+    def _leaves_too_few(self, a: Action) -> bool:
+        """Whether the meld ``a`` would leave the player to move fewer cards, in hand and
+        loose, than :meth:`_keep` asks (one to discard)."""
+        p = self.current
+        return len(self.hands[p]) + len(self.loose) - len(a.cards) < self._keep(p)
 
     def _free_meld_id(self) -> int:
         """The least meld id no meld on the table has (``melds.rearrange``: broken melds
