@@ -411,14 +411,17 @@ class MeldsSpec:
         False,
         "Table-meld packs: a player rearranges the table's melds in their play phase "
         "(Rummikub's and Machiavelli's manipulation). Once opened, before this turn (in a "
-        "pack without an opening, from the first turn), they may `break m3`: the meld's cards leave the table and lie loose in front of them, to be "
+        "pack without an opening, from the first turn), they may `break m3`: the meld's "
+        "cards leave the table and lie loose in front of them, to be "
         "melded and laid off again with cards from the hand (a meld or lay-off uses loose "
         "cards first). The turn cannot end, nor the player go out, while a card lies loose; "
         "`restore` puts the table and the hand back as they were before the turn's first "
         "break, and the player breaks nothing more that turn. A meld laid this turn is not "
         "broken, and each player breaks only melds they may lay off onto "
         "(`lay_off.onto`). Not with knock scoring, `lay_off.onto: none`, books, reserves, "
-        "a turned stock card, or scoring items that count the cards each player laid.",
+        "a turned stock card, `turn.forced`, `going_out.by_discard: false`, an opening of "
+        "the whole hand (`initial_meld.all_at_once`), or scoring items that count the cards "
+        "each player laid.",
     )
     sequences: SequenceSpec | None = _f(
         None,
@@ -733,7 +736,8 @@ class StockSpec:
         "out. `none`: nobody — it scores only by the items that count such a hand "
         "(`laid`, `held`, `books`, `reserve_untaken`), else it is void. `lowest_count`: "
         "the player in the hand holding the least value of cards wins it (of several: the "
-        "player who ended it, else the first of them in turn after that player), ending `lowest_count`: the scoring "
+        "player who ended it, else the first of them in turn after that player), ending "
+        "`lowest_count`: the scoring "
         "items score it as a hand that player won — `winner_takes`, `pay` `between: "
         "winner` — but not as one they went out of (`when: out` does not hold). Tonk's "
         "and Tong-its' count. Not in a knocking pack.",
