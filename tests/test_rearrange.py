@@ -129,8 +129,9 @@ def test_with_the_stock_empty_players_pass_and_the_hand_ends_when_all_have_passe
     ("upcard: false", "upcard: true", "manip.yaml:9:8: turn.play_or_draw: true, but "
      "deal.upcard is true"),
     ("requires_discard: false", "requires_discard: true", "requires_discard is true"),
-    ("stock: {", "pile: {take: top}\nstock: {", "pile.take: 'top', but turn.play_or_draw "
-     "has no discard pile"),
+    ("stock: {", "pile: {take: top}\nstock: {", "pile.take: top, but turn.play_or_draw "
+     "has no discard pile, so this changes nothing: remove it (or, where a pack it extends "
+     "sets it, write the default, pile)"),
     ("when_empty: end_hand", "when_empty: turn_pile", "which makes a new stock of the "
      "discard pile"),
     ("turn: {play_or_draw: true}", "turn: {play_or_draw: true, drop: [20, 40]}",

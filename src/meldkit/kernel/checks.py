@@ -654,13 +654,26 @@ def _check_play_or_draw(spec: Any, add: Callable[..., None]) -> None:
             add(at, f"true, but {why}", related=(where,))
     defaults = {f.name: f.default for f in attrs_fields(type(spec.pile))}
     for name, default in defaults.items():
+        default = getattr(default, "factory", lambda: default)()
         value = getattr(spec.pile, name)
-        if value != getattr(default, "factory", lambda: default)() and name in _TABLE_PILE_KEYS:
-            add(("pile", name), f"{value!r}, but turn.play_or_draw has no discard pile, so "
-                "this changes nothing: remove it", related=(at,))
+        if value != default and name in _TABLE_PILE_KEYS:
+            add(("pile", name), f"{_yaml_word(value)}, but turn.play_or_draw has no discard "
+                f"pile, so this changes nothing: remove it (or, where a pack it extends sets "
+                f"it, write the default, {_yaml_word(default)})", related=(at,))
     if not spec.initial_meld.take_before:
         add(("initial_meld", "take_before"), "false, but turn.play_or_draw has no discard "
             "pile to take from: remove it", related=(at,))
+
+
+def _yaml_word(value: Any) -> str:
+    """A key's value as a pack writes it: ``top``, ``false``, ``[]``.
+
+    >>> _yaml_word(False), _yaml_word("top"), _yaml_word([])
+    ('false', 'top', '[]')
+    """
+    import json
+
+    return value if isinstance(value, str) else json.dumps(value, default=str)
 
 
 _TABLE_PILE_KEYS = ("take", "first_upcard", "discard_taken_card", "discard_layable",
