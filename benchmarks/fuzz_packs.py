@@ -647,9 +647,9 @@ def _m_rearrange(rng, data, table):
 
 
 def _m_play_or_draw(rng, data, table):
-    """A turn to play or to draw, with no discard pile (stop 44): the base pack's pile keys
-    set back to their defaults (the loader refuses them beside it), the table rearranged
-    or not."""
+    """A turn with no discard pile (stop 44): to play or to draw, or three times in ten a
+    draw, then ``done`` (``turn.discard: false``); the base pack's pile keys set back to
+    their defaults (the loader refuses them beside it), the table rearranged or not."""
     if not table or _knocks(data):
         return None
     import attrs as _attrs
@@ -662,11 +662,15 @@ def _m_play_or_draw(rng, data, table):
     for key in _TABLE_PILE_KEYS:
         d = fields[key].default
         pile[key] = d.factory() if isinstance(d, _attrs.Factory) else d
-    return {"turn": {"play_or_draw": True, "drop": [], "forced": [], "stock_card": "hand"},
+    draw_first = rng.random() < 0.3  # (turn.discard: false: a draw, then done)
+    turn = ({"discard": False, "forced": [], "stock_card": "hand"} if draw_first else
+            {"play_or_draw": True, "drop": [], "forced": [], "stock_card": "hand"})
+    return {"turn": turn,
             "deal": {"upcard": False, "reserve": 0},
             "going_out": {"requires_discard": False, "by_discard": True},
             "pile": pile, "initial_meld": {"take_before": True},
-            "stock": {"when_empty": rng.choice(["end_hand", "end_at_once"]),
+            "stock": {"when_empty": "end_hand" if draw_first else rng.choice(
+                ["end_hand", "end_at_once"]),
                       "empty_winner": rng.choice(["none", "lowest_count"])},
             "melds": {"rearrange": rng.random() < 0.8}}
 

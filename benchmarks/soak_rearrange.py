@@ -1,7 +1,7 @@
 """A targeted soak of rearranging (``melds.rearrange``) and the play-or-draw turn
-(``turn.play_or_draw``): the Rummikub example pack and six variants of it (no opening,
+(``turn.play_or_draw``): the Rummikub example pack and seven variants of it (no opening,
 breaking one's own melds only, jokers won back, the hand over when the stock is empty, two
-cards drawn, a draw-and-discard turn), each played by random and greedy bots at every
+cards drawn, a draw and no discard, a draw-and-discard turn), each played by random and greedy bots at every
 table size with every check of the combination campaign (``fuzz_packs.run_combo``: card
 conservation and liveness after every decision, ``check`` of each action, its notation's
 round trip, saves and their continuation, views, resamples).
@@ -28,6 +28,7 @@ VARIANTS = {
     "win back": {"melds": {"lay_off": {"win_back": True, "wilds_stay": False}}},
     "end at once": {"stock": {"when_empty": "end_at_once", "empty_winner": "none"}},
     "draw two": {"turn": {"draw": 2}},
+    "draw, no discard": {"turn": {"play_or_draw": False, "discard": False}},
     "draw and discard": {"turn": {"play_or_draw": False}, "deal": {"upcard": True},
                          "pile": {"take": "top"}, "stock": {"when_empty": "turn_pile"},
                          "game": {"hand_turn_limit": 300}},

@@ -335,6 +335,8 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
         TABLE: [(RA, "test_breaking_a_meld_lays_its_cards_loose_until_they_are_melded_again")]},
     "turn.play_or_draw": {
         TABLE: [(RA, "test_a_turn_is_to_play_and_say_done_or_to_draw")]},
+    "turn.discard": {
+        TABLE: [(RA, "test_a_turn_with_no_discard_draws_then_ends_with_done")]},
     "melds.sequences": {
         CANASTA: [(SA, "test_SA_6_three_or_more_cards_of_one_suit_in_order_make_a_sequence")]},
     "melds.sequences.ranks": {CANASTA: [(SA, "test_SA_6_four_is_low_and_ace_high")]},

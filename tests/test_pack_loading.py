@@ -347,7 +347,7 @@ def test_unknown_key_without_a_close_match_lists_the_known_keys(tmp_path: Path) 
     path = write(tmp_path, "child.yaml", "extends: pony_tail\nturn:\n  zzz: 1\n")
     message = problem_at(path, "turn.zzz")
     assert ("unknown key (expected one of draw, draw_by_players, keep_card_to_discard, drop, "
-            "stock_card, turned_passes, forced, play_or_draw)") in message
+            "stock_card, turned_passes, forced, play_or_draw, discard)") in message
 
 
 def test_unknown_top_level_key_suggests_the_section(tmp_path: Path) -> None:

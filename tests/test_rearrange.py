@@ -330,3 +330,49 @@ def test_with_cards_loose_a_pass_or_a_meld_that_keeps_no_card_is_refused_for_its
     empty = stacked_game(meldkit.load_pack_text("extends: rummy\nname: nopile\ndeal: "
                                                 "{upcard: false}\n", filename="n.yaml"), 2)
     assert refusal(empty, "take").code == "pile/empty"
+
+
+CAROUSEL = """\
+extends: rummy
+name: nodiscard
+deal: {upcard: false}
+turn: {discard: false}
+melds: {rearrange: true}
+pile: {take: pile, discard_taken_card: true}
+stock: {when_empty: end_hand}
+going_out: {requires_discard: false}
+"""
+
+
+def test_a_turn_with_no_discard_draws_then_ends_with_done():
+    """``turn.discard: false`` (Carousel): draw, meld and rearrange, then ``done``; the
+    hand ends when the player to draw finds the stock empty."""
+    g = stacked_game(meldkit.load_pack_text(CAROUSEL, filename="nodiscard.yaml"), 2,
+                     hands={0: "5H 6H 7H KS KD 2C 9D 3S 8C JD".split()}, stock=["4C"])
+    assert g.phase == "draw" and legal(g) == ["draw"]
+    g.apply("draw")
+    assert "done" in legal(g) and not any(a.startswith("discard") for a in legal(g))
+    why = refusal(g, "discard 2C")
+    assert why.code == "discard/none" and "(turn.discard: false)" in why.sentence
+    assert refusal(g, "draw").code == "turn/wrong-phase"
+    g.apply("meld 5H 6H 7H")
+    g.apply("done")
+    assert (g.current_player, g.phase) == (1, "draw")
+    while not g.hand_results:
+        g.apply("draw" if g.phase == "draw" else "done")
+    assert g.hand_results[0].ended_by == "stock_empty"
+
+
+def test_a_turn_with_no_discard_refuses_what_needs_a_pile():
+    for extra, expected in (
+            ("turn: {discard: false, play_or_draw: true}\n", "turn.discard: false, but "
+             "turn.play_or_draw has no discard pile already"),
+            ("stock: {when_empty: end_at_once}\n", "the hand ends when the stock runs out "
+             "anyway"),
+            ("deal: {upcard: true}\n", "turn.discard: false, but deal.upcard is true")):
+        text = CAROUSEL.replace("stock: {when_empty: end_hand}\n", "") if "stock" in extra \
+            else CAROUSEL.replace("deal: {upcard: false}\n", "") if "deal" in extra \
+            else CAROUSEL.replace("turn: {discard: false}\n", "")
+        with pytest.raises(RulePackError) as e:
+            meldkit.load_pack_text(text + extra, filename="t.yaml")
+        assert expected in str(e.value), str(e.value)

@@ -319,6 +319,12 @@ def _table_moves(spec) -> list[tuple[str, str]]:
                 ("pass", "pass the first upcard")]
     out.append(("draw", "draw the top card of the stock"))
     take = spec.pile.take
+    if not spec.turn.discard:  # (no discard pile)
+        out.append(("meld 4H 5H 6H", "lay down a set or a run (loose cards first)"))
+        if spec.melds.lay_off.onto != "none":
+            out.append(("add 7H to m1", "lay off on meld m1 (the ids are on the table)"))
+        return out + _rearranging_moves(spec) + [
+            ("done", "end your turn (there is no discard), once no card lies loose")]
     if spec.pile.first_upcard == "none":
         out.append(("take", {"top": "take the top card of the discard pile",
                              "pile": "take the whole discard pile"}.get(

@@ -277,6 +277,18 @@ class TurnSpec:
         "and `going_out.requires_discard: false`; not with knocking, a turned stock card, "
         "buying, dropping, reserves or discard-pile keys.",
     )
+    discard: bool = _f(
+        True,
+        "Table-meld packs: `false`: there is no discard pile (Carousel). A turn is to draw "
+        "from the stock, then meld and lay off — and rearrange the table, with "
+        "`melds.rearrange` — as the pack allows, and to end the turn with `done`; a player "
+        "goes out by laying their last card. When the stock is empty, the player to draw "
+        "cannot, and the hand ends (`stock.empty_winner` says who wins it). Needs "
+        "`deal.upcard: false` and `going_out.requires_discard: false`; not with knocking, a "
+        "turned stock card, `turn.forced`, reserves, books needed to go out, discard-pile "
+        "keys, `stock.when_empty` other than `end_hand`, or `turn.play_or_draw` (whose "
+        "turn has no discard already).",
+    )
 
 
 @frozen
@@ -1250,6 +1262,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "turn.draw_by_players": _k(CANASTA, TABLE, inert={}),
     "turn.keep_card_to_discard": _C,
     "turn.play_or_draw": _k(TABLE, inert=False),
+    "turn.discard": _k(TABLE, inert=True),
     # --- melds: rank slots in the canasta kernel, kinds in the table kernel
     "melds.min_size": _C, "melds.min_naturals": _C, "melds.max_wilds": _C,
     "melds.no_wild_ranks": _C, "melds.going_out_ranks": _C, "melds.wild_melds": _C,

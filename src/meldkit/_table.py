@@ -263,9 +263,10 @@ def _render_table_melds(view: dict[str, Any], style: Style, title: str,
     if cp is not None:
         words = phase_words(view["phase"], knock)
         if no_pile and view["phase"] == "play":
+            legal = view.get("legal_actions") or ()
             words = ("play phase: meld, add to melds" + (", break melds up"
-                     if "break" in " ".join(view.get("legal_actions") or ()) or
-                     rearranging["broken"] else "") + ", then done — or draw")
+                     if any(a.startswith("break") for a in legal) or rearranging["broken"]
+                     else "") + ", then done" + (" — or draw" if "draw" in legal else ""))
         turn = f" · to play: {seat_label(cp, you)} — {words}"
     elif view["phase"] == "over":
         turn = " · the game is over"

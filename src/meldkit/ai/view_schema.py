@@ -267,7 +267,8 @@ TABLE_VIEW = _engine({
                                                              "held as the turn began"}},
         "required": ["loose", "broken", "restored", "laid_this_turn", "turn_hand_size"],
         "additionalProperties": False,
-        "description": "this turn's rearranging (`melds.rearrange`, `turn.play_or_draw`): "
+        "description": "this turn's rearranging (`melds.rearrange`; with no discard pile, "
+                       "`turn.play_or_draw` or `turn.discard: false`, too): "
                        "the cards lifted off the table and not yet laid again, face up; "
                        "or null"},
 }, _CARD, ["first_upcard", "draw", "play", "discard", "knock", "layoff", "wall", "buy",

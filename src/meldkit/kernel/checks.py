@@ -148,7 +148,7 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
     _check_turned(spec, add)
     _check_play_or_draw(spec, add)
     _check_rearrange(spec, add)
-    if not spec.turn.play_or_draw:  # (no pile to take from)
+    if not spec.turn.play_or_draw and spec.turn.discard:  # (no pile to take from)
         _check_endless_takes(spec, add)
     _check_lay_off(spec, add)
     if melds.lay_off.win_back:
@@ -619,12 +619,17 @@ def _books_counted(spec: Any) -> bool:
 
 
 def _check_play_or_draw(spec: Any, add: Callable[..., None]) -> None:
-    """A turn to play or to draw (``turn.play_or_draw``) has no discard pile: the pile's
-    keys change nothing there, and it goes with none of the rules built on a discard."""
+    """A turn with no discard pile (``turn.play_or_draw``, ``turn.discard: false``): the
+    pile's keys change nothing there, and it goes with none of the rules built on a
+    discard."""
     t = spec.turn
-    if not t.play_or_draw:
+    if not t.play_or_draw and t.discard:
         return
-    at = ("turn", "play_or_draw")
+    if t.play_or_draw and not t.discard:
+        add(("turn", "discard"), "false, but turn.play_or_draw has no discard pile already: "
+            "remove it", related=(("turn", "play_or_draw"),))
+    at, word, key = ((("turn", "play_or_draw"), "true", "turn.play_or_draw") if t.play_or_draw
+                     else (("turn", "discard"), "false", "turn.discard: false"))
     clashes = [
         (spec.deal.upcard, ("deal", "upcard"), "deal.upcard is true: there is no discard "
          "pile to start, so write deal.upcard: false"),
@@ -635,8 +640,8 @@ def _check_play_or_draw(spec: Any, add: Callable[..., None]) -> None:
          "scoring.style is knock: a knock ends a turn with a discard"),
         (t.stock_card == "turned", ("turn", "stock_card"),
          "turn.stock_card is turned: a turned card is passed onto a discard pile"),
-        (bool(t.drop), ("turn", "drop"), "the pack allows dropping, which is done instead "
-         "of a draw phase this turn has not"),
+        (bool(t.drop) and t.play_or_draw, ("turn", "drop"), "the pack allows dropping, "
+         "which is done instead of a draw phase this turn has not"),
         (bool(t.forced), ("turn", "forced"), "turn.forced forces a turned card or a discard "
          "taken, and this turn has neither"),
         (spec.deal.reserve > 0, ("deal", "reserve"),
@@ -645,24 +650,28 @@ def _check_play_or_draw(spec: Any, add: Callable[..., None]) -> None:
          "back for a discard"),
         (spec.stock.when_empty in ("turn_pile", "shuffle_pile"), ("stock", "when_empty"),
          f"stock.when_empty is {spec.stock.when_empty}, which makes a new stock of the "
-         "discard pile, and there is none: write end_hand or end_at_once"),
+         "discard pile, and there is none: write end_hand"
+         + (" or end_at_once" if t.play_or_draw else "")),
+        (spec.stock.when_empty == "end_at_once" and not t.play_or_draw,
+         ("stock", "when_empty"), "stock.when_empty is end_at_once, and with no discard pile "
+         "to take from the hand ends when the stock runs out anyway: remove it"),
         (not spec.going_out.by_discard, ("going_out", "by_discard"),
          "going_out.by_discard is false, and nobody discards anyway: remove it"),
     ]
     for clash, where, why in clashes:
         if clash:
-            add(at, f"true, but {why}", related=(where,))
+            add(at, f"{word}, but {why}", related=(where,))
     defaults = {f.name: f.default for f in attrs_fields(type(spec.pile))}
     for name, default in defaults.items():
         default = getattr(default, "factory", lambda: default)()
         value = getattr(spec.pile, name)
         if value != default and name in _TABLE_PILE_KEYS:
-            add(("pile", name), f"{_yaml_word(value)}, but turn.play_or_draw has no discard "
-                f"pile, so this changes nothing: remove it (or, where a pack it extends sets "
-                f"it, write the default, {_yaml_word(default)})", related=(at,))
+            add(("pile", name), f"{_yaml_word(value)}, but {key} has no discard pile, so "
+                "this changes nothing: remove it (or, where a pack it extends sets it, write "
+                f"the default, {_yaml_word(default)})", related=(at,))
     if not spec.initial_meld.take_before:
-        add(("initial_meld", "take_before"), "false, but turn.play_or_draw has no discard "
-            "pile to take from: remove it", related=(at,))
+        add(("initial_meld", "take_before"), f"false, but {key} has no discard pile to take "
+            "from: remove it", related=(at,))
 
 
 def _yaml_word(value: Any) -> str:

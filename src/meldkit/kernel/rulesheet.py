@@ -252,7 +252,10 @@ def _turn(spec) -> list[str]:
             else _draw_words(spec.turn))
     if spec.turn.play_or_draw:
         return _play_or_draw(spec, draw)
-    out = ["## A turn", "", f"1. **Draw:** {draw}, or {take}."]
+    if not spec.turn.discard:  # (no discard pile: nothing to take)
+        out = ["## A turn", "", "There is no discard pile.", "", f"1. **Draw:** {draw}."]
+    else:
+        out = ["## A turn", "", f"1. **Draw:** {draw}, or {take}."]
     if spec.knock.max_deadwood is not None:
         out.append("2. **Discard:** discard one card face up — or knock (see *Knocking*). "
                    "Melds are laid only when a player knocks.")
@@ -271,7 +274,8 @@ def _turn(spec) -> list[str]:
                        "that, only the melds of your opening.")
         else:
             out.append(f"2. **Meld:** {melds}.")
-        out.append("3. **Discard:** discard one card face up, which ends the turn.")
+        out.append("3. **Discard:** discard one card face up, which ends the turn."
+                   if spec.turn.discard else "3. **Done:** say `done`, which ends the turn.")
     if not spec.pile.discard_taken_card:
         out.append("")
         out.append("A card taken from the discard pile may not be discarded in the same turn.")
@@ -786,7 +790,7 @@ def _ending(spec) -> list[str]:
         if by_deal:
             out.append("- A player goes out by getting rid of every card: " + _each(
                 f"{text} in {where}" for where, text in by_deal) + ".")
-        elif spec.turn.play_or_draw:
+        elif spec.turn.play_or_draw or not spec.turn.discard:
             out.append("- A player goes out by melding or laying off their last cards (there "
                        "is no discard).")
         elif spec.going_out.requires_discard:
@@ -873,6 +877,8 @@ def _stock(spec) -> list[str]:
                    "- When the stock runs out, play goes on while players play cards from "
                    "their hands; the hand ends when every player in it has passed in a row, "
                    f"{scored}." if spec.turn.play_or_draw else
+                   f"- When the stock runs out, the hand ends, {scored}." if not
+                   spec.turn.discard else
                    "- When the stock runs out, play goes on while each player in turn takes "
                    "from the discard pile; the hand ends when the player to draw does not or "
                    f"cannot take (`pass`), {scored}.")

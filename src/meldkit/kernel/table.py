@@ -137,6 +137,9 @@ class TableRules:
         (``melds.rearrange``)."""
         self.play_or_draw = spec.turn.play_or_draw
         """Whether a turn is to play or to draw, with no discard (``turn.play_or_draw``)."""
+        self.no_discard = self.play_or_draw or not spec.turn.discard
+        """Whether the pack has no discard pile: the turn ends with ``done``
+        (``turn.discard: false``, or ``turn.play_or_draw``)."""
         self.take = spec.pile.take
         self.offer_upcard = spec.pile.first_upcard == "offer"
         self.discard_taken = spec.pile.discard_taken_card
@@ -1231,7 +1234,8 @@ class TableModel:
                     "(melds.rearrange)")
         if t not in PHASE_ACTIONS[phase] or (
                 t == "knock" and phase == DRAW and not self.rules.knock_before_draw) or (
-                t in ("draw", "done") and phase == PLAY and not self.rules.play_or_draw):
+                t == "draw" and phase == PLAY and not self.rules.play_or_draw) or (
+                t == "done" and phase == PLAY and not self.rules.no_discard):
             allowed = sorted({x.type for x in self._cached_legal()})
             return ("turn/wrong-phase",
                     f"'{t}' is not possible now (phase {phase}; possible: {', '.join(allowed)})")
@@ -1251,7 +1255,7 @@ class TableModel:
         hand = set(self._kinds(self.hands[self.current]))
         if phase == TURNED:
             hand.add(self.kind_of[self.turned])
-        if phase == PLAY and (self.rules.rearrange or self.rules.play_or_draw):
+        if phase == PLAY and (self.rules.rearrange or self.rules.no_discard):
             why = self._turn_why(a)
             if why is not None:
                 return why
@@ -1757,7 +1761,7 @@ class TableModel:
     def _legal_play(self) -> list[Action]:
         out = self._legal_play_moves()
         rules = self.rules
-        if rules.play_or_draw:  # no discard: the turn ends with a draw, a pass or done
+        if rules.no_discard:  # the turn ends with done (or a draw or a pass: play or draw)
             out = [a for a in out if a.type != "discard"] + self._turn_ends(self.current)
         if self.rules.needs_books:  # the hand is emptied only with the books to go out
             p = self.current
@@ -2312,18 +2316,18 @@ class TableModel:
                                            f"{whose} melds (melds.lay_off.onto)")
         if t == "restore":
             return "restore/nothing-broken", "you have broken no meld this turn"
-        if t == "discard" and self.rules.play_or_draw:
-            return "discard/none", ("this game has no discard: end the turn with done, once "
-                                    "you have played (turn.play_or_draw)")
-        if t in ("discard", "pass") and self.loose:
+        if t == "discard" and self.rules.no_discard:
+            return "discard/none", (
+                "this game has no discard: end the turn with done"
+                + (", once you have played (turn.play_or_draw)" if self.rules.play_or_draw
+                   else " (turn.discard: false)"))
+        if t in ("discard", "pass", "done") and self.loose:
             return "rearrange/loose-cards", loose
+        if t == "done" and pending:
+            return "contract/pending", ("your melds toward the opening are pending: lay the "
+                                        "rest of it, or withdraw them")
         if t in ("draw", "pass", "done") and self.rules.play_or_draw:
             if t == "done":
-                if self.loose:
-                    return "rearrange/loose-cards", loose
-                if pending:
-                    return "contract/pending", ("your melds toward the opening are pending: "
-                                                "lay the rest of it, or withdraw them")
                 if self.before is not None:
                     return "turn/nothing-played", ("you have played no card from your hand "
                                                    "this turn: play one, or restore the table "
@@ -2420,18 +2424,20 @@ class TableModel:
         self.restored = True
 
     def _turn_ends(self, p: int) -> list[Action]:
-        """``turn.play_or_draw``: how the player to move may end the turn — ``draw`` (or,
-        with the stock empty, ``pass``) while they have played nothing and broken nothing,
-        ``done`` once a card of their hand is on the table, nothing lies loose and no meld
-        waits toward an opening."""
-        played = len(self.hands[p]) < self.turn_hand
-        if not played:
-            if self.before is not None or self.pending:
-                return []
-            return [_DRAW] if self.stock else [_PASS]
+        """How the player to move ends a turn with no discard: never while a card lies
+        loose or a meld waits toward an opening; with ``turn.discard: false``, ``done``;
+        with ``turn.play_or_draw``, ``draw`` (or, with the stock empty, ``pass``) while
+        they have played nothing and broken nothing, ``done`` once a card of their hand is
+        on the table."""
         if self.loose or self.pending:
             return []
-        return [_DONE]
+        if not self.rules.play_or_draw:  # (turn.discard: false) drawn already: done
+            return [_DONE]
+        if len(self.hands[p]) < self.turn_hand:  # played
+            return [_DONE]
+        if self.before is not None:
+            return []
+        return [_DRAW] if self.stock else [_PASS]
 
     def _do_play(self, a: Action) -> None:
         p = self.current
@@ -2667,7 +2673,7 @@ class TableModel:
         else:  # (_next's usual case, inlined)
             self.current = (self.current + 1) % self.n_players
         self.phase = DRAW
-        if rules.rearrange or rules.play_or_draw:
+        if rules.rearrange or rules.no_discard:
             self.formed, self.before, self.restored = [], None, False
             self.turn_hand = len(self.hands[self.current])
             if rules.play_or_draw:
@@ -3182,7 +3188,7 @@ class TableModel:
             "wild_rank": None if self.rules.turned_wild == "none" else {
                 "turned": self._codes(self.indicator),
                 "rank": None if self.rules.wild_rank is None else RANKS[self.rules.wild_rank]},
-            "rearranging": None if not (self.rules.rearrange or self.rules.play_or_draw) else {
+            "rearranging": None if not (self.rules.rearrange or self.rules.no_discard) else {
                 "loose": self._codes(self.loose), "broken": self.before is not None,
                 "restored": self.restored, "laid_this_turn": [f"m{i}" for i in self.formed],
                 "turn_hand_size": self.turn_hand},
@@ -3259,7 +3265,7 @@ class TableModel:
             d["laid"] = [x[:] for x in self.laid]
         if self.rules.tracks_at_once or self.rules.lay_off_waits or self.rules.rearrange:
             d["first_laid"] = self.first_laid[:]
-        if self.rules.rearrange or self.rules.play_or_draw:  # this turn's rearranging
+        if self.rules.rearrange or self.rules.no_discard:  # this turn's rearranging
             d.update(loose=self.loose[:], formed=self.formed[:], restored=self.restored,
                      turn_hand=self.turn_hand, before=None if self.before is None else {
                          "hand": self.before[0][:],
@@ -3345,7 +3351,7 @@ class TableModel:
             return s._read_melds(value, at, ledger, seat)
 
         s.melds, ids_seen = read_melds(sv.get(d, "melds"), "melds", ledger)
-        rearranging = rules.rearrange or rules.play_or_draw
+        rearranging = rules.rearrange or rules.no_discard
         s.loose = ledger.cards(d.get("loose", []), "loose")
         if s.loose and not rules.rearrange:
             raise sv.bad("loose", "this pack does not rearrange melds (melds.rearrange)")
