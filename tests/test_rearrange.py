@@ -376,3 +376,16 @@ def test_a_turn_with_no_discard_refuses_what_needs_a_pile():
         with pytest.raises(RulePackError) as e:
             meldkit.load_pack_text(text + extra, filename="t.yaml")
         assert expected in str(e.value), str(e.value)
+
+
+def test_a_withdrawal_ends_with_the_turn_that_made_it():
+    """Withdrawing pending melds and then drawing (or saying done) ends the turn: the next
+    player may lay their opening (found by the combination fuzz campaign, seed 3466: the
+    withdrawal outlived the turn, and the next player could not open)."""
+    g = stacked_game(meldkit.load_pack(RUMMIKUB), 2,
+                     hands={0: "2H 3H 4H 5C 7D 9H JC 6S 8C QD AS 2D 4C 6H".split(),
+                            1: "KC KD KS 9C 5D 7C 3D JD 6D 8D QC AD 3C 2S".split()})
+    for move in ("meld 2H 3H 4H", "withdraw", "draw"):
+        g.apply(move)
+    assert g.current_player == 1 and g.check("meld KC KD KS") is None
+    assert GameState.from_json(g.to_json(), pack=g.pack) == g

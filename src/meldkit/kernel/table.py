@@ -2494,9 +2494,12 @@ class TableModel:
         t = a.type
         if t == "break":
             self._break(p, a.target)
-        elif t == "restore":
+            return
+        if t == "restore":
             self._restore_table(p)
-        elif t == "draw":
+            return
+        self.withdrew = False  # (the turn ends: a withdrawal is of this turn only)
+        if t == "draw":
             self._draw_stock()
             self.passes = 0
             self._end_turn()
