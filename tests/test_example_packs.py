@@ -16,8 +16,8 @@ NAMES = sorted(p.stem for p in PACKS.glob("*.yaml") if not p.stem.endswith(".sce
 
 
 def test_every_example_pack_has_its_scenarios():
-    assert NAMES == ["indian_rummy", "kalooki", "knock_rummy", "romme", "rummikub", "scala40",
-                     "tongits"]
+    assert NAMES == ["indian_rummy", "kalooki", "knock_rummy", "machiavelli", "romme",
+                     "rummikub", "scala40", "tongits"]
     for name in NAMES:
         assert (PACKS / f"{name}.scenarios.yaml").is_file()
 
@@ -32,10 +32,10 @@ def test_an_example_packs_scenarios_pass(name):
 
 
 ENDINGS = {"knock_rummy": {"knock", "gin", "undercut"}, "tongits": {"went_out", "lowest_count"},
-           "rummikub": {"went_out", "lowest_count"}}
+           "rummikub": {"went_out", "lowest_count"}, "machiavelli": {"went_out", "lowest_count"}}
 """How each pack's hands end between greedy bots (else by going out): a knocking pack's
-by the knock's outcome, Tong-its' and Rummikub's also on the count when the stock runs
-out."""
+by the knock's outcome, Tong-its', Rummikub's and Machiavelli's also on the count when the
+stock runs out."""
 
 
 @pytest.mark.parametrize("name", NAMES)
