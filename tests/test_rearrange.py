@@ -389,3 +389,18 @@ def test_a_withdrawal_ends_with_the_turn_that_made_it():
         g.apply(move)
     assert g.current_player == 1 and g.check("meld KC KD KS") is None
     assert GameState.from_json(g.to_json(), pack=g.pack) == g
+
+
+def test_pettingzoos_api_test_passes_on_rummikub():
+    """The PettingZoo env plays a rearranging, play-or-draw pack by PettingZoo's rules."""
+    pytest.importorskip("pettingzoo")
+    import warnings
+
+    from pettingzoo.test import api_test
+
+    from meldkit.adapters.pettingzoo import env
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (the classic environments' dict observation)
+        api_test(env(meldkit.load_pack(RUMMIKUB), players=2), num_cycles=200,
+                 verbose_progress=False)
