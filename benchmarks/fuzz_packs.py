@@ -652,16 +652,9 @@ def _m_play_or_draw(rng, data, table):
     their defaults (the loader refuses them beside it), the table rearranged or not."""
     if not table or _knocks(data):
         return None
-    import attrs as _attrs
+    from meldkit.kernel.checks import table_pile_defaults
 
-    from meldkit._schema import PileSpec
-    from meldkit.kernel.checks import _TABLE_PILE_KEYS
-
-    fields = {f.name: f for f in _attrs.fields(PileSpec)}
-    pile = {}
-    for key in _TABLE_PILE_KEYS:
-        d = fields[key].default
-        pile[key] = d.factory() if isinstance(d, _attrs.Factory) else d
+    pile = table_pile_defaults()
     draw_first = rng.random() < 0.3  # (turn.discard: false: a draw, then done)
     turn = ({"discard": False, "forced": [], "stock_card": "hand"} if draw_first else
             {"play_or_draw": True, "drop": [], "forced": [], "stock_card": "hand"})

@@ -292,15 +292,21 @@ def _rearranging_moves(spec) -> list[tuple[str, str]]:
                         "break this turn")]
 
 
+def _melding_moves(spec) -> list[tuple[str, str]]:
+    """A meld, a lay-off where the pack lays off, and the table's rearranging where it
+    rearranges (``melds.rearrange``)."""
+    loose = " (loose cards first)" if spec.melds.rearrange else ""
+    out = [("meld 4H 5H 6H", "lay down a set or a run" + loose)]
+    if spec.melds.lay_off.onto != "none":
+        out.append(("add 7H to m1", "lay off on meld m1 (the ids are on the table)"))
+    return out + _rearranging_moves(spec)
+
+
 def _play_or_draw_moves(spec) -> list[tuple[str, str]]:
     """A turn to play or to draw (``turn.play_or_draw``)."""
     from .kernel.rulesheet import _has_opening
 
-    out = [("meld 4H 5H 6H", "lay down a set or a run (loose cards first)")]
-    if spec.melds.lay_off.onto != "none":
-        out.append(("add 7H to m1", "lay off on meld m1 (the ids are on the table)"))
-    out += _rearranging_moves(spec)
-    out += [("done", "end your turn, once a card of your hand is on the table and none "
+    out = _melding_moves(spec) + [("done", "end your turn, once a card of your hand is on the table and none "
                      "lies loose"),
             ("draw", "play nothing: draw the top card of the stock (ends your turn)"),
             ("pass", "play nothing, with the stock empty (ends your turn)")]
@@ -319,37 +325,31 @@ def _table_moves(spec) -> list[tuple[str, str]]:
                 ("pass", "pass the first upcard")]
     out.append(("draw", "draw the top card of the stock"))
     take = spec.pile.take
-    if not spec.turn.discard:  # (no discard pile)
-        out.append(("meld 4H 5H 6H", "lay down a set or a run (loose cards first)"))
-        if spec.melds.lay_off.onto != "none":
-            out.append(("add 7H to m1", "lay off on meld m1 (the ids are on the table)"))
-        return out + _rearranging_moves(spec) + [
+    if not spec.turn.discard:  # (no discard pile: nothing taken, nothing discarded)
+        out += _melding_moves(spec) + [
             ("done", "end your turn (there is no discard), once no card lies loose")]
-    if spec.pile.first_upcard == "none":
-        out.append(("take", {"top": "take the top card of the discard pile",
-                             "pile": "take the whole discard pile"}.get(
-                                 take, "take the top card of the discard pile")))
-    if take == "deep":
-        out.append(("take 5H", "take the pile down to 5H (you must use 5H at once)"))
-    out.append(("discard 7H", "discard a card (ends your turn)"))
-    if knock:
+    else:
+        if spec.pile.first_upcard == "none":
+            out.append(("take", {"top": "take the top card of the discard pile",
+                                 "pile": "take the whole discard pile"}.get(
+                                     take, "take the top card of the discard pile")))
+        if take == "deep":
+            out.append(("take 5H", "take the pile down to 5H (you must use 5H at once)"))
+        out.append(("discard 7H", "discard a card (ends your turn)"))
         out += [("knock", (f"knock with {spec.knock.max_deadwood} or less deadwood: "
                            "then discard and lay down your melds")),
                 ("meld 4H 5H 6H", "after a knock: lay down a set or a run"),
                 ("add 7H to m1", "after the other side knocks: lay off on its meld m1"),
-                ("done", "finish laying down (or laying off)")]
-    else:
-        out.append(("meld 4H 5H 6H", "lay down a set or a run"))
-        if spec.melds.lay_off.onto != "none":
-            out.append(("add 7H to m1", "lay off on meld m1 (the ids are on the table)"))
-        out += _rearranging_moves(spec)
+                ("done", "finish laying down (or laying off)")] if knock else \
+            _melding_moves(spec)
     if getattr(spec.stock, "wall", 0) and not knock:
         out.append(("pass", "at the wall: end the hand"))
     from .kernel.rulesheet import _has_opening, deal_specs
 
     if _has_opening(spec):
         out.append(("withdraw", "take back the melds laid toward your opening this turn "
-                                "(you cannot discard while they are pending)"))
+                                "(you cannot " + ("discard" if spec.turn.discard else
+                                                  "end the turn") + " while they are pending)"))
     deals = deal_specs(spec)
     if any(d.pile.buy_limit for d in deals):
         n = spec.pile.buy_penalty

@@ -163,7 +163,7 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
         elif not has_wilds:
             add(("melds", "lay_off", "win_back"), "true, but the pack has no wild cards "
                 "(cards.wild, cards.turned_wild)", related=(("cards", "wild"),))
-        elif any(d.get("item") == "laid" for d in spec.scoring.items):
+        elif _counts_laid(spec):
             add(("melds", "lay_off", "win_back"), "true, but the scoring item laid counts the "
                 "cards each player lays, and a wild card won back would stay counted for a "
                 "card no longer on the table", related=(("scoring", "items"),))
@@ -601,9 +601,7 @@ def _check_turned(spec: Any, add: Callable[..., None]) -> None:
             ((t.draw or 1) > 1 or any(n > 1 for n in t.draw_by_players.values()),
              ("turn", "draw"), "a turn draws more than one card, and one card is turned"),
         ]
-    for clash, where, why in clashes:
-        if clash:
-            add(at, f"{said}, but {why}", related=(where,))
+    _refuse_clashes(add, at, said, clashes)
 
 
 def _books_needed(spec: Any) -> bool:
@@ -658,14 +656,10 @@ def _check_play_or_draw(spec: Any, add: Callable[..., None]) -> None:
         (not spec.going_out.by_discard, ("going_out", "by_discard"),
          "going_out.by_discard is false, and nobody discards anyway: remove it"),
     ]
-    for clash, where, why in clashes:
-        if clash:
-            add(at, f"{word}, but {why}", related=(where,))
-    defaults = {f.name: f.default for f in attrs_fields(type(spec.pile))}
-    for name, default in defaults.items():
-        default = getattr(default, "factory", lambda: default)()
+    _refuse_clashes(add, at, word, clashes)
+    for name, default in table_pile_defaults().items():
         value = getattr(spec.pile, name)
-        if value != default and name in _TABLE_PILE_KEYS:
+        if value != default:
             add(("pile", name), f"{_yaml_word(value)}, but {key} has no discard pile, so "
                 "this changes nothing: remove it (or, where a pack it extends sets it, write "
                 f"the default, {_yaml_word(default)})", related=(at,))
@@ -685,10 +679,32 @@ def _yaml_word(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, default=str)
 
 
-_TABLE_PILE_KEYS = ("take", "first_upcard", "discard_taken_card", "discard_layable",
-                    "discard_bans", "all_banned", "buy_limit", "taken_melded", "buy_penalty",
-                    "buy_after_opening", "taken_new_meld")
-"""The discard pile's keys a table-meld pack reads (``pile.*`` in ``KEY_READERS``)."""
+def table_pile_defaults() -> dict[str, Any]:
+    """The discard pile's keys a table-meld pack reads (``pile.*`` that ``KEY_READERS``
+    gives the table engine), each with its default.
+
+    >>> table_pile_defaults()["take"], "freezes_on" in table_pile_defaults()
+    ('pile', False)
+    """
+    from .._schema import KEY_READERS, TABLE, PileSpec
+
+    defaults = {f.name: f.default for f in attrs_fields(PileSpec)}
+    return {name: getattr(d, "factory", lambda d=d: d)()
+            for name, d in defaults.items()
+            if TABLE in KEY_READERS[f"pile.{name}"].readers}
+
+
+def _refuse_clashes(add: Callable[..., None], at: tuple, said: str, clashes: list) -> None:
+    """Refuse the key at ``at`` (written ``said``) once for each ``(clash, where, why)``
+    of ``clashes`` that holds, naming the key it clashes with."""
+    for clash, where, why in clashes:
+        if clash:
+            add(at, f"{said}, but {why}", related=(where,))
+
+
+def _counts_laid(spec: Any) -> bool:
+    """Whether a scoring item counts the cards each player laid (``laid``)."""
+    return any(d.get("item") == "laid" for d in spec.scoring.items)
 
 
 def _check_rearrange(spec: Any, add: Callable[..., None]) -> None:
@@ -715,16 +731,14 @@ def _check_rearrange(spec: Any, add: Callable[..., None]) -> None:
          "turn.stock_card is turned, whose card is used at once"),
         (bool(spec.turn.forced), ("turn", "forced"),
          "turn.forced owes a card at once"),
-        (any(d.get("item") == "laid" for d in spec.scoring.items), ("scoring", "items"),
+        (_counts_laid(spec), ("scoring", "items"),
          "the scoring item laid counts the cards each player laid, and a broken meld's "
          "cards are laid again"),
         (not spec.going_out.requires_discard and not spec.going_out.by_discard,
          ("going_out", "by_discard"), "going_out.by_discard is false, whose rule judges a "
          "play by the one card it leaves in hand"),
     ]
-    for clash, where, why in clashes:
-        if clash:
-            add(at, f"true, but {why}", related=(where,))
+    _refuse_clashes(add, at, "true", clashes)
 
 
 def _check_endless_takes(spec: Any, add: Callable[..., None]) -> None:

@@ -1406,19 +1406,14 @@ class TableModel:
                                         "pass to end the hand")
         if t == "pass" and phase == PLAY:
             if self.pending and self.rules.discard_bans and self.rules.all_banned_pass:
-                toward = "the contract" if self.rules.contract else "your opening"
-                return "contract/pending", (f"your melds toward {toward} are pending: lay "
-                                            "the rest of it, or withdraw them, before you "
-                                            "end the turn")
+                return self._pending_why("end the turn")
             if not (self.rules.discard_bans and self.rules.all_banned_pass):
                 return "turn/wrong-phase", ("'pass' is not possible now: a turn ends with a "
                                             "discard")
             return "turn/may-discard", ("you may end the turn without a discard only while "
                                         "every card you hold is banned from the discard")
         if t == "discard" and self.pending:
-            toward = "the contract" if self.rules.contract else "your opening"
-            return "contract/pending", (f"your melds toward {toward} are pending: lay the "
-                                        "rest of it, or withdraw them, before you discard")
+            return self._pending_why("discard")
         if t == "discard" and phase == KNOCK and self.knock_discarded:
             return "knock/discard", ("a knocker discards one card, and one who knocked "
                                      "before drawing none: lay your melds, then say done")
@@ -2323,9 +2318,8 @@ class TableModel:
                    else " (turn.discard: false)"))
         if t in ("discard", "pass", "done") and self.loose:
             return "rearrange/loose-cards", loose
-        if t == "done" and pending:
-            return "contract/pending", ("your melds toward the opening are pending: lay the "
-                                        "rest of it, or withdraw them")
+        if pending and (t == "done" or t in ("draw", "pass") and self.rules.play_or_draw):
+            return self._pending_why("draw" if t == "draw" else "end the turn")
         if t in ("draw", "pass", "done") and self.rules.play_or_draw:
             if t == "done":
                 if self.before is not None:
@@ -2335,9 +2329,6 @@ class TableModel:
                 return "turn/nothing-played", ("you have played no card from your hand this "
                                                "turn: " + ("draw" if self.stock else "pass")
                                                + " instead")
-            if pending:
-                return "contract/pending", ("your melds toward the opening are pending: lay "
-                                            "the rest of it, or withdraw them")
             if played:
                 return "turn/played", ("you have played from your hand this turn: end it "
                                        "with done" + (" once nothing lies loose"
@@ -2350,6 +2341,13 @@ class TableModel:
                 return "draw/stock-empty", "the stock is empty: play, or pass"
             return "turn/must-draw", "you may pass only with the stock empty: play, or draw"
         return None
+
+    def _pending_why(self, before: str) -> tuple[str, str]:
+        """The refusal of what ends a turn (``before`` it: ``discard``, ``draw``, ``end the
+        turn``) while melds toward the contract or the opening are pending."""
+        toward = "the contract" if self.rules.contract else "your opening"
+        return "contract/pending", (f"your melds toward {toward} are pending: lay the rest "
+                                    f"of it, or withdraw them, before you {before}")
 
     def _leaves_too_few(self, a: Action) -> bool:
         """Whether the meld ``a`` would leave the player to move fewer cards, in hand and
@@ -2374,8 +2372,9 @@ class TableModel:
         for kind in kinds:
             found = [c for c in self.loose if k[c] == kind]
             if found:
-                self.loose.remove(min(found))
-                out.append(min(found))
+                c = min(found)
+                self.loose.remove(c)
+                out.append(c)
             else:
                 out += self._take_cards(p, (kind,))
         return out

@@ -295,9 +295,8 @@ def table_universe(state, action) -> list[Action]:
         out += [action("discard", (k,)) for k in range(53, 57)]
         if rules.take == "deep":
             out += [action("take", (k,)) for k in range(53, 57)]
+    most_melds = len(kinds) // max(1, min(k.min_size for k in rules.kinds))  # (meld ids)
     if rules.lay_off != "none" or rules.knock is not None:
-        least = min(k.min_size for k in rules.kinds)
-        most_melds = len(kinds) // max(1, least)
         out += [action("add", (k,), mid) for mid in range(1, most_melds + 1) for k in distinct]
         if any(type(rules).of(pack).win_back
                for pack in dict.fromkeys((state.pack, *state.pack.deals))):
@@ -305,9 +304,8 @@ def table_universe(state, action) -> list[Action]:
             out += [action("trade", (k,), mid) for mid in range(1, most_melds + 1)
                     for k in naturals]
     if any(s.melds.rearrange for s in specs):  # melds broken up, and the table restored
-        least = min(k.min_size for k in rules.kinds)
         out += [action("restore")] + [action("break", (), mid)
-                                      for mid in range(1, len(kinds) // max(1, least) + 1)]
+                                      for mid in range(1, most_melds + 1)]
     return sorted_actions(out, ("draw", "take", "pass", "knock", "done", "discard", "meld",
                                 "add", "buy", "withdraw", "drop", "trade", "restore",
                                 "break"))
