@@ -404,3 +404,102 @@ def test_pettingzoos_api_test_passes_on_rummikub():
         warnings.simplefilter("ignore")  # (the classic environments' dict observation)
         api_test(env(meldkit.load_pack(RUMMIKUB), players=2), num_cycles=200,
                  verbose_progress=False)
+
+
+def _mid_break_save() -> tuple[GameState, dict]:
+    """A game with a meld broken and the 8H still loose, and its save as data."""
+    g = stacked_game(pack(), 2, hands={0: "8H 9H 10H JH 8D 8S 2C".split(),
+                                       1: "KC KD KS 3C 4D 6S 9C".split()})
+    for move in ("meld 8H 9H 10H JH", "done", "meld KC KD KS", "done", "break m1",
+                 "meld 9H 10H JH"):
+        g.apply(move)
+    return g, json.loads(g.to_json())
+
+
+def _tamper(d: dict, how: str) -> None:
+    if how == "loose also in hand":
+        d["loose"] = d["loose"] + [d["hands"][0][0]]
+    elif how == "formed unknown":
+        d["formed"] = [99]
+    elif how == "before.formed unknown":
+        d["before"]["formed"] = [42]
+    elif how == "restored beside before":
+        d["restored"] = True
+    elif how == "before.must_use not a kind":
+        d["before"]["must_use"] = "8H"
+    elif how == "before.melds not a meld":
+        d["before"]["melds"][0][2] = d["before"]["melds"][0][2][:2]
+    elif how == "loose without before":
+        d["before"] = None
+    elif how == "before not an object":
+        d["before"] = [1, 2]
+    elif how == "turn_hand below the hand":
+        d["turn_hand"] = 1
+
+
+@pytest.mark.parametrize("how,field", [
+    ("loose also in hand", "loose"), ("formed unknown", "formed"),
+    ("before.formed unknown", "before.formed"), ("restored beside before", "restored"),
+    ("before.must_use not a kind", "before.must_use"), ("before.melds not a meld", "before"),
+    ("loose without before", "before"), ("before not an object", "before"),
+    ("turn_hand below the hand", "turn_hand"),
+])
+def test_a_tampered_rearranging_save_is_refused_naming_its_field(how, field):
+    g, d = _mid_break_save()
+    _tamper(d, how)
+    with pytest.raises(SaveError) as e:
+        GameState.from_json(json.dumps(d), pack=g.pack)
+    assert f": {field}" in str(e.value), str(e.value)
+
+
+def test_a_save_of_a_pack_that_does_not_rearrange_refuses_rearranging_fields():
+    g = meldkit.new_game("rummy", players=2, seed=1)
+    for key, value in (("loose", []), ("restored", False), ("before", None)):
+        d = json.loads(g.to_json())
+        d[key] = value
+        with pytest.raises(SaveError, match="neither rearranges melds nor plays or draws"):
+            GameState.from_json(json.dumps(d), pack=g.pack)
+
+
+def test_rearranging_moves_of_a_bad_form_are_refused_with_their_reason():
+    g = stacked_game(pack(), 2, hands={0: "8H 9H 10H JH 8D 8S 2C".split(),
+                                       1: "KC KD KS 3C 4D 6S 9C".split()})
+    for move in ("meld 8H 9H 10H JH", "done"):
+        g.apply(move)
+    assert refusal(g, "break m9").code == "meld/no-such-meld"
+    with pytest.raises(meldkit.NotationError) as e:
+        g.parse_action("restore m1")
+    assert e.value.code.startswith("notation/")
+    plain = meldkit.new_game("rummy", players=2, seed=1, options={"first_player": 0})
+    plain.apply("draw")
+    assert refusal(plain, "break m1").code == "rearrange/not-allowed"
+    assert refusal(plain, "restore").code == "rearrange/not-allowed"
+    assert refusal(plain, "done").code == "turn/wrong-phase"
+
+
+@pytest.mark.parametrize("key", ["melds: {rearrange: 3}", "turn: {play_or_draw: maybe}",
+                                 "turn: {discard: []}"])
+def test_the_new_keys_of_a_bad_type_are_refused_where_written(key):
+    with pytest.raises(RulePackError) as e:
+        meldkit.load_pack_text(f"extends: rummy\n{key}\n", filename="bad.yaml")
+    assert "bad.yaml:2:" in str(e.value)
+
+
+@pytest.mark.parametrize("text", ["extends: classic_canasta\nturn: {discard: false}\n",
+                                  "extends: classic_canasta\nturn: {play_or_draw: true}\n",
+                                  "extends: houses\nmelds: {rearrange: true}\n"])
+def test_the_new_keys_are_refused_by_engines_that_do_not_read_them(text):
+    with pytest.raises(RulePackError) as e:
+        meldkit.load_pack_text(text, filename="other.yaml")
+    assert "other.yaml:2:" in str(e.value) and "is read only by the table" in str(e.value)
+
+
+@pytest.mark.parametrize("value", ["5", "[ZZ]", "{a: 1}"])
+def test_a_scenario_loose_expectation_of_a_bad_form_is_reported_where_written(value):
+    from meldkit.scenarios import ScenarioError, load_scenarios
+
+    text = f"scenarios:\n  - name: x\n    steps:\n      - expect: {{loose: {value}}}\n"
+    with pytest.raises(ScenarioError) as info:
+        load_scenarios(text=text, filename="s.yaml")
+    assert any(str(p).startswith("s.yaml:4:") for p in info.value.problems), \
+        info.value.problems

@@ -3358,8 +3358,8 @@ class TableModel:
         if s.loose and not rules.rearrange:
             raise sv.bad("loose", "this pack does not rearrange melds (melds.rearrange)")
         ledger.complete()
-        if not rearranging and any(k in d for k in ("formed", "restored", "turn_hand",
-                                                    "before")):
+        if not rearranging and any(k in d for k in ("loose", "formed", "restored",
+                                                    "turn_hand", "before")):
             raise sv.bad("before", "this pack neither rearranges melds nor plays or draws")
         s.formed = sv.array_of(d.get("formed", []), "formed",
                                lambda v, p: sv.integer(v, p, 1, 10**6), max_len=n_cards)
