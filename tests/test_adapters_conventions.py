@@ -6,6 +6,7 @@ skips without its extra and plays short games."""
 
 from __future__ import annotations
 
+import pathlib
 import subprocess
 import sys
 import textwrap
@@ -268,6 +269,58 @@ def test_openspiel_python_ismcts_plays_a_few_moves(params):
         assert action in state.legal_actions()
         state.apply_action(action)
         moves += 1
+
+
+def test_openspiel_plays_a_pack_of_your_own_registered_by_path(tmp_path):
+    """A researcher's own pack (here the example Rummikub, rearranging the table) is a
+    python_meldkit game once registered: OpenSpiel's random_sim_test and its Python ISMCTS
+    run on it."""
+    pyspiel = _spiel()
+    import numpy as np
+    from meldkit.adapters.openspiel import register_pack
+
+    path = pathlib.Path(__file__).resolve().parents[1] / "examples" / "packs" / "rummikub.yaml"
+    name = register_pack(str(path), name="my_rummikub")
+    assert name == "my_rummikub"
+    assert register_pack(path, name="my_rummikub") == name  # the same pack again: fine
+    game = pyspiel.load_game(f"python_meldkit(pack={name},max_actions=200)")
+    assert game.get_parameters()["pack"] == name
+    assert game.num_distinct_actions() == meldkit.new_game(
+        meldkit.load_pack(path), players=2, seed=0).action_space.size
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    bot = _ismcts(game, 0, 5)
+    rng = np.random.default_rng(1)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        _play_chance(state, rng)
+    if state.current_player() == 0:
+        assert bot.step(state) in state.legal_actions()
+
+
+def test_openspiel_register_pack_refuses_clashing_names_and_packs_without_ids(tmp_path):
+    pyspiel = _spiel()
+    from meldkit.adapters.openspiel import register_pack
+
+    mine = meldkit.load_pack_text("extends: gin_rummy\nname: mine_to_50\ngame: {target: 50}\n")
+    other = meldkit.load_pack_text("extends: gin_rummy\nname: mine_to_50\ngame: {target: 60}\n")
+    assert register_pack(mine) == "mine_to_50"
+    for pack, name, says in [
+        (mine, "gin_rummy", "'gin_rummy' is a bundled pack's name"),
+        (other, None, "'mine_to_50' names another pack already"),
+        (mine, "has space", "name must be 1 to 64 letters"),
+        (mine, True, "name must be"),
+        (42, None, "pack must be a RulePack"),
+        (meldkit.load_pack_text("extends: rummy_500\nname: r500x\ndeck: {decks: 10}\n"
+                                "players: {max: 8}\n"), None, "cannot be an OpenSpiel game"),
+    ]:
+        with pytest.raises(meldkit.SetupError, match="register_pack") as e:
+            register_pack(pack, name=name)
+        assert says in str(e.value)
+    with pytest.raises(meldkit.RulePackError):
+        register_pack(tmp_path / "missing.yaml")
+    with pytest.raises(meldkit.SetupError, match="registered: .*mine_to_50"):
+        pyspiel.load_game("python_meldkit", {"pack": "unregistered"})
+    assert pyspiel.load_game("python_meldkit", {"pack": "mine_to_50"}).num_players() == 2
 
 
 def test_openspiel_evaluate_bots_plays_ismcts_against_random():

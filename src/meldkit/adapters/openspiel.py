@@ -5,7 +5,8 @@ checked when the game is loaded (a bad one is a :class:`~meldkit.SetupError` nam
 value and what was expected):
 
 ``pack``
-    A bundled pack's name (``gin_rummy``, ``houses`` …; :func:`meldkit.available_packs`).
+    A bundled pack's name (``gin_rummy``, ``houses`` …; :func:`meldkit.available_packs`),
+    or the name :func:`register_pack` gave a pack of your own in this process.
 ``players``
     The table size; 0 (the default) is the pack's smallest table.
 ``chance``
@@ -59,7 +60,9 @@ from __future__ import annotations
 __doctest_requires__ = ("numpy", "pyspiel")  # tests/test_doctests.py skips without the extra
 
 import json
+import os
 import random
+import re
 from typing import NamedTuple
 
 try:
@@ -71,10 +74,11 @@ except ImportError as e:  # pragma: no cover - depends on the extra
 
 import meldkit
 from meldkit._errors import IllegalActionError, MeldkitError, SetupError, quoted
+from meldkit.ai.action_space import ActionSpaceError
 from meldkit.ai.chance import draw_count
 from meldkit.ai.infostate import _deal_event, card_code_of, step_events
 
-__all__ = ["GAME_TYPE", "MeldkitGame", "MeldkitObserver", "MeldkitState"]
+__all__ = ["GAME_TYPE", "MeldkitGame", "MeldkitObserver", "MeldkitState", "register_pack"]
 
 _DEFAULTS = {"pack": "gin_rummy", "players": 0, "deals": 1000, "max_actions": 0,
              "chance": "seed", "episode": "match"}
@@ -103,6 +107,70 @@ GAME_TYPE = pyspiel.GameType(
 )
 
 
+_REGISTERED: dict[str, meldkit.RulePack] = {}
+"""The packs :func:`register_pack` made playable, by the name ``pack`` takes."""
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]{0,63}")
+"""A registered name: what an OpenSpiel game string (``python_meldkit(pack=...)``) can hold."""
+
+
+def register_pack(pack: meldkit.RulePack | str | os.PathLike[str], name: str | None = None
+                  ) -> str:
+    """Make a pack of your own a ``python_meldkit`` game: ``pack`` is a loaded pack
+    (:func:`meldkit.load_pack`, a plugin's included) or the path of a pack file, loaded
+    here.  Returns the name to give the ``pack`` parameter — ``name``, or the pack's own.
+
+    The name lasts for this process (a worker process registers it again).  It may not be
+    a bundled pack's name, nor be taken by another pack (the same pack again is fine).  A
+    pack without an integer action space (:class:`~meldkit.ai.ActionSpaceError`: too many
+    meld actions) is refused here, as :class:`~meldkit.SetupError`.
+
+    >>> import meldkit
+    >>> pack = meldkit.load_pack_text("extends: gin_rummy\\nname: gin_to_50\\n"
+    ...                               "game: {target: 50}\\n")
+    >>> register_pack(pack)
+    'gin_to_50'
+    >>> game = pyspiel.load_game("python_meldkit", {"pack": "gin_to_50"})
+    >>> game.num_distinct_actions()
+    1126
+    >>> register_pack(pack, name="gin_rummy")
+    Traceback (most recent call last):
+    ...
+    meldkit._errors.SetupError: register_pack: 'gin_rummy' is a bundled pack's name: ...
+    """
+    if isinstance(pack, (str, os.PathLike)):
+        pack = meldkit.load_pack(pack)
+    if not isinstance(pack, meldkit.RulePack):
+        raise SetupError(f"register_pack: pack must be a RulePack (meldkit.load_pack) or a "
+                         f"pack file's path, not {type(pack).__name__}")
+    name = pack.name if name is None else name
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise SetupError(f"register_pack: name must be 1 to 64 letters, digits, '_', '.' or "
+                         f"'-', starting with a letter or '_' (got {quoted(name)})")
+    if name in meldkit.available_packs():
+        raise SetupError(f"register_pack: {name!r} is a bundled pack's name: give your pack "
+                         "another (name=...)")
+    taken = _REGISTERED.get(name)
+    if taken is not None:
+        if taken.digest == pack.digest:
+            return name
+        raise SetupError(f"register_pack: {name!r} names another pack already (digest "
+                         f"{taken.digest[:12]}); give this one another name")
+    probe = meldkit.new_game(pack, players=pack.spec.players.min, seed=0)
+    try:
+        probe.action_space
+    except ActionSpaceError as e:
+        raise SetupError(f"register_pack: pack {pack.name!r} cannot be an OpenSpiel game: "
+                         f"{e}") from None
+    _REGISTERED[name] = pack
+    return name
+
+
+def _pack_of(name: str) -> meldkit.RulePack:
+    """The pack the ``pack`` parameter names (a registered one, else a bundled one)."""
+    got = _REGISTERED.get(name)
+    return got if got is not None else meldkit.load_pack(name)
+
+
 def _int_param(p: dict, name: str, low: int, high: int, what: str) -> int:
     v = p[name]
     if type(v) is not int or not low <= v <= high:
@@ -119,10 +187,13 @@ def _params(params) -> dict:
     if unknown:
         raise SetupError(f"python_meldkit: unknown parameter(s) {', '.join(unknown)} "
                          f"(expected: {', '.join(sorted(_DEFAULTS))})")
-    if not isinstance(p["pack"], str) or p["pack"] not in meldkit.available_packs():
+    if not isinstance(p["pack"], str) or (p["pack"] not in meldkit.available_packs()
+                                          and p["pack"] not in _REGISTERED):
+        mine = f"; registered: {', '.join(sorted(_REGISTERED))}" if _REGISTERED else ""
         raise SetupError(f"python_meldkit: parameter 'pack' must be a bundled pack's name, "
-                         f"one of {', '.join(meldkit.available_packs())} (got {quoted(p['pack'])})")
-    spec = meldkit.load_pack(p["pack"]).spec.players
+                         f"one of {', '.join(meldkit.available_packs())}{mine}, or one "
+                         f"register_pack gave (got {quoted(p['pack'])})")
+    spec = _pack_of(p["pack"]).spec.players
     players = p["players"]
     if type(players) is not int or not (players == 0 or spec.min <= players <= spec.max):
         raise SetupError(f"python_meldkit: parameter 'players' must be 0 (the smallest "
@@ -147,7 +218,7 @@ class _Table:
 
     def __init__(self, pack_name: str, players: int, deals: int, max_actions: int,
                  chance: str, episode: str):
-        self.pack = meldkit.load_pack(pack_name)
+        self.pack = _pack_of(pack_name)
         self.players = players or self.pack.spec.players.min
         self.deals = deals
         self.cards = chance == "cards"
@@ -254,7 +325,7 @@ class MeldkitGame(pyspiel.Game):
             max_game_length=t.max_game_length,
         )
         super().__init__(GAME_TYPE, info, {
-            "pack": t.pack.name, "players": t.players, "deals": t.deals,
+            "pack": t.key[0], "players": t.players, "deals": t.deals,
             "max_actions": t.max_length, "chance": "cards" if t.cards else "seed",
             "episode": "hand" if t.one_hand else "match"})
 
