@@ -333,6 +333,8 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
         TABLE: [(WN, "test_with_wilds_stay_a_wild_card_keeps_its_place_and_is_reached_only_by_a_trade")]},  # noqa: E501
     "melds.rearrange": {
         TABLE: [(RA, "test_breaking_a_meld_lays_its_cards_loose_until_they_are_melded_again")]},
+    "melds.restores": {
+        TABLE: [(RA, "test_with_two_restores_a_player_tries_a_second_rearrangement_in_the_same_turn")]},  # noqa: E501
     "turn.play_or_draw": {
         TABLE: [(RA, "test_a_turn_is_to_play_and_say_done_or_to_draw")]},
     "turn.discard": {

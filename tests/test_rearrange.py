@@ -96,6 +96,77 @@ def test_restore_puts_the_table_and_hand_back_and_ends_breaking_for_the_turn():
     assert "draw" in legal(g)
 
 
+def test_restore_takes_back_what_was_played_before_the_first_break_and_the_player_draws():
+    """Rummikub's and Machiavelli's failed rearrangement: the table and the hand go back
+    as they were at the start of the turn, the cards played before the first break
+    included, and the player, having played nothing, may draw instead."""
+    g = stacked_game(pack(hand=8), 2, hands={0: "8H 9H 10H JH 8D 8S 2C 7H".split(),
+                                             1: "KC KD KS 3C 4D 6S 9C 5D".split()},
+                     stock=["5C"])
+    for move in ("meld 8H 9H 10H JH", "done", "meld KC KD KS", "done"):
+        g.apply(move)
+    start = (sorted(g.hands[0]), sorted(sorted(m.cards) for m in g.melds))
+    g.apply("add 7H to m1")  # played before the first break
+    assert refusal(g, "restore").code == "restore/nothing-broken"  # played, not broken
+    g2 = GameState.from_json(g.to_json(), pack=g.pack)  # the turn's start is saved
+    assert g2 == g and g2.start is not None
+    for game in (g, g2):
+        game.apply("break m2")
+        game.apply("restore")
+        assert (sorted(game.hands[0]), sorted(sorted(m.cards) for m in game.melds)) == start
+        assert "draw" in legal(game) and refusal(game, "done").code == "turn/nothing-played"
+        game.apply("draw")
+        assert len(game.hands[0]) == 5 and game.current_player == 1
+
+
+def test_with_two_restores_a_player_tries_a_second_rearrangement_in_the_same_turn():
+    """Machiavelli's second try (``melds.restores: 2``): after the first restore the player
+    breaks again; after the second, nothing more."""
+    two = meldkit.load_pack_text(BASE.replace("HAND", "7").replace(
+        "  rearrange: REARRANGE", "  rearrange: true\n  restores: 2"), filename="two.yaml")
+    g = stacked_game(two, 2, hands={0: "8H 9H 10H JH 8D 8S 2C".split(),
+                                    1: "KC KD KS 3C 4D 6S 9C".split()})
+    for move in ("meld 8H 9H 10H JH", "done", "meld KC KD KS", "done", "break m1",
+                 "restore"):
+        g.apply(move)
+    assert g.restored == 1 and "break m1" in legal(g)
+    h = GameState.from_json(g.to_json(), pack=two)  # the count is saved
+    assert h == g
+    for move in ("break m1", "meld 9H 10H JH", "meld 8D 8H 8S", "done"):  # the second try
+        g.apply(move)
+    assert sorted(len(m.cards) for m in g.melds) == [3, 3, 3]
+    h.apply("break m1")
+    h.apply("restore")
+    assert refusal(h, "break m1").code == "break/restored"
+    assert "2 times" in refusal(h, "break m1").sentence
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("  rearrange: REARRANGE\n  restores: 2", "melds.restores counts the restores"),
+    ("  rearrange: true\n  restores: 0", "restores"),
+    ("  rearrange: true\n  restores: 11", "restores"),
+])
+def test_melds_restores_is_refused_without_rearranging_or_out_of_range(text, expected):
+    bad = BASE.replace("HAND", "7").replace("  rearrange: REARRANGE", text).replace(
+        "REARRANGE", "false")
+    with pytest.raises(RulePackError) as e:
+        meldkit.load_pack_text(bad, filename="bad.yaml")
+    assert expected in str(e.value) and "bad.yaml:" in str(e.value)
+
+
+def test_a_save_remembering_the_turns_start_after_a_restore_is_refused():
+    g = stacked_game(pack(), 2, hands={0: "8H 9H 10H JH 8D 8S 2C".split(),
+                                       1: "KC KD KS 3C 4D 6S 9C".split()})
+    for move in ("meld 8H 9H 10H JH", "done", "meld KC KD KS", "done", "break m2",
+                 "restore"):
+        g.apply(move)
+    assert g.start is None and g.before is None
+    d = json.loads(g.to_json())
+    d["start"] = {"hand": d["hands"][0], "melds": [], "formed": [], "must_use": None}
+    with pytest.raises(SaveError, match=": start"):
+        GameState.from_json(json.dumps(d), pack=g.pack)
+
+
 def test_only_melds_the_player_may_lay_off_onto_are_broken():
     text = BASE.replace("HAND", "7").replace("REARRANGE", "true").replace(
         "  rearrange: true", "  rearrange: true\n  lay_off: {onto: own}")

@@ -394,6 +394,7 @@ AT_LEAST: tuple[tuple[tuple[str, ...], int], ...] = (
     (("melds", "lay_off", "max_per_end"), 0),
     (("knock", "pile_take_limit"), 1),
     (("knock", "returned_card_limit"), 1),
+    (("melds", "restores"), 1),
 )
 """Lower bounds on single keys (the loader's ``lower_bounds``); with :data:`AT_MOST`, the
 ranges :func:`meldkit.schema_docs.json_schema` publishes as ``minimum`` and ``maximum``."""
@@ -410,6 +411,7 @@ AT_MOST: tuple[tuple[tuple[str, ...], int], ...] = (
     (("game", "hand_turn_limit"), 100_000),
     (("game", "shutout_multiplier"), 100),
     (("players", "max"), MAX_PLAYERS),
+    (("melds", "restores"), 10),
 )
 """Upper bounds on single keys, far above any real game, so that no validated pack makes
 ``new_game`` or legal-action generation run out of memory or time."""

@@ -427,13 +427,22 @@ class MeldsSpec:
         "cards leave the table and lie loose in front of them, to be "
         "melded and laid off again with cards from the hand (a meld or lay-off uses loose "
         "cards first). The turn cannot end, nor the player go out, while a card lies loose; "
-        "`restore` puts the table and the hand back as they were before the turn's first "
-        "break, and the player breaks nothing more that turn. A meld laid this turn is not "
+        "`restore` puts the table and the hand back as they were at the start of the turn, "
+        "and the player breaks nothing more that turn unless `restores` allows another "
+        "try. A meld laid this turn is not "
         "broken, and each player breaks only melds they may lay off onto "
         "(`lay_off.onto`). Not with knock scoring, `lay_off.onto: none`, books, reserves, "
         "a turned stock card, `turn.forced`, `going_out.by_discard: false`, an opening of "
         "the whole hand (`initial_meld.all_at_once`), or scoring items that count the cards "
         "each player laid.",
+    )
+    restores: int = _f(
+        1,
+        "With `rearrange`: how many times a player may `restore` the table in one turn. "
+        "A restore puts the table and the hand back as they were at the start of the turn "
+        "(the cards played before the first break too), so that the player may try again "
+        "or, having played nothing, draw; after the last restore they break nothing more "
+        "that turn (1: one try). 1 to 10; refused without `rearrange`.",
     )
     sequences: SequenceSpec | None = _f(
         None,
@@ -1272,6 +1281,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "melds.lay_off.win_back": _k(TABLE, inert=False),
     "melds.lay_off.wilds_stay": _k(TABLE, inert=False),
     "melds.rearrange": _k(TABLE, inert=False),
+    "melds.restores": _k(TABLE, needs="melds.rearrange"),
     "melds.sequences": _k(CANASTA, inert=None),
     # --- books (canastas)
     "books.size": _CT, "books.close_at_size": _C,

@@ -712,6 +712,10 @@ def _check_rearrange(spec: Any, add: Callable[..., None]) -> None:
     with the rules that hold a meld to its maker or count the cards each player laid, nor
     with those that judge a play by the cards left in hand."""
     if not spec.melds.rearrange:
+        if spec.melds.restores != 1:
+            add(("melds", "restores"), "melds.restores counts the restores of a rearranging "
+                "turn, and this pack does not rearrange melds: set melds.rearrange: true, or "
+                "remove melds.restores")
         return
     at = ("melds", "rearrange")
     clashes = [

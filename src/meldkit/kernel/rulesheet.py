@@ -333,8 +333,11 @@ def _rearranging(spec) -> list[str]:
             "broken up again. A meld laid of loose cards belongs to the player who laid it.",
             f"- Nobody {ends}, nor goes out, while a card lies loose: every card taken off "
             "the table goes back into valid melds the same turn.",
-            "- `restore` puts the table and the player's hand back as they were before "
-            "their first break of the turn; they break nothing more that turn."]
+            "- `restore` puts the table and the player's hand back as they were at the "
+            "start of the turn, the cards played before the first break included"
+            + (f"; a player may restore the table {spec.melds.restores} times a turn, "
+               "breaking melds again after each restore but the last." if
+               spec.melds.restores > 1 else "; they break nothing more that turn.")]
 
 
 def _turned_and_forced(turn) -> list[str]:

@@ -135,6 +135,8 @@ class TableRules:
         self.rearrange = spec.melds.rearrange
         """Whether a player may break the table's melds and lay their cards anew
         (``melds.rearrange``)."""
+        self.restores = spec.melds.restores
+        """How many times a player may restore the table in one turn (``melds.restores``)."""
         self.play_or_draw = spec.turn.play_or_draw
         """Whether a turn is to play or to draw, with no discard (``turn.play_or_draw``)."""
         self.no_discard = self.play_or_draw or not spec.turn.discard
@@ -672,7 +674,7 @@ class TableModel:
                  "opened", "pending", "withdrew", "buys", "buy_for", "discarder", "laid",
                  "dropped", "eliminated", "first_laid", "reserves", "reserve_taken",
                  "turned", "turned_passes", "indicator", "loose", "formed", "before",
-                 "restored", "turn_hand")
+                 "restored", "turn_hand", "start")
     """The state fields this model keeps (slots of ``KernelState``); ``state.actions``
     is :data:`TABLE_ACTIONS`, which builds interned actions for a plugin's ``legal``
     (``state.actions.get(verb, cards, target)``)."""
@@ -842,7 +844,10 @@ class TableModel:
             self._turn_wild_rank()
         self.melds = []
         self.next_meld = 1
-        self.loose, self.formed, self.before, self.restored = [], [], None, False
+        self.loose, self.formed, self.before, self.restored = [], [], None, 0
+        self.start = None
+        """``melds.rearrange``: the hand and the table at the start of the turn, kept at
+        its first play by a player who may break melds (what ``restore`` brings back)."""
         self.hand_first = first
         self.current = first
         self.passes = 0
@@ -2298,8 +2303,10 @@ class TableModel:
             if not self.opened[p] or (self.rules.has_opening and self.first_laid[p] == self.turns):
                 return "break/not-opened", ("you may break melds from the turn after you "
                                             "opened (" + self._opened_words(p) + ")")
-            if self.restored:
-                return "break/restored", ("you restored the table this turn: you break "
+            if self.restored >= self.rules.restores:
+                times = "" if self.restored == 1 else f" {self.restored} times"
+                return "break/restored", (f"you restored the table{times} this turn, as "
+                                          "often as melds.restores allows: you break "
                                           "nothing more until your next turn")
             if m.id in self.formed:
                 return "break/laid-this-turn", (f"m{m.id} was laid this turn: restore the "
@@ -2382,7 +2389,7 @@ class TableModel:
     def _may_break(self, p: int) -> bool:
         """Whether ``p`` may break melds now (``melds.rearrange``): opened before this
         turn, and not since restoring the table this turn."""
-        return (self.opened[p] and not self.restored
+        return (self.opened[p] and self.restored < self.rules.restores
                 and (not self.rules.has_opening or self.first_laid[p] != self.turns))
 
     def _breakable(self, p: int) -> list[TableMeld]:
@@ -2403,24 +2410,30 @@ class TableModel:
             out.append(_RESTORE)
         return out
 
+    def _snapshot(self, p: int) -> tuple:
+        """``p``'s hand and the table as they are now (what ``restore`` brings back)."""
+        return (self.hands[p][:], [m.copy() for m in self.melds], self.formed[:],
+                self.must_use)
+
     def _break(self, p: int, target: int) -> None:
         """Lift meld ``target``'s cards off the table: they lie loose until laid again."""
-        if self.before is None:  # the table and the hand as they were: for restore
-            self.before = (self.hands[p][:], [m.copy() for m in self.melds],
-                           self.formed[:], self.must_use)
+        if self.before is None:  # the hand and the table at the turn's start: for restore
+            self.before = self.start if self.start is not None else self._snapshot(p)
+            self.start = None
         m = self.meld_by_id(target)
         self.melds.remove(m)
         self.loose.extend(m.cards)
 
     def _restore_table(self, p: int) -> None:
-        """Put the table and ``p``'s hand back as they were before the turn's first break."""
+        """Put the table and ``p``'s hand back as they were at the start of the turn: every
+        card played this turn back in the hand, every meld broken whole again."""
         hand, melds, formed, must_use = self.before
         self.hands[p] = hand[:]
         self.melds = [m.copy() for m in melds]
         self.formed, self.must_use = formed[:], must_use
         self.loose = []
         self.before = None
-        self.restored = True
+        self.restored += 1
 
     def _turn_ends(self, p: int) -> list[Action]:
         """How the player to move ends a turn with no discard: never while a card lies
@@ -2445,6 +2458,9 @@ class TableModel:
             # (rearranging, and a turn to play or to draw)
             self._do_turn_action(p, a)
             return
+        if self.rules.rearrange and self.start is None and self.before is None and (
+                t in ("meld", "add", "trade") and self._may_break(p)):
+            self.start = self._snapshot(p)  # what a restore brings back
         if t == "meld":
             self._lay_meld(p, a.cards)
             if not self.opened[p]:
@@ -2676,7 +2692,7 @@ class TableModel:
             self.current = (self.current + 1) % self.n_players
         self.phase = DRAW
         if rules.rearrange or rules.no_discard:
-            self.formed, self.before, self.restored = [], None, False
+            self.formed, self.before, self.restored, self.start = [], None, 0, None
             self.turn_hand = len(self.hands[self.current])
             if rules.play_or_draw:
                 self.phase = PLAY
@@ -2847,8 +2863,9 @@ class TableModel:
                 and self.first_laid[who] in (None, self.turns))
 
     def _end_hand(self, how: str, who: int | None) -> None:
-        if self.before is not None or self.restored or self.formed:  # (melds.rearrange:
-            self.loose, self.formed, self.before, self.restored = [], [], None, False  # done)
+        if self.before is not None or self.restored or self.formed or self.start:  # (done:
+            self.loose, self.formed, self.before, self.restored = [], [], None, 0  # the
+            self.start = None  # rearranging of melds.rearrange)
         deadwood = tuple(self._value(h) if self.dropped[p] is None else self.dropped[p]
                          for p, h in enumerate(self.hands))
         if how == "stock_empty" and self.rules.empty_winner == "lowest_count":
@@ -3192,7 +3209,7 @@ class TableModel:
                 "rank": None if self.rules.wild_rank is None else RANKS[self.rules.wild_rank]},
             "rearranging": None if not (self.rules.rearrange or self.rules.no_discard) else {
                 "loose": self._codes(self.loose), "broken": self.before is not None,
-                "restored": self.restored, "laid_this_turn": [f"m{i}" for i in self.formed],
+                "restored": self.restored > 0, "laid_this_turn": [f"m{i}" for i in self.formed],
                 "turn_hand_size": self.turn_hand},
         }
         plugin = self.rules.plugin
@@ -3269,10 +3286,9 @@ class TableModel:
             d["first_laid"] = self.first_laid[:]
         if self.rules.rearrange or self.rules.no_discard:  # this turn's rearranging
             d.update(loose=self.loose[:], formed=self.formed[:], restored=self.restored,
-                     turn_hand=self.turn_hand, before=None if self.before is None else {
-                         "hand": self.before[0][:],
-                         "melds": [self._saved_meld(m) for m in self.before[1]],
-                         "formed": self.before[2][:], "must_use": self.before[3]})
+                     turn_hand=self.turn_hand, before=self._saved_snapshot(self.before))
+            if self.start is not None:
+                d["start"] = self._saved_snapshot(self.start)
         if self.rules.reserve:
             d.update(reserves=[r[:] for r in self.reserves], reserve_taken=self.reserve_taken[:])
         if any(x is not None for x in self.dropped):
@@ -3359,31 +3375,37 @@ class TableModel:
             raise sv.bad("loose", "this pack does not rearrange melds (melds.rearrange)")
         ledger.complete()
         if not rearranging and any(k in d for k in ("loose", "formed", "restored",
-                                                    "turn_hand", "before")):
+                                                    "turn_hand", "before", "start")):
             raise sv.bad("before", "this pack neither rearranges melds nor plays or draws")
         s.formed = sv.array_of(d.get("formed", []), "formed",
                                lambda v, p: sv.integer(v, p, 1, 10**6), max_len=n_cards)
         if not set(s.formed) <= ids_seen or len(set(s.formed)) != len(s.formed):
             raise sv.bad("formed", "expected ids of melds on the table, each once")
-        s.restored = sv.boolean(d.get("restored", False), "restored")
+        restored = d.get("restored", 0)  # (a count; a save of before melds.restores: a bool)
+        s.restored = (int(restored) if isinstance(restored, bool) else
+                      sv.integer(restored, "restored", 0, rules.restores))
         s.turn_hand = sv.integer(d.get("turn_hand", 0), "turn_hand", 0, n_cards)
-        before = d.get("before")
-        s.before = None
-        if before is not None:
+        def read_snapshot(at: str) -> tuple | None:
+            """A remembered hand and table (``before``, ``start``), or None."""
+            snap = d.get(at)
+            if snap is None:
+                return None
             if not rules.rearrange:
-                raise sv.bad("before", "this pack does not rearrange melds (melds.rearrange)")
-            before = sv.obj(before, "before")
-            snap = sv.CardLedger(n_cards)
-            hand = snap.cards(sv.get(before, "hand"), "before.hand")
-            melds, ids = read_melds(sv.get(before, "melds"), "before.melds", snap)
-            formed = sv.array_of(sv.get(before, "formed"), "before.formed",
+                raise sv.bad(at, "this pack does not rearrange melds (melds.rearrange)")
+            snap = sv.obj(snap, at)
+            cards = sv.CardLedger(n_cards)
+            hand = cards.cards(sv.get(snap, "hand"), f"{at}.hand")
+            melds, ids = read_melds(sv.get(snap, "melds"), f"{at}.melds", cards)
+            formed = sv.array_of(sv.get(snap, "formed"), f"{at}.formed",
                                  lambda v, p: sv.integer(v, p, 1, 10**6), max_len=n_cards)
             if not set(formed) <= ids:
-                raise sv.bad("before.formed", "expected ids of melds of before.melds")
-            must = sv.get(before, "must_use")
+                raise sv.bad(f"{at}.formed", f"expected ids of melds of {at}.melds")
+            must = sv.get(snap, "must_use")
             if must is not None:
-                must = sv.integer(must, "before.must_use", 0, JOKER_KIND)
-            s.before = (hand, melds, formed, must)  # (checked in _check_rearranging)
+                must = sv.integer(must, f"{at}.must_use", 0, JOKER_KIND)
+            return (hand, melds, formed, must)  # (checked in _check_rearranging)
+
+        s.before, s.start = read_snapshot("before"), read_snapshot("start")
         s.phase = sv.choice(sv.get(d, "phase"), "phase", (*PHASES, OVER))
         s.hand_number = sv.integer(sv.get(d, "hand_number"), "hand_number", 1, 10**6)
         s.current = seat(sv.get(d, "current"), "current")
@@ -3514,6 +3536,14 @@ class TableModel:
                                    sv.integer(high, f"{path}[4]", 0, 52)))
         return melds, ids_seen
 
+    def _saved_snapshot(self, snap: tuple | None) -> dict | None:
+        """A remembered hand and table (``before``, ``start``) as a save holds it."""
+        if snap is None:
+            return None
+        hand, melds, formed, must_use = snap
+        return {"hand": hand[:], "melds": [self._saved_meld(m) for m in melds],
+                "formed": formed[:], "must_use": must_use}
+
     def _check_rearranging(self) -> None:
         """A save's fields of ``melds.rearrange`` and ``turn.play_or_draw``: cards lie
         loose, and the table as it was before the turn's first break is remembered, only in
@@ -3522,26 +3552,31 @@ class TableModel:
         from .. import saves as sv
 
         p, phase = self.current, self.phase
-        if (self.loose or self.before is not None or self.restored) and (
-                phase != PLAY or not self.opened[p]):
+        if (self.loose or self.before is not None or self.restored or self.start is not None
+                ) and (phase != PLAY or not self.opened[p]):
             raise sv.bad("loose", "melds are rearranged only in the play phase of a player "
                                   "who has opened")
         if self.loose and self.before is None:
             raise sv.bad("before", "cards lie loose, but no table before a break is "
                                    "remembered")
-        if self.before is not None and self.restored:
+        if self.before is not None and self.restored >= self.rules.restores:
             raise sv.bad("restored", "the table was restored this turn, so nothing more is "
                                      "broken")
         if phase == PLAY and self.rules.play_or_draw and len(self.hands[p]) > self.turn_hand:
             raise sv.bad("turn_hand", f"{self.turn_hand}, but the player to move holds "
                                       f"{len(self.hands[p])} cards in a turn that draws none")
-        if self.before is not None:
-            hand, melds, formed, _ = self.before
+        if self.start is not None and (self.before is not None or not self._may_break(p)):
+            raise sv.bad("start", "the turn's start is remembered only until the first break, "
+                                  "for a player who may break melds")
+        for at, snap in (("before", self.before), ("start", self.start)):
+            if snap is None:
+                continue
+            hand, melds, formed, _ = snap
             then = sorted(hand + [c for m in melds for c in m.cards])
             now = sorted(self.hands[p] + self.loose + [c for m in self.melds for c in m.cards])
             if then != now:
-                raise sv.bad("before", "the remembered hand and table do not hold the cards "
-                                       "the hand, the loose cards and the table hold now")
+                raise sv.bad(at, "the remembered hand and table do not hold the cards the "
+                                 "hand, the loose cards and the table hold now")
             if not set(self.formed) >= set(formed):
                 raise sv.bad("formed", "a meld laid this turn before the first break is "
                                        "missing")

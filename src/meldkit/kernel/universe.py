@@ -781,11 +781,14 @@ def table_set_zone_cards(s, assignment: dict[tuple[str, int], int]) -> None:
     """Put card ``c`` at each hidden position ``(zone, index)`` of ``assignment`` (the
     stock, the hands and the reserve piles).  The hand remembered for ``restore``
     (``melds.rearrange``) is dealt the same cards where it held those of the hand now."""
-    if s.before is not None:  # (its cards still in the hand: hidden, dealt anew alike)
-        hand, mover = s.hands[s.current], f"hand:{s.current}"
+    if s.before is not None or s.start is not None:  # (its cards still in the hand:
+        hand, mover = s.hands[s.current], f"hand:{s.current}"  # hidden, dealt anew alike)
         dealt = {hand[i]: c for (z, i), c in assignment.items() if z == mover}
         if dealt:
-            s.before = ([dealt.get(x, x) for x in s.before[0]], *s.before[1:])
+            if s.before is not None:
+                s.before = ([dealt.get(x, x) for x in s.before[0]], *s.before[1:])
+            if s.start is not None:
+                s.start = ([dealt.get(x, x) for x in s.start[0]], *s.start[1:])
     for (z, i), c in assignment.items():
         if z == "stock":
             s.stock[i] = c
