@@ -2410,7 +2410,7 @@ class TableModel:
             out.append(_RESTORE)
         return out
 
-    def _snapshot(self, p: int) -> tuple:
+    def _turn_snapshot(self, p: int) -> tuple:
         """``p``'s hand and the table as they are now (what ``restore`` brings back)."""
         return (self.hands[p][:], [m.copy() for m in self.melds], self.formed[:],
                 self.must_use)
@@ -2418,7 +2418,7 @@ class TableModel:
     def _break(self, p: int, target: int) -> None:
         """Lift meld ``target``'s cards off the table: they lie loose until laid again."""
         if self.before is None:  # the hand and the table at the turn's start: for restore
-            self.before = self.start if self.start is not None else self._snapshot(p)
+            self.before = self.start if self.start is not None else self._turn_snapshot(p)
             self.start = None
         m = self.meld_by_id(target)
         self.melds.remove(m)
@@ -2460,7 +2460,7 @@ class TableModel:
             return
         if self.rules.rearrange and self.start is None and self.before is None and (
                 t in ("meld", "add", "trade") and self._may_break(p)):
-            self.start = self._snapshot(p)  # what a restore brings back
+            self.start = self._turn_snapshot(p)  # what a restore brings back
         if t == "meld":
             self._lay_meld(p, a.cards)
             if not self.opened[p]:
