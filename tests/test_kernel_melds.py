@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from meldkit._cards import kind_of_code
-from meldkit.kernel.melds import (Match, MeldKind, MeldRules, default_values, meld_code,
+from meldkit.kernel.melds import (Match, MeldKind, MeldRules, TooManyMelds, default_values, meld_code,
                                   meld_rules, melds_holding)
 
 
@@ -319,7 +319,7 @@ def test_a_hand_that_is_not_a_sequence_is_refused(bad):
 @pytest.mark.parametrize(
     ("fields", "message"),
     [
-        ({"type": "book"}, "'type' must be 'set' or 'run'"),
+        ({"type": "book"}, "'type' must be 'set', 'run' or 'flush'"),
         ({"type": "run", "min_size": 0}, "'min_size' must be an int >= 1"),
         ({"type": "run", "max_size": 2}, "'max_size' must be None or an int >= min_size 3"),
         ({"type": "run", "ace": "top"}, "'ace' must be one of low, high, both, around"),
@@ -435,13 +435,16 @@ def reference_is_meld(kind: MeldKind, wild: frozenset, cards_: list[int]) -> boo
         return False
     if not nat:
         return kind.all_wild and (
-            kind.type == "set" or (n <= 13 and (n == 1 or kind.wilds_adjacent)))
+            kind.type in ("set", "flush") or (n <= 13 and (n == 1 or kind.wilds_adjacent)))
     if 52 in nat:
         return False
     if kind.type == "set":
         return len({c // 4 for c in nat}) == 1 and (
             not kind.distinct_suits or len({c % 4 for c in nat}) == len(nat))
-    if len({c % 4 for c in nat}) != 1 or len({c // 4 for c in nat}) != len(nat) or n > 13:
+    if kind.type == "flush":
+        return len({c % 4 for c in nat}) == 1
+    one_suit = kind.mixed_suits or len({c % 4 for c in nat}) == 1
+    if not one_suit or len({c // 4 for c in nat}) != len(nat) or n > 13:
         return False
     ranks = {c // 4 for c in nat}
     allowed = {"low": range(0, 13), "high": range(1, 14), "both": range(0, 14),
@@ -491,6 +494,98 @@ def test_match_agrees_with_the_documented_predicate(kind, wild, hand):
             positions = range(m.low, m.high + 1)
             assert all(c // 4 == p % 13 for p, c in zip(positions, m.cards, strict=True)
                        if c not in wild)
+
+
+# Flushes (cards of one suit, any ranks) and runs of mixed suits (Phase 10's melds): the
+# fast paths' masks know neither, so these rules take the exact search alone.
+flex_kinds = st.one_of(
+    st.builds(MeldKind, name=st.just("flush"), type=st.just("flush"),
+              min_size=st.integers(2, 5), max_size=st.one_of(st.none(), st.integers(5, 7)),
+              max_wilds=st.integers(0, 2), all_wild=st.booleans()),
+    st.builds(MeldKind, name=st.just("mixed"), type=st.just("run"), mixed_suits=st.just(True),
+              min_size=st.integers(2, 4), max_size=st.one_of(st.none(), st.integers(4, 6)),
+              ace=st.sampled_from(["low", "high", "both", "around"]),
+              max_wilds=st.integers(0, 2), wilds_adjacent=st.booleans(),
+              all_wild=st.booleans()),
+)
+flex_rules_st = st.builds(
+    MeldRules,
+    st.lists(st.one_of(flex_kinds, meld_kinds), min_size=1, max_size=3).filter(
+        lambda ks: any(k.type == "flush" or k.mixed_suits for k in ks)),
+    wild_kinds=st.sampled_from([(), (52,), (52, 4, 5, 6, 7)]),
+)
+
+
+@st.composite
+def mixed_near_melds(draw):
+    """A run of mixed suits, a flush or a set, some cards wild, sometimes one changed."""
+    n = draw(st.integers(1, 7))
+    shape = draw(st.sampled_from(["run", "flush", "set"]))
+    if shape == "run":
+        low = draw(st.integers(0, 13))
+        hand = [((low + i) % 13) * 4 + draw(st.integers(0, 3)) for i in range(n)]
+    elif shape == "flush":
+        suit = draw(st.integers(0, 3))
+        hand = [draw(st.integers(0, 12)) * 4 + suit for _ in range(n)]
+    else:
+        rank = draw(st.integers(0, 12))
+        hand = [rank * 4 + draw(st.integers(0, 3)) for _ in range(n)]
+    for i in range(n):
+        if draw(st.integers(0, 4)) == 0:
+            hand[i] = draw(st.sampled_from([52, 4, 5, 6, 7]))
+    if draw(st.integers(0, 3)) == 0:
+        hand[draw(st.integers(0, n - 1))] = draw(st.integers(0, 52))
+    return draw(st.permutations(hand))
+
+
+@SETTINGS
+@given(flex_kinds, st.sampled_from([(), (52,), (52, 4, 5, 6, 7)]), mixed_near_melds())
+def test_flush_and_mixed_run_match_agrees_with_the_documented_predicate(kind, wild, hand):
+    rules = MeldRules([kind], wild_kinds=wild)
+    m = rules.match(hand)
+    assert reference_is_meld(kind, frozenset(wild), hand) == (m is not None)
+    if m is not None:
+        assert Counter(m.cards) == Counter(hand)
+        if kind.type == "run" and m.low >= 0:
+            assert m.suit == -1 and m.high - m.low + 1 == len(hand)
+            assert all(c // 4 == p % 13 for p, c in zip(range(m.low, m.high + 1), m.cards,
+                                                        strict=True) if c not in wild)
+        if kind.type == "flush" and any(c not in wild for c in hand):
+            assert m.suit == next(c for c in hand if c not in wild) % 4
+
+
+@SETTINGS
+@given(flex_rules_st, small_hands(max_size=8))
+def test_flush_and_mixed_run_deadwood_and_melds_equal_brute_force(rules, hand):
+    assert brute_min_deadwood(rules, hand) == rules.min_deadwood(hand)
+    assert sorted(set(brute_melds(rules, hand).values())) == rules.melds_in(hand)
+    melds, dead = rules.best_arrangement(hand)
+    assert Counter(hand) == Counter(c for meld in melds for c in meld) + Counter(dead)
+    assert rules.min_deadwood(hand) == rules.value(dead)
+    assert rules.mask_deadwood(sum(1 << c for c in set(hand))) == brute_min_deadwood(
+        rules, sorted(set(hand)))
+
+
+@SETTINGS
+@given(flex_rules_st, mixed_near_melds(), st.integers(0, 52))
+def test_flush_and_mixed_run_lay_off_is_a_match_of_the_grown_cards(rules, hand, card):
+    m = rules.match(hand)
+    if m is None:
+        return
+    grown = rules.can_add(m, card)
+    if grown is not None:
+        assert Counter(grown.cards) == Counter(hand) + Counter([card])
+        assert rules.match_grown(m.kind, grown.cards) is not None
+        if rules.kinds[m.kind].type == "flush" and m.suit >= 0:
+            assert grown.suit == m.suit
+
+
+def test_a_hand_past_the_flexible_search_bound_is_refused_not_searched():
+    rules = MeldRules([MeldKind("flush", "flush", min_size=3)])
+    assert rules.arrange_limit == 12 and GIN.arrange_limit is None
+    with pytest.raises(TooManyMelds, match="at most 12"):
+        rules.min_deadwood(list(range(0, 52, 4))[:13])
+    assert rules.min_deadwood(list(range(0, 48, 4))) == 0  # twelve clubs: one flush
 
 
 @SETTINGS

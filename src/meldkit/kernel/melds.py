@@ -185,8 +185,9 @@ class _Enough(Exception):
 
 @attrs.frozen
 class MeldKind:
-    """One kind of meld a pack allows: a *set* (cards of one rank) or a *run* (consecutive
-    ranks of one suit), with its size, ace and wild-card rules.
+    """One kind of meld a pack allows: a *set* (cards of one rank), a *run* (consecutive
+    ranks of one suit; of any suits with ``mixed_suits``) or a *flush* (cards of one suit,
+    any ranks), with its size, ace and wild-card rules.
 
     ``max_size`` bounds a meld when it is laid down (``None``: no limit); lay-offs may grow it
     further unless the caller asks :meth:`MeldRules.can_add` to respect it.
@@ -200,11 +201,11 @@ class MeldKind:
     >>> MeldKind("run", "sequence")
     Traceback (most recent call last):
     ...
-    ValueError: meld kind 'run': 'type' must be 'set' or 'run' (got 'sequence')
+    ValueError: meld kind 'run': 'type' must be 'set', 'run' or 'flush' (got 'sequence')
     """
 
     name: str
-    type: Literal["set", "run"]
+    type: Literal["set", "run", "flush"]
     min_size: int = 3
     max_size: int | None = None
     ace: Literal["low", "high", "both", "around"] = "low"
@@ -213,6 +214,7 @@ class MeldKind:
     all_wild: bool = False
     distinct_suits: bool = False
     wild_natural_in_place: bool = False
+    mixed_suits: bool = False
 
     def __attrs_post_init__(self) -> None:
         def bad(what: str) -> ValueError:
@@ -220,8 +222,8 @@ class MeldKind:
 
         if not isinstance(self.name, str) or not self.name:
             raise bad(f"'name' must be a non-empty str (got {self.name!r})")
-        if self.type not in ("set", "run"):
-            raise bad(f"'type' must be 'set' or 'run' (got {self.type!r})")
+        if self.type not in ("set", "run", "flush"):
+            raise bad(f"'type' must be 'set', 'run' or 'flush' (got {self.type!r})")
         if type(self.min_size) is not int or self.min_size < 1:
             raise bad(f"'min_size' must be an int >= 1 (got {self.min_size!r})")
         if self.max_size is not None and (
@@ -235,9 +237,21 @@ class MeldKind:
             raise bad(f"'ace' must be one of {', '.join(_ACE_MODES)} (got {self.ace!r})")
         if type(self.max_wilds) is not int or self.max_wilds < 0:
             raise bad(f"'max_wilds' must be an int >= 0 (got {self.max_wilds!r})")
-        for flag in ("wilds_adjacent", "all_wild", "distinct_suits", "wild_natural_in_place"):
+        for flag in ("wilds_adjacent", "all_wild", "distinct_suits", "wild_natural_in_place",
+                     "mixed_suits"):
             if not isinstance(getattr(self, flag), bool):
                 raise bad(f"{flag!r} must be true or false (got {getattr(self, flag)!r})")
+        if self.mixed_suits and self.type != "run":
+            raise bad("'mixed_suits' is a run's: a set's cards are of any suits already, a "
+                      "flush's of one")
+        if self.mixed_suits and self.wild_natural_in_place:
+            raise bad("'wild_natural_in_place' needs a run of one suit (its wild card stands "
+                      "as itself in its suit), not 'mixed_suits'")
+        if self.type == "flush" and (self.distinct_suits or self.wild_natural_in_place
+                                     or not self.wilds_adjacent):
+            raise bad("a flush's cards stand in no order and are of one suit: "
+                      "'distinct_suits', 'wild_natural_in_place' and 'wilds_adjacent: false' "
+                      "do not apply")
 
 
 @attrs.frozen
@@ -257,6 +271,13 @@ class Match:
     suit: int
     low: int
     high: int
+
+    @property
+    def is_run(self) -> bool:
+        """Whether this is a run in its positions (of one suit, or of mixed suits with
+        ``suit == -1``) — not a set, a flush (``rank == low == -1``, its ``suit``) or an
+        all-wild meld."""
+        return self.rank < 0 and self.low >= 0
 
 
 @functools.cache  # at most 4 ace rules x 14 lengths (x the rank orders in use)
@@ -364,6 +385,13 @@ class MeldRules(_ByDefinition):
         self._wildmask = sum(1 << w for w in self.wild_kinds)
         self._most_wilds = max(k.max_wilds for k in kinds)
         self._in_place = any(k.wild_natural_in_place and k.type == "run" for k in kinds)
+        self._plain = all(k.type in ("set", "run") and not k.mixed_suits for k in kinds)
+        """Whether every kind is a set or a run of one suit: the masks and packed counts of
+        the fast paths, and the searches under deadwood budgets, know no other kind."""
+        self.arrange_limit: int | None = None if self._plain else MOST_FLEX_ARRANGED
+        """The most cards the least-deadwood searches take (None: no bound of their own):
+        :data:`MOST_FLEX_ARRANGED` where a flush or a run of mixed suits makes them
+        exponential; past it they raise :class:`TooManyMelds`."""
         """Whether some run kind reads a wild card in its own place as natural (computed
         once: the other packs' paths never look further)."""
         self._bit = {k: 1 << k for k in range(N_KINDS)}
@@ -500,7 +528,7 @@ class MeldRules(_ByDefinition):
         """The run with its cards in the positions given (low to high), if that is a valid
         placement of this kind (any size), else None."""
         m = self._match_kind(idx, cards, False)
-        if m is None or m.suit == -1 or m.cards == cards:
+        if m is None or m.low < 0 or m.cards == cards:
             return m
         kind = self.kinds[idx]
         wild = self.wild_kinds
@@ -648,8 +676,18 @@ class MeldRules(_ByDefinition):
             if kind.distinct_suits and (len(set(nat)) != len(nat) or n > 4):
                 return None  # (a wild card stands for a suit no other card has)
             return Match(idx, tuple(nat) + tuple(wl), r, -1, r, r)
-        s = nat[0] & 3
-        if any(c & 3 != s for c in nat) or n > self._L:
+        if kind.type == "flush":
+            s = nat[0] & 3
+            if any(c & 3 != s for c in nat):
+                return None
+            return Match(idx, tuple(nat) + tuple(wl), -1, s, -1, -1)
+        if kind.mixed_suits:
+            s = -1  # (a run of any suits: its place is its ranks')
+        else:
+            s = nat[0] & 3
+            if any(c & 3 != s for c in nat):
+                return None
+        if n > self._L:
             return None
         ranks = {c >> 2: c for c in nat}
         if len(ranks) != len(nat):
@@ -707,12 +745,18 @@ class MeldRules(_ByDefinition):
             if m is not None and (match.rank == -1 or m.rank == match.rank):
                 return m
             return None
-        if match.suit == -1:
+        if kind.type == "flush":
+            m = self._match_kind(match.kind, new, False)
+            if m is not None and (match.suit == -1 or m.suit == match.suit):
+                return m
+            return None
+        if match.low < 0:  # an all-wild run
             return self._match_kind(match.kind, new, False)
         if kind.wild_natural_in_place:
             return self._add_in_place(match, card, kind, n, new)
         is_wild = card in self.wild_kinds
-        if not is_wild and (card == JOKER_KIND or card & 3 != match.suit):
+        if not is_wild and (card == JOKER_KIND or (not kind.mixed_suits
+                                                   and card & 3 != match.suit)):
             return None
         if is_wild and sum(c in self.wild_kinds for c in new) > kind.max_wilds:
             return None
@@ -821,8 +865,17 @@ class MeldRules(_ByDefinition):
             return None
         cards = match.cards
         kind = self.kinds[match.kind]
-        if match.suit >= 0:  # a run: the wild card at the card's own position
-            if card & 3 != match.suit:
+        if kind.type == "flush":  # the last wild card, for any card of the suit
+            if match.suit < 0 or card & 3 != match.suit:
+                return None
+            for j in range(len(cards) - 1, -1, -1):
+                if cards[j] in wild:
+                    m = self._match_kind(match.kind, cards[:j] + cards[j + 1:] + (card,),
+                                         False)
+                    return None if m is None else (m, cards[j])
+            return None
+        if kind.type == "run" and match.low >= 0:  # the wild card at the card's position
+            if not kind.mixed_suits and card & 3 != match.suit:
                 return None
             in_place = kind.wild_natural_in_place and kind.type == "run"
             for j, x in enumerate(cards):
@@ -1019,7 +1072,8 @@ class MeldRules(_ByDefinition):
         wl = sorted((w for w in state if w in wild), key=lambda x: (-values[x], x))
         for c in sorted(set(naturals)):
             same = Counter(x for x in naturals if x >= c and (x >> 2 == c >> 2
-                                                                  or x & 3 == c & 3))
+                                                                  or x & 3 == c & 3
+                                                                  or not self._plain))
             if any(self._forms(kind, m)
                    for m in self._enumerate(same, wl, c, True, only=kind)):
                 return True
@@ -1052,7 +1106,7 @@ class MeldRules(_ByDefinition):
         wild card may be the one a clean 8H 9H 10H needed)."""
         if not self._in_place:
             return self._melds_holding(c, naturals, wl)
-        same = _sharing_rank_or_suit(c, naturals)
+        same = self._near(c, naturals)
         return self._enumerated(("every mix", c, same, tuple(wl)), same, wl, c, False)
 
     def _enumerated(self, key: tuple, same: tuple[int, ...], wl: list[int], c: int,
@@ -1098,7 +1152,7 @@ class MeldRules(_ByDefinition):
         >>> gin.mask_deadwood(sum(1 << c for c in hand)) == gin.min_deadwood(hand) == 25
         True
         """
-        if mask & self._wildmask:
+        if mask & self._wildmask or not self._plain:
             return self._general_min(tuple(c for c in range(N_KINDS) if mask >> c & 1))
         return self._mask_min(mask, False)
 
@@ -1119,6 +1173,8 @@ class MeldRules(_ByDefinition):
         >>> gin.mask_deadwood_from(kept, hand ^ 1 << k("KS"))[2]
         15
         """
+        if not self._plain:  # (a flush or a run of mixed suits: no masks)
+            return mask, -1, self.mask_deadwood(mask)
         if kept is not None:
             old, mm, dw = kept
             d = old ^ mask
@@ -1278,7 +1334,7 @@ class MeldRules(_ByDefinition):
             m = sum(map(self._bit.__getitem__, hand))  # a carry (a repeated card) loses a bit
         except (KeyError, TypeError):
             raise _bad_cards(hand) from None
-        if m & self._wildmask or m.bit_count() != len(hand):
+        if m & self._wildmask or m.bit_count() != len(hand) or not self._plain:
             return None
         return m
 
@@ -1385,6 +1441,10 @@ class MeldRules(_ByDefinition):
                         if len(out) >= stop:
                             raise _Enough
                 continue
+            if kind.type == "flush" or kind.mixed_suits:
+                self._enumerate_flexible(out, kind, counts, first, maxw, top, mixes, limit,
+                                         stop)
+                continue
             # runs
             longest = min(top, self._L)
             suits = (
@@ -1442,6 +1502,72 @@ class MeldRules(_ByDefinition):
                         out.add(tuple(sorted(mix)))
                     if len(out) >= stop:
                         raise _Enough
+
+    def _enumerate_flexible(self, out: set[tuple[int, ...]], kind: MeldKind,
+                            counts: Counter[int], first: int | None, maxw: int, top: int,
+                            mixes: Callable[[int], list[tuple[int, ...]]],
+                            limit: int | None, stop: int) -> None:
+        """:meth:`_enumerate_into`'s melds of a flush, or of a run of mixed suits: with
+        ``first``, those whose lowest natural card it is (each natural card above it, and
+        more copies of it); every wild mix (``mixes``)."""
+
+        def add(base: tuple[int, ...], w: int) -> None:
+            if limit is not None and len(out) > limit:
+                raise TooManyMelds(f"more than {limit} melds")
+            for mix in mixes(w):
+                out.add(tuple(sorted(base + mix)))
+            if len(out) >= stop:
+                raise _Enough
+
+        def avail(c: int) -> int:
+            a = counts.get(c, 0)
+            if first is not None:
+                a = 0 if c < first else a - 1 if c == first else a
+            return a
+
+        lead = () if first is None else (first,)
+        if kind.type == "flush":
+            suits = ([first & 3] if first is not None
+                     else sorted({c & 3 for c in counts if c < 52 and counts[c]}))
+            for s in suits:
+                pool = [(c, avail(c)) for c in sorted(counts) if c < 52 and c & 3 == s]
+                pool = [(c, a) for c, a in pool if a > 0]
+                most_k = min(top - len(lead), sum(a for _, a in pool))
+                for k in range(0 if lead else 1, most_k + 1):
+                    for w in range(max(0, kind.min_size - len(lead) - k),
+                                   min(maxw, top - len(lead) - k) + 1):
+                        for sub in _lazy_submultisets(pool, k):
+                            add(lead + sub, w)
+            if kind.all_wild and first is None:
+                for w in range(max(1, kind.min_size), min(maxw, top) + 1):
+                    add((), w)
+            return
+        # a run of mixed suits: one card of each rank of a window, of any suit, or wild
+        L = self._L
+        lo_rank = None if first is None else first >> 2
+        for n in range(kind.min_size, min(top, L) + 1):
+            for _low, slots in _windows(kind.ace, n, L):
+                if lo_rank is not None and lo_rank not in slots:
+                    continue
+                options: list[list[int]] = []
+                for q in slots:
+                    if lo_rank is not None and q == lo_rank:
+                        options.append([first])
+                        continue
+                    nat = [q * 4 + t for t in range(4) if avail(q * 4 + t) > 0]
+                    options.append(nat + [-1])  # -1: a wild card's place
+                for pick in itertools.product(*options):
+                    w = pick.count(-1)
+                    if w > maxw or w == n:
+                        continue
+                    if not kind.wilds_adjacent and any(
+                            a == b == -1 for a, b in itertools.pairwise(pick)):
+                        continue
+                    add(tuple(c for c in pick if c != -1), w)
+        if kind.all_wild and first is None and (kind.wilds_adjacent or kind.min_size <= 1):
+            hi = min(maxw, top, L) if kind.wilds_adjacent else min(maxw, top, L, 1)
+            for w in range(max(1, kind.min_size), hi + 1):
+                add((), w)
 
     def _runs_in_place(self, kind: MeldKind, counts: Counter[int], wilds: Sequence[int],
                        first: int | None, greedy: bool, maxw: int, longest: int,
@@ -1527,7 +1653,7 @@ class MeldRules(_ByDefinition):
         r = self._natural_min(state)
         if r is not None:
             return r
-        if len(state) > _BIG_HAND and self._floor is not None:
+        if len(state) > _BIG_HAND and self._floor is not None and self._plain:
             return self._least(state)
         return self._gdw(state)[0]
 
@@ -1538,7 +1664,7 @@ class MeldRules(_ByDefinition):
         mask = self._mask(state)
         if mask is not None:
             return self._mask_least(mask, budget)
-        if self.wild_kinds.intersection(state):
+        if self.wild_kinds.intersection(state) or not self._plain:
             return None
         return self._packed_min(state, budget)
 
@@ -1650,10 +1776,14 @@ class MeldRules(_ByDefinition):
         hit = memo.get(state)
         if hit is not None:
             return hit
+        if self.arrange_limit is not None and len(state) > self.arrange_limit:
+            raise TooManyMelds(f"a hand of {len(state)} cards is not arranged: with a flush or "
+                               f"a run of mixed suits the search takes at most "
+                               f"{self.arrange_limit}")
         values = self.values
         wild = self.wild_kinds
         naturals = [c for c in state if c not in wild]
-        if len(state) > _BIG_HAND and naturals and self._floor is not None:
+        if len(state) > _BIG_HAND and naturals and self._floor is not None and self._plain:
             res = self._gdw_bounded(state, naturals)
         elif not naturals:
             res = self._wild_only(state)
@@ -1896,10 +2026,15 @@ class MeldRules(_ByDefinition):
         """The melds holding the lowest natural card ``c`` (wild cards taken highest value
         first), memoised by what they depend on: the cards of ``c``'s rank and suit, and
         the wild cards a meld could take."""
-        same = _sharing_rank_or_suit(c, naturals)
+        same = self._near(c, naturals)
         key = (c, same, tuple(wl) if self._in_place else tuple(wl[: self._most_wilds]),
                len(wl))
         return self._enumerated(key, same, wl, c, True)
+
+    def _near(self, c: int, naturals: Sequence[int]) -> tuple[int, ...]:
+        """The natural cards a meld holding ``c`` may take: those sharing its rank or suit,
+        or all of them where a flush or a run of mixed suits may hold any."""
+        return _sharing_rank_or_suit(c, naturals) if self._plain else tuple(naturals)
 
     def _every_meld_holding(self, near: Sequence[int], card: int, most: int | None = None
                             ) -> list[tuple[int, ...]]:
@@ -1971,7 +2106,8 @@ class MeldRules(_ByDefinition):
         """Tables for hands of distinct natural cards: every natural meld of one deck as a
         mask, grouped by its lowest card, and the memoised deadwood search over masks."""
         L = self._L
-        melds = _natural_melds(self.kinds, self.wild_kinds, L)
+        plain = tuple(k for k in self.kinds if k.type in ("set", "run") and not k.mixed_suits)
+        melds = _natural_melds(plain, self.wild_kinds, L)
         self._tuple_of: dict[int, tuple[int, ...]] = {}
         by_low: list[list[int]] = [[] for _ in range(N_KINDS)]
         for t in melds:
@@ -1986,9 +2122,9 @@ class MeldRules(_ByDefinition):
         val_of_bit = {1 << k: values[k] for k in range(N_KINDS)}
         self._val_of_bit = val_of_bit
 
-        set_mins = [k.min_size for k in self.kinds if k.type == "set" and k.min_size <= 4]
+        set_mins = [k.min_size for k in plain if k.type == "set" and k.min_size <= 4]
         run_kinds = [
-            (k.ace, k.min_size) for k in self.kinds if k.type == "run" and k.min_size <= L
+            (k.ace, k.min_size) for k in plain if k.type == "run" and k.min_size <= L
         ]
         full = (1 << (4 * L)) - 1  # the cards of the L ranks (not the joker)
         top_shift = 4 * L  # an ace above the top rank (or a run round the corner)
@@ -2381,6 +2517,8 @@ class RankOrder(_ByDefinition):
         self._engine = MeldRules(kinds, [to_v[w] for w in self.wild_kinds if to_v[w] is not None],
                                  plain, n_ranks=len(order))
         self.kinds: tuple[MeldKind, ...] = self._engine.kinds
+        self.arrange_limit: int | None = self._engine.arrange_limit
+        """:attr:`MeldRules.arrange_limit`."""
 
     # ------------------------------------------------------------------ translation
     def _v(self, cards: Iterable[int]) -> tuple[int, ...]:
@@ -2575,6 +2713,12 @@ melds that hold it.  The table kernel's legal actions are its listing, and every
 lists the next position's: a 60-card hand of 270,000 melds took 4 s a move, 5,000 take
 about 0.1 s."""
 
+MOST_FLEX_ARRANGED = 12
+"""The most cards the least-deadwood searches take where a pack has a flush or a run of
+mixed suits (:attr:`MeldRules.arrange_limit`): those melds may take any card of a suit, or
+any suit at each rank, so the fast paths' masks do not hold them and the exact search
+grows as two to the power of the hand (Phase 10's hands hold ten or eleven cards)."""
+
 MOST_CARDS_ARRANGED = 16
 """The most cards a hand may hold for the value of the cards it cannot meld to be searched
 (:func:`unmelded_value`; the scoring items' ``count: unmelded``).  The least-deadwood
@@ -2601,7 +2745,19 @@ def shown_deadwood(rules: MeldRules | RankOrder, hand: Sequence[int]) -> int | N
     ...                                    "2H 3H 4H".split()]) is None
     True
     """
-    return None if len(hand) > MOST_CARDS_ARRANGED else rules.min_deadwood(hand)
+    return None if len(hand) > arranged_at_most(rules) else rules.min_deadwood(hand)
+
+
+def arranged_at_most(rules: MeldRules | RankOrder) -> int:
+    """The most cards of a hand whose least deadwood is searched for a view or a bot:
+    :data:`MOST_CARDS_ARRANGED`, or fewer where the rules bound their searches
+    (:attr:`MeldRules.arrange_limit`).
+
+    >>> arranged_at_most(MeldRules([MeldKind("set", "set"), MeldKind("flush", "flush")]))
+    12
+    """
+    limit = rules.arrange_limit
+    return MOST_CARDS_ARRANGED if limit is None else min(limit, MOST_CARDS_ARRANGED)
 
 
 CONTRACT_ARRANGING_WORK = 1_500
@@ -2654,7 +2810,7 @@ def unmelded_value(rules: MeldRules | RankOrder, hand: Sequence[int],
     """
     hand = sorted(hand)
     every = sum(rules.values[c] for c in hand)
-    if len(hand) > MOST_CARDS_ARRANGED:
+    if len(hand) > arranged_at_most(rules):
         return every
     least = rules.min_deadwood(hand)
     if not contract:
@@ -2807,6 +2963,28 @@ def _wilds_apart(slots: tuple[int, ...], ranks: dict[int, int]) -> bool:
             return False
         prev = w
     return True
+
+
+def _lazy_submultisets(items: Sequence[tuple[int, int]], size: int
+                       ) -> Iterable[tuple[int, ...]]:
+    """Every distinct sub-multiset of ``size`` items of ``items`` (``(card, copies)``,
+    sorted), as sorted tuples, one at a time (a flush's cards: many, and the caller stops
+    at its bound).
+
+    >>> list(_lazy_submultisets([(1, 2), (5, 1)], 2))
+    [(1, 1), (1, 5)]
+    """
+    def rec(i: int, left: int, acc: tuple[int, ...]) -> Iterable[tuple[int, ...]]:
+        if left == 0:
+            yield acc
+            return
+        if i == len(items) or sum(a for _, a in items[i:]) < left:
+            return
+        c, a = items[i]
+        for take in range(min(a, left), -1, -1):
+            yield from rec(i + 1, left - take, acc + (c,) * take)
+
+    return rec(0, size, ())
 
 
 def _submultisets(counter: Counter[int], size: int) -> list[tuple[int, ...]]:

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from .._actions import Action
 from .._cards import kind_of_code
-from .melds import MOST_CARDS_ARRANGED, MOST_LISTED_MELDS
+from .melds import MOST_LISTED_MELDS, arranged_at_most
 
 
 class TableMemory:
@@ -398,14 +398,15 @@ def _deadwood(rules, hand: list[int], discard: bool = False) -> int:
     :data:`~meldkit.kernel.melds.MOST_CARDS_ARRANGED` cards, as the views show it: the
     exact search grows too fast for a bot's move on a hand of many wild cards (a 39-card
     one took 1 s a decision, a 60-card one 3.7 s)."""
-    return 0 if len(hand) > MOST_CARDS_ARRANGED else rules.min_deadwood(hand, discard=discard)
+    return 0 if len(hand) > arranged_at_most(rules) else rules.min_deadwood(hand,
+                                                                            discard=discard)
 
 
 def _arrangement(rules, hand: list[int]) -> list[tuple[int, ...]]:
     """A best arrangement of ``hand`` into melds; past
     :data:`~meldkit.kernel.melds.MOST_CARDS_ARRANGED` cards, the largest disjoint melds of
     the hand's bounded listing (:data:`~meldkit.kernel.melds.MOST_LISTED_MELDS`)."""
-    if len(hand) <= MOST_CARDS_ARRANGED:
+    if len(hand) <= arranged_at_most(rules):
         return list(rules.best_arrangement(hand)[0])
     from collections import Counter
 
@@ -438,6 +439,12 @@ def _neighbours(card: int, others: list[int]) -> int:
 _BIG = 40
 """Past this many natural cards the policy's deadwood measures are skipped (the exact
 arrangement search grows too fast): such a hand melds the largest melds first."""
+
+
+def _big(mr) -> int:
+    """:data:`_BIG`, or the rules' own bound on their searches where lower (a flush or a
+    run of mixed suits: :attr:`~meldkit.kernel.melds.MeldRules.arrange_limit`)."""
+    return _BIG if mr.arrange_limit is None else min(_BIG, mr.arrange_limit)
 
 
 def _targets(state, team: int) -> set[int]:
@@ -481,7 +488,7 @@ def _books_choice(state, by_type: dict[str, list[Action]], hand: list[int]) -> A
     targets = _targets(state, team)
     side = [m for m in state.melds if state.team_of[m.owner] == team]
     hopes = [m for m in side if _potential(state, m.match) in targets] if targets else []
-    best_hope = max(hopes, key=lambda m: (len(m.cards), m.match.suit >= 0, -m.id),
+    best_hope = max(hopes, key=lambda m: (len(m.cards), m.match.is_run, -m.id),
                     default=None)
     size = len(hand)
     scored: list[tuple[tuple, Action]] = []
@@ -504,7 +511,7 @@ def _books_choice(state, by_type: dict[str, list[Action]], hand: list[int]) -> A
     melds = by_type.get("meld", ())
     if melds:
         nat = [k for k in hand if k not in wild]
-        plan = set(mr.best_arrangement(nat)[0]) if len(nat) <= _BIG else set()
+        plan = set(mr.best_arrangement(nat)[0]) if len(nat) <= _big(mr) else set()
         for a in melds:
             match = mr.match(a.cards)
             clean = targets and _potential(state, match) in targets
@@ -524,7 +531,7 @@ def _discard_key(state, a: Action, hand: list[int], wild) -> tuple[int, int, int
     rest = [k for k in hand if k not in wild]
     if card in rest:
         rest.remove(card)
-    dead = state.rules.melds.min_deadwood(rest) if len(rest) <= _BIG else 0
+    dead = state.rules.melds.min_deadwood(rest) if len(rest) <= _big(state.rules.melds) else 0
     return card in wild, dead, _neighbours(card, rest), -state.rules.values[card]
 
 
@@ -551,8 +558,8 @@ def _pile_worth(state, hand: list[int]) -> bool:
     if not nat_pile:
         return False
     both = nat_hand + nat_pile
-    if len(both) > _BIG:
-        return True
     mr = rules.melds
+    if len(both) > _big(mr):
+        return True
     pile_value = sum(rules.values[k] for k in nat_pile)
     return mr.min_deadwood(both) < mr.min_deadwood(nat_hand) + pile_value

@@ -1033,13 +1033,13 @@ class TableModel:
         grown = self.rules.melds.can_add(m.match, kind)
         if grown is None:
             return None
-        if self.rules.wilds_stay and m.match.suit >= 0 and not _at_an_end(m.match, grown):
+        if self.rules.wilds_stay and m.match.is_run and not _at_an_end(m.match, grown):
             grown = self._grown_at_an_end(m.match, kind)
             if grown is None:
                 return None  # only by moving a wild card: win it back instead
         lim = self.rules.max_per_end
         low, high = m.low_ext, m.high_ext
-        if m.match.suit >= 0:  # a run: which end grew?
+        if m.match.is_run:  # which end grew?
             if grown.low != m.match.low:
                 low += 1
             elif grown.high != m.match.high:
@@ -1070,7 +1070,7 @@ class TableModel:
         grown = self.rules.melds.can_add(m.match, kind)
         if grown is None:
             return None
-        run = m.match.suit >= 0
+        run = m.match.is_run
         if run and grown.low != m.match.low:
             end, past = "low end", m.low_ext
         else:
@@ -1096,7 +1096,7 @@ class TableModel:
         ``melds`` it fits (with ``one_per_card``, onto the first only)."""
         out = []
         seen = set()
-        runs_first = sorted(melds, key=lambda m: (m.match.suit < 0, m.id))
+        runs_first = sorted(melds, key=lambda m: (not m.match.is_run, m.id))
         for kind in sorted(set(self._kinds(self.hands[p]) if kinds is None else kinds)):
             for m in runs_first:
                 if (kind, m.id) in seen:
@@ -2050,26 +2050,39 @@ class TableModel:
         else:
             points = sum(rules.values[k] for k in kinds)
         low = rules.low_ace
-        if low is not None and match.suit >= 0 and match.low == 0 and (
-                rules.kinds[match.kind].type == "run" and rules.melds.rank_at(0) == 0) and (
-                rules.wild_as_card or match.cards[0] == match.suit):
-            points += low - rules.values[match.suit]  # the ace of the run's suit, low
+        if low is not None and match.is_run and match.low == 0 and rules.melds.rank_at(0) == 0:
+            ace = match.cards[0]  # the card at the ace's place, low
+            if ace < 4 and (ace not in rules.wild or ace == match.suit):  # an ace (a wild
+                # one standing as itself in its suit's run too: the old rule)
+                points += low - rules.values[ace]
+            elif rules.wild_as_card:  # a wild card standing for the ace, priced as one
+                points += low - self._stand_in_value(0, match.suit)
         return points
+
+    def _stand_in_value(self, rank: int, suit: int) -> int:
+        """The value of the card a wild card stands for at ``rank``: of ``suit``, or in a
+        meld of any suits (``suit`` -1) the least of that rank's (as ``cards.values`` may
+        price one card apart: QS)."""
+        values = self.rules.values
+        if suit >= 0:
+            return values[rank * 4 + suit]
+        return min(values[rank * 4 + s] for s in range(4))
 
     def _opening_points(self, match: Match) -> int:
         """A meld's points toward an opening minimum: each card's value, a wild card at the
         value of the card it stands for (``initial_meld.wild_as_card``)."""
         values = self.rules.values
-        if match.suit < 0:  # a set (or all wild): each natural card its own value, each
-            rank = match.rank  # wild card its rank's (the least of its suits', where
-            if rank < 0:       # cards.values prices one card apart: QS)
+        wild = self.rules.wild
+        if not match.is_run:  # a set: each natural card its own value, each wild card its
+            rank = match.rank  # rank's; all wild, or a flush (whose wild cards stand for no
+            if rank < 0:       # card in particular): each card its own
                 return sum(values[k] for k in match.cards)
-            wild = self.rules.wild
-            stand = min(values[rank * 4 + s] for s in range(4))
+            stand = self._stand_in_value(rank, -1)
             return sum(stand if k in wild else values[k] for k in match.cards)
         rank_at = self.rules.melds.rank_at
-        return sum(values[rank_at(pos) * 4 + match.suit]
-                   for pos in range(match.low, match.low + len(match.cards)))
+        return sum(self._stand_in_value(rank_at(pos), match.suit) if k in wild else values[k]
+                   for pos, k in zip(range(match.low, match.low + len(match.cards)),
+                                     match.cards, strict=True))
 
     def _opening_minimum(self, p: int) -> int:
         return self.rules.minimum(self.scores[self.team_of[p]], self.hand_number,
@@ -2201,7 +2214,7 @@ class TableModel:
             return None
         if not rules.book_kinds:
             return -1
-        rank = SEQ if match.suit >= 0 else (WILD_SLOT if match.rank < 0 else match.rank)
+        rank = SEQ if match.is_run else (WILD_SLOT if match.rank < 0 else match.rank)
         return next((k.index for k in rules.book_kinds if k.matches(rank, n_wild)), None)
 
     def _meld_book(self, m: TableMeld) -> int | None:
@@ -2634,7 +2647,7 @@ class TableModel:
                 self._opening_points(before) if before is not None else 0)
         else:
             laid[0] += sum(self.rules.values[k] for k in kinds)
-        if match.suit >= 0 and match.low == 0 and self.rules.kinds[match.kind].type == "run":
+        if match.is_run and match.low == 0:
             laid[1] += sum(1 for k in kinds if k != JOKER_KIND and k // 4 == 0
                            and k not in self.rules.wild)
 

@@ -32,7 +32,7 @@ from .._cards import N_RANKS, card_code, rank_of_kind
 from .._rules import WILD, OpeningMinimum
 from ..ai.action_space import ActionSpaceError, sorted_actions
 from ..ai.observation import ObservationSpec, fill_scores, kinds_index, rel
-from .melds import MOST_CARDS_ARRANGED, TooManyMelds, shown_deadwood
+from .melds import MOST_CARDS_ARRANGED, TooManyMelds, arranged_at_most, shown_deadwood
 
 MAX_MELD_ACTIONS = 60_000
 """Most meld actions (in the canasta kernel, melds and lay-offs) an integer action space
@@ -554,7 +554,7 @@ def table_fill(state, p: int, spec: ObservationSpec, out: array) -> None:
             base = in_meld[(m.owner - p) % n]
             for c in m.cards:
                 out[base[c]] = 1
-        deadwood = (-1 if len(hand) > MOST_CARDS_ARRANGED else
+        deadwood = (-1 if len(hand) > arranged_at_most(state.rules.melds) else
                     state.rules.melds.mask_deadwood(sum(map(_BIT.__getitem__, hand))))
     else:
         for c in hand:
@@ -706,7 +706,7 @@ def table_seat_writer(state, p: int, spec: ObservationSpec, out: array):
                     _write_bits(mv, meld_at, m ^ meld_m, m)
                     meld_m = m
             rules = s.rules.melds
-            if len(hand) > MOST_CARDS_ARRANGED:  # not searched (as shown_deadwood)
+            if len(hand) > arranged_at_most(rules):  # not searched (as shown_deadwood)
                 dw_rules = dwk = None
                 least = -1
             else:
