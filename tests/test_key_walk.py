@@ -123,6 +123,7 @@ _SHEETS_TESTS = {
                    "the_first")]}
 WN = "test_wild_cards_in_runs"
 RA = "test_rearrange"
+FM = "test_flexible_melds"
 BD = "test_books_discards_sides"
 
 _META = {
@@ -321,6 +322,8 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
     "melds.kinds[].all_wild": {TABLE: [(KM, "test_all_wild_meld_only_where_allowed")]},
     "melds.kinds[].distinct_suits": {
         TABLE: [(KM, "test_distinct_suits_refuses_two_cards_of_one_suit_in_a_set")]},
+    "melds.kinds[].mixed_suits": {
+        TABLE: [(FM, "test_a_run_of_mixed_suits_is_laid_grows_at_either_end_and_meets_the_contract")]},  # noqa: E501
     "melds.kinds[].wild_natural_in_place": {
         TABLE: [(WN, "test_a_wild_card_in_its_own_place_in_a_run_is_a_natural_card"),
                 (WN, "test_a_table_pack_offers_and_lays_a_run_with_a_wild_card_in_its_own_place")]},  # noqa: E501

@@ -293,13 +293,18 @@ class TurnSpec:
 
 @frozen
 class MeldKindSpec:
-    """One kind of meld a table-meld pack allows: a *set* (cards of one rank) or a *run*
-    (consecutive ranks of one suit).  Declaring any kind switches the pack to the table-melds
+    """One kind of meld a table-meld pack allows: a *set* (cards of one rank), a *run*
+    (consecutive ranks of one suit, or of any suits with `mixed_suits`) or a *flush* (cards
+    of one suit, any ranks).  Declaring any kind switches the pack to the table-melds
     kernel (melds with ids and owners, runs, knocking); see the notation page."""
 
     name: str = _f("", "The kind's name (shown in the rules sheet); defaults to its type.")
-    type: Literal["set", "run"] = _f(
-        "set", "`set`: cards of one rank; `run`: consecutive ranks of one suit."
+    type: Literal["set", "run", "flush"] = _f(
+        "set", "`set`: cards of one rank; `run`: consecutive ranks of one suit (of any "
+        "suits with `mixed_suits`); `flush`: cards of one suit, of any ranks (Phase 10's "
+        "\"seven cards of one colour\", the suits standing for its colours). A pack with a "
+        "flush or a run of mixed suits searches a hand's least deadwood only up to 12 cards, "
+        "so it is refused with knocking and with scoring items that `count: unmelded`."
     )
     min_size: int = _f(3, "Fewest cards in a meld of this kind.")
     max_size: int | None = _f(
@@ -324,6 +329,12 @@ class MeldKindSpec:
     distinct_suits: bool = _f(False, "Sets: no two cards of the same suit; a wild card "
                               "stands for a suit no other card has, so such a set holds four "
                               "cards at most, lay-offs included.")
+    mixed_suits: bool = _f(
+        False,
+        "Runs: the cards may be of any suits (Phase 10's runs, \"in any combination of "
+        "colours\"); a run still holds one card of each rank. Refused on a set or a flush, "
+        "and beside `wild_natural_in_place`.",
+    )
     wild_natural_in_place: bool = _f(
         False,
         "Runs: a wild card standing as itself — of the run's suit, at its own rank's place "

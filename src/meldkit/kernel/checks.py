@@ -119,8 +119,24 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
             add((*path, "all_wild"),
                 f"true, but max_wilds ({kind.max_wilds}) is below min_size ({kind.min_size}): "
                 "no all-wild meld could be made", related=((*path, "max_wilds"),))
-        if kind.type == "set" and kind.ace != "low":
-            add((*path, "ace"), "applies to runs only (this kind is a set)")
+        if kind.type != "run" and kind.ace != "low":
+            add((*path, "ace"), f"applies to runs only (this kind is a {kind.type})")
+        if kind.type != "run" and kind.mixed_suits:
+            add((*path, "mixed_suits"), f"applies to runs only (this kind is a {kind.type}: "
+                + ("its cards are of any suits already)" if kind.type == "set" else
+                   "its cards are of one suit)"))
+        if kind.mixed_suits and kind.wild_natural_in_place:
+            add((*path, "wild_natural_in_place"), "true, but the run is of mixed suits "
+                "(mixed_suits): a wild card stands as itself only in a run of its own suit",
+                related=((*path, "mixed_suits"),))
+        if kind.type == "flush" and not kind.wilds_adjacent:
+            add((*path, "wilds_adjacent"), "false, but it applies to runs only (a flush's "
+                "cards stand in no order): bound its wild cards with max_wilds")
+        if kind.type == "flush" and kind.wild_natural_in_place:
+            add((*path, "wild_natural_in_place"), "applies to runs only (in a flush a wild "
+                "card has no place of its own)")
+        if kind.type == "flush" and kind.distinct_suits:
+            add((*path, "distinct_suits"), "applies to sets only (a flush is of one suit)")
         if kind.type == "set" and not kind.wilds_adjacent:
             add((*path, "wilds_adjacent"), "false, but it applies to runs only (a set's cards "
                 "stand in no order, so no wild card stands beside another: this kind is a "
@@ -137,6 +153,7 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
         if kind.type == "set" and kind.wild_natural_in_place:
             add((*path, "wild_natural_in_place"), "applies to runs only (in a set a wild "
                 "card has no place of its own: this kind is a set)")
+    _check_flexible_kinds(spec, add)
     names = [k.name or k.type for k in melds.kinds]
     for i, name in enumerate(names):
         if name in names[:i]:
@@ -705,6 +722,37 @@ def _refuse_clashes(add: Callable[..., None], at: tuple, said: str, clashes: lis
 def _counts_laid(spec: Any) -> bool:
     """Whether a scoring item counts the cards each player laid (``laid``)."""
     return any(d.get("item") == "laid" for d in spec.scoring.items)
+
+
+def _check_flexible_kinds(spec: Any, add: Callable[..., None]) -> None:
+    """A flush or a run of mixed suits: their hands' least deadwood is searched only up to
+    :data:`~meldkit.kernel.melds.MOST_FLEX_ARRANGED` cards, so not with what settles on it
+    (knocking, an item's ``count: unmelded``), nor with books, whose kinds know sets and
+    runs of one suit."""
+    flexible = [(i, k) for i, k in enumerate(spec.melds.kinds)
+                if k.type == "flush" or k.mixed_suits]
+    if not flexible:
+        return
+    i, kind = flexible[0]
+    what = ("a flush" if kind.type == "flush" else "a run of mixed suits")
+    at = ("melds", "kinds", i, "type" if kind.type == "flush" else "mixed_suits")
+    where = f"meld kind {kind.name or kind.type!r} is {what}"
+    clashes = [
+        (spec.scoring.style == "knock", ("scoring", "style"),
+         "scoring.style is knock, which settles on each hand's least deadwood, searched with "
+         "such melds only in hands of at most 12 cards"),
+        (_books_needed(spec) or bool(spec.books.kinds) or _books_counted(spec), ("books",),
+         "the pack counts books, whose kinds are sets and runs of one suit"),
+    ]
+    for n, entry in enumerate(spec.scoring.items):
+        if isinstance(entry, dict) and str(entry.get("count", "")).startswith("unmelded"):
+            clashes.append((True, ("scoring", "items", n, "count"),
+                            f"scoring item {entry.get('item')!r} counts only the cards a hand "
+                            "cannot meld, searched with such melds only in hands of at most "
+                            "12 cards"))
+    for hit, key, why in clashes:
+        if hit:
+            add(at, f"{where}, but {why}: not with {'.'.join(map(str, key))}", related=(key,))
 
 
 def _check_rearrange(spec: Any, add: Callable[..., None]) -> None:

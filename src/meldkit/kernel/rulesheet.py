@@ -383,6 +383,11 @@ def _melds(spec) -> list[str]:
             text = f"- {_a_named(name)} is {size} cards of the same rank"
             if k.distinct_suits:
                 text += ", no two of the same suit"
+        elif k.type == "flush":
+            text = f"- {_a_named(name)} is {size} cards of one suit, of any ranks"
+        elif k.mixed_suits:
+            text = (f"- {_a_named(name)} is {size} cards in sequence, of any suits, one of "
+                    f"each rank; {_ace_words(k.ace, spec.deck)}")
         else:
             text = (f"- {_a_named(name)} is {size} cards of one suit in sequence; "
                     f"{_ace_words(k.ace, spec.deck)}")

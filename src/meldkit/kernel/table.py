@@ -114,7 +114,7 @@ class TableRules:
                      max_size=k.max_size, ace=k.ace, max_wilds=k.max_wilds,
                      wilds_adjacent=k.wilds_adjacent, all_wild=k.all_wild,
                      distinct_suits=k.distinct_suits,
-                     wild_natural_in_place=k.wild_natural_in_place)
+                     wild_natural_in_place=k.wild_natural_in_place, mixed_suits=k.mixed_suits)
             for k in spec.melds.kinds
         )
         order = run_order(spec.deck)  # deck.run_gaps: skip — the kept ranks are adjacent
