@@ -214,11 +214,12 @@ def test_greedy_builds_a_long_run_three_cards_at_a_time(monkeypatch):
         assert (1, "6H") == (g.current_player, g.view(1)["pile"]["top"])
         return g
 
-    assert [k.min_size for k in policy._building_rules(seat_1_to_draw().rules).kinds] == [3]
+    built = policy._building_rules(seat_1_to_draw().rules.contract_melds)
+    assert [k.min_size for k in built.kinds] == [3]
     g = seat_1_to_draw()
     held = sorted(g.kind_of[c] for c in g.hands[1])
     assert policy.contract_distance(g.rules.melds, held, [1]) == 4  # 3H 4H 5H: 4 to go
     assert str(GreedyBot().choose(g)) == "take"  # 3H 4H 5H 6H toward seven
-    monkeypatch.setattr(policy, "_building_rules", lambda rules: rules.contract_melds)
+    monkeypatch.setattr(policy, "_building_rules", lambda contract: contract)
     monkeypatch.setattr(policy, "contract_distance", lambda rules, hand, need: 0)
     assert str(GreedyBot().choose(seat_1_to_draw())) == "draw"  # (as it played before)

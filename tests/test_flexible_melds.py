@@ -30,6 +30,7 @@ melds:
     - {name: run, type: run, min_size: 4, mixed_suits: true, ace: low, max_wilds: 8}
     - {name: colour, type: flush, min_size: 7, max_wilds: 8}
   lay_off: {onto: any}
+pile: {take: top}
 initial_meld:
   melds: CONTRACT
   melds_after: false

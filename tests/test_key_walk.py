@@ -124,6 +124,7 @@ _SHEETS_TESTS = {
 WN = "test_wild_cards_in_runs"
 RA = "test_rearrange"
 FM = "test_flexible_melds"
+PC2 = "test_player_contracts"
 BD = "test_books_discards_sides"
 
 _META = {
@@ -322,6 +323,8 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
     "melds.kinds[].all_wild": {TABLE: [(KM, "test_all_wild_meld_only_where_allowed")]},
     "melds.kinds[].distinct_suits": {
         TABLE: [(KM, "test_distinct_suits_refuses_two_cards_of_one_suit_in_a_set")]},
+    "initial_meld.contracts": {
+        TABLE: [(PC2, "test_laying_a_contract_meets_it_and_the_next_hand_asks_for_the_next")]},
     "melds.kinds[].mixed_suits": {
         TABLE: [(FM, "test_a_run_of_mixed_suits_is_laid_grows_at_either_end_and_meets_the_contract")]},  # noqa: E501
     "melds.kinds[].wild_natural_in_place": {
@@ -584,6 +587,8 @@ def _refusing_value(tp: Any, inert: Any, engine: str) -> Any:
                 len(typing.get_args(item)) > 2) else list(reversed(typing.get_args(item)))
         if typing.get_origin(item) is dict:  # schedule: one item that sets a deal key
             return [{"deal": {"hand": 5}}]
+        if typing.get_origin(item) is list:  # initial_meld.contracts: one contract
+            return [["5"]]
         return [10] if item is int else ["5"]
     if origin is dict:
         key, value = args

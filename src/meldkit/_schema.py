@@ -548,6 +548,18 @@ class InitialMeldSpec:
         "turn; until they are all down they are pending (`withdraw` takes them back), and the "
         "player may not discard. Kinds are the names of `melds.kinds`.",
     )
+    contracts: list[list[str]] = _f(
+        [],
+        "Table-meld packs: contracts each player works through on their own, in order "
+        "(Phase 10's phases): a player's contract is the first they have not met, and laying "
+        "it down in a hand meets it — one a hand at most, so players at one table may be "
+        "working on different contracts. The game ends after the hand in which a player meets "
+        "the last, or after `game.hands` hands (required, as a bound); the winner has met the "
+        "most contracts, then has the best total (`game.winner`); equal on both is a tie. "
+        "Each contract is written as `melds` is (`[[set, set], [set, run], [run]]`). Not "
+        "with `melds`, a `schedule` that sets `initial_meld`, partnerships, `game.target`, "
+        "score sheets, `game.eliminate_above`, knocking or `count: unmelded_with_contract`.",
+    )
     wild_as_card: bool = _f(
         False,
         "Table-meld packs with a minimum: a wild card in an opening meld counts as the card "
@@ -1301,6 +1313,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "initial_meld.minimums": _CT, "initial_meld.minimums_by_players": _CT,
     "initial_meld.by_hand": _CT, "initial_meld.pile_top_counts": _C,
     "initial_meld.melds": _k(TABLE, inert=[]),
+    "initial_meld.contracts": _k(TABLE, inert=[]),
     "initial_meld.take_before": _k(TABLE, inert=True,
                                    needs="initial_meld.melds or initial_meld.minimums"),
     "initial_meld.all_at_once": _k(TABLE, inert=False),

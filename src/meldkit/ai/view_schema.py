@@ -202,8 +202,12 @@ TABLE_VIEW = _engine({
     "scores": {**_INTS, "description": "each side's score (as `sides`)"},
     "contract": {"type": ["object", "null"], "properties": {
         "melds": {"type": "array", "items": {"type": "string"},
-                  "description": "the kinds of the melds the deal's contract asks for, as "
-                                 "the pack writes them"},
+                  "description": "the kinds of the melds the viewer's contract asks for, "
+                                 "as the pack writes them: the deal's, or with "
+                                 "`initial_meld.contracts` the first the viewer has not met"},
+        "met": {"type": ["array", "null"], "items": {"type": "integer", "minimum": 0},
+                "description": "with `initial_meld.contracts`: how many contracts each "
+                               "seat has met (null without them)"},
         "needs": {"type": "array", "items": {"type": "string"},
                   "description": "the kinds the viewer has still to lay to open: none once "
                                  "they have opened; for the player to move, those their "
@@ -215,7 +219,7 @@ TABLE_VIEW = _engine({
                    "description": "whether each seat has met the contract"},
         "pending": {"type": "array", "items": {"type": "string"},
                     "description": "ids of the melds laid toward the contract this turn"}},
-        "required": ["melds", "needs", "minimum", "opened", "pending"],
+        "required": ["melds", "met", "needs", "minimum", "opened", "pending"],
         "additionalProperties": False,
         "description": "what a player's opening needs (`initial_meld`: a contract, a "
                        "minimum), or null"},

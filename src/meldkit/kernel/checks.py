@@ -79,7 +79,7 @@ def _has_opening(spec: Any) -> bool:
 
     keys = ("melds", "minimums", "minimums_by_players", "by_hand", "all_at_once")
     im = spec.initial_meld  # (the schedule's items are still raw mappings here)
-    return bool(im.melds or OpeningMinimum(im) or im.all_at_once) or any(
+    return bool(im.melds or im.contracts or OpeningMinimum(im) or im.all_at_once) or any(
         isinstance(item, dict) and isinstance(item.get("initial_meld"), dict)
         and any(item["initial_meld"].get(k) for k in keys) for item in spec.schedule)
 
@@ -159,6 +159,7 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
         if name in names[:i]:
             add(("melds", "kinds", i, "name"), f"{name!r} names two meld kinds")
     _check_contract(spec, names, add, player_counts, one_deal)
+    _check_contracts(spec, add)
     check_items(spec, add)
     _check_books(spec, add)
     _check_reserves(spec, add)
@@ -421,7 +422,7 @@ def _check_contract(spec: Any, names: list[str], add: Callable[..., None],
     contract = im.melds
     minimum = any(t.minimum for t in im.minimums) or any(im.by_hand) or any(
         t.minimum for tiers in im.minimums_by_players.values() for t in tiers)
-    opening = bool(contract) or minimum or im.all_at_once
+    opening = bool(contract) or bool(im.contracts) or minimum or im.all_at_once
     idle = ("but the pack sets no contract or minimum (initial_meld.melds, initial_meld."
             "minimums), so every player has opened and it would change nothing: set one, or "
             "remove it")
@@ -467,11 +468,26 @@ def _check_contract(spec: Any, names: list[str], add: Callable[..., None],
             "(initial_meld.minimums), so no meld's points are counted: set one, or remove it")
     if im.low_ace is not None:
         _check_low_ace(spec, minimum, add)
+    ladder = [(("initial_meld", "melds"), contract)] if contract else [
+        (("initial_meld", "contracts", j), c) for j, c in enumerate(im.contracts)]
+    for at, one in ladder:
+        _check_one_contract(spec, at, one, names, add, player_counts)
+    if spec.knock.max_deadwood is not None:
+        _check_knock_keys(spec, bool(contract or im.contracts), minimum, add)
+
+
+def _check_one_contract(spec: Any, at: tuple, contract: list, names: list[str],
+                        add: Callable[..., None], player_counts: range) -> None:
+    """One contract (``initial_meld.melds``, or an entry of ``contracts``, at ``at``): it
+    names meld kinds of the pack, and a hand after its draw can hold it."""
+    if not contract:
+        add(at, "an empty contract: name the meld kinds it asks for ([set, run])")
+        return
     for i, name in enumerate(contract):
         if name not in names:
-            add(("initial_meld", "melds", i), f"{name!r} is not a meld kind of this pack "
+            add((*at, i), f"{name!r} is not a meld kind of this pack "
                 f"(melds.kinds: {', '.join(names)})", related=(("melds", "kinds"),))
-    if contract and all(name in names for name in contract) and spec.pile.take == "top":
+    if all(name in names for name in contract) and spec.pile.take == "top":
         # (a pile taken whole or from deep in it grows a hand without bound)
         sizes = {k.name or k.type: k.min_size for k in spec.melds.kinds}
         cards = sum(sizes[name] for name in contract)
@@ -481,32 +497,37 @@ def _check_contract(spec: Any, names: list[str], add: Callable[..., None],
             hand = spec.deal.hand_by_players.get(n, spec.deal.hand)
             drawn = hand + spec.turn.draw_by_players.get(n, spec.turn.draw)
             if cards > drawn + bought - keep:
-                add(("initial_meld", "melds"), f"needs at least {cards} cards, but a hand of "
+                add(at, f"needs at least {cards} cards, but a hand of "
                     f"{hand} holds {drawn} after its draw"
                     + (f", {drawn + bought} with every buy (pile.buy_limit)" if bought else "")
                     + (" and keeps one to discard" if keep else "")
                     + f" (at {n} players): no player could meet it",
                     related=(("deal", "hand"), ("deal", "hand_by_players")))
                 break
-    if spec.knock.max_deadwood is not None:
-        turn = spec.turn
-        if turn.draw != 1 or any(n != 1 for n in turn.draw_by_players.values()):
-            key = "draw" if turn.draw != 1 else "draw_by_players"
-            add(("turn", key), "a knocking pack draws one card a turn (a hand keeps its "
-                "size between turns: draw one, discard one): write 1, or remove it",
-                related=(("knock", "max_deadwood"),))
-        if minimum:
-            add(("initial_meld", "minimums"), "an opening minimum is for packs that meld "
-                "during play; in a knocking pack melds are laid only on a knock",
-                related=(("knock", "max_deadwood"),))
-        if contract:
-            add(("initial_meld", "melds"), "a contract is for packs that meld during play; "
-                "in a knocking pack melds are laid only on a knock",
-                related=(("knock", "max_deadwood"),))
-        if spec.pile.buy_limit:
-            add(("pile", "buy_limit"), "buying is for packs that meld during play; in a "
-                "knocking pack a hand keeps its size between turns",
-                related=(("knock", "max_deadwood"),))
+
+
+def _check_knock_keys(spec: Any, contract: bool, minimum: bool,
+                      add: Callable[..., None]) -> None:
+    """A knocking pack's draw, and the keys of packs that meld during play."""
+    turn = spec.turn
+    if turn.draw != 1 or any(n != 1 for n in turn.draw_by_players.values()):
+        key = "draw" if turn.draw != 1 else "draw_by_players"
+        add(("turn", key), "a knocking pack draws one card a turn (a hand keeps its "
+            "size between turns: draw one, discard one): write 1, or remove it",
+            related=(("knock", "max_deadwood"),))
+    if minimum:
+        add(("initial_meld", "minimums"), "an opening minimum is for packs that meld "
+            "during play; in a knocking pack melds are laid only on a knock",
+            related=(("knock", "max_deadwood"),))
+    if contract:
+        key = "melds" if spec.initial_meld.melds else "contracts"
+        add(("initial_meld", key), "a contract is for packs that meld during play; "
+            "in a knocking pack melds are laid only on a knock",
+            related=(("knock", "max_deadwood"),))
+    if spec.pile.buy_limit:
+        add(("pile", "buy_limit"), "buying is for packs that meld during play; in a "
+            "knocking pack a hand keeps its size between turns",
+            related=(("knock", "max_deadwood"),))
 
 
 def low_ace_runs(spec: Any) -> list[str]:
@@ -722,6 +743,42 @@ def _refuse_clashes(add: Callable[..., None], at: tuple, said: str, clashes: lis
 def _counts_laid(spec: Any) -> bool:
     """Whether a scoring item counts the cards each player laid (``laid``)."""
     return any(d.get("item") == "laid" for d in spec.scoring.items)
+
+
+def _check_contracts(spec: Any, add: Callable[..., None]) -> None:
+    """Contracts each player works through on their own (``initial_meld.contracts``): the
+    game ends on the last met, or at ``game.hands``, and is won by the most met — so not
+    beside the keys that decide a game's end or its contract otherwise."""
+    im = spec.initial_meld
+    if not im.contracts:
+        return
+    at = ("initial_meld", "contracts")
+    game = spec.game
+    sets_opening = any(isinstance(item, dict) and isinstance(item.get("initial_meld"), dict)
+                       and ("melds" in item["initial_meld"] or "contracts" in item["initial_meld"])
+                       for item in spec.schedule)
+    clashes = [
+        (bool(im.melds), ("initial_meld", "melds"),
+         "initial_meld.melds sets one contract for everybody"),
+        (sets_opening, ("schedule",), "a schedule item sets the deal's contract"),
+        (spec.players.partners != "never" or bool(spec.players.teams), ("players", "partners"),
+         "the pack plays in partnerships, and each player works through the contracts alone"),
+        (game.hands is None, ("game", "hands"),
+         "game.hands is not set: the game ends when a player meets the last contract, and "
+         "game.hands bounds it for a table where nobody does"),
+        (bool(spec.scoring.sheets), ("scoring", "sheets"), "score sheets end the game "
+         "their own way"),
+        (game.eliminate_above is not None, ("game", "eliminate_above"),
+         "game.eliminate_above ends the game when one player is left"),
+    ]
+    for n, entry in enumerate(spec.scoring.items):
+        if isinstance(entry, dict) and entry.get("count") == "unmelded_with_contract":
+            clashes.append((True, ("scoring", "items", n, "count"),
+                            "unmelded_with_contract counts against the deal's one contract"))
+    for hit, key, why in clashes:
+        if hit:
+            add(at, f"each player's own contracts, but {why}: not with "
+                f"{'.'.join(map(str, key))}", related=(key,))
 
 
 def _check_flexible_kinds(spec: Any, add: Callable[..., None]) -> None:

@@ -123,10 +123,10 @@ def _greedy(state, actions: list[Action], memory: TableMemory | None) -> Action:
     p = state.current_player
     opening = not state.opened[p]
     # a player who has not met the contract builds toward its kinds alone
-    rules = _building_rules(state.rules) if opening else state.rules.melds
+    rules = _building_rules(state._contract_melds_of(p)) if opening else state.rules.melds
     hand = sorted(state.kind_of[c] for c in state.hands[p])
     phase = state.phase
-    need = state._still_needed() if opening and state.rules.contract else None
+    need = state._still_needed() if opening and state._contract_of(p) else None
 
     def missing(cards: list[int]) -> int:  # cards short of the contract still to lay
         return contract_distance(state.rules.melds, cards, need) if need else 0
@@ -145,7 +145,7 @@ def _greedy(state, actions: list[Action], memory: TableMemory | None) -> Action:
     if opening and phase == "play":
         keep = 1 if state.rules.requires_discard else 0
         plan = (contract_plan(state.rules.melds, hand, state._still_needed(), keep)
-                if state.rules.contract else _arrangement(rules, hand))
+                if state._contract_of(p) else _arrangement(rules, hand))
         short = state._opening_minimum(p) - state._pending_value()
         if plan and sum(map(state._meld_points, plan)) < short:
             plan = None  # not worth the minimum yet: keep building
@@ -268,11 +268,11 @@ _BUILDING: dict[int, tuple[object, object]] = {}
 """The building rules of each contract's meld rules (:func:`_building_rules`), by id."""
 
 
-def _building_rules(rules):
-    """What a player who has not met the contract builds toward: the contract's kinds,
-    each counted from 3 cards (a run of seven is built three cards at a time, and the
-    arithmetic of the contract's own sizes cannot tell four in a row from four apart)."""
-    contract = rules.contract_melds
+def _building_rules(contract):
+    """What a player who has not met the contract builds toward: the contract's kinds
+    (``contract``, their meld rules), each counted from 3 cards (a run of seven is built
+    three cards at a time, and the arithmetic of the contract's own sizes cannot tell four
+    in a row from four apart)."""
     hit = _BUILDING.get(id(contract))
     if hit is not None and hit[0] is contract:
         return hit[1]

@@ -418,8 +418,8 @@ def _melds(spec) -> list[str]:
 def _has_opening(spec) -> bool:
     from .._rules import OpeningMinimum
 
-    return any(s.initial_meld.melds or OpeningMinimum(s.initial_meld)
-               or s.initial_meld.all_at_once for s in deal_specs(spec))
+    return any(s.initial_meld.melds or s.initial_meld.contracts or OpeningMinimum(
+        s.initial_meld) or s.initial_meld.all_at_once for s in deal_specs(spec))
 
 
 def _minimum_words(im) -> str:
@@ -516,6 +516,15 @@ def _opening(spec) -> list[str]:
     elif melds:
         out.append(f"- **The contract:** before melding anything else, a player must lay down "
                    f"{contract_words(melds)}, all in one turn.")
+    ladder = spec.initial_meld.contracts
+    if ladder:
+        out.append("- **The contracts:** each player works through these contracts on their "
+                   "own, in order: " + "; ".join(f"{i}. {contract_words(c)}" for i, c in
+                                                  enumerate(ladder, 1)) + ".")
+        out.append("- Before melding anything else in a hand, a player must lay down the "
+                   "first contract they have not met yet, all in one turn; doing so meets it, "
+                   "and their next hand asks for the next. A player meets one contract a hand "
+                   "at most, so players may be working on different contracts.")
     minimum = _per_deal(spec, lambda s: _minimum_words(s.initial_meld),
                         lambda text: text or "no minimum")
     if minimum:
@@ -1123,6 +1132,11 @@ def _game(spec) -> list[str]:
         out.append("- The game ends when only one player is left in (see *Elimination*), "
                    f"and that player wins{fixed}. If the last players in all leave after the "
                    "same hand, the lowest total wins.")
+    elif spec.initial_meld.contracts:  # each player's own: the last met ends the game
+        out.append(f"- The game ends after the hand in which a player meets the last "
+                   f"contract, or after {_n(g.hands, 'hand')} at most. The player who has met "
+                   f"the most contracts wins; of those level, the {best} total; a tie on both "
+                   "is drawn.")
     elif g.hands is not None:  # game.hands: the table kernel plays that many
         out.append(f"- The game is {_n(g.hands, 'hand')}, whatever the scores; the {best} "
                    "total then wins.")

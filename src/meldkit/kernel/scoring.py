@@ -144,6 +144,9 @@ class TableFinal:
     """Per player, the value of the cards left in hand that they cannot arrange into melds
     (their least deadwood; a drop's penalty for a player who dropped), where an item counts
     them (``count: unmelded``; else empty)."""
+    contracts_met: tuple[bool, ...] = ()
+    """Per player, whether they met their contract this hand (``initial_meld.contracts``:
+    each player's own, one a hand at most; else empty)."""
     unmelded_with_contract: tuple[int, ...] = ()
     """Per player, the value ``count: unmelded_with_contract`` counts (else empty).
 
@@ -163,6 +166,8 @@ class TableFinal:
             d["books"] = [list(b) for b in self.books]
         if self.reserve_taken:
             d["reserve_taken"] = list(self.reserve_taken)
+        if self.contracts_met:
+            d["contracts_met"] = list(self.contracts_met)
         for key in COUNTED:
             if getattr(self, key):
                 d[key] = list(getattr(self, key))
@@ -181,6 +186,7 @@ class TableFinal:
                    ext=d.get("ext", {}), at_once=d.get("at_once", False),
                    books=tuple(tuple(b) for b in d.get("books", ())),
                    reserve_taken=tuple(d.get("reserve_taken", ())),
+                   contracts_met=tuple(d.get("contracts_met", ())),
                    **{key: tuple(d.get(key, ())) for key in COUNTED})
 
 

@@ -173,11 +173,19 @@ class TableRules:
             self.contract))), self.wild, self.values, order) if self.contract else self.melds)
         """The meld arithmetic of the contract's kinds alone (what a player who has not
         opened builds toward: the greedy policy's measure)."""
+        self.contracts = tuple(tuple(sorted(names[k] for k in c))
+                               for c in spec.initial_meld.contracts)
+        """``initial_meld.contracts``: each player's contracts in order, as :attr:`contract`
+        (empty: every player has the deal's own)."""
+        self.contracts_melds = tuple(
+            meld_rules(tuple(self.kinds[i] for i in sorted(set(c))), self.wild, self.values,
+                       order) for c in self.contracts)
         self.minimum = OpeningMinimum(spec.initial_meld)
         """The points a player's opening melds must total (``initial_meld.minimums``, per
         score tier, player count or hand)."""
         self.all_at_once = spec.initial_meld.all_at_once
-        self.has_opening = bool(self.contract) or bool(self.minimum) or self.all_at_once
+        self.has_opening = (bool(self.contract) or bool(self.contracts) or bool(self.minimum)
+                            or self.all_at_once)
         """Whether a player's first melds must meet a condition (a contract, a minimum)."""
         self.lay_off_before = spec.initial_meld.lay_off_before or not self.has_opening
         self.melds_after = spec.initial_meld.melds_after or not self.has_opening
@@ -1314,7 +1322,8 @@ class TableModel:
                 return "meld/not-a-meld", f"{' '.join(map(card_code, a.cards))} is not a meld"
             if phase == PLAY and not self.opened[self.current] and self.withdrew:
                 return "meld/withdrawn", "you withdrew your opening this turn: discard"
-            if phase == PLAY and not self.opened[self.current] and self.rules.contract:
+            if phase == PLAY and not self.opened[self.current] and self._contract_of(
+                    self.current):
                 needs = ", ".join(self.rules.kinds[k].name for k in self._still_needed())
                 return "meld/not-in-contract", (f"that meld is none of the contract's melds "
                                                 f"you still need ({needs})")
@@ -1876,12 +1885,44 @@ class TableModel:
         the table were laid this turn (nothing is laid off before an opening there)."""
         return self.rules.lay_off_waits and self.first_laid[p] == self.turns
 
+    def contracts_met(self) -> list[int]:
+        """How many contracts each player has met (``initial_meld.contracts``: one a hand
+        at most, counted from the hand records; all 0 in a pack without them)."""
+        met = [0] * self.n_players
+        for r in self.hand_results:
+            for p, done in enumerate(r.final.contracts_met):
+                met[p] += done
+        return met
+
+    def _contract_index(self, p: int) -> int:
+        """Which of ``initial_meld.contracts`` is ``p``'s now (the first not met)."""
+        return min(self.contracts_met()[p], len(self.rules.contracts) - 1)
+
+    def _contract_of(self, p: int) -> tuple[int, ...]:
+        """The kind of each meld ``p``'s contract asks for (sorted): the deal's, or with
+        ``initial_meld.contracts`` the first of them ``p`` has not met."""
+        rules = self.rules
+        return rules.contracts[self._contract_index(p)] if rules.contracts else rules.contract
+
+    def _contract_melds_of(self, p: int):
+        """The meld arithmetic of ``p``'s contract's kinds alone (what the greedy policy
+        builds toward)."""
+        rules = self.rules
+        if rules.contracts:
+            return rules.contracts_melds[self._contract_index(p)]
+        return rules.contract_melds
+
+    def _contract_names_of(self, p: int) -> list[str]:
+        """``p``'s contract as the pack writes it (kind names, in its order)."""
+        im = self.rules.spec.initial_meld
+        return list(im.contracts[self._contract_index(p)] if im.contracts else im.melds)
+
     def _still_needed(self, extra: tuple[int, ...] | None = None) -> list[int]:
         """The kinds of the contract's melds the player to move has not laid this turn (with
         ``extra``, a meld of card kinds, laid too): the pending melds are matched to the
         contract's kinds so that as many as can be are covered, a meld counting for any kind
         it forms (a clean run is also a run)."""
-        if not self.rules.contract:
+        if not self._contract_of(self.current):
             return []
         groups = [self._kinds(self.meld_by_id(mid).cards) for mid in self.pending]
         if extra is not None:
@@ -1899,7 +1940,7 @@ class TableModel:
         takes the most demanding first (the largest ``min_size``, then the contract's
         order): five of a kind covers a set of five before a pair, so the pair is what is
         still needed, and four wild cards a run of four before a set of three."""
-        contract = self.rules.contract
+        contract = self._contract_of(self.current)
         fits = self.rules.melds.match_as
         kinds = self.rules.kinds
         best: tuple[list[int], list[int | None]] = (list(contract), [None] * len(groups))
@@ -1933,9 +1974,9 @@ class TableModel:
         if self.opened[player]:
             return []
         left = collections.Counter(self.rules.kinds[k].name for k in (
-            self._still_needed() if player == self.current else self.rules.contract))
+            self._still_needed() if player == self.current else self._contract_of(player)))
         out = []
-        for name in self.rules.spec.initial_meld.melds:
+        for name in self._contract_names_of(player):
             if left[name] > 0:
                 left[name] -= 1
                 out.append(name)
@@ -1991,7 +2032,7 @@ class TableModel:
         match = rules.melds.match(meld)
         if left < keep or match is None:
             return False
-        need = self._uncovered(groups) if rules.contract else ()
+        need = self._uncovered(groups) if self._contract_of(self.current) else ()
         grown = (*groups, meld)
         after = self._uncovered(grown) if need else need
         if need and len(after) == len(need):
@@ -2090,7 +2131,7 @@ class TableModel:
 
     def _opened_words(self, p: int) -> str:
         """What opening is for ``p`` in this deal, in a refusal's words."""
-        if self.rules.contract:
+        if self._contract_of(p):
             return "met the contract"
         least = self._opening_minimum(p)
         if least and not self.rules.all_at_once:
@@ -2123,7 +2164,7 @@ class TableModel:
         must = None if self.pending else self.must_use  # (still held: the next meld holds it)
         mr = self.rules.melds
         if not self.withdrew:
-            contract = bool(self.rules.contract)
+            contract = bool(self._contract_of(p))
             short = self._opening_minimum(p) - self._pending_value()
             search = _OpeningSearch()
             cut: list[Action] = []  # melds the search for an opening turned down
@@ -2365,7 +2406,7 @@ class TableModel:
     def _pending_why(self, before: str) -> tuple[str, str]:
         """The refusal of what ends a turn (``before`` it: ``discard``, ``draw``, ``end the
         turn``) while melds toward the contract or the opening are pending."""
-        toward = "the contract" if self.rules.contract else "your opening"
+        toward = "the contract" if self._contract_of(self.current) else "your opening"
         return "contract/pending", (f"your melds toward {toward} are pending: lay the rest "
                                     f"of it, or withdraw them, before you {before}")
 
@@ -2478,7 +2519,7 @@ class TableModel:
             self._lay_meld(p, a.cards)
             if not self.opened[p]:
                 self.pending.append(self.melds[-1].id)
-                if self.rules.contract:
+                if self._contract_of(p):
                     self._label_pending()
                 if self._opening_met(p):  # the contract is down, worth the minimum: opened
                     self.opened[p] = True
@@ -2492,7 +2533,7 @@ class TableModel:
         elif t == "add":
             self._lay_off(p, a.cards[0], a.target)
             if not self.opened[p] and a.target in self.pending:  # growing the opening
-                if self.rules.contract:
+                if self._contract_of(p):
                     self._label_pending()
                 if self._opening_met(p):
                     self.opened[p] = True
@@ -2897,6 +2938,7 @@ class TableModel:
                            at_once=self._out_at_once(how, who),
                            books=self._final_books() if self.rules.tracks_books else (),
                            reserve_taken=tuple(self.reserve_taken),
+                           contracts_met=tuple(self.opened) if self.rules.contracts else (),
                            **{count: self._unmelded(deadwood, count == "unmelded_with_contract",
                                                     who if how == "all_dropped" else None)
                               for count in self.rules.counts_unmelded})
@@ -3039,6 +3081,8 @@ class TableModel:
         if spec.eliminate_above is not None:  # the last one in wins
             return sum(not out for out in self.eliminated) <= 1 or (
                 spec.hands is not None and len(self.hand_results) >= spec.hands)
+        if self.rules.contracts and max(self.contracts_met()) >= len(self.rules.contracts):
+            return True  # a player has met the last contract (or game.hands, just below)
         if spec.hands is not None:  # game.hands: a fixed number of hands, all played
             return len(self.hand_results) >= spec.hands  # a tie then: a drawn game
         if max(self.scores) < self.rules.target_for(self.n_players):
@@ -3081,7 +3125,13 @@ class TableModel:
             if len(left) == 1:
                 return self.team_of[left[0]]
         sc = self.scores
-        best = min(sc) if self.rules.spec.game.winner == "lowest" else max(sc)
+        sign = 1 if self.rules.spec.game.winner == "lowest" else -1
+        if self.rules.contracts:  # the most contracts met, then the best total
+            met = self.contracts_met()  # (no partners: a team is one player)
+            keys = [(-met[t], sign * sc[t]) for t in range(self.n_teams)]
+            best_key = min(keys)
+            return keys.index(best_key) if keys.count(best_key) == 1 else None
+        best = min(sc) if sign == 1 else max(sc)
         return sc.index(best) if sc.count(best) == 1 else None
 
     @property
@@ -3199,7 +3249,8 @@ class TableModel:
             "knocker": self.knocker,
             "scores": list(scores),
             "contract": None if not self.rules.has_opening else {
-                "melds": list(self.rules.spec.initial_meld.melds),  # as the pack writes it
+                "melds": self._contract_names_of(player),  # as the pack writes it
+                "met": self.contracts_met() if self.rules.contracts else None,
                 "needs": self._needs_words(player),
                 "minimum": self._opening_minimum(player),
                 "opened": self.opened[:], "pending": [f"m{i}" for i in self.pending]},
@@ -3621,8 +3672,9 @@ class TableModel:
                 raise sv.bad("pending", f"{self.pending} are not melds of the player to move")
             # each pending meld lays one of the contract's melds; past the contract, more
             # melds are laid only toward the opening's minimum (checked just below)
-            if rules.contract and len(self._still_needed()) != max(
-                    len(rules.contract) - len(self.pending), 0):
+            contract = self._contract_of(self.current)
+            if contract and len(self._still_needed()) != max(len(contract) - len(self.pending),
+                                                             0):
                 raise sv.bad("pending", "the pending melds are not part of the contract")
             if self._opening_met(self.current):
                 raise sv.bad("pending", "the pending melds already make the opening: the "
@@ -3846,6 +3898,11 @@ class TableModel:
                                                   "same as final.went_out")
             if f.multiplier not in (1, 2) or type(f.big_gin) is not bool:
                 raise sv.bad(f"{where}.final", "multiplier 1 or 2 and big_gin true or false")
+            if len(f.contracts_met) != (n if self.rules.contracts else 0) or not all(
+                    type(x) is bool for x in f.contracts_met):
+                raise sv.bad(f"{where}.final.contracts_met", "one true or false per seat "
+                             "where the pack has contracts of each player's own "
+                             "(initial_meld.contracts), else absent")
             if len(f.reserve_taken) != len(self.reserve_taken) or not all(
                     type(x) is bool for x in f.reserve_taken):
                 raise sv.bad(f"{where}.final.reserve_taken", "one true or false per reserve "

@@ -387,7 +387,8 @@ def table_extras(pack) -> tuple[bool, bool]:
     (``pile.buy_limit``) or sets a contract (``initial_meld.melds``) — the parts of the
     action universe and the observation only such packs have."""
     specs = [pack.spec, *(d.spec for d in pack.deals)]
-    return (any(s.pile.buy_limit for s in specs), any(s.initial_meld.melds for s in specs))
+    return (any(s.pile.buy_limit for s in specs),
+            any(s.initial_meld.melds or s.initial_meld.contracts for s in specs))
 
 
 def _table_phases(pack) -> tuple[str, ...]:

@@ -1,0 +1,174 @@
+"""``initial_meld.contracts``: contracts each player works through on their own (Phase 10's
+phases) — a player's contract is the first they have not met, laying it meets it, one a
+hand at most; the game ends on the last met (or at ``game.hands``) and is won by the most
+met, then the best total.  Proved on stacked decks, through saves, views, the rules sheet,
+and bots playing whole games with every card kept."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+import meldkit
+from meldkit import GameState, RulePackError, SaveError
+from meldkit.bots import make_bot
+from meldkit.testing import refusal, stacked_game
+
+LADDER = """\
+meldkit: 1
+name: ladder
+deck: {decks: 2, jokers_per_deck: 2}
+players: {min: 2, max: 6, partners: never}
+deal: {hand: 10, upcard: true}
+cards:
+  wild: [JK]
+melds:
+  kinds:
+    - {name: set, type: set, min_size: 3, max_wilds: 8}
+    - {name: run, type: run, min_size: 4, mixed_suits: true, ace: low, max_wilds: 8}
+    - {name: colour, type: flush, min_size: 7, max_wilds: 8}
+  lay_off: {onto: any}
+pile: {take: top}
+initial_meld:
+  contracts: [[set, set], [run], [colour]]
+  melds_after: false
+going_out: {requires_discard: false}
+scoring:
+  style: penalty
+  items:
+    - {item: penalty}
+game: {hands: 12, winner: lowest, hand_turn_limit: 400}
+"""
+
+
+def pack(text: str = LADDER):
+    return meldkit.load_pack_text(text, filename="ladder.yaml")
+
+
+def legal(g) -> list[str]:
+    return [str(a) for a in g.legal_actions()]
+
+
+def test_each_player_is_asked_for_their_own_first_unmet_contract():
+    g = stacked_game(pack(), 2, hands={0: "5C 5D 5H 9C 9D 9S KD QS 2C 3D".split()},
+                     upcard="6D", stock=["KS"])
+    assert g.view(0)["contract"]["melds"] == ["set", "set"]
+    assert g.view(0)["contract"]["met"] == [0, 0]
+    g.apply("draw")
+    g.apply("meld 5C 5D 5H")
+    assert refusal(g, "discard KS").code == "contract/pending"
+    g.apply("meld 9C 9D 9S")
+    assert g.opened == [True, False]
+    assert refusal(g, "meld KD QS 2C 3D").code.startswith("meld/")  # melds_after: false
+
+
+def test_laying_a_contract_meets_it_and_the_next_hand_asks_for_the_next():
+    g = stacked_game(pack(), 2, hands={0: "5C 5D 5H 9C 9D 9S KD QD 2C".split() + ["JK"],
+                                       1: "4H 6S 8C 10D QC AH 3S 7D JC 2H".split()},
+                     upcard="6D", stock=["KS"])
+    for move in ("draw", "meld 5C 5D 5H", "meld 9C 9D 9S"):
+        g.apply(move)
+    # the rest of the hand played out by bots: seat 0 met its first contract in it
+    bots = [make_bot("greedy", seed=1), make_bot("greedy", seed=2)]
+    while g.hand_number == 1 and not g.is_over:
+        g.apply(bots[g.current_player].choose(g))
+    first = g.hand_results[0].final
+    assert first.contracts_met[0] is True
+    assert g.contracts_met()[0] >= 1
+    assert g.view(0)["contract"]["melds"] == (["run"] if g.contracts_met()[0] == 1
+                                              else ["colour"])
+    seat1 = g.contracts_met()[1]
+    assert g.view(1)["contract"]["melds"] == [["set", "set"], ["run"], ["colour"]][seat1]
+
+
+def test_the_game_ends_on_the_last_contract_met_and_the_most_met_wins():
+    p = pack(LADDER.replace("contracts: [[set, set], [run], [colour]]",
+                            "contracts: [[set, set]]"))
+    g = stacked_game(p, 2, hands={0: "5C 5D 5H 9C 9D 9S KD QD 2C 3D".split(),
+                                  1: "4H 6S 8C 10D QC AH 3S 7D JC 2H".split()},
+                     upcard="6D", stock=["KS"])
+    bots = [make_bot("greedy", seed=1), make_bot("greedy", seed=2)]
+    g.apply("draw")
+    g.apply("meld 5C 5D 5H")
+    g.apply("meld 9C 9D 9S")
+    while not g.is_over:
+        g.apply(bots[g.current_player].choose(g))
+    assert len(g.hand_results) == 1  # seat 0 met the last (only) contract in hand 1
+    met = g.contracts_met()
+    assert met[0] == 1
+    if met[1] == 0:
+        assert g.winner == 0  # the most met, whatever the totals
+    else:
+        lowest = min(g.scores)
+        assert g.winner == (g.scores.index(lowest) if g.scores.count(lowest) == 1 else None)
+
+
+def test_a_save_keeps_the_contracts_met_and_a_tampered_record_is_refused():
+    p = pack()
+    g = meldkit.new_game(p, players=3, seed=5)
+    bots = [make_bot("greedy", seed=s) for s in range(3)]
+    while g.hand_number < 3 and not g.is_over:
+        g.apply(bots[g.current_player].choose(g))
+    assert g.hand_results
+    h = GameState.from_json(g.to_json(), pack=p)
+    assert h == g and h.contracts_met() == g.contracts_met()
+    assert h.view(0)["contract"] == g.view(0)["contract"]
+    d = json.loads(g.to_json())
+    state = d["state"] if "state" in d else d
+    state["hand_results"][0]["final"]["contracts_met"] = [1, 0, 0]
+    with pytest.raises(SaveError, match="contracts_met"):
+        GameState.from_json(json.dumps(d), pack=p)
+
+
+@pytest.mark.parametrize("old,new,expected", [
+    ("  contracts: [[set, set], [run], [colour]]",
+     "  contracts: [[set, set], [run], [colour]]\n  melds: [set]", "initial_meld.melds"),
+    ("game: {hands: 12, winner: lowest, hand_turn_limit: 400}",
+     "game: {winner: lowest, hand_turn_limit: 400, target: 100}", "game.hands is not set"),
+    ("players: {min: 2, max: 6, partners: never}",
+     "players: {min: 4, max: 4, partners: always}", "partnerships"),
+    ("  contracts: [[set, set], [run], [colour]]", "  contracts: [[set, pair]]",
+     "'pair' is not a meld kind"),
+    ("  contracts: [[set, set], [run], [colour]]", "  contracts: [[set], []]",
+     "an empty contract"),
+    ("  contracts: [[set, set], [run], [colour]]",
+     "  contracts: [[set, set, set, set]]", "needs at least 12 cards"),
+])
+def test_contracts_are_refused_where_written_beside_what_decides_the_game_otherwise(
+        old, new, expected):
+    with pytest.raises(RulePackError) as e:
+        pack(LADDER.replace(old, new))
+    assert expected in str(e.value) and "ladder.yaml:" in str(e.value), str(e.value)
+
+
+def test_the_rules_sheet_lists_the_contracts_and_how_the_game_ends():
+    from meldkit.rulesheet import rules_sheet
+
+    text = rules_sheet(pack())
+    assert "1. two sets; 2. a run; 3. a colour" in text
+    assert "meets the last contract, or after 12 hands at most" in text
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_bots_play_whole_games_keeping_every_card(seed):
+    p = pack()
+    g = meldkit.new_game(p, players=3, seed=seed)
+    bots = [make_bot("greedy", seed=seed), make_bot("random", seed=seed),
+            make_bot("greedy", seed=seed + 7)]
+    total = None
+    steps = 0
+    while not g.is_over:
+        cards = Counter()
+        for zone in g.zone_cards().values():
+            cards.update(zone)
+        total = total or sum(cards.values())
+        assert sum(cards.values()) == total
+        g.apply(bots[g.current_player].choose(g))
+        steps += 1
+        assert steps < 50_000
+    met = g.contracts_met()
+    assert len(g.hand_results) <= 12
+    assert max(met) == 3 or len(g.hand_results) == 12
+    assert all(m <= len(g.hand_results) for m in met)
