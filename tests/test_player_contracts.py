@@ -172,3 +172,48 @@ def test_bots_play_whole_games_keeping_every_card(seed):
     assert len(g.hand_results) <= 12
     assert max(met) == 3 or len(g.hand_results) == 12
     assert all(m <= len(g.hand_results) for m in met)
+
+
+SCENARIO = """\
+pack: ladder.yaml
+players: 2
+scenarios:
+  - name: a seat that meets its first contract is asked for the second in the next hand
+    deal:
+      hands:
+        0: [5C, 5D, 5H, 5S, 9C, 9D, 9S, 9H, 2C, 3D]
+      upcard: 6D
+      stock: [5C, KH, 9C]
+    steps:
+      - expect:
+          contract: {0: [set, set], 1: [set, set]}
+          contracts_met: [0, 0]
+      - moves: [draw, meld 5C 5D 5H, meld 9C 9D 9S, add 5S to m1, add 9H to m2, add 5C to m1,
+                discard 3D]
+        by: 0
+      - moves: [draw, discard KH]
+        by: 1
+      - moves: [draw, add 9C to m2, discard 2C]
+        by: 0
+        expect:
+          hand_ended: went_out
+          hand_number: 2
+          contracts_met: MET
+          contract: {0: [run], 1: [set, set]}
+"""
+
+
+@pytest.mark.parametrize("met,says", [("[1, 0]", None),
+                                      ("[2, 0]", "contracts_met: expected [2, 0], got [1, 0]")])
+def test_a_scenario_proves_the_contracts_met_and_each_seats_contract(tmp_path, met, says):
+    from meldkit.scenarios import run_scenarios
+
+    (tmp_path / "ladder.yaml").write_text(LADDER)
+    (tmp_path / "ladder.scenarios.yaml").write_text(SCENARIO.replace("MET", met))
+    ((_, results),) = run_scenarios(str(tmp_path / "ladder.yaml"),
+                                    [tmp_path / "ladder.scenarios.yaml"])
+    assert not isinstance(results, Exception), results
+    (result,) = results
+    assert result.passed == (says is None)
+    if says:
+        assert says in str(result.failures)

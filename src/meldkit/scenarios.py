@@ -138,6 +138,11 @@ EXPECT_KEYS: dict[str, str] = {
                   "out_at_once, deadwood, gin, big_gin, undercut, reserve_untaken, and "
                   "payment (`pay`).",
     "scores": "Each team's game score: `[5400, -120]`.",
+    "contracts_met": "How many contracts each seat has met (`initial_meld.contracts`): "
+                     "`[2, 1, 1]`.",
+    "contract": "The meld kinds each named seat's contract asks for now, as the pack writes "
+                "them: `{0: [set, run]}` (with `initial_meld.contracts`, the first the seat "
+                "has not met).",
     "sheets": "Each named score sheet's totals by team (`scoring.sheets`): "
               "`{game_1: [45, 0]}`.",
     "payments": "The last hand's payments (`pay` items), each `[payer, payee, points]` in "
@@ -720,12 +725,24 @@ class _Reader:
                     self.problem(vat, kp, f"expected true or false, got {_kind_text(value)}")
                 else:
                     out.append(_Expect(key, value, vat))
-            elif key == "scores":
+            elif key in ("scores", "contracts_met"):
                 if not isinstance(value, list) or any(isinstance(x, bool) or not isinstance(x, int)
                                                       for x in value):
-                    self.problem(vat, kp, "expected a list of whole numbers, one per team")
+                    per = "team" if key == "scores" else "seat"
+                    self.problem(vat, kp, f"expected a list of whole numbers, one per {per}")
                 else:
                     out.append(_Expect(key, [int(x) for x in value], vat))
+            elif key == "contract":
+                seats = self.seats(node, key, kp)
+                for seat in seats or {}:
+                    names = seats[seat]
+                    if not isinstance(names, list) or not all(isinstance(x, str) for x in names):
+                        self.problem(self.at_value(seats, seat), f"{kp}.{seat}",
+                                     "expected a list of meld kind names, e.g. [set, run], "
+                                     f"got {_kind_text(names)}")
+                    else:
+                        out.append(_Expect(key, list(names), self.at_value(seats, seat),
+                                           int(seat)))
             elif key == "sheets":
                 if not isinstance(value, dict) or not value:
                     self.problem(vat, kp, "expected a mapping of sheet names to totals, e.g. "
@@ -1406,6 +1423,20 @@ class _Run:
             got = list(state.scores)
             return None if got == ex.value else f"scores: expected {_show(ex.value)}, got " \
                                                 f"{_show(got)}"
+        if key in ("contracts_met", "contract"):
+            seat = 0 if key == "contracts_met" else ex.arg
+            bad = None if key == "contracts_met" else self.seat(seat)
+            if bad:
+                return bad
+            shown = state.view(seat).get("contract")
+            if not shown or (key == "contracts_met" and shown.get("met") is None):
+                return (f"{key}: this game has no contract"
+                        + (" of each player's own (initial_meld.contracts)"
+                           if key == "contracts_met" else ""))
+            got = shown["met"] if key == "contracts_met" else shown["melds"]
+            return None if got == ex.value else (
+                f"{key}{'' if key == 'contracts_met' else f' of seat {seat}'}: expected "
+                f"{_show(ex.value)}, got {_show(got)}")
         if key == "game_over":
             return None if state.is_over == ex.value else (
                 "expected the game to be over, but it goes on" if ex.value
