@@ -668,6 +668,37 @@ def _m_play_or_draw(rng, data, table):
             "melds": {"rearrange": rng.random() < 0.8}}
 
 
+def _m_flex_melds(rng, data, table):
+    """Flushes and runs of mixed suits (stop 45): the base's run kinds of any suits, some of
+    the time, and a flush kind added."""
+    if not table or _knocks(data):
+        return None
+    kinds = copy.deepcopy((data.get("melds") or {}).get("kinds") or [])
+    for kind in kinds:
+        if kind.get("type") == "run" and rng.random() < 0.7:
+            kind["mixed_suits"] = True
+            kind.pop("wild_natural_in_place", None)
+    if rng.random() < 0.7:
+        kinds.append({"name": "flush", "type": "flush", "min_size": rng.choice([3, 4, 5, 7]),
+                      "max_wilds": rng.choice([0, 1, 2])})
+    return {"melds": {"kinds": kinds}}
+
+
+def _m_contracts(rng, data, table):
+    """Contracts each player works through on their own (stop 45), of the base's kinds."""
+    if not table or _knocks(data):
+        return None
+    names = [k.get("name") or k.get("type") for k in
+             (data.get("melds") or {}).get("kinds") or []]
+    if not names:
+        return None
+    ladder = [[rng.choice(names) for _ in range(rng.randint(1, 2))]
+              for _ in range(rng.randint(1, 4))]
+    return {"initial_meld": {"contracts": ladder, "melds": []}, "schedule": [],
+            "players": {"partners": "never"},
+            "game": {"hands": rng.choice([3, 6, 10])}}
+
+
 MECHANISMS = {
     "sheets": _m_sheets, "pay": _m_pay, "negative_unless": _m_negative_unless,
     "run_gaps": _m_run_gaps, "renew": _m_renew, "turned": _m_turned,
@@ -676,9 +707,10 @@ MECHANISMS = {
     "book_adds": _m_book_adds, "taking": _m_taking,
     "stock_end": _m_stock_end, "wilds_stay": _m_wilds_stay, "new_meld": _m_new_meld,
     "winner_first": _m_winner_first, "rearrange": _m_rearrange, "play_or_draw": _m_play_or_draw,
+    "flex_melds": _m_flex_melds, "contracts": _m_contracts,
 }
 """Issue 24's mechanisms and later ones (stop 43's: ``stock_end`` … ``winner_first``; stop
-44's ``rearrange`` and ``play_or_draw``), each
+44's ``rearrange`` and ``play_or_draw``; stop 45's ``flex_melds`` and ``contracts``), each
 a function ``(rng, base pack data, table?)`` giving pack data (or None where the meld
 model has no such mechanism to try)."""
 OLD_MECHANISMS = {

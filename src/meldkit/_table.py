@@ -333,6 +333,9 @@ def opening_lines(view: dict[str, Any], style: Style) -> list[str]:
     ...      "needs": ["run"], "minimum": 0, "opened": [False, True, False], "pending": ["m2"]}}
     >>> opening_lines(v, Style(False))
     ['contract: a set and a run · you: pending m2, still to lay a run · opened: seat 1']
+    >>> v["contract"]["met"] = [2, 3, 0]    # initial_meld.contracts: each player's own
+    >>> opening_lines(v, Style(False))[0].split(" · ")[0::3]
+    ['your contract: a set and a run', 'contracts met: you 2, seat 1 3, seat 2 0']
     """
     from .kernel.rulesheet import contract_words
 
@@ -345,7 +348,9 @@ def opening_lines(view: dict[str, Any], style: Style) -> list[str]:
         asks.append(contract_words(c["melds"]))
     if c["minimum"]:
         asks.append(f"worth {c['minimum']} or more")
-    head = (("contract: " if c["melds"] else "opening: ") + ", ".join(asks) if asks
+    own = c.get("met") is not None  # (initial_meld.contracts: each player's own)
+    head = ((("your contract: " if own else "contract: ") if c["melds"] else "opening: ")
+            + ", ".join(asks) if asks
             else "opening: the whole hand at once")  # a minimum alone is no contract
     if c["opened"][you]:
         mine = style.green("you have opened")
@@ -360,7 +365,10 @@ def opening_lines(view: dict[str, Any], style: Style) -> list[str]:
             bits.append(f"still to reach {c['minimum']}")
         mine = style.yellow("you: " + (", ".join(bits) if bits else "not opened yet"))
     opened = [seat_label(q, you) for q, yes in enumerate(c["opened"]) if yes and q != you]
-    return [f"{head} · {mine} · opened: " + (", ".join(opened) if opened else "nobody else")]
+    met = (" · contracts met: " + ", ".join(f"{seat_label(q, you)} {n}"
+                                             for q, n in enumerate(c["met"]))) if own else ""
+    return [f"{head} · {mine} · opened: " + (", ".join(opened) if opened else "nobody else")
+            + met]
 
 
 def buying_lines(view: dict[str, Any], style: Style) -> list[str]:
