@@ -217,3 +217,39 @@ def test_a_scenario_proves_the_contracts_met_and_each_seats_contract(tmp_path, m
     assert result.passed == (says is None)
     if says:
         assert says in str(result.failures)
+
+
+def _ladder_with_ids():
+    """The ladder of sets and runs of one suit, few wild cards: a pack with action ids."""
+    text = (LADDER.replace("mixed_suits: true, ", "")
+            .replace("    - {name: colour, type: flush, min_size: 7, max_wilds: 8}\n", "")
+            .replace("[[set, set], [run], [colour]]", "[[set, set], [run], [set, run]]")
+            .replace("max_wilds: 8", "max_wilds: 1"))
+    return pack(text)
+
+
+def test_the_observation_shows_each_seats_contracts_met_relative_to_the_observer():
+    p = _ladder_with_ids()
+    g = meldkit.new_game(p, players=3, seed=1)
+    spec = g.observation_spec()
+    assert [f[0] for f in spec.fields][-1] == "contracts_met"
+    at = spec["contracts_met"].start
+    bots = [make_bot("greedy", seed=s) for s in range(3)]
+    while g.hand_number < 3 and not g.is_over:
+        g.apply(bots[g.current_player].choose(g))
+    met = g.contracts_met()
+    assert any(met)
+    for seat in range(3):
+        got = [int(x) for x in g.observation(seat)[at:at + 3]]
+        assert got == met[seat:] + met[:seat]
+    assert "contracts_met" not in meldkit.new_game("contract_rummy", players=3,
+                                                   seed=1).observation_spec()
+
+
+def test_pettingzoos_api_test_passes_on_a_pack_of_each_players_contracts():
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.test import api_test
+
+    from meldkit.adapters.pettingzoo import env
+
+    api_test(env(_ladder_with_ids(), players=3), num_cycles=200, verbose_progress=False)

@@ -430,6 +430,10 @@ def table_spec(state) -> ObservationSpec:
         s.add("opened", n, "whether each seat has met the contract (relative seat)")
     if buying:
         s.add("buys", n, "discards each seat has bought this hand (relative seat)")
+    if any(d.initial_meld.contracts for d in (state.pack.spec, *(x.spec for x in
+                                                                  state.pack.deals))):
+        s.add("contracts_met", n, "contracts each seat has met (initial_meld.contracts, "
+              "each player's own; relative seat)")
     return s
 
 
@@ -439,7 +443,7 @@ class _Positions:
     :func:`table_seat_writer` write by (:func:`_table_positions`)."""
 
     __slots__ = ("in_hand", "in_pile", "as_top", "in_meld", "own_kinds", "tail_byte",
-                 "pack_tail", "one_hots", "phases", "opened", "buys", "turned",
+                 "pack_tail", "one_hots", "phases", "opened", "buys", "met", "turned",
                  "wild_rank", "two", "loose")
 
     def __init__(self, **fields) -> None:
@@ -471,18 +475,18 @@ def _table_positions(state, spec: ObservationSpec) -> _Positions:
             "hand_sizes", "stock", "scores", "phase", "to_move", "knocker", "knock_value",
             "deadwood", "hand_number"]:
         raise AssertionError(f"table_spec's tail is out of order: {names[i:]}")
-    opened, buys = "opened" in spec, "buys" in spec
+    opened, buys, met = "opened" in spec, "buys" in spec, "contracts_met" in spec
     return _Positions(
         in_hand=by_card(spec["hand"].start), in_pile=by_card(spec["pile"].start),
         as_top=by_card(spec["pile_top"].start),
         in_meld=tuple(by_card(melds + r * nk) for r in range(n)),
         own_kinds=state.kind_of == list(range(len(state.kind_of))),
         tail_byte=4 * tail, pack_tail=struct.Struct(f"{spec.size - tail}f").pack_into,
-        one_hots={}, phases=_table_phases(state.pack), opened=opened, buys=buys,
+        one_hots={}, phases=_table_phases(state.pack), opened=opened, buys=buys, met=met,
         turned=by_card(spec["turned"].start) if "turned" in spec else None,
         loose=by_card(spec["loose"].start) if "loose" in spec else None,
         wild_rank=spec["wild_rank"].start if "wild_rank" in spec else None,
-        two=n == 2 and state.n_teams == 2 and not opened and not buys)
+        two=n == 2 and state.n_teams == 2 and not opened and not buys and not met)
 
 
 _last_positions: tuple = (None, None, None)
@@ -534,6 +538,9 @@ def _write_tail(state, p: int, view: memoryview, at: _Positions, deadwood: int) 
     key = (state.phase, (state.current - p) % n, -1 if knocker is None else (knocker - p) % n)
     rear = (((state.opened[p:] + state.opened[:p]) if at.opened else []) + (
         (state.buys[p:] + state.buys[:p]) if at.buys else [])) if at.opened or at.buys else ()
+    if at.met:  # (initial_meld.contracts)
+        met = state.contracts_met()
+        rear = (*rear, *met[p:], *met[:p])
     at.pack_tail(view, at.tail_byte, *sizes[p:], *sizes[:p], len(state.stock), *score[t0:],
                  *score[:t0], *(at.one_hots.get(key) or _one_hots(at, n, key)),
                  -1 if kv is None else kv, deadwood, state.hand_number, *rear)
