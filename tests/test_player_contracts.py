@@ -253,3 +253,22 @@ def test_pettingzoos_api_test_passes_on_a_pack_of_each_players_contracts():
     from meldkit.adapters.pettingzoo import env
 
     api_test(env(_ladder_with_ids(), players=3), num_cycles=200, verbose_progress=False)
+
+
+def test_a_save_that_plays_on_past_the_last_contract_met_is_refused():
+    p = pack(LADDER.replace("contracts: [[set, set], [run], [colour]]",
+                            "contracts: [[colour]]").replace("hand_turn_limit: 400",
+                                                             "hand_turn_limit: 2"))
+    for seed in range(40):  # a first hand, cut short, in which nobody met the contract
+        g = meldkit.new_game(p, players=2, seed=seed)
+        bots = [make_bot("greedy", seed=s) for s in range(2)]
+        while g.hand_number < 2 and not g.is_over:
+            g.apply(bots[g.current_player].choose(g))
+        if not g.is_over:
+            break
+    assert not g.is_over and g.contracts_met() == [0, 0]
+    d = json.loads(g.to_json())
+    state = d["state"] if "state" in d else d
+    state["hand_results"][0]["final"]["contracts_met"] = [True, False]
+    with pytest.raises(SaveError, match="contracts met"):
+        GameState.from_json(json.dumps(d), pack=p)

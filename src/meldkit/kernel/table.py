@@ -3976,8 +3976,10 @@ class TableModel:
         if self.phase == OVER and not done:
             raise sv.bad("phase", "over, but no hand has been played")
         if self.phase != OVER and (self._game_over() or stalled) and done:
-            raise sv.bad("phase", f"{self.phase}, but the scores {list(self.scores)} have "
-                                  "ended the game")
+            met = (f" and the contracts met {self.contracts_met()}" if self.rules.contracts
+                   else "")
+            raise sv.bad("phase", f"{self.phase}, but the scores {list(self.scores)}{met} "
+                                  "have ended the game")
 
 
 _CODE_OF_KIND = tuple(card_code(k) for k in range(JOKER_KIND + 1))
