@@ -462,6 +462,18 @@ def reference_is_meld(kind: MeldKind, wild: frozenset, cards_: list[int]) -> boo
     return False
 
 
+def _spoiled(draw, hand: list[int]) -> list[int]:
+    """``hand`` with some cards turned into wild cards (the joker, or a deuce of the
+    ``(52, 4, 5, 6, 7)`` wild sets), sometimes one card changed, shuffled."""
+    n = len(hand)
+    for i in range(n):
+        if draw(st.integers(0, 4)) == 0:
+            hand[i] = draw(st.sampled_from([52, 4, 5, 6, 7]))
+    if draw(st.integers(0, 3)) == 0:
+        hand[draw(st.integers(0, n - 1))] = draw(st.integers(0, 52))
+    return draw(st.permutations(hand))
+
+
 @st.composite
 def near_melds(draw):
     """A run (possibly round the corner) or a set, some cards turned into wild cards, and
@@ -473,12 +485,7 @@ def near_melds(draw):
     else:
         rank = draw(st.integers(0, 12))
         hand = [rank * 4 + draw(st.integers(0, 3)) for _ in range(n)]
-    for i in range(n):
-        if draw(st.integers(0, 4)) == 0:
-            hand[i] = draw(st.sampled_from([52, 4, 5, 6, 7]))
-    if draw(st.integers(0, 3)) == 0:
-        hand[draw(st.integers(0, n - 1))] = draw(st.integers(0, 52))
-    return draw(st.permutations(hand))
+    return _spoiled(draw, hand)
 
 
 @SETTINGS
@@ -530,12 +537,7 @@ def mixed_near_melds(draw):
     else:
         rank = draw(st.integers(0, 12))
         hand = [rank * 4 + draw(st.integers(0, 3)) for _ in range(n)]
-    for i in range(n):
-        if draw(st.integers(0, 4)) == 0:
-            hand[i] = draw(st.sampled_from([52, 4, 5, 6, 7]))
-    if draw(st.integers(0, 3)) == 0:
-        hand[draw(st.integers(0, n - 1))] = draw(st.integers(0, 52))
-    return draw(st.permutations(hand))
+    return _spoiled(draw, hand)
 
 
 @SETTINGS
