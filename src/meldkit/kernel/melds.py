@@ -1000,6 +1000,7 @@ class MeldRules(_ByDefinition):
                                  f"{len(self.kinds) - 1} (got {kind!r})")
         if work is not None and (type(work) is not int or work < 0):
             raise ValueError(f"work must be a whole number >= 0 or None, not {work!r}")
+        self._check_arrangeable(state)
         if not all(self._has_meld_of(state, kind) for kind in sorted(set(need))):
             return None  # (at once, where the search would have to try everything to know)
         budget = [_INF if work is None else work]
@@ -1776,10 +1777,7 @@ class MeldRules(_ByDefinition):
         hit = memo.get(state)
         if hit is not None:
             return hit
-        if self.arrange_limit is not None and len(state) > self.arrange_limit:
-            raise TooManyMelds(f"a hand of {len(state)} cards is not arranged: with a flush or "
-                               f"a run of mixed suits the search takes at most "
-                               f"{self.arrange_limit}")
+        self._check_arrangeable(state)
         values = self.values
         wild = self.wild_kinds
         naturals = [c for c in state if c not in wild]
@@ -2030,6 +2028,13 @@ class MeldRules(_ByDefinition):
         key = (c, same, tuple(wl) if self._in_place else tuple(wl[: self._most_wilds]),
                len(wl))
         return self._enumerated(key, same, wl, c, True)
+
+    def _check_arrangeable(self, state: Cards) -> None:
+        """Raise :class:`TooManyMelds` for a hand past :attr:`arrange_limit`."""
+        if self.arrange_limit is not None and len(state) > self.arrange_limit:
+            raise TooManyMelds(f"a hand of {len(state)} cards is not arranged: with a flush or "
+                               f"a run of mixed suits the search takes at most "
+                               f"{self.arrange_limit}")
 
     def _near(self, c: int, naturals: Sequence[int]) -> tuple[int, ...]:
         """The natural cards a meld holding ``c`` may take: those sharing its rank or suit,
