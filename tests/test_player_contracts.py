@@ -236,3 +236,12 @@ def test_a_save_that_plays_on_past_the_last_contract_met_is_refused():
     state["hand_results"][0]["final"]["contracts_met"] = [True, False]
     with pytest.raises(SaveError, match="contracts met"):
         GameState.from_json(json.dumps(d), pack=p)
+
+
+def test_contracts_set_in_a_schedule_item_are_refused_at_the_item():
+    text = (PHASE.replace("CONTRACT", "[set, run]").replace("game: {hands: 2,", "game: {hands: 3,")
+            + "schedule:\n  - {initial_meld: {contracts: [[set]]}}\n")
+    with pytest.raises(RulePackError) as e:
+        pack(text)
+    assert "schedule[0].initial_meld.contracts" in str(e.value), str(e.value)
+    assert "outside the schedule" in str(e.value)

@@ -750,6 +750,12 @@ def _check_contracts(spec: Any, add: Callable[..., None]) -> None:
     game ends on the last met, or at ``game.hands``, and is won by the most met — so not
     beside the keys that decide a game's end or its contract otherwise."""
     im = spec.initial_meld
+    for i, item in enumerate(spec.schedule):
+        if isinstance(item, dict) and isinstance(item.get("initial_meld"), dict) and (
+                "contracts" in item["initial_meld"]):
+            add(("schedule", i, "initial_meld", "contracts"), "each player's contracts run "
+                "through the whole game, not one deal: set initial_meld.contracts once, "
+                "outside the schedule")
     if not im.contracts:
         return
     at = ("initial_meld", "contracts")
