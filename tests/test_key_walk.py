@@ -337,6 +337,8 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
         TABLE: [(WN, "test_a_joker_in_a_run_is_won_back_by_the_card_it_stands_for")]},
     "melds.lay_off.wilds_stay": {
         TABLE: [(WN, "test_with_wilds_stay_a_wild_card_keeps_its_place_and_is_reached_only_by_a_trade")]},  # noqa: E501
+    "melds.lay_off.within_max_size": {
+        TABLE: [(TK, "test_within_max_size_keeps_lay_offs_from_growing_a_meld_past_its_kinds_max_size")]},  # noqa: E501
     "melds.rearrange": {
         TABLE: [(RA, "test_breaking_a_meld_lays_its_cards_loose_until_they_are_melded_again")]},
     "melds.restores": {

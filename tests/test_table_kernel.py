@@ -510,3 +510,49 @@ def test_a_dead_card_is_one_no_meld_can_hold_with_the_cards_still_in_play():
     assert not memory.dead(table, C2, [C3])  # 2C 3C and 4C seen: a run can still come
     table.melds = [SimpleNamespace(cards=[C4, 13, 14])]
     assert memory.dead(table, C2, [C3])  # 4C is on the table now, not in play
+
+
+WITHIN_MAX = """\
+meldkit: 1
+extends: rummy
+name: four_max
+melds:
+  kinds:
+    - {name: set, type: set, min_size: 3, max_size: 4}
+    - {name: run, type: run, min_size: 3, max_size: 4}
+  lay_off: {within_max_size: true}
+"""
+
+
+def test_within_max_size_keeps_lay_offs_from_growing_a_meld_past_its_kinds_max_size():
+    from meldkit.testing import refusal, stacked_game
+
+    p = meldkit.load_pack_text(WITHIN_MAX, filename="four_max.yaml")
+    g = stacked_game(p, 2, hands={0: "5H 6H 7H 8H 9H 2C 2D".split()}, upcard="KS",
+                     stock=["QS"])
+    g.apply("draw")
+    g.apply("meld 5H 6H 7H")
+    g.apply("add 8H to m1")  # four: its kind's max_size
+    why = refusal(g, "add 9H to m1")
+    assert why.code == "add/meld-full" and "within_max_size" in why.sentence
+    assert "add 4H to m1" not in [str(a) for a in g.legal_actions()]
+    plain = meldkit.load_pack_text(WITHIN_MAX.replace("  lay_off: {within_max_size: true}\n",
+                                                      ""), filename="plain.yaml")
+    h = stacked_game(plain, 2, hands={0: "5H 6H 7H 8H 9H 2C 2D".split()}, upcard="KS",
+                     stock=["QS"])
+    for move in ("draw", "meld 5H 6H 7H", "add 8H to m1", "add 9H to m1"):
+        h.apply(move)  # without it, max_size bounds a meld only as it is laid
+    assert len(h.melds[0].cards) == 5
+
+
+@pytest.mark.parametrize("extra,says", [
+    ("", "no meld kind sets a max_size"),
+    ("    onto: none\n", "no card is ever laid off"),
+])
+def test_within_max_size_is_refused_where_it_could_change_nothing(extra, says):
+    text = WITHIN_MAX.replace("  lay_off: {within_max_size: true}\n",
+                              "  lay_off:\n    within_max_size: true\n" + extra)
+    if not extra:
+        text = text.replace(", max_size: 4", "")
+    with pytest.raises(meldkit.RulePackError, match=says):
+        meldkit.load_pack_text(text, filename="bad.yaml")

@@ -382,6 +382,13 @@ class LayOffSpec:
         "the wild card along the run (`5H 6H JK` takes the 7H, the joker going to the 8H). "
         "Refused where no card is laid off or no run can hold a wild card.",
     )
+    within_max_size: bool = _f(
+        False,
+        "Lay-offs never grow a meld past its kind's `max_size` (a meld of four takes no "
+        "fifth card: Oklahoma Rummy's sets and runs). False: `max_size` bounds a meld only "
+        "when it is laid down. Refused where no card is laid off or no kind sets a "
+        "`max_size`.",
+    )
 
 
 @frozen
@@ -1303,6 +1310,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "melds.lay_off.max_per_end": _k(TABLE, inert=None),
     "melds.lay_off.win_back": _k(TABLE, inert=False),
     "melds.lay_off.wilds_stay": _k(TABLE, inert=False),
+    "melds.lay_off.within_max_size": _k(TABLE, inert=False),
     "melds.rearrange": _k(TABLE, inert=False),
     "melds.restores": _k(TABLE, needs="melds.rearrange"),
     "melds.sequences": _k(CANASTA, inert=None),

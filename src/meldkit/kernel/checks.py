@@ -391,6 +391,15 @@ def _check_lay_off(spec: Any, add: Callable[..., None]) -> None:
         add(("pile", "discard_layable"), "false, but in a knocking pack nobody lays off during "
             "play (a defender lays off only after a knock), so no discard could have been "
             "laid off: remove it", related=(("knock", "max_deadwood"),))
+    if lay_off.within_max_size and not any(k.max_size is not None for k in spec.melds.kinds):
+        add(("melds", "lay_off", "within_max_size"), "true, but no meld kind sets a max_size, "
+            "so no meld has a size to keep within: set one, or remove it",
+            related=(("melds", "kinds"),))
+    if lay_off.onto != "none" and lay_off.max_per_end != 0:
+        pass
+    elif lay_off.within_max_size:
+        add(("melds", "lay_off", "within_max_size"), "true, but no card is ever laid off "
+            "(lay_off.onto: none, or max_per_end: 0): remove it", related=(onto,))
     if lay_off.onto != "none":
         return
     nobody = ("but lay_off.onto is none: " + (

@@ -678,6 +678,9 @@ def _lay_off(spec) -> list[str]:
                    "extends a run at either end, or joins a set.")
     elif not knocking:
         out.append("- Cards are never laid off on melds on the table.")
+    if lo.within_max_size and _lays_off(spec):
+        out.append("- A lay-off never grows a meld past the most cards its kind may hold "
+                   "(see *Melds*).")
     if lo.max_per_end and _lays_off(spec):
         out.append(f"- At most {_n(lo.max_per_end, 'card')} may be laid off at each end of a "
                    f"run, and {lo.max_per_end} onto a set beyond the cards it was laid with.")

@@ -126,6 +126,8 @@ class TableRules:
                                 kn.tie_is_undercut, kn.settle)
         self.lay_off = spec.melds.lay_off.onto
         self.max_per_end = spec.melds.lay_off.max_per_end
+        self.within_max_size = spec.melds.lay_off.within_max_size
+        """Whether lay-offs keep a meld within its kind's ``max_size``."""
         self.wilds_stay = spec.melds.lay_off.wilds_stay
         """Whether a wild card in a run keeps its place (``melds.lay_off.wilds_stay``)."""
         self.win_back = (spec.melds.lay_off.win_back and self.lay_off != "none"
@@ -1038,7 +1040,8 @@ class TableModel:
     def _grow(self, m: TableMeld, kind: int) -> tuple[Match, int, int] | None:
         if self.rules.restricts_books and self._adds_refused(m, kind) is not None:
             return None  # books.kinds[].adds: what a book of its kind still takes
-        grown = self.rules.melds.can_add(m.match, kind)
+        grown = self.rules.melds.can_add(m.match, kind,
+                                         respect_max_size=self.rules.within_max_size)
         if grown is None:
             return None
         if self.rules.wilds_stay and m.match.is_run and not _at_an_end(m.match, grown):
@@ -1379,6 +1382,12 @@ class TableModel:
             why = self._cap_refused(m, a.cards[0])
             if why is not None:
                 return why
+            top = self.rules.kinds[m.match.kind].max_size
+            if self.rules.within_max_size and top is not None and len(m.cards) >= top and (
+                    self.rules.melds.can_add(m.match, a.cards[0]) is not None):
+                return "add/meld-full", (f"m{a.target} holds {len(m.cards)} cards, the most a "
+                                         f"{self.rules.kinds[m.match.kind].name} may hold "
+                                         "(melds.lay_off.within_max_size)")
             if self.rules.wilds_stay and self.rules.melds.can_add(m.match, a.cards[0]):
                 return "add/wild-card-stays", (
                     f"{card_code(a.cards[0])} fits m{a.target} only where a wild card stands, "
