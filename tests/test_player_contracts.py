@@ -245,3 +245,12 @@ def test_contracts_set_in_a_schedule_item_are_refused_at_the_item():
         pack(text)
     assert "schedule[0].initial_meld.contracts" in str(e.value), str(e.value)
     assert "outside the schedule" in str(e.value)
+
+
+def test_a_turned_stock_card_owed_at_once_is_refused_beside_each_players_contracts():
+    """Fuzz seed 3468: a card turned from the stock and owed at once, in a pack of each
+    player's contracts, dead-ended a hand (the check counted only melds and minimums as an
+    opening)."""
+    text = LADDER + "turn: {stock_card: turned, forced: [turned]}\n"
+    with pytest.raises(RulePackError, match="the pack has an opening"):
+        pack(text)

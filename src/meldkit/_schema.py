@@ -594,16 +594,16 @@ class InitialMeldSpec:
     )
     lay_off_before: bool = _f(
         True,
-        "Table-meld packs with a contract (`melds`) or a minimum (`minimums`): whether a "
-        "player who has not opened may lay off onto the table's melds (`false` is refused "
-        "where no card is ever laid off, `melds.lay_off.onto: none`).",
+        "Table-meld packs with a contract (`melds`, `contracts`) or a minimum (`minimums`): "
+        "whether a player who has not opened may lay off onto the table's melds (`false` is "
+        "refused where no card is ever laid off, `melds.lay_off.onto: none`).",
     )
     melds_after: bool = _f(
         True,
-        "Table-meld packs with a contract (`melds`) or a minimum (`minimums`): whether a "
-        "player who has opened may lay new melds (`false`: once down, a player only lays "
-        "off — Liverpool, Carioca; refused beside `pile.taken_melded`, whose card an opened "
-        "player could then only lay off, and where no card is ever laid off).",
+        "Table-meld packs with a contract (`melds`, `contracts`) or a minimum (`minimums`): "
+        "whether a player who has opened may lay new melds (`false`: once down, a player "
+        "only lays off — Liverpool, Carioca; refused beside `pile.taken_melded`, whose card "
+        "an opened player could then only lay off, and where no card is ever laid off).",
     )
     lay_off_same_turn: bool = _f(
         True,
@@ -1323,15 +1323,15 @@ KEY_READERS: dict[str, KeyOwners] = {
     "initial_meld.melds": _k(TABLE, inert=[]),
     "initial_meld.contracts": _k(TABLE, inert=[]),
     "initial_meld.take_before": _k(TABLE, inert=True,
-                                   needs="initial_meld.melds or initial_meld.minimums"),
+                                   needs="initial_meld.melds, contracts or minimums"),
     "initial_meld.all_at_once": _k(TABLE, inert=False),
     "initial_meld.wild_as_card": _k(TABLE, inert=False, needs="initial_meld.minimums"),
     "initial_meld.low_ace": _k(TABLE, inert=None, needs="initial_meld.minimums and a run "
                                "kind whose ace may be low"),
     "initial_meld.lay_off_before": _k(TABLE, inert=True,
-                                      needs="initial_meld.melds or initial_meld.minimums"),
+                                      needs="initial_meld.melds, contracts or minimums"),
     "initial_meld.melds_after": _k(TABLE, inert=True,
-                                   needs="initial_meld.melds or initial_meld.minimums"),
+                                   needs="initial_meld.melds, contracts or minimums"),
     "initial_meld.lay_off_same_turn": _k(TABLE, inert=True,
                                          needs="initial_meld.lay_off_before: false"),
     # --- the discard pile
@@ -1352,7 +1352,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "pile.taken_melded": _k(TABLE, inert="no"),
     "pile.buy_penalty": _k(TABLE, needs="pile.buy_limit above 0"),
     "pile.buy_after_opening": _k(TABLE, inert=True, needs="pile.buy_limit above 0 and an "
-                                 "initial meld (initial_meld.melds or minimums)"),
+                                 "initial meld (initial_meld.melds, contracts or minimums)"),
     # --- reserve piles
     "reserve.pickup_on_book": _k(CANASTA, needs="deal.reserve above 0"),
     "reserve.pickup_at_turn_start": _k(CANASTA, needs="deal.reserve above 0"),

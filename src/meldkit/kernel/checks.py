@@ -102,8 +102,8 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
     if not spec.pile.buy_after_opening and spec.pile.buy_limit and not one_deal and \
             not _has_opening(spec):
         add(("pile", "buy_after_opening"), "false, but the pack has no initial meld "
-            "(initial_meld.melds or minimums), so every player counts as opened from the "
-            "deal and nobody could ever buy: remove it, or give the pack an opening",
+            "(initial_meld.melds, contracts or minimums), so every player counts as opened "
+            "from the deal and nobody could ever buy: remove it, or give the pack an opening",
             related=(("initial_meld",),))
     has_wilds = bool(spec.cards.wild) or spec.cards.turned_wild != "none"
     for i, kind in enumerate(melds.kinds):
@@ -632,7 +632,7 @@ def _check_turned(spec: Any, add: Callable[..., None]) -> None:
     clashes = [
         (spec.scoring.style == "knock", ("scoring", "style"),
          "scoring.style is knock: melds are laid only on a knock"),
-        (bool(im.melds or im.minimums or im.minimums_by_players or im.by_hand
+        (bool(im.melds or im.contracts or im.minimums or im.minimums_by_players or im.by_hand
               or im.all_at_once), ("initial_meld",),
          "the pack has an opening (initial_meld): a card owed at once could be no part of it"),
         (bool(go.min_books or go.required_books or any(go.min_books_by_players.values())),
