@@ -16,8 +16,8 @@ NAMES = sorted(p.stem for p in PACKS.glob("*.yaml") if not p.stem.endswith(".sce
 
 
 def test_every_example_pack_has_its_scenarios():
-    assert NAMES == ["indian_rummy", "kalooki", "knock_rummy", "machiavelli", "romme",
-                     "rummikub", "scala40", "tongits"]
+    assert NAMES == ["indian_rummy", "kalooki", "knock_rummy", "machiavelli", "phase10",
+                     "romme", "rummikub", "scala40", "tongits"]
     for name in NAMES:
         assert (PACKS / f"{name}.scenarios.yaml").is_file()
 

@@ -734,7 +734,9 @@ class _Game:
         if before is None and self.table_kernel:
             before = state.clone()  # a table-meld hand's last hands are read there
         if self.table_kernel and action.type == "add" and action.cards:
-            self.layoffs.append((p, card_code(action.cards[0]), f"m{action.target}"))
+            onto = state.meld_by_id(action.target)  # (a card added to one's own meld, even
+            if onto is not None and onto.owner != p:  # a pending one withdrawn later, is none)
+                self.layoffs.append((p, card_code(action.cards[0]), f"m{action.target}"))
         state.apply(action)
         after = state.view(self.human)
         lines = self.what_happened(p, action, seen, after, shown)

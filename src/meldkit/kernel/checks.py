@@ -432,7 +432,7 @@ def _check_contract(spec: Any, names: list[str], add: Callable[..., None],
     minimum = any(t.minimum for t in im.minimums) or any(im.by_hand) or any(
         t.minimum for tiers in im.minimums_by_players.values() for t in tiers)
     opening = bool(contract) or bool(im.contracts) or minimum or im.all_at_once
-    idle = ("but the pack sets no contract or minimum (initial_meld.melds, initial_meld."
+    idle = ("but the pack sets no contract or minimum (initial_meld.melds, contracts, "
             "minimums), so every player has opened and it would change nothing: set one, or "
             "remove it")
     for key, inert in (("lay_off_before", True), ("take_before", True), ("melds_after", True),
@@ -778,9 +778,7 @@ def _check_contracts(spec: Any, add: Callable[..., None]) -> None:
         (sets_opening, ("schedule",), "a schedule item sets the deal's contract"),
         (spec.players.partners != "never" or bool(spec.players.teams), ("players", "partners"),
          "the pack plays in partnerships, and each player works through the contracts alone"),
-        (game.hands is None, ("game", "hands"),
-         "game.hands is not set: the game ends when a player meets the last contract, and "
-         "game.hands bounds it for a table where nobody does"),
+        (game.hands is None, ("game", "hands"), ""),
         (bool(spec.scoring.sheets), ("scoring", "sheets"), "score sheets end the game "
          "their own way"),
         (game.eliminate_above is not None, ("game", "eliminate_above"),
@@ -790,8 +788,12 @@ def _check_contracts(spec: Any, add: Callable[..., None]) -> None:
         if isinstance(entry, dict) and entry.get("count") == "unmelded_with_contract":
             clashes.append((True, ("scoring", "items", n, "count"),
                             "unmelded_with_contract counts against the deal's one contract"))
+    if game.hands is None:
+        add(at, "each player's own contracts, and game.hands is not set: the game ends when a "
+            "player meets the last contract, and game.hands (most hands) bounds it for a table "
+            "where nobody does: set it (game: {hands: 50})", related=(("game", "hands"),))
     for hit, key, why in clashes:
-        if hit:
+        if hit and why:
             add(at, f"each player's own contracts, but {why}: not with "
                 f"{'.'.join(map(str, key))}", related=(key,))
 
