@@ -57,11 +57,18 @@ _NUMBERS = ("no", "a", "two", "three", "four", "five", "six", "seven", "eight", 
 
 
 def _count(n: int, name: str) -> str:
-    """``2, set`` → ``two sets``; ``1, run`` → ``a run``."""
+    """``2, set`` → ``two sets``; ``1, run`` → ``a run``; a name of several words takes
+    the plural on its first (``2, set of 3`` → ``two sets of 3``).
+
+    >>> _count(2, "set of 3"), _count(1, "run of 4"), _count(3, "flush")
+    ('two sets of 3', 'a run of 4', 'three flushes')
+    """
     word = _NUMBERS[n] if n < len(_NUMBERS) else str(n)
     if n == 1:
         return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
-    return f"{word} {name}{'es' if name.endswith(('s', 'x', 'ch', 'sh')) else 's'}"
+    head, _, tail = name.partition(" ")
+    plural = f"{head}{'es' if head.endswith(('s', 'x', 'ch', 'sh')) else 's'}"
+    return f"{word} {plural}" + (f" {tail}" if tail else "")
 
 
 def _and(parts: list[str], word: str = "and") -> str:
@@ -397,6 +404,8 @@ def _melds(spec) -> list[str]:
                 text += ", never two side by side"
             if k.all_wild:
                 text += " and may be all wild"
+            elif k.max_wilds >= k.min_size:
+                text += ", but never wild cards alone"
         if k.type == "run" and k.wild_natural_in_place and (
                 spec.cards.wild or spec.cards.turned_wild != "none"):
             text += ("; a wild card in its own place (its suit, its rank's position) counts as "
@@ -674,8 +683,13 @@ def _lay_off(spec) -> list[str]:
              "side": "their side's melds", "none": None}[lo.onto]
     knocking = spec.knock.max_deadwood is not None
     if whose and _lays_off(spec) and not knocking:
+        shapes = {k.type for s in deal_specs(spec) for k in s.melds.kinds}
+        fits = [words for shape, words in (("run", "extends a run at either end"),
+                                            ("set", "joins a set"),
+                                            ("flush", "joins a flush of its suit"))
+                if shape in shapes]
         out.append(f"- On their turn a player may lay off cards on {whose}: a card that "
-                   "extends a run at either end, or joins a set.")
+                   + _and(fits, "or") + ".")
     elif not knocking:
         out.append("- Cards are never laid off on melds on the table.")
     if lo.within_max_size and _lays_off(spec):
