@@ -199,8 +199,10 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
     style = spec.scoring.style
     if style == _CANASTA_ONLY_STYLE:
         add(("scoring", "style"),
-            "canasta scoring needs rank-slot melds and books; a pack with melds.kinds scores "
-            "with winner_takes_hands, penalty or knock")
+            "canasta scoring (the default, where a pack does not set scoring.style) needs "
+            "rank-slot melds and books; a pack with melds.kinds scores with "
+            "winner_takes_hands, penalty or knock: set scoring.style",
+            related=(("melds", "kinds"),))
     knock = spec.knock
     if (knock.max_deadwood is None) != (style != "knock"):
         if knock.max_deadwood is None:
