@@ -254,3 +254,17 @@ def test_a_turned_stock_card_owed_at_once_is_refused_beside_each_players_contrac
     text = LADDER + "turn: {stock_card: turned, forced: [turned]}\n"
     with pytest.raises(RulePackError, match="the pack has an opening"):
         pack(text)
+
+
+def test_simulate_records_and_summarises_the_contracts_each_seat_met():
+    from meldkit.simulate import GameRecord, format_summary, record_line, simulate, summarize
+
+    records = list(simulate(pack(), players=3, games=2, seed=4, bots=("greedy",)))
+    for r in records:
+        assert len(r.contracts_met) == 3
+        assert max(r.contracts_met) == 3 or r.hands == 12
+        assert GameRecord.from_dict(json.loads(record_line(r))) == r
+    text = format_summary(summarize(records))
+    assert "contracts met" in text and "seat 2" in text
+    plain = next(simulate("rummy", players=2, games=1, seed=1))
+    assert plain.contracts_met == () and "contracts_met" not in plain.to_dict()

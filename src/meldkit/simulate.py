@@ -69,13 +69,17 @@ class GameRecord:
     """Why the game could not be played to the end (None: it was)."""
     sheets: tuple[tuple[str, tuple[int, ...]], ...] = ()
     """With ``scoring.sheets``: each sheet's name and each team's final total on it."""
+    contracts_met: tuple[int, ...] = ()
+    """With ``initial_meld.contracts``: how many contracts each seat met (what decides the
+    winner before the totals)."""
     seconds: float = attrs.field(default=0.0, eq=False)
 
     def to_dict(self) -> dict:
-        """JSON-able form (without the timing; ``sheets`` only where the pack keeps them)."""
+        """JSON-able form (without the timing; ``sheets`` and ``contracts_met`` only where
+        the pack keeps them)."""
         return {f.name: _jsonable(getattr(self, f.name))
                 for f in attrs.fields(type(self)) if f.name != "seconds"
-                and (f.name != "sheets" or self.sheets)}
+                and (f.name not in ("sheets", "contracts_met") or getattr(self, f.name))}
 
     @classmethod
     def from_dict(cls, data: dict) -> GameRecord:
@@ -93,7 +97,7 @@ class GameRecord:
         missing = [f.name for f in fields if f.default is attrs.NOTHING and f.name not in data]
         if missing:
             raise ValueError(f"a game record without {', '.join(missing)}")
-        tuples = {"scores", "ended_by", "bots", "team_of", "went_out"}
+        tuples = {"scores", "ended_by", "bots", "team_of", "went_out", "contracts_met"}
         values = {k: tuple(v) if k in tuples and isinstance(v, list) else v
                   for k, v in data.items()}
         if isinstance(values.get("hand_scores"), list):
@@ -228,6 +232,8 @@ def play_one(pack: RulePack, players: int, seed: int, game: int,
         hand_scores=tuple(tuple(h.totals) for h in state.hand_results),
         unfinished=unfinished,
         sheets=_sheets(state),
+        contracts_met=(tuple(state.contracts_met()) if getattr(
+            getattr(state, "rules", None), "contracts", ()) else ()),
         seconds=time.perf_counter() - t0,
     )
 
@@ -515,6 +521,8 @@ class Summary:
     timed_decisions: int = attrs.field(default=0, eq=False)
     sheets: tuple[tuple[str, tuple[Distribution, ...]], ...] = ()
     """With ``scoring.sheets``: each sheet's name and its final totals by team."""
+    contracts_met: tuple[Distribution, ...] = ()
+    """With ``initial_meld.contracts``: the contracts each seat met, by seat."""
 
     @property
     def n_teams(self) -> int:
@@ -586,6 +594,9 @@ def summarize(records: Sequence[GameRecord]) -> Summary:
                                                    if name in dict(r.sheets)])
                                   for t in range(n_teams)))
                      for name, _ in first.sheets),
+        contracts_met=tuple(Distribution.of([r.contracts_met[p] for r in records
+                                             if r.contracts_met])
+                            for p in range(len(first.contracts_met))),
     )
 
 
@@ -636,6 +647,12 @@ def format_summary(s: Summary, title: str = "") -> str:
         for t, d in enumerate(dists):
             lines.append(f"  team {t:<8} " + " ".join(
                 f"{x:>8.0f}" for x in (d.mean, d.sd, d.min, d.q1, d.median, d.q3, d.max)))
+    if s.contracts_met:  # each player's own contracts: the most met wins, then the total
+        lines.append("contracts met       mean       sd      min       q1   median       q3"
+                     "      max")
+        for p, d in enumerate(s.contracts_met):
+            lines.append(f"  seat {p:<8} " + " ".join(
+                f"{x:>8.1f}" for x in (d.mean, d.sd, d.min, d.q1, d.median, d.q3, d.max)))
     if s.seconds > 0:
         games, decisions = (s.timed_games, s.timed_decisions) if s.timed_games else (
             s.games, s.decisions)
