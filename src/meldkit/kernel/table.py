@@ -768,16 +768,23 @@ class TableModel:
         up = [take(upcard, "upcard")] if upcard else []
         top = [take(c, "stock") for c in stock]
         # fillers: ranks three apart, suits in turn, and never a card that melds with the hand
+        # (where every card left would, the one in the fewest melds: a pack of pairs, say)
         order_ = sorted((k for k in left if k != JOKER_KIND and k not in rules.wild),
                         key=lambda k: ((k // 4 * 3) % 13, k % 4))
 
         def filled(cards: list[int], n: int) -> list[str]:
             cards = list(cards)
             while len(cards) < n:
-                pick = next((k for k in order_ if left[k] > 0 and not any(
-                    k in m for m in rules.melds.melds_in(cards + [k]))), None)
-                if pick is None:
-                    pick = next((k for k in order_ if left[k] > 0), None)
+                pick, fewest = None, 0
+                for k in order_:
+                    if left[k] <= 0:
+                        continue
+                    melds = sum(k in m for m in rules.melds.melds_in(
+                        cards + [k], most=MOST_LISTED_MELDS))
+                    if pick is None or melds < fewest:
+                        pick, fewest = k, melds
+                    if not melds:
+                        break
                 if pick is None:
                     raise SetupError("the deck has run out of filler cards")
                 left[pick] -= 1
