@@ -777,27 +777,25 @@ def _check_contracts(spec: Any, add: Callable[..., None]) -> None:
     clashes = [
         (bool(im.melds), ("initial_meld", "melds"),
          "initial_meld.melds sets one contract for everybody"),
-        (sets_opening, ("schedule",), "a schedule item sets the deal's contract"),
+        (sets_opening, ("schedule",), "a schedule item sets the deal's contract (schedule)"),
         (spec.players.partners != "never" or bool(spec.players.teams), ("players", "partners"),
-         "the pack plays in partnerships, and each player works through the contracts alone"),
-        (game.hands is None, ("game", "hands"), ""),
-        (bool(spec.scoring.sheets), ("scoring", "sheets"), "score sheets end the game "
-         "their own way"),
+         "the pack plays in partnerships (players.partners), and each player works through "
+         "the contracts alone"),
+        (bool(spec.scoring.sheets), ("scoring", "sheets"), "score sheets (scoring.sheets) "
+         "end the game their own way"),
         (game.eliminate_above is not None, ("game", "eliminate_above"),
          "game.eliminate_above ends the game when one player is left"),
     ]
     for n, entry in enumerate(spec.scoring.items):
         if isinstance(entry, dict) and entry.get("count") == "unmelded_with_contract":
             clashes.append((True, ("scoring", "items", n, "count"),
-                            "unmelded_with_contract counts against the deal's one contract"))
+                            "count: unmelded_with_contract counts against the deal's one "
+                            "contract"))
     if game.hands is None:
         add(at, "each player's own contracts, and game.hands is not set: the game ends when a "
             "player meets the last contract, and game.hands (most hands) bounds it for a table "
             "where nobody does: set it (game: {hands: 50})", related=(("game", "hands"),))
-    for hit, key, why in clashes:
-        if hit and why:
-            add(at, f"each player's own contracts, but {why}: not with "
-                f"{'.'.join(map(str, key))}", related=(key,))
+    _refuse_clashes(add, at, "each player's own contracts", clashes)
 
 
 def _check_flexible_kinds(spec: Any, add: Callable[..., None]) -> None:
@@ -818,17 +816,15 @@ def _check_flexible_kinds(spec: Any, add: Callable[..., None]) -> None:
          "scoring.style is knock, which settles on each hand's least deadwood, searched with "
          "such melds only in hands of at most 12 cards"),
         (_books_needed(spec) or bool(spec.books.kinds) or _books_counted(spec), ("books",),
-         "the pack counts books, whose kinds are sets and runs of one suit"),
+         "the pack counts books (books.kinds), whose kinds are sets and runs of one suit"),
     ]
     for n, entry in enumerate(spec.scoring.items):
         if isinstance(entry, dict) and str(entry.get("count", "")).startswith("unmelded"):
             clashes.append((True, ("scoring", "items", n, "count"),
                             f"scoring item {entry.get('item')!r} counts only the cards a hand "
-                            "cannot meld, searched with such melds only in hands of at most "
-                            "12 cards"))
-    for hit, key, why in clashes:
-        if hit:
-            add(at, f"{where}, but {why}: not with {'.'.join(map(str, key))}", related=(key,))
+                            f"cannot meld (count: {entry.get('count')}), searched with such "
+                            "melds only in hands of at most 12 cards"))
+    _refuse_clashes(add, at, where, clashes)
 
 
 def _check_rearrange(spec: Any, add: Callable[..., None]) -> None:
