@@ -559,13 +559,14 @@ class InitialMeldSpec:
         [],
         "Table-meld packs: contracts each player works through on their own, in order "
         "(Phase 10's phases): a player's contract is the first they have not met, and laying "
-        "it down in a hand meets it — one a hand at most, so players at one table may be "
-        "working on different contracts. The game ends after the hand in which a player meets "
-        "the last, or after `game.hands` hands (required, as a bound); the winner has met the "
-        "most contracts, then has the best total (`game.winner`); equal on both is a tie. "
-        "Each contract is written as `melds` is (`[[set, set], [set, run], [run]]`). Not "
-        "with `melds`, a `schedule` that sets `initial_meld`, partnerships, `game.target`, "
-        "score sheets, `game.eliminate_above`, knocking or `count: unmelded_with_contract`.",
+        "it down in a hand meets it (counted when the hand ends) — one a hand at most, so "
+        "players at one table may be working on different contracts. The game ends after the "
+        "hand in which a player meets the last, or after `game.hands` hands (required, as a "
+        "bound); the winner has met the most contracts, then has the best total "
+        "(`game.winner`); equal on both is a tie. Each contract is written as `melds` is "
+        "(`[[set, set], [set, run], [run]]`). Not with `melds`, a `schedule` item that sets a "
+        "contract, partnerships, score sheets, `game.eliminate_above`, knocking or "
+        "`count: unmelded_with_contract`.",
     )
     wild_as_card: bool = _f(
         False,
