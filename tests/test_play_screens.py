@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import pathlib
 import re
 
 import pytest
@@ -375,3 +376,17 @@ def test_a_table_board_shows_the_reserve_piles_and_the_kind_of_each_book():
     assert "reserve piles: team 0 11 cards down, team 1 11 cards down" in board
     assert "reserve piles" not in render_state(meldkit.new_game("rummy", 2, seed=1), 0,
                                                Style(False))
+
+
+def test_cards_added_to_ones_own_withdrawn_melds_are_no_lay_offs_in_the_hand_summary(
+        monkeypatch, capsys):
+    """A Phase 10 author's finding: `1` again and again (the first move listed) laid a meld
+    toward the phase, added cards to it, then withdrew it; the summary counted those cards as
+    laid off, on a meld id the table later gave another player (``laid off 6H 10S on m1``,
+    the 10S never on seat 1's m1)."""
+    pack = str(pathlib.Path(__file__).resolve().parents[1] / "examples" / "packs"
+               / "phase10.yaml")
+    out = play(monkeypatch, capsys, [pack, "--players", "2", "--seed", "1"], "1\n" * 3000)
+    summary = next(line for line in out.splitlines() if line.startswith("  you: melds m3"))
+    assert "laid off 6H on m1" in summary and "10S on m1" not in summary
+    assert "your contract: two sets of 3" in out and "contracts met: you 0, seat 1 0" in out
