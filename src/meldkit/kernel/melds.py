@@ -1546,17 +1546,18 @@ class MeldRules(_ByDefinition):
         # a run of mixed suits: one card of each rank of a window, of any suit, or wild
         L = self._L
         lo_rank = None if first is None else first >> 2
-        for n in range(kind.min_size, min(top, L) + 1):
+        at_rank = [[first] if q == lo_rank else
+                   [q * 4 + t for t in range(4) if avail(q * 4 + t) > 0] for q in range(L)]
+        choices = [c if q == lo_rank or not maxw else c + [-1]  # -1: a wild card's place
+                   for q, c in enumerate(at_rank)]
+        reach = sum(1 for c in at_rank if c) + maxw  # the longest run these cards could make
+        for n in range(kind.min_size, min(top, L, reach) + 1):
             for _low, slots in _windows(kind.ace, n, L):
                 if lo_rank is not None and lo_rank not in slots:
                     continue
-                options: list[list[int]] = []
-                for q in slots:
-                    if lo_rank is not None and q == lo_rank:
-                        options.append([first])
-                        continue
-                    nat = [q * 4 + t for t in range(4) if avail(q * 4 + t) > 0]
-                    options.append(nat + [-1])  # -1: a wild card's place
+                if sum(1 for q in slots if not at_rank[q]) > maxw:
+                    continue  # more places without a natural card than wild cards
+                options = [choices[q] for q in slots]
                 for pick in itertools.product(*options):
                     w = pick.count(-1)
                     if w > maxw or w == n:
