@@ -556,3 +556,22 @@ def test_within_max_size_is_refused_where_it_could_change_nothing(extra, says):
         text = text.replace(", max_size: 4", "")
     with pytest.raises(meldkit.RulePackError, match=says):
         meldkit.load_pack_text(text, filename="bad.yaml")
+
+
+def test_a_forced_take_counts_only_new_melds_where_a_card_owed_goes_into_a_new_meld():
+    """Fuzz seed 3470 (a bug older than this stop): with turn.forced [discard] and
+    pile.taken_new_meld, a discard that could only be laid off was still forced on the
+    player, who then could neither lay it off nor meld it — a dead end."""
+    from meldkit.testing import stacked_game
+
+    text = ("extends: rummy_500\nname: forced_new\npile: {taken_melded: always, "
+            "taken_new_meld: true}\nturn: {forced: [discard]}\n")
+    p = meldkit.load_pack_text(text, filename="forced_new.yaml")
+    g = stacked_game(p, 2, hands={0: "5H 6H 7H 8H 2C 4D 9S QC KD".split(),
+                                  1: "2D 3C 6D JS 10C 4S 9D QH KS".split()},
+                     stock=["AS", "AD"])
+    for move in ("draw", "meld 5H 6H 7H", "discard 8H"):
+        g.apply(move)
+    # seat 1 could lay the 8H off on m1, but not meld it: the take is neither forced nor legal
+    legal = [str(a) for a in g.legal_actions()]
+    assert "draw" in legal and "take" not in legal, legal

@@ -1644,8 +1644,12 @@ class TableModel:
 
     def _forced_take(self) -> bool:
         """Whether the player to draw must take the top discard (``turn.forced:
-        [discard]``): they could use it at once."""
-        return bool(self._uses(self.current, self.kind_of[self.pile[-1]]))
+        [discard]``): they could use it at once — in a new meld, where a card owed goes into
+        a new meld only (``pile.taken_new_meld``), not by a lay-off the take then forbids."""
+        uses = self._uses(self.current, self.kind_of[self.pile[-1]])
+        if self.rules.taken_new_meld:
+            return any(a.type == "meld" for a in uses)
+        return bool(uses)
 
     def _legal_turned(self) -> list[Action]:
         """A card turned from the stock (``turn.stock_card: turned``): a meld or lay-off
