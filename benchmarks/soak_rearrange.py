@@ -1,6 +1,6 @@
 """A targeted soak of rearranging (``melds.rearrange``) and the play-or-draw turn
-(``turn.play_or_draw``): the Rummikub example pack and seven variants of it (no opening,
-breaking one's own melds only, jokers won back, the hand over when the stock is empty, two
+(``turn.play_or_draw``): the Rummikub example pack and eight variants of it (no opening,
+breaking one's own melds only, three tries a turn (``melds.restores``), jokers won back, the hand over when the stock is empty, two
 cards drawn, a draw and no discard, a draw-and-discard turn), each played by random and greedy bots at every
 table size with every check of the combination campaign (``fuzz_packs.run_combo``: card
 conservation and liveness after every decision, ``check`` of each action, its notation's
@@ -25,6 +25,7 @@ VARIANTS = {
     "no opening": {"initial_meld": {"minimums": [], "wild_as_card": False,
                                     "lay_off_before": True, "lay_off_same_turn": True}},
     "own melds": {"melds": {"lay_off": {"onto": "own"}}},
+    "three tries": {"melds": {"restores": 3}},
     "win back": {"melds": {"lay_off": {"win_back": True, "wilds_stay": False}}},
     "end at once": {"stock": {"when_empty": "end_at_once", "empty_winner": "none"}},
     "draw two": {"turn": {"draw": 2}},
