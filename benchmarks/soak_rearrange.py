@@ -1,10 +1,11 @@
 """A targeted soak of rearranging (``melds.rearrange``) and the play-or-draw turn
 (``turn.play_or_draw``): the Rummikub example pack and eight variants of it (no opening,
-breaking one's own melds only, three tries a turn (``melds.restores``), jokers won back, the hand over when the stock is empty, two
-cards drawn, a draw and no discard, a draw-and-discard turn), each played by random and greedy bots at every
-table size with every check of the combination campaign (``fuzz_packs.run_combo``: card
-conservation and liveness after every decision, ``check`` of each action, its notation's
-round trip, saves and their continuation, views, resamples).
+breaking one's own melds only, three tries a turn (``melds.restores``), jokers won back,
+the hand over when the stock is empty, two cards drawn, a draw and no discard, a
+draw-and-discard turn), each played by random and greedy bots at every table size with
+every check of the combination campaign (``fuzz_packs.run_combo``: card conservation and
+liveness after every decision, ``check`` of each action, its notation's round trip, saves
+and their continuation, views, resamples).
 
 Usage: python benchmarks/soak_rearrange.py SEED SECONDS
 """

@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from meldkit._cards import kind_of_code
-from meldkit.kernel.melds import (Match, MeldKind, MeldRules, TooManyMelds, default_values, meld_code,
-                                  meld_rules, melds_holding)
+from meldkit.kernel.melds import (Match, MeldKind, MeldRules, TooManyMelds, default_values,
+                                  meld_code, meld_rules, melds_holding)
 
 
 def cards(text: str) -> list[int]:
