@@ -155,3 +155,16 @@ def greedy_game_ends(p, players: int, seed: int, most: int = 20_000) -> GameStat
             return g
         g.apply(bots[g.current_player].choose(g))
     raise AssertionError(f"no end in {most} decisions")
+
+
+@pytest.mark.parametrize("old,new,where", [
+    ("type: flush", "type: colour", "melds.kinds[2].type"),
+    ("mixed_suits: true", "mixed_suits: sometimes", "melds.kinds[1].mixed_suits"),
+    ("  lay_off: {onto: any}", "  lay_off: {onto: any, within_max_size: 1}",
+     "melds.lay_off.within_max_size"),
+])
+def test_the_new_meld_keys_of_a_bad_form_are_refused_where_written(old, new, where):
+    text = PHASE.replace("CONTRACT", "[set, run]").replace(old, new)
+    with pytest.raises(RulePackError) as e:
+        meldkit.load_pack_text(text, filename="bad.yaml")
+    assert "bad.yaml:" in str(e.value) and where in str(e.value), str(e.value)

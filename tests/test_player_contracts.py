@@ -268,3 +268,33 @@ def test_simulate_records_and_summarises_the_contracts_each_seat_met():
     assert "contracts met" in text and "seat 2" in text
     plain = next(simulate("rummy", players=2, games=1, seed=1))
     assert plain.contracts_met == () and "contracts_met" not in plain.to_dict()
+
+
+@pytest.mark.parametrize("written", ["set", "[set, run]", "[[set], 5]", "[[set, [run]]]"])
+def test_contracts_of_a_bad_form_are_refused_where_written(written):
+    text = LADDER.replace("contracts: [[set, set], [run], [colour]]", f"contracts: {written}")
+    with pytest.raises(RulePackError) as e:
+        pack(text)
+    assert "ladder.yaml:" in str(e.value) and "initial_meld.contracts" in str(e.value), \
+        str(e.value)
+
+
+@pytest.mark.parametrize("expect,says", [
+    ("contracts_met: [one, 0]", "expected a list of whole numbers, one per seat"),
+    ("contracts_met: true", "expected a list of whole numbers, one per seat"),
+    ("contract: {0: set}", "expected a list of meld kind names"),
+    ("contract: {0: [set, 5]}", "expected a list of meld kind names"),
+])
+def test_a_scenarios_contract_expectations_of_a_bad_form_are_reported_where_written(
+        tmp_path, expect, says):
+    from meldkit.scenarios import run_scenarios
+
+    (tmp_path / "ladder.yaml").write_text(LADDER)
+    text = SCENARIO.replace("MET", "[1, 0]").replace(
+        "          contract: {0: [set, set], 1: [set, set]}\n          contracts_met: [0, 0]",
+        "          " + expect)
+    (tmp_path / "ladder.scenarios.yaml").write_text(text)
+    ((_, results),) = run_scenarios(str(tmp_path / "ladder.yaml"),
+                                    [tmp_path / "ladder.scenarios.yaml"])
+    assert isinstance(results, Exception), results
+    assert says in str(results) and "ladder.scenarios.yaml:" in str(results), str(results)

@@ -48,6 +48,16 @@ def legal(g) -> list[str]:
     return [str(a) for a in g.legal_actions()]
 
 
+def both_laid(*moves: str) -> GameState:
+    """Seat 0's run 8H-JH (m1) and seat 1's kings (m2) on the table, seat 0 to play, and
+    then ``moves``."""
+    g = stacked_game(pack(), 2, hands={0: "8H 9H 10H JH 8D 8S 2C".split(),
+                                       1: "KC KD KS 3C 4D 6S 9C".split()})
+    for move in ("meld 8H 9H 10H JH", "done", "meld KC KD KS", "done", *moves):
+        g.apply(move)
+    return g
+
+
 def test_a_turn_is_to_play_and_say_done_or_to_draw():
     g = stacked_game(pack(), 2, hands={0: "5H 6H 7H KS KD 2C 9D".split()}, stock=["4C"])
     assert g.phase == "play" and not g.pile
@@ -63,10 +73,7 @@ def test_a_turn_is_to_play_and_say_done_or_to_draw():
 
 
 def test_breaking_a_meld_lays_its_cards_loose_until_they_are_melded_again():
-    g = stacked_game(pack(), 2, hands={0: "8H 9H 10H JH 8D 8S 2C".split(),
-                                       1: "KC KD KS 3C 4D 6S 9C".split()})
-    for move in ("meld 8H 9H 10H JH", "done", "meld KC KD KS", "done"):
-        g.apply(move)
+    g = both_laid()
     assert {"break m1", "break m2"} <= set(legal(g))
     g.apply("break m1")
     assert sorted(g.view(0)["rearranging"]["loose"]) == ["10H", "8H", "9H", "JH"]
@@ -83,10 +90,7 @@ def test_breaking_a_meld_lays_its_cards_loose_until_they_are_melded_again():
 
 
 def test_restore_puts_the_table_and_hand_back_and_ends_breaking_for_the_turn():
-    g = stacked_game(pack(), 2, hands={0: "8H 9H 10H JH 8D 8S 2C".split(),
-                                       1: "KC KD KS 3C 4D 6S 9C".split()})
-    for move in ("meld 8H 9H 10H JH", "done", "meld KC KD KS", "done"):
-        g.apply(move)
+    g = both_laid()
     before = (sorted(g.hands[0]), [sorted(m.cards) for m in g.melds])
     for move in ("break m1", "meld 9H 10H JH", "meld 8D 8H 8S", "restore"):
         g.apply(move)
@@ -155,11 +159,7 @@ def test_melds_restores_is_refused_without_rearranging_or_out_of_range(text, exp
 
 
 def test_a_save_remembering_the_turns_start_after_a_restore_is_refused():
-    g = stacked_game(pack(), 2, hands={0: "8H 9H 10H JH 8D 8S 2C".split(),
-                                       1: "KC KD KS 3C 4D 6S 9C".split()})
-    for move in ("meld 8H 9H 10H JH", "done", "meld KC KD KS", "done", "break m2",
-                 "restore"):
-        g.apply(move)
+    g = both_laid("break m2", "restore")
     assert g.start is None and g.before is None
     d = json.loads(g.to_json())
     d["start"] = {"hand": d["hands"][0], "melds": [], "formed": [], "must_use": None}
@@ -248,11 +248,7 @@ def test_rearranging_rummy_draws_then_discards_with_no_card_loose():
 
 
 def test_a_save_mid_rearrangement_loads_the_same_game_and_a_tampered_one_is_refused():
-    g = stacked_game(pack(), 2, hands={0: "8H 9H 10H JH 8D 8S 2C".split(),
-                                       1: "KC KD KS 3C 4D 6S 9C".split()})
-    for move in ("meld 8H 9H 10H JH", "done", "meld KC KD KS", "done", "break m1",
-                 "meld 9H 10H JH"):
-        g.apply(move)
+    g = both_laid("break m1", "meld 9H 10H JH")
     text = g.to_json()
     h = GameState.from_json(text, pack=g.pack)
     assert h == g and legal(h) == legal(g)
@@ -312,10 +308,7 @@ def test_the_notation_of_a_break():
 
 
 def test_the_greedy_bot_breaks_a_meld_when_its_cards_and_the_hand_lay_more():
-    g = stacked_game(pack(), 2, hands={0: "8H 9H 10H JH 8D 8S 2C".split(),
-                                       1: "KC KD KS 3C 4D 6S 9C".split()})
-    for move in ("meld 8H 9H 10H JH", "done", "meld KC KD KS", "done"):
-        g.apply(move)
+    g = both_laid()
     bot = make_bot("greedy", seed=1)
     moves = []
     while g.current_player == 0:
@@ -328,11 +321,7 @@ def test_the_greedy_bot_breaks_a_meld_when_its_cards_and_the_hand_lay_more():
 def test_a_resample_mid_rearrangement_deals_the_remembered_hand_alike():
     """``resample`` deals the hidden cards of the hand anew; the hand ``restore`` would
     give back must be dealt alike, or a restore would bring back cards now elsewhere."""
-    g = stacked_game(pack(), 2, hands={0: "8H 9H 10H JH 8D 8S 2C".split(),
-                                       1: "KC KD KS 3C 4D 6S 9C".split()})
-    for move in ("meld 8H 9H 10H JH", "done", "meld KC KD KS", "done", "break m1",
-                 "meld 9H 10H JH"):
-        g.apply(move)
+    g = both_laid("break m1", "meld 9H 10H JH")
     size = len(g.kind_of)
     for seed in range(20):
         r = g.resample(1, random.Random(seed))
@@ -479,11 +468,7 @@ def test_pettingzoos_api_test_passes_on_rummikub():
 
 def _mid_break_save() -> tuple[GameState, dict]:
     """A game with a meld broken and the 8H still loose, and its save as data."""
-    g = stacked_game(pack(), 2, hands={0: "8H 9H 10H JH 8D 8S 2C".split(),
-                                       1: "KC KD KS 3C 4D 6S 9C".split()})
-    for move in ("meld 8H 9H 10H JH", "done", "meld KC KD KS", "done", "break m1",
-                 "meld 9H 10H JH"):
-        g.apply(move)
+    g = both_laid("break m1", "meld 9H 10H JH")
     return g, json.loads(g.to_json())
 
 
@@ -506,6 +491,12 @@ def _tamper(d: dict, how: str) -> None:
         d["before"] = [1, 2]
     elif how == "turn_hand below the hand":
         d["turn_hand"] = 1
+    elif how == "restored past the tries":
+        d["restored"] = 2
+    elif how == "restored not a count":
+        d["restored"] = "twice"
+    elif how == "start beside before":
+        d["start"] = d["before"]
 
 
 @pytest.mark.parametrize("how,field", [
@@ -513,7 +504,8 @@ def _tamper(d: dict, how: str) -> None:
     ("before.formed unknown", "before.formed"), ("restored beside before", "restored"),
     ("before.must_use not a kind", "before.must_use"), ("before.melds not a meld", "before"),
     ("loose without before", "before"), ("before not an object", "before"),
-    ("turn_hand below the hand", "turn_hand"),
+    ("turn_hand below the hand", "turn_hand"), ("restored past the tries", "restored"),
+    ("restored not a count", "restored"), ("start beside before", "start"),
 ])
 def test_a_tampered_rearranging_save_is_refused_naming_its_field(how, field):
     g, d = _mid_break_save()
@@ -549,7 +541,8 @@ def test_rearranging_moves_of_a_bad_form_are_refused_with_their_reason():
 
 
 @pytest.mark.parametrize("key", ["melds: {rearrange: 3}", "turn: {play_or_draw: maybe}",
-                                 "turn: {discard: []}"])
+                                 "turn: {discard: []}",
+                                 "melds: {rearrange: true, restores: two}"])
 def test_the_new_keys_of_a_bad_type_are_refused_where_written(key):
     with pytest.raises(RulePackError) as e:
         meldkit.load_pack_text(f"extends: rummy\n{key}\n", filename="bad.yaml")
