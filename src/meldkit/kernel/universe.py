@@ -792,11 +792,10 @@ def table_set_zone_cards(s, assignment: dict[tuple[str, int], int]) -> None:
     if s.before is not None or s.start is not None:  # (its cards still in the hand:
         hand, mover = s.hands[s.current], f"hand:{s.current}"  # hidden, dealt anew alike)
         dealt = {hand[i]: c for (z, i), c in assignment.items() if z == mover}
-        if dealt:
-            if s.before is not None:
-                s.before = ([dealt.get(x, x) for x in s.before[0]], *s.before[1:])
-            if s.start is not None:
-                s.start = ([dealt.get(x, x) for x in s.start[0]], *s.start[1:])
+        for name in ("before", "start") if dealt else ():
+            snap = getattr(s, name)
+            if snap is not None:
+                setattr(s, name, ([dealt.get(x, x) for x in snap[0]], *snap[1:]))
     for (z, i), c in assignment.items():
         if z == "stock":
             s.stock[i] = c
