@@ -205,8 +205,8 @@ def test_simulate_bots_per_seat_and_a_variant(capsys):
                  "--bots", "greedy,random", "--set", "game.target=2000", "-q"]) == 0
     out = capsys.readouterr().out
     assert "Pony Canasta (game.target=2000): 2 games, 3 players" in out
-    assert "team 0 (seat 0: greedy)" in out and "team 1 (seat 1: random)" in out
-    assert "team 2 (seat 2: greedy)" in out
+    assert "seat 0 (greedy)" in out and "seat 1 (random)" in out
+    assert "seat 2 (greedy)" in out and "team 2" not in out
 
 
 def test_simulate_bad_set_key_is_reported_against_the_option(capsys):

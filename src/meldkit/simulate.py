@@ -600,13 +600,29 @@ def summarize(records: Sequence[GameRecord]) -> Summary:
     )
 
 
+def side_name(s: Summary, t: int) -> str:
+    """What the summary calls team ``t``: ``team 1`` with partners, ``seat 1`` where each
+    player plays alone (a team of one seat)."""
+    seats = [p for p in range(s.players) if s.team_of[p] == t]
+    return f"seat {seats[0]}" if s.n_teams == s.players and len(seats) == 1 else f"team {t}"
+
+
 def team_label(s: Summary, t: int) -> str:
-    """``team 0 (seats 0, 2: greedy)``."""
+    """``team 0 (seats 0, 2: greedy)``; ``seat 1 (random)`` where each plays alone.
+
+    >>> s = summarize([GameRecord(game=1, seed=0, players=2, winner=0, scores=(120, 40),
+    ...                           hands=2, decisions=60, ended_by=("went_out",) * 2,
+    ...                           bots=("greedy", "random"))])
+    >>> team_label(s, 1)
+    'seat 1 (random)'
+    """
     seats = [p for p in range(s.players) if s.team_of[p] == t]
     names = sorted({s.bots[p] for p in seats}) if s.bots else []
+    bots = "/".join(names)
+    if side_name(s, t).startswith("seat"):
+        return f"seat {seats[0]}" + (f" ({bots})" if bots else "")
     who = "seat" if len(seats) == 1 else "seats"
-    bots = f": {'/'.join(names)}" if names else ""
-    return f"team {t} ({who} {', '.join(map(str, seats))}{bots})"
+    return f"team {t} ({who} {', '.join(map(str, seats))}{': ' + bots if bots else ''})"
 
 
 def format_summary(s: Summary, title: str = "") -> str:
@@ -635,17 +651,17 @@ def format_summary(s: Summary, title: str = "") -> str:
         extra = ""
         if how == "went_out" and s.n_teams > 1:
             extra = "  (" + ", ".join(
-                f"team {t}: {s.went_out_by_team[t]}" for t in range(s.n_teams)) + ")"
+                f"{side_name(s, t)}: {s.went_out_by_team[t]}" for t in range(s.n_teams)) + ")"
         lines.append(f"  {how:<14} {n:>6}  {100 * n / max(s.hands, 1):5.1f}%{extra}")
     lines.append("final scores        mean       sd      min       q1   median       q3      max")
     for t, d in enumerate(s.scores):
-        lines.append(f"  team {t:<8} " + " ".join(
+        lines.append(f"  {side_name(s, t):<13} " + " ".join(
             f"{x:>8.0f}" for x in (d.mean, d.sd, d.min, d.q1, d.median, d.q3, d.max)))
     for name, dists in s.sheets:  # several scores at once: each sheet's totals
         lines.append(f"sheet {name:<13} mean       sd      min       q1   median       q3"
                      "      max")
         for t, d in enumerate(dists):
-            lines.append(f"  team {t:<8} " + " ".join(
+            lines.append(f"  {side_name(s, t):<13} " + " ".join(
                 f"{x:>8.0f}" for x in (d.mean, d.sd, d.min, d.q1, d.median, d.q3, d.max)))
     if s.contracts_met:  # each player's own contracts: the most met wins, then the total
         lines.append("contracts met       mean       sd      min       q1   median       q3"
