@@ -298,3 +298,63 @@ def test_a_scenarios_contract_expectations_of_a_bad_form_are_reported_where_writ
                                     [tmp_path / "ladder.scenarios.yaml"])
     assert isinstance(results, Exception), results
     assert says in str(results) and "ladder.scenarios.yaml:" in str(results), str(results)
+
+
+def test_the_option_contracts_met_starts_each_seat_further_up_the_ladder():
+    p = pack()
+    g = stacked_game(p, 2, hands={0: "5C 5D 5H 5S 6C 7D 8H 9C KD QS".split()},
+                     upcard="6D", stock=["KS"], options={"contracts_met": [1, 2]})
+    assert g.contracts_met() == [1, 2]
+    assert g.view(0)["contract"]["melds"] == ["run"]  # seat 0's second contract
+    assert g.view(1)["contract"]["melds"] == ["colour"]  # seat 1's third and last
+    g.apply("draw")
+    assert refusal(g, "meld 5C 5D 5H").code == "meld/not-in-contract"  # a set: no run
+    h = GameState.from_json(g.to_json(), pack=p)  # the option is saved with the game
+    assert h == g and h.contracts_met() == [1, 2] and h.options["contracts_met"] == [1, 2]
+
+
+def test_a_seat_started_on_the_last_contract_ends_the_game_by_meeting_it():
+    g = meldkit.new_game(pack(), players=2, seed=3, options={"contracts_met": [2, 2]})
+    bots = [make_bot("greedy", seed=1), make_bot("greedy", seed=2)]
+    while not g.is_over:
+        g.apply(bots[g.current_player].choose(g))
+    met = g.contracts_met()
+    assert max(met) == 3 and min(met) >= 2  # nobody goes below where they started
+    assert len(g.hand_results) <= 12  # game.hands
+
+
+@pytest.mark.parametrize("met,says", [
+    ([3, 0], "a whole number from 0 to 2"), ([0], "each of the 2 seats"),
+    ([True, 0], "not [True, 0]"), ([-1, 0], "not [-1, 0]"), ("1 0", "not '1 0'"),
+])
+def test_the_option_contracts_met_of_a_bad_form_is_refused_by_name(met, says):
+    with pytest.raises(meldkit.SetupError, match="option contracts_met") as e:
+        meldkit.new_game(pack(), players=2, seed=1, options={"contracts_met": met})
+    assert says in str(e.value)
+
+
+def test_the_option_contracts_met_is_refused_for_a_pack_without_contracts_and_in_a_save():
+    with pytest.raises(meldkit.SetupError, match="initial_meld.contracts"):
+        meldkit.new_game("contract_rummy", players=3, seed=1, options={"contracts_met": [1] * 3})
+    p = pack()
+    d = json.loads(meldkit.new_game(p, players=2, seed=1,
+                                    options={"contracts_met": [0, 1]}).to_json())
+    d["options"]["contracts_met"] = [0, 3]  # a tampered save: past the ladder's end
+    with pytest.raises(SaveError, match="contracts_met"):
+        GameState.from_json(json.dumps(d), pack=p)
+
+
+def test_a_scenarios_bad_option_contracts_met_is_reported_at_its_options(tmp_path):
+    from meldkit.scenarios import run_scenarios
+
+    (tmp_path / "ladder.yaml").write_text(LADDER)
+    text = SCENARIO.replace("MET", "[1, 0]").replace(
+        "  - name:", "  - options: {contracts_met: [3, 0]}\n    name:", 1)
+    (tmp_path / "s.scenarios.yaml").write_text(text)
+    ((_, results),) = run_scenarios(str(tmp_path / "ladder.yaml"), [tmp_path / "s.scenarios.yaml"])
+    (result,) = results
+    assert not result.passed
+    (failure,) = result.failures
+    line = text.splitlines().index("  - options: {contracts_met: [3, 0]}") + 1
+    assert (failure.line, failure.step) == (line, "options"), failure
+    assert "from 0 to 2" in failure.message

@@ -121,7 +121,8 @@ def new_game(
     Without one, a 128-bit seed is drawn from the operating system's random source
     (:func:`secrets.randbits`); pass a seed only to reproduce a game.  ``options`` holds
     game options (``partners``: play in partnerships where the pack makes them optional;
-    ``first_player``: the seat that starts, instead of a draw by lot). ``deck_order``
+    ``first_player``: the seat that starts, instead of a draw by lot; ``contracts_met``:
+    with ``initial_meld.contracts``, how many each seat has met at the start). ``deck_order``
     stacks the top of the first hand's deck (card codes, top first); the rest is shuffled.
     Each argument is checked before anything is dealt: a bad one is refused with a
     :class:`SetupError` that names it and what was expected.

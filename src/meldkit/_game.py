@@ -151,7 +151,8 @@ class GameState:
         raise NotImplementedError
 
     # ------------------------------------------------------------------ creation
-    GAME_OPTIONS: ClassVar[frozenset[str]] = frozenset({"partners", "first_player"})
+    GAME_OPTIONS: ClassVar[frozenset[str]] = frozenset({"partners", "first_player",
+                                                       "contracts_met"})
     """The game options ``new_game(options=...)`` accepts."""
 
     def _setup(self, pack, players: int, seed: int, options: dict | None,
@@ -185,6 +186,9 @@ class GameState:
                                   or not 0 <= first < players):
             raise SetupError(f"option first_player must be a seat 0..{players - 1}, "
                              f"not {quoted(first)}")
+        if options.get("contracts_met") is not None:
+            options["contracts_met"] = _contracts_met_option(pack, players,
+                                                             options["contracts_met"])
         self.n_players, self.seed, self.options = players, seed, options
         self.deck_order = list(deck_order) if deck_order else None
         self.later_orders = {}  # hand number -> the stacked top of its deck (stack_deal)
@@ -962,6 +966,25 @@ class GameState:
     def __repr__(self) -> str:
         return (f"<{type(self).__name__} {self.pack.name} hand {self.hand_number} {self.phase} "
                 f"player {self.current} scores {self.scores}>")
+
+
+def _contracts_met_option(pack, players: int, met: Any) -> list[int]:
+    """The game option ``contracts_met``, checked: how many of the pack's contracts
+    (``initial_meld.contracts``) each seat has met when the game starts, so that a game (a
+    scenario, a shortened game) can begin further up the ladder.  Raises
+    :class:`~meldkit.SetupError` for a pack without contracts or a bad list."""
+    ladder = pack.spec.initial_meld.contracts
+    if not ladder:
+        raise SetupError(f"option contracts_met needs a pack whose players work through "
+                         f"contracts of their own (initial_meld.contracts); {pack.name} "
+                         "has none")
+    if not (isinstance(met, (list, tuple)) and len(met) == players and all(
+            isinstance(x, int) and not isinstance(x, bool) and 0 <= x < len(ladder)
+            for x in met)):
+        raise SetupError(f"option contracts_met must list, for each of the {players} seats, "
+                         f"how many of the {len(ladder)} contracts it has met at the start "
+                         f"(a whole number from 0 to {len(ladder) - 1}), not {quoted(met)}")
+    return list(met)
 
 
 def bundled_pack_resolver(name: str, digest: str):

@@ -41,7 +41,7 @@ from typing import Any
 import attrs
 
 from ._cards import RANKS, is_card_code, is_rank, kind_of_code, kinds_matching, rank_index
-from ._errors import MeldkitError, NotationError, PackProblem, quoted
+from ._errors import MeldkitError, NotationError, PackProblem, SetupError, quoted
 
 __all__ = [
     "DEAL_KEYS",
@@ -74,7 +74,7 @@ SCENARIO_KEYS: dict[str, str] = {
     "players": "Number of players (default: the file's `players`, else the pack's minimum).",
     "first_player": "The seat that plays first (default 0).",
     "seed": "Seed of the shuffle of the cards the deal does not name (default 0).",
-    "options": "Game options, e.g. `{partners: true}`.",
+    "options": "Game options, e.g. `{partners: true}`, `{contracts_met: [9, 4]}`.",
     "start_scores": "Each team's score before the first move, e.g. `[15000, 0]` "
                     "(the initial-meld minimum depends on it); refused for a pack with score "
                     "sheets (`scoring.sheets`), whose scores are the sheets' sums.",
@@ -225,6 +225,8 @@ class Scenario:
     steps: tuple[_Step, ...] = attrs.field(repr=False)
     later: dict = attrs.field(factory=dict, repr=False)
     """Deal number (2, 3 …) -> its stacked :class:`_Deal` (``deals:``)."""
+    options_at: Any = attrs.field(default=None, repr=False)
+    """Where ``options:`` was written (a bad game option is reported there)."""
 
 
 @attrs.frozen
@@ -543,7 +545,8 @@ class _Reader:
                         start_scores=start, hands=first_deal.hands,
                         reserves=first_deal.reserves, upcard=first_deal.upcard,
                         stock=first_deal.stock, deal_at=first_deal.at,
-                        seat_at=first_deal.seat_at, steps=tuple(steps), later=later)
+                        seat_at=first_deal.seat_at, steps=tuple(steps), later=later,
+                        options_at=self.at_value(node, "options") if options else None)
 
     def deal(self, deal: Any, deal_at: _At, path: str) -> _Deal:
         """A stacked deal: ``hands``, ``reserves``, ``upcard``, ``stock``."""
@@ -1096,6 +1099,13 @@ class _Run:
         self.players = players
         try:
             self.state = self.new_state()
+        except SetupError as exc:  # a game option (or the deal) the engine refuses
+            if sc.options_at is not None and str(exc).startswith(
+                    ("option ", "options ", "unknown game option")):
+                self.fail(sc.options_at, "options", _one_line(exc))
+            else:
+                self.fail(_At(*_pos(sc.deal_at)), "deal", f"cannot deal it: {_one_line(exc)}")
+            return self.result()
         except MeldkitError as exc:
             self.fail(_At(*_pos(sc.deal_at)), "deal", f"cannot deal it: {_one_line(exc)}")
             return self.result()

@@ -1907,8 +1907,9 @@ class TableModel:
 
     def contracts_met(self) -> list[int]:
         """How many contracts each player has met (``initial_meld.contracts``: one a hand
-        at most, counted from the hand records; all 0 in a pack without them)."""
-        met = [0] * self.n_players
+        at most, counted from the hand records after those the game option
+        ``contracts_met`` starts each seat with; all 0 in a pack without them)."""
+        met = list(self.options.get("contracts_met") or [0] * self.n_players)
         for r in self.hand_results:
             for p, done in enumerate(r.final.contracts_met):
                 met[p] += done
