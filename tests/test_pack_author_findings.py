@@ -606,3 +606,13 @@ def test_a_meld_owed_a_taken_card_does_not_grow_while_the_card_is_owed():
     assert [str(a) for a in g.legal_actions()] == ["meld KC KD KS"]  # no add 5S to m1
     g.apply("meld KC KD KS")  # opened: now 5S is laid off as any card is
     assert "add 5S to m1" in [str(a) for a in g.legal_actions()]
+
+
+def test_hands_more_than_the_deck_are_one_problem_with_the_right_arithmetic():
+    """(Three Thirteen's author, eight players × 13 cards from two decks.)  The loader said
+    it twice, once as '… leave 0 cards in a stock of 104' at the top of the file."""
+    found = problems("extends: rummy\nname: eight\nplayers: {min: 2, max: 8}\n"
+                     "deck: {decks: 2}\ndeal: {hand: 13}\n")
+    assert len(found) == 1, found
+    assert "8 players × 13 hand + 1 upcard = 105 cards, but the deck has 104" in found[0]
+    assert "leave" not in found[0]

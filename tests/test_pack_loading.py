@@ -318,7 +318,9 @@ deal:
         ('"15"', "expected an integer, got '15' (a string) (remove the quotes)"),
         ("true", "expected an integer, got true (a boolean)"),
         ("15.5", "expected an integer, got 15.5 (a decimal number)"),
-        ("", "expected an integer, got null"),
+        ("", "expected an integer, got null (this key cannot be null: leave it out to keep "
+             "the value it has — its default, or what the pack this one extends gives it — "
+             "or give a value)"),
     ],
 )
 def test_wrong_type_names_the_bad_value_and_expected_integer(

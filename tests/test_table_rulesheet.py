@@ -315,3 +315,19 @@ def test_the_rules_sheet_names_a_table_book_kinds_ranks_and_counts_its_points():
     lines = rules_sheet(p).splitlines()
     assert "- **valle** (1 point): a set of 3s, 5s or 7s." in lines
     assert "- **other** (2 points): a set." in lines
+
+
+def test_a_schedules_wild_ranks_are_stated_deal_by_deal():
+    """Three Thirteen's wild rank follows the hand size: the sheet says so for every deal
+    (it once gave only the first deal's, and "There are no wild cards" where only the
+    schedule made any)."""
+    pack = meldkit.load_pack_text(
+        "extends: rummy\nname: sched_wild\nmelds:\n  kinds:\n"
+        "    - {name: set, type: set, min_size: 3, max_wilds: 2}\n"
+        "schedule:\n  - {cards: {wild: ['5']}}\n  - {cards: {wild: ['9']}}\n",
+        filename="sched_wild.yaml")
+    from meldkit.rulesheet import rules_sheet
+
+    sheet = rules_sheet(pack)
+    assert "- **Wild cards:** 5s in deal 1; 9s in deal 2; none in later deals." in sheet
+    assert "There are no wild cards" not in sheet

@@ -553,6 +553,9 @@ def _hint(what: str, value: Any) -> str:
         return f' (write it in quotes: "{text}")'
     if what == "true or false" and str(value).lower() in {"yes", "no", "on", "off", "y", "n"}:
         return " (YAML 1.2 reads yes/no/on/off as text; write true or false)"
+    if value is None:
+        return (" (this key cannot be null: leave it out to keep the value it has — its "
+                "default, or what the pack this one extends gives it — or give a value)")
     return ""
 
 

@@ -227,13 +227,14 @@ def _players_and_cards(spec) -> list[str]:
             gaps = "; a run does not cross a rank left out"
         out.append("- **Stripped deck:** each deck keeps only the ranks "
                    + ", ".join(r.upper() for r in deck.ranks) + f", in all four suits{gaps}.")
-    turned = {"rank": "the rank of a card turned at each deal",
-              "next_rank": "the rank above a card turned at each deal"}.get(
-        getattr(cards, "turned_wild", "none"))
-    wild = _selectors(cards.wild) if cards.wild else ""
-    if turned:
-        wild = f"{wild}; and {turned}" if wild and wild != "none" else turned
-    out.append(f"- **Wild cards:** {wild or _selectors(cards.wild)}.")
+    from .kernel.rulesheet import _per_deal
+
+    by_deal = _per_deal(spec, lambda s: _wild_words(s.cards), str)
+    if by_deal:  # a schedule's deals make other cards wild
+        out.append("- **Wild cards:** " + "; ".join(f"{text} in {where}"
+                                                   for where, text in by_deal) + ".")
+    else:
+        out.append(f"- **Wild cards:** {_wild_words(cards)}.")
     rank_slots = not spec.melds.kinds  # the card categories only that meld model reads
     if cards.bonus and rank_slots:
         out.append(f"- **Bonus cards:** {_selectors(cards.bonus)} — laid face up at once when "
@@ -508,6 +509,18 @@ def _initial_meld(spec) -> list[str]:
         out.append("When the pile is taken for the initial meld, its top card does not count "
                    "toward the minimum.")
     return out
+
+
+def _wild_words(cards) -> str:
+    """The wild cards of a deal in a few words: ``2s (deuces) and jokers``, ``the rank of a
+    card turned at each deal``, ``none``."""
+    turned = {"rank": "the rank of a card turned at each deal",
+              "next_rank": "the rank above a card turned at each deal"}.get(
+        getattr(cards, "turned_wild", "none"))
+    wild = _selectors(cards.wild) if cards.wild else ""
+    if turned:
+        wild = f"{wild}; and {turned}" if wild and wild != "none" else turned
+    return wild or _selectors(cards.wild)
 
 
 def _by_deal(spec) -> list[str]:

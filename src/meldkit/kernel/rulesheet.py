@@ -413,7 +413,7 @@ def _melds(spec) -> list[str]:
         if k.max_size is not None and k.type == "run":
             text += " when laid down (longer runs are laid as two)"
         out.append(text + ".")
-    if not spec.cards.wild and spec.cards.turned_wild == "none":
+    if not any(s.cards.wild or s.cards.turned_wild != "none" for s in deal_specs(spec)):
         out.append("- There are no wild cards.")
     if spec.melds.rearrange:
         out.append("- Each meld on the table has an id (m1, m2 …): a new meld takes the lowest "
