@@ -390,3 +390,39 @@ def test_cards_added_to_ones_own_withdrawn_melds_are_no_lay_offs_in_the_hand_sum
     summary = next(line for line in out.splitlines() if line.startswith("  you: melds m3"))
     assert "laid off 6H on m1" in summary and "10S on m1" not in summary
     assert "your contract: two sets of 3" in out and "contracts met: you 0, seat 1 0" in out
+
+
+# --------------------------------------------------------------------------- wild cards
+
+SCHEDULED_WILD = """\
+extends: rummy
+name: sched_wild
+melds:
+  kinds:
+    - {name: set, type: set, min_size: 3, max_wilds: 2}
+    - {name: run, type: run, min_size: 3, max_wilds: 2}
+schedule:
+  - {cards: {wild: ["5"]}}
+  - {cards: {wild: ["9", JK]}}
+game: {hands: 2}
+"""
+
+
+def test_the_view_and_the_screen_name_this_deals_wild_cards(tmp_path, monkeypatch, capsys):
+    """(Three Thirteen's author: nothing on the screen said which rank was wild, where a
+    schedule or a turned card makes it.)"""
+    path = tmp_path / "sched_wild.yaml"
+    path.write_text(SCHEDULED_WILD)
+    game = meldkit.new_game(str(path), players=2, seed=3)
+    assert game.view(0)["wild"] == ["5"]
+    bots = [make_bot("greedy", seed=1), make_bot("greedy", seed=2)]
+    while game.hand_number == 1 and not game.is_over:
+        game.apply(bots[game.current_player].choose(game))
+    assert game.hand_number == 2 and game.view(1)["wild"] == ["9", "JK"]
+    assert meldkit.new_game("gin_rummy", players=2, seed=1).view(0)["wild"] == []
+    out = play(monkeypatch, capsys, [str(path), "--seed", "3", "--players", "2"], "quit\n")
+    assert "\nwild: 5\n" in out
+    example = pathlib.Path(__file__).parents[1] / "examples" / "packs" / "indian_rummy.yaml"
+    indian = play(monkeypatch, capsys, [str(example), "--seed", "5", "--players", "2"],
+                  "quit\n")
+    assert re.search(r"\nwild: \S+ JK \(turned: \S+\)\n", indian)

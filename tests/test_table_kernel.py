@@ -272,10 +272,12 @@ def test_loader_refuses_penalty_scoring_with_a_highest_wins_target():
 
 
 def test_loader_refuses_a_deal_that_leaves_too_little_stock():
-    with pytest.raises(RulePackError) as e:
-        meldkit.load_pack_text("meldkit: 1\nextends: rummy\ndeal: {hand: 26, "
-                               "hand_by_players: {2: 26}}\nplayers: {max: 3}\n")
-    assert "leave 0 cards" in str(e.value) or "stock" in str(e.value)
+    with pytest.raises(RulePackError) as e:  # 2 × 25 + the upcard: one card left, no wall
+        meldkit.load_pack_text("meldkit: 1\nextends: rummy\ndeal: {hand: 25, "
+                               "hand_by_players: null}\nplayers: {max: 2}\n"
+                               "stock: {wall: 2, when_empty: end_hand}\n")
+    assert ("2 players × 25 cards + 1 upcard leave 1 cards in a stock of 52, but play needs "
+            "at least 3 (stock.wall + 1) left in the stock") in str(e.value)
 
 
 def test_loader_refuses_knocking_without_knock_scoring():

@@ -279,6 +279,10 @@ def _render_table_melds(view: dict[str, Any], style: Style, title: str,
         k = view.get("knocker")
         lines.append(f"knock with {view['knock_value']} or less"
                      + (f" · {seat_label(k, you)} knocked" if k is not None else ""))
+    if view.get("wild"):  # this deal's (a schedule's deals, a rank turned: not the pack's)
+        turned = (view.get("wild_rank") or {}).get("turned")
+        lines.append("wild: " + " ".join(view["wild"])
+                     + (f" (turned: {' '.join(turned)})" if turned else ""))
     lines += opening_lines(view, style)
     lines += buying_lines(view, style)
     melds = view["melds"]

@@ -617,6 +617,9 @@ class _Game:
         from ._movelist import group_moves
         from ._table import render_moves
 
+        wild = self.state.view(self.human).get("wild")  # this deal's (a schedule, a rank
+        if wild is not None:                            # turned), where the view says
+            self.wild = frozenset(wild)
         self.menu = group_moves([str(a) for a in self.state.legal_actions()], self.wild)
         self.open = None
         self.say(self.style.bold("Your moves") + " (a number or notation; 'help' for more):")

@@ -251,6 +251,10 @@ TABLE_VIEW = _engine({
         "required": ["card", "passes"], "additionalProperties": False,
         "description": "the card turned face up from the stock, to be used at once or "
                        "passed (`turn.stock_card: turned`), or null"},
+    "wild": {"type": "array", "items": {"type": "string"},
+             "description": "the ranks wild in this deal, in rank order (`JK` for jokers): "
+                            "`cards.wild`, a schedule's deal's, and a rank turned "
+                            "(`cards.turned_wild`)"},
     "wild_rank": {"type": ["object", "null"], "properties": {
         "turned": _cards(_CARD),
         "rank": {"type": ["string", "null"],

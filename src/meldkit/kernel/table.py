@@ -1905,6 +1905,10 @@ class TableModel:
         the table were laid this turn (nothing is laid off before an opening there)."""
         return self.rules.lay_off_waits and self.first_laid[p] == self.turns
 
+    def _wild_ranks(self) -> list[str]:
+        """The ranks wild in this deal, in rank order (the view's ``wild``)."""
+        return [RANKS[r] for r in sorted({rank_of_kind(k) for k in self.rules.wild})]
+
     def contracts_met(self) -> list[int]:
         """How many contracts each player has met (``initial_meld.contracts``: one a hand
         at most, counted from the hand records after those the game option
@@ -3289,6 +3293,7 @@ class TableModel:
             "turned": None if self.turned is None else {
                 "card": _CODE_OF_KIND[self.kind_of[self.turned]],
                 "passes": self.turned_passes},
+            "wild": self._wild_ranks(),
             "wild_rank": None if self.rules.turned_wild == "none" else {
                 "turned": self._codes(self.indicator),
                 "rank": None if self.rules.wild_rank is None else RANKS[self.rules.wild_rank]},
