@@ -469,6 +469,9 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
     "going_out.by_discard": {
         TABLE: [("test_going_out_by_melding",
                  "test_the_last_card_is_never_discarded_and_a_player_goes_out_by_laying_it_off")]},
+    "going_out.last_turns": {
+        TABLE: [("test_last_turns",
+                 "test_the_others_each_take_one_last_turn_and_the_first_out_wins_the_hand")]},
     "hand_end.stock_empty": {
         CANASTA: [(PT, "test_pt_22_empty_stock_and_no_take_ends_the_hand")]},
     "hand_end.players_out_without_discard": {

@@ -913,6 +913,15 @@ class GoingOutSpec:
         "laid off. Refused with `requires_discard: true` (going out is then always a "
         "discard) and with knock scoring.",
     )
+    last_turns: bool = _f(
+        False,
+        "Table-meld packs: one more turn for everyone else after a player goes out (Three "
+        "Thirteen, Five Crowns): the hand does not end at once; each other player in turn "
+        "takes one last turn — draw, play, discard, and may go out too — and then it ends, "
+        "won by the player who went out first (`went_out`). A hand that reaches the end of "
+        "the stock in the last turns ends there, won the same way. Not with knocking, "
+        "buying, dropping, rearranging the table, reserve piles or partners.",
+    )
 
 
 @frozen
@@ -1386,6 +1395,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "going_out.requires_reserve": _k(CANASTA, needs="deal.reserve above 0"),
     "going_out.requires_discard": _CT,
     "going_out.by_discard": _k(TABLE, needs="going_out.requires_discard: false"),
+    "going_out.last_turns": _T,
     # --- other ends of a hand
     "hand_end.stock_empty": _C,
     "hand_end.players_out_without_discard": _C,

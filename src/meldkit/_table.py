@@ -279,6 +279,10 @@ def _render_table_melds(view: dict[str, Any], style: Style, title: str,
         k = view.get("knocker")
         lines.append(f"knock with {view['knock_value']} or less"
                      + (f" · {seat_label(k, you)} knocked" if k is not None else ""))
+    last = view.get("last_turns")
+    if last is not None:  # going_out.last_turns
+        lines.append(f"last turns: {seat_label(last['out'], you)} went out · "
+                     f"{_plural(last['left'], 'last turn')} to play, this one among them")
     if view.get("wild"):  # this deal's (a schedule's deals, a rank turned: not the pack's)
         turned = (view.get("wild_rank") or {}).get("turned")
         lines.append("wild: " + " ".join(view["wild"])

@@ -251,6 +251,14 @@ TABLE_VIEW = _engine({
         "required": ["card", "passes"], "additionalProperties": False,
         "description": "the card turned face up from the stock, to be used at once or "
                        "passed (`turn.stock_card: turned`), or null"},
+    "last_turns": {"type": ["object", "null"], "properties": {
+        "out": {"type": "integer", "description": "the seat that went out first"},
+        "left": {"type": "integer", "minimum": 1,
+                 "description": "the last turns still to play, the one being played among "
+                                "them"}},
+        "required": ["out", "left"], "additionalProperties": False,
+        "description": "after a player went out, the others' last turns "
+                       "(`going_out.last_turns`), or null"},
     "wild": {"type": "array", "items": {"type": "string"},
              "description": "the ranks wild in this deal, in rank order (`JK` for jokers): "
                             "`cards.wild`, a schedule's deal's, and a rank turned "

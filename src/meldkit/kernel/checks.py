@@ -160,6 +160,7 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
             add(("melds", "kinds", i, "name"), f"{name!r} names two meld kinds")
     _check_contract(spec, names, add, player_counts, one_deal)
     _check_contracts(spec, add)
+    _check_last_turns(spec, add)
     check_items(spec, add)
     _check_books(spec, add)
     _check_reserves(spec, add)
@@ -800,6 +801,29 @@ def _check_contracts(spec: Any, add: Callable[..., None]) -> None:
             "player meets the last contract, and game.hands (most hands) bounds it for a table "
             "where nobody does: set it (game: {hands: 50})", related=(("game", "hands"),))
     _refuse_clashes(add, at, "each player's own contracts", clashes)
+
+
+def _check_last_turns(spec: Any, add: Callable[..., None]) -> None:
+    """``going_out.last_turns``: the others' last turns after a player goes out are plain
+    turns of their own — not beside what makes a turn or a hand's end otherwise."""
+    if not spec.going_out.last_turns:
+        return
+    clashes = [
+        (spec.scoring.style == "knock", ("scoring", "style"), "a knock ends the hand at once "
+         "and is settled then (scoring.style: knock)"),
+        (spec.pile.buy_limit > 0, ("pile", "buy_limit"), "buying offers a discard to players "
+         "out of turn (pile.buy_limit), who would play more than their last turn"),
+        (bool(spec.turn.drop), ("turn", "drop"), "a player who drops leaves the hand "
+         "(turn.drop), which ends when one is left"),
+        (spec.melds.rearrange, ("melds", "rearrange"), "the table is rearranged in turns "
+         "that end only once nothing lies loose (melds.rearrange)"),
+        (spec.deal.reserve > 0, ("deal", "reserve"), "a player who plays out their hand "
+         "picks up their reserve and plays on (deal.reserve)"),
+        (spec.players.partners != "never" or bool(spec.players.teams),
+         ("players", "partners"), "a side's partner would play on for the side that went "
+         "out (players.partners)"),
+    ]
+    _refuse_clashes(add, ("going_out", "last_turns"), "true", clashes)
 
 
 def _check_flexible_kinds(spec: Any, add: Callable[..., None]) -> None:

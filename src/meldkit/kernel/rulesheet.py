@@ -839,7 +839,14 @@ def _ending(spec) -> list[str]:
                        "card in hand, and a meld or lay-off that would leave a single card is "
                        "allowed only if that card can then be laid off.")
         out += _books_to_go_out(spec)
-        out.append("- The hand ends at once when a player goes out.")
+        if spec.going_out.last_turns:
+            out.append("- When a player goes out, each other player in turn takes **one last "
+                       "turn** — draws, plays and discards as usual, and may go out too — and "
+                       "then the hand ends. The player who went out first wins it; a stock "
+                       "that runs out in the last turns ends the hand there, won the same "
+                       "way.")
+        else:
+            out.append("- The hand ends at once when a player goes out.")
         return out
     out = ["## Knocking", ""]
     value = ("the value of the first upcard (an ace: only gin)" if kn.from_upcard

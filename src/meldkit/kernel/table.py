@@ -150,6 +150,9 @@ class TableRules:
         self.discard_layable = spec.pile.discard_layable
         self.requires_discard = spec.going_out.requires_discard
         self.meld_out = not (spec.going_out.requires_discard or spec.going_out.by_discard)
+        self.last_turns = spec.going_out.last_turns
+        """``going_out.last_turns``: after a player goes out, each other player takes one
+        more turn before the hand ends."""
         """Whether going out means melding or laying off every card, never a discard
         (``going_out.by_discard: false``): a discard never empties the hand, and no play
         leaves a single card that cannot then be laid off."""
@@ -684,7 +687,7 @@ class TableModel:
                  "opened", "pending", "withdrew", "buys", "buy_for", "discarder", "laid",
                  "dropped", "eliminated", "first_laid", "reserves", "reserve_taken",
                  "turned", "turned_passes", "indicator", "loose", "formed", "before",
-                 "restored", "turn_hand", "start")
+                 "restored", "turn_hand", "start", "last")
     """The state fields this model keeps (slots of ``KernelState``); ``state.actions``
     is :data:`TABLE_ACTIONS`, which builds interned actions for a plugin's ``legal``
     (``state.actions.get(verb, cards, target)``)."""
@@ -888,6 +891,9 @@ class TableModel:
         self.laid = [[0, 0] for _ in range(n)]
         self.first_laid = [None] * n
         self.dropped = [None] * n
+        self.last = None
+        """``going_out.last_turns``, once a player has gone out: ``(the seat out first, the
+        last turns still to play, the turn they went out in)``; None before."""
         kn = spec.knock
         self.knock_value = kn.max_deadwood
         if self.pile and (kn.from_upcard or kn.spade_upcard_doubles):
@@ -2743,6 +2749,12 @@ class TableModel:
         self._end_turn()
 
     def _end_turn(self) -> None:
+        last = self.last
+        if last is not None:  # going_out.last_turns: one turn fewer to play
+            if last[1] <= 1:
+                self._end_hand("went_out", last[0])
+                return
+            self.last = (last[0], last[1] - 1, last[2])
         self.turns += 1
         limit = self.rules.turn_limit
         if limit is not None and self.turns >= limit:
@@ -2937,11 +2949,46 @@ class TableModel:
 
     def _out_at_once(self, how: str, who: int | None) -> bool:
         """Whether ``who`` went out laying their whole hand in this one turn: nothing of
-        theirs stayed on the table from an earlier turn (tracked where the pack scores it)."""
+        theirs stayed on the table from an earlier turn (tracked where the pack scores it;
+        after last turns, the turn they went out in)."""
+        turn = self.turns if self.last is None else self.last[2]
         return (self.rules.tracks_at_once and how == "went_out" and who is not None
-                and self.first_laid[who] in (None, self.turns))
+                and self.first_laid[who] in (None, turn))
+
+    def _start_last_turns(self, how: str, who: int | None) -> bool:
+        """``going_out.last_turns``: whether the hand goes on to the others' last turns
+        instead of ending ``how`` now — ``who`` went out first (the last turns begin), or
+        went out too in their last turn (it ends), or the stock ran out in them (the hand
+        ends, won by who went out first: True after ending it so)."""
+        last = self.last
+        if last is None:
+            if how != "went_out" or who is None:
+                return False
+            others = sum(1 for q in range(self.n_players)
+                         if q != who and not self._out_of_hand(q))
+            if not others:
+                return False
+            self.last = (who, others + 1, self.turns)  # (+1: the turn going out ends)
+            self.taken = self.discarder = self.must_use = None
+            self.withdrew = False
+            self.pending = []
+            self._end_turn()
+            return True
+        if how == "went_out" and who != last[0]:  # out too, in their last turn
+            self.taken = None
+            self.withdrew = False
+            self._end_turn()
+            return True
+        if how in ("stock_empty", "wall"):  # the stock ran out in the last turns
+            self._end_hand("went_out", last[0])
+            return True
+        return False
 
     def _end_hand(self, how: str, who: int | None) -> None:
+        if self.rules.last_turns and (how != "went_out" or self.last is None
+                                      or who != self.last[0]) and self._start_last_turns(
+                how, who):
+            return
         if self.before is not None or self.restored or self.formed or self.start:  # (done:
             self.loose, self.formed, self.before, self.restored = [], [], None, 0  # the
             self.start = None  # rearranging of melds.rearrange)
@@ -2967,6 +3014,7 @@ class TableModel:
                            **{count: self._unmelded(deadwood, count == "unmelded_with_contract",
                                                     who if how == "all_dropped" else None)
                               for count in self.rules.counts_unmelded})
+        self.last = None
         self._record(final, who, +1)
         if self._game_over():
             self._finish_game()
@@ -3294,6 +3342,8 @@ class TableModel:
                 "card": _CODE_OF_KIND[self.kind_of[self.turned]],
                 "passes": self.turned_passes},
             "wild": self._wild_ranks(),
+            "last_turns": None if self.last is None else {
+                "out": self.last[0], "left": self.last[1]},
             "wild_rank": None if self.rules.turned_wild == "none" else {
                 "turned": self._codes(self.indicator),
                 "rank": None if self.rules.wild_rank is None else RANKS[self.rules.wild_rank]},
@@ -3383,6 +3433,8 @@ class TableModel:
             d.update(reserves=[r[:] for r in self.reserves], reserve_taken=self.reserve_taken[:])
         if any(x is not None for x in self.dropped):
             d["dropped"] = self.dropped[:]
+        if self.last is not None:  # going_out.last_turns: who went out, turns left, when
+            d["last_turns"] = list(self.last)
         if any(self.eliminated):
             d["eliminated"] = self.eliminated[:]
         if any(self.buys) or self.buy_for is not None or self.discarder is not None:
@@ -3550,6 +3602,11 @@ class TableModel:
         if dropped is not None and (not rules.drop or any(
                 x is not None and x not in rules.drop for x in s.dropped)):
             raise sv.bad("dropped", f"expected a drop penalty of turn.drop {list(rules.drop)}")
+        last = d.get("last_turns")
+        s.last = None if last is None else tuple(sv.array_of(
+            last, "last_turns", lambda v, p: sv.integer(v, p, 0, 10**7), 3))
+        if s.last is not None and not rules.last_turns:
+            raise sv.bad("last_turns", "this pack has no last turns (going_out.last_turns)")
         gone = d.get("eliminated")
         s.eliminated = [False] * n if gone is None else sv.array_of(
             gone, "eliminated", lambda v, p: sv.boolean(v, p), n)
@@ -3856,9 +3913,20 @@ class TableModel:
             if limit is not None and value >= limit:
                 raise sv.bad(field, f"expected 0 to {limit - 1} (the hand ends at {key}: "
                                     f"{limit}), got {value}")
+        if self.last is not None:  # going_out.last_turns
+            out, left, when = self.last
+            if not (out < n and out != self.current and not self.hands[out]):
+                raise sv.bad("last_turns", "expected first the seat that went out, whose "
+                                           f"hand is empty and who is not to move, got {out}")
+            if not 1 <= left < n or when > self.turns:
+                raise sv.bad("last_turns", f"expected the last turns left (1 to {n - 1}) "
+                                           "and the turn the seat went out in (at most "
+                                           f"turns, {self.turns}), got {[left, when]}")
         if phase != LAYOFF and phase != KNOCK:
             empty = [p for p in range(n) if not self.hands[p] and not self.eliminated[p]
-                     and not (p == self.current and self.loose)]  # (cards loose: play on)
+                     and not (p == self.current and self.loose)  # (cards loose: play on)
+                     and not (self.last is not None and p != self.current)]  # (out: last
+            #                                                           turns, the others')
             if empty:
                 raise sv.bad(f"hands[{empty[0]}]", f"empty in the {phase} phase: a player "
                                                    "with no card has gone out, ending the hand")
