@@ -616,3 +616,11 @@ def test_hands_more_than_the_deck_are_one_problem_with_the_right_arithmetic():
     assert len(found) == 1, found
     assert "8 players × 13 hand + 1 upcard = 105 cards, but the deck has 104" in found[0]
     assert "leave" not in found[0]
+
+
+def test_a_hand_size_for_a_player_count_the_pack_does_not_allow_is_one_problem():
+    """(Three Thirteen's author's stripped deck: each such count was said twice, once by
+    the loader and once by the table kernel's check.)"""
+    found = problems("extends: rummy\nname: x\ndeal: {hand_by_players: {9: 5}}\n")
+    assert found == ["child.yaml:3:26: deal.hand_by_players.9: 9 players is not a player "
+                     "count of this pack (2, 3, 4, 5, 6)"]
