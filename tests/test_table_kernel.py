@@ -434,7 +434,7 @@ def test_box_and_game_bonuses_are_added_when_the_game_ends():
 
 @pytest.mark.parametrize("extra, where, says", [
     ("cards: {wild: ['2']}\n", "knock.test", "openspiel judges"),
-    ("deal: {hand_by_players: {9: 5}}\n", "deal.hand_by_players", "outside players.min..max"),
+    ("deal: {hand_by_players: {9: 5}}\n", "deal.hand_by_players.9", "not a player count"),
     ("melds: {lay_off: {max_per_end: -1}}\n", "melds.lay_off.max_per_end", "at least 0"),
     ("deal: {upcard: false}\npile: {first_upcard: offer}\n", "pile.first_upcard", "no upcard"),
     ("knock: {max_deadwood: 5000}\n", "knock.max_deadwood", "0 to 1000"),
