@@ -699,6 +699,16 @@ def _m_contracts(rng, data, table):
             "game": {"hands": rng.choice([3, 6, 10])}}
 
 
+def _m_last_turns(rng, data, table):
+    """One last turn for everyone else after a player goes out (stop 46), with the keys it
+    is refused beside set back (no buying, dropping, rearranging, reserves or partners)."""
+    if not table or _knocks(data):
+        return None
+    return {"going_out": {"last_turns": True},
+            "pile": {"buy_limit": 0}, "turn": {"drop": []}, "melds": {"rearrange": False},
+            "deal": {"reserve": 0}, "players": {"partners": "never", "teams": None}}
+
+
 MECHANISMS = {
     "sheets": _m_sheets, "pay": _m_pay, "negative_unless": _m_negative_unless,
     "run_gaps": _m_run_gaps, "renew": _m_renew, "turned": _m_turned,
@@ -707,10 +717,11 @@ MECHANISMS = {
     "book_adds": _m_book_adds, "taking": _m_taking,
     "stock_end": _m_stock_end, "wilds_stay": _m_wilds_stay, "new_meld": _m_new_meld,
     "winner_first": _m_winner_first, "rearrange": _m_rearrange, "play_or_draw": _m_play_or_draw,
-    "flex_melds": _m_flex_melds, "contracts": _m_contracts,
+    "flex_melds": _m_flex_melds, "contracts": _m_contracts, "last_turns": _m_last_turns,
 }
 """Issue 24's mechanisms and later ones (stop 43's: ``stock_end`` … ``winner_first``; stop
-44's ``rearrange`` and ``play_or_draw``; stop 45's ``flex_melds`` and ``contracts``), each
+44's ``rearrange`` and ``play_or_draw``; stop 45's ``flex_melds`` and ``contracts``; stop
+46's ``last_turns``), each
 a function ``(rng, base pack data, table?)`` giving pack data (or None where the meld
 model has no such mechanism to try)."""
 OLD_MECHANISMS = {

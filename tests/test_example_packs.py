@@ -17,7 +17,7 @@ NAMES = sorted(p.stem for p in PACKS.glob("*.yaml") if not p.stem.endswith(".sce
 
 def test_every_example_pack_has_its_scenarios():
     assert NAMES == ["indian_rummy", "kalooki", "knock_rummy", "machiavelli", "phase10",
-                     "romme", "rummikub", "scala40", "tongits"]
+                     "romme", "rummikub", "scala40", "three_thirteen", "tongits"]
     for name in NAMES:
         assert (PACKS / f"{name}.scenarios.yaml").is_file()
 

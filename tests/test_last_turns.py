@@ -160,3 +160,16 @@ def test_the_rules_sheet_and_the_play_screen_speak_of_the_last_turns():
     assert "The hand ends at once when a player goes out" in rules_sheet("rummy")
     screen = render_state(_mid_last_turns(pack()), 1, Style(False))
     assert "last turns: seat 0 went out · 2 last turns to play, this one among them" in screen
+
+
+def test_the_hands_turn_limit_reached_in_the_last_turns_ends_it_won_not_void():
+    """(The example pack's author: at game.hand_turn_limit in the last turns the hand was
+    void, and the player who had gone out lost it.)"""
+    g = stacked_game(pack(LAST + "game: {hand_turn_limit: 2}\n"), 3, hands=OUT_AT_ONCE,
+                     upcard="2C", stock=["7H", "2D", "3D"])
+    for move in ("draw", "meld 4H 5H 6H 7H", "meld 9C 9D 9S", "discard KD", "draw",
+                 "discard 2D"):
+        g.apply(move)
+    (result,) = g.hand_results  # turn 2 ended: the limit, in seat 1's last turn
+    assert (result.final.ended_by, result.final.went_out) == ("went_out", 0)
+    assert result.scores[0].total > 10

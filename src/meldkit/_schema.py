@@ -919,7 +919,8 @@ class GoingOutSpec:
         "Thirteen, Five Crowns): the hand does not end at once; each other player in turn "
         "takes one last turn — draw, play, discard, and may go out too — and then it ends, "
         "won by the player who went out first (`went_out`). A hand that reaches the end of "
-        "the stock in the last turns ends there, won the same way. Not with knocking, "
+        "the stock, or `game.hand_turn_limit`, in the last turns ends there, won the same "
+        "way (not void). Not with knocking, "
         "buying, dropping, rearranging the table, reserve piles or partners.",
     )
 

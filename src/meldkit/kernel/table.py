@@ -2958,8 +2958,9 @@ class TableModel:
     def _start_last_turns(self, how: str, who: int | None) -> bool:
         """``going_out.last_turns``: whether the hand goes on to the others' last turns
         instead of ending ``how`` now — ``who`` went out first (the last turns begin), or
-        went out too in their last turn (it ends), or the stock ran out in them (the hand
-        ends, won by who went out first: True after ending it so)."""
+        went out too in their last turn (it ends), or the stock or the hand's turn limit
+        ran out in them (the hand ends, won by who went out first: True after ending it
+        so)."""
         last = self.last
         if last is None:
             if how != "went_out" or who is None:
@@ -2979,9 +2980,9 @@ class TableModel:
             self.withdrew = False
             self._end_turn()
             return True
-        if how in ("stock_empty", "wall"):  # the stock ran out in the last turns
-            self._end_hand("went_out", last[0])
-            return True
+        if how in ("stock_empty", "wall", "turn_limit"):  # the stock ran out in the last
+            self._end_hand("went_out", last[0])  # turns, or the hand's turns did: not void,
+            return True                          # someone went out
         return False
 
     def _end_hand(self, how: str, who: int | None) -> None:
