@@ -173,3 +173,16 @@ def test_the_hands_turn_limit_reached_in_the_last_turns_ends_it_won_not_void():
     (result,) = g.hand_results  # turn 2 ended: the limit, in seat 1's last turn
     assert (result.final.ended_by, result.final.went_out) == ("went_out", 0)
     assert result.scores[0].total > 10
+
+
+def test_a_resample_in_the_last_turns_keeps_them_and_what_the_player_saw():
+    import random
+
+    g = _mid_last_turns(pack())
+    for seed in range(5):
+        r = g.resample(1, random.Random(seed))
+        assert r.view(1) == g.view(1) and r.view(1)["last_turns"] == {"out": 0, "left": 2}
+        bots = [make_bot("greedy", seed=q) for q in range(3)]
+        while r.hand_number == 1:
+            r.apply(bots[r.current_player].choose(r))
+        assert r.hand_results[0].final.went_out == 0
