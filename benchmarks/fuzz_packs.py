@@ -846,10 +846,11 @@ def run_combo(text: str, tally: Tally, rng: random.Random, seconds: float, hands
 
 
 def combo_campaign(seconds: float, *, case_seconds: float = 60.0, hands: int = 2,
-                   seed: int = 0, max_cases: int | None = None, old_share: float = 0.5
-                   ) -> Tally:
+                   seed: int = 0, max_cases: int | None = None, old_share: float = 0.5,
+                   always: str | None = None) -> Tally:
     """Cases until ``seconds`` have passed: each a base pack of either meld model in turn
-    with two to four of issue 24's mechanisms and, half the time, one or two older ones."""
+    with two to four of issue 24's mechanisms and, half the time, one or two older ones;
+    ``always``: a mechanism in every case, applied last (its settings win), to soak it."""
     signal.signal(signal.SIGALRM, _alarm)
     rng = random.Random(seed)
     tally = Tally()
@@ -861,6 +862,8 @@ def combo_campaign(seconds: float, *, case_seconds: float = 60.0, hands: int = 2
         names = rng.sample(sorted(MECHANISMS), rng.randint(2, 4))
         if rng.random() < old_share:
             names += rng.sample(sorted(OLD_MECHANISMS), rng.randint(1, 2))
+        if always is not None:
+            names = [n for n in names if n != always] + [always]
         text, used = combo_pack(base, rng, names)
         outcome = run_combo(text, tally, random.Random(rng.randrange(2**32)), case_seconds,
                             hands)
@@ -918,11 +921,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="the combination campaign: issue 24's mechanisms together, whole "
                              "hands by random and greedy bots")
     parser.add_argument("--hands", type=int, default=2, help="hands per combination game")
+    parser.add_argument("--with", dest="always", choices=sorted(MECHANISMS),
+                        help="with --combos: this mechanism in every case (to soak a new one)")
     args = parser.parse_args(argv)
     start = time.monotonic()
     if args.combos:
         tally = combo_campaign(args.seconds, case_seconds=max(args.case_seconds, 60),
-                               hands=args.hands, seed=args.seed)
+                               hands=args.hands, seed=args.seed, always=args.always)
         print(f"fuzz_packs --combos: {len(MECHANISMS)} mechanisms of issue 24, "
               f"{len(OLD_MECHANISMS)} older ones, bases {', '.join(TABLE_PACKS + RANK_SLOT_PACKS)}")
         report(tally, args.out, time.monotonic() - start)

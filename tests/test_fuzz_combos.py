@@ -95,6 +95,34 @@ books:
           {name: mixed, min_wilds: 1, value: 300, adds: none}]
 game: {hand_turn_limit: 80}
 """, 4),
+    # table: last turns after going out, beside a turned stock card passed on, forcing, a
+    # stock that ends the hand at once and the lowest count winning it
+    "last_turns_turned_stock_end": ("""extends: rummy
+going_out: {last_turns: true, requires_discard: false}
+deal: {upcard: false}
+turn: {stock_card: turned, turned_passes: next, forced: [turned]}
+stock: {when_empty: end_at_once, empty_winner: lowest_count}
+game: {hand_turn_limit: 120}
+""", 4),
+    # table: last turns with the melds kept in the hand (the whole hand at once), wild
+    # cards by deal and the unmelded cards counted (Three Thirteen's shape)
+    "last_turns_at_once_by_deal": ("""extends: rummy
+going_out: {last_turns: true, requires_discard: true}
+initial_meld: {all_at_once: true}
+melds:
+  kinds:
+    - {name: set, type: set, min_size: 3, max_wilds: 4}
+    - {name: run, type: run, min_size: 3, max_wilds: 4}
+  lay_off: {onto: none}
+scoring:
+  style: penalty
+  items: [{item: penalty, count: unmelded}]
+game: {hands: 3, winner: lowest}
+schedule:
+  - {deal: {hand: 3}, cards: {wild: ["3"]}}
+  - {deal: {hand: 4}, cards: {wild: ["4"]}}
+  - {deal: {hand: 5}, cards: {wild: ["5"]}}
+""", 3),
 }
 
 
