@@ -150,6 +150,9 @@ class TableRules:
         self.discard_layable = spec.pile.discard_layable
         self.requires_discard = spec.going_out.requires_discard
         self.meld_out = not (spec.going_out.requires_discard or spec.going_out.by_discard)
+        self.wild_ranks = tuple(RANKS[r] for r in sorted({rank_of_kind(k) for k in self.wild}))
+        """The ranks wild in the deals these rules are for, in rank order (the view's
+        ``wild``)."""
         self.last_turns = spec.going_out.last_turns
         """``going_out.last_turns``: after a player goes out, each other player takes one
         more turn before the hand ends."""
@@ -1911,10 +1914,6 @@ class TableModel:
         the table were laid this turn (nothing is laid off before an opening there)."""
         return self.rules.lay_off_waits and self.first_laid[p] == self.turns
 
-    def _wild_ranks(self) -> list[str]:
-        """The ranks wild in this deal, in rank order (the view's ``wild``)."""
-        return [RANKS[r] for r in sorted({rank_of_kind(k) for k in self.rules.wild})]
-
     def contracts_met(self) -> list[int]:
         """How many contracts each player has met (``initial_meld.contracts``: one a hand
         at most, counted from the hand records after those the game option
@@ -3342,7 +3341,7 @@ class TableModel:
             "turned": None if self.turned is None else {
                 "card": _CODE_OF_KIND[self.kind_of[self.turned]],
                 "passes": self.turned_passes},
-            "wild": self._wild_ranks(),
+            "wild": list(self.rules.wild_ranks),
             "last_turns": None if self.last is None else {
                 "out": self.last[0], "left": self.last[1]},
             "wild_rank": None if self.rules.turned_wild == "none" else {
