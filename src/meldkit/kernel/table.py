@@ -150,15 +150,15 @@ class TableRules:
         self.discard_layable = spec.pile.discard_layable
         self.requires_discard = spec.going_out.requires_discard
         self.meld_out = not (spec.going_out.requires_discard or spec.going_out.by_discard)
+        """Whether going out means melding or laying off every card, never a discard
+        (``going_out.by_discard: false``): a discard never empties the hand, and no play
+        leaves a single card that cannot then be laid off."""
         self.wild_ranks = tuple(RANKS[r] for r in sorted({rank_of_kind(k) for k in self.wild}))
         """The ranks wild in the deals these rules are for, in rank order (the view's
         ``wild``)."""
         self.last_turns = spec.going_out.last_turns
         """``going_out.last_turns``: after a player goes out, each other player takes one
         more turn before the hand ends."""
-        """Whether going out means melding or laying off every card, never a discard
-        (``going_out.by_discard: false``): a discard never empties the hand, and no play
-        leaves a single card that cannot then be laid off."""
         self.when_empty = spec.stock.when_empty
         self.empty_winner = spec.stock.empty_winner
         """Who wins a hand ended on an empty stock (``stock.empty_winner``)."""
