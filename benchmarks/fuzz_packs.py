@@ -701,11 +701,13 @@ def _m_contracts(rng, data, table):
 
 def _m_last_turns(rng, data, table):
     """One last turn for everyone else after a player goes out (stop 46), with the keys it
-    is refused beside set back (no buying, dropping, rearranging, reserves or partners)."""
+    is refused beside set back (no buying, dropping, rearranging, reserves, partners or a
+    turned card passed on)."""
     if not table or _knocks(data):
         return None
     return {"going_out": {"last_turns": True},
-            "pile": {"buy_limit": 0}, "turn": {"drop": []}, "melds": {"rearrange": False},
+            "pile": {"buy_limit": 0}, "turn": {"drop": [], "turned_passes": "pile"},
+            "melds": {"rearrange": False},
             "deal": {"reserve": 0}, "players": {"partners": "never", "teams": None}}
 
 

@@ -95,12 +95,12 @@ books:
           {name: mixed, min_wilds: 1, value: 300, adds: none}]
 game: {hand_turn_limit: 80}
 """, 4),
-    # table: last turns after going out, beside a turned stock card passed on, forcing, a
-    # stock that ends the hand at once and the lowest count winning it
+    # table: last turns after going out, beside a turned stock card, forcing, a stock that
+    # ends the hand at once and the lowest count winning it
     "last_turns_turned_stock_end": ("""extends: rummy
 going_out: {last_turns: true, requires_discard: false}
 deal: {upcard: false}
-turn: {stock_card: turned, turned_passes: next, forced: [turned]}
+turn: {stock_card: turned, forced: [turned]}
 stock: {when_empty: end_at_once, empty_winner: lowest_count}
 game: {hand_turn_limit: 120}
 """, 4),

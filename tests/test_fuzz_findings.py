@@ -736,3 +736,16 @@ def test_negative_jokers_at_one_table_are_refused_and_the_deal_is_checked_at_eve
                        r"100052 cards for 3 players; a deck holds at most 10000"):
         meldkit.load_pack_text("extends: rummy\ndeck:\n  jokers_by_players:\n    3: 100000\n"
                                "cards: {values: {JK: 0}}\n", filename="j.yaml")
+
+
+def test_fuzz_3475_last_turns_beside_a_turned_card_passed_on_are_refused():
+    """Seed 3475 (``--with last_turns``): a turned stock card passed round the table reached
+    a player who had gone out — the save of it was refused as damaged. The two are now
+    refused together, and a player who has gone out sits out the last turns' rotation."""
+    import meldkit
+    from meldkit import RulePackError
+
+    with pytest.raises(RulePackError, match="turn.turned_passes: next"):
+        meldkit.load_pack_text("extends: rummy\nname: x\ngoing_out: {last_turns: true}\n"
+                               "turn: {stock_card: turned, turned_passes: next}\n",
+                               filename="x.yaml")

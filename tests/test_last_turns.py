@@ -136,6 +136,7 @@ def test_random_and_greedy_play_keep_every_invariant_with_last_turns(players):
     ("turn: {drop: [20, 40]}\n", "turn.drop"),
     ("melds: {rearrange: true}\n", "melds.rearrange"),
     ("players: {partners: always, teams: 2}\n", "players.partners"),
+    ("turn: {stock_card: turned, turned_passes: next}\n", "turn.turned_passes"),
 ])
 def test_last_turns_are_refused_where_written_beside_what_ends_a_turn_otherwise(extra, clash):
     with pytest.raises(RulePackError) as e:

@@ -921,7 +921,8 @@ class GoingOutSpec:
         "won by the player who went out first (`went_out`). A hand that reaches the end of "
         "the stock, or `game.hand_turn_limit`, in the last turns ends there, won the same "
         "way (not void). Not with knocking, "
-        "buying, dropping, rearranging the table, reserve piles or partners.",
+        "buying, dropping, rearranging the table, reserve piles, partners or a turned stock "
+        "card passed on (`turn.turned_passes: next`).",
     )
 
 

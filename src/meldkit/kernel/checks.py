@@ -816,6 +816,9 @@ def _check_last_turns(spec: Any, add: Callable[..., None]) -> None:
          "that end only once nothing lies loose (melds.rearrange)"),
         (spec.deal.reserve > 0, ("deal", "reserve"), "a player who plays out their hand "
          "picks up their reserve and plays on (deal.reserve)"),
+        (spec.turn.turned_passes == "next", ("turn", "turned_passes"), "a card turned from "
+         "the stock passes round the table (turn.turned_passes: next), and a player who takes "
+         "it up plays the turn, so a last turn would pass to another player"),
         (spec.players.partners != "never" or bool(spec.players.teams),
          ("players", "partners"), "a side's partner would play on for the side that went "
          "out (players.partners)"),

@@ -258,8 +258,10 @@ class TableRules:
         """``(in the first round, later)``: what a player who drops scores against (empty:
         no dropping)."""
         self.eliminate_above = spec.game.eliminate_above
-        self.may_sit_out = bool(self.drop) or self.eliminate_above is not None
-        """Whether a seat can be out of a hand (dropped) or of the game (eliminated)."""
+        self.may_sit_out = (bool(self.drop) or self.eliminate_above is not None
+                            or spec.going_out.last_turns)
+        """Whether a seat can be out of a hand (dropped, or gone out before the last turns)
+        or of the game (eliminated)."""
         self.buy_limit = spec.pile.buy_limit
         self.buy_penalty = spec.pile.buy_penalty
         self.buy_opened = spec.pile.buy_after_opening
@@ -994,11 +996,14 @@ class TableModel:
 
     @property
     def _sitting_out(self) -> bool:
-        """Whether some seat is out of this hand (dropped) or of the game (eliminated)."""
-        return self.dropped != _NONE_DROPPED.get(self.n_players) or any(self.eliminated)
+        """Whether some seat is out of this hand (dropped; gone out, in the last turns) or
+        of the game (eliminated)."""
+        return (self.dropped != _NONE_DROPPED.get(self.n_players) or any(self.eliminated)
+                or self.last is not None)
 
     def _out_of_hand(self, seat: int) -> bool:
-        return self.dropped[seat] is not None or self.eliminated[seat]
+        return (self.dropped[seat] is not None or self.eliminated[seat]
+                or (self.last is not None and not self.hands[seat]))
 
     def _knock_allowed_with(self, hand_kinds) -> bool:
         kv = self.knock_value
@@ -3741,7 +3746,8 @@ class TableModel:
                 raise sv.bad(f"eliminated[{p}]", "its total has not passed the limit")
         if phase != OVER and self._out_of_hand(self.current):
             raise sv.bad("current", "the seat to move has dropped or is out of the game")
-        if phase != OVER and sum(not self._out_of_hand(q) for q in range(self.n_players)) < 2:
+        if phase != OVER and sum(self.dropped[q] is None and not self.eliminated[q]
+                                 for q in range(self.n_players)) < 2:
             raise sv.bad("dropped", "fewer than two players left in the hand: it has ended")
         if not rules.has_opening and not all(self.opened):
             raise sv.bad("opened", "a seat has not opened, but this deal has no contract or "
