@@ -624,3 +624,12 @@ def test_a_hand_size_for_a_player_count_the_pack_does_not_allow_is_one_problem()
     found = problems("extends: rummy\nname: x\ndeal: {hand_by_players: {9: 5}}\n")
     assert found == ["child.yaml:3:26: deal.hand_by_players.9: 9 players is not a player "
                      "count of this pack (2, 3, 4, 5, 6)"]
+
+
+def test_a_minimum_of_0_is_named_as_no_minimum_where_a_key_needs_an_opening():
+    """(Loba's author: 'the pack sets no contract or minimum' read as wrong where the pack
+    wrote minimum: 0.)"""
+    (found,) = problems("extends: rummy\nname: x\n"
+                        "initial_meld: {minimums: [{minimum: 0}], lay_off_before: false}\n")
+    assert "initial_meld.lay_off_before: false, but a minimum of 0 is no minimum" in found
+    assert "write minimum: 1" in found

@@ -456,3 +456,24 @@ scenarios:
     failures = [str(f) for f in result.failures]
     assert any("expected 'draw' to be refused, but it is legal" in f for f in failures), failures
     assert not any("with true" in f for f in failures), failures
+
+
+def test_a_hand_expected_after_the_game_ended_says_the_game_is_over(tmp_path):
+    """(Loba's author: "expected hand 2, got hand 1" hid that a filler hand's count had
+    ended the game.)"""
+    (tmp_path / "s.scenarios.yaml").write_text("""\
+pack: rummy
+players: 2
+scenarios:
+  - name: the count ends the game
+    start_scores: [95, 0]
+    deal:
+      hands: {0: [AH, 2H, 3H, 4H, 5H, 6H, 7H, 8H, 9H, 10H]}
+      stock: [JH]
+    steps:
+      - moves: [draw, meld AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH]
+        expect: {hand_number: 2}
+""")
+    ((_, results),) = run_scenarios("rummy", [tmp_path / "s.scenarios.yaml"])
+    (failure,) = results[0].failures
+    assert "expected hand 2, got hand 1: the game is over, after hand 1" in failure.message

@@ -1391,13 +1391,13 @@ class _Run:
         if key == "turn":
             got = state.current_player
             return None if got == ex.value else f"expected seat {ex.value} to play, got " \
-                                                f"{_show(got)}"
+                                                f"{_show(got)}{_over_note(state)}"
         if key == "phase":
             return None if state.phase == ex.value else \
-                f"expected the {ex.value} phase, got {state.phase}"
+                f"expected the {ex.value} phase, got {state.phase}{_over_note(state)}"
         if key == "hand_number":
             return None if state.hand_number == ex.value else \
-                f"expected hand {ex.value}, got hand {state.hand_number}"
+                f"expected hand {ex.value}, got hand {state.hand_number}{_over_note(state)}"
         if key == "sheets":
             sheets = {s["name"]: s["scores"] for s in state.view(0).get("sheets") or ()}
             if ex.arg not in sheets:
@@ -1542,6 +1542,17 @@ def _code_matches(expected: Any, code: str) -> bool:
 
 def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split())
+
+
+def _over_note(state: Any) -> str:
+    """Why a turn, phase or hand expected did not come, where the game has ended: a hand's
+    count ending the game (a filler hand past ``game.eliminate_above`` or the target) reads
+    otherwise as a scenario that stopped short."""
+    if not getattr(state, "is_over", False):
+        return ""
+    return (f": the game is over, after hand {len(state.hand_results)} (scores "
+            f"{list(state.scores)}; a hand the scenario does not name is filler cards, which "
+            "count too)")
 
 
 def _pos(at: Any) -> tuple[int | None, int | None]:

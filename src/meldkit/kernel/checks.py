@@ -439,6 +439,10 @@ def _check_contract(spec: Any, names: list[str], add: Callable[..., None],
     idle = ("but the pack sets no contract or minimum (initial_meld.melds, contracts, "
             "minimums), so every player has opened and it would change nothing: set one, or "
             "remove it")
+    if im.minimums and not minimum:  # (minimum: 0 written)
+        idle = ("but a minimum of 0 is no minimum (initial_meld.minimums): every player has "
+                "opened, and it would change nothing. For an opening that is any first meld, "
+                "write minimum: 1; else remove it")
     for key, inert in (("lay_off_before", True), ("take_before", True), ("melds_after", True),
                        ("lay_off_same_turn", True)):
         if getattr(im, key) != inert and not opening:
