@@ -115,6 +115,20 @@ def test_meldkit_keys_prints_a_section_and_every_key_below_it(capsys):
     assert "books.kinds[].value" in heads
 
 
+def test_meldkit_keys_search_finds_keys_by_a_phrase_of_their_meaning(capsys):
+    """(Three Thirteen's author searched `meldkit keys` for "last turn" with grep, across
+    the meanings' line breaks, and found nothing.)"""
+    code, out, _ = run(capsys, "keys", "--search", "One more\nturn")
+    heads = [line.split()[0] for line in out.splitlines() if line and not line.startswith(" ")]
+    assert code == 0 and heads == ["going_out.last_turns"]
+    code, out, _ = run(capsys, "keys", "--search", "wild card in a run keeps the place")
+    assert code == 0 and out.startswith("melds.lay_off.wilds_stay  (")
+    code, _, err = run(capsys, "keys", "--search", "no such phrase here")
+    assert code != 0 and "no key's name or meaning holds 'no such phrase here'" in err
+    code, _, err = run(capsys, "keys", "deal.hand", "--search", "hand")
+    assert code != 0 and "not both" in err
+
+
 def test_meldkit_keys_without_a_key_prints_every_key_from_the_docs_source(capsys):
     code, out, _ = run(capsys, "keys")
     heads = [line.split()[0] for line in out.splitlines() if line and not line.startswith(" ")]

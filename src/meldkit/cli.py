@@ -1166,7 +1166,14 @@ def _cmd_keys(args: argparse.Namespace) -> int:
 
     keys = pack_keys()
     width = max(40, min(shutil.get_terminal_size((100, 24)).columns, 100) - 4)
-    if args.key:
+    if args.search:
+        if args.key:
+            raise ValueError("give a key or --search words, not both")
+        chosen = keys_matching(keys, args.search)
+        if not chosen:
+            raise ValueError(f"no key's name or meaning holds {args.search!r}; "
+                             "'meldkit keys' lists them all")
+    elif args.key:
         want = key_anchor(args.key.strip()).strip(".")
         chosen = [k for k in keys if k.anchor == want or k.anchor.startswith(want + ".")]
         if not chosen:
@@ -1182,6 +1189,18 @@ def _cmd_keys(args: argparse.Namespace) -> int:
             out.write("\n")
         out.write("\n".join(_key_lines(key, width)) + "\n")
     return EXIT_OK
+
+
+def keys_matching(keys, phrase: str) -> list:
+    """The keys whose dotted path or meaning holds ``phrase``, in any case and whatever
+    the spacing and line breaks.
+
+    >>> from meldkit.schema_docs import pack_keys
+    >>> [k.path for k in keys_matching(pack_keys(), "one more  TURN")]
+    ['going_out.last_turns']
+    """
+    wanted = " ".join(phrase.lower().split())
+    return [k for k in keys if wanted in " ".join(f"{k.path} {k.doc}".lower().split())]
 
 
 def _cmd_schema(args: argparse.Namespace) -> int:
@@ -1451,9 +1470,13 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="examples:\n"
                "  meldkit keys                 every key\n"
                "  meldkit keys deal.hand       one key\n"
-               "  meldkit keys pile            a section and its keys")
+               "  meldkit keys pile            a section and its keys\n"
+               "  meldkit keys --search 'one more turn'   keys by meaning")
     sp.add_argument("key", nargs="?", default=None,
                     help="a dotted key (deal.hand, books.kinds.value) or a section (pile)")
+    sp.add_argument("--search", metavar="WORDS", default=None,
+                    help="the keys whose name or meaning holds the phrase (any case, "
+                         "across line breaks): --search 'one more turn'")
     sp.set_defaults(func=_cmd_keys)
 
     # schema
