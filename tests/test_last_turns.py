@@ -187,3 +187,29 @@ def test_a_resample_in_the_last_turns_keeps_them_and_what_the_player_saw():
         while r.hand_number == 1:
             r.apply(bots[r.current_player].choose(r))
         assert r.hand_results[0].final.went_out == 0
+
+
+def test_the_observation_counts_the_last_turns_still_to_play():
+    p = pack()
+    g = _mid_last_turns(p)
+    spec = g.observation_spec()
+    assert spec["last_turns"].stop - spec["last_turns"].start == 1
+    assert [g.observation(q)[spec["last_turns"]][0] for q in range(3)] == [2.0] * 3
+    g.apply("draw")
+    g.apply("discard 2D")
+    assert g.observation(0)[spec["last_turns"]][0] == 1.0
+    g.apply("draw")
+    g.apply("discard 3D")  # the hand ends: nobody has gone out in the next
+    assert g.observation(0)[spec["last_turns"]][0] == 0.0
+    assert "last_turns" not in meldkit.new_game("rummy", players=3, seed=1).observation_spec()
+
+
+def test_pettingzoos_api_test_passes_with_last_turns_and_their_bound():
+    pz = pytest.importorskip("meldkit.adapters.pettingzoo")
+    from pettingzoo.test import api_test
+
+    env = pz.env(pack=pack(), players=3)
+    api_test(env, num_cycles=200)
+    low, high = pz.observation_bounds(_mid_last_turns(pack()))
+    spec = _mid_last_turns(pack()).observation_spec()
+    assert (low[spec["last_turns"]][0], high[spec["last_turns"]][0]) == (0, 2)

@@ -120,6 +120,8 @@ def observation_bounds(state) -> tuple[np.ndarray, np.ndarray]:
             high[part] = most
         elif name in _SIZES or name == "melds":
             high[part] = deck
+        elif name == "last_turns":  # (going_out.last_turns: the others', at most)
+            high[part] = state.n_players - 1
         elif name in ("deadwood", "knock_value"):  # -1: not searched; no knocking
             low[part] = -1
             high[part] = points

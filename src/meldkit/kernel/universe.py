@@ -434,6 +434,10 @@ def table_spec(state) -> ObservationSpec:
                                                                   state.pack.deals))):
         s.add("contracts_met", n, "contracts each seat has met (initial_meld.contracts, "
               "each player's own; relative seat)")
+    if any(d.going_out.last_turns for d in (state.pack.spec, *(x.spec for x in
+                                                                 state.pack.deals))):
+        s.add("last_turns", 1, "after a player went out, the last turns still to play, the "
+              "one being played among them (going_out.last_turns; 0: nobody has gone out)")
     return s
 
 
@@ -444,7 +448,7 @@ class _Positions:
 
     __slots__ = ("in_hand", "in_pile", "as_top", "in_meld", "own_kinds", "tail_byte",
                  "pack_tail", "one_hots", "phases", "opened", "buys", "met", "turned",
-                 "wild_rank", "two", "loose")
+                 "wild_rank", "two", "loose", "last")
 
     def __init__(self, **fields) -> None:
         for name, value in fields.items():
@@ -476,6 +480,7 @@ def _table_positions(state, spec: ObservationSpec) -> _Positions:
             "deadwood", "hand_number"]:
         raise AssertionError(f"table_spec's tail is out of order: {names[i:]}")
     opened, buys, met = "opened" in spec, "buys" in spec, "contracts_met" in spec
+    last = "last_turns" in spec
     return _Positions(
         in_hand=by_card(spec["hand"].start), in_pile=by_card(spec["pile"].start),
         as_top=by_card(spec["pile_top"].start),
@@ -483,10 +488,12 @@ def _table_positions(state, spec: ObservationSpec) -> _Positions:
         own_kinds=state.kind_of == list(range(len(state.kind_of))),
         tail_byte=4 * tail, pack_tail=struct.Struct(f"{spec.size - tail}f").pack_into,
         one_hots={}, phases=_table_phases(state.pack), opened=opened, buys=buys, met=met,
+        last=last,
         turned=by_card(spec["turned"].start) if "turned" in spec else None,
         loose=by_card(spec["loose"].start) if "loose" in spec else None,
         wild_rank=spec["wild_rank"].start if "wild_rank" in spec else None,
-        two=n == 2 and state.n_teams == 2 and not opened and not buys and not met)
+        two=n == 2 and state.n_teams == 2 and not opened and not buys and not met
+        and not last)
 
 
 _last_positions: tuple = (None, None, None)
@@ -541,6 +548,8 @@ def _write_tail(state, p: int, view: memoryview, at: _Positions, deadwood: int) 
     if at.met:  # (initial_meld.contracts)
         met = state.contracts_met()
         rear = (*rear, *met[p:], *met[:p])
+    if at.last:  # (going_out.last_turns)
+        rear = (*rear, 0 if state.last is None else state.last[1])
     at.pack_tail(view, at.tail_byte, *sizes[p:], *sizes[:p], len(state.stock), *score[t0:],
                  *score[:t0], *(at.one_hots.get(key) or _one_hots(at, n, key)),
                  -1 if kv is None else kv, deadwood, state.hand_number, *rear)
