@@ -205,8 +205,10 @@ def test_the_observation_counts_the_last_turns_still_to_play():
 
 
 def test_pettingzoos_api_test_passes_with_last_turns_and_their_bound():
-    pz = pytest.importorskip("meldkit.adapters.pettingzoo")
+    pytest.importorskip("pettingzoo")
     from pettingzoo.test import api_test
+
+    import meldkit.adapters.pettingzoo as pz
 
     env = pz.env(pack=pack(), players=3)
     api_test(env, num_cycles=200)
