@@ -101,7 +101,8 @@ def test_a_save_in_the_last_turns_plays_on_alike_and_a_tampered_one_is_refused()
     assert h == g and h.hand_results == g.hand_results
     saved = json.loads(_mid_last_turns(p).to_json())
     state = saved["state"] if "state" in saved else saved
-    for bad in ([1, 2, 0], [0, 3, 0], [0, 2, 10**6], [0, 2]):
+    for bad in ([1, 2, 0], [0, 3, 0], [0, 2, 10**6], [0, 2], "0 2 0", [True, 2, 0],
+                [0, -1, 0]):
         state["last_turns"] = bad
         with pytest.raises(SaveError, match="last_turns"):
             GameState.from_json(json.dumps(saved), pack=p)
@@ -215,3 +216,14 @@ def test_pettingzoos_api_test_passes_with_last_turns_and_their_bound():
     low, high = pz.observation_bounds(_mid_last_turns(pack()))
     spec = _mid_last_turns(pack()).observation_spec()
     assert (low[spec["last_turns"]][0], high[spec["last_turns"]][0]) == (0, 2)
+
+
+@pytest.mark.parametrize("value,says", [('"yes"', "expected true or false"),
+                                        ("[true]", "expected true or false")])
+def test_last_turns_of_a_bad_form_are_refused_where_written(value, says):
+    with pytest.raises(RulePackError) as e:
+        pack(LAST.replace("going_out: {last_turns: true}",
+                          f"going_out: {{last_turns: {value}}}"))
+    (found,) = e.value.problems
+    assert (found.path, found.line, found.col) == ("going_out.last_turns", 3, 13)
+    assert says in found.message

@@ -211,6 +211,17 @@ class SetupError(MeldkitError, ValueError):
     meldkit._errors.SetupError: option first_player must be a seat 0..3, not 9
     """
 
+    option: str | None = None
+    """The game option refused (``first_player``; ``options`` for the whole mapping), or
+    None where the refusal is of something else."""
+
+    @classmethod
+    def of_option(cls, option: str, message: str) -> SetupError:
+        """A refusal of the game option ``option``."""
+        err = cls(message)
+        err.option = option
+        return err
+
 
 class StuckGameError(MeldkitError, RuntimeError):
     """A game could not be played to its end, and ``code`` names why:

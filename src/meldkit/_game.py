@@ -160,9 +160,9 @@ class GameState:
         """Check and store what every new game has (seats, teams, seed, options); returns
         the options.  Raises :class:`~meldkit.SetupError` naming the bad value."""
         if options is not None and not isinstance(options, dict):
-            raise SetupError(f"options must be a dict of game options "
-                             f"({', '.join(sorted(self.GAME_OPTIONS))}) or None, not "
-                             f"{quoted(options)}")
+            raise SetupError.of_option("options", f"options must be a dict of game options "
+                                       f"({', '.join(sorted(self.GAME_OPTIONS))}) or None, "
+                                       f"not {quoted(options)}")
         if deck_order is not None and not (isinstance(deck_order, (list, tuple)) and all(
                 isinstance(c, str) for c in deck_order)):
             raise SetupError(f"deck_order must be a list of card codes (top first) or None, "
@@ -170,8 +170,8 @@ class GameState:
         options = dict(options or {})
         unknown = set(options) - self.GAME_OPTIONS
         if unknown:
-            raise SetupError(
-                f"unknown game option(s) {cut(', '.join(sorted(map(str, unknown))))} "
+            raise SetupError.of_option(
+                "options", f"unknown game option(s) {cut(', '.join(sorted(map(str, unknown))))} "
                 f"(expected: {', '.join(sorted(self.GAME_OPTIONS))})"
             )
         self.pack = pack
@@ -184,8 +184,8 @@ class GameState:
         first = options.get("first_player")
         if first is not None and (not isinstance(first, int) or isinstance(first, bool)
                                   or not 0 <= first < players):
-            raise SetupError(f"option first_player must be a seat 0..{players - 1}, "
-                             f"not {quoted(first)}")
+            raise SetupError.of_option("first_player", f"option first_player must be a seat "
+                                       f"0..{players - 1}, not {quoted(first)}")
         if options.get("contracts_met") is not None:
             options["contracts_met"] = _contracts_met_option(pack, players,
                                                              options["contracts_met"])
@@ -975,15 +975,16 @@ def _contracts_met_option(pack, players: int, met: Any) -> list[int]:
     :class:`~meldkit.SetupError` for a pack without contracts or a bad list."""
     ladder = pack.spec.initial_meld.contracts
     if not ladder:
-        raise SetupError(f"option contracts_met needs a pack whose players work through "
-                         f"contracts of their own (initial_meld.contracts); {pack.name} "
-                         "has none")
+        raise SetupError.of_option("contracts_met", f"option contracts_met needs a pack whose "
+                                   f"players work through contracts of their own "
+                                   f"(initial_meld.contracts); {pack.name} has none")
     if not (isinstance(met, (list, tuple)) and len(met) == players and all(
             isinstance(x, int) and not isinstance(x, bool) and 0 <= x < len(ladder)
             for x in met)):
-        raise SetupError(f"option contracts_met must list, for each of the {players} seats, "
-                         f"how many of the {len(ladder)} contracts it has met at the start "
-                         f"(a whole number from 0 to {len(ladder) - 1}), not {quoted(met)}")
+        raise SetupError.of_option(
+            "contracts_met", f"option contracts_met must list, for each of the {players} "
+            f"seats, how many of the {len(ladder)} contracts it has met at the start (a whole "
+            f"number from 0 to {len(ladder) - 1}), not {quoted(met)}")
     return list(met)
 
 

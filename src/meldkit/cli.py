@@ -1162,7 +1162,7 @@ def _cmd_keys(args: argparse.Namespace) -> int:
     import difflib
     import shutil
 
-    from .schema_docs import key_anchor, pack_keys
+    from .schema_docs import key_anchor, keys_matching, pack_keys
 
     keys = pack_keys()
     width = max(40, min(shutil.get_terminal_size((100, 24)).columns, 100) - 4)
@@ -1189,18 +1189,6 @@ def _cmd_keys(args: argparse.Namespace) -> int:
             out.write("\n")
         out.write("\n".join(_key_lines(key, width)) + "\n")
     return EXIT_OK
-
-
-def keys_matching(keys, phrase: str) -> list:
-    """The keys whose dotted path or meaning holds ``phrase``, in any case and whatever
-    the spacing and line breaks.
-
-    >>> from meldkit.schema_docs import pack_keys
-    >>> [k.path for k in keys_matching(pack_keys(), "one more  TURN")]
-    ['going_out.last_turns']
-    """
-    wanted = " ".join(phrase.lower().split())
-    return [k for k in keys if wanted in " ".join(f"{k.path} {k.doc}".lower().split())]
 
 
 def _cmd_schema(args: argparse.Namespace) -> int:

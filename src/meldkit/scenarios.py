@@ -1099,15 +1099,11 @@ class _Run:
         self.players = players
         try:
             self.state = self.new_state()
-        except SetupError as exc:  # a game option (or the deal) the engine refuses
-            if sc.options_at is not None and str(exc).startswith(
-                    ("option ", "options ", "unknown game option")):
+        except MeldkitError as exc:  # a game option, or the deal, the engine refuses
+            if isinstance(exc, SetupError) and exc.option and sc.options_at is not None:
                 self.fail(sc.options_at, "options", _one_line(exc))
             else:
                 self.fail(_At(*_pos(sc.deal_at)), "deal", f"cannot deal it: {_one_line(exc)}")
-            return self.result()
-        except MeldkitError as exc:
-            self.fail(_At(*_pos(sc.deal_at)), "deal", f"cannot deal it: {_one_line(exc)}")
             return self.result()
         except Exception as exc:  # an engine that cannot stack this pack's deck
             self.fail(_At(*_pos(sc.deal_at)), "deal",

@@ -576,6 +576,17 @@ def _key_section(key: PackKey) -> list[str]:
     ]
 
 
+def keys_matching(keys: list[PackKey], phrase: str) -> list[PackKey]:
+    """The keys whose dotted path or meaning holds ``phrase``, in any case and whatever
+    the spacing and line breaks.
+
+    >>> [k.path for k in keys_matching(pack_keys(), "one more  TURN")]
+    ['going_out.last_turns']
+    """
+    wanted = " ".join(phrase.lower().split())
+    return [k for k in keys if wanted in " ".join(f"{k.path} {k.doc}".lower().split())]
+
+
 def reference_markdown() -> str:
     """The "Rule pack reference" page: every key with its type, default, meaning and an
     example, section by section, each key under a heading whose id is its dotted path."""

@@ -602,9 +602,10 @@ def summarize(records: Sequence[GameRecord]) -> Summary:
 
 def side_name(s: Summary, t: int) -> str:
     """What the summary calls team ``t``: ``team 1`` with partners, ``seat 1`` where each
-    player plays alone (a team of one seat)."""
-    seats = [p for p in range(s.players) if s.team_of[p] == t]
-    return f"seat {seats[0]}" if s.n_teams == s.players and len(seats) == 1 else f"team {t}"
+    player plays alone (as many teams as seats)."""
+    if s.n_teams == s.players:
+        return f"seat {s.team_of.index(t)}"
+    return f"team {t}"
 
 
 def team_label(s: Summary, t: int) -> str:
@@ -617,10 +618,9 @@ def team_label(s: Summary, t: int) -> str:
     'seat 1 (random)'
     """
     seats = [p for p in range(s.players) if s.team_of[p] == t]
-    names = sorted({s.bots[p] for p in seats}) if s.bots else []
-    bots = "/".join(names)
-    if side_name(s, t).startswith("seat"):
-        return f"seat {seats[0]}" + (f" ({bots})" if bots else "")
+    bots = "/".join(sorted({s.bots[p] for p in seats})) if s.bots else ""
+    if s.n_teams == s.players:
+        return side_name(s, t) + (f" ({bots})" if bots else "")
     who = "seat" if len(seats) == 1 else "seats"
     return f"team {t} ({who} {', '.join(map(str, seats))}{': ' + bots if bots else ''})"
 

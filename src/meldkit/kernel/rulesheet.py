@@ -843,8 +843,8 @@ def _ending(spec) -> list[str]:
             out.append("- When a player goes out, each other player in turn takes **one last "
                        "turn** — draws, plays and discards as usual, and may go out too — and "
                        "then the hand ends. The player who went out first wins it; a stock "
-                       "that runs out in the last turns ends the hand there, won the same "
-                       "way.")
+                       "that runs out in the last turns, or the hand's turn limit reached "
+                       "in them, ends the hand there, won the same way.")
         else:
             out.append("- The hand ends at once when a player goes out.")
         return out

@@ -2962,9 +2962,9 @@ class TableModel:
     def _start_last_turns(self, how: str, who: int | None) -> bool:
         """``going_out.last_turns``: whether the hand goes on to the others' last turns
         instead of ending ``how`` now — ``who`` went out first (the last turns begin), or
-        went out too in their last turn (it ends), or the stock or the hand's turn limit
+        went out too in their last turn (it ends) — or the stock or the hand's turn limit
         ran out in them (the hand ends, won by who went out first: True after ending it
-        so)."""
+        so).  False for the hand's own end, the first out's ``went_out``."""
         last = self.last
         if last is None:
             if how != "went_out" or who is None:
@@ -2974,25 +2974,18 @@ class TableModel:
             if not others:
                 return False
             self.last = (who, others + 1, self.turns)  # (+1: the turn going out ends)
-            self.taken = self.discarder = self.must_use = None
-            self.withdrew = False
-            self.pending = []
-            self._end_turn()
+        elif how in ("stock_empty", "wall", "turn_limit"):  # not void: someone went out
+            self._end_hand("went_out", last[0])
             return True
-        if how == "went_out" and who != last[0]:  # out too, in their last turn
-            self.taken = None
-            self.withdrew = False
-            self._end_turn()
-            return True
-        if how in ("stock_empty", "wall", "turn_limit"):  # the stock ran out in the last
-            self._end_hand("went_out", last[0])  # turns, or the hand's turns did: not void,
-            return True                          # someone went out
-        return False
+        elif how != "went_out" or who == last[0]:
+            return False
+        self.taken = None  # the turn ends, as a discard ends it
+        self.withdrew = False
+        self._end_turn()
+        return True
 
     def _end_hand(self, how: str, who: int | None) -> None:
-        if self.rules.last_turns and (how != "went_out" or self.last is None
-                                      or who != self.last[0]) and self._start_last_turns(
-                how, who):
+        if self.rules.last_turns and self._start_last_turns(how, who):
             return
         if self.before is not None or self.restored or self.formed or self.start:  # (done:
             self.loose, self.formed, self.before, self.restored = [], [], None, 0  # the
