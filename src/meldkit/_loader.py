@@ -2182,7 +2182,7 @@ _SCHEDULED: dict[str, frozenset[str] | None] = {
     "initial_meld": None,  # every key of the section
     "pile": frozenset({"buy_limit"}),
     "going_out": frozenset({"requires_discard", "by_discard"}),
-    "cards": frozenset({"wild"}),
+    "cards": frozenset({"wild", "values"}),
     "turn": frozenset({"draw", "draw_by_players"}),
 }
 """The deal-level keys a ``schedule`` item may set, by section (None: all of it)."""

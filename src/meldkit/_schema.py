@@ -1200,6 +1200,7 @@ class RulePackSpec:
         "Settings by deal — deal n plays with item n merged over the pack (a later deal, "
         "with the pack as written). An item may set the deal-level keys `deal.hand`, "
         "`deal.hand_by_players`, `initial_meld.*`, `pile.buy_limit`, `cards.wild`, "
+        "`cards.values` (merged entry by entry over the pack's), "
         "`turn.draw`, `turn.draw_by_players`, `going_out.requires_discard` and "
         "`going_out.by_discard` "
         "(`[{initial_meld: {melds: [set, set]}}, {deal: {hand: 12}}]`); each deal's pack is "

@@ -152,7 +152,7 @@ _TABLES: dict[str, _Tables] = {}
 
 
 def _tables(state) -> _Tables:
-    pack = pack_of(state)
+    pack = pack_of(state).for_deal(getattr(state, "hand_number", 0))  # a schedule's deal's
     t = _TABLES.get(pack.digest)
     if t is None:
         t = _TABLES[pack.digest] = _Tables(pack.spec)

@@ -244,6 +244,8 @@ def _players_and_cards(spec) -> list[str]:
                    f"{_dead_scored(spec)}.")
     if cards.unmeldable and rank_slots:
         out.append(f"- **Never melded:** {_selectors(cards.unmeldable)}.")
+    from .kernel.rulesheet import _per_deal
+
     counted = (_table_values_use(spec) if spec.melds.kinds
                else "melds, the initial meld and cards left in hand")
     out += ["", f"Card values (for {counted}):", "",
@@ -253,7 +255,27 @@ def _players_and_cards(spec) -> list[str]:
     for sel in sorted(cards.values, key=lambda s: (order.get(s.upper(), 50), s)):
         if kinds_matching(sel) & dealt:  # (not a rank the deck leaves out)
             out.append(f"| {_selector(sel)} | {cards.values[sel]} |")
+    by_deal = _per_deal(spec, lambda s: s.cards.values,
+                        lambda values: _values_changed(cards.values, values))
+    if by_deal:  # a schedule prices some cards apart, deal by deal
+        out += ["", "Card values by deal: " + "; ".join(
+            f"{text} in {where}" for where, text in by_deal) + "."]
     return out
+
+
+def _values_changed(table: dict[str, int], values: dict[str, int]) -> str:
+    """What a deal's ``cards.values`` changes from the pack's table, in words: ``3s
+    (treys) count 20``, ``the Q of spades not priced apart`` (an entry a deal removes with
+    ``null``), ``as the table``.
+
+    >>> _values_changed({"3": 3, "K": 10}, {"3": 20, "K": 10})
+    '3s (treys) count 20'
+    """
+    changed = [f"{_selector(sel)} count {v}" if sel.upper() in RANKS
+               else f"{_selector(sel)} counts {v}"
+               for sel, v in values.items() if table.get(sel) != v]
+    gone = [f"{_selector(sel)} not priced apart" for sel in table if sel not in values]
+    return _list(changed + gone) if changed or gone else "as the table"
 
 
 def _dealt_kinds(spec) -> set[int]:
