@@ -711,6 +711,19 @@ def _m_last_turns(rng, data, table):
             "deal": {"reserve": 0}, "players": {"partners": "never", "teams": None}}
 
 
+def _m_deal_values(rng, data, table):
+    """Cards priced apart deal by deal (stop 47: ``cards.values`` in a schedule item), in a
+    table pack with that deal's rank wild as in Five Crowns, half the time."""
+    items = []
+    for _ in range(rng.randint(2, 3)):
+        rank = rng.choice(["3", "5", "7", "9", "J", "K", "A"])
+        item: dict = {"cards": {"values": {rank: rng.choice([0, 5, 20, 50])}}}
+        if table and rng.random() < 0.5:
+            item["cards"]["wild"] = [rank]
+        items.append(item)
+    return {"schedule": items}
+
+
 MECHANISMS = {
     "sheets": _m_sheets, "pay": _m_pay, "negative_unless": _m_negative_unless,
     "run_gaps": _m_run_gaps, "renew": _m_renew, "turned": _m_turned,
@@ -720,10 +733,11 @@ MECHANISMS = {
     "stock_end": _m_stock_end, "wilds_stay": _m_wilds_stay, "new_meld": _m_new_meld,
     "winner_first": _m_winner_first, "rearrange": _m_rearrange, "play_or_draw": _m_play_or_draw,
     "flex_melds": _m_flex_melds, "contracts": _m_contracts, "last_turns": _m_last_turns,
+    "deal_values": _m_deal_values,
 }
 """Issue 24's mechanisms and later ones (stop 43's: ``stock_end`` … ``winner_first``; stop
 44's ``rearrange`` and ``play_or_draw``; stop 45's ``flex_melds`` and ``contracts``; stop
-46's ``last_turns``), each
+46's ``last_turns``; stop 47's ``deal_values``), each
 a function ``(rng, base pack data, table?)`` giving pack data (or None where the meld
 model has no such mechanism to try)."""
 OLD_MECHANISMS = {

@@ -142,6 +142,35 @@ def test_openspiel_card_chance_deals_card_by_card_and_draws_from_the_stock_by_ch
         state.apply_action(draw)
 
 
+def test_openspiel_card_chance_gives_every_card_a_deal_takes_its_own_uniform_node():
+    """A canasta deal replaces each bonus card dealt from the stock, so how many cards it
+    takes varies (Pony Tail: 114 to 120 and more); those past the first deal's count came
+    from a fixed order (72% of deals, skewed to a few kinds), not from chance."""
+    import collections
+    import random
+
+    pyspiel = _spiel()
+    game = pyspiel.load_game("python_meldkit", {"pack": "pony_tail", "chance": "cards",
+                                                "episode": "hand", "players": 4})
+    rng = random.Random(2)
+    counts, extra = set(), collections.Counter()
+    for _ in range(60):
+        state = game.new_initial_state()
+        t = state.g
+        while state.s is None:
+            left = collections.Counter(t.codes)
+            left.subtract(t.kinds[k] for k in state.dealing)
+            n = t.deck_size - len(state.dealing)
+            outcomes = state.chance_outcomes()
+            assert outcomes == [(i, left[k] / n) for i, k in enumerate(t.kinds) if left[k]]
+            state.apply_action(rng.choice([o for o, _ in outcomes]))
+        assert t.deck_size - len(state.s.stock) <= len(state.dealing)  # all chance's
+        counts.add(len(state.dealing))
+        extra.update(state.dealing[t.dealt:])
+    assert len(counts) >= 3 and len(extra) > 20  # a node more for each card more
+    assert game.max_game_length() >= t.deck_size
+
+
 def test_openspiel_one_hand_episode_returns_that_hands_point_differences():
     pyspiel = _spiel()
     from meldkit.bots import make_bot

@@ -104,3 +104,44 @@ def test_chance_mode_counts_each_kind_of_a_two_deck_stock():
     assert g.is_chance_node()
     g.apply_chance(g.chance_outcomes()[0][0])
     assert not g.is_chance_node() and g.state.phase == "play"
+
+
+@pytest.mark.parametrize("pack,players", [("gin_rummy", 2), ("pony_tail", 4)])
+def test_undo_of_a_resampled_state_is_exact_when_kept_and_refused_when_it_cannot_replay(
+        pack, players):
+    """A resampled state has a new seed: a cold undo (a replay from it) dealt a different
+    game without a word.  Kept (``keep_undo``) it is exact; cold it is refused, unchanged."""
+    g = meldkit.new_game(pack, players=players, seed=3, options={"first_player": 0})
+    g.apply(g.legal_actions()[0])
+    r = g.resample(0, random.Random(7))
+    before = r.clone()
+    r.apply(r.legal_ids()[0])
+    after = r.clone()
+    with pytest.raises(meldkit.MeldkitError, match=r"undo: the history does not replay "
+                                                   r"from this state's seed .* keep_undo"):
+        r.undo()
+    assert r == after  # nothing half-done
+    kept = before.clone()
+    kept.keep_undo()
+    kept.apply(kept.legal_ids()[0])
+    kept.undo()
+    assert kept == before
+
+
+def test_a_chance_game_undoes_a_move_after_a_card_fixed_by_chance_keeping_the_card():
+    g = ChanceGame(meldkit.new_game("gin_rummy", players=2, seed=1,
+                                    options={"first_player": 0}))
+    g.apply("pass"); g.apply("pass"); g.apply("draw")
+    card = next(k for k, _ in g.chance_outcomes() if k != "10D")  # not the seed's own card
+    g.apply_chance(card)
+    s = g.state
+    before = s.clone()
+    s.apply(s.legal_actions()[0])
+    s.undo()
+    assert s == before and card in s.view(0)["hand"]
+    s.undo()  # the draw itself: the fixed card back on the stock's top
+    assert card not in s.view(0)["hand"] and s.history == ["pass", "pass"]
+    cold = s.clone()  # a clone keeps no undo: its cold replay would lose the card
+    cold.apply("draw")
+    with pytest.raises(meldkit.MeldkitError, match="keep_undo"):
+        cold.undo()

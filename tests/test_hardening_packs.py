@@ -121,7 +121,27 @@ def test_extends_reads_only_yaml_files(tmp_path: Path) -> None:
 def test_a_parent_that_is_not_a_pack_is_never_quoted(tmp_path: Path) -> None:
     (tmp_path / "base.yaml").write_text(f"{SECRET} plain text\n", encoding="utf-8")
     problem = only_problem("extends: base.yaml\n", base_dir=str(tmp_path))
-    assert problem.message.endswith("got a string") and SECRET not in str(problem)
+    assert problem.message.endswith("does not parse as a rule pack (meldkit validate "
+                                    "'base.yaml' shows where)") and SECRET not in str(problem)
+
+
+@pytest.mark.parametrize("text", [
+    "database: {password: PASSWORD}\ngame: {target: PASSWORD}\n",  # keys and values
+    "game: {target: PASSWORD}\n",  # a pack's keys, a value a message would quote
+    "a: [PASSWORD\n",  # a YAML error, which quotes its line
+])
+def test_a_yaml_file_that_is_not_a_pack_is_refused_without_a_word_of_it(tmp_path: Path,
+                                                                       text: str) -> None:
+    """A server audit (stop 47): an upload could extend any YAML file under a search root,
+    and the errors listed its keys and quoted its values."""
+    (tmp_path / "settings.yaml").write_text(text, encoding="utf-8")
+    problem = only_problem("extends: settings.yaml\n", base_dir=str(tmp_path))
+    assert (problem.line, problem.path) == (1, "extends")
+    assert "PASSWORD" not in str(problem) and "database" not in str(problem)
+    assert "rule pack" in problem.message
+    (tmp_path / "settings.yaml").write_text("meldkit: 1\nextends: pony_tail\n",
+                                            encoding="utf-8")
+    assert load_pack_text("extends: settings.yaml\n", base_dir=str(tmp_path))
 
 
 def test_long_values_are_quoted_only_in_part() -> None:
@@ -132,7 +152,7 @@ def test_long_values_are_quoted_only_in_part() -> None:
 def test_search_roots_named_by_the_caller_may_be_extended(tmp_path: Path) -> None:
     shared = tmp_path / "shared"
     shared.mkdir()
-    (shared / "house.yaml").write_text("extends: pony_tail\ngame: {target: 7000}\n",
+    (shared / "house.yaml").write_text("meldkit: 1\nextends: pony_tail\ngame: {target: 7000}\n",
                                        encoding="utf-8")
     mine = tmp_path / "mine"
     mine.mkdir()
@@ -146,7 +166,7 @@ def test_search_roots_named_by_the_caller_may_be_extended(tmp_path: Path) -> Non
 def test_text_without_a_file_or_base_dir_extends_only_bundled_packs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    (tmp_path / "base.yaml").write_text("extends: pony_tail\n", encoding="utf-8")
+    (tmp_path / "base.yaml").write_text("meldkit: 1\nextends: pony_tail\n", encoding="utf-8")
     monkeypatch.chdir(tmp_path)  # the working directory is not a search root
     assert "outside" in only_problem("extends: base.yaml\n").message
     assert load_pack_text("extends: base.yaml\n", search_roots=[tmp_path]).spec.deck.decks == 6
@@ -155,7 +175,8 @@ def test_text_without_a_file_or_base_dir_extends_only_bundled_packs(
 
 def test_an_extends_chain_is_bounded(tmp_path: Path) -> None:
     for i in range(MAX_EXTENDS + 2):
-        parent = f"extends: p{i + 1}.yaml\n" if i <= MAX_EXTENDS else "extends: pony_tail\n"
+        parent = "meldkit: 1\n" + (f"extends: p{i + 1}.yaml\n" if i <= MAX_EXTENDS
+                                    else "extends: pony_tail\n")
         (tmp_path / f"p{i}.yaml").write_text(parent, encoding="utf-8")
     with pytest.raises(RulePackError) as info:
         load_pack(tmp_path / "p0.yaml")
@@ -259,6 +280,9 @@ def test_the_guard_costs_little_on_a_real_pack() -> None:
     ("game:\n  target: " + "9" * 5000 + "\n", (2, 11), "5000 characters"),
     ("name: a\x00b\n", (1, 8), "U+0000"),
     ("\x00", (1, 1), "U+0000"),
+    # a server audit (stop 47): a lone surrogate escaped crashed the digest (UnicodeError)
+    ('description: "\\ud800"\n', (1, 14), "lone surrogate"),
+    ('"\\udc00x": 1\n', (1, 1), "lone surrogate"),
     # an anchor set twice: ruamel only warned on standard error (ReusedAnchorWarning)
     ("a: &x 1\nb: &x 2\n", (2, 4), "the anchor &x is set again (first at line 1, column 4)"),
     ("deal: &d {hand: 5}\ngame: &d {target: 9}\n", (2, 7), "anchor &d is set again"),

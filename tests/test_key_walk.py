@@ -800,8 +800,8 @@ def test_table_game_hands_plays_that_many_hands(tmp_path):
     """game.hands in a table-meld pack: one-hand gin episodes, whatever the scores (a
     parent's target of 1 is not used; one written beside game.hands is refused)."""
     one = load_pack_text("extends: gin_rummy\ngame:\n  hands: 1\n")
-    (tmp_path / "to_one.yaml").write_text("extends: rummy\nname: to_one\ngame: {target: 1}\n",
-                                          encoding="utf-8")
+    (tmp_path / "to_one.yaml").write_text(
+        "meldkit: 1\nextends: rummy\nname: to_one\ngame: {target: 1}\n", encoding="utf-8")
     three = load_pack_text("extends: to_one.yaml\ngame:\n  hands: 3\n", base_dir=tmp_path)
     for seed in range(4):
         g = meldkit.new_game(one, players=2, seed=seed)

@@ -260,11 +260,11 @@ def test_lay_off_before_false_is_refused_where_no_card_is_ever_laid_off():
 # ------------------------------------------- dead_in_hand beside items without dead_cards
 
 @pytest.mark.parametrize("items,says", [
-    ("[{item: books}, {item: hand_cards}]",
+    ("[{item: books}, {item: hand_cards}, {item: reserve_cards}]",
      "hand_cards leaves dead cards out (they score as dead cards), so a dead card left in a "
      "hand would score nothing: list {item: dead_cards}, or write scoring.dead_in_hand: 0 "
      "to count dead cards at their value with the other cards left in hand"),
-    ("[{item: books}, {item: going_out}]",
+    ("[{item: books}, {item: going_out}, {item: reserve_cards}]",
      "it would change nothing: list {item: dead_cards}, or write scoring.dead_in_hand: 0"),
 ])
 def test_dead_in_hand_beside_listed_items_without_dead_cards_is_refused_at_the_items(items,
@@ -272,24 +272,28 @@ def test_dead_in_hand_beside_listed_items_without_dead_cards_is_refused_at_the_i
     """Pony Tail's black 3s left in hand cost 100 each through the dead_cards item; a child
     that listed its items without it scored them nothing (hand_cards skips dead cards while
     dead_in_hand is not 0), so dead_in_hand was accepted and ignored."""
-    (found,) = problems(f"meldkit: 1\nextends: pony_tail\nscoring:\n  items: {items}\n")
+    (found,) = problems(f"meldkit: 1\nextends: pony_tail\nscoring:\n  items: {items}\n"
+                        "  hand_penalty: all\n")  # (read by hand_cards alone)
     assert found == ("child.yaml:4:3: scoring.items: no item listed counts dead cards, but "
                      f"scoring.dead_in_hand is -100: {says}")
     (found,) = problems(f"meldkit: 1\nextends: pony_tail\nscoring:\n  items: {items}\n"
-                        "  sheets:\n    - {name: one, items: [{item: books}]}\n")
+                        "  hand_penalty: all\n"
+                        "  sheets:\n    - {name: one, items: [{item: books}, "
+                        "{item: reserve_cards}]}\n")
     assert found.startswith("child.yaml:4:3: scoring.items: no item listed counts dead "
                             "cards (nor does any sheet's), but scoring.dead_in_hand is -100")
 
 
 def test_dead_in_hand_loads_wherever_an_item_counts_dead_cards_and_scores_each_one():
     plain = "meldkit: 1\nextends: pony_tail\nname: child\nscoring:\n"
+    unpicked = "  reserve_penalty: all\n  reserve_values: {'3': null}\n"  # (read by nothing)
     for text in ("  items: []\n",  # the preset lists dead_cards
                  "  items: [{item: books}, {item: hand_cards}]\n  dead_in_hand: 0\n",
                  "  items: [{item: books}, {item: hand_cards}]\n  sheets:\n"
                  "    - {name: one, items: [{item: books}, {item: dead_cards}]}\n"):
-        meldkit.load_pack_text(plain + text)
+        meldkit.load_pack_text(plain + text + unpicked)
     pack = meldkit.load_pack_text(plain + "  items: [{item: books}, {item: dead_cards}, "
-                                  "{item: hand_cards}]\n")
+                                  "{item: hand_cards}]\n" + unpicked)
     seen = 0
     for seed in range(4):
         g = meldkit.new_game(pack, players=4, seed=seed)
@@ -633,3 +637,67 @@ def test_a_minimum_of_0_is_named_as_no_minimum_where_a_key_needs_an_opening():
                         "initial_meld: {minimums: [{minimum: 0}], lay_off_before: false}\n")
     assert "initial_meld.lay_off_before: false, but a minimum of 0 is no minimum" in found
     assert "write minimum: 1" in found
+
+
+# --------------------------------------------------------------------------- stop 47: Mexicana
+
+
+def test_scoring_keys_no_listed_item_reads_are_refused_item_by_item():
+    """A rank-slot pack that lists its items scores ``scoring.going_out`` only through a
+    ``going_out`` item, and ``scoring.bonus`` only through ``bonus_cards``: a Mexicana
+    author's 5000 for going out scored 0 and validated."""
+    text = ("meldkit: 1\nextends: samba\nscoring:\n"
+            "  items: [{item: books}, {item: melded_cards}, {item: hand_cards}]\n"
+            "  going_out: 5000\n  concealed_going_out: 700\n  bonus: {value: 999}\n")
+    found = problems(text)
+    assert found == [
+        "child.yaml:5:3: scoring.going_out: 5000 (and scoring.concealed_going_out: 700), but "
+        "no item listed is going_out, so they would change nothing: list {item: going_out}, "
+        "or write scoring.going_out: 0 and scoring.concealed_going_out: 0",
+        "child.yaml:7:11: scoring.bonus.value: 999, but no item listed is bonus_cards, so it "
+        "would change nothing: list {item: bonus_cards}, or write scoring.bonus.value: 100",
+    ], found
+    # samba's own bonus keys (by_count, sets_by …) are its choice, left out by the child
+    # an item that gives the parameter itself leaves the key unread too
+    (found,) = problems("meldkit: 1\nextends: samba\nscoring:\n  items: [{item: books}, "
+                        "{item: bonus_cards}, {item: going_out, bonus: 300}]\n"
+                        "  going_out: 5000\n")
+    assert found.startswith("child.yaml:5:3: scoring.going_out: 5000, but every going_out "
+                            "item listed gives its own parameters"), found
+    # listed, the keys load and score
+    pack = meldkit.load_pack_text(text.replace("{item: hand_cards}]",
+                                               "{item: hand_cards}, {item: going_out}, "
+                                               "{item: bonus_cards}]"))
+    assert pack.spec.scoring.going_out == 5000
+    meldkit.load_pack("samba")  # (its preset lists both)
+
+
+@pytest.mark.parametrize("key,shown", [
+    ("reserve: {bonus_replaced: true}", "reserve.bonus_replaced: true"),
+    ("scoring: {reserve_values: {K: 5}}", "scoring.reserve_values: a mapping"),
+    ("scoring: {reserve_penalty: not_out}", "scoring.reserve_penalty: not_out"),
+])
+def test_reserve_keys_are_refused_where_no_reserve_is_dealt(key, shown):
+    (found,) = problems(f"meldkit: 1\nextends: classic_canasta\n{key}\n")
+    assert found.endswith(f"{shown} but deal.reserve is 0 (no reserve piles are dealt)"), found
+
+
+@pytest.mark.parametrize("books,melds,why", [
+    ("{name: sevens, ranks: ['7'], min_wilds: 1, value: 1000}", "{no_wild_ranks: ['7']}",
+     "melds.no_wild_ranks bars wild cards from melds of 7"),
+    ("{name: heavy, min_wilds: 4, value: 300}", "{max_wilds: 3}",
+     "a meld holds at most 3 wild cards (melds.max_wilds)"),
+])
+def test_a_required_book_needing_more_wild_cards_than_a_meld_holds_is_refused(books, melds,
+                                                                              why):
+    """A Mexicana author's required sevens book with a wild card, where sevens take none:
+    every hand ran to the end of the stock."""
+    text = ("meldkit: 1\nextends: classic_canasta\nname: child\n"
+            f"melds: {melds}\nbooks:\n  kinds:\n    - {books}\n"
+            "    - {name: natural, max_wilds: 0, value: 500}\n"
+            "    - {name: mixed, min_wilds: 1, value: 300}\n"
+            f"going_out: {{required_books: [{books.split(',')[0].split(': ')[1]}]}}\n")
+    found = problems(text)
+    assert len(found) == 2, found
+    assert f"needs at least" in found[0] and why in found[0], found
+    assert "so no side could ever go out" in found[1], found

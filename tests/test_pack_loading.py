@@ -250,10 +250,10 @@ def test_child_does_not_inherit_the_parent_name(tmp_path: Path) -> None:
 
 
 def test_extends_cycle_is_reported(tmp_path: Path) -> None:
-    a = write(tmp_path, "a.yaml", "extends: b.yaml\n")
-    b = write(tmp_path, "b.yaml", "name: b\nextends: a.yaml\n")
+    a = write(tmp_path, "a.yaml", "meldkit: 1\nextends: b.yaml\n")
+    b = write(tmp_path, "b.yaml", "meldkit: 1\nname: b\nextends: a.yaml\n")
     (problem,) = problems_of(a)
-    assert str(problem) == f"{b}:2:1: extends: extends forms a cycle: {a} → {b} → {a}"
+    assert str(problem) == f"{b}:3:1: extends: extends forms a cycle: {a} → {b} → {a}"
 
 
 def test_pack_extending_itself_is_a_cycle(tmp_path: Path) -> None:
@@ -285,11 +285,13 @@ def test_error_in_the_parent_names_the_parent_file(tmp_path: Path) -> None:
 
 
 def test_malformed_parent_names_the_parent_file(tmp_path: Path) -> None:
-    write(tmp_path, "base.yaml", "deck:\n  decks: [2\n")
+    """Without a word of it (its lines could be any YAML file's: see docs/security.md)."""
+    write(tmp_path, "base.yaml", "meldkit: 1\ndeck:\n  decks: [2\n")
     child = write(tmp_path, "child.yaml", "extends: base.yaml\n")
     (problem,) = problems_of(child)
-    assert problem.file.endswith("base.yaml")
-    assert "invalid YAML" in problem.message
+    assert (problem.file, problem.line, problem.path) == (str(child), 1, "extends")
+    assert problem.message == ("'base.yaml' does not parse as a rule pack (meldkit validate "
+                               "'base.yaml' shows where)")
 
 
 def test_child_change_that_breaks_an_inherited_deal_is_reported_in_the_child(
@@ -696,6 +698,8 @@ def test_reserve_settings_without_reserve_piles_are_contradictions(tmp_path: Pat
         "reserve.pickup_on_book",
         "reserve.pickup_at_turn_start",
         "going_out.requires_reserve",
+        "scoring.reserve_penalty",
+        "scoring.reserve_values",
     }
     for problem in problems.values():
         assert (problem.file, problem.line) == (str(path), 3)  # the child's change
@@ -866,11 +870,12 @@ def test_until_opened_beside_take_before_false_is_refused_where_it_was_written(
             "player takes), or let them take (initial_meld.take_before: true)")
     problem = only_problem(text)
     assert str(problem) == f"house.yaml:3:8: {says}"
-    parent = write(tmp_path, "parent.yaml", text.replace(", take_before: false", ""))
+    parent = write(tmp_path, "parent.yaml",
+                   "meldkit: 1\n" + text.replace(", take_before: false", ""))
     child = write(tmp_path, "child.yaml", "extends: parent.yaml\n"
                   "initial_meld: {take_before: false}\n")
     assert problem_at(child, "pile.taken_melded") == (
-        f"{child}:2:16: {says} (pile.taken_melded is inherited from {parent}:3:8)")
+        f"{child}:2:16: {says} (pile.taken_melded is inherited from {parent}:4:8)")
     assert load_pack(parent).spec.pile.taken_melded == "until_opened"
     for kept in (text.replace("until_opened}", "until_opened, first_upcard: offer}"),
                  text + "schedule:\n  - {initial_meld: {take_before: true}}\n",
@@ -892,7 +897,7 @@ def test_jokers_per_deck_beside_jokers_is_refused_where_it_was_written(tmp_path:
         load_pack_text("extends: rummy\ndeck: {jokers: 0, jokers_per_deck: 5}\n", "house.yaml")
     (problem,) = exc.value.problems
     assert str(problem) == f"house.yaml:2:19: {says}"
-    parent = write(tmp_path, "parent.yaml", "extends: rummy\ndeck: {jokers: 0}\n")
+    parent = write(tmp_path, "parent.yaml", "meldkit: 1\nextends: rummy\ndeck: {jokers: 0}\n")
     assert load_pack(parent).spec.deck.jokers == 0  # over rummy's jokers_per_deck: 0
     child = write(tmp_path, "child.yaml", "extends: parent.yaml\ndeck:\n  jokers_per_deck: 5\n")
     assert problem_at(child, "deck.jokers_per_deck") == f"{child}:3:3: {says}"

@@ -119,3 +119,37 @@ def test_a_schedule_value_is_checked_like_the_packs_own_and_located():
     with pytest.raises(RulePackError) as e:
         meldkit.load_pack_text(bad, filename="kings_fifty.yaml")
     assert "kings_fifty.yaml:5:" in str(e.value) and "schedule[0].cards.values.K" in str(e.value)
+
+
+RUMMY_500_JACKS = """\
+meldkit: 1
+extends: rummy_500
+name: jacks_wild_500
+melds:
+  kinds:
+    - {name: set, type: set, min_size: 3, max_wilds: 2}
+    - {name: run, type: run, min_size: 3, ace: both, max_wilds: 2}
+schedule:
+  - {cards: {values: {J: 50}, wild: [J]}}
+  - {cards: {values: {A: 5}}}
+"""
+
+
+@pytest.mark.parametrize("text,players", [(WILD_WORTH_20, 3), (RUMMY_500_JACKS, 2),
+                                          (CANASTA_KINGS, 4)])
+def test_a_save_after_a_deal_rescores_each_hand_with_its_own_deals_values(text, players):
+    """fuzz_packs (stop 47, ``--with deal_values``): a save checked every finished hand's
+    scores with the rules of the deal being played, so a game past a deal that priced
+    cards apart was refused as damaged ("the hand's scores are not what its final zones
+    score"; "scores are not the sum of the hands' scores")."""
+    from meldkit import GameState
+    from meldkit.bots import make_bot
+
+    pack = meldkit.load_pack_text(text, filename="p.yaml")
+    g = meldkit.new_game(pack, players=players, seed=2)
+    bots = [make_bot("greedy", seed=i) for i in range(players)]
+    while len(g.hand_results) < 2 and not g.is_over:
+        g.apply(bots[g.current_player].choose(g))
+        if g.hand_results:
+            assert GameState.from_json(g.to_json(), pack=pack) == g
+    assert g.hand_results and g.hand_results[0].scores != ()

@@ -460,7 +460,7 @@ def _parent(value: Any, loc: _Loc, label: str, base_dir: pathlib.Path,
     bundled = _bundled_path(value)
     if bundled is None:
         raise _fail(loc, "extends", *_unknown_bundled(value))
-    return bundled.resolve(), str(bundled)
+    return bundled.resolve(), f"rulepacks/{bundled.name}"  # (not where meldkit is installed)
 
 
 def _load_doc(
@@ -487,11 +487,28 @@ def _load_doc(
     if len(chain) >= MAX_EXTENDS:
         raise _fail(loc, "extends", f"extends chains at most {MAX_EXTENDS} packs deep")
     parent_text, stamp = _read(path, parent_label)
+    if _is_path(data["extends"]):
+        _check_parent_file(parent_text, parent_label, data["extends"], loc)
     parent = _load_doc(
         parent_text, parent_label, path.parent, chain + [(str(path), parent_label)], [stamp],
         roots,
     )
     return _merge(parent, doc)
+
+
+def _check_parent_file(text: str, label: str, value: str, loc: _Loc) -> None:
+    """A file ``extends:`` names is read as a pack only if it is one: it parses, and
+    declares the format (``meldkit: 1``).  Otherwise it is refused at the child's
+    ``extends:`` line, quoting nothing of the file (a key, a value, a YAML error's line):
+    a server's pack upload cannot read other YAML files through the loader's errors."""
+    try:
+        data, _ = _parse(text, label)
+    except RulePackError:
+        raise _fail(loc, "extends", f"{_quote(value)} does not parse as a rule pack "
+                    f"(meldkit validate {_quote(value)} shows where)") from None
+    if "meldkit" not in data:
+        raise _fail(loc, "extends", f"{_quote(value)} is not a rule pack: a pack file that "
+                    "others extend declares its format on a line of its own (meldkit: 1)")
 
 
 # --------------------------------------------------------------------------- structuring
@@ -1457,6 +1474,15 @@ class _Checker:
                          f", but {why}: no meld could ever become this book (remove the "
                          "kind, or name a rank that can be melded)", related=related)
                 continue
+            short = self._too_few_wilds(kind)
+            if short is not None:
+                why, related = short
+                unreachable[i] = (why, related)
+                self.add(at, f"{_quote(kind.name)} needs at least {kind.min_wilds} wild "
+                         f"card{'s' if kind.min_wilds != 1 else ''} (min_wilds), but {why}: "
+                         "no meld could ever become this book (lower min_wilds, or remove "
+                         "the kind)", related=related)
+                continue
             if table:
                 shape = "run" if kind.sequence else "set"
                 if kind.wild_only or not any(k.type == shape for k in spec.melds.kinds):
@@ -1527,6 +1553,34 @@ class _Checker:
         deck = self.spec.deck
         return (deck.jokers_per_deck > 0 if deck.jokers is None else deck.jokers > 0) or any(
             n > 0 for n in (deck.jokers_by_players or {}).values())
+
+    def _too_few_wilds(self, kind: Any) -> tuple[str, tuple[KeyPath, ...]] | None:
+        """Why no meld could hold a book kind's ``min_wilds`` wild cards, and the keys that
+        say so; None where one could (or the kind asks for none)."""
+        need = kind.min_wilds
+        if need <= 0 or kind.wild_only or kind.sequence:
+            return None  # (a sequence book's wild cards: the sequence checks)
+        spec = self.spec
+        if kind.max_wilds is not None and kind.max_wilds < need:
+            return None  # (a kind's own bounds crossed: reported at its max_wilds)
+        if not spec.cards.wild and spec.cards.turned_wild == "none":
+            return "the pack has no wild cards (cards.wild)", (("cards", "wild"),)
+        if spec.melds.kinds:
+            shapes = [k for k in spec.melds.kinds if k.type == "set"]
+            most = max((k.max_wilds for k in shapes), default=need)
+            if most < need:
+                return (f"a set of melds.kinds holds at most {most} wild "
+                        f"card{'s' if most != 1 else ''} (max_wilds)", (("melds", "kinds"),))
+            return None
+        barred = {str(r).strip().upper() for r in spec.melds.no_wild_ranks}
+        if kind.ranks and all(str(r).strip().upper() in barred for r in kind.ranks):
+            return (f"melds.no_wild_ranks bars wild cards from melds of "
+                    f"{'/'.join(kind.ranks)}", (("melds", "no_wild_ranks"),))
+        if spec.melds.max_wilds < need:
+            return (f"a meld holds at most {spec.melds.max_wilds} wild "
+                    f"card{'s' if spec.melds.max_wilds != 1 else ''} (melds.max_wilds)",
+                    (("melds", "max_wilds"),))
+        return None
 
     def _never_natural(self, kind: Any) -> tuple[str, tuple[KeyPath, ...]] | None:
         """Why no natural card of any of a book kind's ``ranks`` can ever be melded, and the
@@ -1713,9 +1767,12 @@ class _Checker:
             (("reserve", "pickup_at_turn_start"), self.spec.reserve.pickup_at_turn_start, "never"),
             (("reserve", "pickup_on_empty_hand"), self.spec.reserve.pickup_on_empty_hand, False),
             (("going_out", "requires_reserve"), self.spec.going_out.requires_reserve, False),
+            (("reserve", "bonus_replaced"), r.bonus_replaced, False),
+            (("scoring", "reserve_penalty"), self.spec.scoring.reserve_penalty, "all"),
+            (("scoring", "reserve_values"), self.spec.scoring.reserve_values, {}),
         ):
             if value != idle:
-                shown = value if isinstance(value, str) else "true"
+                shown = value if isinstance(value, str) else _inline(value)
                 self.add(
                     path,
                     f"{shown} but deal.reserve is 0 (no reserve piles are dealt)",
@@ -1803,7 +1860,9 @@ class _Checker:
                 and self.engine() == CANASTA:  # (a table pack's: table_melds)
             from .kernel.checks import check_items
 
-            check_items(spec, self.add)
+            locs, order = self.problems.doc.locs, self.problems.file_order
+            check_items(spec, self.add, lambda path: (
+                order.get(locs[path].file) if path in locs else None))
         if spec.stock.when_empty not in ("end_hand", "end_at_once") and \
                 spec.game.hand_turn_limit is None:
             # a stock renewed from the pile may go on for ever unless the hand is bounded

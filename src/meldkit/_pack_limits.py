@@ -315,6 +315,9 @@ def _flow_depth(text: str, max_depth: int) -> None:
                 pos = end + 1
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _check_node(event) -> None:
     """Tags, merge keys, long numbers and long text on one scalar or collection."""
     tag = event.tag
@@ -332,6 +335,9 @@ def _check_node(event) -> None:
     if len(value) > MAX_SCALAR_CHARS:
         raise Refused(f"a value of {len(value)} characters (at most {MAX_SCALAR_CHARS})",
                       *_at(event))
+    if _SURROGATE.search(value):  # an escape such as "\ud800": no character UTF-8 writes
+        raise Refused("a string with a lone surrogate escape (\\ud800 to \\udfff) is not "
+                      "text: write the character itself, or its \\U escape", *_at(event))
     if plain and len(value) > MAX_NUMBER_CHARS and _NUMBER.fullmatch(value):
         raise Refused(f"a number written with {len(value)} characters (at most "
                       f"{MAX_NUMBER_CHARS})", *_at(event))

@@ -134,7 +134,8 @@ class DealSpec:
     reserve_per: Literal["player", "side"] = _f(
         "player",
         "Whose reserve piles are dealt: one to each `player`, or one to each `side` (table-meld "
-        "packs: Buraco's dead piles, taken by the first of the side to play out their hand).",
+        "packs only: Buraco's dead piles, taken by the first of the side to play out their "
+        "hand; a rank-slot pack deals each player their own).",
     )
     order: list[Literal["hand", "reserve"]] = _f(
         ["hand", "reserve"],

@@ -796,7 +796,10 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
             if final.went_out != went_out:
                 raise S.bad(f"{where}.final.went_out", "differs from the hand's went_out")
             pays: list = []
+            if pack.deals:  # a schedule: the hand is scored by its own deal's rules
+                s.rules = Rules.of(pack.for_deal(i + 1))
             scores = tuple(s._score(final, pays))
+            s.rules = rules
             for sc in scores:
                 totals[sc.team] += sc.total
             net = tuple(sc.total for sc in scores)  # a side's net is its total

@@ -24,6 +24,7 @@ A plugin contributes any of:
 from __future__ import annotations
 
 import inspect
+import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -38,6 +39,8 @@ if TYPE_CHECKING:
     from ._scoring import HandFinal, TeamScore
 
 ENTRY_POINT_GROUP = "meldkit.plugins"
+_PACKAGE_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]{0,98}[A-Za-z0-9])?")
+"""A distribution name pip could install (PEP 508's form, bounded)."""
 API_VERSION = 1
 HOOK_PHASES = ("draw", "play", "first_upcard", "discard", "knock", "layoff", "wall")
 """Every phase an :class:`ActionHook` may name: the canasta kernel's ``draw`` and ``play``,
@@ -251,6 +254,10 @@ def get_plugin(name: str, package: str | None = None) -> Plugin:
     if not eps:
         dist = package or f"meldkit-{name}"
         known = ", ".join(installed_plugins()) or "none"
+        if not _PACKAGE_NAME.fullmatch(str(dist)):  # no command to paste for such a name
+            raise PluginError(f"this pack needs the plugin {quoted(name)}, which is not "
+                              f"installed and is no package's name (installed plugins: "
+                              f"{known})")
         raise PluginError(
             f"this pack needs the plugin {quoted(name)}, which is not installed: "
             f"install it with `pip install {cut(dist)}` (installed plugins: {known})"

@@ -435,10 +435,14 @@ def _melds(spec) -> list[str]:
     seq = m.sequences
     if seq is not None:
         order = ", ".join(_short_rank(RANKS[rank_index(r)]) for r in seq.ranks)
-        out.append(f"- A **sequence** is {_cards(seq.min_size)} or more of one suit in "
-                   f"consecutive ranks, in the order {order} (no wild cards). Add cards at "
-                   f"either end until it holds {_cards(seq.max_size)}; then it takes no more. "
-                   "A side may hold any number of sequences, of one suit or of several.")
+        grows = (f"{_cards(seq.min_size)} or more" if seq.max_size > seq.min_size
+                 else f"exactly {_cards(seq.min_size)}")
+        more = (f" Add cards at either end until it holds {_cards(seq.max_size)}; then it "
+                "takes no more." if seq.max_size > seq.min_size else
+                " It is melded whole and takes no more.")
+        out.append(f"- A **sequence** is {grows} of one suit in consecutive ranks, in the "
+                   f"order {order} (no wild cards).{more} A side may hold any number of "
+                   "sequences, of one suit or of several.")
     out.append("- A side's melds are shared: partners add to each other's melds.")
     return out
 

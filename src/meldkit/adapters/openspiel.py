@@ -15,7 +15,9 @@ value and what was expected):
     card-level chance nodes, as OpenSpiel's own gin rummy has them — the deal is one chance
     node per card dealt and every draw from the stock one per card drawn, each uniform over
     the cards that may come (outcomes are card kinds, :attr:`MeldkitGame.card_kinds`; a
-    kind the deck holds twice is twice as likely).  ``cards`` needs ``episode: hand``.
+    kind the deck holds twice is twice as likely; every card the deal takes is chance's,
+    so a canasta deal that replaces bonus cards has a node more for each).  ``cards``
+    needs ``episode: hand``.
 ``deals``
     How many seeds the deal chooses among with ``chance: seed`` (1 … 1,000,000; 1000).
 ``episode``
@@ -238,12 +240,14 @@ class _Table:
             raise SetupError(f"python_meldkit: chance 'cards' needs a pack with a stock; "
                              f"pack {pack_name!r} has none")
         self.dealt = self.deck_size - len(getattr(probe, "stock", ()))
-        """Cards dealt from the deck's top before the first turn (chance nodes)."""
+        """Cards dealt from the deck's top before the first turn in the probe's deal: the
+        deal's first chance nodes (a deal that takes more — a bonus card replaced — gets a
+        chance node for each card more, :meth:`MeldkitState._deal`)."""
         turns = [d.spec.turn for d in self.pack.deals]
         draw = max([draw_count(probe)] + [t.draw_by_players.get(self.players, t.draw)
                                           for t in turns])
         """The most cards one stock draw takes in any deal (chance nodes per draw)."""
-        chance_nodes = (self.dealt + self.max_length * draw) if self.cards else 1
+        chance_nodes = (self.deck_size + self.max_length * draw) if self.cards else 1
         self.max_game_length = self.max_length + chance_nodes
 
     def __deepcopy__(self, memo):
@@ -433,7 +437,7 @@ class MeldkitState(pyspiel.State):
             return
         if self.s is None:
             self.dealing.append(outcome)
-            if len(self.dealing) == g.dealt:
+            if len(self.dealing) >= g.dealt:
                 self._deal()
             return
         self._fix_stock_card(g.kinds[outcome])
@@ -446,15 +450,20 @@ class MeldkitState(pyspiel.State):
         return ", ".join(map(str, keys))
 
     def _deal(self) -> None:
-        """The deal's chance nodes are done: stack the deck (the cards dealt, then the rest
-        in a fixed order) and deal it."""
+        """Deal the deck stacked with the cards chance chose, then the rest in a fixed
+        order; a deal that takes a card beyond those (a bonus card replaced, which varies
+        from deal to deal) is undone, and the next card is chance's too: every card the
+        deal takes is a uniform chance outcome."""
         g = self.g
         top = [g.kinds[k] for k in self.dealing]
         rest = list(g.codes)
         for code in top:
             rest.remove(code)
-        random.Random(0).shuffle(rest)  # rule-drawn cards (a bonus replaced) come from here
-        self.s = meldkit.new_game(g.pack, players=g.players, seed=0, deck_order=top + rest)
+        random.Random(0).shuffle(rest)
+        s = meldkit.new_game(g.pack, players=g.players, seed=0, deck_order=top + rest)
+        if g.deck_size - len(s.stock) > len(top):
+            return  # the deal took a card chance has not chosen yet: one chance node more
+        self.s = s
         self.events.append(_deal_event(self.s))
 
     def _fix_stock_card(self, code: str) -> None:

@@ -170,6 +170,8 @@ _SERIALS = itertools.count()
 
 
 _CACHE: dict[tuple, ActionIds | ActionSpaceError] = {}
+_CACHE_MAX = 64
+"""Action spaces kept (each up to 60,000 actions): past it the cache starts afresh."""
 
 
 def action_space_for(state: GameState) -> ActionIds:
@@ -182,7 +184,7 @@ def action_space_for(state: GameState) -> ActionIds:
             space = ActionIds(state.pack.name, state.n_players, _universe(state))
         except ActionSpaceError as e:
             space = e
-        if len(_CACHE) > 256:
+        if len(_CACHE) >= _CACHE_MAX:
             _CACHE.clear()
         _CACHE[key] = space
     if isinstance(space, ActionSpaceError):

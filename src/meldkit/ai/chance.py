@@ -6,7 +6,9 @@ a player chooses ``draw``, the game is at a chance node (:meth:`ChanceGame.is_ch
 :meth:`ChanceGame.chance_outcomes` lists the card kinds the stock may yield with their
 probabilities, and :meth:`ChanceGame.apply_chance` fixes one before the draw takes it.  The
 deal itself is one chance event sampled from the seed (not enumerated), and a card drawn by
-the rules themselves (a bonus card replaced) comes from the stock's sampled order.
+the rules themselves (a bonus card replaced) comes from the stock's sampled order.  A card
+fixed by chance is not the seed's, so the state keeps its positions (``keep_undo``) and
+undoes what it kept; a replay from the seed, which would deal another card, is refused.
 
 >>> import meldkit
 >>> from meldkit.ai.chance import ChanceGame
@@ -65,13 +67,26 @@ def undo(state: GameState) -> None:
     """Take back the last action, in place, by replaying the history but the last action
     from the seed (clone-and-replay: the cost of replaying the game so far).  Raises
     :class:`~meldkit.IllegalActionError` when there is nothing to undo."""
+    from .._errors import MeldkitError
     from .infostate import replay_start
 
     if not state.history:
         raise IllegalActionError("undo/nothing", "there is no action to undo")
     s = replay_start(state)
-    for text in state.history[:-1]:
-        s.apply(text)
+    try:
+        for text in state.history[:-1]:
+            s.apply(text)
+        again = s.clone()
+        again.apply(state.history[-1])
+        replays = again == state
+    except IllegalActionError:
+        replays = False
+    if not replays:  # a resampled state, or stock cards fixed by chance: nothing to replay
+        raise MeldkitError(
+            "undo: the history does not replay from this state's seed (a resampled state "
+            "has a new seed, and a ChanceGame fixes stock cards the seed did not deal), so "
+            "only the actions applied since keep_undo() can be taken back: call "
+            "keep_undo() before applying them")
     state._restore(s)
 
 
@@ -102,6 +117,7 @@ class ChanceGame:
         self.state = state
         self.pending = None  # the player's draw, waiting for its cards
         self.fixed = 0  # stock cards fixed by chance for the pending draw
+        state.keep_undo()  # a card fixed by chance is not the seed's: undo what is kept
 
     # ------------------------------------------------------------------ the player's moves
     @property

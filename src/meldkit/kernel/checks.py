@@ -951,15 +951,87 @@ STYLE_OF_ITEM = {"winner_takes": "winner_takes_hands", "penalty": "penalty", "kn
 keep its parent's items)."""
 
 
-def check_items(spec: Any, add: Callable[..., None]) -> None:
+def check_items(spec: Any, add: Callable[..., None],
+                layer: Callable[[tuple], int | None] = lambda path: None) -> None:
     """Each ``scoring.items`` entry (and each sheet's, ``scoring.sheets``) names an item of
-    the pack's meld model and only its parameters, with values it takes."""
+    the pack's meld model and only its parameters, with values it takes.  ``layer(path)``
+    is the place in the ``extends`` chain of the file that wrote a key (0: the pack
+    itself; None: not known)."""
     _check_entries(spec, spec.scoring.items, ("scoring", "items"), add)
     _check_sheets(spec, add)
     _check_targets_reachable(spec, add)
     if not spec.melds.kinds:
         _check_dead_in_hand(spec, add)
+        _check_keys_items_read(spec, add, layer)
         _check_highest_wins_bonuses(spec, add)  # (a table pack's: check_table_pack)
+
+
+KEYS_ITEMS_READ: tuple[tuple[tuple[str, ...], str, str | None], ...] = (
+    (("scoring", "going_out"), "going_out", "bonus"),
+    (("scoring", "concealed_going_out"), "going_out", "concealed"),
+    (("scoring", "hand_penalty"), "hand_cards", "counts"),
+    (("scoring", "reserve_penalty"), "reserve_cards", "counts"),
+    (("scoring", "reserve_values"), "reserve_cards", None),
+    (("scoring", "bonus", "value"), "bonus_cards", "value"),
+    (("scoring", "bonus", "set_size"), "bonus_cards", "set_size"),
+    (("scoring", "bonus", "set_value"), "bonus_cards", "set_value"),
+    (("scoring", "bonus", "by_count"), "bonus_cards", None),
+    (("scoring", "bonus", "sets_by"), "bonus_cards", None),
+    (("scoring", "bonus", "negative_if_not_melded"), "bonus_cards", "negative_unless"),
+)
+"""A rank-slot pack's scoring keys that only an item reads: ``(key path, the item, the
+item's parameter it gives, or None where the item reads the key itself)``."""
+
+
+def _check_keys_items_read(spec: Any, add: Callable[..., None],
+                           layer: Callable[[tuple], int | None]) -> None:
+    """A rank-slot pack that lists its items (``scoring.items``, a sheet's) scores a key of
+    :data:`KEYS_ITEMS_READ` only through its item: a key set, whose item no list holds (or
+    every entry of it gives the parameter itself), would change nothing, so it is refused
+    at its line — where the key is written in the file that lists the items, or in a
+    pack extending it.  (A child that lists its items without a parent's key chooses to
+    leave that scoring out; a pack that lists no items scores with the preset, which
+    lists each item its keys make count.)"""
+    from .._pack_limits import key_value
+    from .._schema import RulePackSpec, key_default, pack_leaves
+
+    sc = spec.scoring
+    lists = [sc.items, *(sh.items for sh in sc.sheets if sh.items is not None)]
+    if not any(lists):
+        return
+    listed = [layer(p) for p in [("scoring", "items")] + [
+        ("scoring", "sheets", i, "items") for i, sh in enumerate(sc.sheets) if sh.items]]
+    known = [n for n in listed if n is not None]
+    lists_at = min(known) if known else None  # the most derived file listing items
+    entries = [d for items in lists for d in items if isinstance(d, dict)]
+    defaults = {path: key_default(field) for path, field in pack_leaves(RulePackSpec)}
+    sheets = " (nor does any sheet's)" if any(sh.items for sh in sc.sheets) else ""
+    unread: dict[str, list[tuple[tuple[str, ...], Any, Any]]] = {}
+    for path, item, param in KEYS_ITEMS_READ:
+        if item == "reserve_cards" and not spec.deal.reserve:
+            continue  # (no reserve dealt: refused as such by the loader's reserve check)
+        value, default = key_value(spec, path), defaults[".".join(path)]
+        own = [d for d in entries if d.get("item") == item]
+        at = layer(path)
+        if lists_at is not None and at is not None and at > lists_at:
+            continue  # (a parent's key, its item left out by a pack extending it)
+        if value != default and not any(param is None or param not in d for d in own):
+            unread.setdefault(item, []).append((path, value, default))
+    for item, keys in unread.items():
+        own = any(d.get("item") == item for d in entries)
+        why = (f"every {item} item listed gives its own parameters" if own
+               else f"no item listed is {item}{sheets}")
+        def said(v: Any) -> str:
+            return "a mapping" if isinstance(v, dict) and v else _yaml_word(v)
+
+        others = "; ".join(f"{'.'.join(p)}: {said(v)}" for p, v, _ in keys[1:])
+        first = said(keys[0][1]) + (f" (and {others})" if others else "")
+        back = _and([f"null for each entry of {'.'.join(p)}" if d == {} else
+                     f"{'.'.join(p)}: {said(d)}" for p, _, d in keys])
+        add(keys[0][0], f"{first}, but {why}, so {'they' if len(keys) > 1 else 'it'} would "
+            f"change nothing: list {{item: {item}}}" + (" without them" if own else "")
+            + f", or write {back}",
+            related=(*(p for p, _, _ in keys[1:]), ("scoring", "items")))
 
 
 def _check_dead_in_hand(spec: Any, add: Callable[..., None]) -> None:

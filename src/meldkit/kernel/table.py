@@ -3969,80 +3969,101 @@ class TableModel:
         totals = [0] * self.n_teams
         wins = [0] * self.n_teams
         sheets: list = []  # (points, won, recorded entries) per hand, with scoring.sheets
-        for i, r in enumerate(self.hand_results):
-            where = f"hand_results[{i}]"
-            if r.hand_number != i + 1:
-                raise sv.bad(f"{where}.hand_number", f"expected {i + 1}, got {r.hand_number!r}")
-            if r.ended_by not in self._ENDINGS:
-                raise sv.bad(f"{where}.ended_by", f"expected one of "
-                                                  f"{', '.join(sorted(self._ENDINGS))}, got "
-                                                  f"{sv.what(r.ended_by)}")
-            f = r.final
-            if list(f.team_of) != list(self.team_of):
-                raise sv.bad(f"{where}.final.team_of", f"expected the game's seating "
-                                                       f"{self.team_of}")
-            if len(f.deadwood) != n or not all(
-                    type(x) is int and -sv.MAX_SCORE <= x <= sv.MAX_SCORE for x in f.deadwood):
-                raise sv.bad(f"{where}.final.deadwood", f"expected {n} card totals, whole "
-                                                        f"numbers within +-{sv.MAX_SCORE}")
-            if r.went_out != f.went_out or (r.went_out is not None and not (
-                    type(r.went_out) is int and 0 <= r.went_out < n)):
-                raise sv.bad(f"{where}.went_out", f"expected a seat 0 to {n - 1} or null, the "
-                                                  "same as final.went_out")
-            if f.multiplier not in (1, 2) or type(f.big_gin) is not bool:
-                raise sv.bad(f"{where}.final", "multiplier 1 or 2 and big_gin true or false")
-            if len(f.contracts_met) != (n if self.rules.contracts else 0) or not all(
-                    type(x) is bool for x in f.contracts_met):
-                raise sv.bad(f"{where}.final.contracts_met", "one true or false per seat "
-                             "where the pack has contracts of each player's own "
-                             "(initial_meld.contracts), else absent")
-            if len(f.reserve_taken) != len(self.reserve_taken) or not all(
-                    type(x) is bool for x in f.reserve_taken):
-                raise sv.bad(f"{where}.final.reserve_taken", "one true or false per reserve "
-                                                             "pile of this pack")
-            names = {k.name for k in self.rules.book_kinds} | {"book"}
-            if f.books and (not self.rules.tracks_books or len(f.books) != n or any(
-                    type(k) is not str or k not in names for b in f.books for k in b)):
-                raise sv.bad(f"{where}.final.books", "a list per player of the book kinds "
-                                                     "of this pack, only where it counts books")
-            for key in COUNTED:
-                got = getattr(f, key)
-                if key not in self.rules.counts_unmelded:
-                    if got:
-                        raise sv.bad(f"{where}.final.{key}", f"only where the pack counts "
-                                     f"with count: {key}, else absent")
-                elif len(got) != n or not all(type(x) is int and x <= d for x, d in zip(
-                        got, f.deadwood, strict=True)) or min(got) < -sv.MAX_SCORE:
-                    raise sv.bad(f"{where}.final.{key}", f"expected {n} card totals, each "
-                                 "whole and at most what final.deadwood says the player held")
-            if type(f.at_once) is not bool or (f.at_once and not self.rules.tracks_at_once):
-                raise sv.bad(f"{where}.final.at_once", "true only where the pack scores "
-                                                       "going out at once, else absent")
-            if len(f.game_end) not in (0, self.n_teams) or (f.game_end and i != len(
-                    self.hand_results) - 1):
-                raise sv.bad(f"{where}.final.game_end", "game-end bonuses belong to the last "
-                                                        "hand, one list per team")
-            pays: list = []
-            scores, net, ending = self._score(f, pays)
-            if tuple(scores) != tuple(r.scores) or tuple(net) != tuple(r.net) or (
-                    ending != r.ended_by):
-                raise sv.bad(f"{where}.scores", "the hand's scores are not what its final "
-                                                "zones score")
-            if tuple(pays) != tuple(r.payments):
-                raise sv.bad(f"{where}.payments", f"expected {[list(p) for p in pays]}, what "
-                                                  "the pack's pay items pay in this hand")
-            if self.rules.sheet_items:
-                sheets.append((self._sheet_points(f, scores), self._won(net), r.sheets))
-            elif r.sheets:
-                raise sv.bad(f"{where}.sheets", "this pack keeps one score (no scoring.sheets)")
-            for s in scores:
-                totals[s.team] += s.total
-            if r.ended_by == "no_progress" and i != len(self.hand_results) - 1:
-                raise sv.bad(f"{where}.ended_by", "no_progress ends the game: only the last "
-                                                  "hand can end so")
-            best = max(range(n), key=lambda q: net[q])
-            if net[best] > 0:
-                wins[self.team_of[best]] += 1
+        now = self.rules
+        try:
+            for i, r in enumerate(self.hand_results):
+                if self.pack.deals:  # a schedule: each hand checked by its own deal's rules
+                    self.rules = TableRules.of(self.pack.for_deal(i + 1))
+                self._check_result(i, r, n, totals, wins, sheets)
+        finally:
+            self.rules = now
+        self._check_totals(totals, wins, sheets)
+
+    def _check_result(self, i: int, r, n: int, totals: list, wins: list,
+                      sheets: list) -> None:
+        """One hand record of a save (see :meth:`_check_results`)."""
+        from .. import saves as sv
+
+        where = f"hand_results[{i}]"
+        if r.hand_number != i + 1:
+            raise sv.bad(f"{where}.hand_number", f"expected {i + 1}, got {r.hand_number!r}")
+        if r.ended_by not in self._ENDINGS:
+            raise sv.bad(f"{where}.ended_by", f"expected one of "
+                                              f"{', '.join(sorted(self._ENDINGS))}, got "
+                                              f"{sv.what(r.ended_by)}")
+        f = r.final
+        if list(f.team_of) != list(self.team_of):
+            raise sv.bad(f"{where}.final.team_of", f"expected the game's seating "
+                                                   f"{self.team_of}")
+        if len(f.deadwood) != n or not all(
+                type(x) is int and -sv.MAX_SCORE <= x <= sv.MAX_SCORE for x in f.deadwood):
+            raise sv.bad(f"{where}.final.deadwood", f"expected {n} card totals, whole "
+                                                    f"numbers within +-{sv.MAX_SCORE}")
+        if r.went_out != f.went_out or (r.went_out is not None and not (
+                type(r.went_out) is int and 0 <= r.went_out < n)):
+            raise sv.bad(f"{where}.went_out", f"expected a seat 0 to {n - 1} or null, the "
+                                              "same as final.went_out")
+        if f.multiplier not in (1, 2) or type(f.big_gin) is not bool:
+            raise sv.bad(f"{where}.final", "multiplier 1 or 2 and big_gin true or false")
+        if len(f.contracts_met) != (n if self.rules.contracts else 0) or not all(
+                type(x) is bool for x in f.contracts_met):
+            raise sv.bad(f"{where}.final.contracts_met", "one true or false per seat "
+                         "where the pack has contracts of each player's own "
+                         "(initial_meld.contracts), else absent")
+        if len(f.reserve_taken) != len(self.reserve_taken) or not all(
+                type(x) is bool for x in f.reserve_taken):
+            raise sv.bad(f"{where}.final.reserve_taken", "one true or false per reserve "
+                                                         "pile of this pack")
+        names = {k.name for k in self.rules.book_kinds} | {"book"}
+        if f.books and (not self.rules.tracks_books or len(f.books) != n or any(
+                type(k) is not str or k not in names for b in f.books for k in b)):
+            raise sv.bad(f"{where}.final.books", "a list per player of the book kinds "
+                                                 "of this pack, only where it counts books")
+        for key in COUNTED:
+            got = getattr(f, key)
+            if key not in self.rules.counts_unmelded:
+                if got:
+                    raise sv.bad(f"{where}.final.{key}", f"only where the pack counts "
+                                 f"with count: {key}, else absent")
+            elif len(got) != n or not all(type(x) is int and x <= d for x, d in zip(
+                    got, f.deadwood, strict=True)) or min(got) < -sv.MAX_SCORE:
+                raise sv.bad(f"{where}.final.{key}", f"expected {n} card totals, each "
+                             "whole and at most what final.deadwood says the player held")
+        if type(f.at_once) is not bool or (f.at_once and not self.rules.tracks_at_once):
+            raise sv.bad(f"{where}.final.at_once", "true only where the pack scores "
+                                                   "going out at once, else absent")
+        if len(f.game_end) not in (0, self.n_teams) or (f.game_end and i != len(
+                self.hand_results) - 1):
+            raise sv.bad(f"{where}.final.game_end", "game-end bonuses belong to the last "
+                                                    "hand, one list per team")
+        pays: list = []
+        scores, net, ending = self._score(f, pays)
+        if tuple(scores) != tuple(r.scores) or tuple(net) != tuple(r.net) or (
+                ending != r.ended_by):
+            raise sv.bad(f"{where}.scores", "the hand's scores are not what its final "
+                                            "zones score")
+        if tuple(pays) != tuple(r.payments):
+            raise sv.bad(f"{where}.payments", f"expected {[list(p) for p in pays]}, what "
+                                              "the pack's pay items pay in this hand")
+        if self.rules.sheet_items:
+            sheets.append((self._sheet_points(f, scores), self._won(net), r.sheets))
+        elif r.sheets:
+            raise sv.bad(f"{where}.sheets", "this pack keeps one score (no scoring.sheets)")
+        for s in scores:
+            totals[s.team] += s.total
+        if r.ended_by == "no_progress" and i != len(self.hand_results) - 1:
+            raise sv.bad(f"{where}.ended_by", "no_progress ends the game: only the last "
+                                              "hand can end so")
+        best = max(range(n), key=lambda q: net[q])
+        if net[best] > 0:
+            wins[self.team_of[best]] += 1
+
+    def _check_totals(self, totals: list, wins: list, sheets: list) -> None:
+        """What the hand records add up to: ``scores``, ``wins``, the sheets' entries and
+        ``hand_number`` (see :meth:`_check_results`)."""
+        from .. import saves as sv
+
+        n = self.n_players
         if self.rules.sheet_items:  # the sheets' entries, replayed from the hands
             g = self.rules.spec.game
             ledger, bad = Ledger.replay(

@@ -49,8 +49,9 @@ def too_many_melds(state) -> ActionSpaceError:
     return ActionSpaceError(
         f"{state.pack.name} at {state.n_players} players allows more than "
         f"{MAX_MELD_ACTIONS:,} meld actions (sets over many decks, many wild cards in a "
-        "meld, or wild cards named by role multiply them): it has no integer action "
-        "space; play it with actions or notation")
+        "meld, or wild cards named by role multiply them; lay-offs onto as many melds as "
+        "the deck could make): it has no integer action space; play it with actions or "
+        "notation")
 
 
 # --------------------------------------------------------------------------- the canasta kernel
@@ -296,14 +297,19 @@ def table_universe(state, action) -> list[Action]:
         if rules.take == "deep":
             out += [action("take", (k,)) for k in range(53, 57)]
     most_melds = len(kinds) // max(1, min(k.min_size for k in rules.kinds))  # (meld ids)
-    if rules.lay_off != "none" or rules.knock is not None:
+    adds = rules.lay_off != "none" or rules.knock is not None
+    trades = adds and any(type(rules).of(pack).win_back
+                          for pack in dict.fromkeys((state.pack, *state.pack.deals)))
+    breaks = any(s.melds.rearrange for s in specs)
+    if len(out) + most_melds * (len(distinct) * (adds + trades) + breaks) > MAX_MELD_ACTIONS:
+        raise too_many_melds(state)  # (lay-offs onto every meld id a deal could lay)
+    if adds:
         out += [action("add", (k,), mid) for mid in range(1, most_melds + 1) for k in distinct]
-        if any(type(rules).of(pack).win_back
-               for pack in dict.fromkeys((state.pack, *state.pack.deals))):
+        if trades:
             naturals = [k for k in distinct if k != 52]  # a wild card won back by its card
             out += [action("trade", (k,), mid) for mid in range(1, most_melds + 1)
                     for k in naturals]
-    if any(s.melds.rearrange for s in specs):  # melds broken up, and the table restored
+    if breaks:  # melds broken up, and the table restored
         out += [action("restore")] + [action("break", (), mid)
                                       for mid in range(1, most_melds + 1)]
     return sorted_actions(out, ("draw", "take", "pass", "knock", "done", "discard", "meld",
