@@ -1466,22 +1466,21 @@ class _Checker:
         unreachable: dict[int, tuple[str, tuple[KeyPath, ...]]] = {}
         for i, kind in enumerate(spec.books.kinds):
             at = ("books", "kinds", i)
+            blocked = None
             never = self._never_natural(kind)
             if never is not None:
-                why, related = never
-                unreachable[i] = (why, related)
-                self.add(at, f"{_quote(kind.name)} is a book of natural {'/'.join(kind.ranks)}"
-                         f", but {why}: no meld could ever become this book (remove the "
-                         "kind, or name a rank that can be melded)", related=related)
-                continue
-            short = self._too_few_wilds(kind)
+                blocked = (never, f"is a book of natural {'/'.join(kind.ranks)}",
+                           "remove the kind, or name a rank that can be melded")
+            short = self._too_few_wilds(kind) if never is None else None
             if short is not None:
-                why, related = short
+                blocked = (short, f"needs at least {kind.min_wilds} wild card"
+                           f"{'s' if kind.min_wilds != 1 else ''} (min_wilds)",
+                           "lower min_wilds, or remove the kind")
+            if blocked is not None:
+                (why, related), what, fix = blocked
                 unreachable[i] = (why, related)
-                self.add(at, f"{_quote(kind.name)} needs at least {kind.min_wilds} wild "
-                         f"card{'s' if kind.min_wilds != 1 else ''} (min_wilds), but {why}: "
-                         "no meld could ever become this book (lower min_wilds, or remove "
-                         "the kind)", related=related)
+                self.add(at, f"{_quote(kind.name)} {what}, but {why}: no meld could ever "
+                         f"become this book ({fix})", related=related)
                 continue
             if table:
                 shape = "run" if kind.sequence else "set"
