@@ -244,7 +244,7 @@ def test_N_4_samba_reads_a_suited_meld_of_one_suit_as_run_and_add_to_a_span_as_e
     assert "take to 4H-6H" == str(g.parse_action("take to 4H-6H"))
     assert "meld 9 9 2" == str(g.parse_action("meld 9 2 9"))  # a meld of a rank: ranks
     assert "add 9 to 9" == str(g.parse_action("add 9 to 9"))
-    assert "notation/bad-card" == g.check("meld 4H 5H JK").code  # a sequence takes no joker
+    assert "run/wild" == g.check("meld 4H 5H JK").code  # a sequence takes no wild card
 
 
 def test_N_4_samba_plays_the_table_spelling_of_a_run():

@@ -356,10 +356,11 @@ def test_SA_6_four_is_low_and_ace_high(action, code):
 
 
 @pytest.mark.parametrize("action, code", [
-    ("run 2H 4H 5H", "run/rank"),
-    ("run 4H 5H JK", "notation/bad-card"),
-    ("extend 2H to 4H-6H", "run/rank"),
-    ("extend JK to 4H-6H", "notation/bad-card"),
+    ("run 2H 4H 5H", "run/wild"),
+    ("run 4H 5H 2C", "run/wild"),  # (one rule, one code: not run/mixed-suits)
+    ("run 4H 5H JK", "run/wild"),
+    ("extend 2H to 4H-6H", "run/wild"),
+    ("extend JK to 4H-6H", "run/wild"),
 ])
 def test_SA_6_no_wild_card_joins_a_sequence(action, code):
     g = deal({0: "4H 5H 6H 4H 5H 2H JK KC KD KH"}, stock="5C 5D")

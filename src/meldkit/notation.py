@@ -330,7 +330,7 @@ def _rank_card_error(card_form: str, word: str) -> Error:
     except ValueError as e:
         what = "a discard" if card_form == SUITED else "a sequence"
         return "notation/bad-card", f"{e}; {what} names cards with suits"
-    return "notation/bad-card", "a sequence takes no joker"
+    return "run/wild", "a sequence takes no wild card (jokers are wild)"
 
 
 def rank_dialect(verbs: Iterable[str], hooks: dict[str, tuple[int | None, bool]] | None = None,

@@ -200,6 +200,10 @@ class SequencePlay:
         cards = a.cards
         if any(type(k) is not int or not 0 <= k < 52 for k in cards):
             return _r("action/malformed", f"'{a}' names a card that is not in a standard deck")
+        wild = [k for k in cards if rules.is_wild_rank[k // 4]]
+        if wild:  # (before the suits and ranks, so that one rule has one code)
+            return _r("run/wild", f"a sequence takes no wild card ({RANKS[wild[0] // 4]}s "
+                                  "are wild)")
         suit = cards[0] % 4
         if any(k % 4 != suit for k in cards):
             return _r("run/mixed-suits", "a sequence holds cards of one suit")
