@@ -1163,7 +1163,8 @@ class GameSpec:
 class RulePackSpec:
     """A rule pack: the whole YAML document."""
 
-    meldkit: int = _f(1, "Rule-pack format version.")
+    meldkit: int = _f(1, "Rule-pack format version (`1`). A pack file that others extend "
+                         "must write it: `extends:` reads no other file.")
     name: str = _f("", "Short name of the game (defaults to the file name; at most 200 "
                           "characters, as a save records it).")
     title: str = _f("", "Display name.")
