@@ -826,3 +826,62 @@ def test_the_fit_and_scoring_tables_kept_move_by_move_equal_those_computed_afres
             loaded = meldkit.GameState.from_json(g.to_json())
             assert (loaded.fit, loaded.scoring) == (g.fit, g.scoring)
     assert checked > 1000
+
+
+# --------------------------------------------------------------------------- the rules sheet
+
+
+def test_the_rules_sheet_states_every_clause_from_the_packs_options():
+    """``meldkit rules houses`` printed the options only (a clause audit, stop 47): the
+    plugin's ``rules`` hook now words SH-1 to SH-12, from the options a pack sets."""
+    from meldkit.rulesheet import rules_sheet
+
+    sheet = rules_sheet("houses")
+    for n in range(1, 13):
+        assert f"SH-{n})" in sheet, n
+    assert "Knight–Vassal, Father–Child, Lover–Maid and Priest–Sinner" in sheet  # SH-2
+    assert "the other 16 are the deck" in sheet and "4 group spaces" in sheet  # SH-3, SH-4
+    assert "occurs for the third time" in sheet  # SH-10 (repetitions: 3)
+    assert "3 majors 30, 4 majors 60, 3 minors 20 and 4 minors 40" in sheet  # SH-11
+    assert "at the end score nothing" in sheet  # SH-12 (resolved)
+    variant = meldkit.load_pack_text(
+        "extends: houses\nname: v\noptions: {repetitions: 5, pass_after_deck: always, "
+        "table_groups_score: true, group_spaces: 3}\n")
+    sheet = rules_sheet(variant)
+    assert "occurs for the fifth time" in sheet and "3 group spaces" in sheet
+    assert "a player may always pass the turn" in sheet
+    assert "at the end score for their team too" in sheet
+
+
+def test_a_rule_hook_plugins_rules_join_the_kernel_sheet_and_a_bad_hook_is_named():
+    import attrs
+
+    from meldkit.plugins import Plugin
+    from meldkit.plugins import _registry as registry
+    from meldkit.plugins import register
+    from meldkit.rulesheet import rules_sheet
+
+    class Tip(Plugin):
+        name = "tip_rules_test"
+        given: object = ["Each side scores 10 more every hand."]
+
+        def adjust_scores(self, state, final, scores):
+            return [attrs.evolve(s, adjustments=s.adjustments + (("tip", 10),))
+                    for s in scores]
+
+        def rules(self, spec, options):
+            return self.given
+
+    plugin = Tip()
+    register(plugin)
+    try:
+        pack = meldkit.load_pack_text(f"extends: pony_tail\nname: t\nplugin: {Tip.name}\n")
+        sheet = rules_sheet(pack)
+        assert sheet.rstrip().endswith(f"## The `{Tip.name}` plugin\n\n"
+                                       "Each side scores 10 more every hand.")
+        plugin.given = "not a list"
+        with pytest.raises(meldkit.PluginError, match="its rules hook must give a list of "
+                                                      "strings, not str"):
+            rules_sheet(pack)
+    finally:
+        registry.pop(Tip.name, None)

@@ -57,10 +57,10 @@ def points(codes) -> int:
 
 
 def deal(players: int = 2, hands=None, ponies=None, upcard: str = "4C", stock: str = "",
-         partners: bool | None = None) -> meldkit.GameState:
+         partners: bool | None = None, pack=None) -> meldkit.GameState:
     """A stacked Pony Canasta game (seat 0 starts); hands and Ponies as code strings."""
     return stacked_game(
-        PACK, players,
+        PACK if pack is None else pack, players,
         hands={s: cards(h) for s, h in (hands or {}).items()},
         reserves={s: cards(h) for s, h in (ponies or {}).items()},
         upcard=cards(upcard), stock=cards(stock),
@@ -549,6 +549,27 @@ def test_pc_20_concealed_going_out_is_judged_per_player_not_per_side():
     play(g, "draw", *OUT_MELDS, "meld A A A A", "discard 5")
     assert ("went_out", 0) == (g.last_hand.ended_by, g.last_hand.went_out)
     assert 300 == g.last_hand.scores[0].going_out  # 100 + 200: seat 0 went out concealed
+
+
+@pytest.mark.parametrize("own_book,bonus", [(True, 100), (False, 300)])
+def test_pc_20_classic_concealed_going_out_needs_a_canasta_of_the_players_own(own_book, bonus):
+    """PC-20 (resolved: classic concealed going out) is ``scoring.concealed_needs_book``:
+    seat 0, who had not melded, goes out on its partner's canasta without one of its own,
+    and scores 100, not 300; with the key false it would score 300 (a clause audit, stop
+    47: no test pinned the key)."""
+    pack = meldkit.load_pack("pony_canasta") if own_book else meldkit.load_pack_text(
+        "meldkit: 1\nextends: pony_canasta\nscoring: {concealed_needs_book: false}\n")
+    g = deal(4, partners=True, pack=pack,
+             hands={0: "KC KD KH QC QD QH JC JD JH 8C 8D 8H AC",
+                    2: "9C 9C 9D 9D 9H 9H 9S"},
+             stock="AS 5C  4D 4S  6S 6H  4H 10C  AD 4C")
+    play(g, "draw", "discard 5", "draw", "discard 4",
+         "draw", "meld 9 9 9 9 9 9 9", "discard 6",  # the partner's canasta
+         "draw", "discard 4")
+    play(g, "draw", "meld K K K", "meld Q Q Q", "meld J J J", "meld 8 8 8", "meld A A A",
+         "discard 4")
+    assert ("went_out", 0) == (g.last_hand.ended_by, g.last_hand.went_out)
+    assert bonus == g.last_hand.scores[0].going_out
 
 
 def test_pc_20_a_player_who_melded_before_goes_out_unconcealed_even_if_the_partner_did_not():

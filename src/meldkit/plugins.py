@@ -148,6 +148,14 @@ class Plugin:
         messages, or ``(key path under options, message)`` pairs."""
         return []
 
+    def rules(self, spec: Any, options: Any) -> list[str]:
+        """The rules this plugin plays, as Markdown lines of the pack's rules sheet
+        (``meldkit rules``; sections start ``## ``): an engine plugin's whole game, or a
+        rule-hook plugin's own actions and scoring, in words, from the pack's ``spec`` and
+        its structured ``options``.  [] (the default): the sheet says only that the
+        plugin's rules apply."""
+        return []
+
 
 _HOOK_SIGNATURES = {
     "actions": 0,
@@ -155,6 +163,7 @@ _HOOK_SIGNATURES = {
     "view": 2,
     "deck_size": 3,
     "validate": 2,
+    "rules": 2,
 }
 
 

@@ -145,13 +145,42 @@ def rules_sheet(pack: RulePack | str | os.PathLike) -> str:
 
         out += _players_and_cards(spec) + [""] + table_sections(
             spec, discard_ban_lines(spec, "pass"))
-        return "\n".join(out).rstrip() + "\n"
-    for section in (_players_and_cards, _deal, _turn, _by_deal, _melds, _books, _initial_meld,
-                    _pile, _reserve, _going_out, _hand_end, _scoring, _game_end):
-        lines = section(spec)
+    else:
+        for section in (_players_and_cards, _deal, _turn, _by_deal, _melds, _books,
+                        _initial_meld, _pile, _reserve, _going_out, _hand_end, _scoring,
+                        _game_end):
+            lines = section(spec)
+            if lines:
+                out += lines + [""]
+    if spec.plugin:  # a rule-hook plugin's own rules, as it words them
+        lines = _plugin_rules(pack)
         if lines:
-            out += lines + [""]
+            out += ["", f"## The `{spec.plugin}` plugin", ""] + lines
     return "\n".join(out).rstrip() + "\n"
+
+
+def _plugin_rules(pack: RulePack) -> list[str]:
+    """The lines the pack's plugin gives for its rules (:meth:`meldkit.plugins.Plugin.rules`);
+    [] when it gives none or is not installed.  A hook that raises or gives anything but a
+    list of strings is a :class:`~meldkit.PluginError` naming the plugin and the hook."""
+    from ._errors import PluginError
+    from .plugins import plugin_for
+
+    try:
+        plugin = plugin_for(pack)
+    except PluginError:
+        return []  # (a missing plugin: the sheet says what the pack says)
+    if plugin is None:
+        return []
+    try:
+        lines = plugin.rules(pack.spec, pack.options)
+    except Exception as exc:  # plugin code: never a bare traceback
+        raise PluginError(f"plugin {pack.spec.plugin!r}: its rules hook raised "
+                          f"{type(exc).__name__}: {exc}") from None
+    if not isinstance(lines, list) or not all(isinstance(x, str) for x in lines):
+        raise PluginError(f"plugin {pack.spec.plugin!r}: its rules hook must give a list of "
+                          f"strings, not {type(lines).__name__}")
+    return lines
 
 
 # --------------------------------------------------------------------------- sections
@@ -189,8 +218,13 @@ def _players_and_cards(spec) -> list[str]:
         if pl.partners == "always":
             out.append(f"- **Players:** {count} in {sides}.")
         else:
-            out.append(f"- **Players:** {count}, alone or — with {pl.min_for_partners} or "
-                       f"more players, as a game option — in {sides}.")
+            size = None if pl.teams is not None else pl.team_size  # (teams of that size)
+            least = pl.min_for_partners
+            which = (f"an even number of players, {least} or more" if size == 2 else
+                     f"a multiple of {size} players, {least} or more" if size else
+                     f"{least} or more players")
+            out.append(f"- **Players:** {count}, alone or — with {which}, as a game option "
+                       f"— in {sides}.")
     from ._cards import deck_card_kinds
 
     c = len(deck_card_kinds(deck))  # 52, or fewer in a stripped deck (deck.ranks)
@@ -918,13 +952,17 @@ def _plugin_sheet(pack: RulePack) -> list[str]:
 
     spec = pack.spec
     pl, d = spec.players, spec.deal
+    own = _plugin_rules(pack)
     out = [(f"This game is played by the `{spec.plugin}` plugin's own engine; its rules "
-            "are the plugin's, configured by the options below."), ""]
+            "are the plugin's, configured by the options below" + (
+                ", and stated by it." if own else ".")), ""]
     count = f"{pl.min} to {pl.max} players" if pl.min != pl.max else f"{pl.min} players"
     sides = {"always": "in partnerships", "never": "each alone",
              "optional": "alone or in partnerships"}[pl.partners]
     out += ["## Players and the deal", "", f"- **Players:** {count}, {sides}.",
             f"- **Deal:** {_cards(d.hand)} each.", ""]
+    if own:
+        out += own + [""]
     if spec.options:
         import io
 

@@ -177,6 +177,96 @@ class HousesPlugin(Plugin):
         return problems
 
 
+    def rules(self, spec, options):
+        """The game in words, clause by clause (SH-1 to SH-12), from the pack's options:
+        what ``meldkit rules`` prints for a Houses pack."""
+        o = options
+        if o is None:
+            return []
+
+        def listed(items: list[str]) -> str:
+            return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+        def roles(major: bool) -> str:
+            return listed([f"{r.name} ({r.code})" for r in o.roles if r.major == major])
+
+        by_colour: dict[str, list[str]] = {}
+        for h in o.houses:
+            by_colour.setdefault(h.colour, []).append(f"{h.name} ({h.code})")
+        houses = "; ".join(listed(names) + (f" ({colour})" if colour else "")
+                           for colour, names in by_colour.items())
+        name = {r.code: r.name for r in o.roles}
+        pairs = listed([f"{name.get(a, a)}–{name.get(b, b)}"
+                        for a, b in o.correspondences.items()])
+        sizes = " or ".join(str(n) for n in range(o.group_min, o.group_max + 1))
+        cards = len(o.houses) * len(o.roles)
+        deck = cards - spec.players.max * spec.deal.hand
+        scores = [f"{n} majors {v}" for n, v in sorted(o.scores.majors.items())] + [
+            f"{n} minors {v}" for n, v in sorted(o.scores.minors.items())]
+        passing = ("a player may always pass the turn" if o.pass_after_deck == "always" else
+                   "pass the turn — allowed to a player with no card in hand, and to one "
+                   "holding cards who has no other play")
+        left = ("score for their team too" if o.table_groups_score else "score nothing")
+        return [
+            "## Cards", "",
+            f"- **The deck** (SH-1): {cards} cards, a card of each role in each house. "
+            f"Houses: {houses}. Majors: {roles(True)}; minors: {roles(False)}. A card's "
+            "rank is its role.",
+            f"- **Corresponding cards** (SH-2): {pairs}.", "",
+            "## Table", "",
+            f"- (SH-3) {spec.players.max} players in two partnerships, partners opposite; "
+            f"{spec.deal.hand} cards dealt to each, the other {deck} are the deck, face "
+            "down. Play goes clockwise from the dealer's left, so a player's right-hand "
+            "opponent is the player who moved just before them.",
+            f"- (SH-4) Each player has {o.group_spaces} group spaces on the table.", "",
+            "## Groups", "",
+            f"- (SH-5) A group is {sizes} majors, or {sizes} minors, of one house; or {sizes} "
+            "cards of one rank; or a pair: a major and its corresponding minor of one house, "
+            "the major placed first and the minor on top (placed the other way it is allowed "
+            "and scores nothing).",
+            "- (SH-6) A card fits a group when the group with that card on top could still "
+            "be, or become, a group; any card may go to an empty space.", "",
+            "## A turn while the deck lasts", "",
+            "- (SH-7) Take a card: draw from the deck, or pick up the card the partner passed "
+            "face down (it must be picked up, in place of the draw). Then do one of: place a "
+            "card from the hand on one of one's own groups where it fits, or in an empty "
+            "space; pass a card face down to the partner; steal the top card of one of the "
+            "right-hand opponent's groups and place it at once where it fits among one's own; "
+            "move the top card of one of one's own groups to another group where it fits, or "
+            "to an empty space (a lone card moved to an empty space is no move).",
+            "- (SH-8) A player who cannot place a card passes one to the partner, or steals "
+            "or moves instead.", "",
+            "## After the deck is exhausted", "",
+            "- (SH-9) A turn is one of: place a card from the hand; steal; move; remove one of "
+            f"one's own complete scoring groups and set it aside for scoring; or {passing}.",
+            "",
+            "## The end", "",
+            "- (SH-10) The game ends when one team has no cards left on the table, after "
+            "having removed groups for scoring; or when, with "
+            f"{o.end_proposal_max_cards} or fewer cards in all on the table and in hands, a "
+            "player in their turn proposes to end and the partner agrees (answering at once, "
+            "out of turn); or when all four players pass in succession; or when the same "
+            f"position (every group space, hand and passed card, and the player to move) "
+            f"occurs for the {_nth(o.repetitions)} time after the deck is exhausted, which "
+            "ends the game as if all four had passed.", "",
+            "## Scoring", "",
+            f"- (SH-11) Each removed group scores for its team: {listed(scores)} (a group of "
+            f"one house or of one rank alike); a corresponding pair placed major first "
+            f"{o.scores.pair}.",
+            f"- (SH-12) Groups still on the table and cards in hand at the end {left}. The "
+            "higher team total wins.",
+        ]
+
+
+def _nth(n: int) -> str:
+    """``3`` → ``third``, ``21`` → ``21st``."""
+    words = {2: "second", 3: "third", 4: "fourth", 5: "fifth"}
+    if n in words:
+        return words[n]
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 MAX_REPETITIONS = 100
 """Most repetitions of a position before the game ends (SH-10; the pack plays 3): far
 above any real game, so that a validated pack's game ends."""
