@@ -701,3 +701,48 @@ def test_a_required_book_needing_more_wild_cards_than_a_meld_holds_is_refused(bo
     assert len(found) == 2, found
     assert f"needs at least" in found[0] and why in found[0], found
     assert "so no side could ever go out" in found[1], found
+
+
+# --------------------------------------------------------------------------- stop 47: Burraco
+
+
+def test_a_wall_in_a_pack_that_does_not_knock_is_scored_and_the_sheet_says_so():
+    """``stock.wall`` was described as making the hand void; outside a knocking pack the
+    items that count a hand nobody went out of score it, as a stock run out (Burraco's two
+    cards left), and the rules sheet now says which."""
+    pack = meldkit.load_pack_text("meldkit: 1\nextends: buraco\nname: b\n"
+                                  "stock: {wall: 2, when_empty: end_hand}\n")
+    sheet = rules_sheet(pack)
+    assert ("When a discard leaves 2 cards in the stock, the hand ends with nobody going "
+            "out, and it is scored as below.") in sheet
+    assert "the hand is void (no score), unless the next player knocks" in rules_sheet(
+        "gin_rummy")
+
+
+@pytest.mark.parametrize("text,says", [
+    ("extends: buraco\nstock: {wall_knock_with_upcard: true}\n",
+     "child.yaml:2:9: stock.wall_knock_with_upcard: true, but the pack has no wall"),
+    ("extends: buraco\nstock: {wall: 2, when_empty: end_hand, wall_knock_with_upcard: true}\n",
+     "child.yaml:2:40: stock.wall_knock_with_upcard: true, but nobody knocks"),
+    ("extends: buraco\npile: {discard_taken_card: false}\nknock: {returned_card_limit: 2}\n",
+     "child.yaml:3:9: knock.returned_card_limit: 2, but pile.discard_taken_card is false"),
+    ("extends: buraco\ngoing_out: {requires_reserve: true}\n",
+     "child.yaml:2:13: going_out.requires_reserve: is read only by the rank-slot meld model"),
+    ("extends: buraco\nstock: {wall: 2}\n",
+     "or write its default over an inherited one (stock.when_empty: end_hand)"),
+])
+def test_keys_a_burraco_author_found_changing_nothing_are_refused_once(text, says):
+    """A Burraco author (stop 47): each validated and changed nothing, or drew a second
+    message citing keys the pack's meld model does not read."""
+    (found,) = problems(text)
+    assert says in found, found
+
+
+def test_a_stacked_deck_out_of_fillers_says_why():
+    from meldkit.testing import stacked_game
+
+    with pytest.raises(meldkit.SetupError, match="never a wild card or a joker, so name "
+                                                 "those somewhere"):
+        stacked_game("buraco", 4, upcard="AS", stock=[  # 41 plain cards named
+            f"{r}{s}" for r in ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+            for s in "CDHS"][:41])

@@ -661,7 +661,8 @@ class PileSpec:
         "each other player in turn, else the first player draws from the stock.",
     )
     discard_taken_card: bool = _f(
-        True, "Table-meld packs: a card taken from the pile may be discarded in the same turn."
+        True, "Table-meld packs: a card taken from the pile may be discarded in the same turn "
+        "(false: not the card taken — of a whole pile taken, its top card)."
     )
     discard_layable: bool = _f(
         True,
@@ -797,8 +798,10 @@ class StockSpec:
     )
     wall: int = _f(
         0,
-        "Gin's wall: once a discard leaves this many cards in the stock, the hand is void "
-        "(0: no wall).",
+        "Gin's wall: once a discard leaves this many cards in the stock, the hand ends, "
+        "nobody having gone out: void in a knocking pack; scored by the items that count "
+        "such a hand (`laid`, `held`, `books`, `reserve_untaken`) otherwise, as a stock run "
+        "out (0: no wall).",
     )
     wall_knock_with_upcard: bool = _f(
         False,
@@ -1452,6 +1455,9 @@ KEY_NEEDS: dict[str, tuple[str, str]] = {
     "scoring.dead_in_hand": ("cards.dead", "no card is dead (cards.dead is empty), so it "
                              "would score nothing: list the dead cards in cards.dead, or "
                              "remove it"),
+    "stock.wall_knock_with_upcard": ("stock.wall", "the pack has no wall (stock.wall is "
+                                     "0), so nobody reaches one to knock at: set stock.wall, "
+                                     "or remove it"),
     "pile.all_banned": ("pile.discard_bans", "no card is banned from the discard "
                         "(pile.discard_bans is empty), so no hand is all banned: list the "
                         "bans in pile.discard_bans, or remove it"),

@@ -137,7 +137,10 @@ def stack_deck(
                     left[k] -= 1
                     avoid[r] = avoid.get(r, 0) + 1
                     return card_code(k)
-        raise SetupError("the deck has run out of plain filler cards")
+        raise SetupError("the deck has run out of plain filler cards: the cards not named "
+                         "fill the rest, but never a wild, bonus or dead card, so name those "
+                         "somewhere (a hand, a reserve, the stock) when the named cards take "
+                         "most of the plain ones")
 
     order: list[str] = []
     seats = [(first_player + i) % players for i in range(players)]

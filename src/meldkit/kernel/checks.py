@@ -224,15 +224,26 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
             "need not win the hand (an undercut), so write left_of_previous or high_card",
             related=(("scoring", "style"),))
     stock = spec.stock
-    if stock.wall:  # the hand is void at the wall, before the stock can run out
+    if stock.wall:  # the hand ends at the wall, before the stock can run out
         if stock.when_empty != "end_hand":
             add(("stock", "when_empty"), f"{stock.when_empty}, but stock.wall ({stock.wall}) "
-                "ends the hand before the stock runs out, so this never applies: remove it",
+                "ends the hand before the stock runs out, so this never applies: remove it, "
+                "or write its default over an inherited one (stock.when_empty: end_hand)",
                 related=(("stock", "wall"),))
         if stock.empty_winner != "none":
             add(("stock", "empty_winner"), f"{stock.empty_winner}, but stock.wall "
-                f"({stock.wall}) ends the hand, void, before the stock runs out: remove it",
+                f"({stock.wall}) ends the hand before the stock runs out: remove it, or write "
+                "its default over an inherited one (stock.empty_winner: none)",
                 related=(("stock", "wall"),))
+    if stock.wall_knock_with_upcard and stock.wall and spec.knock.max_deadwood is None:
+        add(("stock", "wall_knock_with_upcard"), "true, but nobody knocks "
+            "(knock.max_deadwood is null), so nobody knocks with the discard at the wall: "
+            "remove it", related=(("knock", "max_deadwood"),))
+    if spec.knock.returned_card_limit is not None and not spec.pile.discard_taken_card:
+        add(("knock", "returned_card_limit"), f"{spec.knock.returned_card_limit}, but "
+            "pile.discard_taken_card is false: no turn ends by discarding the card just "
+            "taken, so no run of them ends the hand: remove it",
+            related=(("pile", "discard_taken_card"),))
     if style == "knock" and spec.stock.empty_winner != "none":
         add(("stock", "empty_winner"), f"{spec.stock.empty_winner}, but scoring.style is "
             "knock: a knocking pack's hand that reaches the end of the stock is void, and its "

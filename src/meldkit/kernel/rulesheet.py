@@ -285,7 +285,9 @@ def _turn(spec) -> list[str]:
                    if spec.turn.discard else "3. **Done:** say `done`, which ends the turn.")
     if not spec.pile.discard_taken_card:
         out.append("")
-        out.append("A card taken from the discard pile may not be discarded in the same turn.")
+        out.append("A card taken from the discard pile may not be discarded in the same turn"
+                   + (" (of a whole pile taken, its top card)." if spec.pile.take != "top"
+                      else "."))
     if not spec.pile.discard_layable:
         out.append("")
         out.append("A card the player could lay off on a meld on the table now may not be "
@@ -891,9 +893,11 @@ _SCORED_WITHOUT_GOING_OUT = frozenset({"laid", "held", "books", "reserve_untaken
 def _stock(spec) -> list[str]:
     st = spec.stock
     out = ["## The stock", ""]
+    scored_anyway = bool({d["item"] for d in spec.scoring.items} & _SCORED_WITHOUT_GOING_OUT)
     if st.wall:
-        line = (f"- When a discard leaves {_n(st.wall, 'card')} in the stock, the hand is "
-                "void (no score)")
+        ends = ("ends with nobody going out, and it is scored as below" if scored_anyway
+                else "is void (no score)")
+        line = f"- When a discard leaves {_n(st.wall, 'card')} in the stock, the hand {ends}"
         if st.wall_knock_with_upcard:
             line += ", unless the next player knocks by taking that discard"
         out.append(line + ".")
@@ -905,8 +909,7 @@ def _stock(spec) -> list[str]:
                    "to form a new stock" + (f", if it holds more than {n} cards" if n > 1
                                             else "") + ".")
     else:
-        scored = ("with nobody going out, and it is scored as below"
-                  if {d["item"] for d in spec.scoring.items} & _SCORED_WITHOUT_GOING_OUT
+        scored = ("with nobody going out, and it is scored as below" if scored_anyway
                   else "with no score")
         if st.empty_winner == "lowest_count":
             scored = ("and the player holding the least value of cards wins it (of several: "

@@ -794,7 +794,11 @@ class TableModel:
                     if not melds:
                         break
                 if pick is None:
-                    raise SetupError("the deck has run out of filler cards")
+                    raise SetupError("the deck has run out of filler cards: the cards not "
+                                     "named fill the rest, but never a wild card or a "
+                                     "joker, so name those somewhere (a hand, a reserve, "
+                                     "the stock) when the named cards take most of the "
+                                     "others")
                 left[pick] -= 1
                 cards.append(pick)
             return [card_code(k) for k in cards]
