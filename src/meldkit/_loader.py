@@ -508,7 +508,8 @@ def _check_parent_file(text: str, label: str, value: str, loc: _Loc) -> None:
                     f"(meldkit validate {_quote(value)} shows where)") from None
     if "meldkit" not in data:
         raise _fail(loc, "extends", f"{_quote(value)} is not a rule pack: a pack file that "
-                    "others extend declares its format on a line of its own (meldkit: 1)")
+                    "others extend declares its format (if it is one, add the line "
+                    "`meldkit: 1` to it)")
 
 
 # --------------------------------------------------------------------------- structuring
