@@ -351,7 +351,7 @@ def test_a_meld_of_a_rank_keeps_the_suit_a_sequence_needs():
     ("take to 4H-XX", "notation/bad-card"),
     ("take 5H to 4H-6H", "notation/shape"),
     ("run", "notation/needs-cards"),
-    ("run JK 5H 6H", "notation/bad-card"),
+    ("run JK 5H 6H", "run/wild"),  # (a wild card in a sequence: one code, stop 47)
     ("run 4H 5H 6H to 4H-6H", "notation/shape"),
     ("discard 9", "notation/bad-card"),
     ("discard 9H 9S", "notation/one-discard"),

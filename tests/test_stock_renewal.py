@@ -198,7 +198,7 @@ def test_empty_winner_is_refused_in_a_knocking_pack_and_a_rank_slot_one():
      "x.yaml:2:9: stock.when_empty: end_at_once, but stock.wall (2) ends the hand before "
      "the stock runs out"),
     ("extends: rummy\nstock: {when_empty: end_hand, wall: 2, empty_winner: lowest_count}\n",
-     "x.yaml:2:40: stock.empty_winner: lowest_count, but stock.wall (2) ends the hand, void, "
+     "x.yaml:2:40: stock.empty_winner: lowest_count, but stock.wall (2) ends the hand "
      "before the stock runs out"),
 ])
 def test_a_stock_end_that_a_wall_never_lets_happen_is_refused(text, why):

@@ -318,14 +318,15 @@ def check_table_pack(spec: Any, add: Callable[..., None], player_counts: range,
         left = size - n * hand - piles * deal.reserve - (1 if deal.upcard else 0)
         if n * hand + (1 if deal.upcard else 0) > size:
             return  # the hands alone are more than the deck: the loader says so, at players
+        if left < 0:
+            return  # more than the deck: the loader's deck check says so, once
         if left < wall + 1:
             res = f" + {piles} reserves of {deal.reserve}" if piles else ""
-            leave = (f"leave {left} cards in a stock of {size}" if left >= 0 else
-                     f"need {size - left} cards, more than the {size} of the deck")
+            needs = (f"{wall + 1} (stock.wall + 1)" if wall else "1, a card to draw")
             add(("deal",), f"{n} players × {hand} cards{res}"
-                f"{' + 1 upcard' if deal.upcard else ''} {leave}, but play needs at least "
-                f"{wall + 1} (stock.wall + 1) left in the stock",
-                related=(("deck",), ("stock", "wall")))
+                f"{' + 1 upcard' if deal.upcard else ''} leave {left} cards in a stock of "
+                f"{size}, but play needs at least {needs} left in the stock",
+                related=(("deck",), ("stock", "wall")) if wall else (("deck",),))
             return
 
 
