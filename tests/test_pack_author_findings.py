@@ -746,3 +746,18 @@ def test_a_stacked_deck_out_of_fillers_says_why():
         stacked_game("buraco", 4, upcard="AS", stock=[  # 41 plain cards named
             f"{r}{s}" for r in ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
             for s in "CDHS"][:41])
+
+
+# ----------------------------------------------------------------------- stop 47: Dummy Rummy
+
+
+def test_keep_card_to_discard_in_a_table_pack_is_refused_even_at_its_default():
+    """A Dummy Rummy author wrote ``turn.keep_card_to_discard: true`` in a rummy 500 child:
+    it validated (the default is the value a key the pack's model does not read may
+    keep), yet its players still melded out. It names the key the table model reads."""
+    (found,) = problems("meldkit: 1\nextends: rummy_500\nturn: {keep_card_to_discard: true}\n")
+    assert found.startswith("child.yaml:3:8: turn.keep_card_to_discard: is read only by the "
+                            "rank-slot meld model")
+    assert found.endswith("remove it (a table-meld pack says whether a player keeps a card to "
+                          "discard with going_out.requires_discard)")
+    assert meldkit.load_pack("pony_tail").spec.turn.keep_card_to_discard  # where it is read

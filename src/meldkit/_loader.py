@@ -863,6 +863,15 @@ def _schema_default() -> Any:
     return _DEFAULT
 
 
+_COUNTERPARTS: dict[tuple[str, str], str] = {
+    ("turn.keep_card_to_discard", TABLE): "a table-meld pack says whether a player keeps a "
+    "card to discard with going_out.requires_discard",
+}
+"""Keys of one meld model whose default states a rule the other model writes with a key of
+its own: refused there even at the default (``keep_card_to_discard: true`` in a table pack
+whose players may meld out), naming the key that model reads."""
+
+
 def _not_read(engine: str, readers: frozenset[str], inert: Any, say_inert: bool) -> str:
     """The sentence refusing a key that ``engine`` does not read."""
     by = " and ".join(f"{ENGINE_NAMES[e]} ({ENGINE_PACKS[e]})" for e in ENGINES if e in readers)
@@ -951,9 +960,14 @@ class _Checker:
                         self.add(path, f"{_inline(value)}, but {need[1]}",
                                  related=(needed,))
                 continue
-            if value == inert_value(dotted):
+            twin = _COUNTERPARTS.get((dotted, engine))
+            if value == inert_value(dotted) and twin is None:
                 continue
             cause = {TABLE: (("melds", "kinds"),), HOUSES: (("plugin",),)}.get(engine, ())
+            if twin is not None:  # written at all, it says what the engine does otherwise
+                self.add(path, _not_read(engine, owners.readers, None, False)[:-len(
+                    "remove it")] + f"remove it ({twin})", related=cause)
+                continue
             self.add(path, _not_read(engine, owners.readers, inert_value(dotted),
                                      owners.inert is not _schema_default()), related=cause)
 
