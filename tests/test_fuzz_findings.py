@@ -536,16 +536,15 @@ scoring:
 
 
 def _placed_run_game():
-    """Rummy 500 at 8 players, greedy play to where m2, a heart run with two jokers, lies
+    """Rummy 500 at 8 players, played to where m2, a heart run with two jokers, lies
     3H..JH, JK JK (as queen and king), AH (high): read back from its cards alone it would
-    lie AH JK(2) 3H..JH JK(queen)."""
-    from meldkit.bots import make_bot
-
+    lie AH JK(2) 3H..JH JK(queen).  The 214 moves are the greedy bots' of stop 35
+    (``tests/data/placed_run_moves.json``), replayed: the bots' later play differs."""
     pack = meldkit.load_pack_text(_PLACED_RUN_PACK, filename="combo.yaml")
     game = meldkit.new_game(pack, players=8, seed=29)
-    bots = [make_bot("greedy", seed=29) for _ in range(8)]
-    for _ in range(214):
-        game.apply(bots[game.current_player].choose(game))
+    moves = json.loads((Path(__file__).parent / "data" / "placed_run_moves.json").read_text())
+    for move in moves:
+        game.apply(move)
     return game
 
 

