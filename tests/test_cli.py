@@ -518,3 +518,68 @@ def test_the_readme_play_transcript_is_what_meldkit_play_prints(monkeypatch, cap
             at += 1
         assert at < len(out), f"README line not printed (in order): {line!r}"
         at += 1
+
+
+# --------------------------------------------------------------------------- a CLI audit (stop 47)
+
+
+def test_save_writes_only_files_and_through_links(monkeypatch, tmp_path, capsys):
+    """``save PATH`` renamed its file over anything at PATH: a FIFO, a link (and, as root,
+    a device: an audit replaced /dev/full)."""
+    import os
+
+    fifo, link, real = tmp_path / "fifo", tmp_path / "link.json", tmp_path / "real.json"
+    os.mkfifo(fifo)
+    link.symlink_to(real)
+    feed(monkeypatch, f"save {fifo}\nsave {link}\nquit\n")
+    assert main(["play", "gin_rummy", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert f"could not save to {fifo}: it is not a regular file" in out
+    assert fifo.exists() and not fifo.is_file()  # still the FIFO
+    assert link.is_symlink() and json.loads(real.read_text())["pack"] == "gin_rummy"
+    for argv in (["play", "--resume", str(fifo)], ["replay", str(fifo)]):  # never blocks
+        assert main(argv) == 1
+        assert "not a regular file (a save is read from a file)" in capsys.readouterr().err
+
+
+def test_resume_takes_over_another_seat_and_names_a_pack_file(monkeypatch, tmp_path, capsys):
+    pack, save = tmp_path / "family.yaml", tmp_path / "fam.json"
+    pack.write_text("meldkit: 1\nextends: gin_rummy\nname: family\n", encoding="utf-8")
+    feed(monkeypatch, f"save {save}\nquit\n")
+    assert main(["play", str(pack), "--seed", "1"]) == 0
+    assert f"resume with: meldkit play {pack} --resume {save}" in capsys.readouterr().out
+    feed(monkeypatch, "quit\n")
+    assert main(["play", str(pack), "--resume", str(save), "--seat", "1"]) == 0
+    assert "You are seat 1, against seat 0 (greedy)." in capsys.readouterr().out
+
+
+def test_a_canasta_hands_summary_names_each_item_once(monkeypatch, capsys):
+    feed(monkeypatch, "1\n" * 3000)
+    main(["play", "pony_tail", "--seed", "3"])
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if x.startswith("  team 0 (yours): "))
+    assert line.count("melded cards") == 1 and line.count("books") == 1, line
+
+
+def test_simulate_refuses_its_own_pack_as_out_and_a_bad_plot_before_playing(tmp_path, capsys):
+    pack = tmp_path / "mine.yaml"
+    pack.write_text("meldkit: 1\nextends: pony_tail\n", encoding="utf-8")
+    assert main(["simulate", str(pack), "--games", "1", "-q", "--out", str(pack)]) == 2
+    assert "is the pack being played" in capsys.readouterr().err
+    assert pack.read_text(encoding="utf-8").startswith("meldkit: 1")
+    pytest.importorskip("matplotlib")
+    for plot, says in ((tmp_path / "nodir" / "p.png", "no directory"),
+                       (tmp_path / "p.txt", "name a file ending in one of")):
+        assert main(["simulate", "pony_tail", "--games", "1", "-q", "--plot", str(plot)]) == 2
+        captured = capsys.readouterr()
+        assert says in captured.err and "game    1" not in captured.out  # nothing played
+
+
+def test_a_closed_stdout_is_no_traceback(tmp_path):
+    out = tmp_path / "g.jsonl"
+    run = subprocess.run([sys.executable, "-c", "import os, sys; os.close(1); sys.stdout = "
+                          "None; from meldkit.cli import main; sys.exit(main(['simulate', "
+                          f"'pony_tail', '--games', '2', '-q', '--out', {str(out)!r}]))"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
+    assert len(out.read_text().splitlines()) == 2

@@ -742,8 +742,12 @@ def _canasta_hand_end(state, hr, style: Style, you: int | None, reserve_name: st
             if isinstance(v, int) and v:
                 extra = f" ({', '.join(s.book_kinds)})" if attr == "books" and s.book_kinds else ""
                 parts.append(f"{label}{extra} {v:+,}")
-        for label, points in getattr(s, "adjustments", ()) or getattr(s, "items", ()):
+        named = hasattr(s, "books")  # (a canasta line: its items are the fields above)
+        for label, points in (getattr(s, "adjustments", ()) if named
+                              else getattr(s, "items", ())):
             parts.append(f"{label.replace('_', ' ')} {points:+,}")
+        for g in getattr(s, "groups", ()):  # (Houses: each group removed, and its points)
+            parts.append(f"{' '.join(g.cards)} {g.points:+,}")
         total = state.scores[s.team] if s.team < len(state.scores) else 0
         lines.append(f"  {_side_label(state, s.team, you)}: {s.total:+,}  = "
                      + (", ".join(parts) or "nothing") + f"   → {total:,}")

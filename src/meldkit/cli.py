@@ -327,16 +327,31 @@ def _install_hint(extra: str) -> str:
     return f'pip install "meldkit[{extra}]", or in a checkout pip install ".[{extra}]"'
 
 
-def _need_matplotlib():
+def _need_matplotlib(path: str | None = None):
+    """matplotlib's pyplot, or one line saying how to install it; with ``path`` (the
+    ``--plot`` file), checked before any game is played: a format matplotlib writes, in a
+    directory that exists."""
     try:
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        from matplotlib.backend_bases import FigureCanvasBase
     except ImportError:
         raise MeldkitError(
             f"--plot needs matplotlib, which is not installed: {_install_hint('plot')}"
         ) from None
+    if path is not None:
+        kinds = FigureCanvasBase.get_supported_filetypes()
+        ext = os.path.splitext(path)[1].lstrip(".").lower()
+        folder = os.path.dirname(os.path.abspath(path))
+        if ext not in kinds:
+            raise _UsageError(f"--plot {path}: name a file ending in one of "
+                              f"{', '.join('.' + k for k in sorted(kinds))} (e.g. scores.png)")
+        if not os.path.isdir(folder) or os.path.isdir(path):
+            raise _UsageError(f"--plot {path}: " + ("a directory, not a file" if
+                                                    os.path.isdir(path) else
+                                                    f"no directory {folder}"))
     return plt
 
 
@@ -441,7 +456,7 @@ def _terminate_as_interrupt():
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    from ._sim_backends import RateProgress, ray_session
+    from ._sim_backends import ray_session
     from .simulate import (RecordFile, RecordWriteError, format_summary, resume_records,
                            simulate, summarize)
 
@@ -451,7 +466,11 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     scale = _scale(args)
     if args.resume and not args.out:
         raise _UsageError("--resume continues the --out FILE of an interrupted run; name it")
-    plt = _need_matplotlib() if args.plot else None
+    plt = _need_matplotlib(args.plot) if args.plot else None
+    if args.out and args.pack and os.path.exists(args.out) and os.path.exists(args.pack) \
+            and os.path.samefile(args.out, args.pack):
+        raise _UsageError(f"--out {args.out} is the pack being played: name another file "
+                          "for the game records")
     out = sys.stdout
     records = []
     if args.resume:
@@ -462,8 +481,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
                              "already played\n")
     first = len(records)
     record_file = RecordFile(args.out, append=args.resume) if args.out else None
-    progress = RateProgress(args.games, first, "games", sys.stderr,
-                            enabled=_isatty(sys.stderr))
+    progress = _progress("simulate", args.games, first)  # (a bar, or lines in a log)
     try:
         ray = scale["ray"] if first < args.games else None  # nothing left: no Ray to start
         with ray_session(ray, scale["jobs"] or None), _terminate_as_interrupt(), \
@@ -521,7 +539,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     players = _players(args, base)
     bots = _bot_names(args.bots)
     scale = _scale(args)
-    plt = _need_matplotlib() if args.plot else None
+    plt = _need_matplotlib(args.plot) if args.plot else None
     progress = _progress("compare", 2 * args.games, quiet=args.quiet)
     try:
         with ray_session(scale["ray"], scale["jobs"] or None), _terminate_as_interrupt():
@@ -857,15 +875,26 @@ class _Game:
         except OSError as e:
             self.say(f"  could not save to {path}: {e.strerror or e}")
             return
-        self.say(f"  saved to {path} (resume with: meldkit play --resume {path})")
+        from . import available_packs
+
+        pack = self.state.pack  # (a pack file: named again on resuming, never by the save)
+        named = "" if pack.name in available_packs() else f"{pack.source} "
+        self.say(f"  saved to {path} (resume with: meldkit play {named}--resume {path})")
 
 
 def _write_atomically(path: str, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file in the same directory and a
     rename, so that a failed write never truncates an older file at ``path``."""
+    import stat
     import tempfile
 
-    folder = os.path.dirname(os.path.abspath(path))
+    path = os.path.realpath(path)  # (a link's target is written, the link kept)
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise OSError(0, "it is not a regular file (a save replaces only a file)")
+    except FileNotFoundError:
+        pass
+    folder = os.path.dirname(path)
     fd, tmp = tempfile.mkstemp(prefix=".meldkit-save-", suffix=".tmp", dir=folder)
     try:
         try:
@@ -920,6 +949,10 @@ def _read_save(path: str, pack_arg: str | None):
     from . import GameState
     from ._errors import SaveError
 
+    import stat
+
+    if not stat.S_ISREG(os.stat(path).st_mode):  # (a FIFO would block the read for ever)
+        raise SaveError(f"{path}: not a regular file (a save is read from a file)")
     with open(path, "rb") as f:
         data = f.read(64_000_001)
     pack = _load(pack_arg) if pack_arg else None
@@ -975,6 +1008,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
     saved = extras.get("bots")
     if args.bots is None and isinstance(saved, list) and len(saved) == n:
         seat_names = [str(x) for x in saved]
+        was = extras.get("seat", 0)
+        if human != was:  # --seat takes over another seat: its bot sits in the old one
+            seat_names[was] = seat_names[human]
         seat_names[human] = "you"
         _bot_names(",".join(x for q, x in enumerate(seat_names) if q != human))
     else:
@@ -1559,6 +1595,9 @@ def _error(message: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
+    for name in ("stdout", "stderr"):  # closed (``>&-``): Python gives None, not a file
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
