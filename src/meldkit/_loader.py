@@ -872,12 +872,15 @@ its own: refused there even at the default (``keep_card_to_discard: true`` in a 
 whose players may meld out), naming the key that model reads."""
 
 
-def _not_read(engine: str, readers: frozenset[str], inert: Any, say_inert: bool) -> str:
-    """The sentence refusing a key that ``engine`` does not read."""
+def _not_read(engine: str, readers: frozenset[str], inert: Any, say_inert: bool,
+              fix: str | None = None) -> str:
+    """The sentence refusing a key that ``engine`` does not read (``fix``: what to do, if
+    not the default advice)."""
     by = " and ".join(f"{ENGINE_NAMES[e]} ({ENGINE_PACKS[e]})" for e in ENGINES if e in readers)
     why = {CANASTA: "it declares no melds.kinds", TABLE: "it declares melds.kinds",
            HOUSES: "its plugin houses plays the whole game"}[engine]
-    fix = f"remove it (or write {_inline(inert)})" if say_inert else "remove it"
+    if fix is None:
+        fix = f"remove it (or write {_inline(inert)})" if say_inert else "remove it"
     return (f"is read only by {by}; this pack is played by {ENGINE_NAMES[engine]} ({why}), "
             f"which would ignore it: {fix}")
 
@@ -965,8 +968,8 @@ class _Checker:
                 continue
             cause = {TABLE: (("melds", "kinds"),), HOUSES: (("plugin",),)}.get(engine, ())
             if twin is not None:  # written at all, it says what the engine does otherwise
-                self.add(path, _not_read(engine, owners.readers, None, False)[:-len(
-                    "remove it")] + f"remove it ({twin})", related=cause)
+                self.add(path, _not_read(engine, owners.readers, None, False,
+                                         fix=f"remove it ({twin})"), related=cause)
                 continue
             self.add(path, _not_read(engine, owners.readers, inert_value(dotted),
                                      owners.inert is not _schema_default()), related=cause)

@@ -1029,13 +1029,13 @@ def _check_keys_items_read(spec: Any, add: Callable[..., None],
             continue  # (a parent's key, its item left out by a pack extending it)
         if value != default and not any(param is None or param not in d for d in own):
             unread.setdefault(item, []).append((path, value, default))
+    def said(v: Any) -> str:
+        return "a mapping" if isinstance(v, dict) and v else _yaml_word(v)
+
     for item, keys in unread.items():
         own = any(d.get("item") == item for d in entries)
         why = (f"every {item} item listed gives its own parameters" if own
                else f"no item listed is {item}{sheets}")
-        def said(v: Any) -> str:
-            return "a mapping" if isinstance(v, dict) and v else _yaml_word(v)
-
         others = "; ".join(f"{'.'.join(p)}: {said(v)}" for p, v, _ in keys[1:])
         first = said(keys[0][1]) + (f" (and {others})" if others else "")
         back = _and([f"null for each entry of {'.'.join(p)}" if d == {} else
