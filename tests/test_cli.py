@@ -583,3 +583,19 @@ def test_a_closed_stdout_is_no_traceback(tmp_path):
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
     assert len(out.read_text().splitlines()) == 2
+
+
+@pytest.mark.parametrize("argv,says", [
+    (["simulate", "pony_tail", "--games", "1000000000000"],
+     "argument --games: expected at most 1,000,000,000, got 1,000,000,000,000"),
+    (["simulate", "pony_tail", "--jobs", "5000"], "argument --jobs/-j: expected at most 1,024"),
+    (["schema", "--path", "--out", "x.json"], "--path prints where the shipped schema is"),
+])
+def test_usage_errors_name_the_option_and_exit_2(argv, says, capsys):
+    assert main(argv) == 2
+    assert says in capsys.readouterr().err
+
+
+def test_a_test_run_that_finds_no_scenario_says_where_it_looked(tmp_path, capsys):
+    assert main(["test", "pony_tail", str(tmp_path)]) == 1
+    assert f"no scenario found in {tmp_path}" in capsys.readouterr().out

@@ -125,8 +125,9 @@ def _players(args: argparse.Namespace, pack) -> int:
     return args.players if args.players is not None else pack.spec.players.min
 
 
-def _whole_number(least: int):
-    """An argparse type: a whole number of at least ``least``."""
+def _whole_number(least: int, most: str | None = None):
+    """An argparse type: a whole number of at least ``least`` and, with ``most`` (the name
+    of a bound in :mod:`meldkit._sim_backends`, read when a value is given), at most it."""
 
     def parse(text: str) -> int:
         try:
@@ -135,6 +136,12 @@ def _whole_number(least: int):
             raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
         if n < least:
             raise argparse.ArgumentTypeError(f"expected {least} or more, got {n}")
+        if most is not None:
+            from . import _sim_backends
+
+            bound = getattr(_sim_backends, most)
+            if n > bound:
+                raise argparse.ArgumentTypeError(f"expected at most {bound:,}, got {n:,}")
         return n
 
     return parse
@@ -142,6 +149,8 @@ def _whole_number(least: int):
 
 _positive = _whole_number(1)
 _count = _whole_number(0)
+_games = _whole_number(1, "MAX_GAMES")
+_jobs = _whole_number(0, "MAX_JOBS")
 
 
 def _isatty(stream: Any) -> bool:
@@ -1165,6 +1174,9 @@ def _cmd_test(args: argparse.Namespace) -> int:
                f"{failed} failed")
     if broken:
         summary += f"; {broken} file{'s' if broken != 1 else ''} could not be read"
+    elif not total:  # (a failure: a run that proves nothing must not pass)
+        summary += (" — no scenario found in " + ", ".join(paths) + " (a scenario file is "
+                    "a .yaml with a 'scenarios:' list; a directory is searched for them)")
     out.write(summary + "\n")
     return EXIT_INPUT if failed or broken or not total else EXIT_OK
 
@@ -1231,6 +1243,9 @@ def _cmd_schema(args: argparse.Namespace) -> int:
     from .schema_docs import schema_text, shipped_schema_path
 
     if args.path:
+        if args.out:
+            raise _UsageError("--path prints where the shipped schema is; --out writes one: "
+                              "give one of them")
         sys.stdout.write(f"{shipped_schema_path()}\n")
         return EXIT_OK
     text = schema_text()
@@ -1268,7 +1283,7 @@ def _set_option(p: argparse.ArgumentParser) -> None:
 
 
 def _scale_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--jobs", "-j", type=_count, default=None, metavar="N",
+    p.add_argument("--jobs", "-j", type=_jobs, default=None, metavar="N",
                    help="worker processes (0: one per CPU; default: 1); with --ray alone, the "
                         "local Ray's CPUs (default: all); the results are the same for any "
                         "number")
@@ -1355,7 +1370,7 @@ def build_parser() -> argparse.ArgumentParser:
                "--resume")
     sp.add_argument("pack", nargs="?", default="pony_tail",
                     help="a bundled pack name or a .yaml file (default: pony_tail)")
-    sp.add_argument("--games", type=_positive, default=10, metavar="N",
+    sp.add_argument("--games", type=_games, default=10, metavar="N",
                     help="number of games (default: 10)")
     _common(sp, bots_default=DEFAULT_BOTS, seed_default=0,
             seed_help="seed of the run (default: 0)")
@@ -1391,7 +1406,7 @@ def build_parser() -> argparse.ArgumentParser:
                "  meldkit compare pony_tail --set game.target=20000 --plot target.png")
     sp.add_argument("pack", help="a bundled pack name or a .yaml file")
     _set_option(sp)
-    sp.add_argument("--games", type=_positive, default=50, metavar="N",
+    sp.add_argument("--games", type=_games, default=50, metavar="N",
                     help="games on each side (default: 50)")
     _common(sp, bots_default=DEFAULT_BOTS, seed_default=0,
             seed_help="seed of the run (default: 0)")
@@ -1534,13 +1549,13 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("pack", help="a bundled pack name or a .yaml file")
     sp.add_argument("--bots", required=True, metavar="A,B,...",
                     help=f"two or more bots, comma-separated: {_bot_list()}")
-    sp.add_argument("--games", type=_positive, default=20, metavar="N",
+    sp.add_argument("--games", type=_games, default=20, metavar="N",
                     help="games per pair of bots (default: 20)")
     sp.add_argument("--players", type=_positive, default=None, metavar="N",
                     help="seats at the table (default: the pack's smallest table)")
     sp.add_argument("--seed", type=int, default=0, help="seed of the run (default: 0)")
     sp.add_argument("--no-ratings", action="store_true", help="skip the OpenSkill ratings")
-    sp.add_argument("--jobs", "-j", type=_count, default=1, metavar="N",
+    sp.add_argument("--jobs", "-j", type=_jobs, default=1, metavar="N",
                     help="worker processes (0: one per CPU; default: 1); the results are the "
                          "same for any number")
     sp.add_argument("--quiet", "-q", action="store_true",
