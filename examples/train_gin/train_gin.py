@@ -264,6 +264,13 @@ def main(argv=None) -> dict:
                    help="also evaluate a random agent on the same deals")
     p.add_argument("--verbose", type=int, default=0)
     args = p.parse_args(argv)
+    try:  # the example's own dependencies (requirements.txt), not meldkit's
+        import sb3_contrib  # noqa: F401
+        import torch  # noqa: F401
+    except ImportError as e:
+        raise SystemExit(f"train_gin: {e.name} is not installed; install the example's "
+                         "dependencies first: python -m pip install -r "
+                         f"{Path(__file__).with_name('requirements.txt')}") from None
 
     if args.load:
         from sb3_contrib import MaskablePPO
