@@ -519,8 +519,8 @@ def test_a_huge_count_is_refused_not_an_overflow_nor_a_fork_bomb(capsys):
     """``--games 99999999999999999999`` ended in a bare OverflowError (the length of the
     run's range), ``--jobs 100000`` asked for as many worker processes, and a tournament of
     a million games a pairing built a list of every game before playing one."""
-    assert main([*RUN, "--games", "99999999999999999999"]) == 1
-    assert "games must be a whole number >= 0 and <= 1000000000" in capsys.readouterr().err
+    assert main([*RUN, "--games", "99999999999999999999"]) == 2  # a usage error (stop 47)
+    assert "argument --games: expected at most 1,000,000,000" in capsys.readouterr().err
     from meldkit.tournament import run_tournament
 
     for bad in ({"games": 10**6}, {"jobs": 10**6}):
