@@ -590,6 +590,7 @@ def test_a_closed_stdout_is_no_traceback(tmp_path):
      "argument --games: expected at most 1,000,000,000, got 1,000,000,000,000"),
     (["simulate", "pony_tail", "--jobs", "5000"], "argument --jobs/-j: expected at most 1,024"),
     (["schema", "--path", "--out", "x.json"], "--path prints where the shipped schema is"),
+    (["keys", "deal.hand", "--search", "hand"], "give a key or --search words, not both"),
 ])
 def test_usage_errors_name_the_option_and_exit_2(argv, says, capsys):
     assert main(argv) == 2

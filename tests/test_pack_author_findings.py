@@ -761,3 +761,38 @@ def test_keep_card_to_discard_in_a_table_pack_is_refused_even_at_its_default():
     assert found.endswith("remove it (a table-meld pack says whether a player keeps a card to "
                           "discard with going_out.requires_discard)")
     assert meldkit.load_pack("pony_tail").spec.turn.keep_card_to_discard  # where it is read
+
+
+def test_the_keys_items_read_table_follows_the_items_parameters():
+    """Each key the items check judges gives the parameter it names to its item, as
+    ``key_parameters`` reads the keys (the two tables cannot drift apart)."""
+    from meldkit.kernel.scoring import KEYS_ITEMS_READ, key_parameters
+
+    given = key_parameters(meldkit.load_pack("pony_tail").spec.scoring)
+    for path, item, param in KEYS_ITEMS_READ:
+        assert item in given, path
+        assert param is None or param in given[item], (path, param)
+    named = {p for _, _, p in KEYS_ITEMS_READ if p}
+    assert {p for ps in given.values() for p in ps} - named == {
+        "by_count", "sets_by", "points", "skip_dead"}  # (fixed, or dead_in_hand's check)
+
+
+def test_the_greedy_bot_takes_deep_where_the_cards_laid_score_and_beats_random():
+    """Rummy 500 scores the cards laid; the greedy bot never took deep in the pile and lost
+    17 games in 20 to the random bot (a Dummy Rummy author's report, stop 47)."""
+    from meldkit.bots import make_bot
+
+    deep = wins = 0
+    for seed in range(10):
+        g = meldkit.new_game("rummy_500", players=2, seed=seed)
+        bots = [make_bot("greedy", seed=seed), make_bot("random", seed=seed)]
+        if seed % 2:
+            bots.reverse()
+        while not g.is_over:
+            a = bots[g.current_player].choose(g)
+            deep += bots[g.current_player].name == "greedy" and a.type == "take" and bool(
+                a.cards)
+            g.apply(a)
+        greedy = 0 if seed % 2 == 0 else 1
+        wins += g.scores[greedy] > g.scores[1 - greedy]
+    assert deep > 0 and wins >= 6, (deep, wins)

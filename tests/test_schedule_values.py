@@ -153,3 +153,15 @@ def test_a_save_after_a_deal_rescores_each_hand_with_its_own_deals_values(text, 
         if g.hand_results:
             assert GameState.from_json(g.to_json(), pack=pack) == g
     assert g.hand_results and g.hand_results[0].scores != ()
+
+
+def test_a_schedule_values_entry_of_a_bad_form_is_located_in_its_deal():
+    text = ("meldkit: 1\nextends: rummy\nschedule:\n  - {cards: {values: 5}}\n"
+            "  - {cards: {values: {ZZ: 3}}}\n")
+    with pytest.raises(RulePackError) as e:
+        meldkit.load_pack_text(text, filename="bad.yaml")
+    found = [f"{p.line}:{p.col}: {p.path}: {p.message}" for p in e.value.problems]
+    assert found[0].startswith("4:14: schedule[0].cards.values: in deal 1: expected a "
+                               "mapping, got 5"), found
+    assert found[1].startswith("5:23: schedule[1].cards.values.ZZ: in deal 2: 'ZZ' is not a "
+                               "card code"), found

@@ -470,11 +470,12 @@ def _load_doc(
     chain: list[tuple[str, str]],
     deps: list[Stamp],
     roots: Roots = (),
+    parsed: tuple[dict[str, Any], dict[KeyPath, _Loc]] | None = None,
 ) -> _Doc:
     """Parse one pack and, recursively, the packs it extends; ``chain`` holds the
     (identity, label) of the packs already being loaded, to detect cycles; ``roots`` are
-    the directories ``extends:`` may read."""
-    data, locs = _parse(text, label)
+    the directories ``extends:`` may read; ``parsed``: ``text`` already parsed."""
+    data, locs = _parse(text, label) if parsed is None else parsed
     doc = _Doc(data, locs, deps, [label])
     if data.get("extends") is None:
         return doc
@@ -487,22 +488,23 @@ def _load_doc(
     if len(chain) >= MAX_EXTENDS:
         raise _fail(loc, "extends", f"extends chains at most {MAX_EXTENDS} packs deep")
     parent_text, stamp = _read(path, parent_label)
-    if _is_path(data["extends"]):
-        _check_parent_file(parent_text, parent_label, data["extends"], loc)
+    parsed = (_parent_file_parsed(parent_text, parent_label, data["extends"], loc)
+              if _is_path(data["extends"]) else None)
     parent = _load_doc(
         parent_text, parent_label, path.parent, chain + [(str(path), parent_label)], [stamp],
-        roots,
+        roots, parsed,
     )
     return _merge(parent, doc)
 
 
-def _check_parent_file(text: str, label: str, value: str, loc: _Loc) -> None:
-    """A file ``extends:`` names is read as a pack only if it is one: it parses, and
+def _parent_file_parsed(text: str, label: str, value: str, loc: _Loc
+                        ) -> tuple[dict[str, Any], dict[KeyPath, _Loc]]:
+    """A file ``extends:`` names, parsed, read as a pack only if it is one: it parses, and
     declares the format (``meldkit: 1``).  Otherwise it is refused at the child's
     ``extends:`` line, quoting nothing of the file (a key, a value, a YAML error's line):
     a server's pack upload cannot read other YAML files through the loader's errors."""
     try:
-        data, _ = _parse(text, label)
+        data, locs = _parse(text, label)
     except RulePackError:
         raise _fail(loc, "extends", f"{_quote(value)} does not parse as a rule pack "
                     f"(meldkit validate {_quote(value)} shows where)") from None
@@ -510,6 +512,7 @@ def _check_parent_file(text: str, label: str, value: str, loc: _Loc) -> None:
         raise _fail(loc, "extends", f"{_quote(value)} is not a rule pack: a pack file that "
                     "others extend declares its format (if it is one, add the line "
                     "`meldkit: 1` to it)")
+    return data, locs
 
 
 # --------------------------------------------------------------------------- structuring

@@ -12,6 +12,7 @@ import contextlib
 import json
 import os
 import secrets
+import stat
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
@@ -894,7 +895,6 @@ class _Game:
 def _write_atomically(path: str, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file in the same directory and a
     rename, so that a failed write never truncates an older file at ``path``."""
-    import stat
     import tempfile
 
     path = os.path.realpath(path)  # (a link's target is written, the link kept)
@@ -957,8 +957,6 @@ def _read_save(path: str, pack_arg: str | None):
     ``GameState.from_json``, which never opens a path the save names) and the extras."""
     from . import GameState
     from ._errors import SaveError
-
-    import stat
 
     if not stat.S_ISREG(os.stat(path).st_mode):  # (a FIFO would block the read for ever)
         raise SaveError(f"{path}: not a regular file (a save is read from a file)")
@@ -1216,7 +1214,7 @@ def _cmd_keys(args: argparse.Namespace) -> int:
     width = max(40, min(shutil.get_terminal_size((100, 24)).columns, 100) - 4)
     if args.search:
         if args.key:
-            raise ValueError("give a key or --search words, not both")
+            raise _UsageError("give a key or --search words, not both")
         chosen = keys_matching(keys, args.search)
         if not chosen:
             raise ValueError(f"no key's name or meaning holds {args.search!r}; "

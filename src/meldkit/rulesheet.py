@@ -278,8 +278,6 @@ def _players_and_cards(spec) -> list[str]:
                    f"{_dead_scored(spec)}.")
     if cards.unmeldable and rank_slots:
         out.append(f"- **Never melded:** {_selectors(cards.unmeldable)}.")
-    from .kernel.rulesheet import _per_deal
-
     counted = (_table_values_use(spec) if spec.melds.kinds
                else "melds, the initial meld and cards left in hand")
     out += ["", f"Card values (for {counted}):", "",

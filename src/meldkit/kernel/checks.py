@@ -978,34 +978,19 @@ def check_items(spec: Any, add: Callable[..., None],
         _check_highest_wins_bonuses(spec, add)  # (a table pack's: check_table_pack)
 
 
-KEYS_ITEMS_READ: tuple[tuple[tuple[str, ...], str, str | None], ...] = (
-    (("scoring", "going_out"), "going_out", "bonus"),
-    (("scoring", "concealed_going_out"), "going_out", "concealed"),
-    (("scoring", "hand_penalty"), "hand_cards", "counts"),
-    (("scoring", "reserve_penalty"), "reserve_cards", "counts"),
-    (("scoring", "reserve_values"), "reserve_cards", None),
-    (("scoring", "bonus", "value"), "bonus_cards", "value"),
-    (("scoring", "bonus", "set_size"), "bonus_cards", "set_size"),
-    (("scoring", "bonus", "set_value"), "bonus_cards", "set_value"),
-    (("scoring", "bonus", "by_count"), "bonus_cards", None),
-    (("scoring", "bonus", "sets_by"), "bonus_cards", None),
-    (("scoring", "bonus", "negative_if_not_melded"), "bonus_cards", "negative_unless"),
-)
-"""A rank-slot pack's scoring keys that only an item reads: ``(key path, the item, the
-item's parameter it gives, or None where the item reads the key itself)``."""
-
-
 def _check_keys_items_read(spec: Any, add: Callable[..., None],
                            layer: Callable[[tuple], int | None]) -> None:
     """A rank-slot pack that lists its items (``scoring.items``, a sheet's) scores a key of
-    :data:`KEYS_ITEMS_READ` only through its item: a key set, whose item no list holds (or
-    every entry of it gives the parameter itself), would change nothing, so it is refused
+    :data:`~meldkit.kernel.scoring.KEYS_ITEMS_READ` only through its item: a key set,
+    whose item no list holds (or every entry of it gives the parameter itself), would
+    change nothing, so it is refused
     at its line — where the key is written in the file that lists the items, or in a
     pack extending it.  (A child that lists its items without a parent's key chooses to
     leave that scoring out; a pack that lists no items scores with the preset, which
     lists each item its keys make count.)"""
     from .._pack_limits import key_value
     from .._schema import RulePackSpec, key_default, pack_leaves
+    from .scoring import KEYS_ITEMS_READ
 
     sc = spec.scoring
     lists = [sc.items, *(sh.items for sh in sc.sheets if sh.items is not None)]

@@ -905,6 +905,25 @@ def listed_items(sc: Any, entries: Sequence[dict[str, Any]] | None = None
     return tuple(out) + (("plugin", {}),)
 
 
+KEYS_ITEMS_READ: tuple[tuple[tuple[str, ...], str, str | None], ...] = (
+    (("scoring", "going_out"), "going_out", "bonus"),
+    (("scoring", "concealed_going_out"), "going_out", "concealed"),
+    (("scoring", "hand_penalty"), "hand_cards", "counts"),
+    (("scoring", "reserve_penalty"), "reserve_cards", "counts"),
+    (("scoring", "reserve_values"), "reserve_cards", None),
+    (("scoring", "bonus", "value"), "bonus_cards", "value"),
+    (("scoring", "bonus", "set_size"), "bonus_cards", "set_size"),
+    (("scoring", "bonus", "set_value"), "bonus_cards", "set_value"),
+    (("scoring", "bonus", "by_count"), "bonus_cards", None),
+    (("scoring", "bonus", "sets_by"), "bonus_cards", None),
+    (("scoring", "bonus", "negative_if_not_melded"), "bonus_cards", "negative_unless"),
+)
+"""A rank-slot pack's scoring keys that only an item reads: ``(key path, the item, the
+item's parameter it gives, or None where the item reads the key itself)`` — the keys
+:func:`key_parameters` reads, and ``reserve_values`` (read by ``reserve_cards`` through
+the rules); the loader refuses one that no listed item reads."""
+
+
 def key_parameters(sc: Any) -> dict[str, dict[str, Any]]:
     """Each canasta item's parameters as the pack's ``scoring`` keys (``sc``) give them."""
     b = sc.bonus

@@ -3967,9 +3967,6 @@ class TableModel:
     def _check_results(self) -> None:
         """The hand records of a save: numbered in order, each rescoring to its recorded
         scores, and together what ``scores``, ``wins`` and ``hand_number`` say."""
-        from .. import saves as sv
-
-        n = self.n_players
         totals = [0] * self.n_teams
         wins = [0] * self.n_teams
         sheets: list = []  # (points, won, recorded entries) per hand, with scoring.sheets
@@ -3978,16 +3975,17 @@ class TableModel:
             for i, r in enumerate(self.hand_results):
                 if self.pack.deals:  # a schedule: each hand checked by its own deal's rules
                     self.rules = TableRules.of(self.pack.for_deal(i + 1))
-                self._check_result(i, r, n, totals, wins, sheets)
+                self._check_result(i, r, totals, wins, sheets)
         finally:
             self.rules = now
         self._check_totals(totals, wins, sheets)
 
-    def _check_result(self, i: int, r, n: int, totals: list, wins: list,
-                      sheets: list) -> None:
-        """One hand record of a save (see :meth:`_check_results`)."""
+    def _check_result(self, i: int, r, totals: list, wins: list, sheets: list) -> None:
+        """One hand record of a save (see :meth:`_check_results`), added to ``totals``,
+        ``wins`` and ``sheets``."""
         from .. import saves as sv
 
+        n = self.n_players
         where = f"hand_results[{i}]"
         if r.hand_number != i + 1:
             raise sv.bad(f"{where}.hand_number", f"expected {i + 1}, got {r.hand_number!r}")
