@@ -180,11 +180,12 @@ class HousesPlugin(Plugin):
     def rules(self, spec, options):
         """The game in words, clause by clause (SH-1 to SH-12), from the pack's options:
         what ``meldkit rules`` prints for a Houses pack."""
-        from ..rulesheet import _list as listed  # (the sheet's own list in words)
-
         o = options
         if o is None:
             return []
+
+        def listed(items: list[str]) -> str:  # (the rules sheet's _list sits a layer up)
+            return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
         def roles(major: bool) -> str:
             return listed([f"{r.name} ({r.code})" for r in o.roles if r.major == major])
