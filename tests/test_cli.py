@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import meldkit
 from meldkit.cli import main
 
 COMMANDS = ["packs", "play", "simulate", "compare", "validate", "rules", "replay"]
@@ -296,6 +297,17 @@ def test_compare_with_a_list_index_and_a_flow_value(capsys):
     assert main(["compare", "pony_tail", "--games", "1", "-q",
                  "--set", "books.kinds.0.value=6000", "--set", "pile.freezes_on=[JK, '2']"]) == 0
     assert "books.kinds.0.value=6000, pile.freezes_on=[JK, '2']" in capsys.readouterr().out
+
+
+def test_set_a_number_under_a_mapping_keyed_by_numbers_is_its_key_not_a_list_index():
+    from meldkit.simulate import variant_text
+
+    canasta = variant_text(meldkit.load_pack("classic_canasta"), ["scoring.bonus.by_count.4=900"])
+    assert meldkit.load_pack_text(canasta).spec.scoring.bonus.by_count[4] == 900
+    gin = variant_text(meldkit.load_pack("rummy"), ["deal.hand_by_players.3=8"])  # written
+    assert meldkit.load_pack_text(gin).spec.deal.hand_by_players == {2: 10, 3: 8, 5: 6, 6: 6}
+    new = variant_text(meldkit.load_pack("gin_rummy"), ["game.target_by_players.2=50"])  # not
+    assert meldkit.load_pack_text(new).spec.game.target_by_players == {2: 50}
 
 
 def test_compare_bad_value_exit_1(capsys):

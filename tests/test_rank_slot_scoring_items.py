@@ -127,8 +127,8 @@ def test_a_listed_melded_cards_item_beside_melded_cards_false_is_refused_at_the_
     assert meldkit.load_pack_text(child).spec.scoring.items  # no reserve: nothing to drop
 
 
-AGAINST = """extends: pony_tail
-name: pony_tail_against
+AGAINST = """extends: %s
+name: against
 scoring:
   items:
     - {item: bonus_cards, negative_unless: %s}
@@ -137,9 +137,12 @@ scoring:
 """
 
 
-@pytest.mark.parametrize("unless", ["out", "never"])  # melded: the CC-19 clause tests
-def test_bonus_cards_count_against_a_side_unless_it_went_out_or_melded(unless):
-    pack = meldkit.load_pack_text(AGAINST % unless, filename="against.yaml")
+@pytest.mark.parametrize("base, unless", [  # melded: CC-19's tests
+    ("pony_tail", "out"), ("pony_tail", "never"),
+    ("classic_canasta", "book")])  # one canasta goes out: the other side may have none
+def test_bonus_cards_count_against_a_side_unless_it_went_out_melded_or_made_a_book(
+        base, unless):
+    pack = meldkit.load_pack_text(AGAINST % (base, unless), filename="against.yaml")
     seen = set()
     for seed in range(12):
         hand = _first_hand(pack, seed).last_hand
@@ -147,8 +150,18 @@ def test_bonus_cards_count_against_a_side_unless_it_went_out_or_melded(unless):
         out = None if f.went_out is None else f.team_of[f.went_out]
         for line in hand.scores:
             n = sum(len(f.bonus[p]) for p, t in enumerate(f.team_of) if t == line.team)
-            met = {"out": line.team == out, "never": True, "melded": f.melded[line.team]}
-            assert line.bonus_cards == (100 if met[unless] else -100) * n
+            book = any(len(ids) >= pack.spec.books.size for _, ids in f.melds[line.team])
+            met = {"out": line.team == out, "never": True, "melded": f.melded[line.team],
+                   "book": book}
+            worth = 800 if n == 4 and base == "classic_canasta" else 100 * n  # CC: all four
+            assert line.bonus_cards == (worth if met[unless] else -worth)
             seen.add((met[unless], n > 0))
     assert (False, True) in seen or unless == "never"  # a side's red 3s counted against it
     assert (True, True) in seen
+
+
+def test_the_rules_sheet_words_red_threes_against_a_side_without_a_book():
+    from meldkit.rulesheet import rules_sheet
+
+    sheet = rules_sheet(meldkit.load_pack_text(AGAINST % ("classic_canasta", "book")))
+    assert "negative for a side that has completed no book (7 cards or more in a meld)" in sheet

@@ -358,7 +358,7 @@ def test_the_sheets_end_a_game_of_fixed_hands_in_both_models_whichever_comes_fir
 def test_a_bonus_cards_sign_condition_outside_its_words_is_refused_at_its_line():
     with pytest.raises(RulePackError, match=r"p\.yaml:4:27: scoring\.items\[0\]\."
                                             r"negative_unless: expected one of never, "
-                                            r"melded, out, got 'sometimes'"):
+                                            r"melded, out, book, got 'sometimes'"):
         meldkit.load_pack_text("extends: pony_tail\nscoring:\n  items:\n"
                                "    - {item: bonus_cards, negative_unless: sometimes}\n",
                                filename="p.yaml")

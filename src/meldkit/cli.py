@@ -1277,7 +1277,8 @@ def _set_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="play a variant: a dotted key into the pack and a YAML value, e.g. "
                         "game.target=20000, deal.hand=13, pile.freezes_on=[JK, '2'], "
-                        "books.kinds.0.value=6000 (repeatable)")
+                        "books.kinds.0.value=6000 (a number indexes a list), "
+                        "deal.hand_by_players.2=13 (or keys a mapping) (repeatable)")
 
 
 def _scale_options(p: argparse.ArgumentParser) -> None:

@@ -881,8 +881,10 @@ def _item_rows(spec, name: str, p: dict) -> list[tuple[str, str]]:
                                       sorted(p["by_count"].items())) + also
         unless = p["negative_unless"]
         if unless != "never":
-            bonus += ("; negative for a side that has not melded" if unless == "melded"
-                      else "; negative for a side that did not go out")
+            bonus += {"melded": "; negative for a side that has not melded",
+                      "out": "; negative for a side that did not go out",
+                      "book": "; negative for a side that has completed no book "
+                              f"({spec.books.size} cards or more in a meld)"}[unless]
         return [("bonus cards", bonus)]
     if name == "dead_cards":
         return [("each dead card left in a hand", _points(p["points"]))]

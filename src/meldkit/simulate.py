@@ -789,6 +789,18 @@ def _flow_depth(value: str) -> int:
     return best
 
 
+def _first_list_step(raw: dict, path: list) -> int | None:
+    """Where ``path`` first indexes a list: its first number whose parent in the pack is a
+    list.  Any other number is a mapping's key (``scoring.bonus.by_count``,
+    ``deal.hand_by_players``: mappings keyed by numbers, written in the pack or not)."""
+    node: Any = raw
+    for i, step in enumerate(path):
+        if isinstance(step, int) and isinstance(node, list):
+            return i
+        node = node.get(step) if isinstance(node, dict) else None
+    return None
+
+
 def _override(raw: dict, settings: Sequence[str]) -> dict:
     """The nested override mapping for ``settings``; list steps copy the base's list."""
     import copy
@@ -797,7 +809,7 @@ def _override(raw: dict, settings: Sequence[str]) -> dict:
     for text in settings:
         path, value = parse_setting(text)
         # the first list step: copy that list from the merged base (or the override so far)
-        cut = next((i for i, s in enumerate(path) if isinstance(s, int)), None)
+        cut = _first_list_step(raw, path)
         node: Any = over
         for i, step in enumerate(path[:-1] if cut is None else path[:cut - 1]):
             if not isinstance(node.get(step), dict):

@@ -802,13 +802,15 @@ def _melded_cards(ctx):
 
 
 @item("bonus_cards", "value", "set_size", "set_value", "by_count", "sets_by",
-      "negative_unless", choices={"negative_unless": ("never", "melded", "out")},
+      "negative_unless", choices={"negative_unless": ("never", "melded", "out", "book")},
       fixed=("by_count", "sets_by"))
 def _bonus_cards(ctx, value: int, set_size: int, set_value: int, by_count: dict,
                  sets_by: str, negative_unless: str = "never"):
     """Bonus cards laid out (red threes): ``by_count`` if it lists the count, else full
     sets and the rest at ``value``; counted per player or per side; against the side
-    unless it melded (``negative_unless: melded``) or went out (``out``)."""
+    unless it melded (``negative_unless: melded``), went out (``out``) or completed a
+    book (``book``: a meld the ``books`` item values)."""
+    has_book = _book_test(ctx) if negative_unless == "book" else None
     def points(n: int) -> int:
         if n in by_count:
             return by_count[n]
@@ -824,11 +826,29 @@ def _bonus_cards(ctx, value: int, set_size: int, set_value: int, by_count: dict,
                 bonus = points(sum(len(final.bonus[p]) for p in seats))
             else:
                 bonus = sum(points(len(final.bonus[p])) for p in seats)
-            if negative_unless != "never" and not (
-                    final.melded[t] if negative_unless == "melded" else _out_team(final) == t):
+            if negative_unless == "never":
+                pass
+            elif not (final.melded[t] if negative_unless == "melded" else
+                      _out_team(final) == t if negative_unless == "out" else
+                      has_book(final, t, _kind_of(ctx, final, tally))):
                 bonus = -bonus
             tally.add(t, "bonus_cards", bonus)
     return bonus_cards
+
+
+def _book_test(ctx):
+    """``has_book(final, team, kind_of)``: whether the side completed a book, as the
+    ``books`` item counts one (a meld of ``books.size`` cards or more of a book kind)."""
+    size, is_wild, book_kind = ctx.book_size, ctx.is_wild_rank, ctx.book_kind
+
+    def has_book(final, t: int, kind_of) -> bool:
+        for slot, ids in final.melds[t]:
+            if len(ids) >= size:
+                n_wild = sum(1 for c in ids if is_wild[rank_of_kind(kind_of[c])])
+                if book_kind(slot, n_wild) is not None:
+                    return True
+        return False
+    return has_book
 
 
 @item("dead_cards", "points")
