@@ -281,6 +281,12 @@ scenarios:
          "s.yaml:3:20: scenarios[0].deal.hands.north: expected a seat number"),
         ("scenarios:\n  - name: x\n    steps:\n      - expect: {pile: {top: 9H, colour: red}}\n",
          "s.yaml:4:34: scenarios[0].steps[0].expect.pile.colour: unknown key"),
+        ("scenarios:\n  - name: x\n    steps:\n      - expect: {pile: {top: 2}}\n",
+         "s.yaml:4:30: scenarios[0].steps[0].expect.pile.top: expected one card code (9H, 10D, "
+         "JK) or null for an empty pile, got '2', not a card"),
+        ("scenarios:\n  - name: x\n    steps:\n      - expect: {pile: {top: [9H]}}\n",
+         "s.yaml:4:30: scenarios[0].steps[0].expect.pile.top: expected one card code (9H, 10D, "
+         "JK) or null for an empty pile, got a list"),
         ("scenarios:\n  - name: x\n    steps:\n      - {moves: [draw, draw], refused: true}\n",
          "s.yaml:4:40: scenarios[0].steps[0].refused: refused: needs exactly one move"),
         ("scenarios:\n  - name: x\n    steps:\n      - expect: {hand_size: {0: many}}\n",

@@ -690,9 +690,14 @@ class _Reader:
                         v = value[sub]
                         sat = self.at_value(value, sub)
                         if sub == "top" and v is not None:
-                            code = self.cards(value, sub, f"{kp}.top", False)
-                            if code is not None:
-                                out.append(_Expect("pile." + sub, code[0], sat))
+                            plain = isinstance(v, (str, int)) and not isinstance(v, bool)
+                            if not (plain and is_card_code(str(v))):
+                                got = (f"{quoted(str(v))}, not a card" if plain
+                                       else _kind_text(v))
+                                self.problem(sat, f"{kp}.top", "expected one card code (9H, "
+                                             f"10D, JK) or null for an empty pile, got {got}")
+                                continue
+                            out.append(_Expect("pile.top", str(v).strip().upper(), sat))
                             continue
                         if sub in ("frozen", "blocked") and not isinstance(v, bool):
                             self.problem(sat, f"{kp}.{sub}", f"expected true or false, got "
