@@ -401,3 +401,13 @@ def test_a_pending_take_of_the_piles_last_card_keeps_the_pile_frozen_and_saves()
     assert g.pile_pending and GameState.from_json(g.to_json()) == g
     g.apply("withdraw")
     assert g.pile_frozen and len(g.pile) == 1
+
+
+@pytest.mark.parametrize("pack, players", [("pony_tail", 4), ("houses", 4), ("gin_rummy", 2)])
+@pytest.mark.parametrize("field", ["seed", "scores", "hand_number"])
+def test_a_huge_number_in_a_save_is_refused_without_repeating_it(pack, players, field):
+    data = json.loads(meldkit.new_game(pack, players=players, seed=3).to_json())
+    data[field] = [10**4000] * len(data["scores"]) if field == "scores" else 10**4000
+    with pytest.raises(SaveError) as e:
+        GameState.from_json(json.dumps(data))
+    assert len(str(e.value)) < 200 and "0" * 61 not in str(e.value)  # security.md: 60 shown

@@ -34,7 +34,7 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ._errors import SaveError
+from ._errors import SaveError, quoted
 
 MAX_SAVE_CHARS = 64_000_000
 """The longest save text accepted (a long Pony Tail game saves in well under 1 MB)."""
@@ -128,23 +128,38 @@ def get(d: dict, key: str, path: str = "") -> Any:
 
 
 def what(v: Any) -> str:
-    """A short description of a bad value for a message."""
-    text = repr(v)
-    if len(text) > 40:
-        text = text[:37] + "..."
-    return f"{text} ({type(v).__name__})"
+    """A short description of a bad value for a message (at most 60 characters of it).
+
+    >>> what("x" * 100)[-10:], what(10**4000)
+    ('xxx… (str)', 'a number of about 4,000 digits (int)')
+    """
+    return f"{quoted(v)} ({type(v).__name__})"
+
+
+def _bound(n: int) -> str:
+    """A range's end as a message shows it: ``-2**256`` rather than its 78 digits."""
+    m = abs(n)
+    if m > 2**64 and m & (m - 1) == 0:
+        return f"{'-' if n < 0 else ''}2**{m.bit_length() - 1}"
+    return str(n)
 
 
 def integer(v: Any, path: str, lo: int | None = None, hi: int | None = None) -> int:
-    """An int (not a bool) with ``lo <= v <= hi``."""
+    """An int (not a bool) with ``lo <= v <= hi``; a refusal repeats at most 60 characters
+    of ``v``.
+
+    >>> integer(10**80, "seed", -2**256, 2**256)
+    Traceback (most recent call last):
+    meldkit._errors.SaveError: damaged meldkit save: seed: expected -2**256 to 2**256, got 100000000000000000...0000000000000000000
+    """
     if not isinstance(v, int) or isinstance(v, bool):
         raise bad(path, f"expected a whole number, got {what(v)}")
     if (lo is not None and v < lo) or (hi is not None and v > hi):
         if lo is not None and hi is not None:
-            raise bad(path, f"expected {lo} to {hi}, got {v}")
+            raise bad(path, f"expected {_bound(lo)} to {_bound(hi)}, got {quoted(v)}")
         raise bad(path, "expected "
-                        f"{'at least ' + str(lo) if lo is not None else 'at most ' + str(hi)}"
-                        f", got {v}")
+                        f"{'at least ' + _bound(lo) if lo is not None else 'at most ' + _bound(hi)}"
+                        f", got {quoted(v)}")
     return v
 
 
