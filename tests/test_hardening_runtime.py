@@ -99,6 +99,9 @@ def test_1_a_digest_mismatch_with_the_callers_pack_is_refused_not_looked_up(tmp_
     with pytest.raises(SaveError, match="another version of pack 'family'"):
         GameState.from_json(g.to_json(), pack=other)  # pack_source names the right file
     assert GameState.from_json(g.to_json(), pack=meldkit.load_pack(str(right))) == g
+    with pytest.raises(SaveError, match=r"made with pack 'family', not with the pack given "
+                                        r"\('rummy'\)"):  # another pack: not "another version"
+        GameState.from_json(g.to_json(), pack=meldkit.load_pack("rummy"))
 
 
 def test_1_a_resolver_gets_the_name_and_digest_and_old_saves_of_bundled_packs_load_by_name():
