@@ -612,3 +612,10 @@ def test_usage_errors_name_the_option_and_exit_2(argv, says, capsys):
 def test_a_test_run_that_finds_no_scenario_says_where_it_looked(tmp_path, capsys):
     assert main(["test", "pony_tail", str(tmp_path)]) == 1
     assert f"no scenario found in {tmp_path}" in capsys.readouterr().out
+
+
+def test_compare_counts_a_knock_or_gin_as_going_out_in_a_knocking_pack(capsys):
+    assert main(["compare", "gin_rummy", "--set", "game.target=50", "--games", "4", "-q"]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines()
+               if line.startswith("hands ended by going out"))
+    assert row.split()[5] != "0.0%"  # every gin hand ends by a knock, gin or the wall

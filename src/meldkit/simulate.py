@@ -538,8 +538,19 @@ class Summary:
         return wilson(self.seat_wins[p], self.games)
 
     def went_out_rate(self) -> Interval:
-        """The share of hands that ended with a player going out, with its Wilson interval."""
-        return wilson(self.ended_by.get("went_out", 0), self.hands)
+        """The share of hands a player ended by going out (a knock or gin in a knocking
+        pack: :data:`OUT_ENDINGS`), with its Wilson interval."""
+        return wilson(self.went_out_hands, self.hands)
+
+    @property
+    def went_out_hands(self) -> int:
+        """The hands a player ended by going out, knocking or gin."""
+        return sum(self.ended_by.get(how, 0) for how in OUT_ENDINGS)
+
+
+OUT_ENDINGS = ("went_out", "knock", "gin", "big_gin", "undercut")
+"""The hand endings where a player went out: in a knocking pack, a knock (undercut or not)
+and gin."""
 
 
 def summarize(records: Sequence[GameRecord]) -> Summary:
@@ -703,7 +714,7 @@ def compare(base: Sequence[GameRecord], variant: Sequence[GameRecord]) -> Compar
                  for p in range(a.players))
     hands = mean_ci([v.hands - u.hands for u, v in zip(base, variant)])
     decisions = mean_ci([v.decisions - u.decisions for u, v in zip(base, variant)])
-    out = newcombe(a.ended_by.get("went_out", 0), a.hands, b.ended_by.get("went_out", 0), b.hands)
+    out = newcombe(a.went_out_hands, a.hands, b.went_out_hands, b.hands)
     return Comparison(a, b, seat, hands, decisions, out)
 
 
