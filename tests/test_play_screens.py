@@ -426,3 +426,20 @@ def test_the_view_and_the_screen_name_this_deals_wild_cards(tmp_path, monkeypatc
     indian = play(monkeypatch, capsys, [str(example), "--seed", "5", "--players", "2"],
                   "quit\n")
     assert re.search(r"\nwild: \S+ JK \(turned: \S+\)\n", indian)
+
+
+def test_a_long_discard_pile_shows_its_eight_top_cards_and_says_there_are_more():
+    from meldkit._table import Style, render_state
+
+    for seed in range(20):  # a first hand whose pile grows to 12 cards
+        g = meldkit.new_game("gin_rummy", 2, seed=seed)
+        while len(g.view(0)["pile"]["cards"]) < 12 and not g.hand_results:
+            g.apply(GreedyBot(seed=0).choose(g))
+        if not g.hand_results:
+            break
+    pile = g.view(0)["pile"]["cards"]
+    assert len(pile) == 12
+    line = next(x for x in render_state(g, 0, Style(False)).splitlines()
+                if x.startswith("pile: "))
+    assert line == (f"pile: {pile[-1]} (and {len(pile) - 1} cards below: … "
+                    + " ".join(pile[-9:-1]) + ")")

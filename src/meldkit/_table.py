@@ -303,9 +303,10 @@ def _render_table_melds(view: dict[str, Any], style: Style, title: str,
     pile = view["pile"]["cards"]  # face up, bottom first
     top = style.card(pile[-1]) if pile else "empty"
     if not no_pile:
-        lines.append(f"pile: {top}" + (f" (and {_plural(len(pile) - 1, 'card')} below: "
-                                       + " ".join(pile[:-1][-8:]) + ")" if len(pile) > 1
-                                       else ""))
+        below = pile[:-1]  # the eight nearest the top shown, "…" for the rest
+        lines.append(f"pile: {top}" + (f" (and {_plural(len(below), 'card')} below: "
+                                       + ("… " if len(below) > 8 else "")
+                                       + " ".join(below[-8:]) + ")" if below else ""))
     lines.append(f"stock: {_plural(view['stock_size'], 'card')} · " + ", ".join(
         f"{seat_label(s['seat'], you)} holds {_plural(s['hand_size'], 'card')}"
         for s in view["seats"] if s["seat"] != you))
