@@ -27,10 +27,9 @@ Usage::
 
     python benchmarks/gin_policy_screen.py --deals 3000 --policies greedy look:1 take:9 cheat:5
 
-Measured at stop 48 (3,000 deals, 6,000 hands; ``public`` 1,500 deals): ``look`` 0.504
-(B 0.3), 0.504 (0.6), 0.505 (1.0); ``take`` 0.500–0.501 (K 4, 6, 9, 12, knock only);
-``cheat`` 0.572 (L 2), 0.641 (5), 0.652 (10); ``public`` 0.486 (L 5), 0.490 (L 5 with the
-refusals; L 3 the same), each ±0.013 (±0.018 for ``public``).  See docs/pimc-record.md.
+Measured at stop 48 (3,000 deals, 6,000 hands, each ±0.013): ``look`` 0.504 (B 0.3),
+0.504 (0.6), 0.505 (1.0); ``take`` 0.499–0.501 (K 4, 6, 9, 12, knock only); ``cheat``
+0.572 (L 2), 0.641 (5), 0.652 (10); ``public`` 0.485 (L 5).  See docs/pimc-record.md.
 """
 
 from __future__ import annotations
