@@ -712,6 +712,8 @@ def test_view_shows_no_other_hand_nor_any_passed_card():
     ("remove", "notation/args"),
     ("pass KS LS", "notation/args"),
     ("fly KS", "notation/unknown-verb"),
+    ("add 2 to wild wild", "notation/unknown-verb"),  # the verb first, then the length
+    ("move 1 to 2 now", "notation/too-long"),
     ("", "notation/empty"),
 ])
 def test_bad_notation_gives_notation_error_codes(text, code):

@@ -146,7 +146,7 @@ def public_history_afresh(state: GameState) -> list[Event]:
             events.extend(step_events(s, text, i))
     except IllegalActionError as e:
         raise MeldkitError(
-            f"the history does not replay from this state's seed (action {i}: {e}); a "
+            f"the history does not replay from this state's seed (history[{i}]: {e}); a "
             "resampled state has a new seed and no replayable history") from None
     _check_replayed(s, state)
     return events
@@ -214,7 +214,7 @@ def _record(state: GameState) -> _Record:
             texts.append(text)
     except IllegalActionError as e:
         raise MeldkitError(
-            f"the history does not replay from this state's seed (action {i}: {e}); a "
+            f"the history does not replay from this state's seed (history[{i}]: {e}); a "
             "resampled state has a new seed and no replayable history") from None
     _check_replayed(twin, state)
     state._info = rec

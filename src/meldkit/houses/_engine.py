@@ -617,13 +617,14 @@ class HousesState(GameState):
         words = text.split()
         if not words:
             raise NotationError("notation/empty", "no action given")
-        if len(words) > 4:
-            raise NotationError("notation/too-long", "a Houses action has at most 4 words")
         verb, args = words[0].lower(), words[1:]
         r = self.rules
-        if verb not in VERBS:
+        if verb not in VERBS:  # before the length: an unknown verb is the first thing wrong
             raise NotationError("notation/unknown-verb",
-                                f"unknown action {words[0]!r} (expected one of {', '.join(VERBS)})")
+                                f"unknown action {words[0][:20]!r} (expected one of "
+                                f"{', '.join(VERBS)})")
+        if len(words) > 4:
+            raise NotationError("notation/too-long", "a Houses action has at most 4 words")
 
         def card(w: str) -> int:
             k = r.kind_of_code.get(w.upper())
