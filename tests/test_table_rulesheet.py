@@ -331,3 +331,14 @@ def test_a_schedules_wild_ranks_are_stated_deal_by_deal():
     sheet = rules_sheet(pack)
     assert "- **Wild cards:** 5s in deal 1; 9s in deal 2; none in later deals." in sheet
     assert "There are no wild cards" not in sheet
+
+
+def test_a_pack_scored_by_payments_alone_does_not_say_cards_count_at_their_values():
+    from meldkit.rulesheet import rules_sheet
+
+    paid = meldkit.load_pack_text("extends: rummy\nname: paid\nscoring:\n  items:\n"
+                                  "    - {item: pay, stake: 1, per: hand}\n")
+    sheet = rules_sheet(paid)
+    assert "Cards count at their values" not in sheet and "for scoring" not in sheet
+    assert "\nCard values:\n" in sheet  # the table, for nothing the sheet claims
+    assert "- Cards count at their values" in rules_sheet(meldkit.load_pack("rummy"))

@@ -280,7 +280,7 @@ def _players_and_cards(spec) -> list[str]:
         out.append(f"- **Never melded:** {_selectors(cards.unmeldable)}.")
     counted = (_table_values_use(spec) if spec.melds.kinds
                else "melds, the initial meld and cards left in hand")
-    out += ["", f"Card values (for {counted}):", "",
+    out += ["", f"Card values (for {counted}):" if counted else "Card values:", "",
             "| Card | Value |", "|---|---:|"]
     order = {r: i for i, r in enumerate(("JK",) + RANKS[:13])}
     dealt = _dealt_kinds(spec)
@@ -370,7 +370,7 @@ def _table_values_use(spec) -> str:
                                        for s in deal_specs(spec)) else []) + (
         ["cards laid"] if "laid" in items else []) + (
         ["cards left in hand"] if items & {"held", "penalty", "winner_takes"} else [])
-    return _list(uses, "and") if uses else "scoring"
+    return _list(uses, "and") if uses else ""  # (no item the sheet names counts them)
 
 
 def _deal(spec) -> list[str]:

@@ -1010,9 +1010,17 @@ def pay_sentence(p: dict) -> str:
             + "; each payment is recorded, payer to payee.")
 
 
+VALUE_ITEMS = frozenset({"laid", "held", "winner_takes", "penalty", "knock", "melded_cards",
+                         "hand_cards", "reserve_cards"})
+"""The scoring items that count cards at their values (``pay`` counts points, ``books``
+and the bonuses their own figures)."""
+
+
 def _scoring(spec) -> list[str]:
     style = spec.scoring.style
-    out = ["## Scoring", "", "- Cards count at their values (the table above)."]
+    out = ["## Scoring", ""]
+    if not spec.scoring.items or {d["item"] for d in spec.scoring.items} & VALUE_ITEMS:
+        out.append("- Cards count at their values (the table above).")
     if spec.scoring.items:  # the pack's own items, in their order
         for d in spec.scoring.items:
             out += (_knock_scoring(spec) if d["item"] == "knock"
