@@ -1415,7 +1415,7 @@ def build_parser() -> argparse.ArgumentParser:
                          f"over each other (needs matplotlib: {_install_hint('plot')})")
     sp.add_argument("--quiet", "-q", action="store_true",
                     help="no progress (a bar on a terminal; elsewhere a line every tenth of "
-                         f"the games, once a run has taken {PIPED_PROGRESS_SECONDS:.0f} s)")
+                         f"the games, at most one every {PIPED_PROGRESS_SECONDS:.0f} s)")
     sp.set_defaults(func=_cmd_compare)
 
     # validate
@@ -1548,18 +1548,19 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("pack", help="a bundled pack name or a .yaml file")
     sp.add_argument("--bots", required=True, metavar="A,B,...",
                     help=f"two or more bots, comma-separated: {_bot_list()}")
-    sp.add_argument("--games", type=_games, default=20, metavar="N",
-                    help="games per pair of bots (default: 20)")
+    sp.add_argument("--games", type=_pairing_games, default=20, metavar="N",
+                    help="games per pair of bots (default: 20; at most 100,000)")
     sp.add_argument("--players", type=_positive, default=None, metavar="N",
                     help="seats at the table (default: the pack's smallest table)")
-    sp.add_argument("--seed", type=int, default=0, help="seed of the run (default: 0)")
+    sp.add_argument("--seed", type=_tournament_seed, default=0,
+                    help="seed of the run, from -2**236 to 2**236 (default: 0)")
     sp.add_argument("--no-ratings", action="store_true", help="skip the OpenSkill ratings")
     sp.add_argument("--jobs", "-j", type=_jobs, default=1, metavar="N",
                     help="worker processes (0: one per CPU; default: 1); the results are the "
                          "same for any number")
     sp.add_argument("--quiet", "-q", action="store_true",
                     help="no progress (a bar on a terminal; elsewhere a line every tenth of "
-                         f"the games, once a run has taken {PIPED_PROGRESS_SECONDS:.0f} s)")
+                         f"the games, at most one every {PIPED_PROGRESS_SECONDS:.0f} s)")
     sp.set_defaults(func=_cmd_tournament)
     return p
 
@@ -1571,12 +1572,42 @@ def _bot_list() -> str:
     return ", ".join(sorted(BOTS))
 
 
+def _pairing_games(text: str) -> int:
+    """An argparse type: the tournament's ``--games``, 1 to ``MAX_PAIRING_GAMES``."""
+    from .tournament import MAX_PAIRING_GAMES
+
+    n = _positive(text)
+    if n > MAX_PAIRING_GAMES:
+        raise argparse.ArgumentTypeError(f"expected at most {MAX_PAIRING_GAMES:,}, got {n:,}")
+    return n
+
+
+def _tournament_seed(text: str) -> int:
+    """An argparse type: the tournament's ``--seed``, a whole number within ``±MAX_SEED``
+    (so that every game's seed is valid)."""
+    from ._errors import quoted
+    from .tournament import MAX_SEED
+
+    try:
+        n = int(text)
+    except ValueError:
+        n = None
+    if n is None or not -MAX_SEED <= n <= MAX_SEED:
+        raise argparse.ArgumentTypeError("expected a whole number from -2**236 to 2**236, "
+                                         f"got {quoted(text if n is None else n)}")
+    return n
+
+
 def _cmd_tournament(args: argparse.Namespace) -> int:
     from .tournament import run_tournament
 
     names = _bot_names(args.bots)
     if len(names) < 2:
         raise _UsageError("--bots: a tournament needs at least two bots, e.g. --bots greedy,random")
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise _UsageError(f"--bots: name each bot once ({', '.join(twice)} more than once), "
+                          "e.g. --bots greedy,random")
     if not args.no_ratings:
         _need_openskill()
     pack = _load(args.pack)

@@ -3,8 +3,9 @@ intervals (``meldkit tournament``; ratings need ``pip install 'meldkit[tournamen
 the OpenSkill library).
 
 Every pair of bots plays ``games`` games; in game ``i`` seat ``s`` is played by the first
-bot when ``s + i`` is even, else by the second, so each bot sits in every seat equally
-often and, in partnership packs, each team is one bot.  A game's winner is the bot of the
+bot when ``s + i`` is even, else by the second, so over an even number of games each bot
+sits in every seat equally often (an odd number gives the first bot its seats once more)
+and, in partnership packs, each team is one bot.  A game's winner is the bot of the
 winning team (a tie ranks both equal).  Ratings are OpenSkill's Plackett-Luce ``mu`` with a
 95% interval ``mu ± 1.96 sigma``; each pair's score is also given as a win rate (ties count
 half) with its Wilson 95% interval.
@@ -25,7 +26,7 @@ from dataclasses import dataclass, field
 
 import meldkit
 from meldkit._checks import check
-from meldkit._errors import StuckGameError
+from meldkit._errors import SetupError, StuckGameError, quoted
 from meldkit._sim_backends import DEFAULT_RETRIES, MAX_JOBS, make_backend, run_games
 from meldkit.bots import make_bot, play_game
 
@@ -81,6 +82,10 @@ def _rating_model():
 MAX_PAIRING_GAMES = 100_000
 """The most games a pairing of a tournament plays (its schedule is a list of every game)."""
 
+MAX_SEED = 2**236
+"""The largest ``seed`` of a tournament (and ``-MAX_SEED`` the smallest): game ``i`` is
+seeded ``seed * 1_000_003 + i``, which must stay within a game's ``-2**256 .. 2**256``."""
+
 STUCK = "stuck"
 """The outcome of a game cut short (:class:`~meldkit.StuckGameError`): counted as a tie."""
 
@@ -129,6 +134,28 @@ class PairingGames:
         return play_pairing(self.pack, self.players, a, b, i, self.seed, self.max_actions)
 
 
+def _bot_names(bots) -> list[str]:
+    """``bots`` as a list of two or more bot names, each known and given once (each bot is
+    built here, so an unknown name fails before any game)."""
+    if isinstance(bots, (str, bytes)) or not hasattr(bots, "__iter__"):
+        raise SetupError("run_tournament: bots must be a list of bot names, e.g. "
+                         f"['random', 'greedy'], not {quoted(bots)}")
+    names = list(bots)
+    for name in names:
+        if not isinstance(name, str):
+            raise SetupError(f"run_tournament: bots must be a list of bot names, not "
+                             f"{quoted(name)} in {quoted(names)}")
+        make_bot(name)
+    if len(names) < 2:
+        raise SetupError(f"run_tournament: a tournament needs at least two bots, not "
+                         f"{quoted(names)}")
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise SetupError(f"run_tournament: name each bot once ({', '.join(twice)} more "
+                         "than once)")
+    return names
+
+
 def run_tournament(pack, bots: list[str], games: int = 20, players: int | None = None,
                    seed: int = 0, ratings: bool = True, max_actions: int = 20_000,
                    progress=None, jobs: int = 1,
@@ -141,15 +168,18 @@ def run_tournament(pack, bots: list[str], games: int = 20, players: int | None =
     them).  A game lost with its worker is played again, up to ``retries`` times (then
     :class:`~meldkit._sim_backends.WorkerLostError`); an exception, Ctrl-C included, stops
     the workers.  ``progress(a, b, done, games)`` is called after each game of each pair.
-    A setting out of its kind or range is refused with a :class:`~meldkit.SetupError`
-    naming it, before any game."""
+    ``bots`` is a list of two or more bot names, each once.  A setting out of its kind or
+    range (``seed`` from ``-2**236`` to ``2**236``) is refused with a
+    :class:`~meldkit.SetupError` naming it, and an unknown bot with a ``ValueError``,
+    before any game."""
     if not isinstance(pack, meldkit.RulePack):
         pack = meldkit.load_pack(pack)
-    if len(bots) < 2:
-        raise ValueError("a tournament needs at least two bots")
-    if len(set(bots)) != len(bots):
-        raise ValueError("name each bot once")
+    bots = _bot_names(bots)
     check("run_tournament", "games", games, "int", least=1, most=MAX_PAIRING_GAMES)
+    if (not isinstance(seed, int) or isinstance(seed, bool)
+            or not -MAX_SEED <= seed <= MAX_SEED):  # so every game's seed is a valid one
+        raise SetupError("run_tournament: seed must be a whole number from -2**236 to "
+                         f"2**236, not {quoted(seed)}")
     check("run_tournament", "players", players, "int", least=1, optional=True)
     check("run_tournament", "max_actions", max_actions, "int", least=1)
     check("run_tournament", "jobs", jobs, "int", least=0, most=MAX_JOBS)  # 0: one per CPU
