@@ -423,6 +423,35 @@ def test_replay_of_a_tampered_save_fails(monkeypatch, tmp_path, capsys):
     assert "does not reproduce the saved state" in err
 
 
+def test_replay_names_a_bad_action_by_its_number_and_its_history_index(tmp_path, capsys):
+    g = meldkit.new_game("gin_rummy", players=2, seed=3)
+    for _ in range(4):
+        g.apply(g.legal_actions()[0])
+    data = json.loads(g.to_json())
+    data["history"][2] = "discard ZZ"
+    save = tmp_path / "game.json"
+    save.write_text(json.dumps(data))
+    assert main(["replay", str(save)]) == 1
+    err = capsys.readouterr().err
+    assert "action 3 ('discard ZZ', the save's history[2]) cannot be replayed" in err
+
+
+def test_play_refuses_to_resume_a_save_whose_history_does_not_replay(monkeypatch, tmp_path,
+                                                                     capsys):
+    save = tmp_path / "game.json"
+    feed(monkeypatch, f"1\n1\nsave {save}\nquit\n")
+    main(["play", "pony_tail", "--seed", "3"])
+    capsys.readouterr()
+    data = json.loads(save.read_text())
+    data["history"] = data["history"][:-1]  # the state stays: a record that never replays
+    save.write_text(json.dumps(data))
+    feed(monkeypatch, "quit\n")
+    assert main(["play", "--resume", str(save)]) == 1
+    err = capsys.readouterr().err
+    no_traceback(err)
+    assert "its history does not replay from its seed to the saved game" in err
+
+
 def test_replay_of_a_file_that_is_not_a_save(tmp_path, capsys):
     f = tmp_path / "x.json"
     f.write_text("{not json")

@@ -952,6 +952,18 @@ def _same_pack(path: str, data: bytes, pack) -> None:
                     f"({pack.name}): resume it with 'meldkit play --resume {path}'")
 
 
+def _check_history(path: str, state) -> None:
+    """Refuse a save whose history does not replay from its seed to its state: played on,
+    it would write a record that ``meldkit replay`` refuses."""
+    from ._errors import MeldkitError, SaveError
+
+    try:
+        state.public_history()  # replays the history, and checks where it ends
+    except MeldkitError as e:
+        raise SaveError(f"{path}: its history does not replay from its seed to the saved "
+                        f"game ({e}); it cannot be played on") from None
+
+
 def _read_save(path: str, pack_arg: str | None):
     """A save file and its ``play`` extras, checked: the state (through
     ``GameState.from_json``, which never opens a path the save names) and the extras."""
@@ -1002,6 +1014,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         if clash:
             raise _UsageError(f"--resume takes the game from the save: drop {', '.join(clash)}")
         state, extras = _read_save(args.resume, args.pack)
+        _check_history(args.resume, state)
         seed = extras["bot_seed"] if extras["bot_seed"] is not None else state.seed
     else:
         pack = _load(args.pack or "pony_tail")
@@ -1106,7 +1119,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
             g.apply(move)
         except MeldkitError as e:
             raise _ReplayError(
-                f"action {i} ({move!r}) of the save cannot be replayed: {e}") from e
+                f"action {i} ({move!r}, the save's history[{i - 1}]) cannot be replayed: "
+                f"{e}") from e
         team = g.team_of[p] if p is not None else "?"
         out.write(f"{i:>5}  seat {p} (team {team})  {move}\n")
         if len(g.hand_results) > hands:
