@@ -116,7 +116,7 @@ HO, PL, HP = "test_houses_rules", "test_pack_loading", "test_hardening_packs"
 CL, WK, CO = "test_cli", "test_key_walk", "test_contracts"
 SI, RS, TB = "test_table_scoring_items", "test_rank_slot_schedule", "test_table_books"
 TR = "test_table_reserves"
-SS = "test_score_sheets"
+SS, RJ = "test_score_sheets", "test_rejoin"
 _SHEETS_TESTS = {
     TABLE: [(SS, "test_hollywood_gin_counts_each_hand_on_the_sheets_a_win_has_opened")],
     CANASTA: [(SS, "test_a_rank_slot_pack_counts_each_sheet_with_its_own_items_and_ends_on_"
@@ -209,6 +209,12 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
     "game.eliminate_above": {
         TABLE: [(CO, "test_a_player_past_the_elimination_limit_leaves_and_the_last_one_in_"
                      "wins")]},
+    "game.rejoin": {TABLE: [(RJ, "test_a_player_past_the_limit_rejoins_at_the_highest_total_"
+                                 "still_in_plus_add")]},
+    "game.rejoin.add": {TABLE: [(RJ, "test_a_rejoin_waits_on_its_conditions")]},
+    "game.rejoin.times": {TABLE: [(RJ, "test_rejoin_moves_directly")]},
+    "game.rejoin.while_highest_at_most": {TABLE: [(RJ, "test_a_rejoin_waits_on_its_conditions")]},
+    "game.rejoin.least_in": {TABLE: [(RJ, "test_a_rejoin_waits_on_its_conditions")]},
     "scoring.sheets": _SHEETS_TESTS,
     "game.sheets_end": {
         TABLE: [(SS, "test_sheets_end_first_ends_a_table_game_with_the_first_sheet_to_end")],

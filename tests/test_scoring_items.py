@@ -58,9 +58,9 @@ def test_every_hand_scores_as_the_golden_file_records(pack, players, bot):
 # --------------------------------------------------------------------------- presets
 def test_each_table_style_is_a_preset_of_items():
     assert {s: tuple(n for n, _ in spec) for s, spec in PRESETS.items() if spec} == {
-        "winner_takes_hands": ("winner_takes", "plugin", "game_end"),
-        "penalty": ("penalty", "plugin", "game_end"),
-        "knock": ("knock", "plugin", "game_end"),
+        "winner_takes_hands": ("winner_takes", "plugin", "rejoin", "game_end"),
+        "penalty": ("penalty", "plugin", "rejoin", "game_end"),
+        "knock": ("knock", "plugin", "rejoin", "game_end"),
     }
     assert all(n in ITEMS for spec in PRESETS.values() if spec for n, _ in spec)
 
@@ -100,9 +100,10 @@ def test_each_bundled_packs_explicit_items_equal_its_preset(name):
 
 def test_rummy_500_lists_items_that_no_style_presets_and_houses_scores_by_its_plugin():
     names = [i.name for i in _compiled(meldkit.load_pack("rummy_500"))]
-    assert names == ["laid", "held", "plugin", "game_end"]  # R5-9: no preset scores so
+    assert names == ["laid", "held", "plugin", "rejoin", "game_end"]  # R5-9: no preset scores so
     buraco = [i.name for i in _compiled(meldkit.load_pack("buraco"))]  # BU-13
-    assert buraco == ["laid", "held", "books", "bonus", "reserve_untaken", "plugin", "game_end"]
+    assert buraco == ["laid", "held", "books", "bonus", "reserve_untaken", "plugin", "rejoin",
+                      "game_end"]
     with pytest.raises(meldkit.RulePackError, match=r"scoring\.items"):
         meldkit.load_pack_text("extends: houses\nscoring: {items: [{item: books}]}\n")
 

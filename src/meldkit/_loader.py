@@ -1955,6 +1955,8 @@ class _Checker:
             if spec.players.partners != "never":
                 self.add(("game", "eliminate_above"), "players leave the game one by one: "
                          "it needs players.partners: never", related=(("players",),))
+            if game.rejoin is not None:
+                self._check_rejoin(game.rejoin, game.eliminate_above, spec.players.max)
             # A target written beside eliminate_above (or below it, in a child) is refused;
             # one a parent wrote for its own game, without elimination, is simply not used.
             elim_at = locs.get(("game", "eliminate_above"))
@@ -1997,6 +1999,25 @@ class _Checker:
                      related=(("scoring", "bonus", "set_size"),))
         self._required_books_possible()
 
+
+    def _check_rejoin(self, rejoin, limit: int, most_players: int) -> None:
+        """``game.rejoin``'s numbers: each one that could leave it never read, or put a
+        rejoining player past the limit, is refused at its key."""
+        at = ("game", "rejoin")
+        if not 1 <= rejoin.times <= 100:
+            self.add((*at, "times"), f"expected 1 to 100 rejoins, got {rejoin.times}")
+        if not 0 <= rejoin.add <= limit:
+            self.add((*at, "add"), f"expected 0 to {limit} (game.eliminate_above), got "
+                                   f"{rejoin.add}")
+        cap = rejoin.while_highest_at_most
+        if cap is not None and not 0 <= cap <= limit - rejoin.add:
+            self.add((*at, "while_highest_at_most"),
+                     f"expected 0 to {limit - rejoin.add}: a player rejoins at that total "
+                     f"plus {rejoin.add} (add), which must not pass game.eliminate_above "
+                     f"({limit})")
+        if not 1 <= rejoin.least_in <= most_players - 1:
+            self.add((*at, "least_in"), f"expected 1 to {most_players - 1}: at least one "
+                     f"player is out, of at most {most_players} (players.max)")
     def _drop_counted(self) -> bool:
         """Whether ``turn.drop``'s numbers can change a score: an item counts the cards
         held, or the pack's plugin scores (its ``adjust_scores`` reads the hand's record)."""

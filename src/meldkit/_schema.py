@@ -1091,6 +1091,29 @@ class ScoringSpec:
 
 
 @frozen
+class RejoinSpec:
+    """Rejoining after elimination (`game.eliminate_above`): pool rummy's rejoin, Kalooki's
+    buying back in.  The engine keeps no stakes, so every player who may rejoin does."""
+
+    times: int = _f(1, "How many times each player may rejoin in a game (at least 1).")
+    add: int = _f(
+        0,
+        "The rejoining player's new total is the highest total of the players still in "
+        "the game, plus this (pool rummy: 1; not negative).",
+    )
+    while_highest_at_most: int | None = _f(
+        None,
+        "Only while that highest total is at most this (101 pool rummy: 79); null: while "
+        "the new total is within `game.eliminate_above`, which it must always be.",
+    )
+    least_in: int = _f(
+        2,
+        "Only while at least this many players are still in the game after the hand "
+        "(at least 1).",
+    )
+
+
+@frozen
 class GameSpec:
     """The game as a series of hands."""
 
@@ -1106,6 +1129,12 @@ class GameSpec:
         "that sets it) is refused; one inherited from a parent pack, written for its game "
         "without elimination, is not (`extends: rummy` with `game: {winner: lowest, "
         "eliminate_above: 100}` loads).",
+    )
+    rejoin: RejoinSpec | None = _f(
+        None,
+        "Table-meld packs with `eliminate_above`: a player eliminated after a hand rejoins "
+        "at once, at the highest total of those still in plus `add`, up to `times` times "
+        "(null: an eliminated player stays out).",
     )
     target_by_players: dict[int, int] | None = _by_players(
         "The target by player count (`{6: 10000}`); a count not listed plays to `target`.",
@@ -1440,6 +1469,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "game.tie": _CT,
     "game.sheets_end": _k(CANASTA, TABLE, needs="scoring.sheets"),
     "game.eliminate_above": _k(TABLE, inert=None),
+    "game.rejoin": _k(TABLE, inert=None),
 }
 """Every key of the pack format (as :func:`pack_leaves` names them) and the engines that
 read it: the one table the loader's ownership check, ``meldkit keys`` and the reference
@@ -1459,6 +1489,8 @@ KEY_NEEDS: dict[str, tuple[str, str]] = {
     "stock.wall_knock_with_upcard": ("stock.wall", "the pack has no wall (stock.wall is "
                                      "0), so nobody reaches one to knock at: set stock.wall, "
                                      "or remove it"),
+    "game.rejoin": ("game.eliminate_above", "nobody is eliminated (game.eliminate_above is "
+                    "null), so nobody rejoins: set game.eliminate_above, or remove it"),
     "pile.all_banned": ("pile.discard_bans", "no card is banned from the discard "
                         "(pile.discard_bans is empty), so no hand is all banned: list the "
                         "bans in pile.discard_bans, or remove it"),

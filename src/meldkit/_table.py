@@ -683,6 +683,10 @@ class Progress:
 
 # --------------------------------------------------------------------------- a hand's end
 
+_NOT_THE_HANDS = ("box", "game", "shutout", "rejoin")
+"""The score lines that are not what the hand was worth: the game's end bonuses and a
+rejoin's move of a total (``game.rejoin``)."""
+
 _ENDINGS = {"went_out": "{who} went out", "stock_empty": "the stock ran out",
             "lowest_count": "the stock ran out, and {who} held the lowest count",
             "one_side_left": "only one side was left", "knock": "{who} knocked",
@@ -690,6 +694,13 @@ _ENDINGS = {"went_out": "{who} went out", "stock_empty": "the stock ran out",
             "undercut": "{who} knocked and was undercut", "wall": "the stock reached the wall",
             "limit": "the pile was taken too often", "turn_limit": "the hand went on too long",
             "no_legal_move": "no one could move", "no_progress": "the game made no progress"}
+
+
+def _total_after(state, hr, team: int) -> int:
+    """A side's total after the hand ``hr``, a rejoin included (no game-end bonus)."""
+    return sum(points for h in state.hand_results if h.hand_number <= hr.hand_number
+               for s in h.scores if s.team == team
+               for label, points in s.items if label not in ("box", "game", "shutout"))
 
 
 def ending_words(ended_by: str, who: str | None) -> str:
@@ -831,7 +842,7 @@ def _table_hand_end(state, hr, style: Style, you, before, action, layoffs) -> st
             lines.append(f"  {name(q)}: " + " · ".join(bits))
     net = list(hr.net)
     best = max(range(n), key=lambda q: net[q])
-    items = [i for s in hr.scores for i in s.items if i[0] not in ("box", "game", "shutout")]
+    items = [i for s in hr.scores for i in s.items if i[0] not in _NOT_THE_HANDS]
     worth = ", ".join(f"{label.replace('_', ' ')} {points:+,}" for label, points in items)
     style_of = state.rules.style
     if knocker is None or not any(net):
@@ -843,7 +854,7 @@ def _table_hand_end(state, hr, style: Style, you, before, action, layoffs) -> st
                 + ", ".join(f"{name(q)} {final.deadwood[q]}" for q in defenders) + " → "
                 + ", ".join(f"{net[q]:+,} to {name(q)}" for q in [knocker, *defenders]
                             if net[q] > 0))
-        won = [(s.team, [i for i in s.items if i[0] not in ("box", "game", "shutout")])
+        won = [(s.team, [i for i in s.items if i[0] not in _NOT_THE_HANDS])
                for s in hr.scores]
         said = [f"{_side_label(state, t, you)}: " + ", ".join(
                     f"{label.replace('_', ' ')} {points:+,}" for label, points in its)
@@ -867,7 +878,7 @@ def _table_hand_end(state, hr, style: Style, you, before, action, layoffs) -> st
         for s in hr.scores:
             its: dict[str, list[int]] = {}
             for label, points in s.items:
-                if points and label not in ("box", "game", "shutout"):
+                if points and label not in _NOT_THE_HANDS:
                     its.setdefault(label, []).append(points)
             if its:
                 scored.append((s.team, sum(map(sum, its.values())),
@@ -889,11 +900,17 @@ def _table_hand_end(state, hr, style: Style, you, before, action, layoffs) -> st
             head = "  " + "; ".join(said)
         lines.append(head + _multiplied(state, final, name))
     elif style_of == "penalty":  # each scores the cards left in hand: the lowest total wins
-        totals = list(hr.totals)
+        totals = [sum(pts for label, pts in s.items if label not in _NOT_THE_HANDS)
+                  for s in sorted(hr.scores, key=lambda s: s.team)]
         lines.append("  penalty points (the lowest total wins): " + ", ".join(
             f"{name(q)} {totals[final.team_of[q]]:+,}" for q in range(n)))
     else:
         lines.append("  " + ", ".join(f"{name(q)} {net[q]:+,}" for q in range(n)))
+    back = [q for q, move in enumerate(getattr(final, "rejoin", ())) if move]
+    if back:
+        lines.append("  rejoining: " + ", ".join(
+            f"{name(q)} {'rejoin' if q == you else 'rejoins'} the game with a total of "
+            f"{_total_after(state, hr, final.team_of[q]):,}" for q in back))
     extras = [(s.team, label, points) for s in hr.scores for label, points in s.items
               if label in ("box", "game", "shutout")]
     if extras:

@@ -157,7 +157,9 @@ SCORE_ITEMS = ("books", "book_kinds", "melded_cards", "bonus_cards", "dead_cards
                "laid", "held", "cards_in_other_hands", "cards_in_hand", "out_at_once",
                "deadwood", "gin", "big_gin", "undercut", "reserve_untaken", "payment",
                # the game's end, on the last hand (game.box_bonus, game_bonus, shutout)
-               "box", "game", "shutout")
+               "box", "game", "shutout",
+               # a rejoin's move of a total after the hand (game.rejoin)
+               "rejoin")
 _LINE_FIELDS = ("books", "book_kinds", "melded_cards", "bonus_cards", "dead_cards",
                 "hand_cards", "reserve_cards", "going_out", "adjustments", "total")
 """The score items a line names as fields; any other is the sum of its label's items."""

@@ -667,6 +667,17 @@ def _dropping(spec) -> list[str]:
         out.append(f"- **Elimination:** a player whose total passes "
                    f"{spec.game.eliminate_above} after a hand leaves the game and is dealt no "
                    "more cards; the last player left in wins.")
+        rj = spec.game.rejoin
+        if rj is not None:
+            times = "once" if rj.times == 1 else "twice" if rj.times == 2 else f"{rj.times} times"
+            plus = f" plus {rj.add}" if rj.add else ""
+            cap = (f", that total is at most {rj.while_highest_at_most}"
+                   if rj.while_highest_at_most is not None else "")
+            out.append(f"- **Rejoining:** a player eliminated after a hand rejoins at once — "
+                       f"{times} in a game at most — with a new total: the highest total of "
+                       f"the players still in{plus}; only while at least {rj.least_in} "
+                       f"player{'s are' if rj.least_in > 1 else ' is'} still in{cap} and the "
+                       f"new total is at most {spec.game.eliminate_above}.")
     return [f"## {' and '.join(titles)}", "", *out] if out else []
 
 

@@ -152,6 +152,10 @@ class TableFinal:
 
     As ``unmelded``, but over the arrangements whose melds hold the contract
     (``initial_meld.melds``); every card where none does."""
+    rejoin: tuple[int, ...] = ()
+    """Per player, what rejoining after this hand moved their total (``game.rejoin``: to
+    the highest total of those still in, plus ``add``; 0 for a player who did not rejoin;
+    empty when nobody did).  The ``rejoin`` item scores it as a line of its own."""
 
     def to_dict(self) -> dict:
         d = {"team_of": list(self.team_of), "deadwood": list(self.deadwood),
@@ -168,6 +172,8 @@ class TableFinal:
             d["reserve_taken"] = list(self.reserve_taken)
         if self.contracts_met:
             d["contracts_met"] = list(self.contracts_met)
+        if self.rejoin:
+            d["rejoin"] = list(self.rejoin)
         for key in COUNTED:
             if getattr(self, key):
                 d[key] = list(getattr(self, key))
@@ -187,6 +193,7 @@ class TableFinal:
                    books=tuple(tuple(b) for b in d.get("books", ())),
                    reserve_taken=tuple(d.get("reserve_taken", ())),
                    contracts_met=tuple(d.get("contracts_met", ())),
+                   rejoin=tuple(d.get("rejoin", ())),
                    **{key: tuple(d.get(key, ())) for key in COUNTED})
 
 
@@ -715,8 +722,8 @@ payments."""
 def table_listed(entries: Sequence[dict[str, Any]], terms: KnockTerms | None = None
                  ) -> tuple[tuple[str, dict[str, Any]], ...]:
     """A table pack's ``scoring.items`` as ``(name, parameters)``: the ``knock`` item's
-    parameters from the pack's knock keys (``terms``), then the plugin's ``adjust_scores``
-    and the game-end bonuses, as in every preset.
+    parameters from the pack's knock keys (``terms``), then the plugin's ``adjust_scores``,
+    a rejoin's move of a total and the game-end bonuses, as in every preset.
 
     >>> table_listed([{"item": "winner_takes"}]) == PRESETS["winner_takes_hands"]
     True
@@ -727,7 +734,7 @@ def table_listed(entries: Sequence[dict[str, Any]], terms: KnockTerms | None = N
         if d["item"] == "knock" and terms is not None:
             params = {**attrs.asdict(terms), **params}
         out.append((d["item"], params))
-    return (*out, ("plugin", {}), ("game_end", {}))
+    return (*out, ("plugin", {}), ("rejoin", {}), ("game_end", {}))
 
 
 @item("game_end")
@@ -738,6 +745,17 @@ def _game_end(ctx):
             for label, points in extra:
                 tally.add(t, label, points)
     return game_end
+
+
+@item("rejoin")
+def _rejoin(ctx):
+    """What rejoining after the hand moved each rejoining player's total (``final.rejoin``,
+    ``game.rejoin``), a line of its own; not part of what the hand was worth (``net``)."""
+    def rejoin(final, tally: Tally) -> None:
+        for p, points in enumerate(final.rejoin):
+            if points:
+                tally.add(final.team_of[p], "rejoin", points)
+    return rejoin
 
 
 @item("plugin")
@@ -979,9 +997,10 @@ def rank_slot_preset(spec: Any) -> tuple[tuple[str, dict[str, Any]], ...]:
 
 
 PRESETS: dict[str, tuple[tuple[str, dict[str, Any]], ...] | None] = {
-    "winner_takes_hands": (("winner_takes", {}), ("plugin", {}), ("game_end", {})),
-    "penalty": (("penalty", {}), ("plugin", {}), ("game_end", {})),
-    "knock": (("knock", {}), ("plugin", {}), ("game_end", {})),
+    "winner_takes_hands": (("winner_takes", {}), ("plugin", {}), ("rejoin", {}),
+                           ("game_end", {})),
+    "penalty": (("penalty", {}), ("plugin", {}), ("rejoin", {}), ("game_end", {})),
+    "knock": (("knock", {}), ("plugin", {}), ("rejoin", {}), ("game_end", {})),
     "canasta": None,  # built from the canasta family's keys: :func:`canasta_preset`
 }
 """Each ``scoring.style`` as its items.  ``knock``'s parameters come from the pack's

@@ -258,6 +258,8 @@ class TableRules:
         """``(in the first round, later)``: what a player who drops scores against (empty:
         no dropping)."""
         self.eliminate_above = spec.game.eliminate_above
+        self.rejoin = spec.game.rejoin
+        """``game.rejoin`` (a :class:`meldkit._schema.RejoinSpec`), or None."""
         self.may_sit_out = (bool(self.drop) or self.eliminate_above is not None
                             or spec.going_out.last_turns)
         """Whether a seat can be out of a hand (dropped, or gone out before the last turns)
@@ -3080,10 +3082,42 @@ class TableModel:
                                                  final, tuple(pays), entries))
         limit = self.rules.eliminate_above
         if limit is not None:  # a total past the limit leaves the game
+            before = self.eliminated
             self.eliminated = [out or self.scores[self.team_of[p]] > limit
                                for p, out in enumerate(self.eliminated)]
+            if self.rules.rejoin is not None:
+                self._rejoin(before)
         if won is not None:  # a hand won (for the box bonus)
             self.wins[won] += 1
+
+    def _rejoin(self, before: list[bool]) -> None:
+        """The players the hand just recorded eliminated rejoin as ``game.rejoin`` says
+        (:func:`rejoin_moves`): the record keeps each one's move (``final.rejoin``) as a
+        ``rejoin`` line of its score, so a save rescores it."""
+        used = rejoins_used(self.hand_results[:-1], self.n_players)
+        moves = rejoin_moves(self.rules.rejoin, self.rules.eliminate_above, self.scores,
+                             before, self.eliminated, used)
+        if not moves:
+            return
+        last = self.hand_results[-1]
+        scores = tuple(attrs.evolve(s, items=s.items + tuple(
+            ("rejoin", moves[p]) for p in range(self.n_players)
+            if moves[p] and self.team_of[p] == s.team)) for s in last.scores)
+        self.hand_results[-1] = attrs.evolve(last, scores=scores,
+                                             final=attrs.evolve(last.final, rejoin=moves))
+        for p, move in enumerate(moves):
+            if move:
+                self.scores[self.team_of[p]] += move
+                self.eliminated[p] = False
+
+    def rejoins(self) -> list[int]:
+        """How many times each player has rejoined the game (``game.rejoin``).
+
+        >>> import meldkit
+        >>> meldkit.new_game("rummy", players=3, seed=1).rejoins()
+        [0, 0, 0]
+        """
+        return rejoins_used(self.hand_results, self.n_players)
 
     def _score(self, final: TableFinal, payments: list | None = None, items=None):
         """``(team scores, net per player, ending)`` of a hand from its record.  With a
@@ -3971,14 +4005,47 @@ class TableModel:
         wins = [0] * self.n_teams
         sheets: list = []  # (points, won, recorded entries) per hand, with scoring.sheets
         now = self.rules
+        out = [False] * self.n_players  # who is out of the game (game.eliminate_above)
         try:
             for i, r in enumerate(self.hand_results):
                 if self.pack.deals:  # a schedule: each hand checked by its own deal's rules
                     self.rules = TableRules.of(self.pack.for_deal(i + 1))
                 self._check_result(i, r, totals, wins, sheets)
+                if now.eliminate_above is not None:
+                    out = self._check_rejoin(i, r, totals, out)
         finally:
             self.rules = now
         self._check_totals(totals, wins, sheets)
+        if self.rules.rejoin is not None and out != list(self.eliminated):
+            from .. import saves as sv
+
+            raise sv.bad("eliminated", f"expected {out}: who the hands' totals put out of "
+                                       "the game, and did not rejoin")
+
+    def _check_rejoin(self, i: int, r, totals: list, out: list) -> list:
+        """A hand record's ``final.rejoin``: what ``game.rejoin`` moves after it, given the
+        totals (``totals``, the rejoin's lines included) and who was out before it
+        (``out``); who is out after it."""
+        from .. import saves as sv
+
+        moves = r.final.rejoin
+        n = self.n_players
+        if moves and (self.rules.rejoin is None or len(moves) != n or not all(
+                type(x) is int and abs(x) <= sv.MAX_SCORE for x in moves)):
+            raise sv.bad(f"hand_results[{i}].final.rejoin", f"{n} whole numbers where the "
+                                                             "pack has game.rejoin, else absent")
+        before = [t - (moves[p] if moves else 0) for p, t in enumerate(totals)]
+        limit = self.rules.eliminate_above
+        now = [o or before[p] > limit for p, o in enumerate(out)]
+        if self.rules.rejoin is not None:
+            used = rejoins_used(self.hand_results[:i], n)
+            expected = rejoin_moves(self.rules.rejoin, limit, before, out, now, used)
+            if tuple(moves) != expected:
+                raise sv.bad(f"hand_results[{i}].final.rejoin",
+                             f"expected {list(expected) or 'none'}: what game.rejoin moves "
+                             "after this hand")
+            now = [o and not (expected and expected[p]) for p, o in enumerate(now)]
+        return now
 
     def _check_result(self, i: int, r, totals: list, wins: list, sheets: list) -> None:
         """One hand record of a save (see :meth:`_check_results`), added to ``totals``,
@@ -4170,6 +4237,41 @@ _WHEN = {DRAW: "before drawing", PLAY: "after drawing", FIRST_UPCARD: "while the
          WALL: "at the wall", BUY: "while a discard is offered for buying",
          TURNED: "with a card turned from the stock"}
 """When an action hook of each phase is played (for the ``turn/not-now`` sentence)."""
+
+
+def rejoins_used(results, players: int) -> list[int]:
+    """How many times each of ``players`` rejoined over the hand records ``results``."""
+    used = [0] * players
+    for r in results:
+        for p, move in enumerate(r.final.rejoin):
+            used[p] += move != 0
+    return used
+
+
+def rejoin_moves(rejoin, limit: int, totals, out_before, out_now, used) -> tuple[int, ...]:
+    """What rejoining moves each player's total by after a hand (``game.rejoin``; empty:
+    nobody rejoins).  A player the hand eliminated (in ``out_now``, not ``out_before``)
+    with rejoins left rejoins at the highest total of those still in plus ``add``, while
+    at least ``least_in`` players are in, that highest total is at most
+    ``while_highest_at_most`` and the new total within ``limit``; each player's total
+    (``totals``: by seat, no partners in such a pack) is the one after the hand.
+
+    >>> from meldkit._schema import RejoinSpec
+    >>> rejoin_moves(RejoinSpec(add=1), 100, [40, 105, 60], [False] * 3,
+    ...              [False, True, False], [0, 0, 0])
+    (0, -44, 0)
+    """
+    still = [p for p, out in enumerate(out_now) if not out]
+    if len(still) < max(rejoin.least_in, 1):
+        return ()
+    high = max(totals[p] for p in still)
+    new = high + rejoin.add
+    cap = rejoin.while_highest_at_most
+    if new > limit or (cap is not None and high > cap):
+        return ()
+    moves = tuple(new - totals[p] if out_now[p] and not out_before[p] and used[p] < rejoin.times
+                  else 0 for p in range(len(totals)))
+    return moves if any(moves) else ()
 
 
 def _with_game_end(scores, game_end) -> tuple[TableScore, ...]:
