@@ -454,7 +454,7 @@ def _m_negative_unless(rng, data, table):
     items = list(data.get("scoring", {}).get("items") or [])
     if not any(i.get("item") == "bonus_cards" for i in items):
         return None
-    how = rng.choice(["melded", "out", "never"])
+    how = rng.choice(["melded", "out", "never", "book"])
     return {"scoring": {"items": [dict(i, negative_unless=how) if i.get("item") == "bonus_cards"
                                   else i for i in items]}}
 
@@ -724,6 +724,25 @@ def _m_deal_values(rng, data, table):
     return {"schedule": items}
 
 
+def _m_rejoin(rng, data, table):
+    """Elimination with rejoining (stop 48: ``game.rejoin``): the lowest total wins, each
+    player counting their cards as penalty points, out past a limit and back in at the
+    highest total still in (plus one, or not), once or twice, while that total is low."""
+    if not table or _knocks(data):
+        return None
+    limit = rng.choice([30, 60, 100])
+    add = rng.choice([0, 1])
+    rejoin: dict = {"add": add, "times": rng.choice([1, 2]), "least_in": 2}
+    if rng.random() < 0.5:
+        rejoin["while_highest_at_most"] = rng.randint(0, limit - add)
+    return {"scoring": {"style": "penalty", "items": [{"item": "penalty"}], "sheets": []},
+            "players": {"partners": "never", "teams": None},
+            "game": {"winner": "lowest", "eliminate_above": limit, "rejoin": rejoin,
+                     "hands": None, "game_bonus": 0, "box_bonus": 0,
+                     "shutout_multiplier": 1, "tie": "play_on"}}  # (the base's target:
+    #                                                          inherited, so not used)
+
+
 MECHANISMS = {
     "sheets": _m_sheets, "pay": _m_pay, "negative_unless": _m_negative_unless,
     "run_gaps": _m_run_gaps, "renew": _m_renew, "turned": _m_turned,
@@ -733,11 +752,11 @@ MECHANISMS = {
     "stock_end": _m_stock_end, "wilds_stay": _m_wilds_stay, "new_meld": _m_new_meld,
     "winner_first": _m_winner_first, "rearrange": _m_rearrange, "play_or_draw": _m_play_or_draw,
     "flex_melds": _m_flex_melds, "contracts": _m_contracts, "last_turns": _m_last_turns,
-    "deal_values": _m_deal_values,
+    "deal_values": _m_deal_values, "rejoin": _m_rejoin,
 }
 """Issue 24's mechanisms and later ones (stop 43's: ``stock_end`` … ``winner_first``; stop
 44's ``rearrange`` and ``play_or_draw``; stop 45's ``flex_melds`` and ``contracts``; stop
-46's ``last_turns``; stop 47's ``deal_values``), each
+46's ``last_turns``; stop 47's ``deal_values``; stop 48's ``rejoin``), each
 a function ``(rng, base pack data, table?)`` giving pack data (or None where the meld
 model has no such mechanism to try)."""
 OLD_MECHANISMS = {
@@ -817,6 +836,8 @@ def play_hands(g, bots, rng: random.Random, hands: int, tally: Tally) -> None:
             tally.counts["combo hands ended"] += 1
             ended_by = g.hand_results[-1].ended_by
             tally.counts[f"combo hands ended by {ended_by}"] += 1
+            if any(getattr(g.hand_results[-1].final, "rejoin", ())):
+                tally.counts["combo hands after which a player rejoined"] += 1
             assert ended_by != "no_legal_move", (  # the engine's rescue of a dead end
                 f"a hand dead-ended: no legal move after {a} ({g.history[-8:]})")
         assert in_hand <= HAND_DECISIONS, (
