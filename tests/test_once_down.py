@@ -70,6 +70,24 @@ def test_lay_offs_wait_for_the_turn_after_the_opening():
     assert len(g.melds[0].cards) == 4
 
 
+def test_a_wild_card_is_won_back_only_from_the_turn_after_the_opening_as_lay_offs_are():
+    pack = liverpool("  lay_off_same_turn: false\nmelds:\n  lay_off: {onto: any, "
+                     "win_back: true}\n")
+    hand = "5C 5D 5H 9C 9D JK 9H KC KD 2S".split()
+    g = stacked_game(pack, 3, hands={0: hand}, upcard="8H", stock=["QS", "QD", "4H", "7C"])
+    for move in ("draw", "meld 5C 5D 5H", "meld 9C 9D JK"):
+        g.apply(move)
+    reason = refusal(g, "trade 9H to m2")  # it put the 9H into the table's set: a lay-off
+    assert reason.code == "trade/opening-turn"
+    assert "initial_meld.lay_off_same_turn: false" in reason.sentence
+    assert not any(a.type in ("add", "trade") for a in g.legal_actions())
+    same_turn = stacked_game(liverpool("melds:\n  lay_off: {onto: any, win_back: true}\n"),
+                             3, hands={0: hand}, upcard="8H", stock=["QS", "QD", "4H", "7C"])
+    for move in ("draw", "meld 5C 5D 5H", "meld 9C 9D JK", "trade 9H to m2"):
+        same_turn.apply(move)  # without the key: in the turn it opens
+    assert "JK" in same_turn.view(0)["hand"]
+
+
 @pytest.mark.parametrize("text,expected", [
     ("extends: rummy\ninitial_meld:\n  melds_after: false\n",
      "t.yaml:3:3: initial_meld.melds_after: false, but the pack sets no contract or "

@@ -611,7 +611,9 @@ class InitialMeldSpec:
         True,
         "Table-meld packs with a contract or a minimum: whether a player may lay off in "
         "the turn they open (`false`: from their next turn — Carioca; needs "
-        "`lay_off_before: false`, so that no card was laid off before the opening).",
+        "`lay_off_before: false`, so that no card was laid off before the opening). A wild "
+        "card won back (`trade`, `melds.lay_off.win_back`) lays a card into a meld as a "
+        "lay-off does, and waits the same.",
     )
 
 

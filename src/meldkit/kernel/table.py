@@ -1902,8 +1902,8 @@ class TableModel:
             for a in self._layoffs_for(p, mine, one_per_card=False, kinds=kinds):
                 if must is None or a.cards[0] == must:
                     out.append(a)
-        if self.rules.win_back and not new_only:
-            out += self._trades_for(p, held, must)
+        if self.rules.win_back and not new_only and not self._opened_this_turn(p):
+            out += self._trades_for(p, held, must)  # (a card laid into a meld: a lay-off's)
         if self.rules.rearrange:
             out += self._rearranging(p)
             if self.loose:  # every loose card is laid again before the turn ends
@@ -2708,6 +2708,10 @@ class TableModel:
                                          "game (melds.lay_off.win_back)")
         if not self.opened[self.current]:
             return "trade/not-opened", "you may win back a wild card only once you have opened"
+        if self.phase == PLAY and self._opened_this_turn(self.current):
+            return "trade/opening-turn", ("you opened this turn: like a lay-off, a wild card "
+                                          "is won back from your next turn "
+                                          "(initial_meld.lay_off_same_turn: false)")
         m = self.meld_by_id(a.target)
         if m is None:
             return "meld/no-such-meld", f"there is no meld m{a.target}"
