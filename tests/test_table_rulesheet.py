@@ -342,3 +342,18 @@ def test_a_pack_scored_by_payments_alone_does_not_say_cards_count_at_their_value
     assert "Cards count at their values" not in sheet and "for scoring" not in sheet
     assert "\nCard values:\n" in sheet  # the table, for nothing the sheet claims
     assert "- Cards count at their values" in rules_sheet(meldkit.load_pack("rummy"))
+
+
+def test_an_opening_with_the_whole_hand_in_one_deal_only_is_worded_deal_by_deal():
+    from meldkit.rulesheet import rules_sheet
+
+    pack = meldkit.load_pack_text(
+        "extends: contract_rummy\nname: seven\ngame: {hands: 2}\nschedule:\n"
+        "  - {initial_meld: {melds: [set, set]}}\n"
+        "  - {deal: {hand: 12}, initial_meld: {melds: [run, run, run], all_at_once: true},\n"
+        "     going_out: {by_discard: false}}\n")
+    sheet = rules_sheet(pack)
+    assert ("- A player opens in deal 1, as the deal's contract or minimum says; in deal 2, "
+            "only by melding the whole hand in one turn (every card: no last discard), going "
+            "out at once.") in sheet
+    assert "not only by" not in sheet

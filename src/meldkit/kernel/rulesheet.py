@@ -546,15 +546,21 @@ def _opening(spec) -> list[str]:
                    f"{_minimum_words(spec.initial_meld)}.")
     out += _wild_as_card(spec)
     out += _low_ace(spec)
-    at_once = _per_deal(spec, lambda s: s.initial_meld.all_at_once,
-                        lambda yes: "only by" if yes else "not only by")
-    whole = ("melding the whole hand in one turn (all but the card a last discard needs), "
-             "going out at once")
+    def whole(s) -> str:  # a deal's opening with the whole hand, in words ("" if none)
+        if not s.initial_meld.all_at_once:
+            return ""
+        last = (" (all but the card a last discard needs)" if s.going_out.by_discard
+                else " (every card: no last discard)")
+        return f"melding the whole hand in one turn{last}, going out at once"
+
+    at_once = _per_deal(spec, whole, str)
     if at_once:
-        out.append("- A player opens " + _each(f"{text} {whole} in {where}"
-                                               for where, text in at_once) + ".")
+        out.append("- A player opens " + "; ".join(
+            f"in {where}, only by {text}" if text else
+            f"in {where}, as the deal's contract or minimum says" for where, text in at_once)
+            + ".")
     elif spec.initial_meld.all_at_once:
-        out.append(f"- A player opens only by {whole}.")
+        out.append(f"- A player opens only by {whole(spec)}.")
     specs = deal_specs(spec)
     freely = ("melds and lays off freely from then on" if any(
         _lays_off(s) for s in specs) else "melds freely from then on")
