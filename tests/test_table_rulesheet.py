@@ -357,3 +357,25 @@ def test_an_opening_with_the_whole_hand_in_one_deal_only_is_worded_deal_by_deal(
             "only by melding the whole hand in one turn (every card: no last discard), going "
             "out at once.") in sheet
     assert "not only by" not in sheet
+
+
+def test_decks_by_player_count_are_worded_once_for_each_run_of_counts():
+    from meldkit.rulesheet import rules_sheet
+
+    pack = meldkit.load_pack_text(
+        "extends: contract_rummy\nname: eight\nplayers: {max: 8}\n"
+        "deck: {decks: 2, jokers: 4, decks_by_players: {5: 2, 6: 3, 7: 3, 8: 3},\n"
+        "       jokers_by_players: {5: 4, 6: 6, 7: 6, 8: 6}}\n")
+    assert ("- **Deck:** 2 standard 52-card decks and 4 jokers (108 cards); 3 standard 52-card "
+            "decks and 6 jokers (162 cards) with 6 to 8 players.") in rules_sheet(pack)
+
+
+def test_a_lowest_count_knock_without_bonuses_does_not_word_a_bonus_of_zero():
+    from meldkit.rulesheet import rules_sheet
+
+    pack = meldkit.load_pack_text(
+        "extends: gin_rummy\nname: low\nplayers: {max: 4}\n"
+        "knock: {settle: lowest, gin_bonus: 0, undercut_bonus: 0, test: best_discard}\n")
+    sheet = rules_sheet(pack)
+    assert "bonus of 0" not in sheet and "pays the winner 0" not in sheet
+    assert "pays the winner the difference, and nothing besides." in sheet

@@ -237,13 +237,15 @@ def _players_and_cards(spec) -> list[str]:
             return f"{_n(decks, kind)}{with_jokers} ({decks * c + total} cards)"
         counts = sorted(set(deck.decks_by_players) | set(deck.jokers_by_players))
         base = deck.decks or 1
-        extra = "".join(f"; {pack(deck.decks_by_players.get(c, base), deck.jokers_by_players.get(c, deck.jokers))} with {c} players"  # noqa: E501
-                        for c in counts)
+        extra = _by_counts({c: pack(deck.decks_by_players.get(c, base),
+                                    deck.jokers_by_players.get(c, deck.jokers))
+                            for c in counts}, pack(base, deck.jokers))
         out.append(f"- **Deck:** {pack(base, deck.jokers)}{extra}.")
     elif deck.decks is not None:
         n = deck.decks
-        extra = "".join(f"; {_n(k, 'deck')} ({k * per} cards) with {c} players"
-                        for c, k in sorted(deck.decks_by_players.items()))
+        extra = _by_counts({c: f"{_n(k, 'deck')} ({k * per} cards)"
+                            for c, k in sorted(deck.decks_by_players.items())},
+                           f"{_n(n, 'deck')} ({n * per} cards)")
         out.append(f"- **Deck:** {_n(n, kind)}{jokers} "
                    f"({n * per} cards){extra}.")
     else:
@@ -371,6 +373,25 @@ def _table_values_use(spec) -> str:
         ["cards laid"] if "laid" in items else []) + (
         ["cards left in hand"] if items & {"held", "penalty", "winner_takes"} else [])
     return _list(uses, "and") if uses else ""  # (no item the sheet names counts them)
+
+
+def _by_counts(texts: dict[int, str], base: str) -> str:
+    """``; <text> with <counts> players`` for each run of player counts with the same text
+    (consecutive counts joined: ``with 6 to 8 players``), those that say ``base`` left out.
+
+    >>> _by_counts({5: "a", 6: "b", 7: "b", 8: "b", 10: "b"}, "a")
+    '; b with 6 to 8 players; b with 10 players'
+    """
+    runs: list[list] = []  # [text, first count, last count]
+    for c in sorted(texts):
+        if texts[c] == base:
+            continue
+        if runs and runs[-1][0] == texts[c] and runs[-1][2] == c - 1:
+            runs[-1][2] = c
+        else:
+            runs.append([texts[c], c, c])
+    return "".join(f"; {t} with {a} players" if a == b else f"; {t} with {a} to {b} players"
+                   for t, a, b in runs)
 
 
 def _deal(spec) -> list[str]:

@@ -1113,10 +1113,12 @@ def _lowest_settles(kn) -> list[str]:
             "between their total and each other player's, from each of them; "
             f"{tie}, and of defenders tied for the lowest the first after the knocker, in "
             "turn, wins.",
-            f"- **Gin:** a knocker with no deadwood wins whatever the others hold, and scores "
-            f"a bonus of {kn.gin_bonus}{big} from each other player besides.",
-            f"- **Undercut:** a knocker who does not win pays the winner {kn.undercut_bonus} "
-            "besides the difference."]
+            "- **Gin:** a knocker with no deadwood wins whatever the others hold"
+            + (f", and scores a bonus of {kn.gin_bonus}{big} from each other player besides."
+               if kn.gin_bonus or kn.big_gin_bonus else "."),
+            "- **Undercut:** a knocker who does not win pays the winner "
+            + (f"{kn.undercut_bonus} besides the difference." if kn.undercut_bonus
+               else "the difference, and nothing besides.")]
 
 
 def _ordinal(n: int) -> str:
