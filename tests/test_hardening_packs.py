@@ -300,6 +300,40 @@ def test_str_tags_on_scalars_are_allowed() -> None:
 # --------------------------------------------------------------------------- item 5: playable packs
 
 
+TABLE_MIXES = """meldkit: 1
+extends: rummy_500
+name: mixes
+deck: {decks: 1, jokers_per_deck: 2, decks_by_players: {}}
+cards: {wild: ["2", "3", "4", "5", "6", "7"]}
+melds:
+  kinds:
+    - {name: set, type: set, min_size: 3, max_wilds: 12}
+    - {name: run, type: run, min_size: 3, ace: both, max_wilds: 12}
+"""
+
+
+def test_a_table_meld_whose_wild_cards_mix_too_many_ways_is_refused_at_its_max_wilds():
+    """A performance audit's pack (stop 48): six wild ranks and twelve wild cards a meld
+    validated, and its first save listed the wild mixes for minutes (42 s, then more than
+    100 s with twenty)."""
+    with pytest.raises(RulePackError) as e:
+        load_pack_text(TABLE_MIXES, filename="mixes.yaml")
+    assert ("mixes.yaml:8:43: melds.kinds[0].max_wilds: the wild cards of a set of up to 12 "
+            "of them could mix more than 2,000 ways") in str(e.value)
+    fewer = TABLE_MIXES.replace("max_wilds: 12", "max_wilds: 2")
+    assert load_pack_text(fewer).spec.melds.kinds[0].max_wilds == 2  # 24 kinds, 2 a meld
+
+
+def test_a_contract_of_more_melds_than_any_game_names_is_refused():
+    """Twenty melds in a contract validated, and every move then took seconds matching
+    the melds laid against them (a performance audit, stop 48)."""
+    runs = ", ".join(["run"] * 9)
+    with pytest.raises(RulePackError, match=r"c\.yaml:2:16: initial_meld\.melds: a contract "
+                                            r"of 9 melds \(at most 8"):
+        load_pack_text(f"extends: contract_rummy\ninitial_meld: {{melds: [{runs}]}}\n",
+                       filename="c.yaml")
+
+
 @pytest.mark.parametrize("override, key, words", [
     ("deck: {decks: 100000000}", "deck.decks", "a deck holds at most"),
     ("books: {size: 100000}", "books.size", "at most 500"),

@@ -39,6 +39,7 @@ from math import comb
 from ruamel.yaml import YAML
 
 from ._cards import (  # noqa: F401 - MAX_DECK_CARDS re-exported with the other limits
+    JOKER_KIND,
     MAX_DECK_CARDS,
     RANKS,
     is_rank,
@@ -536,6 +537,8 @@ def check_runnable(spec, add, player_counts, deck_size, own_deck: bool = False,
                 related=(("deck", "jokers_per_deck"),))
     if getattr(spec.melds, "kinds", None) and not engine:
         _check_knock_deal(spec, add, player_counts)
+        _check_table_wild_mixes(spec, add, player_counts)
+        _check_contract_sizes(spec, add)
     if engine or getattr(spec.melds, "kinds", None):
         return  # another engine plays this pack: the canasta kernel's keys do not apply
     _check_stock(spec, add, player_counts, deck_size)
@@ -619,6 +622,85 @@ def _check_rank_lists(spec, add) -> None:
                 rank = RANKS[rank_of_kind(min(kinds))]
                 add(path + (i,), f"{selector!r} is a card code, but {shown} takes ranks "
                     f"(write {rank!r})")
+
+
+def _table_wild_mixes(spec, players: int, most: int) -> int:
+    """An upper bound on the mixes of wild cards a table meld of at most ``most`` of them
+    may hold at a table of ``players``: the multisets of the wild card kinds (each rank's
+    four suits, jokers), the lesser of C(W + most, W) - 1 and the product of each kind's
+    copies plus one, less one."""
+    deck = spec.deck
+    decks = (deck.decks_by_players or {}).get(players) or (
+        deck.decks_per_player * players if deck.decks_per_player else deck.decks or 1)
+    jokers = (deck.jokers_by_players or {}).get(players, deck.jokers)
+    if jokers is None:
+        jokers = deck.jokers_per_deck * decks
+    deals = [(list(spec.cards.wild), spec.cards.turned_wild != "none")]
+    for item in spec.schedule or ():  # a deal's own wild cards: its schedule item's
+        cards = item.get("cards") if isinstance(item, dict) else None
+        if isinstance(cards, dict) and ("wild" in cards or "turned_wild" in cards):
+            wild = cards.get("wild", spec.cards.wild)
+            deals.append(([w for w in wild or () if isinstance(w, str)],
+                          cards.get("turned_wild", spec.cards.turned_wild) != "none"))
+    worst = 0
+    for selectors, turned in deals:
+        kinds: set[int] = set()
+        for selector in selectors:
+            try:
+                kinds |= kinds_matching(selector)
+            except (ValueError, TypeError):
+                pass  # (refused by the selector checks)
+        copies = [jokers if k == JOKER_KIND else decks for k in kinds
+                  if k != JOKER_KIND or jokers]
+        if turned:  # a rank cut at the deal: four more kinds, at worst
+            copies += [decks] * 4
+        w = len(copies)
+        if not w or most <= 0:
+            continue
+        product = 1
+        for c in copies:
+            product *= c + 1
+            if product > 10 * MAX_WILD_MIXES:
+                break
+        worst = max(worst, min(comb(w + most, w), product) - 1)
+    return worst
+
+
+MAX_CONTRACT_MELDS = 8
+"""Most melds a contract may name (``initial_meld.melds``, each of
+``initial_meld.contracts``): real contracts name at most four; each meld laid toward one is
+matched against the melds still needed, which with twenty named took seconds a move."""
+
+
+def _check_contract_sizes(spec, add) -> None:
+    """A contract of more than :data:`MAX_CONTRACT_MELDS` melds is refused at its key."""
+    im = spec.initial_meld
+    named = [(("initial_meld", "melds"), im.melds)]
+    named += [(("initial_meld", "contracts", i), c) for i, c in enumerate(im.contracts)]
+    for path, melds in named:
+        if len(melds) > MAX_CONTRACT_MELDS:
+            add(path, f"a contract of {len(melds)} melds (at most {MAX_CONTRACT_MELDS}; "
+                "real ones name up to four)")
+
+
+def _check_table_wild_mixes(spec, add, player_counts) -> None:
+    """A table meld kind whose wild cards could mix more ways than
+    :data:`MAX_WILD_MIXES` is refused at its ``max_wilds``: the action universe and the
+    melds of a hand list every mix (six wild ranks and twelve wild cards a meld took
+    minutes to list before this check)."""
+    for i, kind in enumerate(spec.melds.kinds):
+        most = kind.max_wilds or 0
+        if kind.max_size is not None:
+            most = min(most, kind.max_size)
+        for n in player_counts:
+            mixes = _table_wild_mixes(spec, n, most)
+            if mixes > MAX_WILD_MIXES:
+                add(("melds", "kinds", i, "max_wilds"),
+                    f"the wild cards of a {kind.name or kind.type} of up to {most} of them "
+                    f"could mix more than {MAX_WILD_MIXES:,} ways at {n} players (at most "
+                    f"{MAX_WILD_MIXES:,}): allow fewer wild cards a meld, or make fewer cards "
+                    "wild", related=(("cards", "wild"),))
+                break
 
 
 def _check_canasta_kernel(spec, add) -> None:
