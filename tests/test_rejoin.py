@@ -179,3 +179,22 @@ def test_the_hand_end_says_who_rejoined_and_at_what_total():
     text = render_hand_end(game, h, Style(False), None)
     assert "rejoining: seat " in text and "rejoins the game with a total of " in text
     assert "rejoin -" not in text  # the move is not a hand's item
+
+
+def test_a_rejoin_in_the_save_of_a_pack_without_rejoining_is_refused():
+    plain = meldkit.load_pack_text(POOL.replace(", rejoin: %s", ""), filename="plain.yaml")
+    game = play_out(plain, 1)
+    data = json.loads(game.to_json())
+    h = data["hand_results"][0]
+    h["final"]["rejoin"] = [-5] + [0] * (game.n_players - 1)  # lines and totals to match
+    next(s for s in h["scores"] if s["team"] == 0)["items"].append(["rejoin", -5])
+    data["scores"][0] -= 5
+    with pytest.raises(SaveError, match=r"hand_results\[0\]\.final\.rejoin: only where the "
+                                        r"pack has game\.rejoin"):
+        GameState.from_json(json.dumps(data), pack=plain)
+    rules = meldkit.load_pack_text("extends: rummy\nname: r\n")
+    gin = play_out(rules, 2, players=2)
+    data = json.loads(gin.to_json())
+    data["hand_results"][0]["final"]["rejoin"] = [0, -3]
+    with pytest.raises(SaveError, match=r"final\.rejoin: only where the pack has game\.rejoin"):
+        GameState.from_json(json.dumps(data), pack=rules)  # (no elimination at all)

@@ -4102,6 +4102,9 @@ class TableModel:
                     got, f.deadwood, strict=True)) or min(got) < -sv.MAX_SCORE:
                 raise sv.bad(f"{where}.final.{key}", f"expected {n} card totals, each "
                              "whole and at most what final.deadwood says the player held")
+        if f.rejoin and self.rules.rejoin is None:
+            raise sv.bad(f"{where}.final.rejoin", "only where the pack has game.rejoin, else "
+                                                  "absent")
         if type(f.at_once) is not bool or (f.at_once and not self.rules.tracks_at_once):
             raise sv.bad(f"{where}.final.at_once", "true only where the pack scores "
                                                    "going out at once, else absent")
