@@ -3098,6 +3098,8 @@ class TableModel:
         """The players the hand just recorded eliminated rejoin as ``game.rejoin`` says
         (:func:`rejoin_moves`): the record keeps each one's move (``final.rejoin``) as a
         ``rejoin`` line of its score, so a save rescores it."""
+        if not any(o and not b for o, b in zip(self.eliminated, before)):
+            return  # nobody out this hand (the count of rejoins reads every record)
         used = rejoins_used(self.hand_results[:-1], self.n_players)
         moves = rejoin_moves(self.rules.rejoin, self.rules.eliminate_above, self.scores,
                              before, self.eliminated, used)
@@ -4010,13 +4012,14 @@ class TableModel:
         sheets: list = []  # (points, won, recorded entries) per hand, with scoring.sheets
         now = self.rules
         out = [False] * self.n_players  # who is out of the game (game.eliminate_above)
+        used = [0] * self.n_players  # the rejoins so far (game.rejoin)
         try:
             for i, r in enumerate(self.hand_results):
                 if self.pack.deals:  # a schedule: each hand checked by its own deal's rules
                     self.rules = TableRules.of(self.pack.for_deal(i + 1))
                 self._check_result(i, r, totals, wins, sheets)
                 if now.eliminate_above is not None:
-                    out = self._check_rejoin(i, r, totals, out)
+                    out = self._check_rejoin(i, r, totals, out, used)
         finally:
             self.rules = now
         self._check_totals(totals, wins, sheets)
@@ -4026,10 +4029,10 @@ class TableModel:
             raise sv.bad("eliminated", f"expected {out}: who the hands' totals put out of "
                                        "the game, and did not rejoin")
 
-    def _check_rejoin(self, i: int, r, totals: list, out: list) -> list:
+    def _check_rejoin(self, i: int, r, totals: list, out: list, used: list) -> list:
         """A hand record's ``final.rejoin``: what ``game.rejoin`` moves after it, given the
-        totals (``totals``, the rejoin's lines included) and who was out before it
-        (``out``); who is out after it."""
+        totals (``totals``, the rejoin's lines included), who was out before it (``out``)
+        and the rejoins before it (``used``, counted on); who is out after it."""
         from .. import saves as sv
 
         moves = r.final.rejoin
@@ -4042,12 +4045,13 @@ class TableModel:
         limit = self.rules.eliminate_above
         now = [o or before[p] > limit for p, o in enumerate(out)]
         if self.rules.rejoin is not None:
-            used = rejoins_used(self.hand_results[:i], n)
             expected = rejoin_moves(self.rules.rejoin, limit, before, out, now, used)
             if tuple(moves) != expected:
                 raise sv.bad(f"hand_results[{i}].final.rejoin",
                              f"expected {list(expected) or 'none'}: what game.rejoin moves "
                              "after this hand")
+            for p, move in enumerate(expected):
+                used[p] += move != 0
             now = [o and not (expected and expected[p]) for p, o in enumerate(now)]
         return now
 
