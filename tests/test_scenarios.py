@@ -483,3 +483,26 @@ scenarios:
     ((_, results),) = run_scenarios("rummy", [tmp_path / "s.scenarios.yaml"])
     (failure,) = results[0].failures
     assert "expected hand 2, got hand 1: the game is over, after hand 1" in failure.message
+
+
+def test_scores_may_leave_a_team_out_with_null():
+    """A pack author's Shanghai had to name every seat's score to check one (stop 48)."""
+    import meldkit
+
+    text = """scenarios:
+  - name: one team's score
+    players: 3
+    start_scores: [10, 20, 30]
+    steps:
+      - expect: {scores: [10, null, 30]}
+  - name: a wrong one still fails
+    players: 3
+    start_scores: [10, 20, 30]
+    steps:
+      - expect: {scores: [null, 21, null]}
+"""
+    got = failures(meldkit.load_pack("rummy"), text)
+    assert len(got) == 1 and "scores: expected [null, 21, null], got [10, 20, 30]" in got[0]
+    with pytest.raises(ScenarioError, match=r"one per team \(null for one not compared\)"):
+        load_scenarios(text="scenarios:\n  - name: x\n    steps:\n      - expect: "
+                            "{scores: [null, null]}\n", filename="s.yaml")

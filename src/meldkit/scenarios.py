@@ -137,7 +137,8 @@ EXPECT_KEYS: dict[str, str] = {
                   "the table packs' laid, held, cards_in_other_hands, cards_in_hand, "
                   "out_at_once, deadwood, gin, big_gin, undercut, reserve_untaken, and "
                   "payment (`pay`).",
-    "scores": "Each team's game score: `[5400, -120]`.",
+    "scores": "Each team's game score: `[5400, -120]` (`null` for a team not compared: "
+              "`[0, 125, null, null]`).",
     "contracts_met": "How many contracts each seat has met (`initial_meld.contracts`): "
                      "`[2, 1, 1]`.",
     "contract": "The meld kinds each named seat's contract asks for now, as the pack writes "
@@ -736,12 +737,14 @@ class _Reader:
                 else:
                     out.append(_Expect(key, value, vat))
             elif key in ("scores", "contracts_met"):
-                if not isinstance(value, list) or any(isinstance(x, bool) or not isinstance(x, int)
-                                                      for x in value):
+                if not isinstance(value, list) or any(
+                        x is not None and (isinstance(x, bool) or not isinstance(x, int))
+                        for x in value) or all(x is None for x in value):
                     per = "team" if key == "scores" else "seat"
-                    self.problem(vat, kp, f"expected a list of whole numbers, one per {per}")
+                    self.problem(vat, kp, f"expected a list of whole numbers, one per {per} "
+                                          "(null for one not compared)")
                 else:
-                    out.append(_Expect(key, [int(x) for x in value], vat))
+                    out.append(_Expect(key, [None if x is None else int(x) for x in value], vat))
             elif key == "contract":
                 seats = self.seats(node, key, kp)
                 for seat in seats or {}:
@@ -1065,6 +1068,16 @@ def _compare_cards(expected: list[str], actual: list[str], *, at_least: bool = F
         bits.append("not expected " + _codes_text(_sort_codes(extra.elements())))
     return (f"expected {_codes_text(_sort_codes(want))}, got {_codes_text(_sort_codes(got))} "
             f"({'; '.join(bits)})")
+
+
+def _matches(got: list, expected: list) -> bool:
+    """Whether ``got`` is ``expected`` where it names a value (null: any), as long.
+
+    >>> _matches([10, 20, 30], [10, None, 30]), _matches([10, 20], [10, None, 30])
+    (True, False)
+    """
+    return len(got) == len(expected) and all(e is None or g == e
+                                             for g, e in zip(got, expected))
 
 
 def _show(value: Any) -> str:
@@ -1434,8 +1447,8 @@ class _Run:
             return self.score_item(hr, ex.arg, *ex.value)
         if key == "scores":
             got = list(state.scores)
-            return None if got == ex.value else f"scores: expected {_show(ex.value)}, got " \
-                                                f"{_show(got)}"
+            return None if _matches(got, ex.value) else (f"scores: expected {_show(ex.value)}, "
+                                                         f"got {_show(got)}")
         if key in ("contracts_met", "contract"):
             seat = 0 if key == "contracts_met" else ex.arg
             bad = None if key == "contracts_met" else self.seat(seat)
@@ -1447,7 +1460,7 @@ class _Run:
                         + (" of each player's own (initial_meld.contracts)"
                            if key == "contracts_met" else ""))
             got = shown["met"] if key == "contracts_met" else shown["melds"]
-            return None if got == ex.value else (
+            return None if _matches(got, ex.value) else (
                 f"{key}{'' if key == 'contracts_met' else f' of seat {seat}'}: expected "
                 f"{_show(ex.value)}, got {_show(got)}")
         if key == "game_over":
