@@ -198,3 +198,25 @@ def test_a_rejoin_in_the_save_of_a_pack_without_rejoining_is_refused():
     data["hand_results"][0]["final"]["rejoin"] = [0, -3]
     with pytest.raises(SaveError, match=r"final\.rejoin: only where the pack has game\.rejoin"):
         GameState.from_json(json.dumps(data), pack=rules)  # (no elimination at all)
+
+
+@pytest.mark.parametrize("bad", [["x", 0, 0, 0], [-5], [0, 0, 0, 10**40], [True, 0, 0, 0]])
+def test_a_rejoin_of_a_bad_form_in_a_save_is_refused_at_its_field(bad):
+    pack = pool()
+    game = next(g for g in (play_out(pack, s) for s in range(10)) if sum(g.rejoins()))
+    data = json.loads(game.to_json())
+    data["hand_results"][0]["final"]["rejoin"] = bad
+    with pytest.raises(SaveError, match=r"hand_results\[0\]\.final\.rejoin: expected 4 whole "
+                                        r"numbers"):
+        GameState.from_json(json.dumps(data), pack=pack)
+
+
+@pytest.mark.parametrize("rejoin, words", [
+    ("5", "game.rejoin: expected a mapping"),
+    ("{tims: 1}", "game.rejoin.tims: unknown key (did you mean 'times'?)"),
+    ("{times: many}", "game.rejoin.times: expected an integer"),
+])
+def test_a_rejoin_key_of_a_bad_form_is_refused_where_written(rejoin, words):
+    with pytest.raises(RulePackError) as e:
+        pool(rejoin)
+    assert "pool.yaml:6:" in str(e.value) and words in str(e.value), str(e.value)

@@ -1999,7 +1999,6 @@ class _Checker:
                      related=(("scoring", "bonus", "set_size"),))
         self._required_books_possible()
 
-
     def _check_rejoin(self, rejoin, limit: int, most_players: int) -> None:
         """``game.rejoin``'s numbers: each one that could leave it never read, or put a
         rejoining player past the limit, is refused at its key."""
@@ -2018,6 +2017,7 @@ class _Checker:
         if not 1 <= rejoin.least_in <= most_players - 1:
             self.add((*at, "least_in"), f"expected 1 to {most_players - 1}: at least one "
                      f"player is out, of at most {most_players} (players.max)")
+
     def _drop_counted(self) -> bool:
         """Whether ``turn.drop``'s numbers can change a score: an item counts the cards
         held, or the pack's plugin scores (its ``adjust_scores`` reads the hand's record)."""

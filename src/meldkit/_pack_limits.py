@@ -624,6 +624,11 @@ def _check_rank_lists(spec, add) -> None:
                     f"(write {rank!r})")
 
 
+MAX_TABLE_WILD_MIXES = 100_000
+"""Most mixes of wild cards a table meld of one kind may hold (:func:`_table_wild_mixes`):
+listing them costs about a microsecond each (a pack of fifty million took 42 s for its
+first save; eight decks of four wild ranks, 2,379 a set, take 0.09 s)."""
+
 def _table_wild_mixes(spec, players: int, most: int) -> int:
     """An upper bound on the mixes of wild cards a table meld of at most ``most`` of them
     may hold at a table of ``players``: the multisets of the wild card kinds (each rank's
@@ -665,11 +670,6 @@ def _table_wild_mixes(spec, players: int, most: int) -> int:
         worst = max(worst, min(comb(w + most, w), product) - 1)
     return worst
 
-
-MAX_TABLE_WILD_MIXES = 100_000
-"""Most mixes of wild cards a table meld of one kind may hold (:func:`_table_wild_mixes`):
-listing them costs about a microsecond each (a pack of fifty million took 42 s for its
-first save; eight decks of four wild ranks, 2,379 a set, take 0.09 s)."""
 
 MAX_CONTRACT_MELDS = 8
 """Most melds a contract may name (``initial_meld.melds``, each of

@@ -683,7 +683,9 @@ class Progress:
 
 # --------------------------------------------------------------------------- a hand's end
 
-_NOT_THE_HANDS = ("box", "game", "shutout", "rejoin")
+_GAME_END = ("box", "game", "shutout")
+"""The score lines of the game's end bonuses (on its last hand)."""
+_NOT_THE_HANDS = (*_GAME_END, "rejoin")
 """The score lines that are not what the hand was worth: the game's end bonuses and a
 rejoin's move of a total (``game.rejoin``)."""
 
@@ -700,7 +702,7 @@ def _total_after(state, hr, team: int) -> int:
     """A side's total after the hand ``hr``, a rejoin included (no game-end bonus)."""
     return sum(points for h in state.hand_results if h.hand_number <= hr.hand_number
                for s in h.scores if s.team == team
-               for label, points in s.items if label not in ("box", "game", "shutout"))
+               for label, points in s.items if label not in _GAME_END)
 
 
 def ending_words(ended_by: str, who: str | None) -> str:
@@ -912,7 +914,7 @@ def _table_hand_end(state, hr, style: Style, you, before, action, layoffs) -> st
             f"{name(q)} {'rejoin' if q == you else 'rejoins'} the game with a total of "
             f"{_total_after(state, hr, final.team_of[q]):,}" for q in back))
     extras = [(s.team, label, points) for s in hr.scores for label, points in s.items
-              if label in ("box", "game", "shutout")]
+              if label in _GAME_END]
     if extras:
         lines.append("  game end: " + ", ".join(
             f"{_side_label(state, t, you)} {label} bonus {points:+,}"

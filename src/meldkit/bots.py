@@ -527,6 +527,33 @@ def make_bot(name: str, seed: int | None = None):
     return cls(seed=seed)
 
 
+def bot_names(bots, caller: str, least: int = 1,
+              too_few: str = "bots must name at least one bot") -> list[str]:
+    """``bots`` as a list of bot names, each built once here so that an unknown one fails
+    before any game (``ValueError``); a plain string, a name that is not a string or fewer
+    than ``least`` names (``too_few`` says so) is a :class:`~meldkit.SetupError` naming
+    ``caller``.
+
+    >>> bot_names(("random", "greedy"), "simulate")
+    ['random', 'greedy']
+    """
+    from ._errors import SetupError, quoted
+
+    if isinstance(bots, (str, bytes)) or not hasattr(bots, "__iter__"):
+        raise SetupError(f"{caller}: bots must be a list of bot names, e.g. ['random', "
+                         f"'greedy'], not {quoted(bots)}")
+    names = list(bots)
+    for name in names:
+        if not isinstance(name, str):
+            raise SetupError(f"{caller}: bots must be a list of bot names, not "
+                             f"{quoted(name)} in {quoted(names)}")
+    for name in dict.fromkeys(names):
+        make_bot(name)
+    if len(names) < least:
+        raise SetupError(f"{caller}: {too_few}, not {quoted(names)}")
+    return names
+
+
 def stuck_reason(state) -> str:
     """Why ``state`` cannot go on, in words."""
     return (f"no legal action for seat {state.current_player} in the {state.phase} phase of "

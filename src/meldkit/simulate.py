@@ -32,10 +32,10 @@ from typing import Any
 import attrs
 
 from ._checks import check
-from ._errors import MeldkitError, PackProblem, RulePackError, SetupError, quoted
+from ._errors import MeldkitError, PackProblem, RulePackError, SetupError
 from ._loader import RulePack, load_pack, load_pack_text
 from ._sim_backends import MAX_GAMES, MAX_JOBS, make_backend, run_games
-from .bots import StuckGameError, make_bot, play_game
+from .bots import StuckGameError, bot_names, make_bot, play_game
 
 Z95 = 1.959963984540054
 """The two-sided 95% normal quantile."""
@@ -298,18 +298,7 @@ def simulate(pack: RulePack | str | os.PathLike, players: int, games: int, seed:
 
     if not isinstance(pack, RulePack):
         pack = load_pack(pack)
-    if isinstance(bots, (str, bytes)) or not hasattr(bots, "__iter__"):
-        raise SetupError("simulate: bots must be a list of bot names (a seat each, repeated "
-                         f"around the table), e.g. ['greedy', 'random'], not {quoted(bots)}")
-    bots = tuple(bots)
-    if not bots:
-        raise SetupError("simulate: bots must name at least one bot, e.g. ['random']")
-    for name in bots:
-        if not isinstance(name, str):
-            raise SetupError(f"simulate: bots must be a list of bot names, not {quoted(name)} "
-                             f"in {quoted(list(bots))}")
-    for name in set(bots):
-        make_bot(name)  # an unknown name fails here, before any game is played
+    bots = tuple(bot_names(bots, "simulate"))  # (a seat each, repeated around the table)
     check("simulate", "games", games, "int", least=0, most=MAX_GAMES)
     check("simulate", "jobs", jobs, "int", least=0, most=MAX_JOBS)
     check("simulate", "batch", batch, "int", least=1, optional=True)

@@ -28,7 +28,7 @@ import meldkit
 from meldkit._checks import check
 from meldkit._errors import SetupError, StuckGameError, quoted
 from meldkit._sim_backends import DEFAULT_RETRIES, MAX_JOBS, make_backend, run_games
-from meldkit.bots import make_bot, play_game
+from meldkit.bots import bot_names, make_bot, play_game
 
 __all__ = ["STUCK", "PairingGames", "TournamentResult", "play_pairing", "run_tournament",
            "wilson"]
@@ -135,20 +135,9 @@ class PairingGames:
 
 
 def _bot_names(bots) -> list[str]:
-    """``bots`` as a list of two or more bot names, each known and given once (each bot is
-    built here, so an unknown name fails before any game)."""
-    if isinstance(bots, (str, bytes)) or not hasattr(bots, "__iter__"):
-        raise SetupError("run_tournament: bots must be a list of bot names, e.g. "
-                         f"['random', 'greedy'], not {quoted(bots)}")
-    names = list(bots)
-    for name in names:
-        if not isinstance(name, str):
-            raise SetupError(f"run_tournament: bots must be a list of bot names, not "
-                             f"{quoted(name)} in {quoted(names)}")
-        make_bot(name)
-    if len(names) < 2:
-        raise SetupError(f"run_tournament: a tournament needs at least two bots, not "
-                         f"{quoted(names)}")
+    """``bots`` as a list of two or more bot names, each known and given once
+    (:func:`meldkit.bots.bot_names`: each built before any game)."""
+    names = bot_names(bots, "run_tournament", 2, "a tournament needs at least two bots")
     twice = sorted({name for name in names if names.count(name) > 1})
     if twice:
         raise SetupError(f"run_tournament: name each bot once ({', '.join(twice)} more "

@@ -789,21 +789,26 @@ def _books(ctx):
     """Each completed book's value by its kind (``books.kinds``); the kinds are kept."""
     if getattr(ctx, "meld_model", None) == "table":
         return _table_books(ctx)
-    size, is_wild, book_kind = ctx.book_size, ctx.is_wild_rank, ctx.book_kind
-
     def books(final, tally: Tally) -> None:
         kind_of = _kind_of(ctx, final, tally)
         for t, melds in enumerate(final.melds):
             points = 0
-            for slot, ids in melds:
-                if len(ids) >= size:
-                    n_wild = sum(1 for c in ids if is_wild[rank_of_kind(kind_of[c])])
-                    kind = book_kind(slot, n_wild)
-                    if kind is not None:
-                        points += kind.value
-                        tally.book_kinds[t].append(kind.name)
+            for kind in _book_kinds(ctx, melds, kind_of):
+                points += kind.value
+                tally.book_kinds[t].append(kind.name)
             tally.add(t, "books", points)
     return books
+
+
+def _book_kinds(ctx, melds, kind_of):
+    """The book kind of each of a side's rank-slot ``melds`` that is a book (a meld of
+    ``books.size`` cards or more that a kind of ``books.kinds`` matches)."""
+    size, is_wild = ctx.book_size, ctx.is_wild_rank
+    for slot, ids in melds:
+        if len(ids) >= size:
+            kind = ctx.book_kind(slot, sum(1 for c in ids if is_wild[rank_of_kind(kind_of[c])]))
+            if kind is not None:
+                yield kind
 
 
 @item("melded_cards")
@@ -828,7 +833,14 @@ def _bonus_cards(ctx, value: int, set_size: int, set_value: int, by_count: dict,
     sets and the rest at ``value``; counted per player or per side; against the side
     unless it melded (``negative_unless: melded``), went out (``out``) or completed a
     book (``book``: a meld the ``books`` item values)."""
-    has_book = _book_test(ctx) if negative_unless == "book" else None
+    kept = {  # whether the side keeps its bonus cards' points positive, by negative_unless
+        "never": lambda final, t, tally: True,
+        "melded": lambda final, t, tally: final.melded[t],
+        "out": lambda final, t, tally: _out_team(final) == t,
+        "book": lambda final, t, tally: any(_book_kinds(ctx, final.melds[t],
+                                                        _kind_of(ctx, final, tally))),
+    }[negative_unless]
+
     def points(n: int) -> int:
         if n in by_count:
             return by_count[n]
@@ -844,29 +856,10 @@ def _bonus_cards(ctx, value: int, set_size: int, set_value: int, by_count: dict,
                 bonus = points(sum(len(final.bonus[p]) for p in seats))
             else:
                 bonus = sum(points(len(final.bonus[p])) for p in seats)
-            if negative_unless == "never":
-                pass
-            elif not (final.melded[t] if negative_unless == "melded" else
-                      _out_team(final) == t if negative_unless == "out" else
-                      has_book(final, t, _kind_of(ctx, final, tally))):
+            if not kept(final, t, tally):
                 bonus = -bonus
             tally.add(t, "bonus_cards", bonus)
     return bonus_cards
-
-
-def _book_test(ctx):
-    """``has_book(final, team, kind_of)``: whether the side completed a book, as the
-    ``books`` item counts one (a meld of ``books.size`` cards or more of a book kind)."""
-    size, is_wild, book_kind = ctx.book_size, ctx.is_wild_rank, ctx.book_kind
-
-    def has_book(final, t: int, kind_of) -> bool:
-        for slot, ids in final.melds[t]:
-            if len(ids) >= size:
-                n_wild = sum(1 for c in ids if is_wild[rank_of_kind(kind_of[c])])
-                if book_kind(slot, n_wild) is not None:
-                    return True
-        return False
-    return has_book
 
 
 @item("dead_cards", "points")

@@ -4035,12 +4035,7 @@ class TableModel:
         and the rejoins before it (``used``, counted on); who is out after it."""
         from .. import saves as sv
 
-        moves = r.final.rejoin
-        n = self.n_players
-        if moves and (self.rules.rejoin is None or len(moves) != n or not all(
-                type(x) is int and abs(x) <= sv.MAX_SCORE for x in moves)):
-            raise sv.bad(f"hand_results[{i}].final.rejoin", f"{n} whole numbers where the "
-                                                             "pack has game.rejoin, else absent")
+        moves = r.final.rejoin  # (its form checked with the hand: _check_result)
         before = [t - (moves[p] if moves else 0) for p, t in enumerate(totals)]
         limit = self.rules.eliminate_above
         now = [o or before[p] > limit for p, o in enumerate(out)]
@@ -4109,6 +4104,10 @@ class TableModel:
         if f.rejoin and self.rules.rejoin is None:
             raise sv.bad(f"{where}.final.rejoin", "only where the pack has game.rejoin, else "
                                                   "absent")
+        if f.rejoin and (len(f.rejoin) != n or not all(
+                type(x) is int and abs(x) <= sv.MAX_SCORE for x in f.rejoin)):
+            raise sv.bad(f"{where}.final.rejoin", f"expected {n} whole numbers within "
+                                                  f"+-{sv.MAX_SCORE}, one per player")
         if type(f.at_once) is not bool or (f.at_once and not self.rules.tracks_at_once):
             raise sv.bad(f"{where}.final.at_once", "true only where the pack scores "
                                                    "going out at once, else absent")
