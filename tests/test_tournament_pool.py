@@ -207,3 +207,21 @@ def test_a_pool_that_broke_before_a_submit_is_replaced_at_the_submit(monkeypatch
             backend.submit(1, [1, 2])
     finally:
         backend.close()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="fork and SIGTERM: POSIX")
+def test_a_worker_forked_under_the_sigterm_handler_dies_of_sigterm_without_a_traceback():
+    """CI (stop 48): a pool worker terminated while it started — before its initializer
+    set SIGTERM back — raised the command line's KeyboardInterrupt and printed it."""
+    import multiprocessing
+
+    from meldkit.cli import _terminate_as_interrupt
+
+    ctx = multiprocessing.get_context("fork")
+    with _terminate_as_interrupt():
+        child = ctx.Process(target=time.sleep, args=(30,))
+        child.start()
+        time.sleep(0.2)
+        os.kill(child.pid, signal.SIGTERM)
+        child.join(timeout=10)
+        assert child.exitcode == -signal.SIGTERM  # (a KeyboardInterrupt: exit code 1)

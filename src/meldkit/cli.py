@@ -446,8 +446,10 @@ def _scale(args: argparse.Namespace) -> dict:
 @contextlib.contextmanager
 def _terminate_as_interrupt():
     """SIGTERM raises KeyboardInterrupt, so a terminated run cleans up like Ctrl-C: whole
-    records in --out, workers stopped.  (Enter it after Ray is started: ``ray.init``
-    installs a SIGTERM handler of its own.)"""
+    records in --out, workers stopped.  A worker forked while it is in force dies of
+    SIGTERM as it would without it (a worker terminated while it started printed the
+    handler's KeyboardInterrupt: a CI failure of a tournament test).  (Enter it after Ray
+    is started: ``ray.init`` installs a SIGTERM handler of its own.)"""
     import signal
     import threading
 
@@ -455,7 +457,13 @@ def _terminate_as_interrupt():
         yield
         return
 
+    main_pid = os.getpid()
+
     def interrupt(signum, frame):
+        if os.getpid() != main_pid:  # a forked worker inherited the handler: die as one
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)  # would (no traceback on stderr)
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
         raise KeyboardInterrupt
 
     old = signal.signal(signal.SIGTERM, interrupt)
