@@ -410,11 +410,10 @@ _ACTION_CACHE: dict[tuple, Action] = {}
 _ACTION_CACHE_MAX = 50_000
 
 
-def _code(kind: int) -> str:
-    """The notation of a card kind in an action: its code, or ``*`` and a suit for a role
-    (kinds 53 … 56: ``*C`` … ``*S``, the wild card of each suit of a deal's turned wild
-    rank, ``cards.turned_wild``, so that an action's id is the same in every deal)."""
-    return card_code(kind) if kind <= JOKER_KIND else "*" + SUITS[kind - JOKER_KIND - 1]
+_CODES = (*map(card_code, range(JOKER_KIND + 1)), *("*" + s for s in SUITS))
+"""The notation of each card kind in an action: its code, or ``*`` and a suit for a role
+(kinds 53 … 56: ``*C`` … ``*S``, the wild card of each suit of a deal's turned wild rank,
+``cards.turned_wild``, so that an action's id is the same in every deal)."""
 
 
 def _action(type_: str, cards: tuple[int, ...] = (), target: int = -1) -> Action:
@@ -440,7 +439,7 @@ def _lookup(type_: str, cards: tuple[int, ...] = (), target: int = -1) -> Action
 def _text(type_: str, cards: tuple[int, ...], target: int) -> str:
     """An action's notation: ``add 7H to m3``, and ``break m3`` (a meld broken up,
     ``melds.rearrange``)."""
-    parts = [type_, *(_code(k) for k in cards)]
+    parts = [type_, *map(_CODES.__getitem__, cards)]
     if target >= 0:
         parts += [f"m{target}"] if type_ == "break" else ["to", f"m{target}"]
     return " ".join(parts)

@@ -279,13 +279,23 @@ def table_universe(state, action) -> list[Action]:
         out += [action("take", (k,)) for k in distinct]
     melds: dict = {}  # every deal's melds (a schedule may change the wild cards)
     try:
+        # Counted as multisets first: a meld has one laid order per meld rules, so too
+        # many multisets is too many melds, found before the costly ordering.
+        found, shapes = [], set()
         for mr in dict.fromkeys(type(rules).of(pack).melds  # (equal meld rules listed once)
                                 for pack in dict.fromkeys((state.pack, *state.pack.deals))):
-            for m in mr.melds_in(_meldable_copies(mr, kinds), limit=MAX_MELD_ACTIONS):
-                melds[m] = None
+            found.append((mr, mr.meld_multisets(_meldable_copies(mr, kinds),
+                                                limit=MAX_MELD_ACTIONS)))
+            shapes.update(found[-1][1])
+            if len(shapes) > MAX_MELD_ACTIONS:
+                raise TooManyMelds(f"more than {MAX_MELD_ACTIONS} melds")
+        for mr, multisets in found:
+            for m in multisets:
+                melds[mr.laid(m)] = None
             if len(melds) > MAX_MELD_ACTIONS:
                 raise TooManyMelds(f"more than {MAX_MELD_ACTIONS} melds")
-        role_melds = (_role_melds(type(rules).of(state.pack), kinds)
+        role_melds = (_role_melds(type(rules).of(state.pack), kinds,
+                                  MAX_MELD_ACTIONS - len(melds))
                       if rules.turned_wild != "none" else ())
     except TooManyMelds:
         raise too_many_melds(state) from None
@@ -344,13 +354,14 @@ def _meldable_copies(mr, kinds: list[int]) -> list[int]:
     return out
 
 
-def _role_melds(rules, kinds: list[int]) -> set[tuple[int, ...]]:
+def _role_melds(rules, kinds: list[int], room: int) -> set[tuple[int, ...]]:
     """Every meld of a ``cards.turned_wild`` pack that holds a card of the deal's wild rank,
     as the deal's actions name it: that card by role (``*C`` = 53 … ``*S`` = 56), the cards
     in kind order — for any wild rank (a superset: the melds of a deck in which any wild
     card is one stand-in kind, each stand-in then read as any wild card of the pack or any
     role, at least one a role; a run kind whose wild cards may stand naturally in their own
-    places takes as many more as there are wild ranks)."""
+    places takes as many more as there are wild ranks).  More than ``room`` of them raises
+    :class:`TooManyMelds`."""
     import attrs
 
     from .._cards import JOKER_KIND, run_order
@@ -371,7 +382,7 @@ def _role_melds(rules, kinds: list[int]) -> set[tuple[int, ...]]:
         symbols[role] = decks
     out: set[tuple[int, ...]] = set()
     mixes: dict[int, list[tuple[int, ...]]] = {}
-    for m in mr.melds_in(naturals + [JOKER_KIND] * n_wild, limit=MAX_MELD_ACTIONS):
+    for m in mr.meld_multisets(naturals + [JOKER_KIND] * n_wild, limit=MAX_MELD_ACTIONS):
         j = m.count(JOKER_KIND)
         if not j:
             continue
@@ -380,7 +391,7 @@ def _role_melds(rules, kinds: list[int]) -> set[tuple[int, ...]]:
         base = tuple(k for k in m if k != JOKER_KIND)
         for mix in mixes[j]:
             out.add(tuple(sorted(base + mix)))
-        if len(out) > MAX_MELD_ACTIONS:
+        if len(out) > room:
             raise TooManyMelds(f"more than {MAX_MELD_ACTIONS} melds")
     return out
 
