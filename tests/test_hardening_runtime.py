@@ -104,6 +104,18 @@ def test_1_a_digest_mismatch_with_the_callers_pack_is_refused_not_looked_up(tmp_
         GameState.from_json(g.to_json(), pack=meldkit.load_pack("rummy"))
 
 
+def test_1_a_changed_pack_without_a_name_is_another_version_of_its_file(tmp_path):
+    """A pack file without ``name:`` is named by its stem, in the save and in the pack: a
+    save refused against the changed file says another version of that pack (it said "not
+    with the pack given (a pack without a name)", comparing the missing ``name:``)."""
+    path = tmp_path / "family.yaml"
+    path.write_text("extends: pony_tail\ngame: {target: 20000}\n")
+    saved = meldkit.new_game(str(path), players=4, seed=1).to_json()
+    path.write_text("extends: pony_tail\ngame: {target: 30000}\n")
+    with pytest.raises(SaveError, match="made with another version of pack 'family' "):
+        GameState.from_json(saved, pack=meldkit.load_pack(str(path)))
+
+
 def test_1_a_resolver_gets_the_name_and_digest_and_old_saves_of_bundled_packs_load_by_name():
     g = played()
     asked = []

@@ -833,10 +833,9 @@ class GameState:
             same = next((i for i, (a, b) in enumerate(zip(digest, pack.digest)) if a != b),
                         min(len(digest), len(pack.digest)))
             shown = max(12, same + 6)  # enough to tell them apart (a deal's pack: ":deal7")
-            given = pack.spec.name
+            given = pack.name  # (a pack's ``name:``, else its file's stem, as saved)
             which = (f"another version of pack {name!r}" if given == name else
-                     f"pack {name!r}, not with the pack given "
-                     f"({repr(given) if given else 'a pack without a name'})")
+                     f"pack {name!r}, not with the pack given ({given!r})")
             raise SaveError(
                 f"this save was made with {which} (saved digest {digest[:shown]}, this "
                 f"pack's {pack.digest[:shown]}); load it with the pack it was made with"
