@@ -118,15 +118,18 @@ class GameState:
         """What ``player`` may see, as JSON-able data.
 
         Their own hand in full, the other hands only by size: what a server sends a player.
+        The keys every pack's view has are ``player``, ``phase``, ``current_player``,
+        ``hand``, ``seats`` (each seat's ``seat``, ``side`` and ``hand_size``), ``melds``,
+        ``pile`` and ``legal_actions``; a model adds its own (the cookbook lists them).
 
         >>> import meldkit
-        >>> game = meldkit.new_game("pony_tail", players=4, seed=7)
+        >>> game = meldkit.new_game("gin_rummy", players=2, seed=7)
         >>> view = game.view(0)
-        >>> view["you"], view["phase"], view["current_player"], len(view["hand"])
-        (0, 'draw', 3, 15)
-        >>> [p["hand_size"] for p in view["players"]]
-        [15, 15, 15, 15]
-        >>> "hand" in view["players"][1]   # another seat's cards are not in the view
+        >>> view["player"], view["phase"], view["current_player"], len(view["hand"])
+        (0, 'first_upcard', 1, 10)
+        >>> [s["hand_size"] for s in view["seats"]]
+        [10, 10]
+        >>> "hand" in view["seats"][1]   # another seat's cards are not in the view
         False
         """
         raise NotImplementedError
