@@ -455,6 +455,8 @@ HONOURED: dict[str, dict[str, list[tuple[str, str]]]] = {
     "knock.before_draw": {TABLE: [("test_knock_before_draw", "test_a_player_knocks_before_"
                                                           "drawing_and_the_lowest_count_"
                                                           "collects_from_everyone")]},
+    "knock.after_draw": {TABLE: [("test_knock_before_draw", "test_with_after_draw_false_a_"
+                                                         "player_knocks_only_before_drawing")]},
     "knock.lay_off_on_gin": {TABLE: [(GR, "test_GR_8_gin_the_defender_may_not_lay_off")]},
     "knock.pile_take_limit": {
         TABLE: [(GR, "test_GR_15_openspiel_void_on_the_50th_take_of_the_discard")]},

@@ -148,6 +148,59 @@ def test_a_knock_before_drawing_is_described_by_meldkit_keys():
     assert KEY_NEEDS["knock.before_draw"][0] == "knock.max_deadwood"
 
 
+# --------------------------------------------------------------------------- only before
+
+ONLY_BEFORE = TONKISH.replace("before_draw: true", "before_draw: true, after_draw: false") \
+    + "stock: {wall_knock_with_upcard: false}\n"
+"""Tonk's drop and Yaniv's call: a knock at the start of the turn only (knock.after_draw)."""
+
+
+def test_with_after_draw_false_a_player_knocks_only_before_drawing():
+    g = at_seat_1s_turn(ONLY_BEFORE)
+    assert legal(g) == ["draw", "knock", "take"]
+    play(g, ["draw"])  # the 10C drawn: ten cards still leave 2, but no knock now
+    assert legal(g) == sorted(f"discard {c}" for c in (KNOCKER + " 10C").split())
+    why = refusal(g, "knock")
+    assert (why.code, why.sentence) == (
+        "knock/only-before-draw", "in this game a player knocks only at the start of their "
+        "turn, before drawing (knock.after_draw: false): discard")
+    play(g, ["discard 10C"])
+    # the knock before drawing itself is as with after_draw true
+    g = at_seat_1s_turn(ONLY_BEFORE)
+    play(g, ["knock", "meld AS 2S 3S", "meld 7C 7D 7H", "meld KC KD KH", "done"])
+    play(g, ["done", "meld 8C 8D 8H", "meld 4C 5C 6C", "done",
+             "add 4S to m1", "done", "meld 9C 9D 9H", "done"])
+    hr = g.hand_results[-1]
+    assert (hr.ended_by, hr.final.deadwood, hr.net) == ("knock", (41, 2, 10), (-39, 47, -8))
+
+
+def test_the_rules_sheet_says_a_player_knocks_only_before_drawing():
+    from meldkit.rulesheet import rules_sheet
+
+    sheet = rules_sheet(meldkit.load_pack_text(ONLY_BEFORE))
+    assert ("- A player may **knock** only at the start of their turn, before drawing, when "
+            "the cards they cannot meld (their *deadwood*) total at most 10; the knocker lays "
+            "down their melds without discarding (a hand melded whole is gin), and cards left "
+            "unmelded are their deadwood.") in sheet.splitlines()
+    assert "after the discard" not in sheet and "may also knock" not in sheet
+
+
+@pytest.mark.parametrize("pack, where, message", [
+    (TONKISH.replace("before_draw: true", "after_draw: false"), "4:25",
+     "knock.after_draw: false, but nobody knocks before drawing (knock.before_draw is "
+     "false), so with no knock after drawing nobody would knock at all: set "
+     "knock.before_draw: true, or remove it"),
+    (TONKISH.replace("before_draw: true", "before_draw: true, after_draw: false"), "4:44",
+     "knock.after_draw: false, but stock.wall_knock_with_upcard lets a player knock after "
+     "taking the upcard at the wall: set it false, or remove this"),
+])
+def test_after_draw_false_is_refused_without_a_knock_before_drawing_or_with_the_wall_knock(
+        pack, where, message):
+    with pytest.raises(RulePackError) as e:
+        meldkit.load_pack_text(pack, filename="k.yaml")
+    assert [str(p) for p in e.value.problems] == [f"k.yaml:{where}: {message}"]
+
+
 # --------------------------------------------------------------------------- self-play
 
 SELF_PLAY = TONKISH + "game: {target: 50}\n"
@@ -159,18 +212,23 @@ def test_knocking_before_drawing_keeps_the_invariants_of_every_pack(players):
     assert check_conformance(pack, players=players, games=2, hands=6) > 0
 
 
+@pytest.mark.parametrize("only_before", (False, True))
 @pytest.mark.parametrize("players", (2, 3, 4))
-def test_random_and_greedy_games_knock_before_drawing_end_and_keep_every_card(players):
-    pack = meldkit.load_pack_text(SELF_PLAY)
-    before_draw = games = 0
+def test_random_and_greedy_games_knock_before_drawing_end_and_keep_every_card(
+        players, only_before):
+    pack = meldkit.load_pack_text(
+        ONLY_BEFORE + "game: {target: 50}\n" if only_before else SELF_PLAY)
+    before_draw = after_draw = games = 0
 
     def knocks_before_drawing_save(g, action, phase, cards):
-        nonlocal before_draw
+        nonlocal before_draw, after_draw
         if phase == "draw" and action.type == "knock":  # saves and loads as it is
             before_draw += 1
             assert g.phase == "knock" and saved(g).to_json() == g.to_json()
+        after_draw += phase in ("discard", "wall") and action.type == "knock"
 
     for g in bot_games(pack, players, range(50), knocks_before_drawing_save):
         assert all(sum(hr.net) == 0 for hr in g.hand_results)
         games += 1
     assert games == 100 and before_draw > 0
+    assert (after_draw == 0) == only_before

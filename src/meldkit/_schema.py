@@ -868,7 +868,14 @@ class KnockSpec:
         "Chinchón's close), when the hand they hold, with no discard, has deadwood at most "
         "the knock value: they lay their melds from that hand and the knock settles as any "
         "other (a hand melded whole is gin, never big gin). The knock after drawing, with a "
-        "discard, stays allowed.",
+        "discard, stays allowed unless `after_draw` is false.",
+    )
+    after_draw: bool = _f(
+        True,
+        "A player may knock after drawing, with a discard (and at the wall with the upcard). "
+        "`false`: a player knocks only at the start of their turn, before drawing "
+        "(`before_draw`, which it needs: Tonk's drop, Yaniv's call). Refused with "
+        "`stock.wall_knock_with_upcard`, a knock after taking the upcard.",
     )
     lay_off_on_gin: bool = _f(
         False,
@@ -1425,6 +1432,7 @@ KEY_READERS: dict[str, KeyOwners] = {
     "knock.tie_is_undercut": _k(TABLE, needs="scoring.style: knock"),
     "knock.settle": _k(TABLE, needs="scoring.style: knock"),
     "knock.before_draw": _k(TABLE, needs="scoring.style: knock"),
+    "knock.after_draw": _k(TABLE, needs="knock.before_draw: true"),
     "knock.lay_off_on_gin": _k(TABLE, needs="scoring.style: knock"),
     "knock.pile_take_limit": _T,
     "knock.returned_card_limit": _T,
@@ -1491,6 +1499,10 @@ KEY_NEEDS: dict[str, tuple[str, str]] = {
     "stock.wall_knock_with_upcard": ("stock.wall", "the pack has no wall (stock.wall is "
                                      "0), so nobody reaches one to knock at: set stock.wall, "
                                      "or remove it"),
+    "knock.after_draw": ("knock.before_draw", "nobody knocks before drawing "
+                         "(knock.before_draw is false), so with no knock after drawing "
+                         "nobody would knock at all: set knock.before_draw: true, or remove "
+                         "it"),
     "game.rejoin": ("game.eliminate_above", "nobody is eliminated (game.eliminate_above is "
                     "null), so nobody rejoins: set game.eliminate_above, or remove it"),
     "pile.all_banned": ("pile.discard_bans", "no card is banned from the discard "

@@ -1134,6 +1134,7 @@ class GinRollout:
         if getattr(melds, "order", None) is not None or melds.wild_kinds:
             return False  # GinSim's masks are of natural cards in the natural order
         return (kn.max_deadwood == 10 and not kn.from_upcard and not kn.spade_upcard_doubles
+                and not kn.before_draw  # (its players knock after drawing only)
                 and kn.big_gin_bonus is None and not kn.lay_off_on_gin
                 and rules.lay_off != "none"  # (its defender lays off)
                 and sorted((k.name, k.max_size) for k in kinds) == [("run", 5), ("set", 4)]

@@ -557,6 +557,11 @@ def _check_knock_keys(spec: Any, contract: bool, minimum: bool,
         add(("pile", "buy_limit"), "buying is for packs that meld during play; in a "
             "knocking pack a hand keeps its size between turns",
             related=(("knock", "max_deadwood"),))
+    if spec.knock.before_draw and not spec.knock.after_draw \
+            and spec.stock.wall_knock_with_upcard:  # (no before_draw: KEY_NEEDS says)
+        add(("knock", "after_draw"), "false, but stock.wall_knock_with_upcard lets a player "
+            "knock after taking the upcard at the wall: set it false, or remove this",
+            related=(("stock", "wall_knock_with_upcard"),))
 
 
 def low_ace_runs(spec: Any) -> list[str]:

@@ -870,11 +870,18 @@ def _ending(spec) -> list[str]:
     out = ["## Knocking", ""]
     value = ("the value of the first upcard (an ace: only gin)" if kn.from_upcard
              else str(kn.max_deadwood))
-    out.append(f"- Instead of discarding, a player may **knock** when the cards they cannot "
-               f"meld (their *deadwood*) total at most {value} after the discard.")
-    out.append("- The knocker discards, then lays down their melds; cards left unmelded are "
-               "their deadwood.")
-    if kn.before_draw:
+    if kn.after_draw:
+        out.append(f"- Instead of discarding, a player may **knock** when the cards they "
+                   f"cannot meld (their *deadwood*) total at most {value} after the discard.")
+        out.append("- The knocker discards, then lays down their melds; cards left unmelded "
+                   "are their deadwood.")
+    else:
+        out.append(f"- A player may **knock** only at the start of their turn, before "
+                   f"drawing, when the cards they cannot meld (their *deadwood*) total at "
+                   f"most {value}; the knocker lays down their melds without discarding "
+                   f"(a hand melded whole is gin), and cards left unmelded are their "
+                   f"deadwood.")
+    if kn.before_draw and kn.after_draw:
         out.append(f"- A player may also knock at the start of their turn, before drawing, "
                    f"when the cards they hold leave at most {value} in deadwood without a "
                    f"discard; that knocker lays down their melds without discarding (a hand "

@@ -171,6 +171,9 @@ class TableRules:
         self.knock_before_draw = kn.before_draw and kn.max_deadwood is not None
         """Whether a player may knock at the start of their turn, before drawing, on the
         hand they hold (``knock.before_draw``), as well as after drawing."""
+        self.knock_after_draw = kn.after_draw
+        """Whether a player may knock after drawing, with a discard (``knock.after_draw``;
+        false only with ``before_draw``)."""
         self.take_limit = kn.pile_take_limit
         self.returned_limit = kn.returned_card_limit
         names = {k.name: i for i, k in enumerate(self.kinds)}
@@ -1281,6 +1284,9 @@ class TableModel:
             allowed = sorted({x.type for x in self._cached_legal()})
             return ("turn/wrong-phase",
                     f"'{t}' is not possible now (phase {phase}; possible: {', '.join(allowed)})")
+        if t == "knock" and phase == DISCARD and not self.rules.knock_after_draw:
+            return ("knock/only-before-draw", "in this game a player knocks only at the "
+                    "start of their turn, before drawing (knock.after_draw: false): discard")
         if t == "knock" and phase == DRAW:
             kinds = self._kinds(self.hands[self.current])
             return "knock/before-draw-deadwood", (
@@ -2820,7 +2826,7 @@ class TableModel:
         if taken is not None and not self.rules.discard_taken and _DISCARD[taken] in out:
             out.remove(_DISCARD[taken])
         kv = self.knock_value
-        if kv is not None:
+        if kv is not None and self.rules.knock_after_draw:
             rules = self.rules
             test = "openspiel" if rules.openspiel_knock else True
             if rules.melds.mask_within(hand_bits(hand), kv, test) if own else \
