@@ -457,6 +457,24 @@ def test_game_tie_play_on_is_refused_beside_a_fixed_number_of_hands():
     assert pack("game: {hands: 3, tie: draw}\n").spec.game.tie == "draw"
 
 
+def test_game_tie_play_on_is_refused_below_a_parents_fixed_number_of_hands(tmp_path):
+    """A child's play_on under hands its parent fixed is ignored as much as one beside
+    them (a pack author's Okey, and contract_rummy's seven hands, validated it, then drew
+    tied games); a parent's play_on, for its own target, does not bind a child that fixes
+    the hands."""
+    (tmp_path / "fixed.yaml").write_text("meldkit: 1\nextends: contract_rummy\nname: fixed\n"
+                                         "game: {hands: 3}\n")
+    for parent in ("contract_rummy", "fixed.yaml"):
+        with pytest.raises(RulePackError, match=r"child.yaml:2:8: game.tie: play_on, but "
+                                                r"the game ends after game.hands \("):
+            meldkit.load_pack_text(f"extends: {parent}\ngame: {{tie: play_on}}\n",
+                                   filename="child.yaml", base_dir=tmp_path)
+    (tmp_path / "ties.yaml").write_text("meldkit: 1\nextends: rummy\nname: ties\ngame: {tie: play_on}\n")
+    child = meldkit.load_pack_text("extends: ties.yaml\ngame: {hands: 3}\n",
+                                   filename="child.yaml", base_dir=tmp_path)
+    assert (child.spec.game.hands, child.spec.game.tie) == (3, "play_on")
+
+
 # --------------------------------------------------------------------------- drop, elimination
 DROP = "turn: {drop: [20, 40]}\n"
 

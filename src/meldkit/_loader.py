@@ -1986,9 +1986,12 @@ class _Checker:
                      "with nothing counted against them, or list an item that counts them",
                      related=(("scoring", "items"),))
         tie_at, hands_at = locs.get(("game", "tie")), locs.get(("game", "hands"))
+        order = self.problems.file_order
         if (game.hands is not None and game.tie == "play_on" and tie_at is not None
-                and hands_at is not None and tie_at.file == hands_at.file):
-            # (a parent's play_on, for its target, does not bind a child that fixes hands)
+                and hands_at is not None
+                and order.get(tie_at.file, 0) <= order.get(hands_at.file, 0)):
+            # Written beside game.hands or below it, in a child; a parent's play_on, for
+            # its own target, does not bind a child that fixes the hands.
             self.add(("game", "tie"), f"play_on, but the game ends after game.hands "
                      f"({game.hands}) hands whatever the scores, so leaders tied then draw "
                      "the game: write draw, or remove it", related=(("game", "hands"),))
