@@ -244,7 +244,7 @@ def test_the_rules_sheet_says_what_each_ban_waits_for_and_what_an_all_banned_han
             "player's last card, going out.") in sheet
     assert "ends the turn without a discard (`end`), keeping the cards." in sheet
     sheet = rules_sheet(load(TABLE_BANS, "rummy_waits.yaml"))
-    assert ("the Q of spades may not be discarded until the player's side has made its "
+    assert ("the queen of spades may not be discarded until the player's side has made its "
             "initial meld.") in sheet
     assert "- A player whose every card is banned from the discard may discard any of them." \
         in sheet

@@ -796,3 +796,27 @@ def test_the_greedy_bot_takes_deep_where_the_cards_laid_score_and_beats_random()
         greedy = 0 if seed % 2 == 0 else 1
         wins += g.scores[greedy] > g.scores[1 - greedy]
     assert deep > 0 and wins >= 6, (deep, wins)
+
+
+# --------------------------------------------------------------------------- card spellings
+
+
+def test_a_pack_names_each_rank_and_card_one_way():
+    """A pack author's Okey wrote ``cards.values`` ``"1": 50`` beside an inherited ``A: 1``
+    and ``T: 77``: both were read (``1`` as the ace, ``T`` as the ten), ``"1"`` silently
+    overriding ``A``, while the rules sheet showed aces at 1 and rows "the  of T". The
+    notation's other spellings are for moves; a pack writes the canonical one."""
+    found = problems("meldkit: 1\nextends: rummy\ncards:\n  values: {\"1\": 50, T: 77, "
+                     "ah: 3}\n  wild: [joker, 10S, 1h]\n")
+    assert found == [
+        f"child.yaml:4:{col}: cards.values.{key}: {key!r} is written {good!r} in a pack (it "
+        "names the ranks A, 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K, JK and cards such as 10H, "
+        "in capitals; the notation's other spellings are for moves)"
+        for col, key, good in ((12, "1", "A"), (21, "T", "10"), (28, "ah", "AH"))] + [
+        f"child.yaml:5:{col}: cards.wild[{i}]: {key!r} is written {good!r} in a pack (it "
+        "names the ranks A, 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K, JK and cards such as 10H, "
+        "in capitals; the notation's other spellings are for moves)"
+        for col, i, key, good in ((10, 0, "joker", "JK"), (22, 2, "1h", "AH"))]
+    pack = meldkit.load_pack_text("meldkit: 1\nextends: rummy\ncards:\n  values: {AH: 3}\n"
+                                  "  wild: [JK, 10S]\n")
+    assert "| the ace of hearts | 3 |" in rules_sheet(pack)

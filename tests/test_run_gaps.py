@@ -148,6 +148,18 @@ def test_a_rank_orders_searches_equal_brute_force(data, kinds, order, wild):
     melds, dead = rules.best_arrangement(hand)
     assert Counter(hand) == Counter(c for m in melds for c in m) + Counter(dead)
     assert rules.min_deadwood(hand) == rules.value(dead)
+    multisets = rules.meld_multisets(hand)
+    assert multisets == sorted(tuple(sorted(m)) for m in rules.melds_in(hand))
+    assert sorted(map(rules.laid, multisets)) == rules.melds_in(hand)
+
+
+def test_a_rank_order_answers_every_question_meld_rules_answers():
+    """What the table kernel asks of meld rules it asks of either: every public method of
+    :class:`MeldRules` is one of :class:`RankOrder` too (the action universe once asked a
+    rank order for ``meld_multisets``, which only MeldRules had)."""
+    public = {n for n in vars(MeldRules) if not n.startswith("_") and callable(
+        getattr(MeldRules, n))}
+    assert public - set(dir(RankOrder)) == set()
 
 
 @SETTINGS

@@ -122,6 +122,18 @@ def is_red(kind: int) -> bool:
     return kind != JOKER_KIND and kind % 4 in RED_SUITS
 
 
+def canonical_selector(selector: str) -> str:
+    """How a pack writes the rank or card a selector names (what :func:`kinds_matching`
+    reads: ``"t"`` is ``"10"``, ``"1h"`` is ``"AH"``); raises ``ValueError`` as it does.
+
+    >>> canonical_selector("t"), canonical_selector("1h"), canonical_selector("Joker")
+    ('10', 'AH', 'JK')
+    """
+    s = str(selector).strip().upper()
+    s = _RANK_ALIASES.get(s, s)
+    return s if s in RANKS else card_code(kind_of_code(selector))
+
+
 def kinds_matching(selector: str) -> frozenset[int]:
     """The kinds a pack selector names: a rank (``"3"``, ``"JK"``) names every suit of it,
     a card code (``"3H"``) names one kind.

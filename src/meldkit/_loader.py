@@ -46,6 +46,7 @@ from meldkit._cards import (
     JOKER_KIND,
     JOKER_RANK,
     RANKS,
+    canonical_selector,
     card_code,
     deck_card_kinds,
     is_rank,
@@ -1078,6 +1079,12 @@ class _Checker:
             kinds_matching(selector)
         except ValueError as exc:
             self.add(path, str(exc))
+            return False
+        canonical = canonical_selector(selector)
+        if selector != canonical:  # (one spelling a card: no two keys for it, no odd text)
+            self.add(path, f"{_quote(selector)} is written {_quote(canonical)} in a pack "
+                     f"(it names the ranks {', '.join(RANKS)} and cards such as 10H, in "
+                     "capitals; the notation's other spellings are for moves)")
             return False
         return True
 

@@ -174,9 +174,10 @@ class CardsSpec:
 
     wild: list[str] = _f(
         ["JK", "2"],
-        "Wild cards: ranks (`2`), or `JK` for the jokers. A joker left out of this list is "
-        "no wild card and fits no meld: it is only ever discarded or held, and counts its "
-        "`cards.values` against a hand that ends holding it.")
+        "Wild cards: ranks (`2`), or `JK` for the jokers; a pack with `melds.kinds` may also "
+        "name single cards (`2C`). A joker "
+        "left out of this list is no wild card and fits no meld: it is only ever discarded "
+        "or held, and counts its `cards.values` against a hand that ends holding it.")
     turned_wild: Literal["none", "rank", "next_rank"] = _f(
         "none",
         "Table-meld packs: a rank wild for the deal, chosen by a card turned at the deal — "
@@ -482,7 +483,9 @@ class BookKind:
         "`max_wilds` are refused beside it: its cards are all wild, and of no natural rank)."
     )
     sequence: bool = _f(
-        False, "A book made of a suited sequence (`melds.sequences`; Samba's samba)."
+        False, "A book made of a suited sequence: a sequence of `melds.sequences` (Samba's "
+        "samba) in a pack without `melds.kinds`, a run in a pack with them (Pinnacola's "
+        "pinnacola)."
     )
     min_wilds: int = _f(0, "Fewest wild cards in the book.")
     max_wilds: int | None = _f(None, "Most wild cards in the book (0: natural).")

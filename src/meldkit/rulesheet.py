@@ -38,11 +38,13 @@ def _short_rank(rank: str) -> str:
 
 
 def _selector(sel: str) -> str:
-    """A pack card selector in words: ``"2"`` → 2s (deuces), ``"3H"`` → the 3 of hearts."""
+    """A pack card selector in words: ``"2"`` → 2s (deuces), ``"3H"`` → the 3 of hearts,
+    ``"QS"`` → the queen of spades."""
     s = str(sel).strip().upper()
     if s in RANKS:
         return _rank_words(s)
     rank, suit = s[:-1], s[-1:]
+    rank = {"A": "ace", "K": "king", "Q": "queen", "J": "jack"}.get(rank, rank)
     return f"the {rank} of {_SUIT_NAMES.get(suit, suit)}"
 
 
@@ -299,7 +301,7 @@ def _players_and_cards(spec) -> list[str]:
 
 def _values_changed(table: dict[str, int], values: dict[str, int]) -> str:
     """What a deal's ``cards.values`` changes from the pack's table, in words: ``3s
-    (treys) count 20``, ``the Q of spades not priced apart`` (an entry a deal removes with
+    (treys) count 20``, ``the queen of spades not priced apart`` (an entry a deal removes with
     ``null``), ``as the table``.
 
     >>> _values_changed({"3": 3, "K": 10}, {"3": 20, "K": 10})

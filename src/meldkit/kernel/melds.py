@@ -932,8 +932,9 @@ class MeldRules(_ByDefinition):
 
     def meld_multisets(self, hand: Sequence[int], *, limit: int | None = None
                        ) -> list[tuple[int, ...]]:
-        """The melds of :meth:`melds_in`, each as its sorted multiset of cards (not laid in
-        order: :meth:`laid` orders one), sorted; ``limit`` as there.  Cheaper than
+        """The melds of :meth:`melds_in`, each as its sorted multiset of cards, sorted.
+
+        Not laid in order (:meth:`laid` orders one); ``limit`` as there.  Cheaper than
         :meth:`melds_in` on a hand with wild or repeated cards, where the order costs most:
         what counts melds, or compares those of several meld rules, wants this.
 
@@ -2647,6 +2648,16 @@ class RankOrder(_ByDefinition):
         """:meth:`MeldRules.melds_in`."""
         return self._sorted_real(self._engine.melds_in(self._v(hand), limit=limit,
                                                        most=most))
+
+    def meld_multisets(self, hand: Sequence[int], *, limit: int | None = None
+                       ) -> list[tuple[int, ...]]:
+        """:meth:`MeldRules.meld_multisets`."""
+        return sorted(tuple(sorted(self._real(m))) for m in self._engine.meld_multisets(
+            self._v(hand), limit=limit))
+
+    def laid(self, cards: Sequence[int]) -> tuple[int, ...]:
+        """:meth:`MeldRules.laid`."""
+        return self._real(self._engine.laid(self._v(cards)))
 
     def min_deadwood(self, hand: Sequence[int], *,
                      discard: bool | Literal["best", "openspiel"] = False) -> int:
