@@ -506,6 +506,25 @@ def test_6_a_bool_first_player_is_refused_like_a_bool_seed(pack, players):
                                  options={"first_player": 1}).current_player
 
 
+@pytest.mark.parametrize("pack, players", [("pony_tail", 4), ("pony_canasta", 4),
+                                           ("houses", 4), ("buraco", 4), ("gin_rummy", 2)])
+@pytest.mark.parametrize("partners", [1.5, "0", "false", 1, [0, 1], float("nan"), 2**300])
+def test_6_a_partners_option_not_a_bool_is_refused_before_the_deal(pack, players, partners):
+    """A server audit: canasta and Houses packs took any value for ``partners`` (only its
+    truth was read: ``"false"`` made partnerships), and the game's own save was then
+    refused (``options.partners: expected true or false``)."""
+    with pytest.raises(SetupError, match=r"option partners must be True, False or None, "
+                                         r"not "):
+        meldkit.new_game(pack, players=players, seed=1, options={"partners": partners})
+
+
+def test_6_a_bool_partners_option_deals_and_its_save_loads():
+    for partners, teams in ((True, [0, 1, 0, 1]), (False, [0, 1, 2, 3])):
+        g = meldkit.new_game("pony_canasta", players=4, seed=1, options={"partners": partners})
+        assert g.team_of == teams
+        assert meldkit.GameState.from_json(g.to_json()) == g
+
+
 # --------------------------------------------------------------------------- 6: keys
 _KEY = b"0123456789abcdef0123456789abcdef"
 

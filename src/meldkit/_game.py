@@ -177,9 +177,12 @@ class GameState:
                 "options", f"unknown game option(s) {cut(', '.join(sorted(map(str, unknown))))} "
                 f"(expected: {', '.join(sorted(self.GAME_OPTIONS))})"
             )
+        partners = options.get("partners")
+        if partners is not None and type(partners) is not bool:  # (a save holds a bool)
+            raise SetupError.of_option("partners", f"option partners must be True, False or "
+                                       f"None, not {quoted(partners)}")
         self.pack = pack
-        self.team_of, self.n_teams = seating(pack.spec.players, pack.name, players,
-                                             options.get("partners"))
+        self.team_of, self.n_teams = seating(pack.spec.players, pack.name, players, partners)
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise SetupError(f"seed must be an int, not {quoted(seed)}")
         if not -_saves.MAX_SEED <= seed <= _saves.MAX_SEED:  # a save could not hold it
