@@ -247,3 +247,26 @@ def test_meld_multisets_are_the_melds_of_a_hand_unordered():
             assert sorted(map(mr.laid, multisets)) == melds
             checked += len(melds)
     assert checked > 100
+
+
+def test_an_id_sent_to_a_pack_without_an_action_space_is_an_illegal_action():
+    """A server audit: ``check(3)`` and ``apply(3)`` on Rommé raised ActionSpaceError, which
+    a server catching IllegalActionError around ``apply`` (the cookbook's loop) did not
+    catch, and ``check`` raised instead of answering; now both refuse it as
+    ``action/bad-id``, naming the id, and the game is unchanged."""
+    from pathlib import Path
+
+    from meldkit import IllegalActionError
+
+    pack = meldkit.load_pack(Path(__file__).parents[1] / "examples/packs/romme.yaml")
+    g = meldkit.new_game(pack, players=4, seed=1)
+    before = g.to_json()
+    for sent in (0, 3, 10**30):
+        why = g.check(sent)
+        assert why.code == "action/bad-id"
+        assert why.sentence.startswith(f"action id {sent} names no action: romme at 4 "
+                                       "players allows more than 60,000 meld actions")
+        with pytest.raises(IllegalActionError) as e:
+            g.apply(sent)
+        assert e.value.code == "action/bad-id"
+    assert g.to_json() == before

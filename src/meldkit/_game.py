@@ -324,7 +324,10 @@ class GameState:
             if last[1] is self.pack and last[0] is type(self) and last[2] == self.n_players:
                 actions = last[5]
             else:
-                actions = _action_space_of(self)._live
+                try:
+                    actions = _action_space_of(self)._live
+                except MeldkitError:  # no action space: refused below (action/bad-id)
+                    actions = ()
             if 0 <= action < len(actions):  # the engine's own object (found by identity)
                 return actions[action]
         if not isinstance(action, Action):

@@ -228,6 +228,11 @@ def apply_id(state: GameState, action_id) -> Action:
     """The action of an id for ``state`` (what ``state.apply(int)`` applies); raises
     :class:`~meldkit.IllegalActionError` (``action/bad-id``) naming the range."""
     try:
-        return state.action_space.action_of(action_id)
+        space = state.action_space
+    except ActionSpaceError as e:  # (a pack without one: say so with the id sent)
+        raise IllegalActionError("action/bad-id", f"action id {quoted(action_id)} names no "
+                                 f"action: {e}") from None
+    try:
+        return space.action_of(action_id)
     except ActionSpaceError as e:
         raise IllegalActionError("action/bad-id", str(e)) from None
