@@ -893,3 +893,21 @@ def test_an_action_id_past_pythons_digit_limit_is_refused_not_a_value_error(pack
     with pytest.raises(IllegalActionError, match="about 5,000 digits is outside"):
         game.apply(10**5000)
     assert "about 5,000 digits" in str(game.check(-10**5000))
+
+
+def test_1_a_packs_long_keys_and_many_problems_make_a_bounded_message():
+    """A server audit: an unknown key of 9,000 characters was quoted whole in the
+    RulePackError, and 27 of them made a 250 KB message; each step of a key path is now cut
+    as values are, and the message lists 50 problems and counts the rest."""
+    with pytest.raises(meldkit.RulePackError) as e:
+        meldkit.load_pack_text("extends: gin_rummy\n? " + "k" * 9000 + "\n: 1\n",
+                               filename="up.yaml")
+    (problem,) = e.value.problems
+    assert problem.path == "k" * 59 + "…" and len(str(e.value)) < 400
+    text = "extends: gin_rummy\n" + "".join(f"k{i:04d}{'x' * 300}: 1\n" for i in range(120))
+    with pytest.raises(meldkit.RulePackError) as e:
+        meldkit.load_pack_text(text, filename="up.yaml")
+    assert len(e.value.problems) == 120
+    lines = str(e.value).splitlines()
+    assert lines[0] == "120 problems in rule pack:" and len(lines) == 52
+    assert lines[-1] == "  … and 70 more (the error's problems list every one)"

@@ -35,6 +35,10 @@ _REPR.maxother = SHOWN_CHARS  # anything else: int, float, objects
 SHOWN_PATH_CHARS = 200
 """The most characters of a file's name that a problem's location repeats (its end)."""
 
+SHOWN_PROBLEMS = 50
+"""The most problems a :class:`RulePackError`'s message lists (its ``problems`` keeps them
+all): a pack of thousands of bad keys makes a message a server can still log."""
+
 
 def cut(text: str) -> str:
     """``text`` as a message repeats it: at most :data:`SHOWN_CHARS` characters.
@@ -45,6 +49,18 @@ def cut(text: str) -> str:
     'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'
     """
     return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 1] + "…"
+
+
+def cut_path(path: str) -> str:
+    """A key path as a message shows it: each of its dotted steps cut as :func:`cut` cuts
+    (a pack's own keys may be of any length; the schema's are short).
+
+    >>> cut_path("players.mx"), len(cut_path("game." + "k" * 1000))
+    ('players.mx', 65)
+    """
+    if len(path) <= SHOWN_CHARS:
+        return path
+    return ".".join(map(cut, path.split(".")))
 
 
 def quoted(value: object) -> str:
@@ -100,6 +116,15 @@ class PackProblem:
         return f"{where}:{key} {self.message}{hint}"
 
 
+def problems_message(problems: list[PackProblem], what: str) -> str:
+    """``N problems in <what>:`` and a line a problem, the first :data:`SHOWN_PROBLEMS`."""
+    n = len(problems)
+    shown = [f"  {p}" for p in problems[:SHOWN_PROBLEMS]]
+    if n > SHOWN_PROBLEMS:
+        shown.append(f"  … and {n - SHOWN_PROBLEMS} more (the error's problems list every one)")
+    return f"{n} problem{'s' if n != 1 else ''} in {what}:\n" + "\n".join(shown)
+
+
 class RulePackError(MeldkitError, ValueError):
     """A rule pack could not be loaded.  ``problems`` lists every problem found, each with
     ``file:line:col``, the key path, the bad value and what was expected.
@@ -116,9 +141,7 @@ class RulePackError(MeldkitError, ValueError):
         if isinstance(problems, str):
             problems = [PackProblem("<pack>", None, None, "", problems)]
         self.problems = list(problems)
-        n = len(self.problems)
-        head = f"{n} problem{'s' if n != 1 else ''} in rule pack"
-        super().__init__(head + ":\n" + "\n".join(f"  {p}" for p in self.problems))
+        super().__init__(problems_message(self.problems, "rule pack"))
 
     def __reduce__(self):  # picklable with its problems (errors cross process pools)
         return (type(self), (self.problems,))

@@ -54,7 +54,8 @@ from meldkit._cards import (
     rank_index,
     rank_of_kind,
 )
-from meldkit._errors import SHOWN_CHARS, PackProblem, PluginError, RulePackError, cut
+from meldkit._errors import (SHOWN_CHARS, PackProblem, PluginError, RulePackError, cut,
+                             cut_path)
 from meldkit._errors import quoted as _quote
 from meldkit._pack import RulePack  # re-exported: meldkit._loader.RulePack
 from meldkit._pack_limits import (
@@ -172,7 +173,7 @@ class _Doc:
 
 
 def _problem(loc: _Loc, path: str, message: str, suggestion: str | None = None) -> PackProblem:
-    return PackProblem(loc.file, loc.line, loc.col, path, message, suggestion)
+    return PackProblem(loc.file, loc.line, loc.col, cut_path(path), message, suggestion)
 
 
 def _where(loc: _Loc) -> str:

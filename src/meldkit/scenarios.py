@@ -41,7 +41,8 @@ from typing import Any
 import attrs
 
 from ._cards import RANKS, is_card_code, is_rank, kind_of_code, kinds_matching, rank_index
-from ._errors import MeldkitError, NotationError, PackProblem, SetupError, quoted
+from ._errors import (MeldkitError, NotationError, PackProblem, SetupError, cut_path,
+                      problems_message, quoted)
 
 __all__ = [
     "DEAL_KEYS",
@@ -174,9 +175,7 @@ class ScenarioError(MeldkitError, ValueError):
 
     def __init__(self, problems: list[PackProblem]):
         self.problems = list(problems)
-        n = len(self.problems)
-        head = f"{n} problem{'s' if n != 1 else ''} in scenario file"
-        super().__init__(head + ":\n" + "\n".join(f"  {p}" for p in self.problems))
+        super().__init__(problems_message(self.problems, "scenario file"))
 
 
 @attrs.frozen
@@ -308,7 +307,8 @@ class _Reader:
         self.step_lists: set[int] = set()
 
     def problem(self, at: _At, path: str, message: str, suggestion: str | None = None) -> None:
-        self.problems.append(PackProblem(self.label, at.line, at.col, path, message, suggestion))
+        self.problems.append(PackProblem(self.label, at.line, at.col, cut_path(path), message,
+                                         suggestion))
 
     @staticmethod
     def at_key(node: Any, key: Any) -> _At:
