@@ -820,3 +820,53 @@ def test_a_pack_names_each_rank_and_card_one_way():
     pack = meldkit.load_pack_text("meldkit: 1\nextends: rummy\ncards:\n  values: {AH: 3}\n"
                                   "  wild: [JK, 10S]\n")
     assert "| the ace of hearts | 3 |" in rules_sheet(pack)
+
+
+# --------------------------------------------------------------------------- opening search
+
+OKEY = """meldkit: 1
+name: okey_like
+players: {min: 2, max: 4, partners: never}
+deck: {decks: 2, jokers: 2}
+deal: {hand: 21, upcard: false}
+cards:
+  wild: [JK]
+  turned_wild: next_rank
+  values: {A: 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10,
+           J: 11, Q: 12, K: 13, JK: 0}
+melds:
+  kinds:
+    - {name: set, type: set, min_size: 3, max_size: 4, distinct_suits: true, max_wilds: 2}
+    - {name: run, type: run, min_size: 3, ace: low, max_wilds: 2}
+  lay_off: {onto: any}
+initial_meld: {minimums: [{minimum: 101}], wild_as_card: true, take_before: true}
+pile: {take: top, taken_melded: always}
+stock: {when_empty: end_at_once}
+scoring: {style: penalty, items: [{item: penalty}]}
+game: {winner: lowest, hands: 1}
+"""
+
+
+def test_a_card_taken_toward_the_opening_never_leaves_a_player_without_a_move():
+    """A pack author's Okey 101 (seven wild cards in a 21-card hand) ended hands as
+    ``no_legal_move``: the search that keeps every meld offered after a take able to make
+    the opening shared one budget across the move's candidates, spent it failing on the
+    first few, and then offered every meld unproved, among them ``meld JC *D *H``, after
+    which no opening was left.  Each candidate now searches with its own budget (within
+    the move's), and every meld offered leaves a move."""
+    from meldkit.testing import stacked_game
+
+    pack = meldkit.load_pack_text(OKEY)
+    hand = "AD AH AS 2D 4C 4D 4D 4H 4S 4S 5D 5S 5S 7D 9C 9H 10C 10D JC QS JK".split()
+    g = stacked_game(pack, players=2, hands={0: hand, 1: ["3H", "9S"]},
+                     stock=["3S", "8C", "6C"])  # the 3S turned: fours wild
+    for move in ("draw", "discard 8C", "draw", "discard 3H", "take", "meld AH 3H *C",
+                 "meld AD AS JK *D"):
+        g.apply(move)
+    offered = [a for a in g.legal_actions() if a.type == "meld"]
+    assert offered and "meld JC *D *H" not in map(str, offered)
+    assert g.check("meld JC *D *H").code == "pile/must-use"
+    for meld in offered[::4]:  # each leaves a move: another meld, or the opening made
+        after = g.clone()
+        after.apply(meld)
+        assert after.legal_actions() and not after.hand_results, meld

@@ -282,9 +282,9 @@ def test_the_taken_card_owed_at_once_is_said_with_the_turn(tmp_path):
                                 "pile: {taken_melded: until_opened}\n")
     lines = table_sections(p.spec)
     assert ("**The taken card.** The top card of the discard pile taken by a player who has not "
-            "opened must be melded or laid off in the same turn toward the opening: in an "
-            "opening they make that turn, the melds laid with it not taken back; it may be "
-            "taken only when it can be.") in section(lines, "A turn")
+            "opened must be used at once: the first meld or lay-off after the take holds it, "
+            "toward an opening they make that turn (the melds laid with it are not taken "
+            "back); it may be taken only when it can be.") in section(lines, "A turn")
     assert not any(line.startswith("## Dropping") or line == "## Elimination" for line in lines)
 
 

@@ -699,13 +699,16 @@ class PileSpec:
     )
     taken_melded: Literal["no", "until_opened", "always"] = _f(
         "no",
-        "Table-meld packs: the top card taken from the pile must be melded or laid off in the "
-        "same turn — `always`, or `until_opened` (by a player who has not yet opened, toward "
-        "the opening); it may be taken only when it can be. A player who has not opened "
-        "melds it in an opening made that turn (the contract, worth the minimum): it is taken "
-        "only when such an opening can hold it, and the melds pending with it are not "
-        "withdrawn (the search for that opening is bounded: on a position too large for "
-        "it, past a thousand steps, the take is refused). `until_opened` is refused beside "
+        "Table-meld packs: the top card taken from the pile is used at once, the first meld "
+        "or lay-off after the take holding it — `always`, or `until_opened` (by a player who "
+        "has not yet opened, toward the opening); it may be taken only when it can be. A "
+        "player who has not opened melds it in an opening made that turn (the contract, "
+        "worth the minimum): it is taken only when such an opening can hold it, every meld "
+        "offered while it is owed leaves one possible, and the melds pending with it are not "
+        "withdrawn (the search for that opening is bounded: a thousand steps for each move "
+        "it judges and ten thousand for all of a position's; past them the take is refused, "
+        "and melds are offered unproved only when none could be judged). `until_opened` is "
+        "refused beside "
         "`initial_meld.take_before: false`, where an unopened player never takes (unless a "
         "deal of the schedule lets them, or the first upcard is offered: `first_upcard`).",
     )

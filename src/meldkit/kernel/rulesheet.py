@@ -296,9 +296,9 @@ def _turn(spec) -> list[str]:
     if rule != "no":
         who = ("a player who has not opened" if rule == "until_opened" else "a player")
         out += ["", f"**The taken card.** The top card of the discard pile taken by {who} "
-                "must be melded or laid off in the same turn"
-                + (" toward the opening: in an opening they make that turn, the melds laid "
-                   "with it not taken back" if rule == "until_opened" else "")
+                "must be used at once: the first meld or lay-off after the take holds it"
+                + (", toward an opening they make that turn (the melds laid with it are not "
+                   "taken back)" if rule == "until_opened" else "")
                 + "; it may be taken only when it can be."]
     out += _turned_and_forced(spec.turn)
     return out

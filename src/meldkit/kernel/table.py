@@ -655,26 +655,42 @@ def _own_kinds(kind_of: list[int]) -> bool:
 
 
 OPENING_SEARCH_WORK = 1_000
-"""Most positions visited and melds listed by the searches for an opening
-(:meth:`TableModel._opens_after`) while one move's legal actions are made: past it they
-answer no, so that a hostile pack's huge
-hand (a deep take under a tall pile, many wild cards) cannot stall a move."""
+"""Most positions visited and melds listed by the search for an opening after one candidate
+move (:meth:`TableModel._opens_after`: a take, or a meld toward the opening): past it the
+search answers no for that move."""
+
+OPENING_MOVE_WORK = 10_000
+"""Most work of all the searches made while one move's legal actions are listed (each
+candidate its own :data:`OPENING_SEARCH_WORK` within it): past it they answer no, so that a
+hostile pack's huge hand (a deep take under a tall pile, many wild cards) cannot stall a
+move, while one candidate's long search leaves the next its own budget."""
 
 
 class _SearchCut(Exception):
-    """The searches for an opening past :data:`OPENING_SEARCH_WORK`."""
+    """A search for an opening past its budget."""
 
 
 class _OpeningSearch:
     """The memo of the searches for an opening made for one move's legal actions: the
-    positions found to make no opening (``failed``) and the melds listed so far
-    (``work``, bounded by :data:`OPENING_SEARCH_WORK`)."""
+    positions found to make no opening (``failed``), the work done so far (``work``, at
+    most :data:`OPENING_MOVE_WORK`), where the current candidate's search stops
+    (``limit``), and whether a search was cut short (``cut``: its no is not a proof)."""
 
-    __slots__ = ("failed", "work")
+    __slots__ = ("cut", "failed", "limit", "work")
 
     def __init__(self) -> None:
         self.failed: set = set()
         self.work = 0
+        self.limit = OPENING_SEARCH_WORK
+        self.cut = False
+
+    def next_candidate(self) -> bool:
+        """Give the next candidate move its own budget; False once the move's is spent."""
+        if self.work >= OPENING_MOVE_WORK:
+            self.cut = True
+            return False
+        self.limit = min(self.work + OPENING_SEARCH_WORK, OPENING_MOVE_WORK)
+        return True
 
 
 class TableModel:
@@ -1515,7 +1531,7 @@ class TableModel:
         rules = self.rules
         knock = rules.knock_before_draw and self._may_knock_before_draw()
         if pile and (rules.take_before or self.opened[self.current]):
-            search = _OpeningSearch()  # (one budget for this move's take checks)
+            search = _OpeningSearch()  # (one memo and budget for this move's take checks)
             if self._may_take_top(search):
                 out.append(_TAKE)
             if rules.forced_discard and self._forced_take():  # turn.forced: [discard]
@@ -2050,15 +2066,16 @@ class TableModel:
         What a card owed toward the opening asks (``pile.taken_melded``, a card taken deep
         in the pile): it is taken only when an opening holding it can be made, and every
         meld laid while it is owed leaves one possible (:meth:`_legal_opening`).  Searches
-        past :data:`OPENING_SEARCH_WORK` answer no (a take refused, a meld not offered)."""
+        past :data:`OPENING_SEARCH_WORK` answer no (a take refused, a meld not offered;
+        ``search.cut`` says so), each candidate with its own budget within the move's."""
         search = _OpeningSearch() if search is None else search
-        if search.work >= OPENING_SEARCH_WORK:
+        if not search.next_candidate():
             return False
         groups = tuple(tuple(self._kinds(self.meld_by_id(mid).cards)) for mid in self.pending)
         try:
             return self._opening_search(p, kinds, meld, groups, self._pending_value(), search)
         except (_SearchCut, TooManyMelds):
-            search.work = OPENING_SEARCH_WORK  # (the rest of this move's searches: no)
+            search.work, search.cut = search.limit, True  # (this candidate's budget spent)
             return False
 
     def _opening_search(self, p: int, kinds: list[int], meld: tuple[int, ...],
@@ -2071,7 +2088,7 @@ class TableModel:
         holds those found to make no opening."""
         rules = self.rules
         search.work += 1
-        if search.work > OPENING_SEARCH_WORK:
+        if search.work > search.limit:
             raise _SearchCut
         left = len(kinds) - len(meld)
         keep = self._keep(p)
@@ -2097,7 +2114,7 @@ class TableModel:
         key = (tuple(sorted(rest)), tuple(sorted(grown)) if after else (), min(value, minimum))
         if key in search.failed:
             return False
-        budget = OPENING_SEARCH_WORK - search.work
+        budget = search.limit - search.work
         if budget <= 0:
             raise _SearchCut
         melds = rules.melds.melds_in(rest, limit=budget)
@@ -2231,7 +2248,7 @@ class TableModel:
                     cut.append(_action("meld", meld))
                     continue  # it would leave no opening this turn for the card owed
                 out.append(_action("meld", meld))
-            if cut and not out and search.work >= OPENING_SEARCH_WORK:
+            if cut and not out and search.cut:
                 out = cut  # the search gave up (a take found an opening): the player moves on
         if self.rules.lay_off_before and not self.pending and len(kinds) - 1 >= keep and not (
                 must is not None and self.rules.taken_new_meld):
