@@ -97,6 +97,18 @@ class _Mischief(meldkit.Plugin):
                 state.ext[NAME] = {1: "one"}
             elif mode == "ext-nan":
                 state.ext[NAME] = float("nan")
+            elif mode == "ext-inf":
+                state.ext[NAME] = [float("-inf")]
+            elif mode == "ext-huge-int":
+                state.ext[NAME] = 10**5000
+            elif mode == "phase-bogus":
+                state.phase = "nonsense"
+            elif mode == "phase-over":
+                state.phase = "over"
+            elif mode == "current-moved":
+                state.current = (state.current + 1) % state.n_players
+            elif mode == "scores-written":
+                state.scores[0] += 1000
 
         return [meldkit.ActionHook("mischief", "play", legal, check, apply, cards=0)]
 
@@ -112,6 +124,14 @@ class _Mischief(meldkit.Plugin):
             return [s.total for s in scores]
         if mode == "scores-wrong-team":
             return [TeamScore(team=s.team + 5, books=s.books) for s in scores]
+        if mode == "scores-swapped":
+            return list(reversed(scores))
+        if mode == "scores-huge":
+            return [TeamScore(team=s.team, books=s.books, adjustments=(("big", 10**30),))
+                    for s in scores]
+        if mode == "scores-bool":
+            return [TeamScore(team=s.team, books=s.books, adjustments=(("yes", True),))
+                    for s in scores]
         if mode == "scores-float-total":
             return [TeamScore(team=s.team, adjustments=(("half", 0.5),)) for s in scores]
         if mode == "scores-move-card":  # a card of the deck dropped from a hand
@@ -241,6 +261,22 @@ def test_5_a_moves_snapshot_shares_the_history_and_reads_each_record_once(mischi
     assert (g.history, g.hand_results) == before
 
 
+@pytest.mark.parametrize("mode, changed", [
+    ("phase-bogus", "state.phase"), ("phase-over", "state.phase"),
+    ("current-moved", "state.current"), ("scores-written", "state.scores"),
+])
+def test_5_an_apply_hook_that_changes_what_the_kernel_keeps_is_refused(mischief, mode,
+                                                                       changed):
+    """A plugin audit: a hook setting an unknown phase raised a bare KeyError on the move;
+    setting it ``over`` ended every game with no hand played, and writing the scores made
+    a save that does not load, blaming the save.  The kernel keeps those."""
+    plugin, pack = mischief
+    g = _in_play(pack)
+    error = str(_refused(plugin, g, mode))
+    assert error.startswith(f"plugin {NAME!r}: hook mischief.apply changed {changed}, which "
+                            "the kernel keeps (the phase, the player to move, the scores")
+
+
 # --------------------------------------------------------------------------- 5: conservation
 @pytest.mark.parametrize("mode, says", [
     ("card-dropped", "1 card(s) in no zone: "),
@@ -269,6 +305,9 @@ def test_5_the_card_a_hook_drops_is_named_by_its_code(mischief):
     ("ext-tuple", "ext.hardening_hooks: tuple is not JSON data"),
     ("ext-int-key", "ext.hardening_hooks: key 1 is not a string"),
     ("ext-nan", "ext.hardening_hooks: nan is not a number a save may hold"),
+    ("ext-inf", "ext.hardening_hooks[0]: -inf is not a number a save may hold"),
+    ("ext-huge-int", "ext.hardening_hooks: a number of about 5,000 digits: a save holds "
+                     "whole numbers of at most 4,000 digits"),
 ])
 def test_5_an_apply_hook_that_leaves_plugin_data_a_save_cannot_hold_is_refused(mischief, mode,
                                                                                 says):
@@ -315,6 +354,10 @@ def _to_hand_end(plugin, pack, mode: str):
     ("scores-long", "got a list of 3"),
     ("scores-ints", "(int) in the list"),
     ("scores-wrong-team", "got scores for teams 5, 6"),
+    ("scores-swapped", "got scores for teams 1, 0, in that order"),
+    ("scores-huge", "got an adjustment 'big' of 1000000000000000000000000000000 (int) for "
+                    "team 0: points are an int within ±10,000,000"),
+    ("scores-bool", "got an adjustment 'yes' of True (bool) for team 0"),
     ("scores-float-total", "whose total is 0.5 (float), not an int"),
 ])
 def test_5_adjust_scores_of_the_wrong_shape_is_a_plugin_error_saying_what_was_expected(

@@ -12,6 +12,7 @@ digest.  An engine subclass supplies the rules: ``_new``, ``_legal``, ``_check``
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Any, ClassVar
 
 from . import saves as _saves
@@ -1144,7 +1145,7 @@ def _json_text(value: Any, path: str) -> tuple[str | None, str | None]:
     no tuple, set, non-text key or NaN), else ``(None, what is wrong)`` (``ext.bury: set
     is not JSON data``)."""
     try:
-        text = json.dumps(value)  # the default encoder is the fast one; NaN fails below
+        text = json.dumps(value, allow_nan=False)  # (NaN and infinities: told below)
         if json.loads(text) == value:
             return text, None
     except (TypeError, ValueError, RecursionError):
@@ -1265,8 +1266,6 @@ def _conservation_problem(state: GameState, snapshot: _Snapshot) -> str | None:
             return None
     except Exception as e:  # the hook left the zones unreadable
         return f"the zones cannot be read ({type(e).__name__}: {str(e)[:80]})"
-    from collections import Counter
-
     before, now = Counter(snapshot.cards()), Counter(after)
     parts = []
     missing = sorted((before - now).elements())
@@ -1286,12 +1285,18 @@ _WRITING_HOOKS = frozenset({"apply", "adjust_scores"})
 """The hooks that may change the state; the others (legal, check, view) only read it."""
 
 
+_POINTS_A_HAND = 10_000_000
+"""The most points, either way, of one adjustment a plugin's ``adjust_scores`` adds (the
+loader's bound on a pack's own amounts, :data:`meldkit._pack_limits.MAX_POINTS`): a total
+past a save's bound made the game's own save refused at load, naming no plugin."""
+
+
 def _hook_result(plugin: str, hook: str, kind: str, result: Any, args: tuple) -> Any:
     """``result`` if it is what hook ``hook`` must return, else a PluginError saying
     what was expected (the caller would otherwise fail on it with a bare TypeError)."""
     def refuse(expected: str, got: str | None = None) -> PluginError:
         if got is None:
-            got = f"{result!r:.60} ({type(result).__name__})"
+            got = f"{quoted(result)} ({type(result).__name__})"
         return PluginError(f"plugin {plugin!r}: hook {hook} must return {expected}, got {got}")
 
     if kind == "legal":
@@ -1333,12 +1338,12 @@ def _hook_result(plugin: str, hook: str, kind: str, result: Any, args: tuple) ->
             raise refuse(what)
         if len(result) != n:
             raise refuse(what, f"a list of {len(result)}")
-        for s, g in zip(sorted(result, key=_team_key), sorted(given, key=_team_key)):
+        for s, g in zip(result, given):  # (in the order given: a line is its team's)
             if type(s) is not type(g):
                 raise refuse(what, f"{s!r:.40} ({type(s).__name__}) in the list")
             if getattr(s, "team", None) != getattr(g, "team", None):
-                teams = sorted(str(getattr(x, "team", None)) for x in result)
-                raise refuse(what, f"scores for teams {', '.join(teams)}")
+                teams = ", ".join(str(getattr(x, "team", None)) for x in result)
+                raise refuse(what, f"scores for teams {teams}, in that order")
             try:
                 total = s.total
             except Exception as e:
@@ -1346,13 +1351,42 @@ def _hook_result(plugin: str, hook: str, kind: str, result: Any, args: tuple) ->
             if type(total) is not int:
                 raise refuse(what, f"a score of team {g.team} whose total is "
                                    f"{total!r:.40} ({type(total).__name__}), not an int")
+            try:
+                added = Counter(getattr(s, "items", ())) - Counter(getattr(g, "items", ()))
+            except TypeError:  # (an item that is no (label, points) pair of plain values)
+                raise refuse(what, f"a score of team {g.team} with items "
+                                   f"{getattr(s, 'items', None)!r:.60}") from None
+            for label, points in added:  # (the lines the hook wrote)
+                if type(points) is not int or abs(points) > _POINTS_A_HAND:
+                    raise refuse(what, f"an adjustment {quoted(label)} of {quoted(points)} "
+                                       f"({type(points).__name__}) for team {g.team}: "
+                                       f"points are an int within ±{_POINTS_A_HAND:,}")
         return result
     return result
 
 
-def _team_key(score: Any) -> Any:
-    team = getattr(score, "team", None)
-    return (0, team) if type(team) is int else (1, 0)
+_KERNEL_FIELDS = ("phase", "current", "hand_number", "scores", "history", "hand_results")
+"""What a rule-hook plugin's hooks leave as they found it in a kernel game (an engine
+plugin's own game is its own): a hook that set an unknown phase raised a bare KeyError on
+the next move, one that ended the game by its phase or wrote the scores made saves that
+do not load."""
+
+
+def _kernel_fields(state: GameState | None) -> tuple | None:
+    """What :data:`_KERNEL_FIELDS` hold before a hook runs in a kernel game, else None."""
+    if state is None or not type(state).__module__.startswith("meldkit.kernel"):
+        return None
+    return tuple(_plain_copy(getattr(state, n, None)) if n == "scores" else
+                 (len(v), v[-1] if v else None) if n in ("history", "hand_results") else v
+                 for n in _KERNEL_FIELDS for v in (getattr(state, n, None),))
+
+
+def _kernel_changes(state: GameState, kept: tuple | None) -> str:
+    """The kernel fields a hook changed (``state.phase`` …), or ''."""
+    if kept is None:
+        return ""
+    now = _kernel_fields(state)
+    return ", ".join(f"state.{n}" for n, a, b in zip(_KERNEL_FIELDS, kept, now) if a != b)
 
 
 def call_hook(plugin: str, hook: str, fn, *args):
@@ -1382,6 +1416,7 @@ def call_hook(plugin: str, hook: str, fn, *args):
     if writes and guard is None:
         local = guard = state._snapshot()  # type: ignore[union-attr]
         _GUARDS[id(state)] = local
+    kept = _kernel_fields(state) if writes else None
     try:
         tail = " (the state is unchanged)" if guard is not None else ""
         try:
@@ -1404,6 +1439,13 @@ def call_hook(plugin: str, hook: str, fn, *args):
             if problem is not None:
                 raise PluginError(f"plugin {plugin!r}: hook {hook} broke card conservation: "
                                   f"{problem}{tail}")
+            changed = _kernel_changes(state, kept)
+            if changed:
+                raise PluginError(
+                    f"plugin {plugin!r}: hook {hook} changed {changed}, which the kernel "
+                    "keeps (the phase, the player to move, the scores, the hand number, the "
+                    f"history and the hands' records; a hook's points are adjust_scores' "
+                    f"score lines){tail}")
         return result
     except BaseException:
         if local is not None:
