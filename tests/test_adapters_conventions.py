@@ -316,7 +316,15 @@ def test_openspiel_plays_a_pack_of_your_own_registered_by_path(tmp_path):
     assert game.get_parameters()["pack"] == name
     assert game.num_distinct_actions() == meldkit.new_game(
         meldkit.load_pack(path), players=2, seed=0).action_space.size
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    # (serialize=True: a registered pack's state unpickles with that pack, where its save
+    # looked the pack up among the bundled ones and was refused, an RL audit's finding)
+    import pickle
+
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        _play_chance(state, np.random.default_rng(0))
+    assert str(pickle.loads(pickle.dumps(state))) == str(state)
     bot = _ismcts(game, 0, 5)
     rng = np.random.default_rng(1)
     state = game.new_initial_state()

@@ -275,7 +275,19 @@ class _Box:
 
 
 def _unbox(text):
-    return _Box(None if text is None else meldkit.GameState.from_json(text))
+    return _Box(None if text is None else meldkit.GameState.from_json(
+        text, resolver=_registered_or_bundled))
+
+
+def _registered_or_bundled(name: str, digest: str) -> meldkit.RulePack | None:
+    """The pack a serialized state's save names: a registered pack of its digest (its
+    registered name may not be the pack's own), else a bundled pack of its name."""
+    for pack in list(_REGISTERED.values()):
+        if pack.digest == digest:
+            return pack
+    from .._game import bundled_pack_resolver
+
+    return bundled_pack_resolver(name, digest)
 
 
 class _Events(list):
