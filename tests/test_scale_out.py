@@ -318,6 +318,22 @@ def test_resume_on_ray_finishes_a_file_started_with_jobs(local_ray, reference, t
     assert reference == (path.read_bytes(), out.replace(str(path), "OUT"))
 
 
+def test_out_never_writes_over_a_file_of_records(reference, tmp_path, capsys):
+    """A CLI audit: rerunning an interrupted run without --resume emptied its records (and
+    --out wrote over any file). A file holding records is refused before a game is
+    played, pointing at --resume; an empty file is written."""
+    path = tmp_path / "run.jsonl"
+    kept = b"".join(reference[0].splitlines(keepends=True)[:13])
+    path.write_bytes(kept)
+    assert main([*RUN, "--games", "30", "--out", str(path)]) == 2
+    assert path.read_bytes() == kept
+    assert (f"--out {path} exists and holds records already: continue that run with "
+            "--resume, or name a new file") in capsys.readouterr().err
+    path.write_bytes(b"")
+    out, _ = run_cli(capsys, [*RUN, "--games", "30", "--out", str(path)])
+    assert reference == (path.read_bytes(), out.replace(str(path), "OUT"))
+
+
 def test_resume_of_a_complete_file_plays_nothing(reference, tmp_path, capsys):
     path = tmp_path / "run.jsonl"
     path.write_bytes(reference[0])

@@ -362,6 +362,9 @@ def _need_matplotlib(path: str | None = None):
             raise _UsageError(f"--plot {path}: " + ("a directory, not a file" if
                                                     os.path.isdir(path) else
                                                     f"no directory {folder}"))
+        if not os.access(path if os.path.exists(path) else folder, os.W_OK):
+            raise _UsageError(f"--plot {path}: not writable here (found before any game "
+                              "is played)")
     return plt
 
 
@@ -489,6 +492,11 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             and os.path.samefile(args.out, args.pack):
         raise _UsageError(f"--out {args.out} is the pack being played: name another file "
                           "for the game records")
+    if args.out and not args.resume and os.path.isfile(args.out) \
+            and os.path.getsize(args.out) > 0:
+        raise _UsageError(f"--out {args.out} exists and holds records already: continue "
+                          "that run with --resume, or name a new file (a run never writes "
+                          "over one)")
     out = sys.stdout
     records = []
     if args.resume:
@@ -1398,7 +1406,9 @@ def build_parser() -> argparse.ArgumentParser:
     _scale_options(sp)
     _set_option(sp)
     sp.add_argument("--out", metavar="FILE.jsonl",
-                    help="write one JSON record per game, in game order, as games finish")
+                    help="write one JSON record per game, in game order, as games finish "
+                         "(a new or empty file: one holding records is continued with "
+                         "--resume, never written over)")
     sp.add_argument("--resume", action="store_true",
                     help="continue the --out FILE of an interrupted run: play only the games "
                          "missing from it (the file ends as an uninterrupted run's would)")
