@@ -453,6 +453,21 @@ def test_5_a_view_hook_that_gives_no_json_object_is_a_plugin_error(mischief, mod
             == str(e.value))
 
 
+def test_5_a_view_hook_failing_under_the_greedy_bot_is_its_error_not_random_play(mischief):
+    """A plugin audit: the greedy bot read a PluginError from the view hook (a ValueError)
+    as a view it cannot read and played randomly, while simulate reported greedy bots."""
+    from meldkit.bots import GreedyBot
+
+    plugin, pack = mischief
+    g = _in_play(pack)
+    plugin.mode = "view-list"
+    try:
+        with pytest.raises(PluginError, match="hook view must return None or a dict"):
+            GreedyBot().choose(g)
+    finally:
+        plugin.mode = None
+
+
 # --------------------------------------------------------------------------- 5: engines
 class _LeakyHouses(HousesState):
     """A third-party engine that loses a card on every pass."""

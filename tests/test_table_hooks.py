@@ -304,3 +304,35 @@ def test_a_hook_phase_is_accepted_where_the_pack_has_it():
 def test_a_hook_verb_of_the_table_kernel_is_refused_at_load():
     with pytest.raises(meldkit.RulePackError, match="action verb 'pass' clashes"):
         pack("gin_rummy", "tt_pass_verb")
+
+
+@pytest.mark.parametrize("verb", ["", "po ke", "Poke", "9H", "a\nb", "to", 7])
+def test_a_plugin_verb_that_cannot_be_typed_is_refused(verb):
+    """A plugin audit: verbs such as 'po ke', 'Poke' or '9H' loaded and were listed as
+    legal moves that no typed move could name (notation reads a lower-case first word)."""
+    from meldkit import PluginError
+    from meldkit.plugins import validate_plugin
+
+    hook = ActionHook(verb, "play", lambda s: [], lambda s, a: None, lambda s, a: None)
+    plugin = type("P_verbs", (Plugin,), {"name": "verbs", "actions": lambda self: (hook,)})()
+    with pytest.raises(PluginError, match="a verb is one lower-case word"):
+        validate_plugin(plugin, "verbs")
+
+
+def test_a_hook_taking_its_arguments_with_defaults_or_star_args_is_accepted():
+    """A plugin audit: ``adjust_scores(self, *args)`` and ``apply(s, a, x=1)`` were
+    refused for their parameter count, though each takes the arguments given."""
+    from meldkit import PluginError
+    from meldkit.plugins import validate_plugin
+
+    def apply(state, action, extra=1):
+        return None
+
+    hook = ActionHook("tap", "play", lambda s: [], lambda s, a: None, apply)
+    plugin = type("P_args", (Plugin,), {"name": "args", "actions": lambda self: (hook,),
+                                        "adjust_scores": lambda self, *args: args[-1]})()
+    assert validate_plugin(plugin, "args") is plugin
+    narrow = ActionHook("tap", "play", lambda s: [], lambda s, a: None, lambda s: None)
+    plugin = type("P_args2", (Plugin,), {"name": "args2", "actions": lambda self: (narrow,)})()
+    with pytest.raises(PluginError, match="apply takes 1 argument\\(s\\), expected 2"):
+        validate_plugin(plugin, "args2")

@@ -45,7 +45,7 @@ from ._cards import (
     rank_of_kind,
 )
 from ._checks import check
-from ._errors import StuckGameError
+from ._errors import MeldkitError, StuckGameError
 
 _MELDING = frozenset({MELD, ADD, RUN, EXTEND, TAKE, PICKUP})
 _LAYING = frozenset({MELD, ADD, RUN, EXTEND})
@@ -286,6 +286,8 @@ class GreedyBot:
         try:
             tables = _tables(state)
             seen = _Seen(state, tables)
+        except MeldkitError:
+            raise  # (a plugin hook's failure, say: not a view this bot cannot read)
         except (KeyError, TypeError, ValueError, AttributeError):
             # an engine whose view this bot does not read (a plugin's own game): play randomly
             return self._fallback.choose(state)

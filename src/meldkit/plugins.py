@@ -191,13 +191,9 @@ def validate_plugin(plugin: Any, name: str) -> Plugin:
         fn = getattr(plugin, hook, None)
         if not callable(fn):
             raise _fail(name, f"hook {hook} is missing or not callable")
-        try:
-            params = [p for p in inspect.signature(fn).parameters.values()
-                      if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-        except (TypeError, ValueError):
-            continue
-        if len(params) != n_args:
-            raise _fail(name, f"hook {hook} takes {len(params)} argument(s), expected {n_args}")
+        n = _takes(fn, n_args)
+        if n is not None:
+            raise _fail(name, f"hook {hook} takes {n} argument(s), expected {n_args}")
     if plugin.engine is not None and not (
             isinstance(plugin.engine, type) and issubclass(plugin.engine, GameState)):
         raise _fail(name, "engine must be a subclass of meldkit.GameState")
@@ -211,6 +207,11 @@ def validate_plugin(plugin: Any, name: str) -> Plugin:
     for hook in hooks:
         if not isinstance(hook, ActionHook):
             raise _fail(name, f"actions() must give ActionHook objects, not {quoted(hook)}")
+        if not isinstance(hook.verb, str) or not _VERB.fullmatch(hook.verb) \
+                or hook.verb == "to":
+            raise _fail(name, f"action verb {quoted(hook.verb)}: a verb is one lower-case "
+                              "word (letters, digits, _ or -, a letter first; not 'to'), as "
+                              "a move is typed")
         if hook.verb in seen:
             raise _fail(name, f"action verb {quoted(hook.verb)} clashes with an existing action")
         if hook.phase not in HOOK_PHASES:  # and one of its pack's: checked at load
@@ -220,15 +221,31 @@ def validate_plugin(plugin: Any, name: str) -> Plugin:
             fn = getattr(hook, part)
             if not callable(fn):
                 raise _fail(name, f"action {quoted(hook.verb)}: {part} is not callable")
-            try:
-                n = len(inspect.signature(fn).parameters)
-            except (TypeError, ValueError):
-                continue
-            if n != n_args:
+            n = _takes(fn, n_args)
+            if n is not None:
                 raise _fail(name, f"action {quoted(hook.verb)}: {part} takes {n} argument(s), "
                                   f"expected {n_args}")
         seen.add(hook.verb)
     return plugin
+
+
+_VERB = re.compile(r"[a-z][a-z0-9_-]*")
+"""A plugin action's verb: one lower-case word, as notation reads a move's first word."""
+
+
+def _takes(fn, n_args: int) -> str | None:
+    """None if ``fn`` can be called with ``n_args`` positional arguments (defaults and
+    ``*args`` allowed), else how many it takes, for the refusal."""
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return None  # (a builtin without a signature: taken on trust)
+    try:
+        sig.bind(*([None] * n_args))
+    except TypeError:
+        return str(len([p for p in sig.parameters.values()
+                        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]))
+    return None
 
 
 _registry: dict[str, Plugin] = {}
