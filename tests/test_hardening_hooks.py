@@ -648,3 +648,30 @@ def test_6_every_accepted_key_form_signs_and_verifies(key):
     assert json.loads(save) == json.loads(saves.verify(signed.encode(), key))
     if isinstance(key, str):  # text is its UTF-8 bytes
         assert signed == saves.sign(save, key.encode("utf-8"))
+
+
+def test_5_an_engine_plugin_offering_rule_hooks_its_engine_never_runs_is_refused():
+    """A plugin audit: a HousesPlugin subclass offering adjust_scores, view and actions
+    loaded, and a whole game called none of them (the kernel runs them; an engine plays
+    the whole game). Refused, unless the engine names the hooks it runs."""
+    from meldkit.houses import HousesPlugin
+    from meldkit.plugins import validate_plugin
+
+    class Plus(HousesPlugin):
+        name = "houses_plus"
+
+        def view(self, state, player):
+            return {"x": 1}
+
+    with pytest.raises(PluginError, match=r"hook\(s\) view would never run: its engine "
+                                          r"HousesState plays the whole game"):
+        validate_plugin(Plus(), "houses_plus")
+
+    class Viewing(HousesState):
+        PLUGIN_HOOKS = frozenset({"view"})
+
+    class Declared(Plus):
+        name = "houses_declared"
+        engine = Viewing
+
+    assert validate_plugin(Declared(), "houses_declared").name == "houses_declared"

@@ -73,6 +73,12 @@ class GameState:
 
     OVER: ClassVar[str] = "over"
 
+    PLUGIN_HOOKS: ClassVar[frozenset[str]] = frozenset()
+    """For an engine plugin's engine: the rule hooks (``actions``, ``adjust_scores``,
+    ``view``) it calls itself, through :func:`call_hook`; a plugin offering any other is
+    refused when it loads (the kernel, which runs them for rule-hook plugins, plays no
+    part in an engine's game)."""
+
     # ------------------------------------------------------------------ the contract
     @classmethod
     def _new(cls, pack, players: int, seed: int, options: dict | None,
@@ -1459,3 +1465,15 @@ def call_hook(plugin: str, hook: str, fn, *args):
 def _from_pickle(text: str, pack) -> GameState:
     """A game from what :meth:`GameState.__reduce__` kept."""
     return GameState.from_json(text, pack=pack)
+
+
+def plugin_rescored(state) -> str:
+    """What a save's refused scores may owe to the pack's plugin: its ``adjust_scores``
+    rescores every hand from its record when the save loads, so one that reads the live
+    state or counts its calls gives other lines then (a plugin audit's finding)."""
+    plugin = getattr(state, "plugin", None)
+    if plugin is None:
+        return ""
+    return (f" — or the pack's plugin {plugin.name!r} scored it otherwise then: its "
+            "adjust_scores rescores each hand from its record alone when a save loads, so "
+            "it must not read the live state or count its calls")

@@ -37,7 +37,7 @@ from ._actions import (
 )
 from ._cards import N_RANKS, RANKS, card_code, kind_of_code, rank_of_kind
 from ._checks import check_seat
-from ._game import GameState, call_hook
+from ._game import GameState, call_hook, plugin_rescored
 from ._liveness import no_progress
 from ._rules import SEQ, WILD, Rules
 from ._scoring import HandFinal
@@ -818,7 +818,8 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
                 s.hand_results[-1] = attrs.evolve(last, sheets=tuple(ledger.close(last.sheets)))
             totals = ledger.totals()
         if totals != s.scores:
-            raise S.bad("scores", f"{s.scores} are not the sum of the hands' scores {totals}")
+            raise S.bad("scores", f"{s.scores} are not the sum of the hands' scores {totals}"
+                        + plugin_rescored(s))
         s._legal_cache = None
         s._check_position()
         return s

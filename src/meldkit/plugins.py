@@ -197,6 +197,16 @@ def validate_plugin(plugin: Any, name: str) -> Plugin:
     if plugin.engine is not None and not (
             isinstance(plugin.engine, type) and issubclass(plugin.engine, GameState)):
         raise _fail(name, "engine must be a subclass of meldkit.GameState")
+    if plugin.engine is not None:  # the engine plays the whole game: which hooks run?
+        runs = getattr(plugin.engine, "PLUGIN_HOOKS", frozenset())
+        unused = [h for h in _RULE_HOOKS if h not in runs
+                  and getattr(type(plugin), h, None) is not getattr(Plugin, h)]
+        if unused:
+            raise _fail(name, f"hook(s) {', '.join(unused)} would never run: its engine "
+                              f"{plugin.engine.__name__} plays the whole game, and runs only "
+                              "the hooks its PLUGIN_HOOKS names (the kernel's rule hooks are "
+                              "not used): remove them, or call them from the engine and "
+                              "name them there")
     if plugin.options_class is not None and not attrs.has(plugin.options_class):
         raise _fail(name, "options_class must be an attrs class")
     seen = set(KERNEL_ACTION_TYPES)
@@ -228,6 +238,10 @@ def validate_plugin(plugin: Any, name: str) -> Plugin:
         seen.add(hook.verb)
     return plugin
 
+
+_RULE_HOOKS = ("actions", "adjust_scores", "view")
+"""The hooks the kernels run for a rule-hook plugin; an engine plugin's engine runs those
+its ``PLUGIN_HOOKS`` names (none by default)."""
 
 _VERB = re.compile(r"[a-z][a-z0-9_-]*")
 """A plugin action's verb: one lower-case word, as notation reads a move's first word."""

@@ -46,7 +46,7 @@ from .._cards import (
 )
 from .._checks import check_seat
 from .._errors import NotationError, PluginError, SaveError, SetupError
-from .._game import GameState, call_hook
+from .._game import GameState, call_hook, plugin_rescored
 from .._liveness import IDLE_ENDINGS, no_progress
 from .._rules import BAN_WAITS, SEQ
 from .._rules import WILD as WILD_SLOT
@@ -4142,7 +4142,7 @@ class TableModel:
         if tuple(scores) != tuple(r.scores) or tuple(net) != tuple(r.net) or (
                 ending != r.ended_by):
             raise sv.bad(f"{where}.scores", "the hand's scores are not what its final "
-                                            "zones score")
+                                            "zones score" + plugin_rescored(self))
         if tuple(pays) != tuple(r.payments):
             raise sv.bad(f"{where}.payments", f"expected {[list(p) for p in pays]}, what "
                                               "the pack's pay items pay in this hand")
@@ -4176,7 +4176,7 @@ class TableModel:
             totals = ledger.totals()
         if totals != list(self.scores):
             raise sv.bad("scores", f"{list(self.scores)} are not the sum of the hands' scores "
-                                   f"{totals}")
+                                   f"{totals}" + plugin_rescored(self))
         if wins != list(self.wins):
             raise sv.bad("wins", f"expected {wins}, the hands each team won in hand_results")
         done = len(self.hand_results)
@@ -4368,3 +4368,4 @@ def plugin_action_universe(state: GameState) -> list[Action] | None:
     if hook is None:
         return None
     return list(hook(state))
+
