@@ -224,10 +224,17 @@ def test_simulate_bad_set_value_gets_the_loaders_message(capsys):
 
 
 def test_simulate_unknown_bot_is_one_line(capsys):
-    assert main(["simulate", "pony_tail", "--games", "1", "--bots", "clever"]) == 1
+    """A usage error naming --bots (exit 2), as the tournament's is; a huge --seed too
+    (it was exit 1, 'seed must be an int', naming no option: a CLI audit)."""
+    assert main(["simulate", "pony_tail", "--games", "1", "--bots", "clever"]) == 2
     err = capsys.readouterr().err
     no_traceback(err)
-    assert "unknown bot 'clever'" in err and "greedy" in err
+    assert "--bots: unknown bot 'clever'" in err and "greedy" in err
+    with pytest.raises(SystemExit) as e:
+        main(["simulate", "pony_tail", "--games", "1", "--seed", str(2**300)])
+    assert e.value.code == 2
+    assert "argument --seed: expected a whole number from -2**256 to 2**256" in (
+        capsys.readouterr().err)
 
 
 def test_simulate_plot_without_matplotlib_names_the_extra(monkeypatch, tmp_path, capsys):

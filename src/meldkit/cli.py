@@ -17,7 +17,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from ._errors import MeldkitError, RulePackError
+from ._errors import MeldkitError, RulePackError, quoted
 
 EXIT_OK = 0
 EXIT_INPUT = 1
@@ -118,7 +118,8 @@ def _bot_names(text: str) -> list[str]:
         raise _UsageError("--bots: name at least one bot, e.g. --bots greedy,random")
     for n in names:
         if n not in BOTS:
-            raise ValueError(f"unknown bot {n!r} (expected one of {', '.join(sorted(BOTS))})")
+            raise _UsageError(f"--bots: unknown bot {quoted(n)} (expected one of "
+                              f"{', '.join(sorted(BOTS))})")
     return names
 
 
@@ -1294,7 +1295,8 @@ def _common(p: argparse.ArgumentParser, *, bots_default: str | None, seed_defaul
             seed_help: str, bots_help: str | None = None) -> None:
     p.add_argument("--players", type=_positive, default=None, metavar="N",
                    help="number of players (default: the pack's minimum)")
-    p.add_argument("--seed", type=int, default=seed_default, metavar="N", help=seed_help)
+    p.add_argument("--seed", type=_game_seed, default=seed_default, metavar="N",
+                   help=seed_help)
     if bots_help is None:
         bots_help = (f"comma-separated bot names ({_bot_list()}), one per seat, repeated "
                      f"around the table (default: {bots_default})")
@@ -1614,20 +1616,36 @@ def _pairing_games(text: str) -> int:
     return n
 
 
+def _seed_within(most: int, shown: str):
+    """An argparse type: a ``--seed``, a whole number within ``±most`` (``shown``: how
+    the bound is written), refused as a usage error naming the option."""
+    def seed(text: str) -> int:
+        from ._errors import quoted
+
+        try:
+            n = int(text)
+        except ValueError:
+            n = None
+        if n is None or not -most <= n <= most:
+            raise argparse.ArgumentTypeError(f"expected a whole number from -{shown} to "
+                                             f"{shown}, got {quoted(text if n is None else n)}")
+        return n
+    return seed
+
+
 def _tournament_seed(text: str) -> int:
     """An argparse type: the tournament's ``--seed``, a whole number within ``±MAX_SEED``
     (so that every game's seed is valid)."""
-    from ._errors import quoted
     from .tournament import MAX_SEED
 
-    try:
-        n = int(text)
-    except ValueError:
-        n = None
-    if n is None or not -MAX_SEED <= n <= MAX_SEED:
-        raise argparse.ArgumentTypeError("expected a whole number from -2**236 to 2**236, "
-                                         f"got {quoted(text if n is None else n)}")
-    return n
+    return _seed_within(MAX_SEED, "2**236")(text)
+
+
+def _game_seed(text: str) -> int:
+    """An argparse type: a ``--seed`` a game takes, within what a save holds."""
+    from .saves import MAX_SEED
+
+    return _seed_within(MAX_SEED, "2**256")(text)
 
 
 def _cmd_tournament(args: argparse.Namespace) -> int:
