@@ -936,3 +936,17 @@ def test_wilds_adjacent_false_where_no_wild_card_can_join_the_run_is_refused(car
     if cards:  # a run that takes a wild card: the key bounds where it stands
         assert load_pack_text(text.replace("min_size: 3,", "min_size: 3, max_wilds: 1,"),
                               "house.yaml")
+
+
+def test_a_scenario_file_loaded_as_a_pack_says_to_run_it_with_meldkit_test():
+    """A CLI audit: `meldkit simulate kalooki.scenarios.yaml` gave three schema errors
+    (pack, players, scenarios: unknown key) and no hint of what the file is."""
+    import meldkit
+
+    path = Path(__file__).parents[1] / "examples/packs/kalooki.scenarios.yaml"
+    with pytest.raises(RulePackError) as e:
+        meldkit.load_pack(path)
+    (problem,) = e.value.problems
+    assert problem.path == "scenarios" and problem.message.startswith(
+        "this is a scenario file, not a rule pack: run it against its pack with "
+        "`meldkit test PACK FILE`")

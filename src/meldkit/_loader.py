@@ -2269,6 +2269,11 @@ def default_draw(spec: RulePackSpec) -> int:
 def _build(doc: _Doc, source: str) -> RulePack:
     """Structure and check a merged document; a RulePackError listing every problem."""
     problems = _Problems(doc)
+    if isinstance(doc.data, dict) and "scenarios" in doc.data:  # (not a pack's key)
+        problems.add(("scenarios",), "this is a scenario file, not a rule pack: run it "
+                     "against its pack with `meldkit test PACK FILE` (or "
+                     "meldkit.scenarios.run_scenarios)")
+        problems.raise_if_any()
     spec = _structured(doc, problems)
     if spec is None:
         problems.raise_if_any()
