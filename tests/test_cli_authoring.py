@@ -49,6 +49,13 @@ def test_meldkit_test_runs_a_bundled_packs_example_scenarios(capsys):
     assert re.fullmatch(r"pony_tail: (\d+) scenarios, \1 passed, 0 failed\n", out), out
 
 
+def test_meldkit_test_names_a_bundled_pack_that_ships_no_scenarios(capsys):
+    """A CLI audit: `meldkit test pony_tail gin_rummy` said 'gin_rummy: no such file'."""
+    code, out, err = run(capsys, "test", "pony_tail", "gin_rummy")
+    assert code == 2
+    assert "gin_rummy: the bundled pack 'gin_rummy' ships no scenarios (those that do: " in err
+
+
 def test_meldkit_test_reports_each_failure_located_and_exits_1(capsys, tmp_path):
     pack = tmp_path / "no_black_threes.yaml"
     pack.write_text("extends: pony_tail\npile:\n  blocked_by: []\n", encoding="utf-8")

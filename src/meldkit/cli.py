@@ -1173,6 +1173,13 @@ def _cmd_test(args: argparse.Namespace) -> int:
     # a bundled pack's name stands for its example scenarios (unless such a file exists)
     paths = [str(bundled_scenarios(p)) if not os.path.exists(p) and bundled_scenarios(p)
              else p for p in args.scenarios]
+    from ._loader import available_packs
+
+    for p in args.scenarios:  # a bundled pack's name without scenarios: say so
+        if not os.path.exists(p) and p in available_packs() and not bundled_scenarios(p):
+            shipped = sorted(n for n in available_packs() if bundled_scenarios(n))
+            raise _UsageError(f"{p}: the bundled pack {p!r} ships no scenarios (those that "
+                              f"do: {', '.join(shipped)}); name a scenario file")
     if not paths:
         bundled = bundled_scenarios(args.pack)
         if bundled is None:
