@@ -703,17 +703,25 @@ class Comparison:
 
 def compare(base: Sequence[GameRecord], variant: Sequence[GameRecord]) -> Comparison:
     """Differences (variant − base) between two runs on the same seeds: win rate by seat
-    (Newcombe interval), game length in hands and in decisions (paired, per game), the
-    share of hands that end by going out (Newcombe)."""
+    and game length in hands and in decisions (paired, game by game: the same deal played
+    both ways, so a variant that changes nothing differs by exactly 0), the share of hands
+    that end by going out (Newcombe: the hands are not paired)."""
     if len(base) != len(variant):
         raise ValueError("compare needs the same number of games on both sides")
     a, b = summarize(base), summarize(variant)
-    seat = tuple(newcombe(a.seat_wins[p], a.games, b.seat_wins[p], b.games)
+    seat = tuple(mean_ci([_won(v, p) - _won(u, p) for u, v in zip(base, variant)])
                  for p in range(a.players))
     hands = mean_ci([v.hands - u.hands for u, v in zip(base, variant)])
     decisions = mean_ci([v.decisions - u.decisions for u, v in zip(base, variant)])
     out = newcombe(a.went_out_hands, a.hands, b.went_out_hands, b.hands)
     return Comparison(a, b, seat, hands, decisions, out)
+
+
+def _won(record: GameRecord, seat: int) -> int:
+    """1 if ``seat``'s side won the game of ``record``, else 0 (a tie, an unfinished game)."""
+    if record.unfinished or record.winner is None:
+        return 0
+    return int(record.team_of[seat] == record.winner)
 
 
 def format_comparison(c: Comparison) -> str:
