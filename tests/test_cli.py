@@ -298,6 +298,23 @@ def test_compare_a_variant_on_the_same_seeds(capsys):
     assert diff.startswith("-")
 
 
+def test_compare_pairs_the_games_so_a_variant_changing_nothing_differs_by_zero(capsys):
+    """A CLI audit: gin's target is already 100, yet the 'variant' game.target=100 was
+    given a difference of +0.0 pts [-46.5, +46.5] over 5 games (the seats' win rates were
+    compared as two separate runs); compared game by game, it is exactly 0."""
+    assert main(["compare", "gin_rummy", "--set", "game.target=100", "--games", "5",
+                 "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "+0.0 pts [+0.0, +0.0]" in out.splitlines()[4]  # seat 0 wins
+    from meldkit.simulate import _won, compare, simulate
+
+    base = list(simulate("gin_rummy", 2, games=6, seed=3, bots=("random",)))
+    other = list(simulate("gin_rummy", 2, games=6, seed=4, bots=("random",)))
+    c = compare(base, other)
+    diffs = [_won(v, 0) - _won(u, 0) for u, v in zip(base, other)]
+    assert c.seat_diff[0].value == sum(diffs) / 6
+
+
 def test_compare_with_a_list_index_and_a_flow_value(capsys):
     assert main(["compare", "pony_tail", "--games", "1", "-q",
                  "--set", "books.kinds.0.value=6000", "--set", "pile.freezes_on=[JK, '2']"]) == 0
