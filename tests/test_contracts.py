@@ -707,7 +707,7 @@ def test_the_rules_sheet_says_dropping_a_taken_card_owed_and_elimination():
              + "game: {hands: null, eliminate_above: 100}\n")
     sheet = rules_sheet(p)
     assert "may **drop** — fold the hand, which then counts 20 against them" in sheet
-    assert "taken by a player who has not opened must be melded or laid off" in sheet
+    assert "taken by a player who has not opened must be used at once: the first meld or lay-off" in sheet
     assert "passes 100 after a hand leaves the game" in sheet
 
 
