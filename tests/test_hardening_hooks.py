@@ -53,6 +53,8 @@ class _Mischief(meldkit.Plugin):
                 return [state.actions.get("draw")]
             if self.mode == "legal-generator":
                 return (a for a in [state.actions.get("mischief")])
+            if self.mode == "legal-twice" and state.phase == "play":
+                return [state.actions.get("mischief")] * 3
             return [state.actions.get("mischief")] if state.phase == "play" else []
 
         def check(state, action):
@@ -393,6 +395,8 @@ def test_5_adjust_scores_that_moves_a_card_is_refused_in_play_and_in_rescore(mis
     ("legal-text", "hook mischief.legal must return a list of 'mischief' actions "
                    "(state.actions.get('mischief', ...)), got 'mischief' (str)"),
     ("legal-other-verb", "got a 'draw' action in the list"),
+    ("legal-twice", "(state.actions.get('mischief', ...)), each once, got 'mischief' 3 "
+                    "times"),
 ])
 def test_5_a_legal_hook_that_gives_no_list_of_its_actions_is_a_plugin_error(mischief, mode,
                                                                             says):

@@ -1320,6 +1320,10 @@ def _hook_result(plugin: str, hook: str, kind: str, result: Any, args: tuple) ->
                 raise refuse(what, f"{a!r:.40} ({type(a).__name__}) in the list")
             if verb and a.type != verb:
                 raise refuse(what, f"a {a.type!r} action in the list")
+        if len(set(actions)) != len(actions):  # (each move once: a bot picks among them)
+            twice = next(a for a in actions if actions.count(a) > 1)
+            raise refuse(what + ", each once", f"{quoted(str(twice))} "
+                                               f"{actions.count(twice)} times")
         return actions
     if kind == "check":
         from ._actions import Reason
