@@ -493,6 +493,10 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             and os.path.samefile(args.out, args.pack):
         raise _UsageError(f"--out {args.out} is the pack being played: name another file "
                           "for the game records")
+    if args.out and os.path.exists(args.out) and not os.path.isfile(args.out):
+        raise _UsageError(f"--out {args.out}: not a regular file (a directory, a pipe or a "
+                          "device): the records go to a file a run can cut back to its last "
+                          "whole record and --resume can read")
     if args.out and not args.resume and os.path.isfile(args.out) \
             and os.path.getsize(args.out) > 0:
         raise _UsageError(f"--out {args.out} exists and holds records already: continue "
