@@ -131,11 +131,46 @@ def test_later_deals_are_unknown_and_the_history_is_not_replayable():
         g.apply(g.legal_actions()[0])
     r = g.resample(0, random.Random(3))
     assert r.zone_cards() != g.zone_cards()
-    with pytest.raises(MeldkitError, match="seed"):
+    with pytest.raises(MeldkitError, match="resampled for seat 0: it holds that seat's "
+                                           "information state only, not the public history"):
         r.public_history()
     with pytest.raises(ValueError, match="seat"):
         g.resample(7)
     json.loads(r.to_json())
+    loaded = type(r).from_json(r.to_json(), pack=r.pack)
+    with pytest.raises(MeldkitError, match="seed"):  # a save keeps no events
+        loaded.public_history()
+
+
+@pytest.mark.parametrize("pack, players", [("rummy", 2), ("gin_rummy", 2), ("pony_tail", 4),
+                                           ("houses", 4), ("contract_rummy", 3)])
+def test_a_resampled_state_keeps_the_players_information_state_and_steps_it(pack, players):
+    """An RL audit: information_state() raised on every resampled state (new seed, no
+    replayable history), so a search could not key its information sets on a sample. A
+    resample keeps its player's information state, equal to the original's, and steps it
+    with the sample's own moves; the other seats' are refused (the original's events hold
+    their true cards)."""
+    g = meldkit.new_game(pack, players=players, seed=5)
+    rng = random.Random(5)
+    for _ in range(25):
+        g.apply(rng.choice(g.legal_actions()))
+    p = g.current_player
+    r = g.resample(p, random.Random(1))
+    assert r.information_state(p) == g.information_state(p)
+    assert r.clone().information_state(p) == g.information_state(p)
+    other = (p + 1) % players
+    with pytest.raises(MeldkitError, match=f"resampled for seat {p}: it holds that seat's "
+                                           f"information state only, not the information "
+                                           f"state of seat {other}"):
+        r.information_state(other)
+    # a move that shows no hidden card (not a draw): the same to the player in both
+    a = next((a for a in r.legal_actions() if a.type in ("discard", "meld", "pass", "add")),
+             None)
+    if a is not None:
+        g2 = g.clone()
+        r.apply(a)
+        g2.apply(a)
+        assert r.information_state(p) == g2.information_state(p)
 
 
 def test_a_continued_replay_knows_exactly_what_a_fresh_one_knows():

@@ -458,6 +458,7 @@ class RankSlotModel(DealPhase, DrawPhase, PlayPhase, SequencePlay, GoingOut, Han
         c.history = self.history[:]
         c.hand_results = self.hand_results[:]
         c._legal_cache = self._legal_cache
+        c._info = getattr(self, "_info", None)  # (shared: copied before it is stepped)
         return c
 
     def view(self, player: int) -> dict[str, Any]:

@@ -131,7 +131,9 @@ def public_history(state: GameState) -> list[Event]:
     seed makes them (:func:`public_history_afresh`), kept incrementally: the state keeps
     the replay and its events, and a call steps them over the actions applied since the
     last (a clone, a load or an undo starts a new replay the first time)."""
-    return list(_record(state).events)
+    rec = _record(state)
+    _only_for(rec, None)
+    return list(rec.events)
 
 
 def public_history_afresh(state: GameState) -> list[Event]:
@@ -168,7 +170,7 @@ class _Record:
     history list of the state it belongs to: a record a clone shares is copied before it
     changes."""
 
-    __slots__ = ("events", "owner", "seen", "texts", "twin")
+    __slots__ = ("events", "only", "owner", "seen", "texts", "twin")
 
     def __init__(self, state: GameState):
         self.twin = twin = replay_start(state)
@@ -176,6 +178,9 @@ class _Record:
         self.events = [_deal_event(twin)]
         self.seen: list[list[str]] = [[] for _ in range(state.n_players)]
         self.owner = state.history
+        self.only: int | None = None
+        """A resampled state's record: the one seat whose information state it holds
+        (its events are the original's, which hold the other seats' true cards)."""
 
     def copy_for(self, state: GameState) -> _Record:
         new = object.__new__(_Record)
@@ -184,7 +189,49 @@ class _Record:
         new.events = self.events[:]
         new.seen = [seen[:] for seen in self.seen]
         new.owner = state.history
+        new.only = self.only
         return new
+
+
+def carry_over(original: GameState, sample: GameState, player: int) -> None:
+    """Give ``sample``, a resample of ``original`` for ``player``, that player's
+    information state: the original's events as the player saw them, then the sample's
+    own moves, stepped from a copy of the sample as dealt.  The sample cannot be
+    replayed from its seed, so without this it has none; it holds the player's alone
+    (at the cost of one clone).  An original with no information state of its own (a
+    sample itself, a ``ChanceGame``'s state) leaves the sample without one too."""
+    from .._errors import MeldkitError
+
+    try:
+        rec = _record(original)
+        _only_for(rec, player)
+    except MeldkitError:
+        return
+    seen = rec.seen[player]
+    if len(seen) < len(rec.events):
+        seen.extend(e.seen_by(player) for e in rec.events[len(seen):])
+    new = object.__new__(_Record)
+    new.twin = sample.clone()
+    new.texts = list(sample.history)
+    new.events = list(rec.events)  # (read only as the player sees them: see ``only``)
+    new.seen = [[] for _ in range(sample.n_players)]
+    new.seen[player] = seen[:]
+    new.owner = sample.history
+    new.only = player
+    sample._info = new
+
+
+def _only_for(rec: _Record, player: int | None) -> None:
+    """Refuse what a resampled state's record cannot give: another seat's information
+    state, or the events as they were (``player`` None)."""
+    from .._errors import MeldkitError
+
+    if rec.only is not None and player != rec.only:
+        what = ("the public history" if player is None else
+                f"the information state of seat {player}")
+        raise MeldkitError(
+            f"this state was resampled for seat {rec.only}: it holds that seat's "
+            f"information state only, not {what} (its hidden cards were dealt anew)")
 
 
 def _record(state: GameState) -> _Record:
@@ -270,6 +317,7 @@ def information_state(state: GameState, player: int) -> dict[str, Any]:
     call and the view, not a replay; :func:`information_state_afresh` is its twin."""
     _check_player(state, player)
     rec = _record(state)
+    _only_for(rec, player)
     seen = rec.seen[player]
     events = rec.events
     if len(seen) < len(events):

@@ -206,5 +206,10 @@ def _write(s, assignment: dict[tuple[str, int], int]) -> None:
 
 
 def resample(state: GameState, player: int, rng: random.Random | None = None):
-    """A full state consistent with everything ``player`` has seen (see the module)."""
-    return Determinizer(state, player).sample(rng)
+    """A full state consistent with everything ``player`` has seen (see the module),
+    keeping that player's information state (:func:`meldkit.ai.infostate.carry_over`)."""
+    from .infostate import carry_over
+
+    sample = Determinizer(state, player).sample(rng)
+    carry_over(state, sample, player)
+    return sample

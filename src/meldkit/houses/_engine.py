@@ -888,6 +888,7 @@ class HousesState(GameState):
         c.scoring = [f[:] for f in self.scoring]
         c.incoming = self.incoming[:]
         c.positions = dict(self.positions)
+        c._info = getattr(self, "_info", None)  # (shared: copied before it is stepped)
         return c
 
     def _state_dict(self) -> dict[str, Any]:
