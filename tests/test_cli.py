@@ -670,3 +670,28 @@ def test_compare_counts_a_knock_or_gin_as_going_out_in_a_knocking_pack(capsys):
     row = next(line for line in capsys.readouterr().out.splitlines()
                if line.startswith("hands ended by going out"))
     assert row.split()[5] != "0.0%"  # every gin hand ends by a knock, gin or the wall
+
+
+class _CtrlC(io.StringIO):
+    """Standard input that raises KeyboardInterrupt at the lines marked ``^C``."""
+
+    def readline(self, *args):
+        line = super().readline(*args)
+        if line.strip() == "^C":
+            raise KeyboardInterrupt
+        return line
+
+
+def test_play_survives_one_ctrl_c_at_the_prompt_and_leaves_on_a_second(monkeypatch, capsys,
+                                                                       tmp_path):
+    """A CLI audit: Ctrl-C in `play` lost the game at once, without the save hint end of
+    input gives. At the prompt it now says how to keep or leave the game and goes on; a
+    second Ctrl-C in a row leaves (exit 130)."""
+    save = tmp_path / "kept.json"
+    monkeypatch.setattr(sys, "stdin", _CtrlC(f"^C\nsave {save}\n^C\n^C\n"))
+    assert main(["play", "gin_rummy", "--seed", "1"]) == 130
+    out = capsys.readouterr().out
+    assert "(Ctrl-C: 'save FILE' keeps the game, 'quit' leaves it; Ctrl-C again leaves it " \
+           "unfinished)" in out
+    assert out.rstrip().endswith("Interrupted again: leaving the game unfinished.")
+    assert save.is_file()  # saved between the two interruptions

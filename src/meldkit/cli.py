@@ -806,6 +806,7 @@ class _Game:
     def run(self) -> int:
         state_team = self.state.team_of[self.human]
         show = True
+        interrupted = False  # (a Ctrl-C at the prompt just before)
         while True:
             state = self.state
             if state.is_over:
@@ -825,7 +826,17 @@ class _Game:
                 self.table()
                 self.moves()
                 show = False
-            line = self.ask("your move> ")
+            try:
+                line = self.ask("your move> ")
+            except KeyboardInterrupt:  # at the prompt, as a REPL: the game is not lost
+                if interrupted:
+                    self.say("\nInterrupted again: leaving the game unfinished.")
+                    return 130
+                interrupted = True
+                self.say("\n(Ctrl-C: 'save FILE' keeps the game, 'quit' leaves it; Ctrl-C "
+                         "again leaves it unfinished)")
+                continue
+            interrupted = False
             if line is None:
                 self.say("End of input: leaving the game unfinished "
                          "(type 'save FILE' before leaving to keep it).")
