@@ -332,6 +332,8 @@ def test_out_never_writes_over_a_file_of_records(reference, tmp_path, capsys):
     for odd in (tmp_path, "/dev/null"):  # (a pipe to stdout said only "Illegal seek")
         assert main([*RUN, "--games", "30", "--out", str(odd)]) == 2
         assert "not a regular file" in capsys.readouterr().err
+    assert main([*RUN, "--games", "30", "--out", "-"]) == 2  # (it wrote a file named '-')
+    assert "--out -: name a file for the records" in capsys.readouterr().err
     path.write_bytes(b"")
     out, _ = run_cli(capsys, [*RUN, "--games", "30", "--out", str(path)])
     assert reference == (path.read_bytes(), out.replace(str(path), "OUT"))

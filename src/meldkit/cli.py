@@ -493,6 +493,9 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             and os.path.samefile(args.out, args.pack):
         raise _UsageError(f"--out {args.out} is the pack being played: name another file "
                           "for the game records")
+    if args.out == "-":
+        raise _UsageError("--out -: name a file for the records (they are not written to "
+                          "standard output, where the summary goes)")
     if args.out and os.path.exists(args.out) and not os.path.isfile(args.out):
         raise _UsageError(f"--out {args.out}: not a regular file (a directory, a pipe or a "
                           "device): the records go to a file a run can cut back to its last "
