@@ -679,3 +679,8 @@ def test_5_an_engine_plugin_offering_rule_hooks_its_engine_never_runs_is_refused
         engine = Viewing
 
     assert validate_plugin(Declared(), "houses_declared").name == "houses_declared"
+    for bad in ("view", frozenset({"veiw"}), ["view"]):  # (a string would match by letters)
+        Viewing.PLUGIN_HOOKS = bad
+        with pytest.raises(PluginError, match="PLUGIN_HOOKS must be a set of the hooks it "
+                                              "calls \\(actions, adjust_scores, view\\)"):
+            validate_plugin(Declared(), "houses_declared")

@@ -1386,9 +1386,9 @@ def _kernel_fields(state: GameState | None) -> tuple | None:
     """What :data:`_KERNEL_FIELDS` hold before a hook runs in a kernel game, else None."""
     if state is None or not type(state).__module__.startswith("meldkit.kernel"):
         return None
-    return tuple(_plain_copy(getattr(state, n, None)) if n == "scores" else
-                 (len(v), v[-1] if v else None) if n in ("history", "hand_results") else v
-                 for n in _KERNEL_FIELDS for v in (getattr(state, n, None),))
+    history, results = state.history, state.hand_results  # (they only grow: an end each)
+    return (state.phase, state.current, state.hand_number, list(state.scores),
+            (len(history), history[-1:]), (len(results), results[-1:]))
 
 
 def _kernel_changes(state: GameState, kept: tuple | None) -> str:

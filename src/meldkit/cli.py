@@ -1189,15 +1189,16 @@ def _cmd_test(args: argparse.Namespace) -> int:
 
     pack = _load(args.pack)
     # a bundled pack's name stands for its example scenarios (unless such a file exists)
-    paths = [str(bundled_scenarios(p)) if not os.path.exists(p) and bundled_scenarios(p)
-             else p for p in args.scenarios]
     from ._loader import available_packs
 
-    for p in args.scenarios:  # a bundled pack's name without scenarios: say so
-        if not os.path.exists(p) and p in available_packs() and not bundled_scenarios(p):
+    paths = []
+    for p in args.scenarios:  # a bundled pack's name stands for its example scenarios
+        bundled = None if os.path.exists(p) else bundled_scenarios(p)
+        if bundled is None and not os.path.exists(p) and p in available_packs():
             shipped = sorted(n for n in available_packs() if bundled_scenarios(n))
             raise _UsageError(f"{p}: the bundled pack {p!r} ships no scenarios (those that "
                               f"do: {', '.join(shipped)}); name a scenario file")
+        paths.append(p if bundled is None else str(bundled))
     if not paths:
         bundled = bundled_scenarios(args.pack)
         if bundled is None:
@@ -1641,12 +1642,12 @@ def _pairing_games(text: str) -> int:
     return n
 
 
-def _seed_within(most: int, shown: str):
-    """An argparse type: a ``--seed``, a whole number within ``±most`` (``shown``: how
-    the bound is written), refused as a usage error naming the option."""
-    def seed(text: str) -> int:
-        from ._errors import quoted
+def _seed_within(most: int):
+    """An argparse type: a ``--seed``, a whole number within ``±most`` (a power of two),
+    refused as a usage error naming the option."""
+    shown = f"2**{most.bit_length() - 1}"
 
+    def seed(text: str) -> int:
         try:
             n = int(text)
         except ValueError:
@@ -1663,14 +1664,14 @@ def _tournament_seed(text: str) -> int:
     (so that every game's seed is valid)."""
     from .tournament import MAX_SEED
 
-    return _seed_within(MAX_SEED, "2**236")(text)
+    return _seed_within(MAX_SEED)(text)
 
 
 def _game_seed(text: str) -> int:
     """An argparse type: a ``--seed`` a game takes, within what a save holds."""
     from .saves import MAX_SEED
 
-    return _seed_within(MAX_SEED, "2**256")(text)
+    return _seed_within(MAX_SEED)(text)
 
 
 def _cmd_tournament(args: argparse.Namespace) -> int:

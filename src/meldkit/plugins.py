@@ -199,6 +199,10 @@ def validate_plugin(plugin: Any, name: str) -> Plugin:
         raise _fail(name, "engine must be a subclass of meldkit.GameState")
     if plugin.engine is not None:  # the engine plays the whole game: which hooks run?
         runs = getattr(plugin.engine, "PLUGIN_HOOKS", frozenset())
+        if not isinstance(runs, (set, frozenset)) or not runs <= set(_RULE_HOOKS):
+            raise _fail(name, f"its engine {plugin.engine.__name__}'s PLUGIN_HOOKS must be "
+                              f"a set of the hooks it calls ({', '.join(_RULE_HOOKS)}), not "
+                              f"{quoted(runs)}")
         unused = [h for h in _RULE_HOOKS if h not in runs
                   and getattr(type(plugin), h, None) is not getattr(Plugin, h)]
         if unused:

@@ -96,8 +96,8 @@ def loads(text: Any) -> Any:
         raise SaveError(f"not a meldkit save: {why}") from None
 
 
-_MOST_INT_BITS = 13_000
-"""Whole numbers in plugin data of at most about 4,000 digits: JSON text of one longer is
+_MOST_INT = 10**4000
+"""Whole numbers in plugin data have at most 4,000 digits: JSON text of one much longer is
 refused by Python itself (its 4,300-digit limit on reading and writing a number)."""
 
 
@@ -119,7 +119,7 @@ def json_data(value: Any, path: str, max_depth: int = MAX_DEPTH) -> Any:
         elif isinstance(v, float):
             if not math.isfinite(v):
                 raise bad(where, f"{v!r} is not a number a save may hold")
-        elif type(v) is int and v.bit_length() > _MOST_INT_BITS:
+        elif type(v) is int and abs(v) >= _MOST_INT:
             raise bad(where, f"{quoted(v)}: a save holds whole numbers of at most 4,000 "
                              "digits")
         elif v is not None and not isinstance(v, (str, int, bool)):

@@ -119,6 +119,13 @@ def hand_bits(hand: list[int]) -> int:
     return mask
 
 
+def _check_bounds(**bounds: int | None) -> None:
+    """Each of ``bounds`` (a search's ``limit``, ``most``) None or a whole number >= 0."""
+    for name, bound in bounds.items():
+        if bound is not None and (type(bound) is not int or bound < 0):
+            raise ValueError(f"{name} must be a whole number >= 0 or None, not {bound!r}")
+
+
 def meld_code(cards: Iterable[int]) -> str:
     """The notation of a list of card kinds, space separated, in the order given.
 
@@ -916,9 +923,7 @@ class MeldRules(_ByDefinition):
         >>> [meld_code(m) for m in gin.melds_in([k(c) for c in "5S 6S 7S 7D 7C 8S".split()])]
         ['5S 6S 7S', '5S 6S 7S 8S', '6S 7S 8S', '7C 7D 7S']
         """
-        for name, bound in (("limit", limit), ("most", most)):
-            if bound is not None and (type(bound) is not int or bound < 0):
-                raise ValueError(f"{name} must be a whole number >= 0 or None, not {bound!r}")
+        _check_bounds(limit=limit, most=most)
         mask = self._mask(hand)
         if mask is not None:  # (a hand without wild or repeated cards: a few hundred melds)
             out = [self._tuple_of[m] for m in self._fast_melds(mask)]
@@ -943,8 +948,7 @@ class MeldRules(_ByDefinition):
         >>> [meld_code(m) for m in gin.meld_multisets([k(c) for c in "5S 6S 7S 8S".split()])]
         ['5S 6S 7S', '5S 6S 7S 8S', '6S 7S 8S']
         """
-        if limit is not None and (type(limit) is not int or limit < 0):
-            raise ValueError(f"limit must be a whole number >= 0 or None, not {limit!r}")
+        _check_bounds(limit=limit)
         mask = self._mask(hand)
         if mask is not None:
             out = sorted(tuple(sorted(self._tuple_of[m])) for m in self._fast_melds(mask))
